@@ -1,0 +1,170 @@
+import { nowIso } from '../platform/clock';
+import { newId } from '../platform/ids';
+import { SCOPES, displayPrefix, generateApiKey, hashApiKey } from '../auth/api-key';
+import {
+  deleteMembership,
+  deleteOrganization as deleteOrgItem,
+  deleteUser as deleteUserItem,
+  getApiKeyById,
+  getMembership,
+  getOrganization,
+  getUser,
+  listApiKeys,
+  putApiKey,
+  putMembership,
+  putOrganization,
+  putUser,
+  revokeApiKey,
+  updateOrganization,
+  type ApiKeyRecord,
+  type Organization,
+  type User,
+} from '../auth/identity-repository';
+import { addPurchased, configureSubscription, ensureBalance, getBalance, type Balance } from '../credits/credits';
+
+// Operator actions (the admin CLI and the local runtime's first-start seed). The in-app developer
+// panel of the spec is out of scope for this service; these functions are its back end.
+
+export class AdminError extends Error {}
+
+export async function createOrganization(input: { name: string; subscriptionActive?: boolean; credits?: number; monthlyAllocation?: number; cap?: number | null }): Promise<Organization> {
+  if (!input.name.trim()) throw new AdminError('organization name must not be empty');
+  const org: Organization = {
+    id: newId(),
+    name: input.name.trim(),
+    subscription_active: input.subscriptionActive ?? false,
+    spam_included_numbers: 5,
+    spam_addon_numbers: 0,
+    created_at: nowIso(),
+  };
+  await putOrganization(org);
+  await ensureBalance(org.id, {
+    subscription: input.monthlyAllocation ?? 0,
+    monthly_allocation: input.monthlyAllocation ?? 0,
+    subscription_cap: input.cap ?? input.monthlyAllocation ?? null,
+  });
+  if (input.credits) await addPurchased(org.id, input.credits, 'initial credits');
+  return org;
+}
+
+export async function createUser(email: string): Promise<User> {
+  if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new AdminError(`'${email}' is not an email address`);
+  const user: User = { id: newId(), email, created_at: nowIso() };
+  await putUser(user);
+  return user;
+}
+
+export async function addMember(orgId: string, userId: string, role: 'owner' | 'member' = 'member'): Promise<void> {
+  await requireOrg(orgId);
+  await requireUser(userId);
+  await putMembership(orgId, userId, role, nowIso());
+}
+
+/** Spec, Authentication 7: a user leaving an organization revokes every key they minted for it. */
+export async function removeMember(orgId: string, userId: string): Promise<{ revokedKeys: number }> {
+  await requireOrg(orgId);
+  if (!(await deleteMembership(orgId, userId))) throw new AdminError(`user ${userId} is not a member of organization ${orgId}`);
+  let revoked = 0;
+  for (const key of await listApiKeys(orgId)) {
+    if (key.created_by_user_id === userId && !key.revoked_at) {
+      await revokeApiKey(key.key_hash, nowIso());
+      revoked++;
+    }
+  }
+  return { revokedKeys: revoked };
+}
+
+export async function deleteUser(userId: string): Promise<void> {
+  if (!(await deleteUserItem(userId))) throw new AdminError(`user ${userId} does not exist`);
+}
+
+export async function deleteOrganization(orgId: string): Promise<void> {
+  if (!(await deleteOrgItem(orgId))) throw new AdminError(`organization ${orgId} does not exist`);
+}
+
+export interface MintedKey {
+  key: string;
+  record: Omit<ApiKeyRecord, 'key_hash'>;
+}
+
+/** Keys are minted by an organization owner (spec, Authentication 4). The full key is returned once. */
+export async function mintKey(orgId: string, userId: string, expiresAt?: string): Promise<MintedKey> {
+  await requireOrg(orgId);
+  await requireUser(userId);
+  const membership = await getMembership(orgId, userId);
+  if (!membership) throw new AdminError(`user ${userId} is not a member of organization ${orgId}`);
+  if (membership.role !== 'owner') throw new AdminError(`only an owner of organization ${orgId} can mint keys`);
+  let expires: string | null = null;
+  if (expiresAt !== undefined) {
+    const ms = /^\d+$/.test(expiresAt) ? Number(expiresAt) * 1000 : Date.parse(expiresAt);
+    if (!Number.isFinite(ms)) throw new AdminError(`expires_at '${expiresAt}' is neither an ISO date nor Unix seconds`);
+    expires = new Date(ms).toISOString();
+  }
+  const key = generateApiKey();
+  const record: ApiKeyRecord = {
+    id: newId(),
+    organization_id: orgId,
+    created_by_user_id: userId,
+    display_prefix: displayPrefix(key),
+    key_hash: hashApiKey(key),
+    scopes: [...SCOPES],
+    created_at: nowIso(),
+    expires_at: expires,
+    revoked_at: null,
+  };
+  await putApiKey(record);
+  const { key_hash: _hash, ...visible } = record;
+  return { key, record: visible };
+}
+
+export async function revokeKey(keyId: string): Promise<void> {
+  const record = await getApiKeyById(keyId);
+  if (!record) throw new AdminError(`API key ${keyId} does not exist`);
+  await revokeApiKey(record.key_hash, nowIso());
+}
+
+export async function listKeys(orgId: string): Promise<Omit<ApiKeyRecord, 'key_hash'>[]> {
+  await requireOrg(orgId);
+  return (await listApiKeys(orgId)).map(({ key_hash: _hash, ...rest }) => rest);
+}
+
+export async function setSubscription(orgId: string, active: boolean): Promise<Organization> {
+  await requireOrg(orgId);
+  return updateOrganization(orgId, { subscription_active: active });
+}
+
+export async function setAllocation(orgId: string, monthly: number, cap: number | null): Promise<void> {
+  await requireOrg(orgId);
+  if (!Number.isInteger(monthly) || monthly < 0) throw new AdminError('monthly allocation must be a whole number >= 0');
+  if (cap !== null && (!Number.isInteger(cap) || cap < 0)) throw new AdminError('cap must be a whole number >= 0');
+  await configureSubscription(orgId, { monthlyAllocation: monthly, cap });
+}
+
+export async function addCredits(orgId: string, amount: number): Promise<Balance> {
+  await requireOrg(orgId);
+  if (!Number.isInteger(amount) || amount <= 0) throw new AdminError('credits must be a whole number > 0');
+  await addPurchased(orgId, amount, 'admin top-up');
+  return getBalance(orgId);
+}
+
+export async function showBalance(orgId: string): Promise<Balance> {
+  await requireOrg(orgId);
+  return getBalance(orgId);
+}
+
+export async function setSpamLimit(orgId: string, included: number | null, addons: number): Promise<Organization> {
+  await requireOrg(orgId);
+  return updateOrganization(orgId, { spam_included_numbers: included, spam_addon_numbers: addons });
+}
+
+async function requireOrg(orgId: string): Promise<Organization> {
+  const org = await getOrganization(orgId);
+  if (!org) throw new AdminError(`organization ${orgId} does not exist`);
+  return org;
+}
+
+async function requireUser(userId: string): Promise<User> {
+  const user = await getUser(userId);
+  if (!user) throw new AdminError(`user ${userId} does not exist`);
+  return user;
+}

@@ -1,0 +1,102 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { authenticate } from '../auth/authenticate';
+import { consumeRateLimit } from '../ratelimit/rate-limiter';
+import { HttpError, forbidden, payloadTooLarge, unsupportedMediaType } from '../platform/errors';
+import { logger } from '../platform/logger';
+import { isJsonMediaType, mediaType } from '../platform/http/content-type';
+import type { ApiContext, BoundOperation } from '../platform/http/operation';
+import { toApiGatewayResult, type OperationResult } from '../platform/http/response';
+import type { RouteSpec } from '../platform/http/route-spec';
+import { parseOr400 } from '../platform/http/validation';
+import { errorEnvelope } from './error-envelope';
+
+/** JSON bodies above this are refused before parsing (API Gateway's own limit is 10 MB). */
+export const MAX_JSON_BODY_BYTES = Number(process.env.MAX_JSON_BODY_BYTES ?? 50 * 1024 * 1024);
+
+/**
+ * The one middleware stack of every API function: request id and structured logs, the error
+ * envelope, authentication, rate limits, the subscription gate, body and query validation, then
+ * the feature's operation for the matched route.
+ */
+export function apiHandler(operations: BoundOperation[]) {
+  const byKey = new Map(operations.map((op) => [op.key, op]));
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
+    .use(errorEnvelope())
+    .handler(async (event, context) => {
+      const op = byKey.get(event.routeKey);
+      if (!op) throw new HttpError(404, 'Not found');
+      const requestId = event.requestContext?.requestId ?? context.awsRequestId;
+      const result = await runOperation(op, event, requestId);
+      return toApiGatewayResult(result, requestId);
+    });
+}
+
+async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, requestId: string): Promise<OperationResult> {
+  const route = op.route;
+  const headers = lowerCaseHeaders(event.headers);
+  const ctx: ApiContext = {
+    event,
+    requestId,
+    route,
+    principal: undefined as unknown as ApiContext['principal'],
+    params: undefined,
+    query: undefined,
+    body: undefined,
+    rawBody: event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0),
+    headers,
+    responseHeaders: {},
+  };
+
+  if (route.auth !== false) {
+    ctx.principal = await authenticate(headers.authorization);
+    logger.appendKeys({ organization_id: ctx.principal.organizationId, api_key_id: ctx.principal.apiKeyId });
+    if (route.scope && !ctx.principal.scopes.includes(route.scope)) throw forbidden(`API key lacks scope ${route.scope}`);
+    if (route.rateLimited) {
+      try {
+        Object.assign(ctx.responseHeaders, await consumeRateLimit(ctx.principal.apiKeyId, ctx.principal.organizationId));
+      } catch (error) {
+        if (error instanceof HttpError) logger.warn('rate limited', { detail: error.detail });
+        throw error;
+      }
+    }
+    if (route.subscription && !ctx.principal.organization.subscription_active) {
+      throw forbidden('An active subscription is required for this endpoint');
+    }
+  }
+
+  if (route.request?.params) (ctx as { params: unknown }).params = parseOr400(route.request.params, event.pathParameters ?? {}, 'path parameters');
+  if (route.request?.query) (ctx as { query: unknown }).query = parseOr400(route.request.query, event.queryStringParameters ?? {}, 'query parameters');
+  if (route.request?.body && acceptsOnlyJson(route)) (ctx as { body: unknown }).body = parseJsonBody(route, ctx);
+
+  const result = await op.run(ctx);
+  return { ...result, headers: { ...ctx.responseHeaders, ...result.headers } };
+}
+
+function acceptsOnlyJson(route: RouteSpec): boolean {
+  const types = route.request?.contentTypes ?? ['application/json'];
+  return types.length === 1 && types[0] === 'application/json';
+}
+
+/** Parses and validates a JSON body; routes that take several content types call this themselves. */
+export function parseJsonBody(route: RouteSpec, ctx: Pick<ApiContext, 'rawBody' | 'headers'>): unknown {
+  const type = mediaType(ctx.headers['content-type']);
+  // An absent Content-Type on an empty body is fine (e.g. a bare POST); anything else must be JSON.
+  if (type && !isJsonMediaType(type)) throw unsupportedMediaType(`Unsupported Content-Type '${type}'; send application/json`);
+  if (ctx.rawBody.length > MAX_JSON_BODY_BYTES) throw payloadTooLarge(`Request body exceeds ${MAX_JSON_BODY_BYTES} bytes`);
+  let parsed: unknown = {};
+  if (ctx.rawBody.length > 0) {
+    try {
+      parsed = JSON.parse(ctx.rawBody.toString('utf8'));
+    } catch {
+      throw new HttpError(400, 'Malformed JSON body');
+    }
+  }
+  return route.request?.body ? parseOr400(route.request.body, parsed, 'request body') : parsed;
+}
+
+function lowerCaseHeaders(headers: APIGatewayProxyEventV2['headers'] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) if (v !== undefined) out[k.toLowerCase()] = v;
+  return out;
+}

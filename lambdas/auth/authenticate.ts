@@ -1,0 +1,37 @@
+import { unauthorized } from '../platform/errors';
+import { nowMs } from '../platform/clock';
+import { KEY_PREFIX, hashApiKey } from './api-key';
+import { getApiKeyByHash, getOrganization, getUser, type Organization } from './identity-repository';
+
+export interface Principal {
+  organization: Organization;
+  organizationId: string;
+  userId: string;
+  apiKeyId: string;
+  scopes: string[];
+}
+
+/** The spec's Authentication section, rule 8: each failure has its own exact detail string. */
+export async function authenticate(authorization: string | undefined): Promise<Principal> {
+  const header = (authorization ?? '').trim();
+  if (!header) throw unauthorized('API key required');
+  const token = /^bearer\s+/i.test(header) ? header.replace(/^bearer\s+/i, '').trim() : header;
+  if (!token || /^bearer$/i.test(token)) throw unauthorized('API key required');
+  if (!token.startsWith(KEY_PREFIX)) throw unauthorized('Invalid API key format');
+
+  const key = await getApiKeyByHash(hashApiKey(token));
+  if (!key || key.revoked_at) throw unauthorized('Invalid or revoked API key');
+  if (key.expires_at && Date.parse(key.expires_at) <= nowMs()) throw unauthorized('Invalid or revoked API key');
+
+  const [user, organization] = await Promise.all([getUser(key.created_by_user_id), getOrganization(key.organization_id)]);
+  if (!user) throw unauthorized('API key creator no longer exists');
+  if (!organization) throw unauthorized('Organization for this API key no longer exists');
+
+  return {
+    organization,
+    organizationId: organization.id,
+    userId: user.id,
+    apiKeyId: key.id,
+    scopes: key.scopes,
+  };
+}

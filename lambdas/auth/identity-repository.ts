@@ -1,0 +1,223 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailed, tableName } from '../platform/table';
+
+// Organizations, users, memberships and API keys: everything authentication reads.
+
+export interface Organization {
+  id: string;
+  name: string;
+  subscription_active: boolean;
+  /** Spam monitoring: numbers included in the plan plus purchased add-ons. */
+  spam_included_numbers: number | null;
+  spam_addon_numbers: number;
+  created_at: string;
+}
+
+export interface User {
+  id: string;
+  email: string;
+  created_at: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  organization_id: string;
+  created_by_user_id: string;
+  display_prefix: string;
+  key_hash: string;
+  scopes: string[];
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+const orgKey = (id: string) => ({ pk: `ORG#${id}`, sk: 'META' });
+const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'META' });
+const memberKey = (orgId: string, userId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBER#${userId}` });
+const apiKeyKey = (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'META' });
+
+function strip<T>(item: Record<string, unknown> | undefined): T | null {
+  if (!item) return null;
+  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, entity: _e, ...rest } = item;
+  return rest as T;
+}
+
+export async function putOrganization(org: Organization): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...orgKey(org.id), entity: 'Organization', ...org },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getOrganization(id: string): Promise<Organization | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: orgKey(id) }));
+  return strip<Organization>(out.Item);
+}
+
+export async function updateOrganization(id: string, fields: Partial<Omit<Organization, 'id'>>): Promise<Organization> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(fields).map(([k, v], i) => {
+    names[`#f${i}`] = k;
+    values[`:v${i}`] = v;
+    return `#f${i} = :v${i}`;
+  });
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: orgKey(id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return strip<Organization>(out.Attributes)!;
+  } catch (error) {
+    if (isConditionFailed(error)) throw new Error(`organization ${id} does not exist`);
+    throw error;
+  }
+}
+
+export async function deleteOrganization(id: string): Promise<boolean> {
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: orgKey(id), ReturnValues: 'ALL_OLD' }));
+  return Boolean(out.Attributes);
+}
+
+export async function putUser(user: User): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...userKey(user.id), entity: 'User', ...user },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getUser(id: string): Promise<User | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: userKey(id) }));
+  return strip<User>(out.Item);
+}
+
+export async function deleteUser(id: string): Promise<boolean> {
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: userKey(id), ReturnValues: 'ALL_OLD' }));
+  return Boolean(out.Attributes);
+}
+
+export async function putMembership(orgId: string, userId: string, role: 'owner' | 'member', at: string): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...memberKey(orgId, userId),
+        entity: 'Membership',
+        gsi1pk: `USER#${userId}#ORGS`,
+        gsi1sk: orgId,
+        organization_id: orgId,
+        user_id: userId,
+        role,
+        created_at: at,
+      },
+    }),
+  );
+}
+
+export async function getMembership(orgId: string, userId: string): Promise<{ role: string } | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: memberKey(orgId, userId) }));
+  return out.Item ? { role: String(out.Item.role) } : null;
+}
+
+export async function deleteMembership(orgId: string, userId: string): Promise<boolean> {
+  const out = await db().send(
+    new DeleteCommand({ TableName: tableName(), Key: memberKey(orgId, userId), ReturnValues: 'ALL_OLD' }),
+  );
+  return Boolean(out.Attributes);
+}
+
+export async function listMembershipsOfUser(userId: string): Promise<string[]> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `USER#${userId}#ORGS` },
+    }),
+  );
+  return (out.Items ?? []).map((item) => String(item.organization_id));
+}
+
+export async function putApiKey(record: ApiKeyRecord): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...apiKeyKey(record.key_hash),
+        entity: 'ApiKey',
+        gsi1pk: `ORG#${record.organization_id}#KEYS`,
+        gsi1sk: `${record.created_at}#${record.id}`,
+        gsi2pk: `APIKEYID#${record.id}`,
+        gsi2sk: 'META',
+        ...record,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getApiKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(hash) }));
+  return strip<ApiKeyRecord>(out.Item);
+}
+
+export async function getApiKeyById(id: string): Promise<ApiKeyRecord | null> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': `APIKEYID#${id}` },
+    }),
+  );
+  return strip<ApiKeyRecord>(out.Items?.[0]);
+}
+
+export async function listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
+  const items: ApiKeyRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': `ORG#${orgId}#KEYS` },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of out.Items ?? []) items.push(strip<ApiKeyRecord>(item)!);
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/** Revokes once; a second revoke keeps the first timestamp. */
+export async function revokeApiKey(hash: string, at: string): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: apiKeyKey(hash),
+        UpdateExpression: 'SET revoked_at = :at',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(revoked_at) OR revoked_at = :null)',
+        ExpressionAttributeValues: { ':at': at, ':null': null },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+  }
+}

@@ -1,0 +1,200 @@
+import { nowIso, nowMs } from '../platform/clock';
+import { newId } from '../platform/ids';
+import {
+  applyPoolDelta,
+  clearInflight,
+  createBalance,
+  getBalanceItem,
+  getLedgerEntry,
+  putLedgerEntry,
+  updateBalanceSettings,
+  type BalanceItem,
+  type LedgerEntry,
+} from './balance-repository';
+import { addMonths, periodsElapsed, replenishedSubscription, splitDebit, splitRefund, type Pools } from './balance-rules';
+
+// The one credits module every feature charges through. Every change to the pools is a single-item
+// conditional write on the balance item (dynalite has no transactions), keyed by a change id so that
+// one resource is never charged or refunded twice; the ledger entry written after it is the audit
+// trail and the proof that the change happened.
+
+export interface Balance {
+  total: number;
+  subscription: number;
+  purchased: number;
+}
+
+export class InsufficientCreditsError extends Error {
+  constructor(
+    readonly required: number,
+    readonly available: number,
+  ) {
+    super(`Insufficient credits: ${required} required, ${available} available`);
+    this.name = 'InsufficientCreditsError';
+  }
+}
+
+const MAX_ATTEMPTS = 50;
+
+export async function ensureBalance(orgId: string, init: Partial<Pick<BalanceItem, 'subscription' | 'purchased' | 'monthly_allocation' | 'subscription_cap'>> = {}): Promise<void> {
+  const at = nowIso();
+  await createBalance({
+    organization_id: orgId,
+    subscription: init.subscription ?? 0,
+    purchased: init.purchased ?? 0,
+    monthly_allocation: init.monthly_allocation ?? 0,
+    subscription_cap: init.subscription_cap ?? null,
+    period_started_at: at,
+    inflight: {},
+    updated_at: at,
+  });
+}
+
+export async function getBalance(orgId: string): Promise<Balance> {
+  const item = await getBalanceItem(orgId);
+  const subscription = item?.subscription ?? 0;
+  const purchased = item?.purchased ?? 0;
+  return { total: subscription + purchased, subscription, purchased };
+}
+
+export interface ChargeResult {
+  changeId: string;
+  amount: number;
+  split: Pools;
+  /** True when this change id had already been applied (a retry): nothing more was taken. */
+  replayed: boolean;
+}
+
+/**
+ * Takes `amount` credits for `changeId` (e.g. `upload:<id>`). Idempotent per change id; throws
+ * InsufficientCreditsError and changes nothing when the balance cannot cover it.
+ */
+export async function debit(
+  orgId: string,
+  changeId: string,
+  amount: number,
+  meta: { reason: string; resourceId?: string },
+): Promise<ChargeResult> {
+  const existing = await getLedgerEntry(orgId, changeId);
+  if (existing) return fromLedger(existing, true);
+  if (amount === 0) return recordChange(orgId, changeId, 'debit', { subscription: 0, purchased: 0 }, meta);
+
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    // Fast paths need no read: one pool alone covers the amount.
+    if (attempt === 0) {
+      if (await applyPoolDelta(orgId, changeId, { subscription: -amount, purchased: 0 }, { kind: 'sufficient', pool: 'subscription', amount }, nowIso())) {
+        return recordChange(orgId, changeId, 'debit', { subscription: -amount, purchased: 0 }, meta);
+      }
+    }
+    const item = await getBalanceItem(orgId);
+    if (!item) throw new InsufficientCreditsError(amount, 0);
+    const inflight = item.inflight?.[changeId];
+    if (inflight) return recordChange(orgId, changeId, 'debit', inflight, meta, true);
+    const split = splitDebit(item, amount);
+    if (!split) throw new InsufficientCreditsError(amount, item.subscription + item.purchased);
+    const delta = { subscription: -split.subscription, purchased: -split.purchased };
+    const guard =
+      split.subscription === 0
+        ? ({ kind: 'sufficient', pool: 'purchased', amount } as const)
+        : ({ kind: 'snapshot', pools: { subscription: item.subscription, purchased: item.purchased } } as const);
+    if (await applyPoolDelta(orgId, changeId, delta, guard, nowIso())) {
+      return recordChange(orgId, changeId, 'debit', delta, meta);
+    }
+    await jitter(attempt);
+  }
+  throw new Error(`credit debit ${changeId} did not settle after ${MAX_ATTEMPTS} attempts`);
+}
+
+/** Returns the whole of an earlier debit, exactly once per refund id. */
+export async function refund(
+  orgId: string,
+  refundChangeId: string,
+  debitChangeId: string,
+  meta: { reason: string; resourceId?: string },
+): Promise<ChargeResult | null> {
+  const existing = await getLedgerEntry(orgId, refundChangeId);
+  if (existing) return fromLedger(existing, true);
+  const charged = await getLedgerEntry(orgId, debitChangeId);
+  if (!charged) return null;
+  const taken = { subscription: -charged.subscription_delta, purchased: -charged.purchased_delta };
+
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const item = await getBalanceItem(orgId);
+    if (!item) throw new Error(`organization ${orgId} has no balance`);
+    const inflight = item.inflight?.[refundChangeId];
+    if (inflight) return recordChange(orgId, refundChangeId, 'refund', inflight, { ...meta, refunds: debitChangeId }, true);
+    const back = splitRefund(item, taken, item.subscription_cap);
+    if (await applyPoolDelta(orgId, refundChangeId, back, { kind: 'snapshot', pools: { subscription: item.subscription, purchased: item.purchased } }, nowIso())) {
+      return recordChange(orgId, refundChangeId, 'refund', back, { ...meta, refunds: debitChangeId });
+    }
+    await jitter(attempt);
+  }
+  throw new Error(`credit refund ${refundChangeId} did not settle after ${MAX_ATTEMPTS} attempts`);
+}
+
+export async function addPurchased(orgId: string, amount: number, reason = 'purchase'): Promise<ChargeResult> {
+  if (!Number.isInteger(amount) || amount <= 0) throw new Error('amount must be a positive integer');
+  const changeId = `purchase:${newId()}`;
+  if (!(await applyPoolDelta(orgId, changeId, { subscription: 0, purchased: amount }, { kind: 'none' }, nowIso()))) {
+    throw new Error(`organization ${orgId} has no balance`);
+  }
+  return recordChange(orgId, changeId, 'purchase', { subscription: 0, purchased: amount }, { reason });
+}
+
+export async function configureSubscription(orgId: string, settings: { monthlyAllocation?: number; cap?: number | null }): Promise<void> {
+  const fields: Parameters<typeof updateBalanceSettings>[1] = {};
+  if (settings.monthlyAllocation !== undefined) fields.monthly_allocation = settings.monthlyAllocation;
+  if (settings.cap !== undefined) fields.subscription_cap = settings.cap;
+  if (!(await updateBalanceSettings(orgId, fields))) throw new Error(`organization ${orgId} has no balance`);
+}
+
+/**
+ * Starts the next billing period when one is due: the subscription pool is topped up by the
+ * monthly allocation, capped. Safe to run as often as wanted (the period start is the guard).
+ */
+export async function replenishIfDue(orgId: string): Promise<boolean> {
+  const item = await getBalanceItem(orgId);
+  if (!item) return false;
+  const due = periodsElapsed(item.period_started_at, nowMs());
+  if (due < 1) return false;
+  const target = replenishedSubscription(item.subscription, item.monthly_allocation, item.subscription_cap);
+  const changeId = `replenish:${item.period_started_at}`;
+  const delta = { subscription: target - item.subscription, purchased: 0 };
+  if (!(await applyPoolDelta(orgId, changeId, delta, { kind: 'snapshot', pools: { subscription: item.subscription, purchased: item.purchased } }, nowIso()))) {
+    return false; // a concurrent change; the next run retries
+  }
+  await updateBalanceSettings(orgId, { period_started_at: addMonths(item.period_started_at, due) }, item.period_started_at);
+  await recordChange(orgId, changeId, 'replenish', delta, { reason: 'monthly allocation' });
+  return true;
+}
+
+async function recordChange(
+  orgId: string,
+  changeId: string,
+  kind: LedgerEntry['kind'],
+  delta: Pools,
+  meta: { reason: string; resourceId?: string; refunds?: string },
+  replayed = false,
+): Promise<ChargeResult> {
+  const entry: LedgerEntry = {
+    change_id: changeId,
+    organization_id: orgId,
+    kind,
+    subscription_delta: delta.subscription,
+    purchased_delta: delta.purchased,
+    reason: meta.reason,
+    resource_id: meta.resourceId ?? null,
+    refunds_change_id: meta.refunds ?? null,
+    created_at: nowIso(),
+  };
+  await putLedgerEntry(entry);
+  await clearInflight(orgId, changeId);
+  return fromLedger(entry, replayed);
+}
+
+function fromLedger(entry: LedgerEntry, replayed: boolean): ChargeResult {
+  const split = { subscription: Math.abs(entry.subscription_delta), purchased: Math.abs(entry.purchased_delta) };
+  return { changeId: entry.change_id, amount: split.subscription + split.purchased, split, replayed };
+}
+
+const jitter = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 + attempt * 3)));

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+export const ErrorEnvelope = z
+  .object({ detail: z.union([z.string(), z.record(z.string(), z.unknown())]) })
+  .meta({ id: 'Error', description: 'Every error: a `detail` string, or an object nested under `detail`.' });
+
+export const RateLimitError = z
+  .object({
+    detail: z.object({
+      error: z.literal('rate_limit_exceeded'),
+      scope: z.enum(['per_key', 'per_org']),
+      limit: z.number().int(),
+      retry_after_seconds: z.number().int(),
+    }),
+  })
+  .meta({ id: 'RateLimitError' });
+
+/** Standard error responses shared by authenticated routes. */
+export const authErrors = {
+  401: { description: 'Authentication failed (see Authentication); carries WWW-Authenticate: Bearer', schema: ErrorEnvelope },
+} as const;
+
+export const rateLimitErrors = {
+  429: { description: 'Rate limit exceeded; carries Retry-After and X-RateLimit-* headers', schema: RateLimitError },
+} as const;
+
+export const UuidParam = z.string().uuid();

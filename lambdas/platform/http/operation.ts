@@ -1,0 +1,37 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { z, ZodType } from 'zod';
+import type { Principal } from '../../auth/authenticate';
+import type { OperationResult } from './response';
+import { routeKey, type RouteSpec } from './route-spec';
+
+type Part<R extends RouteSpec, K extends 'body' | 'query' | 'params'> = R['request'] extends { [P in K]: infer S extends ZodType }
+  ? z.output<S>
+  : undefined;
+
+export interface ApiContext<R extends RouteSpec = RouteSpec> {
+  event: APIGatewayProxyEventV2;
+  requestId: string;
+  route: R;
+  /** Present on every route with `auth` (the default). */
+  principal: Principal;
+  params: Part<R, 'params'>;
+  query: Part<R, 'query'>;
+  body: Part<R, 'body'>;
+  /** The request body bytes (decoded from base64 when API Gateway encoded them). */
+  rawBody: Buffer;
+  /** Lower-cased request headers. */
+  headers: Record<string, string>;
+  /** Headers the platform adds to the response (rate-limit headers). */
+  responseHeaders: Record<string, string>;
+}
+
+export interface BoundOperation {
+  key: string;
+  route: RouteSpec;
+  run: (ctx: ApiContext) => Promise<OperationResult>;
+}
+
+/** Binds a feature function to its route, typing the context from the route's schemas. */
+export function operation<R extends RouteSpec>(route: R, run: (ctx: ApiContext<R>) => Promise<OperationResult>): BoundOperation {
+  return { key: routeKey(route), route, run: run as unknown as BoundOperation['run'] };
+}

@@ -1,0 +1,47 @@
+import type { ZodType } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A Lambda function of the API; its code lives in `lambdas/<name>/handler.ts`. */
+export type ApiFunctionName = 'platform' | 'credits' | 'uploads' | 'contacts' | 'webhooks' | 'spam';
+
+export type Scope = 'uploads:write' | 'uploads:read' | 'webhooks:manage';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: ZodType;
+  /** Defaults to application/json. */
+  contentType?: string;
+}
+
+/**
+ * One route of the public API. The same list drives the CDK routes, the local server's router,
+ * request validation and the OpenAPI document, so none of them can drift from the others.
+ */
+export interface RouteSpec {
+  method: HttpMethod;
+  /** API Gateway path template, e.g. `/api/v1/uploads/{id}`. */
+  path: string;
+  fn: ApiFunctionName;
+  operationId: string;
+  summary: string;
+  tags: string[];
+  /** Bearer API key required (default true). */
+  auth?: boolean;
+  scope?: Scope;
+  /** Counts against the per-key and per-organization token buckets. */
+  rateLimited?: boolean;
+  /** Needs an active subscription (403 otherwise). */
+  subscription?: boolean;
+  request?: {
+    params?: ZodType;
+    query?: ZodType;
+    /** JSON body schema. Routes that take other content types parse the raw body themselves. */
+    body?: ZodType;
+    /** Content types the route accepts; default application/json when a body schema is given. */
+    contentTypes?: string[];
+  };
+  responses: Record<number, ResponseSpec>;
+}
+
+export const routeKey = (route: Pick<RouteSpec, 'method' | 'path'>): string => `${route.method} ${route.path}`;

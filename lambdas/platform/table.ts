@@ -1,0 +1,37 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+
+// Created once per process; the endpoint comes from the SDK's own configuration
+// (AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL), which is how the local runtime and
+// LocalStack runs point it elsewhere.
+let client: DynamoDBDocumentClient | null = null;
+
+export function db(): DynamoDBDocumentClient {
+  if (!client) {
+    client = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+      marshallOptions: { removeUndefinedValues: true },
+    });
+  }
+  return client;
+}
+
+export function tableName(): string {
+  const name = process.env.TABLE_NAME;
+  if (!name) throw new Error('TABLE_NAME is not set');
+  return name;
+}
+
+/** Drop the cached client (tests that switch endpoints). */
+export function resetDb(): void {
+  client = null;
+}
+
+export function isConditionFailed(error: unknown): boolean {
+  return (
+    error instanceof ConditionalCheckFailedException ||
+    (error instanceof Error && error.name === 'ConditionalCheckFailedException')
+  );
+}
+
+export type Item = Record<string, unknown>;

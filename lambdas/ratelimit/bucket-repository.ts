@@ -1,0 +1,79 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailed, tableName } from '../platform/table';
+import { intervalMs, toleranceMs, type BucketShape } from './gcra';
+
+const bucketKey = (bucketId: string) => ({ pk: `RATE#${bucketId}`, sk: 'BUCKET' });
+// A bucket idle for a day is as good as full; TTL deletes it.
+const IDLE_TTL_S = 86_400;
+
+/** Takes one token. Returns the new tat, or null when the bucket is empty. */
+export async function takeToken(bucketId: string, shape: BucketShape, now: number): Promise<number | null> {
+  // Both conditional paths can lose a race with a concurrent request that moved tat between them;
+  // only a bucket that is really empty (tat beyond the tolerance) is a refusal.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const tat = await tryTake(bucketId, shape, now);
+    if (tat !== null) return tat;
+    const current = await readTat(bucketId);
+    if (current !== undefined && current - now > toleranceMs(shape)) return null;
+  }
+  return null;
+}
+
+async function tryTake(bucketId: string, shape: BucketShape, now: number): Promise<number | null> {
+  const t = intervalMs(shape);
+  const ttl = Math.ceil(now / 1000) + IDLE_TTL_S;
+  // Path 1: the bucket has been used recently (tat in the future) and still has room.
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: bucketKey(bucketId),
+        UpdateExpression: 'SET tat = tat + :t, #ttl = :ttl',
+        ConditionExpression: 'tat >= :now AND tat <= :limit',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':t': t, ':now': now, ':limit': now + toleranceMs(shape), ':ttl': ttl },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(out.Attributes?.tat);
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+  }
+  // Path 2: the bucket is full (tat in the past, or never used): restart it from now.
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: bucketKey(bucketId),
+        UpdateExpression: 'SET tat = :next, #ttl = :ttl',
+        ConditionExpression: 'attribute_not_exists(tat) OR tat < :now',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':next': now + t, ':now': now, ':ttl': ttl },
+      }),
+    );
+    return now + t;
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+  }
+  return null;
+}
+
+/** Gives back a token taken from a bucket when a later check refused the request. */
+export async function returnToken(bucketId: string, shape: BucketShape): Promise<void> {
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: bucketKey(bucketId),
+      UpdateExpression: 'SET tat = tat - :t',
+      ConditionExpression: 'attribute_exists(tat)',
+      ExpressionAttributeValues: { ':t': intervalMs(shape) },
+    }),
+  ).catch((error: unknown) => {
+    if (!isConditionFailed(error)) throw error;
+  });
+}
+
+export async function readTat(bucketId: string): Promise<number | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: bucketKey(bucketId), ConsistentRead: true }));
+  return out.Item?.tat === undefined ? undefined : Number(out.Item.tat);
+}

@@ -1,0 +1,18 @@
+import type { ApiFunctionName } from '../lambdas/platform/http/route-spec';
+import type { ApiLambda } from './api-gateway-server';
+import { handler as platform } from '../lambdas/platform/handler';
+import { handler as credits } from '../lambdas/credits/handler';
+
+/** The API functions the deployed stack has, by name: the same handler modules CDK bundles. */
+export function apiFunctions(): Record<ApiFunctionName, ApiLambda> {
+  const missing: ApiLambda = platform as ApiLambda;
+  return {
+    platform: platform as ApiLambda,
+    credits: credits as ApiLambda,
+    // Features whose handlers are not wired yet fall through to the platform's 404.
+    uploads: missing,
+    contacts: missing,
+    webhooks: missing,
+    spam: missing,
+  };
+}

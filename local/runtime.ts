@@ -1,0 +1,85 @@
+import { join } from 'node:path';
+import { ROUTES } from '../lambdas/api/routes';
+import { startLocalApi, type LocalApi } from './api-gateway-server';
+import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from './embedded-dynamodb';
+import { ensureBuckets, startEmbeddedS3, type EmbeddedS3 } from './embedded-s3';
+import { applyLocalEnvironment, clearRuntimeState, LOCAL_RESOURCES, writeRuntimeState } from './environment';
+import { apiFunctions } from './functions';
+import { WORKER_STARTERS, type LocalWorker } from './workers';
+import { ensureDemoAccount, type DemoAccount } from './seed';
+
+export interface RuntimeOptions {
+  port: number;
+  host: string;
+  /** Where the table and files persist; null keeps everything in memory/temp (tests). */
+  dataDir: string | null;
+  maxBodyBytes: number;
+  seedDemo: boolean;
+}
+
+export interface Runtime {
+  url: string;
+  demo: DemoAccount | null;
+  backends: { dynamo: string; s3: string };
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole service on one machine: embedded DynamoDB and S3 (or LocalStack when AWS_ENDPOINT_URL
+ * is set), the API Gateway emulating server, and the in-process stand-ins for the workflow, queues
+ * and schedules.
+ */
+export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const external = process.env.AWS_ENDPOINT_URL;
+  let dynamo: EmbeddedDynamo | null = null;
+  let s3: EmbeddedS3 | null = null;
+  let api: LocalApi | null = null;
+  try {
+    if (!external) {
+      dynamo = await startEmbeddedDynamo(options.dataDir ? join(options.dataDir, 'dynamodb') : null);
+      const s3Dir = options.dataDir ? join(options.dataDir, 's3') : join(await tempDir(), 's3');
+      s3 = await startEmbeddedS3(s3Dir);
+    }
+    const endpoints = { dynamo: external ?? dynamo!.endpoint, s3: external ?? s3!.endpoint };
+    applyLocalEnvironment(endpoints);
+    await ensureTable(endpoints.dynamo, process.env.TABLE_NAME ?? LOCAL_RESOURCES.table);
+    await ensureBuckets(endpoints.s3, [process.env.FILES_BUCKET!, process.env.SCREENSHOTS_BUCKET!]);
+
+    const demo = options.seedDemo ? await ensureDemoAccount() : null;
+    api = await startLocalApi({
+      routes: ROUTES,
+      functions: apiFunctions(),
+      port: options.port,
+      host: options.host,
+      maxBodyBytes: options.maxBodyBytes,
+    });
+    const workers: LocalWorker[] = [];
+    for (const start of WORKER_STARTERS) workers.push(await start());
+    if (options.dataDir) writeRuntimeState(options.dataDir, { pid: process.pid, apiUrl: api.url, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3 });
+
+    const running = { api, dynamo, s3 };
+    return {
+      url: api.url,
+      demo,
+      backends: endpoints,
+      stop: async () => {
+        await running.api.close();
+        for (const worker of workers.reverse()) await worker.stop();
+        if (options.dataDir) clearRuntimeState(options.dataDir);
+        await running.s3?.close();
+        await running.dynamo?.close();
+      },
+    };
+  } catch (error) {
+    await api?.close();
+    await s3?.close();
+    await dynamo?.close();
+    throw error;
+  }
+}
+
+async function tempDir(): Promise<string> {
+  const { mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  return mkdtemp(join(tmpdir(), 'pvs-'));
+}

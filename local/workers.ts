@@ -1,0 +1,12 @@
+// In-process stand-ins for what AWS runs on its own (Step Functions executions, SQS consumers,
+// EventBridge schedules). Each feature registers a starter here; the local runtime starts them all
+// after the API is up and stops them on shutdown.
+
+export interface LocalWorker {
+  name: string;
+  stop(): Promise<void>;
+}
+
+export type WorkerStarter = () => Promise<LocalWorker>;
+
+export const WORKER_STARTERS: WorkerStarter[] = [];
