@@ -1,0 +1,52 @@
+import { CfnOutput } from 'aws-cdk-lib';
+import { CorsHttpMethod, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Construct } from 'constructs';
+import type { ApiFunctionName, RouteSpec } from '../lambdas/platform/http/route-spec';
+import { ServiceFunction } from './service-function';
+
+export interface ApiConstructProps {
+  routes: readonly RouteSpec[];
+  environment: Record<string, string>;
+  /** Per-function overrides (memory, timeout) for the heavier handlers. */
+  sizing?: Partial<Record<ApiFunctionName, { memorySize?: number }>>;
+}
+
+/**
+ * The HTTP API and one Lambda per API function, built from the same route table the local server
+ * and the OpenAPI document use. Anything no route matches goes to the platform function, which
+ * answers 404/405 in the service's error envelope.
+ */
+export class ApiConstruct extends Construct {
+  readonly api: HttpApi;
+  readonly functions = new Map<ApiFunctionName, ServiceFunction>();
+
+  constructor(scope: Construct, id: string, props: ApiConstructProps) {
+    super(scope, id);
+    const names = new Set<ApiFunctionName>(['platform', ...props.routes.map((r) => r.fn)]);
+    for (const name of names) {
+      this.functions.set(
+        name,
+        new ServiceFunction(this, `${capitalize(name)}Function`, {
+          entry: `lambdas/${name}/handler.ts`,
+          description: `API: ${name}`,
+          environment: props.environment,
+          memorySize: props.sizing?.[name]?.memorySize,
+        }),
+      );
+    }
+    const integrations = new Map([...this.functions].map(([name, fn]) => [name, new HttpLambdaIntegration(`${capitalize(name)}Integration`, fn)]));
+
+    this.api = new HttpApi(this, 'HttpApi', {
+      description: 'Phone validation service API',
+      defaultIntegration: integrations.get('platform'),
+      corsPreflight: { allowOrigins: ['*'], allowHeaders: ['authorization', 'content-type'], allowMethods: [CorsHttpMethod.ANY] },
+    });
+    for (const route of props.routes) {
+      this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrations.get(route.fn)! });
+    }
+    new CfnOutput(scope, 'ApiUrl', { value: this.api.apiEndpoint });
+  }
+}
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,0 +1,48 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { TABLE_KEYS } from '../lambdas/platform/table-definition';
+
+/** The single table and the buckets, from the same key definitions the code and local runtime use. */
+export class DataConstruct extends Construct {
+  readonly table: TableV2;
+  readonly filesBucket: Bucket;
+  readonly screenshotsBucket: Bucket;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.table = new TableV2(this, 'Table', {
+      partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
+      billing: Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: TABLE_KEYS.ttlAttribute,
+      encryption: TableEncryptionV2.awsManagedKey(),
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      globalSecondaryIndexes: TABLE_KEYS.indexes.map((index) => ({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+      })),
+    });
+
+    const bucketDefaults = {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    };
+    this.filesBucket = new Bucket(this, 'Files', {
+      ...bucketDefaults,
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    });
+    // Spec: screenshots are retained 7 days.
+    this.screenshotsBucket = new Bucket(this, 'Screenshots', {
+      ...bucketDefaults,
+      lifecycleRules: [{ expiration: Duration.days(7) }],
+    });
+  }
+}

@@ -1,0 +1,63 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface ServiceFunctionProps {
+  /** Path of the handler module relative to the project root, e.g. `lambdas/credits/handler.ts`. */
+  entry: string;
+  handler?: string;
+  environment?: Record<string, string>;
+  timeout?: Duration;
+  memorySize?: number;
+  description?: string;
+}
+
+/**
+ * Every Lambda of the service with the same defaults: Node 22 on arm64, an ESM bundle built by
+ * esbuild (minified, with source maps the runtime uses), active tracing, and its own log group with
+ * a retention period. Each function in the stack is then one short line.
+ */
+export class ServiceFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    const logGroup = new LogGroup(scope, `${id}Logs`, {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    super(scope, id, {
+      entry: join(PROJECT_ROOT, props.entry),
+      handler: props.handler ?? 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(29),
+      tracing: Tracing.ACTIVE,
+      logGroup,
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: 'phone-validation',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        DEPLOYMENT: 'aws',
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        mainFields: ['module', 'main'],
+        // ESM bundles still meet CommonJS dependencies that call require().
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        externalModules: ['@aws-sdk/*'],
+      },
+    });
+  }
+}

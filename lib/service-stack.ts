@@ -1,0 +1,30 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import { ROUTES } from '../lambdas/api/routes';
+import { ApiConstruct } from './api-construct';
+import { DataConstruct } from './data-construct';
+
+/**
+ * The whole service in one stack. Feature constructs (uploads pipeline, webhook delivery, spam
+ * monitoring, contact pooling) are added below and receive the shared table, buckets and API.
+ */
+export class PhoneValidationStack extends Stack {
+  readonly data: DataConstruct;
+  readonly api: ApiConstruct;
+
+  constructor(scope: Construct, id: string, props?: StackProps) {
+    super(scope, id, props);
+    this.data = new DataConstruct(this, 'Data');
+    const environment = {
+      TABLE_NAME: this.data.table.tableName,
+      FILES_BUCKET: this.data.filesBucket.bucketName,
+      SCREENSHOTS_BUCKET: this.data.screenshotsBucket.bucketName,
+      CLASSIFICATION_PROVIDER: this.node.tryGetContext('classificationProvider') ?? 'offline',
+    };
+    this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment });
+    for (const fn of this.api.functions.values()) this.data.table.grantReadWriteData(fn);
+
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    new CfnOutput(this, 'FilesBucketName', { value: this.data.filesBucket.bucketName });
+  }
+}
