@@ -1,0 +1,87 @@
+import * as admin from '../lambdas/admin/admin';
+
+export class AdminUsageError extends Error {}
+
+type Values = Record<string, string | boolean | undefined>;
+interface Command {
+  usage: string;
+  options: Record<string, { type: 'string' | 'boolean' }>;
+  run(values: Values): Promise<unknown>;
+}
+
+const str = { type: 'string' } as const;
+
+function required(values: Values, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || !value.trim()) throw new AdminUsageError(`--${name} is required`);
+  return value.trim();
+}
+
+function wholeNumber(values: Values, name: string): number {
+  const raw = required(values, name);
+  if (!/^\d+$/.test(raw)) throw new AdminUsageError(`--${name} must be a whole number, got '${raw}'`);
+  return Number(raw);
+}
+
+function bool(values: Values, name: string): boolean {
+  const raw = required(values, name).toLowerCase();
+  if (['true', 'active', 'on', 'yes'].includes(raw)) return true;
+  if (['false', 'inactive', 'off', 'no'].includes(raw)) return false;
+  throw new AdminUsageError(`--${name} must be active or inactive (true/false), got '${raw}'`);
+}
+
+/** Every admin CLI command. Features add theirs here. */
+export const ADMIN_COMMANDS: Record<string, Command> = {
+  'create-org': {
+    usage: '--name NAME [--subscription active|inactive] [--credits N] [--monthly N]',
+    options: { name: str, subscription: str, credits: str, monthly: str },
+    run: (v) =>
+      admin.createOrganization({
+        name: required(v, 'name'),
+        subscriptionActive: v.subscription === undefined ? false : bool(v, 'subscription'),
+        credits: v.credits === undefined ? undefined : wholeNumber(v, 'credits'),
+        monthlyAllocation: v.monthly === undefined ? undefined : wholeNumber(v, 'monthly'),
+      }),
+  },
+  'create-user': { usage: '--email EMAIL', options: { email: str }, run: (v) => admin.createUser(required(v, 'email')) },
+  'add-member': {
+    usage: '--org ORG_ID --user USER_ID [--role owner|member]',
+    options: { org: str, user: str, role: str },
+    run: async (v) => {
+      const role = (v.role ?? 'member') as string;
+      if (role !== 'owner' && role !== 'member') throw new AdminUsageError(`--role must be owner or member, got '${role}'`);
+      await admin.addMember(required(v, 'org'), required(v, 'user'), role);
+      return { ok: true };
+    },
+  },
+  'remove-member': {
+    usage: '--org ORG_ID --user USER_ID   (revokes every key the user minted for the organization)',
+    options: { org: str, user: str },
+    run: (v) => admin.removeMember(required(v, 'org'), required(v, 'user')),
+  },
+  'delete-user': { usage: '--user USER_ID', options: { user: str }, run: async (v) => (await admin.deleteUser(required(v, 'user')), { ok: true }) },
+  'delete-org': { usage: '--org ORG_ID', options: { org: str }, run: async (v) => (await admin.deleteOrganization(required(v, 'org')), { ok: true }) },
+  'mint-key': {
+    usage: '--org ORG_ID --user OWNER_USER_ID [--expires-at ISO_DATE|UNIX_SECONDS]   (prints the key once)',
+    options: { org: str, user: str, 'expires-at': str },
+    run: (v) => admin.mintKey(required(v, 'org'), required(v, 'user'), v['expires-at'] as string | undefined),
+  },
+  'revoke-key': { usage: '--key-id KEY_ID', options: { 'key-id': str }, run: async (v) => (await admin.revokeKey(required(v, 'key-id')), { ok: true }) },
+  'list-keys': { usage: '--org ORG_ID', options: { org: str }, run: (v) => admin.listKeys(required(v, 'org')) },
+  'set-subscription': {
+    usage: '--org ORG_ID --status active|inactive',
+    options: { org: str, status: str },
+    run: (v) => admin.setSubscription(required(v, 'org'), bool(v, 'status')),
+  },
+  'set-allocation': {
+    usage: '--org ORG_ID --monthly N [--cap N|none]',
+    options: { org: str, monthly: str, cap: str },
+    run: async (v) => {
+      const cap = v.cap === undefined || v.cap === 'none' ? null : wholeNumber(v, 'cap');
+      await admin.setAllocation(required(v, 'org'), wholeNumber(v, 'monthly'), cap);
+      return admin.showBalance(required(v, 'org'));
+    },
+  },
+  'add-credits': { usage: '--org ORG_ID --amount N', options: { org: str, amount: str }, run: (v) => admin.addCredits(required(v, 'org'), wholeNumber(v, 'amount')) },
+  balance: { usage: '--org ORG_ID', options: { org: str }, run: (v) => admin.showBalance(required(v, 'org')) },
+};

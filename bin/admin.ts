@@ -1,0 +1,92 @@
+import { parseArgs } from 'node:util';
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from '../local/embedded-dynamodb';
+import { dataDirFromEnv, LOCAL_RESOURCES, readRuntimeState } from '../local/environment';
+import { join } from 'node:path';
+import { ADMIN_COMMANDS, AdminUsageError } from './admin-commands';
+
+// `npm run admin -- <command> [--flags]`: operator actions against the local store (the running
+// `npm start` instance's table, or the data folder directly when it is not running) or a deployed
+// stack's table (`--stack NAME` reads its TableName output; `--table NAME` names it directly).
+
+const USAGE = `Usage: npm run admin -- <command> [options] [--table NAME | --stack NAME]
+
+Commands:
+${Object.entries(ADMIN_COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(18)} ${c.usage}`)
+  .join('\n')}
+
+Targets: by default the local data folder (DATA_DIR, default ./.data). --table NAME or --stack NAME
+use a deployed table with your AWS credentials.`;
+
+async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2);
+  if (!command || command === '--help' || command === 'help') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const spec = ADMIN_COMMANDS[command];
+  if (!spec) {
+    console.error(`Unknown command '${command}'.\n\n${USAGE}`);
+    return 2;
+  }
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      options: { ...spec.options, table: { type: 'string' }, stack: { type: 'string' } },
+      strict: true,
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${command}: ${spec.usage}`);
+    return 2;
+  }
+  const local = await connect(values.table as string | undefined, values.stack as string | undefined);
+  try {
+    const result = await spec.run(values);
+    console.log(JSON.stringify(result, null, 2));
+    return 0;
+  } catch (error) {
+    if (error instanceof AdminUsageError || (error as Error).name === 'AdminError' || error instanceof Error) {
+      console.error(`error: ${(error as Error).message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await local?.close();
+  }
+}
+
+async function connect(table: string | undefined, stack: string | undefined): Promise<EmbeddedDynamo | null> {
+  if (table || stack) {
+    process.env.TABLE_NAME = table ?? (await tableFromStack(stack!));
+    return null;
+  }
+  const dataDir = dataDirFromEnv();
+  process.env.AWS_REGION ??= 'us-east-1';
+  process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
+  process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
+  process.env.TABLE_NAME ??= LOCAL_RESOURCES.table;
+  const running = readRuntimeState(dataDir);
+  if (running) {
+    process.env.AWS_ENDPOINT_URL_DYNAMODB = running.dynamoEndpoint;
+    process.env.AWS_ENDPOINT_URL_S3 = running.s3Endpoint;
+    process.env.S3_FORCE_PATH_STYLE = 'true';
+    return null;
+  }
+  // Not running: open the data folder directly (LevelDB allows one process at a time).
+  const dynamo = await startEmbeddedDynamo(join(dataDir, 'dynamodb'));
+  process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
+  await ensureTable(dynamo.endpoint, process.env.TABLE_NAME);
+  return dynamo;
+}
+
+async function tableFromStack(stackName: string): Promise<string> {
+  const cfn = new CloudFormationClient({});
+  const out = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
+  const name = out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === 'TableName')?.OutputValue;
+  if (!name) throw new Error(`stack ${stackName} has no TableName output`);
+  return name;
+}
+
+process.exitCode = await main();
