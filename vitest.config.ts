@@ -7,6 +7,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,
+    // Request logs are JSON lines on stdout; tests only need the errors.
+    env: { POWERTOOLS_LOG_LEVEL: 'ERROR' },
     hookTimeout: 60_000,
   },
 });

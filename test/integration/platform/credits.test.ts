@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { useTestService } from '../../support/runtime';
+import * as admin from '../../../lambdas/admin/admin';
+import { debit, getBalance, InsufficientCreditsError, refund, replenishIfDue } from '../../../lambdas/credits/credits';
+import { getLedgerEntry } from '../../../lambdas/credits/balance-repository';
+import { setClock } from '../../../lambdas/platform/clock';
+
+useTestService();
+
+describe('credits module against the embedded table', () => {
+  it('200 parallel debits of 1 against a balance of 100 succeed exactly 100 times', async () => {
+    const org = await admin.createOrganization({ name: 'Race', monthlyAllocation: 40, credits: 60 });
+    const results = await Promise.allSettled(
+      Array.from({ length: 200 }, (_, i) => debit(org.id, `race:${i}`, 1, { reason: 'test' })),
+    );
+    const ok = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r) => r.status === 'rejected');
+    expect(ok).toHaveLength(100);
+    expect(refused.every((r) => (r as PromiseRejectedResult).reason instanceof InsufficientCreditsError)).toBe(true);
+    expect(await getBalance(org.id)).toEqual({ total: 0, subscription: 0, purchased: 0 });
+  });
+
+  it('charges one change id once, and refunds it once, to the pools it came from', async () => {
+    const org = await admin.createOrganization({ name: 'Once', monthlyAllocation: 5, credits: 10 });
+    const first = await debit(org.id, 'upload:abc', 8, { reason: 'upload', resourceId: 'abc' });
+    expect(first).toMatchObject({ amount: 8, split: { subscription: 5, purchased: 3 }, replayed: false });
+    const again = await debit(org.id, 'upload:abc', 8, { reason: 'upload', resourceId: 'abc' });
+    expect(again.replayed).toBe(true);
+    expect(await getBalance(org.id)).toEqual({ total: 7, subscription: 0, purchased: 7 });
+
+    const [r1, r2] = await Promise.all([
+      refund(org.id, 'refund:upload:abc', 'upload:abc', { reason: 'failed' }),
+      refund(org.id, 'refund:upload:abc', 'upload:abc', { reason: 'failed' }),
+    ]);
+    expect([r1?.amount, r2?.amount]).toEqual([8, 8]);
+    expect(await getBalance(org.id)).toEqual({ total: 15, subscription: 5, purchased: 10 });
+    expect(await getLedgerEntry(org.id, 'refund:upload:abc')).toMatchObject({ kind: 'refund', refunds_change_id: 'upload:abc' });
+  });
+
+  it('refuses a debit larger than the balance and changes nothing', async () => {
+    const org = await admin.createOrganization({ name: 'Poor', credits: 3 });
+    await expect(debit(org.id, 'big', 4, { reason: 'x' })).rejects.toBeInstanceOf(InsufficientCreditsError);
+    expect(await getBalance(org.id)).toEqual({ total: 3, subscription: 0, purchased: 3 });
+    expect(await getLedgerEntry(org.id, 'big')).toBeNull();
+  });
+
+  it('a crash between the pool write and the ledger entry is finished by the retry, not charged twice', async () => {
+    const org = await admin.createOrganization({ name: 'Crash', credits: 10 });
+    const { applyPoolDelta } = await import('../../../lambdas/credits/balance-repository');
+    // The first attempt took the credits and died before writing its ledger entry.
+    expect(await applyPoolDelta(org.id, 'upload:crash', { subscription: 0, purchased: -4 }, { kind: 'none' }, new Date().toISOString())).toBe(true);
+    const retry = await debit(org.id, 'upload:crash', 4, { reason: 'upload' });
+    expect(retry.replayed).toBe(true);
+    expect(await getBalance(org.id)).toEqual({ total: 6, subscription: 0, purchased: 6 });
+    expect(await getLedgerEntry(org.id, 'upload:crash')).toMatchObject({ purchased_delta: -4 });
+  });
+
+  it('replenishes the subscription pool once per billing period, capped', async () => {
+    const org = await admin.createOrganization({ name: 'Monthly', monthlyAllocation: 100 });
+    await admin.setAllocation(org.id, 100, 150);
+    await debit(org.id, 'use', 30, { reason: 'x' });
+    expect(await replenishIfDue(org.id)).toBe(false);
+    const start = Date.now();
+    setClock(() => start + 32 * 86_400_000);
+    try {
+      expect(await replenishIfDue(org.id)).toBe(true);
+      expect(await replenishIfDue(org.id)).toBe(false);
+    } finally {
+      setClock(null);
+    }
+    expect(await getBalance(org.id)).toEqual({ total: 150, subscription: 150, purchased: 0 });
+  });
+});
