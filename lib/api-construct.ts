@@ -1,5 +1,6 @@
-import { CfnOutput } from 'aws-cdk-lib';
-import { CorsHttpMethod, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnOutput, RemovalPolicy } from 'aws-cdk-lib';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
 import type { ApiFunctionName, RouteSpec } from '../lambdas/platform/http/route-spec';
@@ -41,6 +42,15 @@ export class ApiConstruct extends Construct {
       description: 'Phone validation service API',
       defaultIntegration: integrations.get('platform'),
       corsPreflight: { allowOrigins: ['*'], allowHeaders: ['authorization', 'content-type'], allowMethods: [CorsHttpMethod.ANY] },
+      createDefaultStage: false,
+    });
+    // Access logs: one JSON line per request (request id, route, status, latency) for on-call.
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    new HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      accessLogSettings: { destination: new LogGroupLogDestination(accessLogs) },
     });
     for (const route of props.routes) {
       this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrations.get(route.fn)! });

@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import { ROUTES } from '../lambdas/api/routes';
 import { ApiConstruct } from './api-construct';
 import { DataConstruct } from './data-construct';
+import { acknowledgeNagFindings } from './nag-acknowledgements';
 
 /**
  * The whole service in one stack. Feature constructs (uploads pipeline, webhook delivery, spam
@@ -24,6 +25,7 @@ export class PhoneValidationStack extends Stack {
     this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment });
     for (const fn of this.api.functions.values()) this.data.table.grantReadWriteData(fn);
 
+    acknowledgeNagFindings(this);
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.filesBucket.bucketName });
   }
