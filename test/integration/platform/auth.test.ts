@@ -108,7 +108,7 @@ describe('error envelope', () => {
     const wrong = await service.request('DELETE', BALANCE);
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('GET');
-    expect((await wrong.json()).detail).toMatch(/not allowed/);
+    expect(((await wrong.json()) as { detail: string }).detail).toMatch(/not allowed/);
   });
 
   it('serves the OpenAPI document without authentication', async () => {
