@@ -105,18 +105,21 @@ export async function debit(
   throw new Error(`credit debit ${changeId} did not settle after ${MAX_ATTEMPTS} attempts`);
 }
 
-/** Returns the whole of an earlier debit, exactly once per refund id. */
+/**
+ * Returns an earlier debit, exactly once per refund id: the whole of it, or `amount` of it (taken
+ * back from what came out of the purchased pool first, since purchased credits never expire).
+ */
 export async function refund(
   orgId: string,
   refundChangeId: string,
   debitChangeId: string,
-  meta: { reason: string; resourceId?: string },
+  meta: { reason: string; resourceId?: string; amount?: number },
 ): Promise<ChargeResult | null> {
   const existing = await getLedgerEntry(orgId, refundChangeId);
   if (existing) return fromLedger(existing, true);
   const charged = await getLedgerEntry(orgId, debitChangeId);
   if (!charged) return null;
-  const taken = { subscription: -charged.subscription_delta, purchased: -charged.purchased_delta };
+  const taken = partOf({ subscription: -charged.subscription_delta, purchased: -charged.purchased_delta }, meta.amount);
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const item = await getBalanceItem(orgId);
@@ -166,6 +169,14 @@ export async function replenishIfDue(orgId: string): Promise<boolean> {
   await updateBalanceSettings(orgId, { period_started_at: addMonths(item.period_started_at, due) }, item.period_started_at);
   await recordChange(orgId, changeId, 'replenish', delta, { reason: 'monthly allocation' });
   return true;
+}
+
+function partOf(taken: Pools, amount: number | undefined): Pools {
+  if (amount === undefined) return taken;
+  const whole = taken.subscription + taken.purchased;
+  if (!Number.isInteger(amount) || amount < 0 || amount > whole) throw new Error(`cannot refund ${amount} of a debit of ${whole}`);
+  const purchased = Math.min(taken.purchased, amount);
+  return { subscription: amount - purchased, purchased };
 }
 
 async function recordChange(
