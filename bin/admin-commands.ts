@@ -1,4 +1,5 @@
 import * as admin from '../lambdas/admin/admin';
+import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
 
 export class AdminUsageError extends Error {}
 
@@ -84,4 +85,5 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
   },
   'add-credits': { usage: '--org ORG_ID --amount N', options: { org: str, amount: str }, run: (v) => admin.addCredits(required(v, 'org'), wholeNumber(v, 'amount')) },
   balance: { usage: '--org ORG_ID', options: { org: str }, run: (v) => admin.showBalance(required(v, 'org')) },
+  'run-billing-period': { usage: '(no options) start the next billing period of every organization whose period has ended', options: {}, run: () => runBillingPeriodJob() },
 };

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -60,4 +60,18 @@ export class ServiceFunction extends NodejsFunction {
       },
     });
   }
+}
+
+/**
+ * Scheduler and Step Functions roles may invoke any version of a function they target
+ * (`<fn>.Arn:*`); cdk-nag reports that wildcard, which is scoped to this one function.
+ */
+export function acknowledgeInvokeVersions(scope: Construct, fn: ServiceFunction): void {
+  const stack = Stack.of(scope);
+  const logicalId = stack.resolve(stack.getLogicalId(fn.node.defaultChild as CfnElement)) as string;
+  // The invoking role is often a stack-level singleton (the scheduler's), so acknowledge at stack level.
+  Validations.of(stack).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>:*]`,
+    reason: 'Invoking any version of this one function; the wildcard covers only its version qualifiers.',
+  });
 }

@@ -2,6 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { ROUTES } from '../lambdas/api/routes';
 import { ApiConstruct } from './api-construct';
+import { BillingConstruct } from './billing-construct';
 import { DataConstruct } from './data-construct';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 
@@ -24,6 +25,8 @@ export class PhoneValidationStack extends Stack {
     };
     this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment });
     for (const fn of this.api.functions.values()) this.data.table.grantReadWriteData(fn);
+
+    new BillingConstruct(this, 'Billing', { table: this.data.table, environment });
 
     acknowledgeNagFindings(this);
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });

@@ -9,4 +9,6 @@ export interface LocalWorker {
 
 export type WorkerStarter = () => Promise<LocalWorker>;
 
-export const WORKER_STARTERS: WorkerStarter[] = [];
+import { startBillingPeriodSchedule } from './scheduled-jobs';
+
+export const WORKER_STARTERS: WorkerStarter[] = [startBillingPeriodSchedule];

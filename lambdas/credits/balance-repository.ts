@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailed, tableName } from '../platform/table';
 import type { Pools } from './balance-rules';
 
@@ -39,7 +39,8 @@ export async function createBalance(item: BalanceItem): Promise<void> {
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...balanceKey(item.organization_id), entity: 'Balance', ...item },
+        // gsi1 lists every balance for the billing-period job.
+        Item: { ...balanceKey(item.organization_id), entity: 'Balance', gsi1pk: 'BALANCES', gsi1sk: item.organization_id, ...item },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -157,4 +158,22 @@ export async function putLedgerEntry(entry: LedgerEntry): Promise<void> {
       },
     }),
   );
+}
+
+/** Every organization that has a balance, a page at a time. */
+export async function* balanceOrganizations(): AsyncGenerator<string> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': 'BALANCES' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of out.Items ?? []) yield String(item.organization_id);
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
 }

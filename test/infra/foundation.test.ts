@@ -61,3 +61,13 @@ describe('foundation stack', () => {
     expect(nagErrors()).toEqual([]);
   });
 });
+
+describe('billing period schedule', () => {
+  const { template } = synthStack();
+  it('invokes the billing job daily through EventBridge Scheduler', () => {
+    template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'cron(15 0 * * ? *)',
+      Target: Match.objectLike({ RetryPolicy: Match.objectLike({ MaximumRetryAttempts: 3 }) }),
+    });
+  });
+});

@@ -71,3 +71,22 @@ describe('credits module against the embedded table', () => {
     expect(await getBalance(org.id)).toEqual({ total: 150, subscription: 150, purchased: 0 });
   });
 });
+
+describe('billing period job', () => {
+  it('replenishes every organization whose period ended, once', async () => {
+    const { runBillingPeriodJob } = await import('../../../lambdas/credits/billing-period-job');
+    const org = await admin.createOrganization({ name: 'Job', monthlyAllocation: 10 });
+    await debit(org.id, 'spend', 10, { reason: 'x' });
+    const start = Date.now();
+    setClock(() => start + 40 * 86_400_000);
+    try {
+      const first = await runBillingPeriodJob();
+      expect(first.replenished).toBeGreaterThanOrEqual(1);
+      expect(await getBalance(org.id)).toEqual({ total: 10, subscription: 10, purchased: 0 });
+      await runBillingPeriodJob();
+      expect(await getBalance(org.id)).toEqual({ total: 10, subscription: 10, purchased: 0 });
+    } finally {
+      setClock(null);
+    }
+  });
+});

@@ -1,0 +1,25 @@
+import { logger } from '../platform/logger';
+import { balanceOrganizations } from './balance-repository';
+import { replenishIfDue } from './credits';
+
+/**
+ * Daily (EventBridge Scheduler in AWS, a timer locally): starts the next billing period of every
+ * organization whose period has ended. Safe to run any number of times a day.
+ */
+export async function runBillingPeriodJob(): Promise<{ checked: number; replenished: number }> {
+  let checked = 0;
+  let replenished = 0;
+  for await (const orgId of balanceOrganizations()) {
+    checked++;
+    try {
+      if (await replenishIfDue(orgId)) replenished++;
+    } catch (error) {
+      // One organization's failure must not stop the others; the next run retries it.
+      logger.error('billing period replenish failed', { organization_id: orgId, error: error as Error });
+    }
+  }
+  logger.info('billing period job', { checked, replenished });
+  return { checked, replenished };
+}
+
+export const handler = async () => runBillingPeriodJob();

@@ -1,0 +1,25 @@
+import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
+import { logger } from '../lambdas/platform/logger';
+import type { LocalWorker } from './workers';
+
+/**
+ * Runs `job` every `intervalMs` in this process: the local stand-in for an EventBridge schedule.
+ * A run still going when the next is due is skipped, as a single-concurrency Lambda would be.
+ */
+export function everyInterval(name: string, intervalMs: number, job: () => Promise<unknown>): LocalWorker {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    job()
+      .catch((error: unknown) => logger.error(`local schedule ${name} failed`, { error: error as Error }))
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return { name, stop: async () => clearInterval(timer) };
+}
+
+export const startBillingPeriodSchedule = async (): Promise<LocalWorker> =>
+  everyInterval('billing-period', Number(process.env.LOCAL_BILLING_JOB_INTERVAL_MS ?? 3_600_000), runBillingPeriodJob);
