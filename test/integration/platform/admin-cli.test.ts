@@ -1,0 +1,55 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const dataDir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** Runs the real CLI (`npm run admin -- …`) against a fresh data folder, as an operator would. */
+async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'ERROR' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('admin CLI against the local data folder', () => {
+  it('creates an organization, an owner and a key, then shows the balance', async () => {
+    const org = await admin('create-org', '--name', 'CLI Org', '--subscription', 'active', '--credits', '250');
+    expect(org.code).toBe(0);
+    const orgId = (JSON.parse(org.stdout) as { id: string }).id;
+    const user = JSON.parse((await admin('create-user', '--email', 'ops@example.com')).stdout) as { id: string };
+    expect((await admin('add-member', '--org', orgId, '--user', user.id, '--role', 'owner')).code).toBe(0);
+    const minted = JSON.parse((await admin('mint-key', '--org', orgId, '--user', user.id)).stdout) as { key: string };
+    expect(minted.key).toMatch(/^svc_live_/);
+    const listed = await admin('list-keys', '--org', orgId);
+    expect(listed.stdout).toContain(minted.key.slice(0, 12));
+    expect(listed.stdout).not.toContain(minted.key);
+    expect(JSON.parse((await admin('balance', '--org', orgId)).stdout)).toEqual({ total: 250, subscription: 0, purchased: 250 });
+  });
+
+  it('answers bad input with a clear message and a non-zero exit', async () => {
+    const missing = await admin('balance');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('--org is required');
+    const unknownOrg = await admin('add-credits', '--org', 'nope', '--amount', '5');
+    expect(unknownOrg.code).toBe(1);
+    expect(unknownOrg.stderr).toContain('organization nope does not exist');
+    const notANumber = await admin('add-credits', '--org', 'x', '--amount', 'ten');
+    expect(notANumber.stderr).toContain('--amount must be a whole number');
+    const unknownCommand = await admin('frobnicate');
+    expect(unknownCommand.code).toBe(2);
+    expect(unknownCommand.stderr).toContain("Unknown command 'frobnicate'");
+    const unknownFlag = await admin('balance', '--organisation', 'x');
+    expect(unknownFlag.code).toBe(2);
+  });
+});
