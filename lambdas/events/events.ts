@@ -1,37 +1,25 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../platform/clock';
-import { randomHex } from '../platform/ids';
 import { db, tableName } from '../platform/table';
+import { fanOutToEndpoints } from '../webhooks/fan-out';
+import { API_VERSION, newEventId, type EventEnvelope, type EventType } from './envelope';
 
-// The one module every feature emits events through. An event is recorded in the table first, so
-// none is lost whatever happens to delivery afterwards.
+// The one module every feature emits events through. An event is recorded in the table first,
+// then one delivery record per subscribed active endpoint, then a queue message per delivery; a
+// lost message is found by the sweeper, so nothing after the event record depends on the queue.
 
-export const API_VERSION = '2026-04-23';
+export { API_VERSION, DEFAULT_EVENT_TYPES, EVENT_TYPES, newEventId, SUBSCRIBABLE_EVENT_TYPES } from './envelope';
+export type { EventEnvelope, EventType } from './envelope';
+export { enqueueCallback } from '../webhooks/fan-out';
 
-export const EVENT_TYPES = [
-  'upload.created',
-  'upload.completed',
-  'upload.failed',
-  'contact.completed',
-  'contact.failed',
-  'spam.detected',
-  'number.verified',
-  'webhook.ping',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export interface EventEnvelope {
-  id: string;
+export async function emitEvent(input: {
+  organizationId: string;
   type: EventType;
-  api_version: string;
-  created_at: string;
   data: Record<string, unknown>;
-}
-
-export const newEventId = (): string => `evt_${randomHex(16)}`;
-
-export async function emitEvent(input: { organizationId: string; type: EventType; data: Record<string, unknown> }): Promise<EventEnvelope> {
-  const event: EventEnvelope = { id: newEventId(), type: input.type, api_version: API_VERSION, created_at: nowIso(), data: input.data };
+  /** Optional stable id (e.g. derived from the upload and its outcome) so a retried step re-emits the same event. */
+  id?: string;
+}): Promise<EventEnvelope> {
+  const event: EventEnvelope = { id: input.id ?? newEventId(), type: input.type, api_version: API_VERSION, created_at: nowIso(), data: input.data };
   await db().send(
     new PutCommand({
       TableName: tableName(),
@@ -46,5 +34,6 @@ export async function emitEvent(input: { organizationId: string; type: EventType
       },
     }),
   );
+  await fanOutToEndpoints(input.organizationId, event);
   return event;
 }

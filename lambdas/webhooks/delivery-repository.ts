@@ -1,0 +1,233 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { badRequest } from '../platform/errors';
+import { decodeCursor, encodeCursor } from '../platform/cursor';
+import { db, isConditionFailed, tableName } from '../platform/table';
+
+export type DeliveryState = 'pending' | 'succeeded' | 'exhausted';
+
+export interface AttemptRecord {
+  attempt: number;
+  attempted_at: string;
+  status_code: number | null;
+  error: string | null;
+}
+
+/**
+ * One event on its way to one receiver: a webhook endpoint, or a per-contact callback URL. The
+ * record exists before any message does, so the sweeper can always find a due delivery.
+ */
+export interface DeliveryRecord {
+  id: string;
+  organization_id: string;
+  kind: 'webhook' | 'callback';
+  webhook_id: string | null;
+  /** Callbacks carry their own target; the secret is encrypted at rest with the table. */
+  callback_url: string | null;
+  callback_secret: string | null;
+  event_id: string;
+  event_type: string;
+  /** The exact body sent on every attempt (the JSON envelope). */
+  body: string;
+  state: DeliveryState;
+  attempt_count: number;
+  attempts: AttemptRecord[];
+  next_attempt_at: string | null;
+  /** Why the delivery ended without success when no attempt says it (endpoint deleted or inactive). */
+  exhausted_reason: string | null;
+  /** Epoch ms until which one worker owns the next attempt. */
+  lease_until: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Delivery log entries expire 30 days after creation (DynamoDB TTL). */
+export const DELIVERY_RETENTION_SECONDS = 30 * 24 * 3600;
+
+const key = (id: string) => ({ pk: `DELIVERY#${id}`, sk: 'META' });
+const DUE_PARTITION = 'DELIVERY#DUE';
+const logPartition = (record: Pick<DeliveryRecord, 'kind' | 'webhook_id' | 'organization_id'>) =>
+  record.kind === 'webhook' ? `WEBHOOK#${record.webhook_id}#DELIVERIES` : `ORG#${record.organization_id}#CALLBACKS`;
+
+/** Writes a new delivery; false when one with this id exists already (a repeated fan-out). */
+export async function createDelivery(record: DeliveryRecord): Promise<boolean> {
+  const item: Record<string, unknown> = {
+    ...key(record.id),
+    entity: 'WebhookDelivery',
+    gsi1pk: logPartition(record),
+    gsi1sk: `${record.created_at}#${record.id}`,
+    ttl: Math.floor(Date.parse(record.created_at) / 1000) + DELIVERY_RETENTION_SECONDS,
+    ...record,
+  };
+  // Absent, not null: the claim condition tests attribute_not_exists / a number.
+  delete item.lease_until;
+  // gsi2 is sparse: only pending deliveries are on it, keyed by when they are due.
+  if (record.state === 'pending' && record.next_attempt_at) Object.assign(item, { gsi2pk: DUE_PARTITION, gsi2sk: `${record.next_attempt_at}#${record.id}` });
+  try {
+    await db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+export async function getDelivery(id: string): Promise<DeliveryRecord | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key(id), ConsistentRead: true }));
+  return out.Item ? strip(out.Item) : null;
+}
+
+/**
+ * Takes the next attempt of a pending, due delivery for `leaseMs`. Only one worker (queue consumer
+ * or sweeper) wins; a worker that dies mid-attempt lets the lease lapse and the sweeper retries.
+ */
+export async function claimAttempt(record: DeliveryRecord, nowMs: number, leaseMs: number): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key(record.id),
+        UpdateExpression: 'SET lease_until = :until',
+        ConditionExpression: '#state = :pending AND attempt_count = :made AND (attribute_not_exists(lease_until) OR lease_until < :now)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':until': nowMs + leaseMs, ':pending': 'pending', ':made': record.attempt_count, ':now': nowMs },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** Appends an attempt and moves the delivery on (next due time, or a final state). */
+export async function recordAttempt(
+  record: DeliveryRecord,
+  attempt: AttemptRecord,
+  next: { state: DeliveryState; next_attempt_at: string | null },
+  at: string,
+): Promise<boolean> {
+  const values: Record<string, unknown> = {
+    ':attempt': [attempt],
+    ':n': attempt.attempt,
+    ':made': record.attempt_count,
+    ':state': next.state,
+    ':next': next.next_attempt_at,
+    ':at': at,
+    ':pending': 'pending',
+  };
+  let update = 'SET attempts = list_append(attempts, :attempt), attempt_count = :n, #state = :state, next_attempt_at = :next, updated_at = :at';
+  if (next.state === 'pending') {
+    update += ', gsi2sk = :due REMOVE lease_until';
+    values[':due'] = `${next.next_attempt_at}#${record.id}`;
+  } else {
+    update += ' REMOVE lease_until, gsi2pk, gsi2sk';
+  }
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key(record.id),
+        UpdateExpression: update,
+        ConditionExpression: '#state = :pending AND attempt_count = :made',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** Ends a pending delivery without a further attempt. */
+export async function markExhausted(id: string, reason: string, at: string): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key(id),
+        UpdateExpression: 'SET #state = :exhausted, exhausted_reason = :reason, next_attempt_at = :null, updated_at = :at REMOVE lease_until, gsi2pk, gsi2sk',
+        ConditionExpression: '#state = :pending',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':exhausted': 'exhausted', ':reason': reason, ':null': null, ':at': at, ':pending': 'pending' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** Pending deliveries due at or before `dueBy` (ISO), oldest due first. */
+export async function dueDeliveryIds(dueBy: string, limit: number): Promise<string[]> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk <= :upper',
+      ExpressionAttributeValues: { ':pk': DUE_PARTITION, ':upper': `${dueBy}#\uffff` },
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []).map((item) => String(item.id));
+}
+
+/** Ids of an endpoint's deliveries that are still pending (endpoint deletion). */
+export async function pendingDeliveryIdsOfWebhook(webhookId: string): Promise<string[]> {
+  const ids: string[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        FilterExpression: '#state = :pending',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':pk': `WEBHOOK#${webhookId}#DELIVERIES`, ':pending': 'pending' },
+        ProjectionExpression: 'id',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of out.Items ?? []) ids.push(String(item.id));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return ids;
+}
+
+/** One page of an endpoint's delivery log, newest first. */
+export async function listDeliveriesOfWebhook(
+  webhookId: string,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ items: DeliveryRecord[]; nextCursor: string | null }> {
+  const partition = `WEBHOOK#${webhookId}#DELIVERIES`;
+  let startKey: Record<string, unknown> | undefined;
+  if (cursor) {
+    startKey = decodeCursor(cursor);
+    // A cursor from another endpoint's log (or a forged one) must not reach DynamoDB.
+    const expected = ['gsi1pk', 'gsi1sk', 'pk', 'sk'];
+    if (startKey.gsi1pk !== partition || Object.keys(startKey).sort().join() !== expected.join()) {
+      throw badRequest('Invalid cursor; pass next_cursor from the previous page unchanged');
+    }
+  }
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': partition },
+      ScanIndexForward: false,
+      Limit: limit,
+      ExclusiveStartKey: startKey,
+    }),
+  );
+  return { items: (out.Items ?? []).map(strip), nextCursor: out.LastEvaluatedKey ? encodeCursor(out.LastEvaluatedKey) : null };
+}
+
+function strip(item: Record<string, unknown>): DeliveryRecord {
+  const { pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ttl: _t, ...rest } = item;
+  return rest as unknown as DeliveryRecord;
+}

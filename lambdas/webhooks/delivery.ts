@@ -1,0 +1,101 @@
+import { nowIso, nowMs } from '../platform/clock';
+import { logger } from '../platform/logger';
+import { disableEndpoint, getEndpoint, recordEndpointFailure, recordEndpointSuccess } from './endpoint-repository';
+import { enqueueDelivery } from './delivery-queue';
+import { claimAttempt, getDelivery, markExhausted, recordAttempt, type DeliveryRecord, type DeliveryState } from './delivery-repository';
+import { publishAutoDisabledMetric } from './metrics';
+import { AUTO_DISABLE_AFTER_FAILURES, isPermanentFailure, MAX_ATTEMPTS, nextAttemptAtMs } from './retry-policy';
+import { sendSigned } from './send';
+
+/** Longer than one attempt can take (10 s timeout plus table writes); a dead worker's lease lapses. */
+export const ATTEMPT_LEASE_MS = 60_000;
+
+export type ProcessResult =
+  | { kind: 'gone' } // no such delivery, or already final
+  | { kind: 'not_due'; dueAtMs: number }
+  | { kind: 'busy' } // another worker holds this attempt
+  | { kind: 'skipped'; reason: string } // ended without an attempt
+  | { kind: 'attempted'; attempt: number; state: DeliveryState; statusCode: number | null; error: string | null };
+
+/**
+ * Makes the next attempt of one delivery if it is due: the one code path behind the SQS consumer,
+ * the local queue and the sweeper. Safe to call any number of times for the same delivery.
+ */
+export async function processDelivery(deliveryId: string): Promise<ProcessResult> {
+  const record = await getDelivery(deliveryId);
+  if (!record || record.state !== 'pending' || !record.next_attempt_at) return { kind: 'gone' };
+  const dueAtMs = Date.parse(record.next_attempt_at);
+  const startedMs = nowMs();
+  if (dueAtMs > startedMs) return { kind: 'not_due', dueAtMs };
+  if (!(await claimAttempt(record, startedMs, ATTEMPT_LEASE_MS))) return { kind: 'busy' };
+
+  const target = await resolveTarget(record);
+  if ('skip' in target) {
+    await markExhausted(record.id, target.skip, nowIso());
+    return { kind: 'skipped', reason: target.skip };
+  }
+
+  const attemptNo = record.attempt_count + 1;
+  const attemptedAt = new Date(startedMs).toISOString();
+  const outcome = await sendSigned({
+    url: target.url,
+    secret: target.secret,
+    body: record.body,
+    eventType: record.event_type,
+    eventId: record.event_id,
+    deliveryId: record.id,
+    attempt: attemptNo,
+  });
+
+  const nextMs = outcome.ok || isPermanentFailure(outcome.statusCode) ? null : nextAttemptAtMs(attemptNo, startedMs);
+  const state: DeliveryState = outcome.ok ? 'succeeded' : nextMs === null ? 'exhausted' : 'pending';
+  const nextAt = nextMs === null ? null : new Date(nextMs).toISOString();
+  const recorded = await recordAttempt(
+    record,
+    { attempt: attemptNo, attempted_at: attemptedAt, status_code: outcome.statusCode, error: outcome.error },
+    { state, next_attempt_at: nextAt },
+    nowIso(),
+  );
+  if (!recorded) {
+    // The delivery changed under us (endpoint deleted, or a lapsed lease let another worker in).
+    return { kind: 'busy' };
+  }
+  logger.info('webhook attempt', {
+    delivery_id: record.id,
+    webhook_id: record.webhook_id,
+    event_id: record.event_id,
+    attempt: attemptNo,
+    max_attempts: MAX_ATTEMPTS,
+    status_code: outcome.statusCode,
+    error: outcome.error,
+    state,
+  });
+
+  if (record.kind === 'webhook' && record.webhook_id) await countOutcome(record.webhook_id, outcome.ok);
+  if (nextMs !== null) await enqueueDelivery(record.id, nextMs);
+  return { kind: 'attempted', attempt: attemptNo, state, statusCode: outcome.statusCode, error: outcome.error };
+}
+
+async function resolveTarget(record: DeliveryRecord): Promise<{ url: string; secret: string } | { skip: string }> {
+  if (record.kind === 'callback') {
+    if (!record.callback_url || !record.callback_secret) return { skip: 'callback has no url or secret' };
+    return { url: record.callback_url, secret: record.callback_secret };
+  }
+  const endpoint = record.webhook_id ? await getEndpoint(record.webhook_id) : null;
+  if (!endpoint) return { skip: 'endpoint deleted' };
+  if (!endpoint.is_active) return { skip: 'endpoint inactive' };
+  return { url: endpoint.url, secret: endpoint.secret };
+}
+
+/** Spec: every failed attempt counts, success resets, 20 in a row disable the endpoint. */
+async function countOutcome(webhookId: string, ok: boolean): Promise<void> {
+  const at = nowIso();
+  if (ok) return recordEndpointSuccess(webhookId, at);
+  const counted = await recordEndpointFailure(webhookId, at);
+  if (counted && counted.is_active && counted.consecutive_failures >= AUTO_DISABLE_AFTER_FAILURES) {
+    if (await disableEndpoint(webhookId, at, AUTO_DISABLE_AFTER_FAILURES)) {
+      logger.warn('webhook endpoint auto-disabled', { webhook_id: webhookId, consecutive_failures: counted.consecutive_failures });
+      publishAutoDisabledMetric();
+    }
+  }
+}

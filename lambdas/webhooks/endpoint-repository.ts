@@ -1,0 +1,169 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailed, tableName } from '../platform/table';
+import type { EventType } from '../events/envelope';
+
+/**
+ * A webhook endpoint as stored. `secret` is kept in the item so deliveries can sign; the table is
+ * encrypted at rest (KMS) and the secret never leaves through the API after creation.
+ */
+export interface EndpointRecord {
+  id: string;
+  organization_id: string;
+  url: string;
+  description: string | null;
+  events: EventType[];
+  is_active: boolean;
+  verified_at: string | null;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  consecutive_failures: number;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+  secret: string;
+}
+
+const key = (id: string) => ({ pk: `WEBHOOK#${id}`, sk: 'META' });
+const orgPartition = (orgId: string) => `ORG#${orgId}#WEBHOOKS`;
+
+export async function putEndpoint(record: EndpointRecord): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...key(record.id), entity: 'WebhookEndpoint', gsi1pk: orgPartition(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getEndpoint(id: string): Promise<EndpointRecord | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key(id), ConsistentRead: true }));
+  return out.Item ? strip(out.Item) : null;
+}
+
+/** Every endpoint of an organization, newest first (created_at descending, then id descending). */
+export async function listEndpoints(orgId: string): Promise<EndpointRecord[]> {
+  const items: EndpointRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': orgPartition(orgId) },
+        ScanIndexForward: false,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of out.Items ?? []) items.push(strip(item));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/** Sets fields on an endpoint of `orgId`; null when it does not exist there. */
+export async function updateEndpointFields(
+  id: string,
+  orgId: string,
+  fields: Partial<Omit<EndpointRecord, 'id' | 'organization_id' | 'created_at' | 'secret'>>,
+): Promise<EndpointRecord | null> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':org': orgId };
+  const sets = Object.entries(fields)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v], i) => {
+      names[`#f${i}`] = k;
+      values[`:v${i}`] = v;
+      return `#f${i} = :v${i}`;
+    });
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key(id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk) AND organization_id = :org',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return strip(out.Attributes!);
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
+    throw error;
+  }
+}
+
+export async function deleteEndpointItem(id: string, orgId: string): Promise<boolean> {
+  try {
+    await db().send(
+      new DeleteCommand({ TableName: tableName(), Key: key(id), ConditionExpression: 'attribute_exists(pk) AND organization_id = :org', ExpressionAttributeValues: { ':org': orgId } }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+export async function recordEndpointSuccess(id: string, at: string): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key(id),
+        UpdateExpression: 'SET consecutive_failures = :zero, last_success_at = :at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':zero': 0, ':at': at },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error; // deleted meanwhile: nothing to count
+  }
+}
+
+/** Counts one failed attempt; returns the new count and whether the endpoint is still active. */
+export async function recordEndpointFailure(id: string, at: string): Promise<{ consecutive_failures: number; is_active: boolean } | null> {
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key(id),
+        UpdateExpression: 'SET last_failure_at = :at ADD consecutive_failures :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1, ':at': at },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return { consecutive_failures: Number(out.Attributes!.consecutive_failures), is_active: Boolean(out.Attributes!.is_active) };
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
+    throw error;
+  }
+}
+
+/** Auto-disable; true only for the call that actually switched the endpoint off. */
+export async function disableEndpoint(id: string, at: string, threshold: number): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key(id),
+        UpdateExpression: 'SET is_active = :false, disabled_at = :at',
+        ConditionExpression: 'attribute_exists(pk) AND is_active = :true AND consecutive_failures >= :threshold',
+        ExpressionAttributeValues: { ':false': false, ':true': true, ':at': at, ':threshold': threshold },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+function strip(item: Record<string, unknown>): EndpointRecord {
+  const { pk: _pk, sk: _sk, entity: _e, gsi1pk: _g1, gsi1sk: _g1s, ...rest } = item;
+  return rest as unknown as EndpointRecord;
+}

@@ -1,0 +1,159 @@
+import { nowIso } from '../platform/clock';
+import { badRequest, notFound } from '../platform/errors';
+import { isUuid, newId, randomHex } from '../platform/ids';
+import { logger } from '../platform/logger';
+import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES, type EventType } from '../events/envelope';
+import { listDeliveriesOfWebhook, markExhausted, pendingDeliveryIdsOfWebhook, type DeliveryRecord } from './delivery-repository';
+import { deleteEndpointItem, getEndpoint, listEndpoints, putEndpoint, updateEndpointFields, type EndpointRecord } from './endpoint-repository';
+import { pingOrThrow, recordPing } from './ping';
+import { assertSafeUrl } from './url-safety';
+
+export type WebhookEndpoint = Omit<EndpointRecord, 'organization_id' | 'secret'>;
+
+/** The spec's WebhookEndpoint: everything but the secret and the tenant. */
+export function toPublic(record: EndpointRecord): WebhookEndpoint {
+  return {
+    id: record.id,
+    url: record.url,
+    description: record.description ?? null,
+    events: record.events,
+    is_active: record.is_active,
+    verified_at: record.verified_at ?? null,
+    last_success_at: record.last_success_at ?? null,
+    last_failure_at: record.last_failure_at ?? null,
+    consecutive_failures: record.consecutive_failures ?? 0,
+    disabled_at: record.disabled_at ?? null,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+}
+
+/** Unknown, duplicated-away or empty lists are a 400 (spec, Status codes). */
+export function normalizeEvents(events: string[] | undefined): EventType[] {
+  if (events === undefined) return [...DEFAULT_EVENT_TYPES];
+  if (events.length === 0) throw badRequest('events must list at least one event type');
+  const unknown = events.filter((e) => !(SUBSCRIBABLE_EVENT_TYPES as string[]).includes(e));
+  if (unknown.length) throw badRequest(`Unknown event type(s): ${unknown.join(', ')}. Valid: ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
+  return [...new Set(events)] as EventType[];
+}
+
+export async function createEndpoint(
+  organizationId: string,
+  input: { url: string; description?: string | null; events?: string[] },
+): Promise<{ webhook: WebhookEndpoint; secret: string }> {
+  const events = normalizeEvents(input.events);
+  await assertSafeUrl(input.url);
+  const secret = randomHex(32);
+  const ping = await pingOrThrow(input.url, secret);
+  const at = nowIso();
+  const record: EndpointRecord = {
+    id: newId(),
+    organization_id: organizationId,
+    url: input.url,
+    description: input.description ?? null,
+    events,
+    is_active: true,
+    verified_at: at,
+    last_success_at: null,
+    last_failure_at: null,
+    consecutive_failures: 0,
+    disabled_at: null,
+    created_at: at,
+    updated_at: at,
+    secret,
+  };
+  await putEndpoint(record);
+  await recordPing(organizationId, record.id, ping);
+  logger.info('webhook endpoint created', { webhook_id: record.id, events });
+  return { webhook: toPublic(record), secret };
+}
+
+export async function listEndpointsOf(organizationId: string): Promise<WebhookEndpoint[]> {
+  return (await listEndpoints(organizationId)).map(toPublic);
+}
+
+async function ownEndpoint(organizationId: string, id: string): Promise<EndpointRecord> {
+  const record = isUuid(id) ? await getEndpoint(id) : null;
+  if (!record || record.organization_id !== organizationId) throw notFound('Webhook endpoint not found');
+  return record;
+}
+
+export async function getEndpointOf(organizationId: string, id: string): Promise<WebhookEndpoint> {
+  return toPublic(await ownEndpoint(organizationId, id));
+}
+
+export async function updateEndpoint(
+  organizationId: string,
+  id: string,
+  patch: { url?: string; description?: string | null; events?: string[]; is_active?: boolean },
+): Promise<WebhookEndpoint> {
+  const current = await ownEndpoint(organizationId, id);
+  const at = nowIso();
+  const fields: Partial<EndpointRecord> = { updated_at: at };
+  if (patch.events !== undefined) fields.events = normalizeEvents(patch.events);
+  if (patch.description !== undefined) fields.description = patch.description;
+  let ping: Awaited<ReturnType<typeof pingOrThrow>> | null = null;
+  if (patch.url !== undefined && patch.url !== current.url) {
+    await assertSafeUrl(patch.url);
+    // Re-verified with the existing secret; a failing ping rejects the whole update.
+    ping = await pingOrThrow(patch.url, current.secret);
+    fields.url = patch.url;
+    fields.verified_at = at;
+  }
+  if (patch.is_active === true) {
+    Object.assign(fields, { is_active: true, consecutive_failures: 0, disabled_at: null });
+  } else if (patch.is_active === false) {
+    fields.is_active = false;
+  }
+  const updated = await updateEndpointFields(id, organizationId, fields);
+  if (!updated) throw notFound('Webhook endpoint not found');
+  if (ping) await recordPing(organizationId, id, ping);
+  return toPublic(updated);
+}
+
+/** Hard delete; deliveries still in flight end as exhausted. */
+export async function deleteEndpoint(organizationId: string, id: string): Promise<void> {
+  await ownEndpoint(organizationId, id);
+  if (!(await deleteEndpointItem(id, organizationId))) throw notFound('Webhook endpoint not found');
+  const at = nowIso();
+  for (const deliveryId of await pendingDeliveryIdsOfWebhook(id)) await markExhausted(deliveryId, 'endpoint deleted', at);
+}
+
+export interface WebhookDelivery {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  state: DeliveryRecord['state'];
+  attempt_count: number;
+  attempts: DeliveryRecord['attempts'];
+  next_attempt_at: string | null;
+  exhausted_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export async function listDeliveries(
+  organizationId: string,
+  id: string,
+  page: { limit: number; cursor?: string },
+): Promise<{ data: WebhookDelivery[]; next_cursor: string | null }> {
+  await ownEndpoint(organizationId, id);
+  const { items, nextCursor } = await listDeliveriesOfWebhook(id, page.limit, page.cursor);
+  return {
+    data: items.map((d) => ({
+      id: d.id,
+      webhook_id: id,
+      event_id: d.event_id,
+      event_type: d.event_type,
+      state: d.state,
+      attempt_count: d.attempt_count,
+      attempts: d.attempts,
+      next_attempt_at: d.next_attempt_at ?? null,
+      exhausted_reason: d.exhausted_reason ?? null,
+      created_at: d.created_at,
+      updated_at: d.updated_at,
+    })),
+    next_cursor: nextCursor,
+  };
+}

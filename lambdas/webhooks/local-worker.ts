@@ -1,0 +1,55 @@
+import { nowMs } from '../platform/clock';
+import { logger } from '../platform/logger';
+import { setDeliveryQueue, type DeliveryQueue } from './delivery-queue';
+import { processDelivery } from './delivery';
+import { sweepDueDeliveries } from './sweeper';
+
+// Node timers cannot wait longer than about 24.8 days; our longest wait is 12 h.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The local stand-in for the SQS delay queue and the sweeper schedule: attempts run in this
+ * process when due. Timers are not durable; the records are, and the sweeper picks up whatever a
+ * restart dropped.
+ */
+export async function startLocalWebhookWorker(): Promise<{ name: string; stop(): Promise<void> }> {
+  const timers = new Set<NodeJS.Timeout>();
+  let stopped = false;
+  const queue: DeliveryQueue = {
+    async enqueue(deliveryId, dueAtMs) {
+      if (stopped) return;
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        processDelivery(deliveryId)
+          .then((result) => (result.kind === 'not_due' ? queue.enqueue(deliveryId, result.dueAtMs) : undefined))
+          .catch((error: unknown) => logger.error('local webhook delivery failed', { delivery_id: deliveryId, error: error as Error }));
+      }, Math.min(MAX_TIMER_MS, Math.max(0, dueAtMs - nowMs())));
+      timer.unref();
+      timers.add(timer);
+    },
+  };
+  setDeliveryQueue(queue);
+
+  let sweeping = false;
+  const sweeper = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    sweepDueDeliveries()
+      .catch((error: unknown) => logger.error('local webhook sweep failed', { error: error as Error }))
+      .finally(() => {
+        sweeping = false;
+      });
+  }, Number(process.env.LOCAL_WEBHOOK_SWEEP_INTERVAL_MS ?? 60_000));
+  sweeper.unref();
+
+  return {
+    name: 'webhook-delivery',
+    stop: async () => {
+      stopped = true;
+      clearInterval(sweeper);
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      setDeliveryQueue(null);
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { nowMs } from '../platform/clock';
+import { queueDelaySeconds } from './retry-policy';
+import type { DeliveryQueue } from './delivery-queue';
+
+export interface DeliveryMessage {
+  delivery_id: string;
+  /** When the attempt is due (ISO); a message that arrives early is re-sent with the rest of the wait. */
+  due_at: string;
+}
+
+let client: SQSClient | null = null;
+
+/** SQS delays stop at 900 s, so a 30 min / 2 h / 12 h wait is a chain of messages. */
+export function sqsDeliveryQueue(queueUrl: string): DeliveryQueue {
+  return {
+    async enqueue(deliveryId, dueAtMs) {
+      client ??= new SQSClient({});
+      const message: DeliveryMessage = { delivery_id: deliveryId, due_at: new Date(dueAtMs).toISOString() };
+      await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: queueDelaySeconds(dueAtMs, nowMs()) }));
+    },
+  };
+}
