@@ -2,6 +2,7 @@ import type { ApiFunctionName } from '../lambdas/platform/http/route-spec';
 import type { ApiLambda } from './api-gateway-server';
 import { handler as platform } from '../lambdas/platform/handler';
 import { handler as credits } from '../lambdas/credits/handler';
+import { handler as webhooks } from '../lambdas/webhooks/handler';
 
 /** The API functions the deployed stack has, by name: the same handler modules CDK bundles. */
 export function apiFunctions(): Record<ApiFunctionName, ApiLambda> {
@@ -12,7 +13,7 @@ export function apiFunctions(): Record<ApiFunctionName, ApiLambda> {
     // Features whose handlers are not wired yet fall through to the platform's 404.
     uploads: missing,
     contacts: missing,
-    webhooks: missing,
+    webhooks: webhooks as ApiLambda,
     spam: missing,
   };
 }

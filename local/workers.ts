@@ -10,5 +10,6 @@ export interface LocalWorker {
 export type WorkerStarter = () => Promise<LocalWorker>;
 
 import { startBillingPeriodSchedule } from './scheduled-jobs';
+import { startLocalWebhookWorker } from '../lambdas/webhooks/local-worker';
 
-export const WORKER_STARTERS: WorkerStarter[] = [startBillingPeriodSchedule];
+export const WORKER_STARTERS: WorkerStarter[] = [startBillingPeriodSchedule, startLocalWebhookWorker];
