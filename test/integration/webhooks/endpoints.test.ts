@@ -1,0 +1,389 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useTestService } from '../../support/runtime';
+import { startReceiver, header, type Receiver } from './receiver';
+import { verifyWebhook } from '../../../lambdas/webhooks/verify-signature';
+import { emitEvent } from '../../../lambdas/events/events';
+import { setResolver } from '../../../lambdas/platform/net/resolver';
+import { getDelivery } from '../../../lambdas/webhooks/delivery-repository';
+import { addMember, createOrganization, createUser, mintKey } from '../../../lambdas/admin/admin';
+
+// Loopback receivers need the development setting; DEPLOYMENT=local comes from the local runtime.
+process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+
+const service = useTestService();
+let ok: Receiver;
+let other: Receiver;
+
+beforeAll(async () => {
+  ok = await startReceiver();
+  other = await startReceiver();
+});
+afterAll(async () => {
+  await ok.close();
+  await other.close();
+});
+afterEach(() => {
+  process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+  setResolver(null);
+});
+
+interface Endpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  is_active: boolean;
+  verified_at: string | null;
+  consecutive_failures: number;
+  disabled_at: string | null;
+}
+
+async function create(body: Record<string, unknown>): Promise<{ webhook: Endpoint; secret: string }> {
+  const res = await service.request('POST', '/api/v1/webhooks', { body });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json()) as { webhook: Endpoint; secret: string };
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 20));
+}
+
+describe('endpoint registration', () => {
+  it('pings synchronously, saves on 2xx and returns the secret once', async () => {
+    const before = ok.requests.length;
+    const { webhook, secret } = await create({ url: ok.url, description: 'orders' });
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(webhook).toMatchObject({ url: ok.url, description: 'orders', events: ['upload.completed', 'upload.failed'], is_active: true, consecutive_failures: 0, disabled_at: null });
+    expect(webhook.verified_at).not.toBeNull();
+    expect(webhook).not.toHaveProperty('secret');
+
+    expect(ok.requests.length).toBe(before + 1);
+    const ping = ok.requests.at(-1)!;
+    const event = verifyWebhook<{ challenge: string }>(ping.body, header(ping, 'x-service-signature'), secret);
+    expect(event.type).toBe('webhook.ping');
+    expect(event.id).toMatch(/^evt_[0-9a-f]+$/);
+    expect(event.api_version).toBe('2026-04-23');
+    expect(event.data.challenge).toMatch(/^[0-9a-f]{32}$/);
+    expect(header(ping, 'content-type')).toBe('application/json');
+    expect(header(ping, 'user-agent')).toBe('Service-Webhooks/1.0');
+    expect(header(ping, 'x-service-event')).toBe('webhook.ping');
+    expect(header(ping, 'x-service-event-id')).toBe(event.id);
+    expect(header(ping, 'x-service-attempt')).toBe('1');
+    expect(header(ping, 'x-service-delivery-id')).toMatch(/^dlv_/);
+    expect(header(ping, 'x-service-signature')).toMatch(new RegExp(`^t=${header(ping, 'x-service-timestamp')},v1=[0-9a-f]{64}$`));
+
+    const got = await service.request('GET', `/api/v1/webhooks/${webhook.id}`);
+    expect(got.status).toBe(200);
+    const text = await got.text();
+    expect(text).not.toContain(secret);
+    const list = await service.request('GET', '/api/v1/webhooks');
+    expect(await list.text()).not.toContain(secret);
+  });
+
+  it('refuses to save when the ping fails, with the spec’s ping_failed detail', async () => {
+    const failing = await startReceiver({ kind: 'status', status: 503 });
+    const closing = await startReceiver({ kind: 'close' });
+    try {
+      const countBefore = ((await (await service.request('GET', '/api/v1/webhooks')).json()) as unknown[]).length;
+      const res = await service.request('POST', '/api/v1/webhooks', { body: { url: failing.url } });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { detail: Record<string, unknown> };
+      expect(body.detail).toMatchObject({ error: 'ping_failed', status_code: 503, underlying_error: null });
+      expect(typeof body.detail.message).toBe('string');
+
+      const closed = await service.request('POST', '/api/v1/webhooks', { body: { url: closing.url } });
+      expect(closed.status).toBe(400);
+      const closedBody = (await closed.json()) as { detail: Record<string, unknown> };
+      expect(closedBody.detail).toMatchObject({ error: 'ping_failed', status_code: null });
+      expect(typeof closedBody.detail.underlying_error).toBe('string');
+
+      const countAfter = ((await (await service.request('GET', '/api/v1/webhooks')).json()) as unknown[]).length;
+      expect(countAfter).toBe(countBefore);
+    } finally {
+      await failing.close();
+      await closing.close();
+    }
+  });
+
+  it('validates events and description', async () => {
+    const bad = async (body: unknown, fragment: RegExp) => {
+      const res = await service.request('POST', '/api/v1/webhooks', { body });
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(await res.json())).toMatch(fragment);
+    };
+    await bad({ url: ok.url, events: [] }, /at least one/);
+    await bad({ url: ok.url, events: ['upload.deleted'] }, /Unknown event type.*upload\.deleted/);
+    await bad({ url: ok.url, events: ['webhook.ping'] }, /Unknown event type/);
+    await bad({ url: ok.url, description: 'x'.repeat(501) }, /description/);
+    await bad({ url: ok.url, secret: 'a'.repeat(64) }, /secret|Unrecognized/i);
+    await bad({}, /url/);
+    const { webhook } = await create({ url: ok.url, description: 'x'.repeat(500), events: ['upload.created', 'spam.detected', 'upload.created'] });
+    expect(webhook.events).toEqual(['upload.created', 'spam.detected']);
+  });
+
+  it('lists newest first and hides other organizations’ endpoints (404)', async () => {
+    const a = await create({ url: ok.url });
+    const b = await create({ url: ok.url });
+    const list = (await (await service.request('GET', '/api/v1/webhooks')).json()) as Endpoint[];
+    expect(list.findIndex((e) => e.id === b.webhook.id)).toBeLessThan(list.findIndex((e) => e.id === a.webhook.id));
+
+    const org = await createOrganization({ name: 'Other' });
+    const user = await createUser(`other-${Date.now()}@example.com`);
+    await addMember(org.id, user.id, 'owner');
+    const key = (await mintKey(org.id, user.id)).key;
+    expect((await service.request('GET', `/api/v1/webhooks/${a.webhook.id}`, { key })).status).toBe(404);
+    expect((await service.request('PATCH', `/api/v1/webhooks/${a.webhook.id}`, { key, body: { description: 'mine' } })).status).toBe(404);
+    expect((await service.request('DELETE', `/api/v1/webhooks/${a.webhook.id}`, { key })).status).toBe(404);
+    expect((await service.request('GET', `/api/v1/webhooks/${a.webhook.id}/deliveries`, { key })).status).toBe(404);
+    expect(await (await service.request('GET', '/api/v1/webhooks', { key })).json()).toEqual([]);
+    expect((await service.request('GET', '/api/v1/webhooks/not-a-uuid')).status).toBe(404);
+    expect((await service.request('GET', '/api/v1/webhooks', { key: null })).status).toBe(401);
+  });
+});
+
+describe('delivery of events', () => {
+  it('delivers subscribed events signed, skips unsubscribed ones, and logs each delivery', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { webhook, secret } = await create({ url: receiver.url, events: ['upload.completed'] });
+      await emitEvent({ organizationId: service.organizationId, type: 'upload.created', data: { upload: { id: 'u0' } } });
+      const emitted = await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: { upload: { id: 'u1', downloads: { processed: 'https://x', processed_filtered: 'https://y' } } } });
+      await receiver.waitFor(2); // ping + upload.completed
+      const request = receiver.requests[1]!;
+      const event = verifyWebhook(request.body, header(request, 'x-service-signature'), secret);
+      expect(event).toEqual(emitted);
+      expect(header(request, 'x-service-event')).toBe('upload.completed');
+      expect(header(request, 'x-service-event-id')).toBe(emitted.id);
+      expect(header(request, 'x-service-attempt')).toBe('1');
+      const deliveryId = header(request, 'x-service-delivery-id');
+
+      let log: { data: Array<Record<string, unknown>>; next_cursor: string | null } = { data: [], next_cursor: null };
+      await until(async () => {
+        log = (await (await service.request('GET', `/api/v1/webhooks/${webhook.id}/deliveries`)).json()) as typeof log;
+        return log.data.some((d) => d.id === deliveryId && d.state === 'succeeded');
+      });
+      const entry = log.data.find((d) => d.id === deliveryId)!;
+      expect(entry).toMatchObject({ webhook_id: webhook.id, event_id: emitted.id, event_type: 'upload.completed', attempt_count: 1, next_attempt_at: null });
+      expect(entry.attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null })]);
+      expect(log.data.map((d) => d.event_type).sort()).toEqual(['upload.completed', 'webhook.ping']);
+
+      const after = (await (await service.request('GET', `/api/v1/webhooks/${webhook.id}`)).json()) as Endpoint & { last_success_at: string | null };
+      expect(after.last_success_at).not.toBeNull();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('pages the deliveries log with an opaque cursor and refuses forged cursors', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { webhook } = await create({ url: receiver.url });
+      const second = await create({ url: receiver.url });
+      for (let i = 0; i < 3; i++) await emitEvent({ organizationId: service.organizationId, type: 'upload.failed', data: { i } });
+      await until(async () => {
+        const page = (await (await service.request('GET', `/api/v1/webhooks/${webhook.id}/deliveries?limit=100`)).json()) as { data: Array<{ state: string }> };
+        return page.data.length === 4 && page.data.every((d) => d.state === 'succeeded');
+      });
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const res = await service.request('GET', `/api/v1/webhooks/${webhook.id}/deliveries?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(res.status).toBe(200);
+        const page = (await res.json()) as { data: Array<{ id: string }>; next_cursor: string | null };
+        seen.push(...page.data.map((d) => d.id));
+        cursor = page.next_cursor;
+        pages++;
+      } while (cursor && pages < 10);
+      expect(new Set(seen).size).toBe(4);
+
+      const first = (await (await service.request('GET', `/api/v1/webhooks/${second.webhook.id}/deliveries?limit=1`)).json()) as { next_cursor: string };
+      expect((await service.request('GET', `/api/v1/webhooks/${webhook.id}/deliveries?cursor=${first.next_cursor}`)).status).toBe(400);
+      expect((await service.request('GET', `/api/v1/webhooks/${webhook.id}/deliveries?cursor=garbage`)).status).toBe(400);
+      expect((await service.request('GET', `/api/v1/webhooks/${webhook.id}/deliveries?limit=0`)).status).toBe(400);
+      expect((await service.request('GET', `/api/v1/webhooks/${webhook.id}/deliveries?limit=101`)).status).toBe(400);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('PATCH and DELETE', () => {
+  it('re-pings a changed URL with the existing secret and rejects the update when the ping fails', async () => {
+    const { webhook, secret } = await create({ url: ok.url });
+    const before = other.requests.length;
+    const res = await service.request('PATCH', `/api/v1/webhooks/${webhook.id}`, { body: { url: other.url, events: ['number.verified'], description: null } });
+    expect(res.status).toBe(200);
+    const updated = (await res.json()) as Endpoint;
+    expect(updated).toMatchObject({ url: other.url, events: ['number.verified'], description: null });
+    const ping = other.requests[before]!;
+    expect(verifyWebhook(ping.body, header(ping, 'x-service-signature'), secret).type).toBe('webhook.ping');
+
+    const failing = await startReceiver({ kind: 'status', status: 404 });
+    try {
+      const rejected = await service.request('PATCH', `/api/v1/webhooks/${webhook.id}`, { body: { url: failing.url, description: 'new' } });
+      expect(rejected.status).toBe(400);
+      expect(((await rejected.json()) as { detail: { error: string } }).detail.error).toBe('ping_failed');
+      const current = (await (await service.request('GET', `/api/v1/webhooks/${webhook.id}`)).json()) as Endpoint;
+      expect(current.url).toBe(other.url);
+      expect(current.description).toBeNull();
+    } finally {
+      await failing.close();
+    }
+    expect((await service.request('PATCH', `/api/v1/webhooks/${webhook.id}`, { body: { secret: 'f'.repeat(64) } })).status).toBe(400);
+    expect((await service.request('PATCH', `/api/v1/webhooks/${webhook.id}`, { body: { events: [] } })).status).toBe(400);
+    expect((await service.request('PATCH', `/api/v1/webhooks/${webhook.id}`, { body: { url: 'http://example.com/hook' } })).status).toBe(400);
+  });
+
+  it('deletes hard (204) and ends in-flight deliveries as exhausted', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { webhook } = await create({ url: receiver.url });
+      receiver.mode = { kind: 'status', status: 500 };
+      const event = await emitEvent({ organizationId: service.organizationId, type: 'upload.failed', data: {} });
+      await receiver.waitFor(2);
+      let deliveryId = '';
+      await until(async () => {
+        const log = (await (await service.request('GET', `/api/v1/webhooks/${webhook.id}/deliveries`)).json()) as { data: Array<{ id: string; event_id: string; attempt_count: number }> };
+        deliveryId = log.data.find((d) => d.event_id === event.id && d.attempt_count === 1)?.id ?? '';
+        return deliveryId !== '';
+      });
+      expect((await getDelivery(deliveryId))!.state).toBe('pending');
+
+      const res = await service.request('DELETE', `/api/v1/webhooks/${webhook.id}`);
+      expect(res.status).toBe(204);
+      expect(await res.text()).toBe('');
+      expect((await service.request('GET', `/api/v1/webhooks/${webhook.id}`)).status).toBe(404);
+      expect((await service.request('DELETE', `/api/v1/webhooks/${webhook.id}`)).status).toBe(404);
+      const delivery = (await getDelivery(deliveryId))!;
+      expect(delivery.state).toBe('exhausted');
+      expect(delivery.exhausted_reason).toBe('endpoint deleted');
+      expect(delivery.next_attempt_at).toBeNull();
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('URL safety at registration', () => {
+  // Names resolve only through this stub: no test ever looks up an external name.
+  const names: Record<string, string[]> = {
+    'internal.example.test': ['10.1.2.3'],
+    'mixed.example.test': ['93.184.216.34', '127.0.0.1'],
+    'v6private.example.test': ['fd12:3456::1'],
+    'metadata.example.test': ['169.254.169.254'],
+    'mapped.example.test': ['::ffff:192.168.0.1'],
+    'nat64.example.test': ['64:ff9b::a00:1'],
+    localhost: ['127.0.0.1', '::1'],
+  };
+  const stub = async (host: string) => {
+    const found = names[host];
+    if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return found;
+  };
+
+  const hostile = [
+    'http://public.example.test/hook',
+    'ftp://public.example.test/hook',
+    'not a url',
+    'https://127.0.0.1/hook',
+    'https://127.1/hook',
+    'https://2130706433/hook',
+    'https://0x7f000001/hook',
+    'https://0x7f.0.0.1/hook',
+    'https://0177.0.0.1/hook',
+    'https://017700000001/hook',
+    'https://user@127.0.0.1/hook',
+    'https://user:pass@public.example.test/hook',
+    'https://public.example.test@127.0.0.1/hook',
+    'https://[::1]/hook',
+    'https://[::ffff:127.0.0.1]/hook',
+    'https://[::ffff:10.0.0.1]/hook',
+    'https://[::127.0.0.1]/hook',
+    'https://[64:ff9b::7f00:1]/hook',
+    'https://[fc00::1]/hook',
+    'https://[fe80::1]/hook',
+    'https://[ff02::1]/hook',
+    'https://[::]/hook',
+    'https://[2001:db8::1]/hook',
+    'https://0.0.0.0/hook',
+    'https://10.0.0.1/hook',
+    'https://172.16.5.4/hook',
+    'https://192.168.1.1/hook',
+    'https://100.64.0.1/hook',
+    'https://169.254.169.254/latest/meta-data/',
+    'https://[fd00:ec2::254]/latest/meta-data/',
+    'https://100.100.100.200/latest/meta-data/',
+    'https://224.0.0.1/hook',
+    'https://255.255.255.255/hook',
+    'https://240.0.0.1/hook',
+    'https://internal.example.test/hook',
+    'https://mixed.example.test/hook',
+    'https://v6private.example.test/hook',
+    'https://metadata.example.test/hook',
+    'https://mapped.example.test/hook',
+    'https://nat64.example.test/hook',
+    'https://localhost/hook',
+    'https://nowhere.example.test/hook',
+  ];
+
+  it.each(hostile)('refuses %s with 400 and sends nothing', async (url) => {
+    delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
+    setResolver(stub);
+    const res = await service.request('POST', '/api/v1/webhooks', { body: { url } });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { detail: unknown };
+    expect(typeof body.detail).toBe('string');
+    expect(String(body.detail)).toMatch(/^Invalid url: /);
+  });
+
+  it('refuses a loopback receiver without the development setting, even with DEPLOYMENT=local', async () => {
+    delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
+    const before = ok.requests.length;
+    expect((await service.request('POST', '/api/v1/webhooks', { body: { url: ok.url } })).status).toBe(400);
+    process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+    process.env.DEPLOYMENT = 'aws';
+    try {
+      expect((await service.request('POST', '/api/v1/webhooks', { body: { url: ok.url } })).status).toBe(400);
+    } finally {
+      process.env.DEPLOYMENT = 'local';
+    }
+    expect(ok.requests.length).toBe(before);
+  });
+});
+
+describe('URL safety at delivery', () => {
+  it('connects to the checked address with the real Host, and fails (and counts) when DNS turns private', async () => {
+    const receiver = await startReceiver();
+    const names: Record<string, string[]> = { 'hook.example.test': ['127.0.0.1'] };
+    setResolver(async (host) => {
+      const found = names[host];
+      if (!found) throw Object.assign(new Error(`ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+      return found;
+    });
+    try {
+      const url = `http://hook.example.test:${receiver.port}/hook`;
+      const { webhook } = await create({ url });
+      expect(header(receiver.requests[0]!, 'host')).toBe(`hook.example.test:${receiver.port}`);
+
+      names['hook.example.test'] = ['10.0.0.5'];
+      const event = await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: {} });
+      let entry: { attempts: Array<{ status_code: number | null; error: string | null }>; state: string } | undefined;
+      await until(async () => {
+        const log = (await (await service.request('GET', `/api/v1/webhooks/${webhook.id}/deliveries`)).json()) as { data: Array<{ event_id: string; attempt_count: number } & NonNullable<typeof entry>> };
+        entry = log.data.find((d) => d.event_id === event.id && d.attempt_count === 1);
+        return entry !== undefined;
+      });
+      expect(entry!.state).toBe('pending');
+      expect(entry!.attempts[0]!.status_code).toBeNull();
+      expect(entry!.attempts[0]!.error).toMatch(/10\.0\.0\.5 is a private address/);
+      expect(receiver.requests.length).toBe(1); // only the ping
+      const after = (await (await service.request('GET', `/api/v1/webhooks/${webhook.id}`)).json()) as Endpoint & { last_failure_at: string | null };
+      expect(after.consecutive_failures).toBe(1);
+      expect(after.last_failure_at).not.toBeNull();
+      await service.request('DELETE', `/api/v1/webhooks/${webhook.id}`);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
