@@ -1,0 +1,275 @@
+import type { SQSEvent } from 'aws-lambda';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useTestService } from '../../support/runtime';
+import { startReceiver, header, type Receiver, type ReceiverMode } from './receiver';
+import { verifyWebhook } from '../../../lambdas/webhooks/verify-signature';
+import { emitEvent, enqueueCallback } from '../../../lambdas/events/events';
+import { setClock } from '../../../lambdas/platform/clock';
+import { setRequestTimeoutMs } from '../../../lambdas/platform/net/settings';
+import { setDeliveryQueue } from '../../../lambdas/webhooks/delivery-queue';
+import { claimAttempt, getDelivery } from '../../../lambdas/webhooks/delivery-repository';
+import { handler as consumer } from '../../../lambdas/webhooks/consumer';
+import { sweepDueDeliveries } from '../../../lambdas/webhooks/sweeper';
+import { fanOutToEndpoints } from '../../../lambdas/webhooks/fan-out';
+
+process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+
+const service = useTestService();
+// Each test starts a week after the previous one ended: the clock only moves forward, as the rate
+// limiter's token buckets expect.
+let T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
+let clock = T0;
+/** What the delivery chain asked the queue to carry, instead of an in-process timer. */
+let enqueued: Array<{ id: string; dueAtMs: number; atMs: number }> = [];
+let receiver: Receiver;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+  setClock(null);
+  setRequestTimeoutMs(null);
+});
+beforeEach(() => {
+  // Time moves only when the test says so; messages are delivered only when the test says so.
+  T0 = Math.max(T0, clock) + 7 * 86_400_000;
+  clock = T0;
+  setClock(() => clock);
+  enqueued = [];
+  setDeliveryQueue({ enqueue: async (id, dueAtMs) => void enqueued.push({ id, dueAtMs, atMs: clock }) });
+  receiver.mode = { kind: 'status', status: 200 };
+  receiver.requests.length = 0;
+});
+afterEach(() => {
+  setDeliveryQueue(null);
+});
+
+const sqsEvent = (ids: string[]): SQSEvent => ({
+  Records: ids.map((id, i) => ({ messageId: `m${i}`, body: JSON.stringify({ delivery_id: id }) }) as SQSEvent['Records'][number]),
+});
+
+async function createEndpoint(events?: string[]): Promise<{ id: string; secret: string }> {
+  const res = await service.request('POST', '/api/v1/webhooks', { body: { url: receiver.url, ...(events ? { events } : {}) } });
+  expect(res.status).toBe(201);
+  const body = (await res.json()) as { webhook: { id: string }; secret: string };
+  return { id: body.webhook.id, secret: body.secret };
+}
+
+async function endpoint(id: string) {
+  return (await (await service.request('GET', `/api/v1/webhooks/${id}`)).json()) as {
+    is_active: boolean;
+    consecutive_failures: number;
+    disabled_at: string | null;
+    last_success_at: string | null;
+    last_failure_at: string | null;
+  };
+}
+
+const WAITS_S = [60, 300, 1800, 7200, 43200];
+
+describe.each<[string, ReceiverMode, RegExp | number]>([
+  ['answering 500', { kind: 'status', status: 500 }, 500],
+  ['timing out', { kind: 'hang' }, /timed out/],
+  ['closing the connection', { kind: 'close' }, /closed|socket|ECONNRESET/i],
+])('a receiver %s', (_name, mode, failure) => {
+  it('sees attempts 2…6 at 1 min, 5 min, 30 min, 2 h, 12 h, then the delivery is exhausted', async () => {
+    setRequestTimeoutMs(300);
+    const { id: webhookId, secret } = await createEndpoint();
+    receiver.requests.length = 0;
+    receiver.mode = mode;
+
+    const event = await emitEvent({ organizationId: service.organizationId, type: 'upload.failed', data: { error_message: 'x' } });
+    expect(enqueued).toHaveLength(1);
+    const deliveryId = enqueued[0]!.id;
+    expect(enqueued[0]!.dueAtMs).toBe(T0);
+
+    // Attempt 1: the queue message arrives.
+    expect(await consumer(sqsEvent([deliveryId]))).toEqual({ batchItemFailures: [] });
+    let due = T0;
+    for (const [index, wait] of WAITS_S.entries()) {
+      due += wait * 1000;
+      // The chain asked for the next attempt exactly `wait` after the previous one.
+      expect(enqueued.at(-1)).toMatchObject({ id: deliveryId, dueAtMs: due });
+      // One second early, neither the queue nor the sweeper attempts it.
+      clock = due - 1000;
+      await consumer(sqsEvent([deliveryId]));
+      expect((await sweepDueDeliveries({ overdueMs: 0 })).attempted).toBe(0);
+      expect(receiver.requests).toHaveLength(index + 1);
+      // On time, the sweeper (or the queue) makes the attempt.
+      clock = due;
+      if (index % 2 === 0) await consumer(sqsEvent([deliveryId]));
+      else expect((await sweepDueDeliveries({ overdueMs: 0 })).attempted).toBe(1);
+      expect(receiver.requests).toHaveLength(index + 2);
+    }
+
+    const attempts = receiver.requests;
+    expect(attempts.map((r) => header(r, 'x-service-attempt'))).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(new Set(attempts.map((r) => header(r, 'x-service-delivery-id')))).toEqual(new Set([deliveryId]));
+    const stamps = attempts.map((r) => Number(header(r, 'x-service-timestamp')));
+    expect(stamps.slice(1).map((t, i) => t - stamps[i]!)).toEqual(WAITS_S);
+    // Each attempt is signed when sent: valid against its own timestamp, hours after the event.
+    for (const r of attempts) {
+      const t = Number(header(r, 'x-service-timestamp'));
+      expect(verifyWebhook(r.body, header(r, 'x-service-signature'), secret, { now: t }).id).toBe(event.id);
+    }
+    expect(attempts.every((r) => r.body === attempts[0]!.body)).toBe(true);
+
+    const delivery = (await getDelivery(deliveryId))!;
+    expect(delivery.state).toBe('exhausted');
+    expect(delivery.next_attempt_at).toBeNull();
+    expect(delivery.attempts.map((a) => Date.parse(a.attempted_at) - T0)).toEqual([0, 60, 360, 2160, 9360, 52560].map((s) => s * 1000));
+    for (const a of delivery.attempts) {
+      if (typeof failure === 'number') expect(a.status_code).toBe(failure);
+      else {
+        expect(a.status_code).toBeNull();
+        expect(a.error).toMatch(failure);
+      }
+    }
+    const queued = enqueued.length;
+    clock += 86_400_000;
+    await consumer(sqsEvent([deliveryId]));
+    expect((await sweepDueDeliveries({ overdueMs: 0 })).attempted).toBe(0);
+    expect(receiver.requests).toHaveLength(6);
+    expect(enqueued).toHaveLength(queued);
+
+    const counted = await endpoint(webhookId);
+    expect(counted.consecutive_failures).toBe(6);
+    expect(counted.is_active).toBe(true);
+    await service.request('DELETE', `/api/v1/webhooks/${webhookId}`);
+  });
+});
+
+describe('the SQS delay chain', () => {
+  it('re-enqueues a message that arrives before a wait longer than 15 minutes is over', async () => {
+    const { id: webhookId } = await createEndpoint();
+    receiver.mode = { kind: 'status', status: 502 };
+    await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    const deliveryId = enqueued[0]!.id;
+    await consumer(sqsEvent([deliveryId])); // attempt 1 at T0
+    clock = T0 + 60_000;
+    await consumer(sqsEvent([deliveryId])); // attempt 2 at +1 min
+    clock = T0 + 360_000;
+    await consumer(sqsEvent([deliveryId])); // attempt 3 at +6 min; next due +30 min later
+    const due = T0 + 360_000 + 1_800_000;
+    expect(enqueued.at(-1)!.dueAtMs).toBe(due);
+    const before = receiver.requests.length;
+    clock = T0 + 360_000 + 900_000; // SQS delivered after its 900 s maximum delay
+    await consumer(sqsEvent([deliveryId]));
+    expect(receiver.requests.length).toBe(before);
+    expect(enqueued.at(-1)).toEqual({ id: deliveryId, dueAtMs: due, atMs: clock });
+    await service.request('DELETE', `/api/v1/webhooks/${webhookId}`);
+  });
+
+  it('reports only the broken message of a batch as failed', async () => {
+    const result = await consumer({ Records: [{ messageId: 'bad', body: 'not json' }, { messageId: 'unknown', body: JSON.stringify({ delivery_id: 'dlv_none' }) }] } as SQSEvent);
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'bad' }] });
+  });
+
+  it('ends a delivery at once on 410 Gone', async () => {
+    const { id: webhookId } = await createEndpoint();
+    receiver.mode = { kind: 'status', status: 410 };
+    await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    const deliveryId = enqueued[0]!.id;
+    await consumer(sqsEvent([deliveryId]));
+    const delivery = (await getDelivery(deliveryId))!;
+    expect(delivery).toMatchObject({ state: 'exhausted', attempt_count: 1, next_attempt_at: null });
+    expect(enqueued).toHaveLength(1);
+    expect((await endpoint(webhookId)).consecutive_failures).toBe(1);
+    await service.request('DELETE', `/api/v1/webhooks/${webhookId}`);
+  });
+});
+
+describe('at-least-once', () => {
+  it('the sweeper finds a delivery whose message was lost or whose worker died mid-attempt', async () => {
+    const { id: webhookId } = await createEndpoint();
+    receiver.requests.length = 0;
+    setDeliveryQueue({ enqueue: async () => undefined }); // every message lost
+    const event = await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    const [deliveryId] = await fanOutToEndpoints(service.organizationId, event); // a repeated fan-out adds nothing
+    expect((await sweepDueDeliveries()).attempted).toBe(0); // not overdue yet: the queue should get it
+    clock = T0 + 60_000;
+    // A worker takes the attempt and dies before sending.
+    expect(await claimAttempt((await getDelivery(deliveryId!))!, clock, 60_000)).toBe(true);
+    expect((await sweepDueDeliveries()).attempted).toBe(0);
+    expect(receiver.requests).toHaveLength(0);
+    clock = T0 + 121_000; // the lease lapsed
+    expect((await sweepDueDeliveries()).attempted).toBe(1);
+    expect(receiver.requests).toHaveLength(1);
+    expect((await getDelivery(deliveryId!))!.state).toBe('succeeded');
+    expect((await endpoint(webhookId)).last_success_at).toBe(new Date(clock).toISOString());
+    await service.request('DELETE', `/api/v1/webhooks/${webhookId}`);
+  });
+});
+
+describe('auto-disable', () => {
+  it('disables after 20 consecutive failures, skips further deliveries, and PATCH is_active re-enables', async () => {
+    const { id: webhookId } = await createEndpoint();
+    receiver.mode = { kind: 'status', status: 500 };
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      enqueued = [];
+      await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: { i } });
+      ids.push(enqueued[0]!.id);
+    }
+    await consumer(sqsEvent(ids.slice(0, 10)));
+    await consumer(sqsEvent(ids.slice(10, 19)));
+    expect(await endpoint(webhookId)).toMatchObject({ is_active: true, consecutive_failures: 19, disabled_at: null });
+    await consumer(sqsEvent(ids.slice(19)));
+    const disabled = await endpoint(webhookId);
+    expect(disabled).toMatchObject({ is_active: false, consecutive_failures: 20, disabled_at: new Date(T0).toISOString() });
+
+    // No new deliveries, and pending retries end without another request.
+    enqueued = [];
+    await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    expect(enqueued).toHaveLength(0);
+    const sent = receiver.requests.length;
+    clock = T0 + 120_000;
+    await sweepDueDeliveries({ overdueMs: 0 });
+    expect(receiver.requests.length).toBe(sent);
+    expect((await getDelivery(ids[0]!))!).toMatchObject({ state: 'exhausted', exhausted_reason: 'endpoint inactive' });
+
+    const res = await service.request('PATCH', `/api/v1/webhooks/${webhookId}`, { body: { is_active: true } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ is_active: true, consecutive_failures: 0, disabled_at: null });
+
+    // A failure counts again from zero; a success resets the count.
+    enqueued = [];
+    await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    await consumer(sqsEvent([enqueued[0]!.id]));
+    expect((await endpoint(webhookId)).consecutive_failures).toBe(1);
+    receiver.mode = { kind: 'status', status: 204 };
+    enqueued = [];
+    await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    await consumer(sqsEvent([enqueued[0]!.id]));
+    expect(await endpoint(webhookId)).toMatchObject({ consecutive_failures: 0, is_active: true });
+
+    // Manual disable keeps disabled_at for auto-disables only.
+    const off = await service.request('PATCH', `/api/v1/webhooks/${webhookId}`, { body: { is_active: false } });
+    expect(await off.json()).toMatchObject({ is_active: false, disabled_at: null });
+    await service.request('DELETE', `/api/v1/webhooks/${webhookId}`);
+  });
+});
+
+describe('per-contact callbacks', () => {
+  it('are signed with the callback secret, carry every header, and retry like webhooks', async () => {
+    receiver.mode = { kind: 'status', status: 503 };
+    const event = await emitEvent({ organizationId: service.organizationId, type: 'contact.completed', data: { contact: { id: 'c1', validation_tier: 'standard' } } });
+    enqueued = [];
+    const deliveryId = await enqueueCallback({ organizationId: service.organizationId, url: `${receiver.url}?contact=c1`, secret: 'callback-secret', event });
+    expect(await enqueueCallback({ organizationId: service.organizationId, url: `${receiver.url}?contact=c1`, secret: 'callback-secret', event })).toBe(deliveryId);
+    await consumer(sqsEvent([deliveryId]));
+    receiver.mode = { kind: 'status', status: 200 };
+    clock = T0 + 60_000;
+    await consumer(sqsEvent([deliveryId]));
+    expect(receiver.requests).toHaveLength(2);
+    const [first, second] = receiver.requests;
+    expect(first!.path).toBe('/hook?contact=c1');
+    expect(header(second!, 'x-service-attempt')).toBe('2');
+    expect(header(second!, 'x-service-delivery-id')).toBe(deliveryId);
+    expect(header(second!, 'x-service-event')).toBe('contact.completed');
+    expect(header(second!, 'user-agent')).toBe('Service-Webhooks/1.0');
+    expect(verifyWebhook(second!.body, header(second!, 'x-service-signature'), 'callback-secret', { now: Math.floor(clock / 1000) })).toEqual(event);
+    expect((await getDelivery(deliveryId))!.state).toBe('succeeded');
+  });
+});
