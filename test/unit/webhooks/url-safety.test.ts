@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkAddress } from '../../../lambdas/platform/net/address-policy';
+import { setResolver } from '../../../lambdas/platform/net/resolver';
+import { checkUrl, UnsafeUrlError } from '../../../lambdas/platform/net/safe-url';
+import { loopbackAllowed } from '../../../lambdas/platform/net/settings';
+import { safePost } from '../../../lambdas/platform/net/safe-post';
+
+const env = { ...process.env };
+afterEach(() => {
+  process.env = { ...env };
+  setResolver(null);
+});
+
+describe('checkAddress', () => {
+  it.each([
+    '127.0.0.1', '127.255.0.1', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.0.1', '100.64.0.1', '100.127.255.255',
+    '169.254.169.254', '169.254.1.1', '100.100.100.200', '0.0.0.0', '0.1.2.3', '224.0.0.1', '239.255.255.255', '255.255.255.255',
+    '240.0.0.1', '192.0.2.1', '198.18.0.1', '198.51.100.1', '203.0.113.1',
+    '::', '::1', 'fc00::1', 'fd00:ec2::254', 'fe80::1', 'ff02::1', '2001:db8::1', '::ffff:127.0.0.1', '::ffff:8.8.8.8',
+    '::127.0.0.1', '::10.0.0.1', '64:ff9b::a00:1', '64:ff9b:1::1', '2002:a00:1::1', '2001::1', '100::1', 'not-an-ip',
+  ])('refuses %s', (address) => {
+    expect(checkAddress(address).allowed).toBe(false);
+  });
+
+  it.each(['8.8.8.8', '93.184.216.34', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001::1'])('allows public %s', (address) => {
+    expect(checkAddress(address)).toEqual({ allowed: true });
+  });
+
+  it('allows loopback only when asked, and nothing else private', () => {
+    expect(checkAddress('127.0.0.1', { allowLoopback: true }).allowed).toBe(true);
+    expect(checkAddress('::1', { allowLoopback: true }).allowed).toBe(true);
+    expect(checkAddress('10.0.0.1', { allowLoopback: true }).allowed).toBe(false);
+    expect(checkAddress('::ffff:127.0.0.1', { allowLoopback: true }).allowed).toBe(false);
+  });
+
+  it('names the metadata addresses', () => {
+    expect(checkAddress('169.254.169.254')).toEqual({ allowed: false, reason: '169.254.169.254 is a cloud metadata address' });
+    expect(checkAddress('fd00:ec2:0::254')).toMatchObject({ reason: 'fd00:ec2::254 is a cloud metadata address' });
+  });
+});
+
+describe('checkUrl', () => {
+  const names: Record<string, string[]> = { 'public.example.test': ['93.184.216.34', '2606:4700::1'], 'half.example.test': ['93.184.216.34', '10.0.0.1'] };
+  const stub = async (host: string) => {
+    const found = names[host];
+    if (!found) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    return found;
+  };
+
+  it('pins the first address of a public name and keeps the host name', async () => {
+    setResolver(stub);
+    const checked = await checkUrl('https://public.example.test:8443/hooks?x=1');
+    expect(checked).toMatchObject({ address: '93.184.216.34', family: 4 });
+    expect(checked.url.host).toBe('public.example.test:8443');
+  });
+
+  it('refuses when any address of the name is private, or the name does not resolve', async () => {
+    setResolver(stub);
+    await expect(checkUrl('https://half.example.test/')).rejects.toThrow(/10\.0\.0\.1 is a private address/);
+    await expect(checkUrl('https://nowhere.example.test/')).rejects.toThrow(/could not be resolved \(ENOTFOUND\)/);
+  });
+
+  it('normalizes numeric IPv4 spellings before checking them', async () => {
+    for (const url of ['https://2130706433/', 'https://0x7f.1/', 'https://0177.0.0.1/', 'https://127.1/']) {
+      await expect(checkUrl(url)).rejects.toThrow(/127\.0\.0\.1 is a loopback address/);
+    }
+    await expect(checkUrl('https://[::ffff:127.0.0.1]/')).rejects.toThrow(/IPv4-mapped/);
+    await expect(checkUrl('https://user@93.184.216.34/')).rejects.toThrow(/credentials/);
+    await expect(checkUrl('https://a.test/' + 'x'.repeat(2048))).rejects.toThrow(UnsafeUrlError);
+  });
+
+  it('honours the loopback setting only with DEPLOYMENT=local, and plain http only to loopback', async () => {
+    process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+    process.env.DEPLOYMENT = 'aws';
+    expect(loopbackAllowed()).toBe(false);
+    await expect(checkUrl('http://127.0.0.1:9/')).rejects.toThrow(/https/);
+    process.env.DEPLOYMENT = 'local';
+    expect(loopbackAllowed()).toBe(true);
+    expect((await checkUrl('http://127.0.0.1:9/')).address).toBe('127.0.0.1');
+    await expect(checkUrl('http://93.184.216.34/')).rejects.toThrow(/must use https/);
+    process.env.WEBHOOKS_ALLOW_LOOPBACK = '1';
+    expect(loopbackAllowed()).toBe(false);
+  });
+
+  it('safePost reports a refused URL without opening a connection', async () => {
+    setResolver(stub);
+    const outcome = await safePost('https://half.example.test/', '{}', {});
+    expect(outcome).toEqual({ ok: false, statusCode: null, error: expect.stringMatching(/private/), unsafe: true });
+  });
+});
