@@ -5,6 +5,7 @@ import { ApiConstruct } from './api-construct';
 import { BillingConstruct } from './billing-construct';
 import { DataConstruct } from './data-construct';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
+import { WebhooksConstruct } from './webhooks-construct';
 
 /**
  * The whole service in one stack. Feature constructs (uploads pipeline, webhook delivery, spam
@@ -13,6 +14,7 @@ import { acknowledgeNagFindings } from './nag-acknowledgements';
 export class PhoneValidationStack extends Stack {
   readonly data: DataConstruct;
   readonly api: ApiConstruct;
+  readonly webhooks: WebhooksConstruct;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -27,6 +29,8 @@ export class PhoneValidationStack extends Stack {
     for (const fn of this.api.functions.values()) this.data.table.grantReadWriteData(fn);
 
     new BillingConstruct(this, 'Billing', { table: this.data.table, environment });
+    // Features whose workers emit events call this.webhooks.grantEmit(fn).
+    this.webhooks = new WebhooksConstruct(this, 'Webhooks', { table: this.data.table, environment, producers: this.api.functions.values() });
 
     acknowledgeNagFindings(this);
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
