@@ -1,7 +1,8 @@
 import type { LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
 import { checkUrl, UnsafeUrlError } from './safe-url';
-import { requestTimeoutMs } from './settings';
+import { extraTrustedCa, requestTimeoutMs } from './settings';
+import { rootCertificates } from 'node:tls';
 
 export interface PostOutcome {
   /** True only for a 2xx answer. */
@@ -34,8 +35,9 @@ export async function safePost(rawUrl: string, body: string, headers: Record<str
     if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: checked.address, family: checked.family }]);
     else callback(null, checked.address, checked.family);
   };
+  const testCa = extraTrustedCa();
   const agent = new Agent({
-    connect: { lookup: pinned, timeout, allowH2: false },
+    connect: { lookup: pinned, timeout, allowH2: false, ...(testCa ? { ca: [...rootCertificates, testCa] } : {}) },
     headersTimeout: timeout,
     bodyTimeout: timeout,
     pipelining: 0,

@@ -17,3 +17,15 @@ export const requestTimeoutMs = (): number => timeoutOverride ?? DEFAULT_TIMEOUT
  * function and never sets the flag, so a deployed stack cannot carry it.
  */
 export const loopbackAllowed = (): boolean => process.env.WEBHOOKS_ALLOW_LOOPBACK === 'true' && process.env.DEPLOYMENT === 'local';
+
+let trustedCa: string | null = null;
+
+/**
+ * Test hook: trust this CA (PEM) in addition to the system's, so a loopback HTTPS receiver with a
+ * test certificate can prove that TLS uses the real host name. Never set outside tests.
+ */
+export function setTrustedCaForTests(pem: string | null): void {
+  trustedCa = pem;
+}
+
+export const extraTrustedCa = (): string | null => trustedCa;

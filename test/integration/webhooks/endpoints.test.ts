@@ -6,6 +6,11 @@ import { emitEvent } from '../../../lambdas/events/events';
 import { setResolver } from '../../../lambdas/platform/net/resolver';
 import { getDelivery } from '../../../lambdas/webhooks/delivery-repository';
 import { addMember, createOrganization, createUser, mintKey } from '../../../lambdas/admin/admin';
+import { setTrustedCaForTests } from '../../../lambdas/platform/net/settings';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { TLSSocket } from 'node:tls';
+import type { AddressInfo } from 'node:net';
 
 // Loopback receivers need the development setting; DEPLOYMENT=local comes from the local runtime.
 process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
@@ -384,6 +389,44 @@ describe('URL safety at delivery', () => {
       await service.request('DELETE', `/api/v1/webhooks/${webhook.id}`);
     } finally {
       await receiver.close();
+    }
+  });
+});
+
+describe('TLS to the pinned address', () => {
+  // A self-signed certificate for hook.example.test (test fixture, valid for 100 years).
+  const cert = readFileSync(new URL('./fixtures/hook.example.test.crt', import.meta.url), 'utf8');
+  const key = readFileSync(new URL('./fixtures/hook.example.test.key', import.meta.url), 'utf8');
+
+  it('sends SNI and Host for the real name, validates the certificate against it, and connects to the checked address', async () => {
+    const seen: Array<{ servername: string | false; host: string | undefined }> = [];
+    const server = createHttpsServer({ cert, key }, (req, res) => {
+      seen.push({ servername: (req.socket as TLSSocket).servername, host: req.headers.host });
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const names: Record<string, string[]> = { 'hook.example.test': ['127.0.0.1'], 'other.example.test': ['127.0.0.1'] };
+    setResolver(async (host) => names[host] ?? Promise.reject(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' })));
+    setTrustedCaForTests(cert);
+    try {
+      const res = await service.request('POST', '/api/v1/webhooks', { body: { url: `https://hook.example.test:${port}/hook` } });
+      expect(res.status, await res.clone().text()).toBe(201);
+      expect(seen).toEqual([{ servername: 'hook.example.test', host: `hook.example.test:${port}` }]);
+
+      // The same address under a name the certificate does not cover: TLS refuses it.
+      const wrong = await service.request('POST', '/api/v1/webhooks', { body: { url: `https://other.example.test:${port}/hook` } });
+      expect(wrong.status).toBe(400);
+      const detail = ((await wrong.json()) as { detail: { error: string; status_code: number | null; underlying_error: string } }).detail;
+      expect(detail).toMatchObject({ error: 'ping_failed', status_code: null });
+      expect(detail.underlying_error).toMatch(/altname|other\.example\.test|certificate/i);
+      expect(seen).toHaveLength(1);
+      await service.request('DELETE', `/api/v1/webhooks/${((await res.json()) as { webhook: { id: string } }).webhook.id}`);
+    } finally {
+      setTrustedCaForTests(null);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });
