@@ -399,7 +399,7 @@ describe('TLS to the pinned address', () => {
   const key = readFileSync(new URL('./fixtures/hook.example.test.key', import.meta.url), 'utf8');
 
   it('sends SNI and Host for the real name, validates the certificate against it, and connects to the checked address', async () => {
-    const seen: Array<{ servername: string | false; host: string | undefined }> = [];
+    const seen: Array<{ servername: string | false | null; host: string | undefined }> = [];
     const server = createHttpsServer({ cert, key }, (req, res) => {
       seen.push({ servername: (req.socket as TLSSocket).servername, host: req.headers.host });
       req.resume();
