@@ -11,6 +11,9 @@ export function everyInterval(name: string, intervalMs: number, job: () => Promi
   const timer = setInterval(() => {
     if (running) return;
     running = true;
+    // A fresh log context per run, as a new Lambda invocation would have.
+    logger.resetKeys();
+    logger.appendKeys({ job: name });
     job()
       .catch((error: unknown) => logger.error(`local schedule ${name} failed`, { error: error as Error }))
       .finally(() => {
