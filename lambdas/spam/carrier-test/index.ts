@@ -1,0 +1,52 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { DeviceLabCarrierTests } from './device-lab';
+import { SimulatedCarrierTests } from './simulator';
+import type { CarrierTestPort } from './port';
+
+let override: CarrierTestPort | null = null;
+let cached: CarrierTestPort | null = null;
+let token: Promise<string> | null = null;
+
+/**
+ * The configured carrier-test adapter: CARRIER_TEST_PROVIDER=device-lab (DEVICE_LAB_URL, token
+ * from DEVICE_LAB_TOKEN_SECRET_ARN or DEVICE_LAB_TOKEN) or simulator (the default).
+ */
+export function carrierTests(): CarrierTestPort {
+  if (override) return override;
+  if (!cached) {
+    const provider = process.env.CARRIER_TEST_PROVIDER ?? 'simulator';
+    if (provider === 'simulator') cached = new SimulatedCarrierTests();
+    else if (provider === 'device-lab') {
+      cached = new DeviceLabCarrierTests({
+        baseUrl: process.env.DEVICE_LAB_URL ?? '',
+        token: deviceLabToken,
+        pollIntervalMs: Number(process.env.DEVICE_LAB_POLL_INTERVAL_MS ?? 5000),
+        maxPolls: Number(process.env.DEVICE_LAB_MAX_POLLS ?? 60),
+      });
+    } else throw new Error(`CARRIER_TEST_PROVIDER '${provider}' is not one of device-lab, simulator`);
+  }
+  return cached;
+}
+
+function deviceLabToken(): Promise<string> {
+  if (process.env.DEVICE_LAB_TOKEN) return Promise.resolve(process.env.DEVICE_LAB_TOKEN);
+  const arn = process.env.DEVICE_LAB_TOKEN_SECRET_ARN;
+  if (!arn) return Promise.reject(new Error('neither DEVICE_LAB_TOKEN nor DEVICE_LAB_TOKEN_SECRET_ARN is set'));
+  // Read once per container; a failed read is retried on the next call.
+  token ??= new SecretsManagerClient({})
+    .send(new GetSecretValueCommand({ SecretId: arn }))
+    .then((out) => {
+      if (!out.SecretString) throw new Error('device lab token secret is empty');
+      return out.SecretString;
+    })
+    .catch((error: unknown) => {
+      token = null;
+      throw error;
+    });
+  return token;
+}
+
+/** Test hook: replace the adapter; null restores the configured one. */
+export function setCarrierTests(port: CarrierTestPort | null): void {
+  override = port;
+}

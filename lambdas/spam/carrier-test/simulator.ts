@@ -1,0 +1,95 @@
+import { nowIso } from '../../platform/clock';
+import { CARRIERS, type Carrier } from '../carriers';
+import { encodeBlockJpeg } from './jpeg';
+import type { CarrierTestOutcome, CarrierTestPort, CarrierTestRequest } from './port';
+
+/** What each carrier's handset displays for a flagged call in the simulator. */
+export const SIMULATED_LABELS: Record<Carrier, string> = {
+  'at&t': 'Suspected Spam',
+  't-mobile': 'Scam Likely',
+  verizon: 'Potential Spam',
+};
+
+/**
+ * Deterministic test outcomes for development, demos and tests; every result says `simulated`.
+ * Chosen by the number's last four digits (like a payment provider's test cards):
+ *
+ * | ends in | outcome |
+ * | --- | --- |
+ * | 0666 | flagged on every carrier, every day |
+ * | 0667 | flagged on verizon only, every day |
+ * | 0668 | flagged on every carrier on even UTC days (days since 1970-01-01), clean on odd days |
+ * | 0669 | the t-mobile test fails (SIP 480, no screenshot); the others are clean |
+ * | anything else | clean everywhere |
+ *
+ * The number's own carrier is its last digit modulo 3 (0 at&t, 1 t-mobile, 2 verizon), unknown for 9.
+ */
+export function simulatedVerdict(phoneNumber: string, carrier: Carrier, day: string): 'flagged' | 'clean' | 'failed' {
+  const suffix = phoneNumber.slice(-4);
+  if (suffix === '0666') return 'flagged';
+  if (suffix === '0667') return carrier === 'verizon' ? 'flagged' : 'clean';
+  if (suffix === '0668') return epochDay(day) % 2 === 0 ? 'flagged' : 'clean';
+  if (suffix === '0669' && carrier === 't-mobile') return 'failed';
+  return 'clean';
+}
+
+export function simulatedOwnCarrier(phoneNumber: string): Carrier | null {
+  const last = Number(phoneNumber.slice(-1));
+  return last === 9 || Number.isNaN(last) ? null : CARRIERS[last % 3]!;
+}
+
+const epochDay = (day: string): number => Math.floor(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
+
+export class SimulatedCarrierTests implements CarrierTestPort {
+  readonly name = 'simulator';
+  readonly simulated = true;
+
+  async runTest(request: CarrierTestRequest): Promise<CarrierTestOutcome> {
+    const verdict = simulatedVerdict(request.phoneNumber, request.carrier, request.day);
+    const originating = simulatedOwnCarrier(request.phoneNumber);
+    if (verdict === 'failed') {
+      return {
+        status: 'failed',
+        spam_detected: null,
+        spam_label: null,
+        sip_response_code: '480',
+        caller_id_verified: null,
+        originating_carrier: originating,
+        screenshot: null,
+        captured_at: null,
+        error: 'simulated: handset temporarily unavailable',
+        simulated: true,
+      };
+    }
+    const flagged = verdict === 'flagged';
+    const label = flagged ? SIMULATED_LABELS[request.carrier] : null;
+    return {
+      status: 'completed',
+      spam_detected: flagged,
+      spam_label: label,
+      sip_response_code: '200',
+      caller_id_verified: !flagged,
+      originating_carrier: originating,
+      screenshot: { bytes: simulatedScreenshot(request, label), contentType: 'image/jpeg' },
+      captured_at: nowIso(),
+      error: null,
+      simulated: true,
+    };
+  }
+}
+
+/** A 72x128 greyscale "incoming call" screen; a bright banner when the call was labelled. */
+export function simulatedScreenshot(request: Pick<CarrierTestRequest, 'phoneNumber' | 'carrier' | 'day'>, label: string | null): Buffer {
+  const carrierShade = { 'at&t': 90, 't-mobile': 150, verizon: 200 }[request.carrier];
+  const blocks = Array.from({ length: 16 }, (_, row) =>
+    Array.from({ length: 9 }, (_, col) => {
+      if (row === 0) return carrierShade; // status bar: which handset
+      if (label && row >= 3 && row <= 4) return 235; // the spam banner
+      if (row >= 6 && row <= 7 && col >= 1 && col <= 7) return 180; // the caller id line
+      if (row >= 13 && row <= 14 && (col === 2 || col === 6)) return col === 2 ? 60 : 140; // decline / answer
+      return 30;
+    }),
+  );
+  const caption = `SIMULATED incoming call from ${request.phoneNumber} on ${request.carrier} ${request.day}: ${label ?? 'no label'}`;
+  return encodeBlockJpeg(blocks, caption);
+}
