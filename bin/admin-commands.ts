@@ -1,5 +1,6 @@
 import * as admin from '../lambdas/admin/admin';
 import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
+import { LOCAL_RESOURCES } from '../local/environment';
 
 export class AdminUsageError extends Error {}
 
@@ -86,4 +87,18 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
   'add-credits': { usage: '--org ORG_ID --amount N', options: { org: str, amount: str }, run: (v) => admin.addCredits(required(v, 'org'), wholeNumber(v, 'amount')) },
   balance: { usage: '--org ORG_ID', options: { org: str }, run: (v) => admin.showBalance(required(v, 'org')) },
   'run-billing-period': { usage: '(no options) start the next billing period of every organization whose period has ended', options: {}, run: () => runBillingPeriodJob() },
+  'set-spam-limit': {
+    usage: '--org ORG_ID --included N|none --addons N   (plan numbers + purchased add-ons; none = no cap)',
+    options: { org: str, included: str, addons: str },
+    run: (v) => admin.setSpamLimit(required(v, 'org'), v.included === 'none' ? null : wholeNumber(v, 'included'), v.addons === undefined ? 0 : wholeNumber(v, 'addons')),
+  },
+  'spam-codes': { usage: '--phone NUMBER   (verification codes the local simulator sent to it, newest first)', options: { phone: str }, run: (v) => admin.spamVerificationCodes(required(v, 'phone')) },
+  'spam-run': {
+    usage: '[--org ORG_ID]   run today\'s spam tests now (needs `npm start` running locally for screenshots)',
+    options: { org: str },
+    run: (v) => {
+      process.env.SCREENSHOTS_BUCKET ??= LOCAL_RESOURCES.buckets.screenshots;
+      return admin.runSpamTestsNow(v.org === undefined ? undefined : required(v, 'org'));
+    },
+  },
 };

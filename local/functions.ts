@@ -3,6 +3,7 @@ import type { ApiLambda } from './api-gateway-server';
 import { handler as platform } from '../lambdas/platform/handler';
 import { handler as credits } from '../lambdas/credits/handler';
 import { handler as webhooks } from '../lambdas/webhooks/handler';
+import { handler as spam } from '../lambdas/spam/handler';
 
 /** The API functions the deployed stack has, by name: the same handler modules CDK bundles. */
 export function apiFunctions(): Record<ApiFunctionName, ApiLambda> {
@@ -14,6 +15,6 @@ export function apiFunctions(): Record<ApiFunctionName, ApiLambda> {
     uploads: missing,
     contacts: missing,
     webhooks: webhooks as ApiLambda,
-    spam: missing,
+    spam: spam as ApiLambda,
   };
 }

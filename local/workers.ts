@@ -11,5 +11,6 @@ export type WorkerStarter = () => Promise<LocalWorker>;
 
 import { startBillingPeriodSchedule } from './scheduled-jobs';
 import { startLocalWebhookWorker } from '../lambdas/webhooks/local-worker';
+import { startLocalSpamSchedule } from '../lambdas/spam/local-schedule';
 
-export const WORKER_STARTERS: WorkerStarter[] = [startBillingPeriodSchedule, startLocalWebhookWorker];
+export const WORKER_STARTERS: WorkerStarter[] = [startBillingPeriodSchedule, startLocalWebhookWorker, startLocalSpamSchedule];

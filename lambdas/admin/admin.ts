@@ -21,6 +21,9 @@ import {
   type User,
 } from '../auth/identity-repository';
 import { addPurchased, configureSubscription, ensureBalance, getBalance, type Balance } from '../credits/credits';
+import { normalizeUsCa } from '../spam/phone';
+import { readSimulatedMessages, type SimulatedMessage } from '../spam/telephony/simulator';
+import { runDailySpamTests, type RunSummary } from '../spam/daily-run';
 
 // Operator actions (the admin CLI and the local runtime's first-start seed). The in-app developer
 // panel of the spec is out of scope for this service; these functions are its back end.
@@ -154,7 +157,22 @@ export async function showBalance(orgId: string): Promise<Balance> {
 
 export async function setSpamLimit(orgId: string, included: number | null, addons: number): Promise<Organization> {
   await requireOrg(orgId);
+  if (included !== null && (!Number.isInteger(included) || included < 0)) throw new AdminError('included numbers must be a whole number >= 0 (or none for no cap)');
+  if (!Number.isInteger(addons) || addons < 0) throw new AdminError('add-on numbers must be a whole number >= 0');
   return updateOrganization(orgId, { spam_included_numbers: included, spam_addon_numbers: addons });
+}
+
+/** Codes the local telephony simulator "sent" to a number, newest first (nothing is dialled locally). */
+export async function spamVerificationCodes(phone: string): Promise<SimulatedMessage[]> {
+  const parsed = normalizeUsCa(phone);
+  if (!parsed) throw new AdminError(`'${phone}' is not a valid US or Canadian phone number`);
+  return readSimulatedMessages(parsed.e164);
+}
+
+/** Runs today's spam tests now (all organizations, or one). */
+export async function runSpamTestsNow(orgId?: string): Promise<RunSummary> {
+  if (orgId) await requireOrg(orgId);
+  return runDailySpamTests({ organizationId: orgId });
 }
 
 async function requireOrg(orgId: string): Promise<Organization> {

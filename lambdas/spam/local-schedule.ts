@@ -1,0 +1,10 @@
+import { everyInterval } from '../../local/scheduled-jobs';
+import type { LocalWorker } from '../../local/workers';
+import { runScheduledSpamTests } from './daily-run';
+
+/**
+ * Local stand-in for the daily EventBridge schedule: checks hourly (LOCAL_SPAM_CHECK_INTERVAL_MS)
+ * and runs the day's tests once per UTC day. `npm run admin -- spam-run` runs them now.
+ */
+export const startLocalSpamSchedule = async (): Promise<LocalWorker> =>
+  everyInterval('spam-daily-tests', Number(process.env.LOCAL_SPAM_CHECK_INTERVAL_MS ?? 3_600_000), runScheduledSpamTests);

@@ -1,0 +1,299 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailed, tableName, type Item } from '../platform/table';
+import type { Carrier, CarrierTestStatus } from './carriers';
+import type { Challenge } from './verification-code';
+
+// Monitored numbers and their guards (docs/data-model.md, patterns 24-27). No transactions: each
+// write is one conditional item operation, ordered so a failure can be compensated.
+
+export interface CarrierStatusRecord {
+  carrier: Carrier;
+  status: CarrierTestStatus;
+  spam_detected: boolean | null;
+  spam_label: string | null;
+  test_run_id: string | null;
+  tested_at: string;
+  captured_at: string | null;
+  screenshot_key: string | null;
+  screenshot_content_type: string | null;
+  same_carrier_warning: boolean;
+  simulated: boolean;
+}
+
+export interface NumberRecord {
+  id: string;
+  organization_id: string;
+  phone_number: string;
+  region: 'US' | 'CA';
+  line_type: string;
+  sms_capable: boolean;
+  verified: boolean;
+  verified_at: string | null;
+  carrier: Carrier | null;
+  created_at: string;
+  updated_at: string | null;
+  verification: Challenge | null;
+  carrier_statuses: Partial<Record<Carrier, CarrierStatusRecord>>;
+  /** Whether the carrier's last completed test flagged the number (edge trigger state). */
+  spam_state: Partial<Record<Carrier, boolean>>;
+}
+
+const numberKey = (id: string) => ({ pk: `SPAMNUM#${id}`, sk: 'META' });
+const guardKey = (orgId: string, e164: string) => ({ pk: `SPAMPHONE#${orgId}#${e164}`, sk: 'META' });
+const counterKey = (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'SPAMNUMS#COUNT' });
+const orgIndexKey = (orgId: string) => `ORG#${orgId}#SPAMNUMS`;
+export const VERIFIED_INDEX_PK = 'SPAMNUM#VERIFIED';
+
+function toRecord(item: Item | undefined): NumberRecord | null {
+  if (!item) return null;
+  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, entity: _e, version: _v, ...rest } = item;
+  return rest as unknown as NumberRecord;
+}
+
+/** Claims a phone number for an organization; false when it is already monitored there (409). */
+export async function claimPhone(orgId: string, e164: string, numberId: string): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...guardKey(orgId, e164), entity: 'SpamPhoneGuard', organization_id: orgId, number_id: numberId },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+export async function releasePhone(orgId: string, e164: string, numberId: string): Promise<void> {
+  try {
+    await db().send(
+      new DeleteCommand({ TableName: tableName(), Key: guardKey(orgId, e164), ConditionExpression: 'number_id = :id', ExpressionAttributeValues: { ':id': numberId } }),
+    );
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+  }
+}
+
+/** Takes one slot of the organization's limit; false when the limit is reached (403). */
+export async function reserveSlot(orgId: string, limit: number | null): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: counterKey(orgId),
+        UpdateExpression: 'ADD #count :one SET entity = :entity',
+        ...(limit === null ? {} : { ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit' }),
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':one': 1, ':entity': 'SpamNumberCount', ...(limit === null ? {} : { ':limit': limit }) },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+export async function releaseSlot(orgId: string): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: counterKey(orgId),
+        UpdateExpression: 'ADD #count :minus',
+        ConditionExpression: '#count > :zero',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+  }
+}
+
+export async function putNumber(record: NumberRecord): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...numberKey(record.id), entity: 'MonitoredNumber', version: 1, gsi1pk: orgIndexKey(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getNumber(id: string): Promise<NumberRecord | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: numberKey(id), ConsistentRead: true }));
+  return toRecord(out.Item);
+}
+
+/** The organization's numbers, oldest first (created_at, then id): the order the limit applies in. */
+export async function listOrgNumbers(orgId: string, max?: number): Promise<NumberRecord[]> {
+  const items: NumberRecord[] = [];
+  let startKey: Item | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': orgIndexKey(orgId) },
+        ExclusiveStartKey: startKey,
+        ...(max === undefined ? {} : { Limit: Math.max(1, max - items.length) }),
+      }),
+    );
+    for (const item of out.Items ?? []) items.push(toRecord(item)!);
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && (max === undefined || items.length < max));
+  return max === undefined ? items : items.slice(0, max);
+}
+
+/** Every verified number of every organization (the daily run's work list), page by page. */
+export async function* verifiedNumbers(): AsyncGenerator<NumberRecord> {
+  let startKey: Item | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': VERIFIED_INDEX_PK },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of out.Items ?? []) yield toRecord(item)!;
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+}
+
+/**
+ * Stores a new challenge if the previous one is still the one the caller saw (so two parallel
+ * resends cannot both send) and the number is still unverified.
+ */
+export async function replaceChallenge(id: string, expectedSalt: string | null, challenge: Challenge, at: string): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: numberKey(id),
+        UpdateExpression: 'SET verification = :c, updated_at = :at',
+        ConditionExpression:
+          expectedSalt === null
+            ? 'attribute_exists(pk) AND verified = :false AND (attribute_not_exists(verification) OR verification = :null)'
+            : 'attribute_exists(pk) AND verified = :false AND verification.salt = :salt',
+        ExpressionAttributeValues: { ':c': challenge, ':at': at, ':false': false, ...(expectedSalt === null ? { ':null': null } : { ':salt': expectedSalt }) },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** A send that failed does not count towards the resend cooldown. */
+export async function markChallengeUnsent(id: string, salt: string): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: numberKey(id),
+        UpdateExpression: 'SET verification.last_sent_at = :null',
+        ConditionExpression: 'verification.salt = :salt',
+        ExpressionAttributeValues: { ':null': null, ':salt': salt },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+  }
+}
+
+/**
+ * Counts one guess against the challenge before it is checked, so parallel guesses cannot exceed
+ * the bound. False when the challenge changed or is used up.
+ */
+export async function countAttempt(id: string, salt: string, maxAttempts: number): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: numberKey(id),
+        UpdateExpression: 'SET verification.attempts = verification.attempts + :one',
+        ConditionExpression: 'verified = :false AND verification.salt = :salt AND verification.attempts < :max',
+        ExpressionAttributeValues: { ':one': 1, ':false': false, ':salt': salt, ':max': maxAttempts },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** Marks the number verified and puts it on the daily run's index; false if it already was. */
+export async function markVerified(id: string, salt: string, at: string, createdAt: string): Promise<NumberRecord | null> {
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: numberKey(id),
+        UpdateExpression: 'SET verified = :true, verified_at = :at, updated_at = :at, verification = :null, gsi2pk = :g2pk, gsi2sk = :g2sk',
+        ConditionExpression: 'verified = :false AND verification.salt = :salt',
+        ExpressionAttributeValues: { ':true': true, ':false': false, ':at': at, ':null': null, ':salt': salt, ':g2pk': VERIFIED_INDEX_PK, ':g2sk': `${createdAt}#${id}` },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toRecord(out.Attributes);
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * Records a carrier's latest status on the number. With `spamFlag` set (a completed test), also
+ * updates the edge-trigger state and returns what it was before, atomically, so of two concurrent
+ * writers only one sees the clean → spam change. Null when the number was deleted meanwhile.
+ */
+export async function setCarrierStatus(
+  id: string,
+  status: CarrierStatusRecord,
+  at: string,
+  extra: { spamFlag?: boolean; ownCarrier?: Carrier | null } = {},
+): Promise<{ previousFlag: boolean | undefined } | null> {
+  const sets = ['carrier_statuses.#c = :status', 'updated_at = :at'];
+  const values: Item = { ':status': status, ':at': at };
+  if (extra.spamFlag !== undefined) {
+    sets.push('spam_state.#c = :flag');
+    values[':flag'] = extra.spamFlag;
+  }
+  if (extra.ownCarrier) {
+    sets.push('carrier = :own');
+    values[':own'] = extra.ownCarrier;
+  }
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: numberKey(id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#c': status.carrier },
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    const old = toRecord(out.Attributes);
+    return { previousFlag: old?.spam_state?.[status.carrier] };
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
+    throw error;
+  }
+}
+
+export async function deleteNumberItem(id: string): Promise<NumberRecord | null> {
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: numberKey(id), ReturnValues: 'ALL_OLD' }));
+  return toRecord(out.Attributes);
+}

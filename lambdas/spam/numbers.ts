@@ -1,0 +1,215 @@
+import type { Organization } from '../auth/identity-repository';
+import { emitEvent } from '../events/events';
+import { nowIso, nowMs } from '../platform/clock';
+import { badGateway, badRequest, conflict, forbidden, HttpError, notFound } from '../platform/errors';
+import { newId } from '../platform/ids';
+import { logger } from '../platform/logger';
+import type { Carrier } from './carriers';
+import { effectiveLimit, inLimitIds } from './limits';
+import {
+  claimPhone,
+  countAttempt,
+  deleteNumberItem,
+  getNumber,
+  listOrgNumbers,
+  markChallengeUnsent,
+  markVerified,
+  putNumber,
+  releasePhone,
+  releaseSlot,
+  replaceChallenge,
+  reserveSlot,
+  type NumberRecord,
+} from './number-repository';
+import { isSmsCapable, normalizeUsCa } from './phone';
+import { historyItemView, monitoredNumberView, screenshotAvailable } from './present';
+import { deleteRuns, listRuns } from './run-repository';
+import { getScreenshot } from './screenshots';
+import { telephony } from './telephony';
+import { codeMatches, CODE_TTL_MS, generateCode, guessAllowed, MAX_ATTEMPTS, newChallenge, resendWaitMs, type VerificationMethod } from './verification-code';
+
+// The spam monitoring API's rules: registering and verifying numbers, the limit, reading results.
+
+function instructions(method: VerificationMethod, phone: string, id: string): string {
+  const how = method === 'sms' ? `We sent a text message with a 6-digit code to ${phone}.` : `We are calling ${phone}; answer to hear a 6-digit code.`;
+  return `${how} Submit it with POST /api/v1/spam/numbers/${id}/verify within ${CODE_TTL_MS / 60_000} minutes. Daily monitoring begins once the number is verified.`;
+}
+
+async function sendChallengeCode(n: Pick<NumberRecord, 'id' | 'phone_number'>, code: string, method: VerificationMethod): Promise<string | null> {
+  try {
+    await telephony().sendCode({ numberId: n.id, to: n.phone_number, code, method });
+    return null;
+  } catch (error) {
+    logger.warn('verification code not sent', { number_id: n.id, method, error: error as Error });
+    return 'The verification code could not be sent; request a new one with verify/resend.';
+  }
+}
+
+function parseOr400(raw: string, method: VerificationMethod) {
+  const parsed = normalizeUsCa(raw);
+  if (!parsed) throw badRequest('phone_number is not a valid US or Canadian phone number');
+  const smsCapable = isSmsCapable(parsed.type);
+  if (method === 'sms' && !smsCapable) throw badRequest(`sms verification is not available for this number (line type ${parsed.type}); use call`);
+  return { ...parsed, smsCapable };
+}
+
+export async function addNumber(org: Organization, input: { phone_number: string; verification_method: VerificationMethod }) {
+  const method = input.verification_method;
+  const phone = parseOr400(input.phone_number, method);
+  const id = newId();
+  if (!(await claimPhone(org.id, phone.e164, id))) throw conflict('This phone number is already monitored in your organization');
+  const limit = effectiveLimit(org);
+  if (!(await reserveSlot(org.id, limit))) {
+    await releasePhone(org.id, phone.e164, id);
+    throw forbidden(`Spam monitoring number limit reached (${limit}); delete a number or purchase add-on numbers`);
+  }
+  const code = generateCode();
+  const at = nowIso();
+  const record: NumberRecord = {
+    id,
+    organization_id: org.id,
+    phone_number: phone.e164,
+    region: phone.region,
+    line_type: phone.type,
+    sms_capable: phone.smsCapable,
+    verified: false,
+    verified_at: null,
+    carrier: null,
+    created_at: at,
+    updated_at: at,
+    verification: newChallenge(code, method, nowMs()),
+    carrier_statuses: {},
+    spam_state: {},
+  };
+  try {
+    await putNumber(record);
+  } catch (error) {
+    await releaseSlot(org.id);
+    await releasePhone(org.id, phone.e164, id);
+    throw error;
+  }
+  const error = await sendChallengeCode(record, code, method);
+  if (error) await markChallengeUnsent(id, record.verification!.salt);
+  return {
+    number: monitoredNumberView(record, (await numberStatus(org, id)) ?? 'active', nowMs()),
+    verification: { required: true, sent: !error, method, instructions: instructions(method, record.phone_number, id), error },
+  };
+}
+
+async function ownNumber(orgId: string, id: string): Promise<NumberRecord> {
+  const n = await getNumber(id);
+  if (!n || n.organization_id !== orgId) throw notFound('Monitored number not found');
+  return n;
+}
+
+export async function verifyNumber(org: Organization, id: string, code: string) {
+  const n = await ownNumber(org.id, id);
+  if (n.verified) throw badRequest('This number is already verified');
+  const refused = guessAllowed(n.verification, nowMs());
+  if (refused === 'missing') throw badRequest('No verification code is pending; request one with verify/resend');
+  if (refused === 'exhausted') throw badRequest('Too many wrong codes; request a new code with verify/resend');
+  if (refused === 'expired') throw badRequest('The verification code has expired; request a new one with verify/resend');
+  const challenge = n.verification!;
+  // Count the guess first: parallel guesses cannot get past the bound.
+  if (!(await countAttempt(id, challenge.salt, MAX_ATTEMPTS))) {
+    const again = await ownNumber(org.id, id);
+    if (again.verified) throw badRequest('This number is already verified');
+    throw badRequest('Too many wrong codes; request a new code with verify/resend');
+  }
+  if (!codeMatches(challenge, code.trim())) {
+    const left = MAX_ATTEMPTS - challenge.attempts - 1;
+    throw badRequest(left > 0 ? `Invalid verification code; ${left} attempt(s) left` : 'Invalid verification code; request a new code with verify/resend');
+  }
+  const at = nowIso();
+  const verified = await markVerified(id, challenge.salt, at, n.created_at);
+  if (!verified) throw badRequest('This number is already verified');
+  await emitEvent({
+    organizationId: org.id,
+    type: 'number.verified',
+    data: { number_id: id, phone_number: n.phone_number, carrier: verified.carrier, status: (await numberStatus(org, id)) ?? 'active', verified_at: at },
+  });
+  return { success: true, verified: true, phone_number: n.phone_number, message: 'Number verified; daily spam monitoring has begun.' };
+}
+
+export async function resendCode(org: Organization, id: string, method: VerificationMethod) {
+  const n = await ownNumber(org.id, id);
+  if (n.verified) throw badRequest('This number is already verified');
+  if (method === 'sms' && !n.sms_capable) throw badRequest(`sms verification is not available for this number (line type ${n.line_type}); use call`);
+  const wait = resendWaitMs(n.verification, nowMs());
+  if (wait > 0) {
+    const seconds = Math.ceil(wait / 1000);
+    throw new HttpError(429, `A code was sent recently; wait ${seconds} seconds before requesting another`, { 'Retry-After': String(seconds) });
+  }
+  const code = generateCode();
+  const challenge = newChallenge(code, method, nowMs(), n.verification);
+  if (!(await replaceChallenge(id, n.verification?.salt ?? null, challenge, nowIso()))) {
+    const again = await ownNumber(org.id, id);
+    if (again.verified) throw badRequest('This number is already verified');
+    throw new HttpError(429, 'Another code was requested at the same time; wait a moment and retry', { 'Retry-After': '30' });
+  }
+  const error = await sendChallengeCode(n, code, method);
+  if (error) {
+    await markChallengeUnsent(id, challenge.salt);
+    throw badGateway('The verification code could not be sent; try again shortly');
+  }
+  return { success: true, phone_number: n.phone_number, method, message: instructions(method, n.phone_number, id) };
+}
+
+/** active when within the organization's limit (oldest first), paused beyond it; null if gone. */
+async function numberStatus(org: Organization, id: string): Promise<'active' | 'paused' | null> {
+  const limit = effectiveLimit(org);
+  if (limit === null) return 'active';
+  const first = await listOrgNumbers(org.id, limit);
+  return inLimitIds(first, limit).has(id) ? 'active' : 'paused';
+}
+
+export async function listNumbers(org: Organization, limit: number, offset: number) {
+  const all = await listOrgNumbers(org.id);
+  const cap = effectiveLimit(org);
+  const inLimit = inLimitIds(all, cap);
+  const now = nowMs();
+  return {
+    numbers: all.slice(offset, offset + limit).map((n) => monitoredNumberView(n, inLimit.has(n.id) ? 'active' : 'paused', now)),
+    spam_monitoring_limit: cap,
+    total: all.length,
+  };
+}
+
+export async function getNumberView(org: Organization, id: string) {
+  const n = await ownNumber(org.id, id);
+  return monitoredNumberView(n, (await numberStatus(org, id)) ?? 'active', nowMs());
+}
+
+export async function history(org: Organization, id: string) {
+  const n = await ownNumber(org.id, id);
+  const now = nowMs();
+  const results = (await listRuns(id, now)).map((r) => historyItemView(r, now));
+  return { number_id: id, phone_number: n.phone_number, results, total: results.length };
+}
+
+export async function screenshot(org: Organization, id: string, carrier: Carrier | undefined): Promise<{ bytes: Buffer; contentType: string }> {
+  const n = await ownNumber(org.id, id);
+  const now = nowMs();
+  const candidates = Object.values(n.carrier_statuses ?? {})
+    .filter((s) => (carrier ? s.carrier === carrier : true) && screenshotAvailable(s, now))
+    .sort((a, b) => b.captured_at!.localeCompare(a.captured_at!));
+  const latest = candidates[0];
+  // A carrier's latest test may have failed without a screenshot; fall back to its history.
+  const source = latest ?? (await listRuns(id, now)).find((r) => (carrier ? r.carrier === carrier : true) && screenshotAvailable(r, now));
+  if (!source?.screenshot_key) throw notFound(carrier ? `No screenshot for ${carrier} in the last 7 days` : 'No screenshot in the last 7 days');
+  const bytes = await getScreenshot(source.screenshot_key);
+  if (!bytes) throw notFound('Screenshot no longer available');
+  return { bytes, contentType: source.screenshot_content_type ?? 'image/jpeg' };
+}
+
+export async function deleteNumber(org: Organization, id: string) {
+  const n = await ownNumber(org.id, id);
+  // Removing the item first stops the daily run from testing it; a run already under way fails
+  // its conditional writes for this number and stops. Screenshots expire with the bucket rule.
+  const removed = await deleteNumberItem(id);
+  if (!removed) throw notFound('Monitored number not found');
+  await releasePhone(org.id, n.phone_number, id);
+  await releaseSlot(org.id);
+  await deleteRuns(id);
+  return { success: true, number_id: id, phone_number: n.phone_number, message: 'Monitoring stopped; the number and its history were removed.' };
+}

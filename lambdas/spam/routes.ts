@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { authErrors, ErrorEnvelope, rateLimitErrors, UuidParam } from '../platform/http/common-schemas';
+import type { RouteSpec } from '../platform/http/route-spec';
+import { CARRIERS } from './carriers';
+
+const CarrierEnum = z.enum(CARRIERS);
+const TestStatus = z.enum(['pending', 'running', 'completed', 'failed']);
+const Method = z.enum(['call', 'sms']);
+
+export const CarrierStatus = z
+  .object({
+    carrier: CarrierEnum,
+    status: TestStatus.describe('state of the latest test for this carrier'),
+    spam_detected: z.boolean().nullable().describe('null until the latest run completes'),
+    spam_label: z.string().nullable().describe('label the carrier displays, when flagged'),
+    test_run_id: z.string().nullable(),
+    captured_at: z.string().nullable(),
+    screenshot_available: z.boolean(),
+    same_carrier_warning: z.boolean().describe('additive: this test ran from the number’s own carrier'),
+    simulated: z.boolean().describe('additive: true when the result came from the simulator, not a real handset'),
+  })
+  .meta({ id: 'CarrierStatus' });
+
+export const MonitoredNumber = z
+  .object({
+    id: z.string(),
+    phone_number: z.string().describe('E.164, US/CA only'),
+    verified: z.boolean(),
+    carrier: z.string().nullable().describe('the number’s own carrier when known'),
+    same_carrier_warning: z.boolean(),
+    status: z.enum(['active', 'paused']).describe('active: within the organization’s limit and tested daily once verified; paused: beyond the limit, kept but not tested'),
+    created_at: z.string(),
+    updated_at: z.string().nullable(),
+    carrier_statuses: z.array(CarrierStatus),
+  })
+  .meta({ id: 'MonitoredNumber' });
+
+export const TestRunHistoryItem = z
+  .object({
+    test_run_id: z.string(),
+    carrier: CarrierEnum,
+    status: TestStatus,
+    screenshot_available: z.boolean(),
+    tested_at: z.string(),
+    spam_detected: z.boolean().nullable(),
+    spam_label: z.string().nullable(),
+    sip_response_code: z.string().nullable(),
+    caller_id_verified: z.boolean().nullable(),
+    same_carrier_warning: z.boolean(),
+    simulated: z.boolean(),
+  })
+  .meta({ id: 'TestRunHistoryItem' });
+
+const NumberIdParams = z.object({ number_id: UuidParam });
+const e = (description: string) => ({ description, schema: ErrorEnvelope });
+const common = { fn: 'spam' as const, tags: ['spam'], subscription: true };
+const noSubscription = e('No active subscription');
+
+export const spamRoutes = {
+  add: {
+    ...common,
+    method: 'POST',
+    path: '/api/v1/spam/numbers',
+    operationId: 'addSpamNumber',
+    summary: 'Register an outbound number for spam monitoring; starts verification',
+    rateLimited: true,
+    request: {
+      body: z.object({
+        phone_number: z.string().min(1).max(64),
+        verification_method: Method.default('call'),
+      }),
+    },
+    responses: {
+      201: {
+        description: 'Number registered; verification started',
+        schema: z.object({
+          number: MonitoredNumber,
+          verification: z.object({ required: z.boolean(), sent: z.boolean(), method: Method, instructions: z.string(), error: z.string().nullable() }),
+        }),
+      },
+      400: e('Unparseable or non-US/CA number, or sms for a number that cannot receive texts'),
+      ...authErrors,
+      403: e('No active subscription, or the spam monitoring number limit is reached'),
+      409: e('The number is already monitored in this organization'),
+      ...rateLimitErrors,
+    },
+  },
+  verify: {
+    ...common,
+    method: 'POST',
+    path: '/api/v1/spam/numbers/{number_id}/verify',
+    operationId: 'verifySpamNumber',
+    summary: 'Verify a number with the code it received',
+    rateLimited: true,
+    request: { params: NumberIdParams, body: z.object({ code: z.string().min(1).max(32) }) },
+    responses: {
+      200: { description: 'Verified', schema: z.object({ success: z.boolean(), verified: z.boolean(), phone_number: z.string(), message: z.string() }) },
+      400: e('Wrong, expired or used-up code, or the number is already verified'),
+      ...authErrors,
+      403: noSubscription,
+      404: e('Unknown number'),
+      ...rateLimitErrors,
+    },
+  },
+  resend: {
+    ...common,
+    method: 'POST',
+    path: '/api/v1/spam/numbers/{number_id}/verify/resend',
+    operationId: 'resendSpamVerification',
+    summary: 'Send a new verification code',
+    rateLimited: true,
+    request: { params: NumberIdParams, body: z.object({ method: Method.default('call') }) },
+    responses: {
+      200: { description: 'Code sent', schema: z.object({ success: z.boolean(), phone_number: z.string(), method: Method, message: z.string() }) },
+      400: e('Already verified, or sms for a number that cannot receive texts'),
+      ...authErrors,
+      403: noSubscription,
+      404: e('Unknown number'),
+      429: e('A code was sent moments ago or too many codes today; carries Retry-After'),
+      502: e('The code could not be sent'),
+    },
+  },
+  list: {
+    ...common,
+    method: 'GET',
+    path: '/api/v1/spam/numbers',
+    operationId: 'listSpamNumbers',
+    summary: 'Monitored numbers, oldest first, with their latest per-carrier status',
+    request: {
+      query: z.object({
+        limit: z.coerce.number().int().min(1).max(500).default(100),
+        offset: z.coerce.number().int().min(0).default(0),
+      }),
+    },
+    responses: {
+      200: { description: 'Page of numbers', schema: z.object({ numbers: z.array(MonitoredNumber), spam_monitoring_limit: z.number().int().nullable(), total: z.number().int() }) },
+      400: e('limit or offset out of range'),
+      ...authErrors,
+      403: noSubscription,
+    },
+  },
+  get: {
+    ...common,
+    method: 'GET',
+    path: '/api/v1/spam/numbers/{number_id}',
+    operationId: 'getSpamNumber',
+    summary: 'One monitored number with its latest per-carrier status',
+    request: { params: NumberIdParams },
+    responses: { 200: { description: 'The number', schema: MonitoredNumber }, ...authErrors, 403: noSubscription, 404: e('Unknown number') },
+  },
+  history: {
+    ...common,
+    method: 'GET',
+    path: '/api/v1/spam/numbers/{number_id}/history',
+    operationId: 'getSpamNumberHistory',
+    summary: 'Test runs of the last 7 days, newest first',
+    request: { params: NumberIdParams },
+    responses: {
+      200: {
+        description: 'History',
+        schema: z.object({ number_id: z.string(), phone_number: z.string(), results: z.array(TestRunHistoryItem), total: z.number().int() }),
+      },
+      ...authErrors,
+      403: noSubscription,
+      404: e('Unknown number'),
+    },
+  },
+  screenshot: {
+    ...common,
+    method: 'GET',
+    path: '/api/v1/spam/numbers/{number_id}/screenshot',
+    operationId: 'getSpamNumberScreenshot',
+    summary: 'Screenshot of the latest test on a carrier (or the most recent across carriers), raw image bytes',
+    request: { params: NumberIdParams, query: z.object({ carrier: CarrierEnum.optional() }) },
+    responses: {
+      200: { description: 'Image bytes; check Content-Type', contentType: 'image/jpeg' },
+      400: e('Unknown carrier'),
+      ...authErrors,
+      403: noSubscription,
+      404: e('Unknown number, or no screenshot in the last 7 days'),
+    },
+  },
+  delete: {
+    ...common,
+    method: 'DELETE',
+    path: '/api/v1/spam/numbers/{number_id}',
+    operationId: 'deleteSpamNumber',
+    summary: 'Stop monitoring: the number, its history and screenshots are removed from the service',
+    rateLimited: true,
+    request: { params: NumberIdParams },
+    responses: {
+      200: { description: 'Removed', schema: z.object({ success: z.boolean(), number_id: z.string(), phone_number: z.string(), message: z.string() }) },
+      ...authErrors,
+      403: noSubscription,
+      404: e('Unknown number'),
+      ...rateLimitErrors,
+    },
+  },
+} satisfies Record<string, RouteSpec>;
