@@ -1,7 +1,7 @@
 import { getOrganization } from '../auth/identity-repository';
 import { emitEvent } from '../events/events';
 import { nowIso, nowMs } from '../platform/clock';
-import { newId } from '../platform/ids';
+import { newId, sha256Hex } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { CARRIERS, dayOf, type Carrier } from './carriers';
 import { carrierTests } from './carrier-test';
@@ -155,6 +155,8 @@ async function testCarrier(n: NumberRecord, pending: TestRunRecord, port: Carrie
     await emitEvent({
       organizationId: n.organization_id,
       type: 'spam.detected',
+      // Stable per test, so a retried emit is the same event for receivers that de-duplicate.
+      id: `evt_${sha256Hex(`spam.detected:${done.test_run_id}`).slice(0, 32)}`,
       data: {
         number_id: n.id,
         phone_number: n.phone_number,
