@@ -4,6 +4,7 @@ import { handler as platform } from '../lambdas/platform/handler';
 import { handler as credits } from '../lambdas/credits/handler';
 import { handler as webhooks } from '../lambdas/webhooks/handler';
 import { handler as spam } from '../lambdas/spam/handler';
+import { handler as contacts } from '../lambdas/contacts/handler';
 
 /** The API functions the deployed stack has, by name: the same handler modules CDK bundles. */
 export function apiFunctions(): Record<ApiFunctionName, ApiLambda> {
@@ -13,7 +14,7 @@ export function apiFunctions(): Record<ApiFunctionName, ApiLambda> {
     credits: credits as ApiLambda,
     // Features whose handlers are not wired yet fall through to the platform's 404.
     uploads: missing,
-    contacts: missing,
+    contacts: contacts as ApiLambda,
     webhooks: webhooks as ApiLambda,
     spam: spam as ApiLambda,
   };

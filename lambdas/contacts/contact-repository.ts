@@ -1,0 +1,219 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailed, tableName } from '../platform/table';
+import { decodeCursor, encodeCursor } from '../platform/cursor';
+import type { ContactRecord, ContactStatus } from './contact';
+
+const contactKey = (id: string) => ({ pk: `CONTACT#${id}`, sk: 'META' });
+const byOrg = (orgId: string) => `ORG#${orgId}#CONTACTS`;
+const byOrgStatus = (orgId: string, status: string) => `ORG#${orgId}#CONTACTS#${status}`;
+/** Queued contacts waiting for the pool, spread over shards so one partition never gets hot. */
+const QUEUE_SHARDS = 8;
+const queueShard = (contactId: string) => `CONTACTQ#${parseInt(contactId.slice(0, 2), 16) % QUEUE_SHARDS}`;
+
+function indexKeys(contact: ContactRecord) {
+  return {
+    gsi1pk: byOrg(contact.organization_id),
+    gsi1sk: `${contact.created_at}#${contact.id}`,
+    gsi2pk: byOrgStatus(contact.organization_id, contact.status),
+    gsi2sk: `${contact.created_at}#${contact.id}`,
+  };
+}
+
+function toRecord(item: Record<string, unknown> | undefined): ContactRecord | null {
+  if (!item) return null;
+  const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, gsi2pk: _e, gsi2sk: _f, entity: _g, ...rest } = item;
+  return rest as unknown as ContactRecord;
+}
+
+/** Writes a new contact; false when one with this id exists already. */
+export async function insertContact(contact: ContactRecord): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...contactKey(contact.id), entity: 'Contact', ...indexKeys(contact), ...contact },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** Removes a contact that never became visible (its creation was refused). */
+export async function deleteCreatingContact(id: string): Promise<void> {
+  await db()
+    .send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: contactKey(id),
+        ConditionExpression: '#status = :creating',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':creating': 'creating' },
+      }),
+    )
+    .catch((error: unknown) => {
+      if (!isConditionFailed(error)) throw error;
+    });
+}
+
+export async function getContact(id: string): Promise<ContactRecord | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: contactKey(id), ConsistentRead: true }));
+  return toRecord(out.Item);
+}
+
+/**
+ * Moves a contact between states, only from one of `from` (so two workers never both complete
+ * it), setting `fields` too. Returns the updated contact, or null when it was not in `from`.
+ */
+export async function transitionContact(
+  contact: Pick<ContactRecord, 'id' | 'organization_id' | 'created_at'>,
+  from: readonly (ContactStatus | 'creating')[],
+  to: ContactStatus,
+  fields: Partial<ContactRecord>,
+  at: string,
+): Promise<ContactRecord | null> {
+  const names: Record<string, string> = { '#status': 'status' };
+  const values: Record<string, unknown> = {
+    ':to': to,
+    ':at': at,
+    ':gsi2pk': byOrgStatus(contact.organization_id, to),
+  };
+  const sets = ['#status = :to', 'updated_at = :at', 'gsi2pk = :gsi2pk'];
+  Object.entries(fields).forEach(([k, v], i) => {
+    names[`#f${i}`] = k;
+    values[`:f${i}`] = v;
+    sets.push(`#f${i} = :f${i}`);
+  });
+  const froms = from.map((status, i) => {
+    values[`:from${i}`] = status;
+    return `:from${i}`;
+  });
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: contactKey(contact.id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: `#status IN (${froms.join(', ')})`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toRecord(out.Attributes);
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
+    throw error;
+  }
+}
+
+/** Records the batch position once; returns the position the contact ends up with. */
+export async function setBatchPosition(id: string, position: number): Promise<number> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: contactKey(id),
+        UpdateExpression: 'SET batch_position = :p',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(batch_position) OR batch_position = :null)',
+        ExpressionAttributeValues: { ':p': position, ':null': null },
+      }),
+    );
+    return position;
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+    return (await getContact(id))?.batch_position ?? position;
+  }
+}
+
+export interface Page {
+  data: ContactRecord[];
+  nextCursor: string | null;
+}
+
+export async function listContacts(orgId: string, options: { status?: ContactStatus; limit: number; cursor?: string }): Promise<Page> {
+  const index = options.status ? 'gsi2' : 'gsi1';
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: index,
+      KeyConditionExpression: `${index}pk = :pk`,
+      ExpressionAttributeValues: { ':pk': options.status ? byOrgStatus(orgId, options.status) : byOrg(orgId) },
+      ScanIndexForward: false,
+      Limit: options.limit,
+      ExclusiveStartKey: options.cursor ? decodeCursor(options.cursor) : undefined,
+    }),
+  );
+  const data = (out.Items ?? []).map((item) => toRecord(item)!).filter((c) => c.status !== 'creating');
+  return { data, nextCursor: out.LastEvaluatedKey ? encodeCursor(out.LastEvaluatedKey) : null };
+}
+
+/** Contacts stuck in the internal `creating` state (a crash mid-create), for the pool's recovery. */
+export async function listByStatusAcrossQueue(orgId: string, status: ContactStatus | 'creating', limit: number): Promise<ContactRecord[]> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': byOrgStatus(orgId, status) },
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []).map((item) => toRecord(item)!);
+}
+
+export interface QueueEntry {
+  contact_id: string;
+  organization_id: string;
+  created_at: string;
+  shard: string;
+  sk: string;
+}
+
+export async function enqueueForPool(contact: Pick<ContactRecord, 'id' | 'organization_id' | 'created_at'>): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        pk: queueShard(contact.id),
+        sk: `${contact.created_at}#${contact.id}`,
+        entity: 'ContactQueueEntry',
+        contact_id: contact.id,
+        organization_id: contact.organization_id,
+        created_at: contact.created_at,
+      },
+    }),
+  );
+}
+
+/** Oldest queued contacts first, across all organizations. */
+export async function readQueue(limitPerShard: number): Promise<QueueEntry[]> {
+  const entries: QueueEntry[] = [];
+  for (let shard = 0; shard < QUEUE_SHARDS; shard++) {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `CONTACTQ#${shard}` },
+        Limit: limitPerShard,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      entries.push({
+        contact_id: String(item.contact_id),
+        organization_id: String(item.organization_id),
+        created_at: String(item.created_at),
+        shard: String(item.pk),
+        sk: String(item.sk),
+      });
+    }
+  }
+  return entries.sort((a, b) => a.created_at.localeCompare(b.created_at));
+}
+
+export async function dequeue(entry: Pick<QueueEntry, 'shard' | 'sk'>): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: entry.shard, sk: entry.sk } }));
+}

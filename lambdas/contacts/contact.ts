@@ -1,0 +1,120 @@
+import { deriveStatus, type AnswerIntent, type IdentityBand } from '../classification';
+
+export type ContactStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'discarded';
+export type ValidationTier = 'standard' | 'max';
+
+/** The stored contact. `creating` is internal: charged or being charged, not yet visible. */
+export interface ContactRecord {
+  id: string;
+  organization_id: string;
+  api_key_id: string;
+  phone: string;
+  properties: Record<string, unknown>;
+  status: ContactStatus | 'creating';
+  validation_tier: ValidationTier;
+  credits_charged: number;
+  /** Position in the organization's queued max-tier batch (1-based); decides the 2, 1, 2, 1 charge. */
+  batch_position: number | null;
+  answer_intent: AnswerIntent | null;
+  identity: IdentityBand | null;
+  error_message: string | null;
+  callback_url: string | null;
+  callback_secret: string | null;
+  pool_upload_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const MESSAGES: Partial<Record<ContactStatus, string>> = {
+  queued: 'Queued: results typically arrive within 24-48 hours.',
+  processing: 'Processing: the number is being classified.',
+};
+
+export const messageFor = (status: ContactStatus): string | null => MESSAGES[status] ?? null;
+
+/** Spec pricing rule 4: successive max contacts of the queued batch cost 2, 1, 2, 1 … */
+export const maxTierCharge = (position: number): number => (position % 2 === 1 ? 2 : 1);
+
+export const tierCost = (tier: ValidationTier, position: number | null): number => (tier === 'max' ? maxTierCharge(position ?? 1) : 1);
+
+/** Case-insensitive; null for anything else. */
+export function parseValidationTier(raw: string | undefined): ValidationTier | null {
+  if (raw === undefined) return 'standard';
+  const value = raw.trim().toLowerCase();
+  return value === 'standard' || value === 'max' ? value : null;
+}
+
+/**
+ * Properties keys that carry a name for Identity, checked in this order: `full_name`, `name`, or
+ * `first_name` + `last_name` (also camelCase `firstName`/`lastName`/`fullName`).
+ */
+export function nameFromProperties(properties: Record<string, unknown>): { full?: string; first?: string; last?: string } | undefined {
+  const text = (key: string) => {
+    const value = properties[key];
+    return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+  };
+  const full = text('full_name') ?? text('fullName') ?? text('name');
+  if (full) return { full };
+  const first = text('first_name') ?? text('firstName');
+  const last = text('last_name') ?? text('lastName');
+  return first && last ? { first, last } : undefined;
+}
+
+type PublicStatus = ContactStatus;
+
+interface ContactViewBase {
+  id: string;
+  organization_id: string;
+  phone: string;
+  properties: Record<string, unknown>;
+  status: PublicStatus;
+  service_status: string | null;
+  error_message: string | null;
+  message: string | null;
+  validation_tier: ValidationTier;
+  credits_charged: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ContactV1View = ContactViewBase;
+export interface ContactV2View extends ContactViewBase {
+  service_answer_intent: string | null;
+  service_identity: string | null;
+}
+
+/** v1: service_status is the Answer Intent value; the two v2 fields are absent. */
+export function toV1(contact: ContactRecord): ContactV1View {
+  return { ...base(contact), service_status: contact.status === 'completed' ? contact.answer_intent : null };
+}
+
+/**
+ * v2: service_status is the nine-tier value; it falls back to the Answer Intent value for contacts
+ * processed without identity (spec, Contact).
+ */
+export function toV2(contact: ContactRecord): ContactV2View {
+  const done = contact.status === 'completed' && contact.answer_intent !== null;
+  return {
+    ...base(contact),
+    service_status: done ? deriveStatus(contact.answer_intent!, contact.identity) : null,
+    service_answer_intent: done ? contact.answer_intent : null,
+    service_identity: done ? contact.identity : null,
+  };
+}
+
+function base(contact: ContactRecord): Omit<ContactViewBase, 'service_status'> {
+  const status = contact.status === 'creating' ? 'queued' : contact.status;
+  return {
+    id: contact.id,
+    organization_id: contact.organization_id,
+    phone: contact.phone,
+    properties: contact.properties,
+    status,
+    error_message: contact.error_message,
+    message: messageFor(status),
+    validation_tier: contact.validation_tier,
+    credits_charged: contact.credits_charged,
+    created_at: contact.created_at,
+    updated_at: contact.updated_at,
+  };
+}

@@ -1,0 +1,124 @@
+import { conflict, badRequest, HttpError, paymentRequired } from '../platform/errors';
+import { nowIso, nowMs } from '../platform/clock';
+import { newId, sha256Hex } from '../platform/ids';
+import { debit, InsufficientCreditsError, refund } from '../credits/credits';
+import { normalizeUsCa } from '../classification';
+import { assertSafeUrl } from '../webhooks/url-safety';
+import type { Principal } from '../auth/authenticate';
+import { nextBatchPosition } from './batch-counter';
+import { parseValidationTier, tierCost, type ContactRecord, type ValidationTier } from './contact';
+import { deleteCreatingContact, enqueueForPool, getContact, insertContact, setBatchPosition, transitionContact } from './contact-repository';
+import { claimIdempotencyKey, releaseIdempotencyKey } from './idempotency-repository';
+import { MAX_PROPERTIES_BYTES } from './routes';
+
+export interface CreateContactInput {
+  phone: string;
+  validation_tier?: string;
+  properties?: Record<string, unknown>;
+  callback_url?: string;
+  callback_secret?: string;
+  idempotency_key?: string;
+}
+
+/** A request with the same idempotency key younger than this is treated as still in flight. */
+const IN_FLIGHT_MS = 30_000;
+
+export async function createContact(principal: Principal, input: CreateContactInput): Promise<{ contact: ContactRecord; replayed: boolean }> {
+  const normalized = normalizeUsCa(input.phone);
+  if (!normalized) throw badRequest(`phone '${input.phone}' is not a valid US or Canadian phone number`);
+  const tier = parseValidationTier(input.validation_tier);
+  if (!tier) throw badRequest(`validation_tier must be one of: standard, max (got '${input.validation_tier}')`);
+  const properties = input.properties ?? {};
+  if (Buffer.byteLength(JSON.stringify(properties)) > MAX_PROPERTIES_BYTES) throw badRequest(`properties must be at most ${MAX_PROPERTIES_BYTES} bytes of JSON`);
+  if (input.callback_secret && !input.callback_url) throw badRequest('callback_secret was given without callback_url');
+  if (input.callback_url) {
+    if (!input.callback_secret) throw badRequest('callback_secret is required with callback_url: callbacks are always signed');
+    await assertSafeUrl(input.callback_url);
+  }
+
+  let id = newId();
+  if (input.idempotency_key !== undefined) {
+    const fingerprint = sha256Hex(
+      JSON.stringify([normalized.e164, tier, properties, input.callback_url ?? null, input.callback_secret ? sha256Hex(input.callback_secret) : null]),
+    );
+    const claim = await claimIdempotencyKey(principal.organizationId, principal.apiKeyId, input.idempotency_key, { contact_id: id, fingerprint, created_at: nowIso() });
+    if (!claim.claimed) {
+      if (claim.existing.fingerprint !== fingerprint) {
+        throw conflict('idempotency_key was already used with a different request; use a new key for a different contact');
+      }
+      const existing = await getContact(claim.existing.contact_id);
+      if (existing && existing.status !== 'creating') return { contact: existing, replayed: true };
+      if (nowMs() - Date.parse(claim.existing.created_at) < IN_FLIGHT_MS) {
+        throw conflict('A request with this idempotency_key is still being processed; retry in a few seconds');
+      }
+      // The first request died part-way: finish it under the same contact id (every step below is
+      // idempotent per contact id).
+      id = claim.existing.contact_id;
+    }
+  }
+
+  try {
+    return { contact: await chargeAndQueue(principal, id, normalized.e164, tier, properties, input), replayed: false };
+  } catch (error) {
+    if (error instanceof InsufficientCreditsError) {
+      await deleteCreatingContact(id);
+      if (input.idempotency_key !== undefined) await releaseIdempotencyKey(principal.organizationId, principal.apiKeyId, input.idempotency_key);
+      throw paymentRequired(`Insufficient credits: this contact needs ${error.required} credits and the balance is ${error.available}`);
+    }
+    throw error;
+  }
+}
+
+async function chargeAndQueue(
+  principal: Principal,
+  id: string,
+  phone: string,
+  tier: ValidationTier,
+  properties: Record<string, unknown>,
+  input: CreateContactInput,
+): Promise<ContactRecord> {
+  const at = nowIso();
+  const draft: ContactRecord = {
+    id,
+    organization_id: principal.organizationId,
+    api_key_id: principal.apiKeyId,
+    phone,
+    properties,
+    status: 'creating',
+    validation_tier: tier,
+    credits_charged: 0,
+    batch_position: null,
+    answer_intent: null,
+    identity: null,
+    error_message: null,
+    callback_url: input.callback_url ?? null,
+    callback_secret: input.callback_secret ?? null,
+    pool_upload_id: null,
+    created_at: at,
+    updated_at: at,
+  };
+  // Invisible until charged: lists and gets never show a contact that was not paid for.
+  if (!(await insertContact(draft))) {
+    const existing = await getContact(id);
+    if (!existing) throw new HttpError(500, 'contact vanished during creation');
+    if (existing.status !== 'creating') return existing;
+    Object.assign(draft, { created_at: existing.created_at, batch_position: existing.batch_position });
+  }
+
+  const changeId = `contact:${id}`;
+  // A max contact is charged 2 up front and its place in the batch decided only after the charge
+  // succeeded: a refused charge must not leave a hole in the 2, 1, 2, 1 sequence (a hole at an
+  // even place would make the next contact cost 2 again).
+  await debit(principal.organizationId, changeId, tier === 'max' ? 2 : 1, { reason: `contact (${tier})`, resourceId: id });
+  let position: number | null = null;
+  if (tier === 'max') {
+    position = draft.batch_position ?? (await setBatchPosition(id, (await nextBatchPosition(principal.organizationId)).position));
+    if (tierCost('max', position) === 1) {
+      await refund(principal.organizationId, `${changeId}:batch-discount`, changeId, { reason: 'max batch: even position costs 1', resourceId: id, amount: 1 });
+    }
+  }
+  const queued = await transitionContact(draft, ['creating'], 'queued', { credits_charged: tierCost(tier, position), batch_position: position }, nowIso());
+  const contact = queued ?? (await getContact(id))!;
+  await enqueueForPool(contact);
+  return contact;
+}

@@ -1,0 +1,34 @@
+import { apiHandler } from '../api/api-handler';
+import { notFound } from '../platform/errors';
+import { operation } from '../platform/http/operation';
+import { ok } from '../platform/http/response';
+import { toV1, toV2, type ContactRecord } from './contact';
+import { getContact, listContacts } from './contact-repository';
+import { createContact } from './create-contact';
+import { contactsV1Routes, contactsV2Routes } from './routes';
+
+// v1 and v2 act on the same contacts; only the response shape differs.
+const versions = [
+  { routes: contactsV1Routes, view: toV1 },
+  { routes: contactsV2Routes, view: toV2 },
+] as const;
+
+export const handler = apiHandler(
+  versions.flatMap(({ routes, view }) => [
+    operation(routes.create, async (ctx) => {
+      const { contact, replayed } = await createContact(ctx.principal, ctx.body);
+      const headers: Record<string, string> = replayed ? { 'Idempotent-Replayed': 'true' } : {};
+      return { status: 201, body: view(contact), headers };
+    }),
+    operation(routes.list, async (ctx) => {
+      const page = await listContacts(ctx.principal.organizationId, ctx.query);
+      return ok({ data: page.data.map((c: ContactRecord) => view(c)), next_cursor: page.nextCursor });
+    }),
+    operation(routes.get, async (ctx) => {
+      const contact = await getContact(ctx.params.contact_id);
+      // Another organization's contact is indistinguishable from a missing one (spec, 404).
+      if (!contact || contact.organization_id !== ctx.principal.organizationId || contact.status === 'creating') throw notFound('Contact not found');
+      return ok(view(contact));
+    }),
+  ]),
+);

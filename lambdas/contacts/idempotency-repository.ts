@@ -1,0 +1,45 @@
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailed, tableName } from '../platform/table';
+import { sha256Hex } from '../platform/ids';
+
+// idempotency_key → contact, scoped per (organization, API key). The key itself is hashed: it may
+// be anything the client chose, up to 255 characters.
+
+export interface IdempotencyClaim {
+  contact_id: string;
+  fingerprint: string;
+  created_at: string;
+}
+
+const claimKey = (orgId: string, apiKeyId: string, idempotencyKey: string) => ({
+  pk: `IDEMP#${orgId}#${apiKeyId}#${sha256Hex(idempotencyKey)}`,
+  sk: 'META',
+});
+
+/** Claims the key for a new contact, or returns the earlier claim. */
+export async function claimIdempotencyKey(
+  orgId: string,
+  apiKeyId: string,
+  idempotencyKey: string,
+  claim: IdempotencyClaim,
+): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyClaim }> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...claimKey(orgId, apiKeyId, idempotencyKey), entity: 'IdempotencyKey', ...claim },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return { claimed: true };
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+  }
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: claimKey(orgId, apiKeyId, idempotencyKey), ConsistentRead: true }));
+  return { claimed: false, existing: out.Item as IdempotencyClaim };
+}
+
+/** Frees the key when the request it guarded changed nothing (e.g. insufficient credits). */
+export async function releaseIdempotencyKey(orgId: string, apiKeyId: string, idempotencyKey: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: claimKey(orgId, apiKeyId, idempotencyKey) }));
+}

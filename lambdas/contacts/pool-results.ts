@@ -1,0 +1,45 @@
+import { logger } from '../platform/logger';
+import type { AnswerIntent, IdentityBand } from '../classification';
+import { getContact } from './contact-repository';
+import { completeContact, failContact } from './outcomes';
+
+export type PoolRowResult =
+  | { contact_id: string; answerIntent: AnswerIntent; identity: IdentityBand | null; status: string }
+  | { contact_id: string; missing: true };
+
+/**
+ * Called by the upload pipeline when an `api_pool` upload finishes. Each contact of the pool gets
+ * its result, or fails (and is refunded) when its row is missing or empty in the processed file or
+ * the whole upload failed. Safe to call again for the same upload.
+ */
+export async function handlePoolUploadFinished(
+  upload: { id: string; status: string; error_message?: string | null },
+  rows: Iterable<PoolRowResult> | AsyncIterable<PoolRowResult>,
+  contactIds: readonly string[],
+): Promise<{ completed: number; failed: number }> {
+  const seen = new Set<string>();
+  let completed = 0;
+  let failed = 0;
+  if (upload.status === 'completed') {
+    for await (const row of rows) {
+      const contact = await getContact(row.contact_id);
+      if (!contact || contact.pool_upload_id !== upload.id || seen.has(row.contact_id)) continue;
+      seen.add(row.contact_id);
+      if ('missing' in row) {
+        if (await failContact(contact, 'No result for this number in the processed file')) failed++;
+      } else if (await completeContact(contact, { answerIntent: row.answerIntent, identity: row.identity })) {
+        completed++;
+      }
+    }
+  }
+  // Contacts of the pool that got no row at all (or the upload failed) fail and are refunded.
+  const reason = upload.status === 'completed' ? 'Row missing from the processed file' : `Processing failed: ${upload.error_message ?? 'unknown error'}`;
+  for (const id of contactIds) {
+    if (seen.has(id)) continue;
+    const contact = await getContact(id);
+    if (!contact || contact.pool_upload_id !== upload.id || contact.status !== 'processing') continue;
+    if (await failContact(contact, reason)) failed++;
+  }
+  logger.info('contact pool finished', { upload_id: upload.id, completed, failed });
+  return { completed, failed };
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { authErrors, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
+import type { RouteSpec } from '../platform/http/route-spec';
+
+export const CONTACT_STATUSES = ['queued', 'processing', 'completed', 'failed', 'discarded'] as const;
+/** Spec leaves the size open: 16 KiB of JSON keeps a contact item far below DynamoDB's 400 KB. */
+export const MAX_PROPERTIES_BYTES = 16 * 1024;
+
+export const CreateContactBody = z
+  .object({
+    phone: z.string({ error: 'phone is required and must be a string' }).min(1, 'phone must not be empty').max(64),
+    validation_tier: z.string().optional().describe('standard (default) or max, case-insensitive'),
+    properties: z.record(z.string(), z.unknown()).optional().describe('free-form, echoed back unchanged; at most 16 KiB as JSON'),
+    callback_url: z.string().max(2048).optional().describe('HTTPS URL that receives a signed POST when the result is ready'),
+    callback_secret: z.string().min(16).max(256).optional().describe('HMAC-SHA256 key for the callback signature; required with callback_url'),
+    idempotency_key: z.string().min(1).max(255).optional().describe('scoped per organization and API key'),
+  })
+  .meta({ id: 'CreateContactRequest' });
+
+const contactBase = {
+  id: z.string().uuid(),
+  organization_id: z.string().uuid(),
+  phone: z.string().describe('E.164'),
+  properties: z.record(z.string(), z.unknown()),
+  status: z.enum(CONTACT_STATUSES),
+  service_status: z.string().nullable(),
+  error_message: z.string().nullable(),
+  message: z.string().nullable(),
+  validation_tier: z.enum(['standard', 'max']),
+  credits_charged: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+};
+
+export const ContactV1 = z.object(contactBase).meta({ id: 'ContactV1', description: 'service_status holds the Answer Intent value' });
+export const ContactV2 = z
+  .object({ ...contactBase, service_answer_intent: z.string().nullable(), service_identity: z.string().nullable() })
+  .meta({ id: 'ContactV2', description: 'service_status holds the nine-tier value (Answer Intent when processed without identity)' });
+
+const ListQuery = z.object({
+  status: z.enum(CONTACT_STATUSES).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(2048).optional(),
+});
+const IdParams = z.object({ contact_id: z.string().uuid('contact_id must be a UUID') });
+
+const createErrors = {
+  400: { description: 'Malformed input: unparseable or non-US/CA phone, invalid validation_tier, unsafe callback_url', schema: ErrorEnvelope },
+  402: { description: 'Insufficient credits', schema: ErrorEnvelope },
+  409: { description: 'idempotency_key reused with a different request, or the first request with it is still in progress', schema: ErrorEnvelope },
+  ...authErrors,
+  ...rateLimitErrors,
+};
+
+function versioned<V extends 1 | 2>(version: V, schema: z.ZodType) {
+  const base = `/api/v${version}/contacts`;
+  return {
+    create: {
+      method: 'POST',
+      path: base,
+      fn: 'contacts',
+      operationId: `createContactV${version}`,
+      summary: `Submit one number for classification (v${version})`,
+      tags: ['contacts'],
+      rateLimited: true,
+      request: { body: CreateContactBody },
+      responses: { 201: { description: 'Contact queued (or the existing contact for a replayed idempotency_key)', schema }, ...createErrors },
+    },
+    list: {
+      method: 'GET',
+      path: base,
+      fn: 'contacts',
+      operationId: `listContactsV${version}`,
+      summary: `List contacts, newest first (v${version})`,
+      tags: ['contacts'],
+      request: { query: ListQuery },
+      responses: {
+        200: { description: 'A page of contacts', schema: z.object({ data: z.array(schema), next_cursor: z.string().nullable() }) },
+        400: { description: 'Invalid query', schema: ErrorEnvelope },
+        ...authErrors,
+      },
+    },
+    get: {
+      method: 'GET',
+      path: `${base}/{contact_id}`,
+      fn: 'contacts',
+      operationId: `getContactV${version}`,
+      summary: `The latest snapshot of one contact (v${version})`,
+      tags: ['contacts'],
+      request: { params: IdParams },
+      responses: { 200: { description: 'Contact', schema }, 404: { description: 'Unknown or another organization’s', schema: ErrorEnvelope }, ...authErrors },
+    },
+  } satisfies Record<string, RouteSpec>;
+}
+
+export const contactsV1Routes = versioned(1, ContactV1);
+export const contactsV2Routes = versioned(2, ContactV2);

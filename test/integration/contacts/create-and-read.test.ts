@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { useTestService } from '../../support/runtime';
+import * as admin from '../../../lambdas/admin/admin';
+import { getBalance } from '../../../lambdas/credits/credits';
+
+const service = useTestService();
+
+interface ContactBody {
+  id: string;
+  status: string;
+  phone: string;
+  credits_charged: number;
+  validation_tier: string;
+  properties: Record<string, unknown>;
+  service_status: string | null;
+  service_identity?: string | null;
+  message: string | null;
+}
+
+async function orgKey(credits: number) {
+  const org = await admin.createOrganization({ name: 'Contacts', credits });
+  const user = await admin.createUser(`c-${org.id}@example.com`);
+  await admin.addMember(org.id, user.id, 'owner');
+  return { org, key: (await admin.mintKey(org.id, user.id)).key };
+}
+
+describe('POST /api/v{1,2}/contacts', () => {
+  it('creates a queued contact in both versions, normalizing the phone and echoing properties', async () => {
+    const v1 = await service.request('POST', '/api/v1/contacts', { body: { phone: '(212) 555-0143', properties: { crm: { id: 7 }, tags: ['a'] } } });
+    expect(v1.status).toBe(201);
+    const one = (await v1.json()) as ContactBody;
+    expect(one).toMatchObject({ status: 'queued', phone: '+12125550143', credits_charged: 1, validation_tier: 'standard', properties: { crm: { id: 7 }, tags: ['a'] }, service_status: null });
+    expect(one.message).toMatch(/Queued/);
+    expect('service_identity' in one).toBe(false);
+
+    const v2 = await service.request('POST', '/api/v2/contacts', { body: { phone: '+1 415.555.0100', validation_tier: 'STANDARD' } });
+    expect(v2.status).toBe(201);
+    const two = (await v2.json()) as ContactBody;
+    expect(two.service_identity).toBeNull();
+    // Both versions read the same contacts.
+    expect((await service.request('GET', `/api/v2/contacts/${one.id}`)).status).toBe(200);
+    expect(((await (await service.request('GET', `/api/v1/contacts/${two.id}`)).json()) as ContactBody).phone).toBe('+14155550100');
+  });
+
+  it('charges max contacts 2, 1, 2, 1 and moves the balance by exactly that', async () => {
+    const { org, key } = await orgKey(100);
+    const charges: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await service.request('POST', '/api/v1/contacts', { key, body: { phone: `212555${String(1000 + i)}`, validation_tier: 'max' } });
+      expect(res.status).toBe(201);
+      charges.push(((await res.json()) as ContactBody).credits_charged);
+    }
+    expect(charges).toEqual([2, 1, 2, 1, 2]);
+    expect((await getBalance(org.id)).total).toBe(100 - 8);
+  });
+
+  it('concurrent max creates still total ceil(N × 1.5)', async () => {
+    const { org, key } = await orgKey(1000);
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => service.request('POST', '/api/v2/contacts', { key, body: { phone: `+1 (415) 555-${String(2000 + i)}`, validation_tier: 'max' } })),
+    );
+    expect(responses.every((r) => r.status === 201)).toBe(true);
+    const charged = (await Promise.all(responses.map(async (r) => ((await r.json()) as ContactBody).credits_charged))).reduce((a, b) => a + b, 0);
+    expect(charged).toBe(60);
+    expect((await getBalance(org.id)).total).toBe(940);
+  });
+
+  it('replays an idempotency key without charging, and refuses its reuse for another request', async () => {
+    const { org, key } = await orgKey(10);
+    const body = { phone: '2125550199', idempotency_key: 'order-42', properties: { order: 42 } };
+    const first = await service.request('POST', '/api/v1/contacts', { key, body });
+    const again = await service.request('POST', '/api/v2/contacts', { key, body });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await again.json()) as ContactBody).id).toBe(((await first.json()) as ContactBody).id);
+    expect((await getBalance(org.id)).total).toBe(9);
+    const other = await service.request('POST', '/api/v1/contacts', { key, body: { ...body, phone: '2125550198' } });
+    expect(other.status).toBe(409);
+    expect((await getBalance(org.id)).total).toBe(9);
+  });
+
+  it('answers hostile input with 400 and charges nothing', async () => {
+    const { org, key } = await orgKey(10);
+    const cases: [unknown, RegExp][] = [
+      [{ phone: '+44 20 7946 0958' }, /not a valid US or Canadian/],
+      [{ phone: '787-555-0100' }, /not a valid US or Canadian/], // Puerto Rico: NANP but not US/CA
+      [{ phone: 'call me maybe' }, /not a valid US or Canadian/],
+      [{ phone: '2125550143', validation_tier: 'gold' }, /validation_tier must be one of/],
+      [{ phone: 12125550143 }, /phone/],
+      [{}, /phone/],
+      [{ phone: '2125550143', properties: 'x' }, /properties/],
+      [{ phone: '2125550143', properties: { blob: 'x'.repeat(17_000) } }, /at most 16384 bytes/],
+      [{ phone: '2125550143', idempotency_key: 'k'.repeat(256) }, /idempotency_key/],
+      [{ phone: '2125550143', callback_url: 'https://example.com/hook' }, /callback_secret is required/],
+      [{ phone: '2125550143', callback_url: 'http://example.com/hook', callback_secret: 's'.repeat(20) }, /https/i],
+      [{ phone: '2125550143', callback_url: 'https://169.254.169.254/latest', callback_secret: 's'.repeat(20) }, /./],
+    ];
+    for (const [body, detail] of cases) {
+      const res = await service.request('POST', '/api/v1/contacts', { key, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(detail);
+    }
+    const malformed = await service.request('POST', '/api/v1/contacts', { key, body: '{"phone": ', headers: { 'content-type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    const wrongType = await service.request('POST', '/api/v1/contacts', { key, body: 'phone=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(wrongType.status).toBe(415);
+    expect((await getBalance(org.id)).total).toBe(10);
+  });
+
+  it('refuses with 402 when credits are short, creating nothing', async () => {
+    const { org, key } = await orgKey(1);
+    const max = await service.request('POST', '/api/v1/contacts', { key, body: { phone: '2125550101', validation_tier: 'max' } });
+    expect(max.status).toBe(402);
+    expect(((await max.json()) as { detail: string }).detail).toMatch(/Insufficient credits/);
+    const list = (await (await service.request('GET', '/api/v1/contacts', { key })).json()) as { data: unknown[] };
+    expect(list.data).toHaveLength(0);
+    expect((await getBalance(org.id)).total).toBe(1);
+    expect((await service.request('POST', '/api/v1/contacts', { key, body: { phone: '2125550101' } })).status).toBe(201);
+  });
+});
+
+describe('GET /api/v{1,2}/contacts', () => {
+  it('lists newest first with cursor paging and a status filter, and hides other organizations', async () => {
+    const { key } = await orgKey(50);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await service.request('POST', '/api/v2/contacts', { key, body: { phone: `31255501${10 + i}` } });
+      ids.push(((await res.json()) as ContactBody).id);
+    }
+    const page1 = (await (await service.request('GET', '/api/v2/contacts?limit=2', { key })).json()) as { data: ContactBody[]; next_cursor: string };
+    expect(page1.data.map((c) => c.id)).toEqual([ids[4], ids[3]]);
+    const page2 = (await (await service.request('GET', `/api/v2/contacts?limit=2&cursor=${page1.next_cursor}`, { key })).json()) as { data: ContactBody[] };
+    expect(page2.data.map((c) => c.id)).toEqual([ids[2], ids[1]]);
+    const queued = (await (await service.request('GET', '/api/v1/contacts?status=queued&limit=100', { key })).json()) as { data: ContactBody[] };
+    expect(queued.data).toHaveLength(5);
+    const completed = (await (await service.request('GET', '/api/v1/contacts?status=completed', { key })).json()) as { data: ContactBody[]; next_cursor: null };
+    expect(completed).toEqual({ data: [], next_cursor: null });
+
+    expect((await service.request('GET', `/api/v1/contacts/${ids[0]}`)).status).toBe(404); // the demo org's key
+    expect((await service.request('GET', '/api/v1/contacts/not-a-uuid', { key })).status).toBe(400);
+    expect((await service.request('GET', '/api/v1/contacts?limit=0', { key })).status).toBe(400);
+    expect((await service.request('GET', '/api/v1/contacts?status=done', { key })).status).toBe(400);
+    expect((await service.request('GET', '/api/v1/contacts?cursor=garbage', { key })).status).toBe(400);
+  });
+});
