@@ -65,12 +65,17 @@ async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, r
     }
   }
 
-  if (route.request?.params) (ctx as { params: unknown }).params = parseOr400(route.request.params, event.pathParameters ?? {}, 'path parameters');
-  if (route.request?.query) (ctx as { query: unknown }).query = parseOr400(route.request.query, event.queryStringParameters ?? {}, 'query parameters');
-  if (route.request?.body && acceptsOnlyJson(route)) (ctx as { body: unknown }).body = parseJsonBody(route, ctx);
-
-  const result = await op.run(ctx);
-  return { ...result, headers: { ...ctx.responseHeaders, ...result.headers } };
+  try {
+    if (route.request?.params) (ctx as { params: unknown }).params = parseOr400(route.request.params, event.pathParameters ?? {}, 'path parameters');
+    if (route.request?.query) (ctx as { query: unknown }).query = parseOr400(route.request.query, event.queryStringParameters ?? {}, 'query parameters');
+    if (route.request?.body && acceptsOnlyJson(route)) (ctx as { body: unknown }).body = parseJsonBody(route, ctx);
+    const result = await op.run(ctx);
+    return { ...result, headers: { ...ctx.responseHeaders, ...result.headers } };
+  } catch (error) {
+    // A call that spent a token reports the bucket even when it then fails.
+    if (error instanceof HttpError) throw new HttpError(error.status, error.detail, { ...ctx.responseHeaders, ...error.headers });
+    throw error;
+  }
 }
 
 function acceptsOnlyJson(route: RouteSpec): boolean {
