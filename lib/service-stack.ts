@@ -6,6 +6,7 @@ import { BillingConstruct } from './billing-construct';
 import { DataConstruct } from './data-construct';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { WebhooksConstruct } from './webhooks-construct';
+import { SpamConstruct } from './spam-construct';
 
 /**
  * The whole service in one stack. Feature constructs (uploads pipeline, webhook delivery, spam
@@ -31,6 +32,8 @@ export class PhoneValidationStack extends Stack {
     new BillingConstruct(this, 'Billing', { table: this.data.table, environment });
     // Features whose workers emit events call this.webhooks.grantEmit(fn).
     this.webhooks = new WebhooksConstruct(this, 'Webhooks', { table: this.data.table, environment, producers: this.api.functions.values() });
+
+    new SpamConstruct(this, 'Spam', { table: this.data.table, screenshots: this.data.screenshotsBucket, environment, api: this.api.functions.get('spam')!, webhooks: this.webhooks });
 
     acknowledgeNagFindings(this);
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });

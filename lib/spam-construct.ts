@@ -1,0 +1,95 @@
+import { CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
+
+export interface SpamConstructProps {
+  table: TableV2;
+  /** The stack's screenshots bucket (its 7-day lifecycle rule lives with the bucket). */
+  screenshots: IBucket;
+  environment: Record<string, string>;
+  /** The `spam` API function: sends verification codes and serves screenshots. */
+  api: LambdaFunction;
+  /** Lets the daily run emit events (spam.detected) into webhook delivery. */
+  webhooks?: { grantEmit(fn: LambdaFunction): void };
+}
+
+/**
+ * Spam monitoring: the daily test run on EventBridge Scheduler, its Lambda, the device-lab token
+ * secret, and what the API function needs to send verification codes through AWS End User
+ * Messaging SMS and Voice v2.
+ *
+ * Context keys (cdk.json or `-c`): spamOriginationIdentity (phone number, pool or sender id; without
+ * it codes go to the simulator's outbox in the table, read with `admin spam-codes --stack`),
+ * spamTelephonyProvider (aws|simulator), spamDeviceLabUrl (https; without it tests are simulated),
+ * spamCarrierTestProvider (device-lab|simulator), spamRunHourUtc (default 14).
+ */
+export class SpamConstruct extends Construct {
+  readonly dailyRun: ServiceFunction;
+  readonly deviceLabToken: Secret;
+
+  constructor(scope: Construct, id: string, props: SpamConstructProps) {
+    super(scope, id);
+    const ctx = (key: string): string | undefined => this.node.tryGetContext(key) ?? undefined;
+    const origination = ctx('spamOriginationIdentity') ?? '';
+    const deviceLabUrl = ctx('spamDeviceLabUrl') ?? '';
+    const telephonyProvider = ctx('spamTelephonyProvider') ?? (origination ? 'aws' : 'simulator');
+    const carrierTestProvider = ctx('spamCarrierTestProvider') ?? (deviceLabUrl ? 'device-lab' : 'simulator');
+
+    // The operator puts the lab's API token here after deploy (`aws secretsmanager put-secret-value`).
+    this.deviceLabToken = new Secret(this, 'DeviceLabToken', {
+      description: 'Bearer token of the device-lab API used by the daily spam tests',
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    Validations.of(this.deviceLabToken).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'The token is issued by the device-lab vendor and rotated in its console; there is no rotation Lambda to run.',
+    });
+
+    this.dailyRun = new ServiceFunction(this, 'DailyRun', {
+      entry: 'lambdas/spam/daily-run.ts',
+      description: 'Daily: test every verified in-limit monitored number on AT&T, T-Mobile and Verizon',
+      timeout: Duration.minutes(15),
+      environment: {
+        ...props.environment,
+        CARRIER_TEST_PROVIDER: carrierTestProvider,
+        DEVICE_LAB_URL: deviceLabUrl,
+        DEVICE_LAB_TOKEN_SECRET_ARN: this.deviceLabToken.secretArn,
+      },
+    });
+    props.table.grantReadWriteData(this.dailyRun);
+    // Object-level rights on the spam/ prefix only, rather than the broad grant* helpers.
+    const screenshotObjects = props.screenshots.arnForObjects('spam/*');
+    this.dailyRun.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: [screenshotObjects] }));
+    this.deviceLabToken.grantRead(this.dailyRun);
+    props.webhooks?.grantEmit(this.dailyRun);
+
+    new Schedule(this, 'Daily', {
+      description: 'Spam monitoring: daily carrier tests',
+      schedule: ScheduleExpression.cron({ minute: '0', hour: String(ctx('spamRunHourUtc') ?? '14') }),
+      target: new LambdaInvoke(this.dailyRun, { retryAttempts: 2 }),
+    });
+    acknowledgeInvokeVersions(this, this.dailyRun);
+
+    props.api.addEnvironment('TELEPHONY_PROVIDER', telephonyProvider);
+    props.api.addEnvironment('SMS_VOICE_ORIGINATION_IDENTITY', origination);
+    props.api.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [screenshotObjects] }));
+    props.api.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['sms-voice:SendTextMessage', 'sms-voice:SendVoiceMessage'],
+        // An ARN names the one identity; a bare phone number or sender id cannot be scoped here.
+        resources: [origination.startsWith('arn:') ? origination : '*'],
+      }),
+    );
+    const objectsWildcard = `AwsSolutions-IAM5[Resource::<${Stack.of(this).resolve(Stack.of(this).getLogicalId(props.screenshots.node.defaultChild as CfnElement))}.Arn>/spam/*]`;
+    for (const holder of [this.dailyRun, props.api]) {
+      Validations.of(holder).acknowledge({ id: objectsWildcard, reason: 'Screenshots are objects under the spam/ prefix of the screenshots bucket; the wildcard covers only their keys.' });
+    }
+  }
+}

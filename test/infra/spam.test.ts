@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { Match } from 'aws-cdk-lib/assertions';
+import { nagErrors, synthStack } from '../support/stack';
+
+describe('spam monitoring infrastructure', () => {
+  const { template } = synthStack();
+  const functions = template.findResources('AWS::Lambda::Function');
+  const logicalIdOf = (entryWord: string) =>
+    Object.entries(functions).find(([, f]) => String(f.Properties.Description ?? '').includes(entryWord))?.[0];
+
+  it('schedules the daily run on EventBridge Scheduler against the run Lambda', () => {
+    const run = logicalIdOf('Daily: test every verified');
+    expect(run).toBeDefined();
+    template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      Description: 'Spam monitoring: daily carrier tests',
+      ScheduleExpression: 'cron(0 14 * * ? *)',
+      Target: Match.objectLike({ Arn: { 'Fn::GetAtt': [run, 'Arn'] }, RetryPolicy: Match.objectLike({ MaximumRetryAttempts: 2 }) }),
+    });
+    expect(functions[run!]!.Properties).toMatchObject({ Timeout: 900, Runtime: 'nodejs22.x' });
+    expect(functions[run!]!.Properties.Environment.Variables).toMatchObject({
+      CARRIER_TEST_PROVIDER: 'simulator',
+      DEVICE_LAB_TOKEN_SECRET_ARN: { Ref: expect.stringMatching(/^SpamDeviceLabToken/) },
+      SCREENSHOTS_BUCKET: { Ref: expect.stringMatching(/^DataScreenshots/) },
+      TABLE_NAME: { Ref: expect.stringMatching(/^DataTable/) },
+    });
+  });
+
+  it('keeps screenshots 7 days in an encrypted, private, TLS-only bucket', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ ExpirationInDays: 7, Status: 'Enabled' })]) },
+      BucketEncryption: Match.anyValue(),
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+    });
+  });
+
+  it('holds the device-lab token in Secrets Manager, readable by the run', () => {
+    template.hasResourceProperties('AWS::SecretsManager::Secret', { Description: Match.stringLikeRegexp('device-lab') });
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'] })]) },
+    });
+  });
+
+  it('lets the spam API function send codes through End User Messaging SMS and Voice v2', () => {
+    const api = logicalIdOf('API: spam');
+    expect(api).toBeDefined();
+    expect(functions[api!]!.Properties.Environment.Variables).toMatchObject({ TELEPHONY_PROVIDER: 'simulator', SMS_VOICE_ORIGINATION_IDENTITY: '' });
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: ['sms-voice:SendTextMessage', 'sms-voice:SendVoiceMessage'], Effect: 'Allow' })]) },
+    });
+  });
+
+  it('routes every spam endpoint to the spam function', () => {
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string);
+    for (const key of [
+      'POST /api/v1/spam/numbers',
+      'GET /api/v1/spam/numbers',
+      'GET /api/v1/spam/numbers/{number_id}',
+      'DELETE /api/v1/spam/numbers/{number_id}',
+      'POST /api/v1/spam/numbers/{number_id}/verify',
+      'POST /api/v1/spam/numbers/{number_id}/verify/resend',
+      'GET /api/v1/spam/numbers/{number_id}/history',
+      'GET /api/v1/spam/numbers/{number_id}/screenshot',
+    ]) expect(routes).toContain(key);
+  });
+
+  it('adds no unsuppressed cdk-nag findings', () => {
+    expect(nagErrors()).toEqual([]);
+  });
+
+  it('reads and writes screenshots only under their prefix', () => {
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Action: 's3:PutObject', Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [Match.stringLikeRegexp('^DataScreenshots'), 'Arn'] }, '/spam/*']] } }),
+        ]),
+      },
+    });
+  });
+});
