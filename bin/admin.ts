@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from '../local/embedded-dynamodb';
+import { ensureTable, startEmbeddedDynamo } from '../local/embedded-dynamodb';
+import { ensureBuckets, startEmbeddedS3 } from '../local/embedded-s3';
 import { dataDirFromEnv, LOCAL_RESOURCES, readRuntimeState } from '../local/environment';
 import { join } from 'node:path';
 import { ADMIN_COMMANDS, AdminUsageError } from './admin-commands';
@@ -57,7 +58,7 @@ async function main(): Promise<number> {
   }
 }
 
-async function connect(table: string | undefined, stack: string | undefined): Promise<EmbeddedDynamo | null> {
+async function connect(table: string | undefined, stack: string | undefined): Promise<{ close(): Promise<void> } | null> {
   if (table || stack) {
     process.env.TABLE_NAME = table ?? (await tableFromStack(stack!));
     return null;
@@ -74,11 +75,23 @@ async function connect(table: string | undefined, stack: string | undefined): Pr
     process.env.S3_FORCE_PATH_STYLE = 'true';
     return null;
   }
-  // Not running: open the data folder directly (LevelDB allows one process at a time).
+  // Not running: open the data folder directly (LevelDB allows one process at a time), files too,
+  // so commands that store objects (e.g. spam-run screenshots) work either way.
   const dynamo = await startEmbeddedDynamo(join(dataDir, 'dynamodb'));
+  const s3 = await startEmbeddedS3(join(dataDir, 's3'));
   process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
+  process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
+  process.env.S3_FORCE_PATH_STYLE = 'true';
+  process.env.FILES_BUCKET ??= LOCAL_RESOURCES.buckets.files;
+  process.env.SCREENSHOTS_BUCKET ??= LOCAL_RESOURCES.buckets.screenshots;
   await ensureTable(dynamo.endpoint, process.env.TABLE_NAME);
-  return dynamo;
+  await ensureBuckets(s3.endpoint, [process.env.FILES_BUCKET, process.env.SCREENSHOTS_BUCKET]);
+  return {
+    close: async () => {
+      await s3.close();
+      await dynamo.close();
+    },
+  };
 }
 
 async function tableFromStack(stackName: string): Promise<string> {
