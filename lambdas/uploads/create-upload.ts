@@ -1,0 +1,118 @@
+import { nowIso } from '../platform/clock';
+import { newId, randomHex, sha256Hex } from '../platform/ids';
+import { badRequest, paymentRequired } from '../platform/errors';
+import { filesBucket, putObject } from '../platform/blob';
+import { debit, InsufficientCreditsError } from '../credits/credits';
+import { emitEvent } from '../events/events';
+import type { Principal } from '../auth/authenticate';
+import { CsvSyntaxError, parseCsv } from './csv';
+import { planUpload, priceOf, type ColumnMapping, type Tier } from './plan';
+import { keys, type UploadRecord } from './upload';
+import { deleteChargingUpload, insertUpload, transitionUpload } from './upload-repository';
+import { startUploadWorkflow } from './workflow';
+
+export interface CreateUploadInput {
+  /** The CSV bytes exactly as received (JSON-mode uploads are turned into a CSV first). */
+  csv: Buffer;
+  filename: string;
+  mapping: ColumnMapping;
+  tier: Tier;
+  skipMobileLookup: boolean;
+  source: 'api' | 'api_pool';
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export function decodeCsv(bytes: Buffer): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw badRequest('The file is not valid UTF-8 text; save the CSV as UTF-8 and upload it again');
+  }
+}
+
+export async function createUpload(principal: Pick<Principal, 'organizationId' | 'userId' | 'apiKeyId'>, input: CreateUploadInput, uploadId = newId()): Promise<UploadRecord> {
+  const text = decodeCsv(input.csv);
+  let parsed;
+  try {
+    parsed = parseCsv(text);
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) throw badRequest(`The file is not valid CSV: ${error.message}`);
+    throw error;
+  }
+  const [header, ...rows] = parsed.records;
+  if (!header) throw badRequest('The file is empty; it needs a header row and at least 100 numbers');
+  // Pools of single contacts were charged per contact and may be any size.
+  const plan = planUpload(header.fields, rows.map((r) => r.fields), input.mapping, { minimum: input.source === 'api_pool' ? 1 : undefined });
+  const price = priceOf(plan.validNumberCount, input.tier);
+  const at = nowIso();
+  const record: UploadRecord = {
+    id: uploadId,
+    user_id: principal.userId,
+    organization_id: principal.organizationId,
+    original_filename: input.filename,
+    file_size_bytes: input.csv.length,
+    status: 'charging',
+    valid_row_count: plan.validRowCount,
+    valid_number_count: plan.validNumberCount,
+    invalid_row_count: plan.invalidCount,
+    total_rows: plan.totalRows,
+    credits_required: input.source === 'api_pool' ? 0 : price,
+    credits_charged: null,
+    credits_refunded: null,
+    source: input.source,
+    api_key_id: principal.apiKeyId,
+    skip_mobile_lookup: input.skipMobileLookup,
+    validation_tier: input.tier,
+    identity_enabled: plan.identity,
+    phone_columns: input.mapping.phoneColumns,
+    result_summary: null,
+    export_count: 0,
+    last_exported_at: null,
+    processed_available: false,
+    error_message: null,
+    exceeded_daily_limit: false,
+    created_at: at,
+    updated_at: at,
+  };
+  // Files first, then the (invisible) record, then the charge, then visibility: a crash anywhere
+  // leaves at most an invisible `charging` record, never a charge without an upload.
+  const bucket = filesBucket();
+  await putObject(bucket, keys.original(record), input.csv, 'text/csv');
+  await putObject(bucket, keys.work(record), JSON.stringify({ rows: plan.rows }), 'application/json');
+  await insertUpload(record);
+
+  const amount = record.credits_required ?? 0;
+  try {
+    await debit(record.organization_id, `upload:${record.id}`, amount, { reason: `upload (${input.tier})`, resourceId: record.id });
+  } catch (error) {
+    if (error instanceof InsufficientCreditsError) {
+      await deleteChargingUpload(record.id);
+      throw paymentRequired(`Insufficient credits: this upload needs ${amount} credits and the balance is ${error.available}`);
+    }
+    throw error;
+  }
+  const ready = (await transitionUpload(record.id, ['charging'], 'ready_for_processing', { credits_charged: amount }, nowIso())) ?? record;
+  await emitEvent({
+    organizationId: record.organization_id,
+    type: 'upload.created',
+    id: `evt_${sha256Hex(`${record.id}:created`).slice(0, 32)}`,
+    data: {
+      upload: {
+        id: ready.id,
+        source: ready.source,
+        status: 'ready_for_processing',
+        original_filename: ready.original_filename,
+        total_rows: ready.total_rows,
+        valid_row_count: ready.valid_row_count,
+        valid_number_count: ready.valid_number_count,
+        organization_id: ready.organization_id,
+        created_at: ready.created_at,
+      },
+    },
+  });
+  await startUploadWorkflow(record.id);
+  return ready;
+}
+
+export const synthesizedFilename = (): string => `api_upload_${randomHex(8)}.csv`;

@@ -1,0 +1,99 @@
+// RFC 4180 reading for uploads: quoted fields with embedded commas, quotes ("") and newlines, CRLF
+// or LF record ends, a leading UTF-8 BOM. Each record keeps the byte-exact span of its source text
+// so the processed file can append columns without re-quoting anything the customer sent.
+
+export interface CsvRecord {
+  fields: string[];
+  /** Offsets into the text: the record's content (without its line ending) and the line ending. */
+  start: number;
+  end: number;
+  eol: string;
+}
+
+export interface ParsedCsv {
+  bom: boolean;
+  records: CsvRecord[];
+}
+
+export class CsvSyntaxError extends Error {
+  override name = 'CsvSyntaxError';
+}
+
+export function parseCsv(input: string): ParsedCsv {
+  const bom = input.charCodeAt(0) === 0xfeff;
+  const text = input;
+  const records: CsvRecord[] = [];
+  let i = bom ? 1 : 0;
+  const n = text.length;
+  while (i < n) {
+    const start = i;
+    const fields: string[] = [];
+    let eol = '';
+    for (;;) {
+      let value: string;
+      if (text.charCodeAt(i) === 34 /* " */) {
+        let j = i + 1;
+        let out = '';
+        let segment = j;
+        for (;;) {
+          const q = text.indexOf('"', j);
+          if (q === -1) throw new CsvSyntaxError(`Unterminated quoted field starting at character ${i}`);
+          if (text.charCodeAt(q + 1) === 34) {
+            out += text.slice(segment, q + 1);
+            j = q + 2;
+            segment = j;
+            continue;
+          }
+          out += text.slice(segment, q);
+          i = q + 1;
+          break;
+        }
+        value = out;
+        // Tolerate stray characters after a closing quote up to the delimiter, as most producers' readers do.
+        while (i < n && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') value += text[i++];
+      } else {
+        let j = i;
+        while (j < n) {
+          const c = text.charCodeAt(j);
+          if (c === 44 || c === 10 || c === 13) break;
+          j++;
+        }
+        value = text.slice(i, j);
+        i = j;
+      }
+      fields.push(value);
+      if (i >= n) break;
+      const c = text.charCodeAt(i);
+      if (c === 44) {
+        i++;
+        if (i >= n) {
+          fields.push('');
+          break;
+        }
+        continue;
+      }
+      if (c === 13 && text.charCodeAt(i + 1) === 10) {
+        eol = '\r\n';
+        i += 2;
+      } else {
+        eol = c === 13 ? '\r' : '\n';
+        i++;
+      }
+      break;
+    }
+    const end = i - eol.length;
+    // A blank line is not a record.
+    if (!(fields.length === 1 && fields[0] === '')) records.push({ fields, start, end, eol });
+  }
+  return { bom, records };
+}
+
+/** Quotes a cell we write; cells starting with = + - @ (or tab/CR) get a leading ' so spreadsheets do not run them. */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+export function csvLine(values: string[]): string {
+  return values.map(csvCell).join(',');
+}

@@ -1,0 +1,84 @@
+import { badRequest, conflict } from '../platform/errors';
+import { nowIso, nowUnix } from '../platform/clock';
+import { sha256Hex } from '../platform/ids';
+import { filesBucket, getObject, presignGet, putObject } from '../platform/blob';
+import { buildProcessedCsv, type SliceOptions } from './processed-file';
+import { vocabularyFor, type RowResult } from './results';
+import { keys, type UploadRecord } from './upload';
+import { recordExport } from './upload-repository';
+
+/** Spec: a download link is valid for one hour, then answers 403. */
+export const LINK_SECONDS = 3600;
+
+export interface DownloadLink {
+  url: string;
+  expires_at: number;
+}
+
+/** The fixed slice of the deprecated processed-filtered download: contacts likely to pick up. */
+const REACHABLE = {
+  answer_intent: ['Likely Answer', 'Likely Call Screening'],
+  identity: ['1 - Likely Right-Party Answer', '2 - Likely Answer', '3 - Likely Right-Party Call Screening', '4 - Likely Call Screening'],
+};
+
+async function link(key: string, filename: string): Promise<DownloadLink> {
+  const expires = nowUnix() + LINK_SECONDS;
+  return { url: await presignGet(filesBucket(), key, LINK_SECONDS, filename), expires_at: expires };
+}
+
+export async function originalLink(upload: UploadRecord): Promise<DownloadLink> {
+  return link(keys.original(upload), upload.original_filename);
+}
+
+/** Parses the `statuses` filter against the vocabulary the upload's result_summary.format selects. */
+export function parseStatuses(raw: string | undefined, identity: boolean): Set<string> | undefined {
+  if (raw === undefined) return undefined;
+  const vocabulary = vocabularyFor(identity);
+  const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (values.length === 0) throw badRequest(`statuses is empty; valid values: ${vocabulary.join(', ')}`);
+  const unknown = values.filter((v) => !vocabulary.includes(v));
+  if (unknown.length) throw badRequest(`Unrecognized status ${unknown.map((u) => `'${u}'`).join(', ')}; valid values for this upload: ${vocabulary.join(', ')}`);
+  return new Set(values);
+}
+
+export async function processedLink(upload: UploadRecord, query: { statuses?: string; include_identity?: 'true' | 'false'; sort?: 'best_status' | 'original' }): Promise<DownloadLink> {
+  requireCompleted(upload);
+  const base = upload.original_filename.replace(/\.csv$/i, '');
+  const options: SliceOptions = {
+    statuses: parseStatuses(query.statuses, upload.identity_enabled),
+    includeIdentity: query.include_identity === 'true',
+    sort: query.sort === 'best_status' ? 'best_status' : undefined,
+  };
+  const plain = !options.statuses && !options.includeIdentity && !options.sort;
+  const key = plain ? keys.processed(upload) : await sliceKey(upload, options);
+  await recordExport(upload.id, nowIso());
+  return link(key, `${base}_processed.csv`);
+}
+
+export async function processedFilteredLink(upload: UploadRecord): Promise<DownloadLink> {
+  requireCompleted(upload);
+  const statuses = new Set(upload.identity_enabled ? REACHABLE.identity : REACHABLE.answer_intent);
+  const key = await sliceKey(upload, { statuses });
+  await recordExport(upload.id, nowIso());
+  return link(key, `${upload.original_filename.replace(/\.csv$/i, '')}_processed_filtered.csv`);
+}
+
+/** Builds a slice once and keeps it (same options → same object). */
+async function sliceKey(upload: UploadRecord, options: SliceOptions): Promise<string> {
+  const name = sha256Hex(JSON.stringify({ s: options.statuses ? [...options.statuses].sort() : null, i: options.includeIdentity ?? false, o: options.sort ?? null })).slice(0, 24);
+  const key = keys.slice(upload, name);
+  const bucket = filesBucket();
+  if (await getObject(bucket, key)) return key;
+  const [original, results] = await Promise.all([getObject(bucket, keys.original(upload)), getObject(bucket, keys.results(upload))]);
+  if (!original || !results) throw new Error(`upload ${upload.id}: processed data missing`);
+  const rows = (JSON.parse(results.toString('utf8')) as { rows: RowResult[] }).rows;
+  const csv = buildProcessedCsv(original.toString('utf8'), upload.phone_columns, upload.identity_enabled, rows, options);
+  await putObject(bucket, key, csv, 'text/csv');
+  return key;
+}
+
+function requireCompleted(upload: UploadRecord): void {
+  if (upload.status !== 'completed' || !upload.processed_available) {
+    throw conflict(`The processed file is not available yet: the upload is ${upload.status === 'charging' ? 'ready_for_processing' : upload.status}`);
+  }
+}

@@ -1,0 +1,56 @@
+import { apiHandler, parseJsonBody } from '../api/api-handler';
+import { gone, notFound, unsupportedMediaType } from '../platform/errors';
+import { mediaType } from '../platform/http/content-type';
+import { operation } from '../platform/http/operation';
+import { ok } from '../platform/http/response';
+import type { z } from 'zod';
+import { createUpload, synthesizedFilename } from './create-upload';
+import { originalLink, processedFilteredLink, processedLink } from './downloads';
+import { parseJsonUpload, parseMultipartUpload, type JsonUploadBody } from './request';
+import { uploadsRoutes as routes } from './routes';
+import { readStaged, stageUpload } from './staging';
+import { toPublicUpload, type UploadRecord } from './upload';
+import { getUpload, listUploads } from './upload-repository';
+
+async function ownUpload(orgId: string, id: string): Promise<UploadRecord> {
+  const upload = await getUpload(id);
+  // Another organization's upload is indistinguishable from a missing one.
+  if (!upload || upload.organization_id !== orgId || upload.status === 'charging') throw notFound('Upload not found');
+  return upload;
+}
+
+export const handler = apiHandler([
+  operation(routes.create, async (ctx) => {
+    const type = mediaType(ctx.headers['content-type']);
+    let request;
+    if (type === 'multipart/form-data') {
+      request = await parseMultipartUpload(ctx.rawBody, ctx.headers['content-type']!);
+    } else if (type === 'application/json') {
+      request = parseJsonUpload(parseJsonBody(ctx.route, ctx) as z.infer<typeof JsonUploadBody>);
+      if (request.stagedUploadId) request.csv = await readStaged(ctx.principal.organizationId, request.stagedUploadId);
+    } else {
+      throw unsupportedMediaType(`Unsupported Content-Type '${type || 'none'}'; send multipart/form-data (CSV file) or application/json`);
+    }
+    const upload = await createUpload(ctx.principal, {
+      csv: request.csv,
+      filename: request.filename ?? (request.stagedUploadId ? 'staged_upload.csv' : synthesizedFilename()),
+      mapping: request.mapping,
+      tier: request.tier,
+      skipMobileLookup: request.skipMobileLookup,
+      source: 'api',
+    });
+    return ok(toPublicUpload(upload));
+  }),
+  operation(routes.stage, async (ctx) => ok(await stageUpload(ctx.principal.organizationId))),
+  operation(routes.list, async (ctx) => {
+    const page = await listUploads(ctx.principal.organizationId, ctx.query.limit, ctx.query.cursor);
+    return ok({ data: page.data.map(toPublicUpload), next_cursor: page.nextCursor });
+  }),
+  operation(routes.get, async (ctx) => ok(toPublicUpload(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
+  operation(routes.remove, async () => {
+    throw gone('Deleting uploads was removed on 2026-08-10; uploads cannot be deleted or cancelled');
+  }),
+  operation(routes.downloadOriginal, async (ctx) => ok(await originalLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
+  operation(routes.downloadProcessed, async (ctx) => ok(await processedLink(await ownUpload(ctx.principal.organizationId, ctx.params.id), (ctx.query ?? {}) as Parameters<typeof processedLink>[1]))),
+  operation(routes.downloadProcessedFiltered, async (ctx) => ok(await processedFilteredLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
+]);

@@ -1,0 +1,102 @@
+import { badRequest, payloadTooLarge, unprocessable } from '../platform/errors';
+import { normalizeUsCa } from '../classification';
+
+export const MIN_NUMBERS = 100;
+export const MAX_NUMBERS = 250_000;
+export const MAX_PHONE_COLUMNS = 10;
+
+export interface ColumnMapping {
+  phoneColumns: string[];
+  fullNameColumn?: string;
+  firstNameColumn?: string;
+  lastNameColumn?: string;
+}
+
+export interface WorkRow {
+  /** Per mapped phone column: E.164, '' where the cell was empty, null where it held an invalid number. */
+  numbers: (string | null)[];
+  name?: { full?: string; first?: string; last?: string };
+}
+
+export interface UploadPlan {
+  rows: WorkRow[];
+  totalRows: number;
+  validRowCount: number;
+  validNumberCount: number;
+  invalidCount: number;
+  identity: boolean;
+}
+
+export type Tier = 'standard' | 'max';
+
+/** Spec pricing: standard 1 per number; max ceil(n × 1.5). Identity does not change the price. */
+export const priceOf = (validNumbers: number, tier: Tier): number => (tier === 'max' ? Math.ceil(validNumbers * 1.5) : validNumbers);
+
+/**
+ * The spec's upload rules over a table (header + rows): columns exist, numbers normalize to
+ * E.164, duplicates across columns and rows count once, 100–250,000 valid numbers.
+ */
+export function planUpload(header: string[], rows: string[][], mapping: ColumnMapping, options: { minimum?: number } = {}): UploadPlan {
+  const minimum = options.minimum ?? MIN_NUMBERS;
+  if (rows.length > MAX_NUMBERS) throw payloadTooLarge(`At most ${MAX_NUMBERS} rows per upload; got ${rows.length}`);
+  const index = (name: string, role: string): number => {
+    const positions = header.flatMap((h, i) => (h.trim() === name ? [i] : []));
+    if (positions.length === 0) throw badRequest(`${role} '${name}' is not a column of the file; columns: ${header.map((h) => `'${h}'`).join(', ')}`);
+    if (positions.length > 1) throw badRequest(`${role} '${name}' names ${positions.length} columns of the file; column names must be unique`);
+    return positions[0]!;
+  };
+  const phoneIdx = mapping.phoneColumns.map((c) => index(c, 'phone column'));
+  const fullIdx = mapping.fullNameColumn ? index(mapping.fullNameColumn, 'full_name_column') : -1;
+  const firstIdx = mapping.firstNameColumn ? index(mapping.firstNameColumn, 'first_name_column') : -1;
+  const lastIdx = mapping.lastNameColumn ? index(mapping.lastNameColumn, 'last_name_column') : -1;
+  const identity = fullIdx >= 0 || (firstIdx >= 0 && lastIdx >= 0);
+
+  const seen = new Set<string>();
+  const work: WorkRow[] = new Array(rows.length);
+  let validRows = 0;
+  let invalid = 0;
+  for (let r = 0; r < rows.length; r++) {
+    const fields = rows[r]!;
+    if (fields.length > header.length) {
+      throw badRequest(`Row ${r + 2} has ${fields.length} fields but the header has ${header.length}; quote cells that contain commas`);
+    }
+    const numbers: (string | null)[] = new Array(phoneIdx.length);
+    let any = false;
+    for (let c = 0; c < phoneIdx.length; c++) {
+      const cell = (fields[phoneIdx[c]!] ?? '').trim();
+      if (!cell) {
+        numbers[c] = '';
+        continue;
+      }
+      const normalized = normalizeUsCa(cell);
+      if (!normalized) {
+        invalid++;
+        numbers[c] = null;
+        continue;
+      }
+      numbers[c] = normalized.e164;
+      seen.add(normalized.e164);
+      any = true;
+    }
+    if (any) validRows++;
+    const row: WorkRow = { numbers };
+    if (identity) {
+      const full = fullIdx >= 0 ? (fields[fullIdx] ?? '').trim() : '';
+      const first = firstIdx >= 0 ? (fields[firstIdx] ?? '').trim() : '';
+      const last = lastIdx >= 0 ? (fields[lastIdx] ?? '').trim() : '';
+      if (full) row.name = { full };
+      else if (first && last) row.name = { first, last };
+    }
+    work[r] = row;
+  }
+  if (seen.size > MAX_NUMBERS) throw payloadTooLarge(`At most ${MAX_NUMBERS} numbers per upload; got ${seen.size}`);
+  if (seen.size < minimum) {
+    throw unprocessable({
+      error: 'min_contacts_required',
+      min: MIN_NUMBERS,
+      got: seen.size,
+      message: `An upload needs at least ${MIN_NUMBERS} valid US/CA phone numbers; ${seen.size} remained after validation and de-duplication`,
+    });
+  }
+  return { rows: work, totalRows: rows.length, validRowCount: validRows, validNumberCount: seen.size, invalidCount: invalid, identity };
+}

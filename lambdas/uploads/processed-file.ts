@@ -1,0 +1,57 @@
+import { csvCell, parseCsv } from './csv';
+import { rankOf, type RowResult } from './results';
+
+export interface SliceOptions {
+  /** Keep a row when any of its numbers has one of these statuses. */
+  statuses?: Set<string>;
+  /** Add the identity column(s) to a single-column identity upload. */
+  includeIdentity?: boolean;
+  /** `best_status`: rows ranked by their best number, best first (stable); default: file order. */
+  sort?: 'best_status';
+}
+
+/**
+ * The processed file: the original rows, byte for byte (quoting, empty cells, extra columns, BOM,
+ * line endings), with the service's columns appended (spec, "Processed file columns").
+ */
+export function buildProcessedCsv(original: string, phoneColumns: string[], identity: boolean, results: RowResult[], options: SliceOptions = {}): string {
+  const { bom, records } = parseCsv(original);
+  const [header, ...rows] = records;
+  if (!header) return original;
+  const single = phoneColumns.length === 1;
+  const withIdentity = identity && (!single || options.includeIdentity === true);
+  const added = single
+    ? ['Service_Status', ...(withIdentity ? ['Service_Identity'] : [])]
+    : phoneColumns.flatMap((c) => [`${c}_Service_Status`, ...(identity ? [`${c}_Service_Answer_Intent`, `${c}_Service_Identity`] : [])]);
+
+  let order = rows.map((_, i) => i);
+  if (options.statuses) {
+    const wanted = options.statuses;
+    order = order.filter((i) => results[i]!.cells.some((c) => c && wanted.has(c.status)) || (wanted.has('Unknown') && results[i]!.best === 'Unknown'));
+  }
+  if (options.sort === 'best_status') {
+    order = order
+      .map((i) => ({ i, rank: rankOf(results[i]!.best, identity) }))
+      .sort((a, b) => a.rank - b.rank || a.i - b.i)
+      .map((x) => x.i);
+  }
+
+  const width = header.fields.length;
+  const line = (recordIndex: number, cells: string[]): string => {
+    const record = recordIndex < 0 ? header : rows[recordIndex]!;
+    const padding = ','.repeat(Math.max(0, width - record.fields.length));
+    return original.slice(record.start, record.end) + padding + ',' + cells.map(csvCell).join(',');
+  };
+  const eol = header.eol || '\n';
+  const out: string[] = [line(-1, added)];
+  for (const i of order) {
+    const r = results[i]!;
+    const cells = single
+      ? [r.cells[0]?.status ?? r.best, ...(withIdentity ? [r.cells[0]?.identity ?? r.bestIdentity ?? 'Unknown'] : [])]
+      : r.cells.flatMap((c) => (c ? [c.status, ...(identity ? [c.answerIntent, c.identity ?? ''] : [])] : ['', ...(identity ? ['', ''] : [])]));
+    out.push(line(i, cells));
+  }
+  // Keep the original's ending: a file without a final newline stays without one.
+  const last = rows.length ? rows[rows.length - 1]! : header;
+  return (bom ? '\uFEFF' : '') + out.join(eol) + (last.eol ? eol : '');
+}

@@ -1,0 +1,164 @@
+import Busboy from 'busboy';
+import { z } from 'zod';
+import { badRequest, payloadTooLarge } from '../platform/errors';
+import { describeZodError } from '../platform/http/validation';
+import { csvLine } from './csv';
+import { MAX_NUMBERS, MAX_PHONE_COLUMNS, type ColumnMapping, type Tier } from './plan';
+
+export const MAX_CSV_BYTES = 100 * 1024 * 1024;
+
+export interface UploadRequest {
+  csv: Buffer;
+  filename: string | null;
+  mapping: ColumnMapping;
+  tier: Tier;
+  skipMobileLookup: boolean;
+  stagedUploadId?: string;
+}
+
+const tierSchema = z.enum(['standard', 'max'], { error: 'validation_tier must be standard or max' });
+const column = z.string().trim().min(1).max(256);
+
+export const JsonUploadBody = z
+  .object({
+    filename: z.string().min(1).max(255).optional(),
+    skip_mobile_lookup: z.boolean().optional(),
+    validation_tier: tierSchema.optional(),
+    phone_numbers: z.array(z.string({ error: 'phone_numbers must be an array of strings' })).optional(),
+    contacts: z.array(z.record(z.string(), z.unknown()), { error: 'contacts must be an array of objects' }).optional(),
+    phone_column: column.optional(),
+    phone_columns: z.array(column).optional(),
+    full_name_column: column.optional(),
+    first_name_column: column.optional(),
+    last_name_column: column.optional(),
+    staged_upload_id: z.string().uuid().optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateUploadJson' });
+
+interface RawMapping {
+  phone_column?: string;
+  phone_columns?: string[];
+  full_name_column?: string;
+  first_name_column?: string;
+  last_name_column?: string;
+}
+
+/** Spec rules 2, 3, 5 and the 10-column limit. */
+export function resolveMapping(raw: RawMapping): ColumnMapping {
+  const list = raw.phone_columns?.map((c) => c.trim()).filter(Boolean);
+  if (!raw.phone_column && (!list || list.length === 0)) throw badRequest('phone_column or phone_columns is required');
+  if (list && list.length > MAX_PHONE_COLUMNS) throw badRequest(`At most ${MAX_PHONE_COLUMNS} phone columns; got ${list.length}`);
+  if (list && new Set(list).size !== list.length) throw badRequest('phone_columns lists a column more than once');
+  if (raw.phone_column && list && !list.includes(raw.phone_column)) throw badRequest(`phone_column '${raw.phone_column}' is not among phone_columns`);
+  if (Boolean(raw.first_name_column) !== Boolean(raw.last_name_column)) throw badRequest('first_name_column and last_name_column must be given together');
+  if (raw.full_name_column && raw.first_name_column) throw badRequest('Use full_name_column, or first_name_column with last_name_column, not both');
+  return {
+    phoneColumns: list && list.length ? list : [raw.phone_column!],
+    fullNameColumn: raw.full_name_column,
+    firstNameColumn: raw.first_name_column,
+    lastNameColumn: raw.last_name_column,
+  };
+}
+
+/** JSON mode: the list becomes a CSV original (header from the keys, in first-seen order). */
+export function parseJsonUpload(body: z.infer<typeof JsonUploadBody>): UploadRequest {
+  const hasNumbers = body.phone_numbers !== undefined;
+  const hasContacts = body.contacts !== undefined;
+  const common = { filename: body.filename ?? null, tier: body.validation_tier ?? 'standard', skipMobileLookup: body.skip_mobile_lookup ?? false } as const;
+  if (body.staged_upload_id) {
+    if (hasNumbers || hasContacts) throw badRequest('staged_upload_id cannot be combined with phone_numbers or contacts');
+    return { ...common, csv: Buffer.alloc(0), mapping: resolveMapping(body), stagedUploadId: body.staged_upload_id };
+  }
+  if (hasNumbers === hasContacts) throw badRequest('Send exactly one of phone_numbers or contacts');
+  const count = (body.phone_numbers ?? body.contacts)!.length;
+  if (count > MAX_NUMBERS) throw payloadTooLarge(`At most ${MAX_NUMBERS} entries per upload; got ${count}`);
+  if (hasNumbers) {
+    if (body.full_name_column || body.first_name_column || body.last_name_column) throw badRequest('Name columns require contacts, not phone_numbers');
+    if (body.phone_column || body.phone_columns) throw badRequest('phone_column and phone_columns apply to contacts, not phone_numbers');
+    const lines = ['phone', ...body.phone_numbers!.map((n) => csvLine([n]))];
+    return { ...common, csv: Buffer.from(lines.join('\n') + '\n'), mapping: { phoneColumns: ['phone'] } };
+  }
+  if (!body.phone_column) throw badRequest('phone_column is required with contacts');
+  const mapping = resolveMapping(body);
+  const columns: string[] = [];
+  const seen = new Set<string>();
+  for (const contact of body.contacts!) for (const key of Object.keys(contact)) if (!seen.has(key)) (seen.add(key), columns.push(key));
+  const cell = (value: unknown): string => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  const lines = [csvLine(columns), ...body.contacts!.map((c) => csvLine(columns.map((k) => cell(c[k]))))];
+  return { ...common, csv: Buffer.from(lines.join('\n') + '\n'), mapping };
+}
+
+const MultipartFields = z.object({
+  phone_column: column.optional(),
+  phone_columns: z.string().optional(),
+  skip_mobile_lookup: z.enum(['true', 'false', '1', '0'], { error: 'skip_mobile_lookup must be true or false' }).optional(),
+  validation_tier: tierSchema.optional(),
+  filename_override: z.string().min(1).max(255).optional(),
+  full_name_column: column.optional(),
+  first_name_column: column.optional(),
+  last_name_column: column.optional(),
+});
+
+/** multipart/form-data: the `file` part (CSV, ≤ 100 MB) and the mapping fields. */
+export async function parseMultipartUpload(body: Buffer, contentType: string): Promise<UploadRequest> {
+  const { fields, file, filename } = await readMultipart(body, contentType);
+  if (!file) throw badRequest("The multipart body has no 'file' part");
+  const parsed = MultipartFields.safeParse(fields);
+  if (!parsed.success) throw badRequest(`Invalid form fields: ${describeZodError(parsed.error)}`);
+  const f = parsed.data;
+  const mapping = resolveMapping({
+    phone_column: f.phone_column,
+    phone_columns: f.phone_columns?.split(','),
+    full_name_column: f.full_name_column,
+    first_name_column: f.first_name_column,
+    last_name_column: f.last_name_column,
+  });
+  return {
+    csv: file,
+    filename: f.filename_override ?? filename,
+    mapping,
+    tier: f.validation_tier ?? 'standard',
+    skipMobileLookup: f.skip_mobile_lookup === 'true' || f.skip_mobile_lookup === '1',
+  };
+}
+
+function readMultipart(body: Buffer, contentType: string): Promise<{ fields: Record<string, string>; file: Buffer | null; filename: string | null }> {
+  return new Promise((resolve, reject) => {
+    let parser: Busboy.Busboy;
+    try {
+      parser = Busboy({ headers: { 'content-type': contentType }, limits: { fileSize: MAX_CSV_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } });
+    } catch (error) {
+      reject(badRequest(`Malformed multipart body: ${(error as Error).message}`));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let file: Buffer | null = null;
+    let filename: string | null = null;
+    let tooLarge = false;
+    parser.on('field', (name, value) => {
+      fields[name] = value;
+    });
+    parser.on('file', (name, stream, info) => {
+      if (name !== 'file') {
+        stream.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      filename = info.filename || null;
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => {
+        tooLarge = true;
+      });
+      stream.on('end', () => {
+        file = Buffer.concat(chunks);
+      });
+    });
+    parser.on('error', (error: Error) => reject(badRequest(`Malformed multipart body: ${error.message}`)));
+    parser.on('close', () => {
+      if (tooLarge) reject(payloadTooLarge(`The CSV file exceeds ${MAX_CSV_BYTES} bytes (100 MB)`));
+      else resolve({ fields, file, filename });
+    });
+    parser.end(body);
+  });
+}

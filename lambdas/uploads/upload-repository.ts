@@ -1,0 +1,128 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailed, tableName } from '../platform/table';
+import { decodeCursor, encodeCursor } from '../platform/cursor';
+import type { UploadRecord, UploadStatus } from './upload';
+
+const uploadKey = (id: string) => ({ pk: `UPLOAD#${id}`, sk: 'META' });
+
+function toRecord(item: Record<string, unknown> | undefined): UploadRecord | null {
+  if (!item) return null;
+  const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, entity: _e, ...rest } = item;
+  return rest as unknown as UploadRecord;
+}
+
+/** False when an upload with this id exists already. */
+export async function insertUpload(upload: UploadRecord): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...uploadKey(upload.id), entity: 'Upload', gsi1pk: `ORG#${upload.organization_id}#UPLOADS`, gsi1sk: `${upload.created_at}#${upload.id}`, ...upload },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+export async function getUpload(id: string): Promise<UploadRecord | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: uploadKey(id), ConsistentRead: true }));
+  return toRecord(out.Item);
+}
+
+/** Moves an upload from one of `from` to `to` with `fields`; null when it was not in `from`. */
+export async function transitionUpload(
+  id: string,
+  from: readonly (UploadStatus | 'charging')[],
+  to: UploadStatus,
+  fields: Partial<UploadRecord>,
+  at: string,
+): Promise<UploadRecord | null> {
+  const names: Record<string, string> = { '#status': 'status' };
+  const values: Record<string, unknown> = { ':to': to, ':at': at };
+  const sets = ['#status = :to', 'updated_at = :at'];
+  Object.entries(fields).forEach(([k, v], i) => {
+    names[`#f${i}`] = k;
+    values[`:f${i}`] = v;
+    sets.push(`#f${i} = :f${i}`);
+  });
+  const froms = from.map((s, i) => {
+    values[`:from${i}`] = s;
+    return `:from${i}`;
+  });
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: uploadKey(id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: `#status IN (${froms.join(', ')})`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toRecord(out.Attributes);
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
+    throw error;
+  }
+}
+
+export async function deleteChargingUpload(id: string): Promise<void> {
+  await db()
+    .send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: uploadKey(id),
+        ConditionExpression: '#status = :charging',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':charging': 'charging' },
+      }),
+    )
+    .catch((error: unknown) => {
+      if (!isConditionFailed(error)) throw error;
+    });
+}
+
+export async function recordExport(id: string, at: string): Promise<void> {
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: uploadKey(id),
+      UpdateExpression: 'ADD export_count :one SET last_exported_at = :at',
+      ExpressionAttributeValues: { ':one': 1, ':at': at },
+    }),
+  );
+}
+
+/** Newest first: created_at descending, then id descending (the sort key is `<created_at>#<id>`). */
+export async function listUploads(orgId: string, limit: number, cursor?: string): Promise<{ data: UploadRecord[]; nextCursor: string | null }> {
+  const data: UploadRecord[] = [];
+  let startKey = cursor ? decodeCursor(cursor) : undefined;
+  let last: Record<string, unknown> | undefined;
+  // Internal `charging` records are filtered out, so a page may need a second read to fill.
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': `ORG#${orgId}#UPLOADS` },
+        ScanIndexForward: false,
+        Limit: limit - data.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      const record = toRecord(item)!;
+      if (record.status !== 'charging') data.push(record);
+    }
+    last = out.LastEvaluatedKey;
+    startKey = last;
+  } while (last && data.length < limit);
+  return { data, nextCursor: last ? encodeCursor(last) : null };
+}

@@ -1,0 +1,95 @@
+// The Upload resource as the spec defines it, plus what the service keeps privately.
+
+export type UploadStatus =
+  | 'pending_mapping'
+  | 'validating'
+  | 'validation_failed'
+  | 'awaiting_confirmation'
+  | 'ready_for_processing'
+  | 'processing'
+  | 'completed'
+  | 'failed'
+  | 'cancelled';
+
+export interface ResultSummary {
+  format: 'identity' | 'answer_intent';
+  total_rows: number;
+  status_counts: Record<string, number>;
+  identity_counts: Record<string, number>;
+  has_answer_intent_column: boolean;
+  has_identity_column: boolean;
+}
+
+export interface UploadRecord {
+  id: string;
+  user_id: string;
+  organization_id: string;
+  original_filename: string;
+  file_size_bytes: number | null;
+  /** `charging` is internal: the record exists, the credits are being taken; never shown. */
+  status: UploadStatus | 'charging';
+  valid_row_count: number | null;
+  valid_number_count: number | null;
+  invalid_row_count: number | null;
+  total_rows: number;
+  credits_required: number | null;
+  credits_charged: number | null;
+  credits_refunded: number | null;
+  source: 'web' | 'api' | 'api_pool';
+  api_key_id: string | null;
+  skip_mobile_lookup: boolean;
+  validation_tier: 'standard' | 'max';
+  identity_enabled: boolean;
+  phone_columns: string[];
+  result_summary: ResultSummary | null;
+  export_count: number;
+  last_exported_at: string | null;
+  processed_available: boolean;
+  error_message: string | null;
+  exceeded_daily_limit: boolean | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toPublicUpload(upload: UploadRecord): Record<string, unknown> {
+  return {
+    id: upload.id,
+    user_id: upload.user_id,
+    organization_id: upload.organization_id,
+    original_filename: upload.original_filename,
+    file_size_bytes: upload.file_size_bytes,
+    status: upload.status === 'charging' ? 'ready_for_processing' : upload.status,
+    valid_row_count: upload.valid_row_count,
+    valid_number_count: upload.valid_number_count,
+    invalid_row_count: upload.invalid_row_count,
+    credits_required: upload.credits_required,
+    credits_charged: upload.credits_charged,
+    credits_refunded: upload.credits_refunded,
+    source: upload.source,
+    api_key_id: upload.api_key_id,
+    skip_mobile_lookup: upload.skip_mobile_lookup,
+    validation_tier: upload.validation_tier,
+    identity_enabled: upload.identity_enabled,
+    result_summary: upload.result_summary,
+    export_count: upload.export_count,
+    last_exported_at: upload.last_exported_at,
+    processed_available: upload.processed_available,
+    // Generated on demand from the processed file, so available exactly when it is.
+    processed_filtered_available: upload.processed_available,
+    error_message: upload.error_message,
+    exceeded_daily_limit: upload.exceeded_daily_limit,
+    created_at: upload.created_at,
+    updated_at: upload.updated_at,
+  };
+}
+
+/** Storage keys (never exposed). */
+export const keys = {
+  original: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/original.csv`,
+  work: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/work.json`,
+  chunk: (u: Pick<UploadRecord, 'organization_id' | 'id'>, n: number) => `uploads/${u.organization_id}/${u.id}/chunks/${n}.json`,
+  chunkResult: (u: Pick<UploadRecord, 'organization_id' | 'id'>, n: number) => `uploads/${u.organization_id}/${u.id}/chunks/${n}.result.json`,
+  processed: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/processed.csv`,
+  results: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/results.json`,
+  slice: (u: Pick<UploadRecord, 'organization_id' | 'id'>, name: string) => `uploads/${u.organization_id}/${u.id}/slices/${name}.csv`,
+};
