@@ -5,6 +5,7 @@ import { handler as credits } from '../lambdas/credits/handler';
 import { handler as webhooks } from '../lambdas/webhooks/handler';
 import { handler as spam } from '../lambdas/spam/handler';
 import { handler as contacts } from '../lambdas/contacts/handler';
+import { handler as uploads } from '../lambdas/uploads/handler';
 
 /** The API functions the deployed stack has, by name: the same handler modules CDK bundles. */
 export function apiFunctions(): Record<ApiFunctionName, ApiLambda> {
@@ -13,7 +14,7 @@ export function apiFunctions(): Record<ApiFunctionName, ApiLambda> {
     platform: platform as ApiLambda,
     credits: credits as ApiLambda,
     // Features whose handlers are not wired yet fall through to the platform's 404.
-    uploads: missing,
+    uploads: uploads as ApiLambda,
     contacts: contacts as ApiLambda,
     webhooks: webhooks as ApiLambda,
     spam: spam as ApiLambda,

@@ -1,4 +1,5 @@
 import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
+import { runContactPool } from '../lambdas/contacts/pool-job';
 import { logger } from '../lambdas/platform/logger';
 import type { LocalWorker } from './workers';
 
@@ -26,3 +27,7 @@ export function everyInterval(name: string, intervalMs: number, job: () => Promi
 
 export const startBillingPeriodSchedule = async (): Promise<LocalWorker> =>
   everyInterval('billing-period', Number(process.env.LOCAL_BILLING_JOB_INTERVAL_MS ?? 3_600_000), runBillingPeriodJob);
+
+/** Contacts are pooled every CONTACT_POOL_INTERVAL_MS locally (default 15 s; 5 minutes in AWS). */
+export const startContactPoolSchedule = async (): Promise<LocalWorker> =>
+  everyInterval('contact-pool', Number(process.env.CONTACT_POOL_INTERVAL_MS ?? 15_000), runContactPool);

@@ -57,11 +57,14 @@ export async function processedLink(upload: UploadRecord, query: { statuses?: st
 
 export async function processedFilteredLink(upload: UploadRecord): Promise<DownloadLink> {
   requireCompleted(upload);
-  const statuses = new Set(upload.identity_enabled ? REACHABLE.identity : REACHABLE.answer_intent);
-  const key = await sliceKey(upload, { statuses });
+  const key = await filteredSliceKey(upload);
   await recordExport(upload.id, nowIso());
   return link(key, `${upload.original_filename.replace(/\.csv$/i, '')}_processed_filtered.csv`);
 }
+
+/** The deprecated fixed slice, built on first use and kept. */
+export const filteredSliceKey = (upload: UploadRecord): Promise<string> =>
+  sliceKey(upload, { statuses: new Set(upload.identity_enabled ? REACHABLE.identity : REACHABLE.answer_intent) });
 
 /** Builds a slice once and keeps it (same options → same object). */
 async function sliceKey(upload: UploadRecord, options: SliceOptions): Promise<string> {

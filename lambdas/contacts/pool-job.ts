@@ -1,0 +1,105 @@
+import { nowMs } from '../platform/clock';
+import { newId } from '../platform/ids';
+import { logger } from '../platform/logger';
+import { getOrganization } from '../auth/identity-repository';
+import { createPoolUpload } from '../uploads/pool';
+import { closeBatch } from './batch-counter';
+import { nameFromProperties, type ContactRecord } from './contact';
+import { dequeue, getContact, readQueue, transitionContact, type QueueEntry } from './contact-repository';
+import { discardContact } from './outcomes';
+
+/** Contacts waiting longer than this were not processable (e.g. a long outage): discarded, refunded. */
+const MAX_QUEUE_AGE_MS = Number(process.env.CONTACT_MAX_QUEUE_AGE_MS ?? 7 * 86_400_000);
+const PER_SHARD = Number(process.env.CONTACT_POOL_BATCH_PER_SHARD ?? 2_000);
+
+export interface PoolRunSummary {
+  pooled: number;
+  uploads: string[];
+  discarded: number;
+  resumed: number;
+}
+
+/**
+ * The scheduled pool (EventBridge Scheduler in AWS, a timer locally): queued contacts become
+ * `processing` and are classified together as `api_pool` uploads run by the upload pipeline, one
+ * upload per organization, tier and identity setting. Max batches close when pooled, so the next
+ * max contact starts a new 2, 1, 2, 1 sequence.
+ */
+export async function runContactPool(): Promise<PoolRunSummary> {
+  const summary: PoolRunSummary = { pooled: 0, uploads: [], discarded: 0, resumed: 0 };
+  const entries = await readQueue(PER_SHARD);
+  const queued = new Map<string, { contact: ContactRecord; entry: QueueEntry }[]>();
+  const interrupted = new Map<string, { contact: ContactRecord; entry: QueueEntry }[]>();
+
+  for (const entry of entries) {
+    const contact = await getContact(entry.contact_id);
+    if (!contact || ['completed', 'failed', 'discarded'].includes(contact.status)) {
+      await dequeue(entry);
+    } else if (contact.status === 'queued') {
+      push(queued, contact.organization_id, { contact, entry });
+    } else if (contact.status === 'processing' && contact.pool_upload_id) {
+      // A previous run marked it processing and died before its upload started or the entry left
+      // the queue: start the same upload again (idempotent per upload id).
+      push(interrupted, contact.pool_upload_id, { contact, entry });
+    }
+  }
+
+  for (const [uploadId, members] of interrupted) {
+    await startPool(uploadId, members);
+    summary.resumed += members.length;
+  }
+
+  for (const [orgId, members] of queued) {
+    const org = await getOrganization(orgId);
+    const stale = members.filter((m) => !org || nowMs() - Date.parse(m.contact.created_at) > MAX_QUEUE_AGE_MS);
+    for (const { contact, entry } of stale) {
+      const reason = org ? 'Not processed within the maximum queue time; refunded' : 'Organization no longer exists; refunded';
+      if (await discardContact(contact, reason)) summary.discarded++;
+      await dequeue(entry);
+    }
+    const live = members.filter((m) => !stale.includes(m));
+    if (live.some((m) => m.contact.validation_tier === 'max')) await closeBatch(orgId);
+    const groups = new Map<string, typeof live>();
+    for (const member of live) {
+      const key = `${member.contact.validation_tier}:${nameFromProperties(member.contact.properties) ? 'identity' : 'plain'}`;
+      push(groups, key, member);
+    }
+    for (const group of groups.values()) {
+      const uploadId = newId();
+      const moved: typeof group = [];
+      for (const member of group) {
+        const processing = await transitionContact(member.contact, ['queued'], 'processing', { pool_upload_id: uploadId }, new Date(nowMs()).toISOString());
+        if (processing) moved.push({ contact: processing, entry: member.entry });
+      }
+      if (moved.length === 0) continue;
+      await startPool(uploadId, moved);
+      summary.pooled += moved.length;
+      summary.uploads.push(uploadId);
+    }
+  }
+  if (summary.pooled || summary.discarded || summary.resumed) logger.info('contact pool run', { ...summary });
+  return summary;
+}
+
+async function startPool(uploadId: string, members: { contact: ContactRecord; entry: QueueEntry }[]): Promise<void> {
+  const first = members[0]!.contact;
+  await createPoolUpload({
+    organizationId: first.organization_id,
+    uploadId,
+    tier: first.validation_tier,
+    skipMobileLookup: false,
+    rows: members.map(({ contact }) => {
+      const name = nameFromProperties(contact.properties);
+      return { contact_id: contact.id, phone: contact.phone, full_name: name?.full, first_name: name?.first, last_name: name?.last };
+    }),
+  });
+  for (const { entry } of members) await dequeue(entry);
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export const handler = async () => runContactPool();

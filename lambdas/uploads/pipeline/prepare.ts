@@ -1,0 +1,56 @@
+import { nowIso } from '../../platform/clock';
+import { filesBucket, getObject, putObject } from '../../platform/blob';
+import type { WorkRow } from '../plan';
+import { classifyKey } from '../results';
+import { keys, type UploadRecord } from '../upload';
+import { getUpload, transitionUpload } from '../upload-repository';
+
+export const CHUNK_SIZE = Number(process.env.UPLOAD_CHUNK_SIZE ?? 5_000);
+
+export interface ChunkItem {
+  key: string;
+  e164: string;
+  name?: WorkRow['name'];
+}
+
+export async function loadWork(upload: UploadRecord): Promise<WorkRow[]> {
+  const bytes = await getObject(filesBucket(), keys.work(upload));
+  if (!bytes) throw new Error(`upload ${upload.id}: work file missing`);
+  return (JSON.parse(bytes.toString('utf8')) as { rows: WorkRow[] }).rows;
+}
+
+/** The distinct things to classify, in a deterministic order (so a retried step writes the same chunks). */
+export function distinctItems(rows: WorkRow[], identity: boolean): ChunkItem[] {
+  const seen = new Set<string>();
+  const items: ChunkItem[] = [];
+  for (const row of rows) {
+    for (const n of row.numbers) {
+      if (!n) continue;
+      const key = classifyKey(n, row.name, identity);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      items.push(identity && row.name ? { key, e164: n, name: row.name } : { key, e164: n });
+    }
+  }
+  return items;
+}
+
+/**
+ * First step: `ready_for_processing → processing` (the workflow has started), then the distinct
+ * numbers are written to S3 in chunks; only the chunk numbers travel in the state (256 KB limit).
+ */
+export async function prepare(input: { upload_id: string }): Promise<{ chunks: number[] }> {
+  const upload = await getUpload(input.upload_id);
+  if (!upload) throw new Error(`upload ${input.upload_id} not found`);
+  if (upload.status === 'ready_for_processing') await transitionUpload(upload.id, ['ready_for_processing'], 'processing', {}, nowIso());
+  const items = distinctItems(await loadWork(upload), upload.identity_enabled);
+  const bucket = filesBucket();
+  const chunks: number[] = [];
+  for (let i = 0, n = 0; i < items.length; i += CHUNK_SIZE, n++) {
+    await putObject(bucket, keys.chunk(upload, n), JSON.stringify(items.slice(i, i + CHUNK_SIZE)), 'application/json');
+    chunks.push(n);
+  }
+  return { chunks };
+}
+
+export const handler = prepare;
