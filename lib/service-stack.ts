@@ -1,4 +1,5 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { ROUTES } from '../lambdas/api/routes';
 import { ApiConstruct } from './api-construct';
@@ -6,6 +7,8 @@ import { BillingConstruct } from './billing-construct';
 import { DataConstruct } from './data-construct';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { WebhooksConstruct } from './webhooks-construct';
+import { UploadsConstruct } from './uploads-construct';
+import { ContactsConstruct } from './contacts-construct';
 import { SpamConstruct } from './spam-construct';
 
 /**
@@ -32,6 +35,23 @@ export class PhoneValidationStack extends Stack {
     new BillingConstruct(this, 'Billing', { table: this.data.table, environment });
     // Features whose workers emit events call this.webhooks.grantEmit(fn).
     this.webhooks = new WebhooksConstruct(this, 'Webhooks', { table: this.data.table, environment, producers: this.api.functions.values() });
+
+    const grantEmit = (fn: LambdaFunction) => this.webhooks.grantEmit(fn);
+    const uploads = new UploadsConstruct(this, 'Uploads', { table: this.data.table, filesBucket: this.data.filesBucket, environment, grantEmit });
+    const uploadsApi = this.api.functions.get('uploads')!;
+    this.data.filesBucket.grantReadWrite(uploadsApi);
+    uploads.grantStart(uploadsApi);
+    const contacts = new ContactsConstruct(this, 'Contacts', {
+      table: this.data.table,
+      environment,
+      poolMinutes: Number(this.node.tryGetContext('contactPoolMinutes') ?? 5),
+      grantStartUploads: (fn) => {
+        this.data.filesBucket.grantReadWrite(fn);
+        uploads.grantStart(fn);
+      },
+      grantEmit,
+    });
+    void contacts;
 
     new SpamConstruct(this, 'Spam', { table: this.data.table, screenshots: this.data.screenshotsBucket, environment, api: this.api.functions.get('spam')!, webhooks: this.webhooks });
 

@@ -1,0 +1,77 @@
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
+import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+import { acknowledgeInvokeVersions, PROJECT_ROOT, ServiceFunction } from './service-function';
+
+export interface UploadsConstructProps {
+  table: TableV2;
+  filesBucket: Bucket;
+  environment: Record<string, string>;
+  /** Gives a function what emitting events needs (the webhook queue). */
+  grantEmit: (fn: LambdaFunction) => void;
+}
+
+/**
+ * The upload pipeline: the state machine from statemachines/upload-processing.asl.json (the same
+ * file the local runtime runs) with its four step functions, and the files bucket's lifecycle.
+ */
+export class UploadsConstruct extends Construct {
+  readonly stateMachine: StateMachine;
+  readonly steps: ServiceFunction[];
+
+  constructor(scope: Construct, id: string, props: UploadsConstructProps) {
+    super(scope, id);
+    const step = (name: string, entry: string, description: string, memorySize: number, minutes: number) =>
+      new ServiceFunction(this, name, { entry, description, environment: props.environment, memorySize, timeout: Duration.minutes(minutes) });
+    // Memory from `npm run bench` (process_peak_rss_mb for 250,000 rows), with headroom.
+    const prepare = step('Prepare', 'lambdas/uploads/pipeline/prepare.ts', 'Uploads: mark processing, write chunks', 2048, 10);
+    const classify = step('ClassifyChunk', 'lambdas/uploads/pipeline/classify-chunk.ts', 'Uploads: classify one chunk', 1024, 10);
+    const finalize = step('Finalize', 'lambdas/uploads/pipeline/finalize.ts', 'Uploads: summary, processed file, upload.completed', 3008, 15);
+    const fail = step('Fail', 'lambdas/uploads/pipeline/fail.ts', 'Uploads: failed, refund, upload.failed', 1024, 5);
+    this.steps = [prepare, classify, finalize, fail];
+    for (const fn of this.steps) {
+      props.table.grantReadWriteData(fn);
+      props.filesBucket.grantReadWrite(fn);
+      props.grantEmit(fn);
+    }
+
+    const logs = new LogGroup(this, 'WorkflowLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    this.stateMachine = new StateMachine(this, 'UploadProcessing', {
+      definitionBody: DefinitionBody.fromFile(join(PROJECT_ROOT, 'statemachines/upload-processing.asl.json')),
+      definitionSubstitutions: {
+        PrepareFunctionArn: prepare.functionArn,
+        ClassifyChunkFunctionArn: classify.functionArn,
+        FinalizeFunctionArn: finalize.functionArn,
+        FailFunctionArn: fail.functionArn,
+      },
+      tracingEnabled: true,
+      logs: { destination: logs, level: LogLevel.ALL, includeExecutionData: false },
+      timeout: Duration.hours(6),
+    });
+    for (const fn of this.steps) {
+      fn.grantInvoke(this.stateMachine);
+      acknowledgeInvokeVersions(this, fn);
+    }
+
+    // grantReadWrite on the service's own files bucket: object-level wildcards under that one bucket.
+    const stack = Stack.of(this);
+    const bucketArn = stack.resolve(stack.getLogicalId(props.filesBucket.node.defaultChild as import('aws-cdk-lib').CfnElement)) as string;
+    for (const id of ['Action::s3:Abort*', 'Action::s3:DeleteObject*', 'Action::s3:GetBucket*', 'Action::s3:GetObject*', 'Action::s3:List*', `Resource::<${bucketArn}.Arn>/*`]) {
+      Validations.of(stack).acknowledge({ id: `AwsSolutions-IAM5[${id}]`, reason: 'Read/write of objects in the service’s own files bucket (originals, chunks, results, slices, staged files) only.' });
+    }
+
+    // Staged large files and generated slices are working copies: they expire.
+    props.filesBucket.addLifecycleRule({ id: 'staging', prefix: 'staging/', expiration: Duration.days(2) });
+  }
+
+  /** What starting an upload's workflow needs: the state machine, and the files it reads. */
+  grantStart(fn: LambdaFunction): void {
+    fn.addEnvironment('UPLOAD_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
+    this.stateMachine.grantStartExecution(fn);
+  }
+}

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { Match } from 'aws-cdk-lib/assertions';
+import { synthStack } from '../support/stack';
+
+describe('upload pipeline and contact pool infrastructure', () => {
+  const { template } = synthStack();
+
+  it('deploys the same ASL file the local runtime runs, with every function placeholder substituted', () => {
+    const asl = readFileSync('statemachines/upload-processing.asl.json', 'utf8');
+    const placeholders = [...asl.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]);
+    expect(placeholders.sort()).toEqual(['ClassifyChunkFunctionArn', 'FailFunctionArn', 'FinalizeFunctionArn', 'PrepareFunctionArn']);
+    const machines = Object.values(template.findResources('AWS::StepFunctions::StateMachine'));
+    expect(machines).toHaveLength(1);
+    const props = machines[0]!.Properties;
+    expect(Object.keys(props.DefinitionSubstitutions).sort()).toEqual(placeholders);
+    expect(props.TracingConfiguration).toEqual({ Enabled: true });
+  });
+
+  it('lets the uploads API and the contact pool start executions, and passes the state machine ARN', () => {
+    const withArn = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.UPLOAD_STATE_MACHINE_ARN);
+    expect(withArn.length).toBe(2);
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'states:StartExecution' })]) },
+    });
+  });
+
+  it('sizes the finalize step for 250,000 rows and pools contacts on a schedule', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Uploads: summary'), MemorySize: 3008, Timeout: 900 });
+    template.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(5 minutes)', Description: 'Contact pooling' });
+  });
+
+  it('expires staged large files', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ Prefix: 'staging/', ExpirationInDays: 2, Status: 'Enabled' })]) },
+    });
+  });
+});
