@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { useTestService } from '../../support/runtime';
+import { settleWorkflows } from '../../../local/workflow';
+import * as admin from '../../../lambdas/admin/admin';
+import { getBalance } from '../../../lambdas/credits/credits';
+import { runContactPool } from '../../../lambdas/contacts/pool-job';
+import { getUpload } from '../../../lambdas/uploads/upload-repository';
+import { setClock } from '../../../lambdas/platform/clock';
+
+const service = useTestService();
+
+async function setup(credits: number) {
+  const org = await admin.createOrganization({ name: 'Pool', credits });
+  const user = await admin.createUser(`p-${org.id}@example.com`);
+  await admin.addMember(org.id, user.id, 'owner');
+  return { org, key: (await admin.mintKey(org.id, user.id)).key };
+}
+
+async function create(key: string, body: Record<string, unknown>, version = 2) {
+  const res = await service.request('POST', `/api/v${version}/contacts`, { key, body });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { id: string; credits_charged: number };
+}
+
+const get = async (key: string, id: string, version = 2) => (await (await service.request('GET', `/api/v${version}/contacts/${id}`, { key })).json()) as Record<string, unknown>;
+
+describe('contact pooling through the upload pipeline', () => {
+  it('pools queued contacts into api_pool uploads per tier and identity, then completes them', async () => {
+    const { org, key } = await setup(100);
+    const named = await create(key, { phone: '2125550143', properties: { first_name: 'Ada', last_name: 'Lovelace', crm: 1 } });
+    const plain = await create(key, { phone: '4155550100', validation_tier: 'max' });
+    const plain2 = await create(key, { phone: '4155550101', validation_tier: 'max' });
+    expect([named.credits_charged, plain.credits_charged, plain2.credits_charged]).toEqual([1, 2, 1]);
+
+    const run = await runContactPool();
+    expect(run.pooled).toBe(3);
+    expect(run.uploads).toHaveLength(2);
+    expect((await get(key, named.id)).status).toBe('processing');
+    expect((await get(key, named.id)).message).toMatch(/Processing/);
+    const pool = await getUpload(run.uploads[0]!);
+    expect(pool?.source).toBe('api_pool');
+    expect(pool?.credits_charged).toBe(0);
+
+    await settleWorkflows();
+    const v2 = await get(key, named.id);
+    expect(v2.status).toBe('completed');
+    expect(v2.service_identity).not.toBeNull();
+    expect(v2.properties).toEqual({ first_name: 'Ada', last_name: 'Lovelace', crm: 1 });
+    const v2plain = await get(key, plain.id);
+    expect(v2plain).toMatchObject({ status: 'completed', service_identity: null });
+    expect(v2plain.service_status).toBe(v2plain.service_answer_intent); // processed without identity: falls back
+    const v1 = await get(key, named.id, 1);
+    expect(v1.service_status).toBe(v2.service_answer_intent);
+    // Nothing more was charged by pooling.
+    expect((await getBalance(org.id)).total).toBe(96);
+    expect((await runContactPool()).pooled).toBe(0);
+
+    // The max batch closed when pooled: the next max contact starts again at 2.
+    expect((await create(key, { phone: '4155550102', validation_tier: 'max' })).credits_charged).toBe(2);
+  });
+
+  it('discards and refunds contacts that waited past the maximum queue time', async () => {
+    const { org, key } = await setup(10);
+    const old = await create(key, { phone: '3125550101' });
+    const start = Date.now();
+    setClock(() => start + 8 * 86_400_000);
+    try {
+      const run = await runContactPool();
+      expect(run.discarded).toBeGreaterThanOrEqual(1);
+    } finally {
+      setClock(null);
+    }
+    expect(await get(key, old.id)).toMatchObject({ status: 'discarded', message: null });
+    expect((await getBalance(org.id)).total).toBe(10);
+  });
+});
