@@ -9,11 +9,9 @@ import { handler as uploads } from '../lambdas/uploads/handler';
 
 /** The API functions the deployed stack has, by name: the same handler modules CDK bundles. */
 export function apiFunctions(): Record<ApiFunctionName, ApiLambda> {
-  const missing: ApiLambda = platform as ApiLambda;
   return {
     platform: platform as ApiLambda,
     credits: credits as ApiLambda,
-    // Features whose handlers are not wired yet fall through to the platform's 404.
     uploads: uploads as ApiLambda,
     contacts: contacts as ApiLambda,
     webhooks: webhooks as ApiLambda,

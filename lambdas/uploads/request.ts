@@ -83,7 +83,13 @@ export function parseJsonUpload(body: z.infer<typeof JsonUploadBody>): UploadReq
   const mapping = resolveMapping(body);
   const columns: string[] = [];
   const seen = new Set<string>();
-  for (const contact of body.contacts!) for (const key of Object.keys(contact)) if (!seen.has(key)) (seen.add(key), columns.push(key));
+  for (const contact of body.contacts!) {
+    for (const key of Object.keys(contact)) {
+      if (seen.has(key)) continue;
+      seen.add(key);
+      columns.push(key);
+    }
+  }
   const cell = (value: unknown): string => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
   const lines = [csvLine(columns), ...body.contacts!.map((c) => csvLine(columns.map((k) => cell(c[k]))))];
   return { ...common, csv: Buffer.from(lines.join('\n') + '\n'), mapping };
