@@ -7,27 +7,53 @@ export interface NormalizedNumber {
   type: string;
 }
 
-const memo = new Map<string, NormalizedNumber | null>();
-const MEMO_LIMIT = 500_000;
+/** What libphonenumber-js (max metadata, default country US) says of an input. */
+export interface Analysis {
+  valid: boolean;
+  e164: string | null;
+  region: string | null;
+  type: string | null;
+}
+
+export function analyzeWithLibphonenumber(raw: string): Analysis {
+  const parsed = parsePhoneNumberFromString(raw, 'US');
+  if (!parsed) return { valid: false, e164: null, region: null, type: null };
+  const valid = parsed.isValid();
+  return { valid, e164: valid ? parsed.number : null, region: valid ? (parsed.country ?? null) : null, type: valid ? (parsed.getType() ?? null) : null };
+}
+
+// Fast path. In the NANP metadata every pattern (general and per type, for all 25 regions of +1)
+// ends in \d{n} with n >= 3, so for a 10-digit national number validity, region and type depend
+// only on its first 7 digits (test/unit/classification guards that property of the metadata).
+// Common shapes are therefore answered from a memo keyed on the input's form and those 7 digits,
+// filled by asking libphonenumber-js once per key; anything else goes to libphonenumber-js itself.
+const SHAPE = /^\s*(\+1|1)?[\s.-]?\(?([2-9]\d{2})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})\s*$/;
+const prefixMemo = new Map<string, { valid: boolean; region: string | null; type: string | null }>();
+
+export function analyze(raw: string): Analysis {
+  const m = SHAPE.exec(raw);
+  if (!m) return analyzeWithLibphonenumber(raw);
+  const national = m[2]! + m[3]! + m[4]!;
+  // The form decides how libphonenumber-js reads the digits (national, national prefix, +1).
+  const form = m[1] === '+1' ? '+' : m[1] === '1' ? '1' : 'n';
+  const key = form + national.slice(0, 7);
+  let answer = prefixMemo.get(key);
+  if (!answer) {
+    const probe = analyzeWithLibphonenumber(form === '+' ? `+1${national}` : form === '1' ? `1${national}` : national);
+    answer = { valid: probe.valid, region: probe.region, type: probe.type };
+    prefixMemo.set(key, answer);
+  }
+  return answer.valid ? { valid: true, e164: `+1${national}`, region: answer.region, type: answer.type } : { valid: false, e164: null, region: null, type: null };
+}
 
 /**
  * Any common US/CA format → E.164 with region and type, exactly as libphonenumber-js (max
- * metadata) answers. Other NANP territories are refused: the service covers US and Canada only.
+ * metadata) answers. Other NANP territories (Puerto Rico, Guam, the Caribbean …) are refused: the
+ * service covers the United States and Canada only.
  */
 export function normalizeUsCa(raw: string): NormalizedNumber | null {
-  const cached = memo.get(raw);
-  if (cached !== undefined) return cached;
-  const result = parse(raw);
-  if (memo.size >= MEMO_LIMIT) memo.clear();
-  memo.set(raw, result);
-  return result;
-}
-
-function parse(raw: string): NormalizedNumber | null {
-  if (typeof raw !== 'string' || raw.length > 64) return null;
-  const parsed = parsePhoneNumberFromString(raw, 'US');
-  if (!parsed || !parsed.isValid()) return null;
-  const region = parsed.country;
-  if (region !== 'US' && region !== 'CA') return null;
-  return { e164: parsed.number, region, type: parsed.getType() ?? 'UNKNOWN' };
+  if (typeof raw !== 'string' || raw.length > 256) return null;
+  const a = analyze(raw);
+  if (!a.valid || (a.region !== 'US' && a.region !== 'CA')) return null;
+  return { e164: a.e164!, region: a.region, type: a.type ?? 'UNKNOWN' };
 }

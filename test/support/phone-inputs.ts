@@ -1,0 +1,31 @@
+/** Deterministic generator of phone-number inputs in many shapes, for differential tests and benches. */
+export function* phoneInputs(count: number, seed = 42): Generator<string> {
+  let state = seed >>> 0;
+  const rand = (n: number) => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state % n;
+  };
+  const areas = ['212', '415', '646', '800', '888', '900', '416', '604', '787', '671', '340', '876', '555', '311', '123', '011', '500', '522', '983', '684'];
+  const digits = (n: number) => Array.from({ length: n }, () => rand(10)).join('');
+  for (let i = 0; i < count; i++) {
+    const npa = rand(3) === 0 ? String(200 + rand(800)) : areas[rand(areas.length)]!;
+    const nxx = rand(10) === 0 ? digits(3) : String(200 + rand(800));
+    const line = digits(4);
+    switch (rand(14)) {
+      case 0: yield `(${npa}) ${nxx}-${line}`; break;
+      case 1: yield `+1 ${npa} ${nxx} ${line}`; break;
+      case 2: yield `1-${npa}-${nxx}-${line}`; break;
+      case 3: yield `${npa}.${nxx}.${line}`; break;
+      case 4: yield `${npa}${nxx}${line}`; break;
+      case 5: yield `+1${npa}${nxx}${line}`; break;
+      case 6: yield `${npa}-${nxx}-${line} ext. ${digits(3)}`; break;
+      case 7: yield `call ${npa} ${nxx} ${line} today`; break;
+      case 8: yield `+44 20 ${digits(4)} ${digits(4)}`; break;
+      case 9: yield digits(rand(12) + 1); break;
+      case 10: yield ` (${npa})${nxx}-${line} `; break;
+      case 11: yield `1 (${npa}) ${nxx} ${line}`; break;
+      case 12: yield `${npa}-${nxx}-${line.slice(0, 3)}`; break;
+      default: yield `+1-${npa}-${nxx}-${line}x${digits(2)}`;
+    }
+  }
+}
