@@ -1,4 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { decidingDigitsFor } from './nanp-metadata';
 
 export interface NormalizedNumber {
   e164: string;
@@ -22,11 +23,12 @@ export function analyzeWithLibphonenumber(raw: string): Analysis {
   return { valid, e164: valid ? parsed.number : null, region: valid ? (parsed.country ?? null) : null, type: valid ? (parsed.getType() ?? null) : null };
 }
 
-// Fast path. In the NANP metadata every pattern (general and per type, for all 25 regions of +1)
-// ends in \d{n} with n >= 3, so for a 10-digit national number validity, region and type depend
-// only on its first 7 digits (test/unit/classification guards that property of the metadata).
-// Common shapes are therefore answered from a memo keyed on the input's form and those 7 digits,
-// filled by asking libphonenumber-js once per key; anything else goes to libphonenumber-js itself.
+// Fast path. In the NANP metadata every top-level alternative of every pattern (general and per
+// type, for all regions of +1) ends in a free run \d{n}, so for a 10-digit national number,
+// validity, region and type depend only on its first few digits: per area code, the most that any
+// alternative that can apply to it reads (nanp-metadata.ts; 4 for most area codes, up to 7).
+// Common shapes are answered from a memo keyed on the input's form and that prefix, filled by
+// asking libphonenumber-js once per key; anything else goes to libphonenumber-js itself.
 const SHAPE = /^\s*(\+1|1)?[\s.-]?\(?([2-9]\d{2})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})\s*$/;
 const prefixMemo = new Map<string, { valid: boolean; region: string | null; type: string | null }>();
 
@@ -36,7 +38,7 @@ export function analyze(raw: string): Analysis {
   const national = m[2]! + m[3]! + m[4]!;
   // The form decides how libphonenumber-js reads the digits (national, national prefix, +1).
   const form = m[1] === '+1' ? '+' : m[1] === '1' ? '1' : 'n';
-  const key = form + national.slice(0, 7);
+  const key = form + national.slice(0, decidingDigitsFor(m[2]!));
   let answer = prefixMemo.get(key);
   if (!answer) {
     const probe = analyzeWithLibphonenumber(form === '+' ? `+1${national}` : form === '1' ? `1${national}` : national);

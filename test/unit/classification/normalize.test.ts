@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import metadata from 'libphonenumber-js/metadata.max.json';
 import { analyze, analyzeWithLibphonenumber, normalizeUsCa } from '../../../lambdas/classification/normalize';
+import { NANP_REGIONS, decidingDigitsFor, freeTail, literalStarts, possibleLengths, regionPatterns, topLevelAlternatives } from '../../../lambdas/classification/nanp-metadata';
 import { phoneInputs } from '../../support/phone-inputs';
 
 describe('normalizeUsCa', () => {
@@ -16,10 +16,10 @@ describe('normalizeUsCa', () => {
     expect(normalizeUsCa('')).toBeNull();
   });
 
-  it('answers exactly as libphonenumber-js on 100,000 generated inputs', () => {
+  it('answers exactly as libphonenumber-js on 200,000 generated inputs', () => {
     let differences = 0;
     const examples: string[] = [];
-    for (const raw of phoneInputs(100_000)) {
+    for (const raw of phoneInputs(200_000)) {
       const ours = analyze(raw);
       const theirs = analyzeWithLibphonenumber(raw);
       if (JSON.stringify(ours) !== JSON.stringify(theirs)) {
@@ -31,30 +31,19 @@ describe('normalizeUsCa', () => {
     expect(differences).toBe(0);
   });
 
-  it('relies on a property of the metadata: every NANP pattern ends in \\d{n≥3}, so 7 digits decide', () => {
-    const meta = metadata as unknown as { country_calling_codes: Record<string, string[]>; countries: Record<string, unknown[]> };
-    const topLevel = (p: string) => {
-      const out: string[] = [];
-      let depth = 0;
-      let start = 0;
-      for (let i = 0; i < p.length; i++) {
-        const c = p[i];
-        if (c === '\\') i++;
-        else if (c === '(' || c === '[') depth++;
-        else if (c === ')' || c === ']') depth--;
-        else if (c === '|' && depth === 0) (out.push(p.slice(start, i)), (start = i + 1));
-      }
-      out.push(p.slice(start));
-      return out;
-    };
-    const offenders: string[] = [];
-    for (const region of meta.country_calling_codes['1']!) {
-      const country = meta.countries[region]!;
-      const types = (country[11] as ([string] | 0)[] | undefined) ?? [];
-      const patterns = [country[2] as string, ...types.map((t) => (t ? t[0] : '')).filter(Boolean)];
-      for (const pattern of patterns) for (const alt of topLevel(pattern)) if (!/\\d\{([3-9]|\d{2,})(,\d*)?\}$/.test(alt)) offenders.push(`${region}: ${alt}`);
-      expect(country[3], region).toContain(10); // the fast path only ever sees 10-digit national numbers
+  it('relies on properties of the metadata that make the prefix memo exact', () => {
+    // Every alternative of every NANP pattern ends in a free run of at least 3 digits, and every
+    // region accepts 10-digit numbers: so a prefix of at most 7 digits decides.
+    for (const region of NANP_REGIONS) {
+      const { general, types } = regionPatterns(region);
+      for (const alt of [general, ...types].flatMap(topLevelAlternatives)) expect(freeTail(alt), `${region}: ${alt}`).toBeGreaterThanOrEqual(3);
+      expect(possibleLengths(region), region).toContain(10);
     }
-    expect(offenders).toEqual([]);
+    expect(literalStarts('(?:246976|900[2-9]\\d\\d)\\d{4}')).toEqual(['246976', '900']);
+    expect(literalStarts('8766060\\d{3}')).toEqual(['8766060']);
+    expect(literalStarts('[2-9]\\d{9}')).toEqual(['']);
+    expect(decidingDigitsFor('212')).toBe(4);
+    expect(decidingDigitsFor('876')).toBe(7); // Jamaica reads 7 digits (8766060…)
+    expect(decidingDigitsFor('246')).toBe(7);
   });
 });

@@ -1,0 +1,19 @@
+import { runClassificationBench } from './classification';
+import { runUploadsBench } from './uploads';
+
+// `npm run bench`: every benchmark, each reported as ratios against a baseline measured in the
+// same run. Progress goes to stderr; the last line of stdout is one JSON object with every figure.
+const BENCHES: [string, () => Promise<Record<string, number>>][] = [
+  ['classification', runClassificationBench],
+  ['uploads', runUploadsBench],
+];
+
+const only = process.argv[2];
+const results: Record<string, number> = {};
+for (const [name, run] of BENCHES) {
+  if (only && only !== name) continue;
+  process.stderr.write(`bench ${name}…\n`);
+  Object.assign(results, await run());
+}
+console.log(JSON.stringify(results));
+process.exit(0);
