@@ -23,6 +23,17 @@ export interface CreateUploadInput {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Parses a stored or received CSV into header and row fields (400 for what is not CSV). */
+export function readCsv(bytes: Buffer) {
+  const text = decodeCsv(bytes);
+  try {
+    return { text, ...parseCsv(text) };
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) throw badRequest(`The file is not valid CSV: ${error.message}`);
+    throw error;
+  }
+}
+
 export function decodeCsv(bytes: Buffer): string {
   try {
     return utf8.decode(bytes);
@@ -32,15 +43,7 @@ export function decodeCsv(bytes: Buffer): string {
 }
 
 export async function createUpload(principal: Pick<Principal, 'organizationId' | 'userId' | 'apiKeyId'>, input: CreateUploadInput, uploadId = newId()): Promise<UploadRecord> {
-  const text = decodeCsv(input.csv);
-  let parsed;
-  try {
-    parsed = parseCsv(text);
-  } catch (error) {
-    if (error instanceof CsvSyntaxError) throw badRequest(`The file is not valid CSV: ${error.message}`);
-    throw error;
-  }
-  const [header, ...rows] = parsed.records;
+  const [header, ...rows] = readCsv(input.csv).records;
   if (!header) throw badRequest('The file is empty; it needs a header row and at least 100 numbers');
   // Pools of single contacts were charged per contact and may be any size.
   const plan = planUpload(header.fields, rows.map((r) => r.fields), input.mapping, { minimum: input.source === 'api_pool' ? 1 : undefined });
@@ -66,6 +69,7 @@ export async function createUpload(principal: Pick<Principal, 'organizationId' |
     validation_tier: input.tier,
     identity_enabled: plan.identity,
     phone_columns: input.mapping.phoneColumns,
+    name_columns: { full: input.mapping.fullNameColumn, first: input.mapping.firstNameColumn, last: input.mapping.lastNameColumn },
     result_summary: null,
     export_count: 0,
     last_exported_at: null,
@@ -75,12 +79,11 @@ export async function createUpload(principal: Pick<Principal, 'organizationId' |
     created_at: at,
     updated_at: at,
   };
-  // Files first, then the (invisible) record, then the charge, then visibility: a crash anywhere
-  // leaves at most an invisible `charging` record, never a charge without an upload.
-  const bucket = filesBucket();
-  await putObject(bucket, keys.original(record), input.csv, 'text/csv');
-  await putObject(bucket, keys.work(record), JSON.stringify({ rows: plan.rows }), 'application/json');
-  await insertUpload(record);
+  // File and (invisible) record first, then the charge, then visibility: a crash anywhere leaves at
+  // most an invisible `charging` record, never a charge without an upload.
+  // The pipeline re-reads the original with the same rules (cheap with the normalizer's memo), so
+  // nothing but the original needs storing here.
+  await Promise.all([putObject(filesBucket(), keys.original(record), input.csv, 'text/csv'), insertUpload(record)]);
 
   const amount = record.credits_required ?? 0;
   try {

@@ -41,6 +41,8 @@ export interface UploadRecord {
   validation_tier: 'standard' | 'max';
   identity_enabled: boolean;
   phone_columns: string[];
+  /** The name columns mapped at creation (identity), to re-read the original in the pipeline. */
+  name_columns: { full?: string; first?: string; last?: string };
   result_summary: ResultSummary | null;
   export_count: number;
   last_exported_at: string | null;
@@ -86,7 +88,6 @@ export function toPublicUpload(upload: UploadRecord): Record<string, unknown> {
 /** Storage keys (never exposed). */
 export const keys = {
   original: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/original.csv`,
-  work: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/work.json`,
   chunk: (u: Pick<UploadRecord, 'organization_id' | 'id'>, n: number) => `uploads/${u.organization_id}/${u.id}/chunks/${n}.json`,
   chunkResult: (u: Pick<UploadRecord, 'organization_id' | 'id'>, n: number) => `uploads/${u.organization_id}/${u.id}/chunks/${n}.result.json`,
   processed: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/processed.csv`,

@@ -1,6 +1,7 @@
 import { nowIso } from '../../platform/clock';
 import { filesBucket, getObject, putObject } from '../../platform/blob';
-import type { WorkRow } from '../plan';
+import { planUpload, type WorkRow } from '../plan';
+import { readCsv } from '../create-upload';
 import { classifyKey } from '../results';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload, transitionUpload } from '../upload-repository';
@@ -13,10 +14,13 @@ export interface ChunkItem {
   name?: WorkRow['name'];
 }
 
+/** The upload's rows as the create call planned them: the stored original read by the same rules. */
 export async function loadWork(upload: UploadRecord): Promise<WorkRow[]> {
-  const bytes = await getObject(filesBucket(), keys.work(upload));
-  if (!bytes) throw new Error(`upload ${upload.id}: work file missing`);
-  return (JSON.parse(bytes.toString('utf8')) as { rows: WorkRow[] }).rows;
+  const bytes = await getObject(filesBucket(), keys.original(upload));
+  if (!bytes) throw new Error(`upload ${upload.id}: original missing`);
+  const [header, ...rows] = readCsv(bytes).records;
+  const mapping = { phoneColumns: upload.phone_columns, fullNameColumn: upload.name_columns?.full, firstNameColumn: upload.name_columns?.first, lastNameColumn: upload.name_columns?.last };
+  return planUpload(header!.fields, rows.map((r) => r.fields), mapping, { minimum: 0 }).rows;
 }
 
 /** The distinct things to classify, in a deterministic order (so a retried step writes the same chunks). */
