@@ -29,7 +29,8 @@ export function analyzeWithLibphonenumber(raw: string): Analysis {
 // alternative that can apply to it reads (nanp-metadata.ts; 4 for most area codes, up to 7).
 // Common shapes are answered from a memo keyed on the input's form and that prefix, filled by
 // asking libphonenumber-js once per key; anything else goes to libphonenumber-js itself.
-const SHAPE = /^\s*(\+1|1)?[\s.-]?\(?([2-9]\d{2})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})\s*$/;
+// An extension ("ext. 12", "x12") does not change validity, region, type or E.164.
+const SHAPE = /^\s*(\+1|1)?[\s.-]?\(?([2-9]\d{2})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})(?:\s*(?:ext\.?|x)\s*\d{1,6})?\s*$/;
 const prefixMemo = new Map<string, { valid: boolean; region: string | null; type: string | null }>();
 
 export function analyze(raw: string): Analysis {
