@@ -2,3 +2,5 @@
 export * from './vocabulary';
 export * from './normalize';
 export * from './classify';
+export { RULES_VERSION, ANSWER_INTENT_RULES, answerIntentOf } from './rules';
+export type { Signals, LineType, LineStatus } from './signals';

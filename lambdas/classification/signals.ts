@@ -1,0 +1,54 @@
+// What a provider can tell about a number. Every field may be unknown (null): rules must not
+// read more into a missing signal than "we do not know".
+
+export type LineType = 'mobile' | 'landline' | 'fixedVoip' | 'nonFixedVoip' | 'tollFree' | 'premium' | 'personal' | 'pager' | 'sharedCost' | 'unknown';
+export type LineStatus = 'active' | 'inactive' | 'unreachable' | 'unknown';
+
+export interface Signals {
+  lineType: LineType;
+  carrier: string | null;
+  /** Only checked at the `max` tier. */
+  lineStatus: LineStatus | null;
+  /** Carrier-side screening service detected (simulator; some providers). */
+  callScreening: boolean | null;
+  /** The provider's name for the number's subscriber (CNAM), when it has one. */
+  callerName: string | null;
+  /** The provider's own match score (0–100) of the supplied name, when it scores names itself. */
+  nameMatchScore: number | null;
+  simulated: boolean;
+}
+
+export interface LookupItem {
+  e164: string;
+  name?: { full?: string; first?: string; last?: string };
+}
+
+export interface LookupOptions {
+  tier: 'standard' | 'max';
+  skipMobileLookup: boolean;
+}
+
+/** libphonenumber's structural type as a line type: what the number's range alone says. */
+export function lineTypeFromStructure(type: string | undefined): LineType {
+  switch (type) {
+    case 'MOBILE':
+      return 'mobile';
+    case 'FIXED_LINE':
+      return 'landline';
+    case 'TOLL_FREE':
+      return 'tollFree';
+    case 'PREMIUM_RATE':
+      return 'premium';
+    case 'VOIP':
+      return 'fixedVoip';
+    case 'PERSONAL_NUMBER':
+      return 'personal';
+    case 'PAGER':
+      return 'pager';
+    case 'SHARED_COST':
+      return 'sharedCost';
+    default:
+      // FIXED_LINE_OR_MOBILE (almost every US/CA number): structure cannot tell.
+      return 'unknown';
+  }
+}

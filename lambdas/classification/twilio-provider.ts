@@ -1,0 +1,129 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { mapConcurrent, RateLimiter, RetryableError, withRetries } from './resilience';
+import { TransientProviderError, type SignalProvider } from './provider';
+import type { LineStatus, LineType, LookupItem, LookupOptions, Signals } from './signals';
+
+// Twilio Lookup v2: GET {base}/v2/PhoneNumbers/{e164}?Fields=… with HTTP Basic auth.
+// line_type_intelligence (paid) gives the line type and carrier; line_status (max tier) whether it
+// is in service; identity_match (when a name is supplied) Twilio's own name score.
+
+export interface TwilioConfig {
+  accountSid: string;
+  authToken: string;
+  baseUrl: string;
+  concurrency: number;
+  requestsPerSecond: number;
+  timeoutMs: number;
+  attempts: number;
+}
+
+interface LookupResponse {
+  valid?: boolean;
+  line_type_intelligence?: { type?: string | null; carrier_name?: string | null; error_code?: number | null } | null;
+  line_status?: { status?: string | null; error_code?: number | null } | null;
+  identity_match?: { summary_score?: number | null; first_name_match?: string | null; last_name_match?: string | null; error_code?: number | null } | null;
+}
+
+const LINE_TYPES: Record<string, LineType> = {
+  mobile: 'mobile',
+  landline: 'landline',
+  fixedVoip: 'fixedVoip',
+  nonFixedVoip: 'nonFixedVoip',
+  tollFree: 'tollFree',
+  premium: 'premium',
+  sharedCost: 'sharedCost',
+  personal: 'personal',
+  pager: 'pager',
+  uan: 'landline',
+  voicemail: 'landline',
+};
+const STATUSES: Record<string, LineStatus> = { active: 'active', inactive: 'inactive', unreachable: 'unreachable', unknown: 'unknown' };
+
+export function createTwilioProvider(config: TwilioConfig): SignalProvider {
+  const limiter = new RateLimiter(config.requestsPerSecond);
+  const auth = 'Basic ' + Buffer.from(`${config.accountSid}:${config.authToken}`).toString('base64');
+
+  async function lookupOne(item: LookupItem, opts: LookupOptions): Promise<Signals> {
+    const fields = [...(opts.skipMobileLookup ? [] : ['line_type_intelligence']), ...(opts.tier === 'max' ? ['line_status'] : []), ...(item.name ? ['identity_match'] : [])];
+    const empty: Signals = { lineType: 'unknown', carrier: null, lineStatus: null, callScreening: null, callerName: null, nameMatchScore: null, simulated: false };
+    if (fields.length === 0) return empty;
+    const url = new URL(`${config.baseUrl.replace(/\/$/, '')}/v2/PhoneNumbers/${encodeURIComponent(item.e164)}`);
+    url.searchParams.set('Fields', fields.join(','));
+    if (item.name) {
+      const [first, last] = item.name.first && item.name.last ? [item.name.first, item.name.last] : splitFull(item.name.full ?? '');
+      if (first) url.searchParams.set('FirstName', first);
+      if (last) url.searchParams.set('LastName', last);
+    }
+    const body = await withRetries(
+      async () => {
+        await limiter.take();
+        let res: Response;
+        try {
+          res = await fetch(url, { headers: { authorization: auth, accept: 'application/json' }, signal: AbortSignal.timeout(config.timeoutMs) });
+        } catch (error) {
+          throw new RetryableError(`Twilio Lookup unreachable: ${(error as Error).message}`);
+        }
+        if (res.status === 429 || res.status >= 500) {
+          const retryAfter = Number(res.headers.get('retry-after'));
+          throw new RetryableError(`Twilio Lookup answered ${res.status}`, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : null);
+        }
+        if (res.status === 404) return null; // Twilio: not a valid phone number
+        if (!res.ok) throw new Error(`Twilio Lookup answered ${res.status}: check TWILIO credentials and account (${(await res.text()).slice(0, 200)})`);
+        return (await res.json()) as LookupResponse;
+      },
+      { attempts: config.attempts, baseDelayMs: 250, maxDelayMs: 8000 },
+    );
+    if (!body || body.valid === false) return empty;
+    const lti = body.line_type_intelligence;
+    const score = body.identity_match?.summary_score;
+    return {
+      lineType: lti?.type ? (LINE_TYPES[lti.type] ?? 'unknown') : 'unknown',
+      carrier: lti?.carrier_name ?? null,
+      lineStatus: body.line_status?.status ? (STATUSES[body.line_status.status] ?? 'unknown') : null,
+      callScreening: null,
+      callerName: null,
+      nameMatchScore: typeof score === 'number' ? score : null,
+      simulated: false,
+    };
+  }
+
+  return {
+    name: 'twilio',
+    simulated: false,
+    async lookup(items, opts) {
+      try {
+        return await mapConcurrent(items, config.concurrency, (item) => lookupOne(item, opts));
+      } catch (error) {
+        if (error instanceof RetryableError) throw new TransientProviderError(error.message);
+        throw error;
+      }
+    },
+  };
+}
+
+function splitFull(full: string): [string, string] {
+  const parts = full.trim().split(/\s+/);
+  return parts.length > 1 ? [parts[0]!, parts[parts.length - 1]!] : ['', parts[0] ?? ''];
+}
+
+/** Credentials from TWILIO_ACCOUNT_SID/TWILIO_AUTH_TOKEN, or from the Secrets Manager secret TWILIO_SECRET_ARN. */
+export async function createTwilioProviderFromEnv(env: NodeJS.ProcessEnv, secrets: SecretsManagerClient = new SecretsManagerClient({})): Promise<SignalProvider> {
+  let accountSid = env.TWILIO_ACCOUNT_SID;
+  let authToken = env.TWILIO_AUTH_TOKEN;
+  if ((!accountSid || !authToken) && env.TWILIO_SECRET_ARN) {
+    const out = await secrets.send(new GetSecretValueCommand({ SecretId: env.TWILIO_SECRET_ARN }));
+    const parsed = JSON.parse(out.SecretString ?? '{}') as { account_sid?: string; auth_token?: string };
+    accountSid = parsed.account_sid;
+    authToken = parsed.auth_token;
+  }
+  if (!accountSid || !authToken) throw new Error('twilio provider: set TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN, or TWILIO_SECRET_ARN (JSON {account_sid, auth_token})');
+  return createTwilioProvider({
+    accountSid,
+    authToken,
+    baseUrl: env.TWILIO_LOOKUP_BASE_URL ?? 'https://lookups.twilio.com',
+    concurrency: Number(env.TWILIO_CONCURRENCY ?? 10),
+    requestsPerSecond: Number(env.TWILIO_REQUESTS_PER_SECOND ?? 50),
+    timeoutMs: Number(env.TWILIO_TIMEOUT_MS ?? 10_000),
+    attempts: Number(env.TWILIO_ATTEMPTS ?? 4),
+  });
+}
