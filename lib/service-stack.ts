@@ -1,4 +1,5 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { ROUTES } from '../lambdas/api/routes';
@@ -38,6 +39,15 @@ export class PhoneValidationStack extends Stack {
 
     const grantEmit = (fn: LambdaFunction) => this.webhooks.grantEmit(fn);
     const uploads = new UploadsConstruct(this, 'Uploads', { table: this.data.table, filesBucket: this.data.filesBucket, environment, grantEmit });
+    if (environment.CLASSIFICATION_PROVIDER === 'twilio') {
+      // Filled in by the operator after deploy: {"account_sid": "...", "auth_token": "..."}.
+      const twilio = new Secret(this, 'TwilioCredentials', { description: 'Twilio Lookup credentials: JSON {account_sid, auth_token}' });
+      Validations.of(twilio).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'Twilio auth tokens are rotated in the Twilio console; there is no rotation Lambda for a third-party credential.' });
+      for (const fn of uploads.steps) {
+        fn.addEnvironment('TWILIO_SECRET_ARN', twilio.secretArn);
+        twilio.grantRead(fn);
+      }
+    }
     const uploadsApi = this.api.functions.get('uploads')!;
     this.data.filesBucket.grantReadWrite(uploadsApi);
     uploads.grantStart(uploadsApi);

@@ -36,3 +36,17 @@ describe('upload pipeline and contact pool infrastructure', () => {
     });
   });
 });
+
+describe('twilio provider', () => {
+  it('creates the credentials secret and lets only the pipeline steps read it', async () => {
+    const { App } = await import('aws-cdk-lib');
+    const { Template } = await import('aws-cdk-lib/assertions');
+    const { PhoneValidationStack } = await import('../../lib/service-stack');
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], classificationProvider: 'twilio' } });
+    const template = Template.fromStack(new PhoneValidationStack(app, 'TwilioStack', { env: { account: '111111111111', region: 'us-east-1' } }));
+    template.resourceCountIs('AWS::SecretsManager::Secret', 2); // Twilio + the spam device-lab token
+    const withSecret = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.TWILIO_SECRET_ARN);
+    expect(withSecret).toHaveLength(4);
+    expect(withSecret.every((f) => f.Properties.Environment.Variables.CLASSIFICATION_PROVIDER === 'twilio')).toBe(true);
+  });
+});
