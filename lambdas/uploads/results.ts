@@ -54,7 +54,7 @@ export function rowResults(
   });
 }
 
-export function summarize(results: RowResult[], identity: boolean): ResultSummary {
+export function summarize(results: RowResult[], identity: boolean, simulated = false): ResultSummary {
   const statusCounts: Record<string, number> = Object.fromEntries(vocabularyFor(identity).map((v) => [v, 0]));
   const identityCounts: Record<string, number> = {};
   for (const r of results) {
@@ -68,5 +68,6 @@ export function summarize(results: RowResult[], identity: boolean): ResultSummar
     identity_counts: identityCounts,
     has_answer_intent_column: true,
     has_identity_column: identity,
+    simulated,
   };
 }

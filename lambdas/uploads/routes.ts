@@ -12,6 +12,7 @@ const ResultSummary = z.object({
   identity_counts: z.record(z.string(), z.number().int()),
   has_answer_intent_column: z.boolean(),
   has_identity_column: z.boolean(),
+  simulated: z.boolean().describe('true when the results came from the simulator provider (development data, not real signals)'),
 });
 
 export const Upload = z

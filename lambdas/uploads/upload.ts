@@ -18,6 +18,8 @@ export interface ResultSummary {
   identity_counts: Record<string, number>;
   has_answer_intent_column: boolean;
   has_identity_column: boolean;
+  /** Results from the simulator provider: development data, not real signals. */
+  simulated: boolean;
 }
 
 export interface UploadRecord {

@@ -26,11 +26,13 @@ export async function finalize(input: { upload_id: string; chunks?: number[] }):
     results = stored ? (JSON.parse(stored.toString('utf8')) as { rows: RowResult[] }).rows : [];
   } else {
     const answers = new Map<string, { answerIntent: AnswerIntent; identity: IdentityBand | null }>();
+    let simulated = false;
     for (const n of input.chunks ?? []) {
       const bytes = await getObject(bucket, keys.chunkResult(current, n));
       if (!bytes) throw new Error(`upload ${current.id}: answers of chunk ${n} missing`);
       for (const a of JSON.parse(bytes.toString('utf8')) as ChunkAnswer[]) {
         answers.set(a.key, { answerIntent: a.answerIntent as AnswerIntent, identity: a.identity as IdentityBand | null });
+        simulated ||= a.simulated;
       }
     }
     const rows = await loadWork(current);
@@ -40,7 +42,7 @@ export async function finalize(input: { upload_id: string; chunks?: number[] }):
     await putObject(bucket, keys.results(current), JSON.stringify({ rows: results }), 'application/json');
     await putObject(bucket, keys.processed(current), buildProcessedCsv(original.toString('utf8'), current.phone_columns, current.identity_enabled, results), 'text/csv');
     upload =
-      (await transitionUpload(current.id, ['processing', 'ready_for_processing'], 'completed', { result_summary: summarize(results, current.identity_enabled), processed_available: true }, nowIso())) ??
+      (await transitionUpload(current.id, ['processing', 'ready_for_processing'], 'completed', { result_summary: summarize(results, current.identity_enabled, simulated), processed_available: true }, nowIso())) ??
       (await getUpload(current.id))!;
   }
   await announceCompleted(upload);

@@ -65,6 +65,7 @@ describe('POST /api/v1/uploads → processing → downloads', () => {
     const done = (await (await service.request('GET', `/api/v1/uploads/${upload.id}`, { key })).json()) as UploadBody;
     expect(done.status).toBe('completed');
     expect(done.result_summary!.format).toBe('identity');
+    expect(done.result_summary).toMatchObject({ simulated: true }); // the local runtime's provider is the simulator
     expect(Object.values(done.result_summary!.status_counts).reduce((a, b) => a + b, 0)).toBe(150);
 
     const link = (await (await service.request('GET', `/api/v1/uploads/${upload.id}/download/processed`, { key })).json()) as { url: string; expires_at: number };
