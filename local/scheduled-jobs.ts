@@ -1,5 +1,5 @@
 import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
-import { runContactPool } from '../lambdas/contacts/pool-job';
+import { handler as contactPoolJob } from '../lambdas/contacts/pool-job';
 import { logger } from '../lambdas/platform/logger';
 import type { LocalWorker } from './workers';
 
@@ -30,4 +30,4 @@ export const startBillingPeriodSchedule = async (): Promise<LocalWorker> =>
 
 /** Contacts are pooled every CONTACT_POOL_INTERVAL_MS locally (default 15 s; 5 minutes in AWS). */
 export const startContactPoolSchedule = async (): Promise<LocalWorker> =>
-  everyInterval('contact-pool', Number(process.env.CONTACT_POOL_INTERVAL_MS ?? 15_000), runContactPool);
+  everyInterval('contact-pool', Number(process.env.CONTACT_POOL_INTERVAL_MS ?? 15_000), contactPoolJob);

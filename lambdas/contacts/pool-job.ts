@@ -3,6 +3,7 @@ import { newId } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { getOrganization } from '../auth/identity-repository';
 import { createPoolUpload } from '../uploads/pool';
+import { reconcileStaleUploads } from '../uploads/reconcile';
 import { closeBatch } from './batch-counter';
 import { nameFromProperties, type ContactRecord } from './contact';
 import { dequeue, getContact, readQueue, transitionContact, type QueueEntry } from './contact-repository';
@@ -102,4 +103,8 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-export const handler = async () => runContactPool();
+/**
+ * The scheduled Lambda. It also finishes uploads a crash left half-created: this is the service's
+ * every-few-minutes job, and both concern work that must not stay stuck after being paid for.
+ */
+export const handler = async () => ({ pool: await runContactPool(), uploads: await reconcileStaleUploads() });

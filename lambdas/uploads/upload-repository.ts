@@ -17,7 +17,15 @@ export async function insertUpload(upload: UploadRecord): Promise<boolean> {
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...uploadKey(upload.id), entity: 'Upload', gsi1pk: `ORG#${upload.organization_id}#UPLOADS`, gsi1sk: `${upload.created_at}#${upload.id}`, ...upload },
+        Item: {
+          ...uploadKey(upload.id),
+          entity: 'Upload',
+          gsi1pk: `ORG#${upload.organization_id}#UPLOADS`,
+          gsi1sk: `${upload.created_at}#${upload.id}`,
+          // Sparse index of uploads still being charged, for the reconciler; removed on leaving `charging`.
+          ...(upload.status === 'charging' ? { gsi2pk: 'UPLOAD#CHARGING', gsi2sk: `${upload.created_at}#${upload.id}` } : {}),
+          ...upload,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -58,7 +66,7 @@ export async function transitionUpload(
       new UpdateCommand({
         TableName: tableName(),
         Key: uploadKey(id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
+        UpdateExpression: `SET ${sets.join(', ')} REMOVE gsi2pk, gsi2sk`,
         ConditionExpression: `#status IN (${froms.join(', ')})`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
@@ -125,4 +133,18 @@ export async function listUploads(orgId: string, limit: number, cursor?: string)
     startKey = last;
   } while (last && data.length < limit);
   return { data, nextCursor: last ? encodeCursor(last) : null };
+}
+
+/** Uploads left in `charging` before `olderThan` (a crash between record, charge and visibility). */
+export async function listStaleCharging(olderThanIso: string): Promise<UploadRecord[]> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk < :before',
+      ExpressionAttributeValues: { ':pk': 'UPLOAD#CHARGING', ':before': olderThanIso },
+      Limit: 100,
+    }),
+  );
+  return (out.Items ?? []).map((item) => toRecord(item)!);
 }
