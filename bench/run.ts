@@ -1,11 +1,13 @@
 import { runClassificationBench } from './classification';
 import { runUploadsBench } from './uploads';
+import { runContactsBench } from './contacts';
 
 // `npm run bench`: every benchmark, each reported as ratios against a baseline measured in the
 // same run. Progress goes to stderr; the last line of stdout is one JSON object with every figure.
 const BENCHES: [string, () => Promise<Record<string, number>>][] = [
   ['classification', runClassificationBench],
   ['uploads', runUploadsBench],
+  ['contacts', runContactsBench],
 ];
 
 const only = process.argv[2];
