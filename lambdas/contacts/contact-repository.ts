@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailed, tableName } from '../platform/table';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
+import { transitionStatus } from '../platform/status-transition';
 import type { ContactRecord, ContactStatus } from './contact';
 
 const contactKey = (id: string) => ({ pk: `CONTACT#${id}`, sk: 'META' });
@@ -75,39 +76,8 @@ export async function transitionContact(
   fields: Partial<ContactRecord>,
   at: string,
 ): Promise<ContactRecord | null> {
-  const names: Record<string, string> = { '#status': 'status' };
-  const values: Record<string, unknown> = {
-    ':to': to,
-    ':at': at,
-    ':gsi2pk': byOrgStatus(contact.organization_id, to),
-  };
-  const sets = ['#status = :to', 'updated_at = :at', 'gsi2pk = :gsi2pk'];
-  Object.entries(fields).forEach(([k, v], i) => {
-    names[`#f${i}`] = k;
-    values[`:f${i}`] = v;
-    sets.push(`#f${i} = :f${i}`);
-  });
-  const froms = from.map((status, i) => {
-    values[`:from${i}`] = status;
-    return `:from${i}`;
-  });
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: contactKey(contact.id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: `#status IN (${froms.join(', ')})`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toRecord(out.Attributes);
-  } catch (error) {
-    if (isConditionFailed(error)) return null;
-    throw error;
-  }
+  // The by-status index key moves with the status.
+  return toRecord((await transitionStatus(contactKey(contact.id), from, to, { ...fields, gsi2pk: byOrgStatus(contact.organization_id, to) }, at)) ?? undefined);
 }
 
 /** Records the batch position once; returns the position the contact ends up with. */

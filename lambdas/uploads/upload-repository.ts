@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailed, tableName } from '../platform/table';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
+import { transitionStatus } from '../platform/status-transition';
 import type { UploadRecord, UploadStatus } from './upload';
 
 const uploadKey = (id: string) => ({ pk: `UPLOAD#${id}`, sk: 'META' });
@@ -49,35 +50,8 @@ export async function transitionUpload(
   fields: Partial<UploadRecord>,
   at: string,
 ): Promise<UploadRecord | null> {
-  const names: Record<string, string> = { '#status': 'status' };
-  const values: Record<string, unknown> = { ':to': to, ':at': at };
-  const sets = ['#status = :to', 'updated_at = :at'];
-  Object.entries(fields).forEach(([k, v], i) => {
-    names[`#f${i}`] = k;
-    values[`:f${i}`] = v;
-    sets.push(`#f${i} = :f${i}`);
-  });
-  const froms = from.map((s, i) => {
-    values[`:from${i}`] = s;
-    return `:from${i}`;
-  });
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: uploadKey(id),
-        UpdateExpression: `SET ${sets.join(', ')} REMOVE gsi2pk, gsi2sk`,
-        ConditionExpression: `#status IN (${froms.join(', ')})`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toRecord(out.Attributes);
-  } catch (error) {
-    if (isConditionFailed(error)) return null;
-    throw error;
-  }
+  // Leaving `charging` also leaves the reconciler's sparse index.
+  return toRecord((await transitionStatus(uploadKey(id), from, to, fields, at, ['gsi2pk', 'gsi2sk'])) ?? undefined);
 }
 
 export async function deleteChargingUpload(id: string): Promise<void> {

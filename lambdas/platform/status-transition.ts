@@ -1,0 +1,47 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailed, tableName } from './table';
+
+/**
+ * Moves an item's `status` from one of `from` to `to` in one conditional write, setting `fields`
+ * (and `updated_at`) too and removing `remove`. The condition is what keeps two workers from both
+ * completing, failing or charging the same thing. Returns the item after the write, or null when
+ * it was not in one of `from` (or does not exist).
+ */
+export async function transitionStatus(
+  key: Record<string, string>,
+  from: readonly string[],
+  to: string,
+  fields: Record<string, unknown>,
+  at: string,
+  remove: readonly string[] = [],
+): Promise<Record<string, unknown> | null> {
+  const names: Record<string, string> = { '#status': 'status' };
+  const values: Record<string, unknown> = { ':to': to, ':at': at };
+  const sets = ['#status = :to', 'updated_at = :at'];
+  Object.entries(fields).forEach(([k, v], i) => {
+    names[`#f${i}`] = k;
+    values[`:f${i}`] = v;
+    sets.push(`#f${i} = :f${i}`);
+  });
+  const froms = from.map((status, i) => {
+    values[`:from${i}`] = status;
+    return `:from${i}`;
+  });
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: `SET ${sets.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+        ConditionExpression: `#status IN (${froms.join(', ')})`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return out.Attributes ?? null;
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
+    throw error;
+  }
+}
