@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { ROUTES } from '../lambdas/api/routes';
+import { resetDb } from '../lambdas/platform/table';
+import { resetS3 } from '../lambdas/platform/blob';
 import { startLocalApi, type LocalApi } from './api-gateway-server';
 import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from './embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3, type EmbeddedS3 } from './embedded-s3';
@@ -42,6 +44,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     }
     const endpoints = { dynamo: external ?? dynamo!.endpoint, s3: external ?? s3!.endpoint };
     applyLocalEnvironment(endpoints);
+    // Clients are cached per process; a second runtime in the same process must not reuse the first's.
+    resetDb();
+    resetS3();
     await ensureTable(endpoints.dynamo, process.env.TABLE_NAME ?? LOCAL_RESOURCES.table);
     await ensureBuckets(endpoints.s3, [process.env.FILES_BUCKET!, process.env.SCREENSHOTS_BUCKET!]);
 

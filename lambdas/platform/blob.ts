@@ -11,6 +11,11 @@ export function s3(): S3Client {
   return client;
 }
 
+/** Drop the cached client (a process that switches endpoints, e.g. a second local runtime). */
+export function resetS3(): void {
+  client = null;
+}
+
 export function filesBucket(): string {
   const name = process.env.FILES_BUCKET;
   if (!name) throw new Error('FILES_BUCKET is not set');
