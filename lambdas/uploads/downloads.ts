@@ -1,7 +1,8 @@
 import { badRequest, conflict } from '../platform/errors';
 import { nowIso, nowUnix } from '../platform/clock';
 import { sha256Hex } from '../platform/ids';
-import { filesBucket, getObject, presignGet, putObject } from '../platform/blob';
+import { filesBucket, getObject, putObject } from '../platform/blob';
+import { signedDownloadUrl } from './download-signer';
 import { buildProcessedCsv, type SliceOptions } from './processed-file';
 import { vocabularyFor, type RowResult } from './results';
 import { keys, type UploadRecord } from './upload';
@@ -23,7 +24,7 @@ const REACHABLE = {
 
 async function link(key: string, filename: string): Promise<DownloadLink> {
   const expires = nowUnix() + LINK_SECONDS;
-  return { url: await presignGet(filesBucket(), key, LINK_SECONDS, filename), expires_at: expires };
+  return { url: await signedDownloadUrl(key, LINK_SECONDS, filename), expires_at: expires };
 }
 
 export async function originalLink(upload: UploadRecord): Promise<DownloadLink> {

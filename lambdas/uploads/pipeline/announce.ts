@@ -1,5 +1,5 @@
 import { sha256Hex } from '../../platform/ids';
-import { filesBucket, presignGet } from '../../platform/blob';
+import { signedDownloadUrl } from '../download-signer';
 import { emitEvent } from '../../events/events';
 import { filteredSliceKey, LINK_SECONDS } from '../downloads';
 import { keys, type UploadRecord } from '../upload';
@@ -24,10 +24,9 @@ function uploadData(upload: UploadRecord) {
 
 /** upload.completed with signed links, each valid one hour from the event. */
 export async function announceCompleted(upload: UploadRecord): Promise<void> {
-  const bucket = filesBucket();
   const base = upload.original_filename.replace(/\.csv$/i, '');
-  const processed = await presignGet(bucket, keys.processed(upload), LINK_SECONDS, `${base}_processed.csv`);
-  const processedFiltered = await presignGet(bucket, await filteredSliceKey(upload), LINK_SECONDS, `${base}_processed_filtered.csv`);
+  const processed = await signedDownloadUrl(keys.processed(upload), LINK_SECONDS, `${base}_processed.csv`);
+  const processedFiltered = await signedDownloadUrl(await filteredSliceKey(upload), LINK_SECONDS, `${base}_processed_filtered.csv`);
   await emitEvent({
     organizationId: upload.organization_id,
     type: 'upload.completed',

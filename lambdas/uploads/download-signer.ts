@@ -1,0 +1,41 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { getSignedUrl as cloudFrontSignedUrl } from '@aws-sdk/cloudfront-signer';
+import { nowUnix } from '../platform/clock';
+import { filesBucket, presignGet } from '../platform/blob';
+
+// Download links must stay valid for the whole promised hour. An S3 URL presigned with a Lambda
+// role's temporary credentials dies with that session, which can be sooner; a CloudFront signed
+// URL is signed with a key pair that outlives it. When a distribution is configured (the stack
+// creates one when given a public key) links are CloudFront signed URLs; otherwise S3 presigned
+// URLs (the local runtime, and stacks deployed without a key).
+
+let privateKey: string | null = null;
+
+async function signingKey(): Promise<string> {
+  if (privateKey) return privateKey;
+  if (process.env.DOWNLOADS_SIGNING_PRIVATE_KEY) return (privateKey = process.env.DOWNLOADS_SIGNING_PRIVATE_KEY);
+  const arn = process.env.DOWNLOADS_SIGNING_KEY_SECRET_ARN;
+  if (!arn) throw new Error('DOWNLOADS_CLOUDFRONT_DOMAIN is set but neither DOWNLOADS_SIGNING_KEY_SECRET_ARN nor DOWNLOADS_SIGNING_PRIVATE_KEY is');
+  const out = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
+  if (!out.SecretString?.includes('PRIVATE KEY')) throw new Error(`secret ${arn} does not hold a PEM private key yet: put the CloudFront key pair's private key in it`);
+  return (privateKey = out.SecretString);
+}
+
+/** Test hook: forget the cached key. */
+export function resetSigningKey(): void {
+  privateKey = null;
+}
+
+/** A GET link to a files-bucket object, valid `seconds` from now. */
+export async function signedDownloadUrl(key: string, seconds: number, filename?: string): Promise<string> {
+  const domain = process.env.DOWNLOADS_CLOUDFRONT_DOMAIN;
+  if (!domain) return presignGet(filesBucket(), key, seconds, filename);
+  const keyPairId = process.env.DOWNLOADS_CLOUDFRONT_KEY_ID;
+  if (!keyPairId) throw new Error('DOWNLOADS_CLOUDFRONT_DOMAIN is set but DOWNLOADS_CLOUDFRONT_KEY_ID is not');
+  return cloudFrontSignedUrl({
+    url: `https://${domain}/${key.split('/').map(encodeURIComponent).join('/')}`,
+    keyPairId,
+    privateKey: await signingKey(),
+    dateLessThan: new Date((nowUnix() + seconds) * 1000).toISOString(),
+  });
+}
