@@ -10,6 +10,7 @@ import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { WebhooksConstruct } from './webhooks-construct';
 import { UploadsConstruct } from './uploads-construct';
 import { ContactsConstruct } from './contacts-construct';
+import { DownloadsConstruct } from './downloads-construct';
 import { SpamConstruct } from './spam-construct';
 
 /**
@@ -49,6 +50,13 @@ export class PhoneValidationStack extends Stack {
       }
     }
     const uploadsApi = this.api.functions.get('uploads')!;
+    // With the operator's CloudFront public key, download links are CloudFront signed URLs that
+    // outlive any Lambda session (docs/uploads.md); without it, S3 presigned URLs.
+    const downloadsPublicKey = this.node.tryGetContext('downloadsPublicKey') as string | undefined;
+    if (downloadsPublicKey) {
+      const downloads = new DownloadsConstruct(this, 'Downloads', { filesBucket: this.data.filesBucket, publicKeyPem: downloadsPublicKey });
+      for (const fn of [uploadsApi, ...uploads.steps]) downloads.grantSign(fn);
+    }
     this.data.filesBucket.grantReadWrite(uploadsApi);
     uploads.grantStart(uploadsApi);
     const contacts = new ContactsConstruct(this, 'Contacts', {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
-import { synthStack } from '../support/stack';
+import { nagErrors, synthStack } from '../support/stack';
 
 describe('upload pipeline and contact pool infrastructure', () => {
   const { template } = synthStack();
@@ -48,5 +48,24 @@ describe('twilio provider', () => {
     const withSecret = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.TWILIO_SECRET_ARN);
     expect(withSecret).toHaveLength(4);
     expect(withSecret.every((f) => f.Properties.Environment.Variables.CLASSIFICATION_PROVIDER === 'twilio')).toBe(true);
+  });
+});
+
+describe('CloudFront download links', () => {
+  it('with the operator public key: a distribution only serving signed URLs of the key group, and the signer wired', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const { App } = await import('aws-cdk-lib');
+    const { Template } = await import('aws-cdk-lib/assertions');
+    const { PhoneValidationStack } = await import('../../lib/service-stack');
+    const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], downloadsPublicKey: pem } });
+    const template = Template.fromStack(new PhoneValidationStack(app, 'CfStack', { env: { account: '111111111111', region: 'us-east-1' } }));
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({ DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'https-only', TrustedKeyGroups: Match.anyValue() }) }),
+    });
+    template.resourceCountIs('AWS::CloudFront::KeyGroup', 1);
+    const signers = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.DOWNLOADS_CLOUDFRONT_DOMAIN);
+    expect(signers).toHaveLength(5); // the uploads API and the four pipeline steps
+    expect(nagErrors({ downloadsPublicKey: pem, classificationProvider: 'twilio' })).toEqual([]);
   });
 });

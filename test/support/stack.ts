@@ -19,8 +19,8 @@ export function synthStack(): { stack: PhoneValidationStack; template: Template 
 }
 
 /** Runs cdk-nag's AwsSolutions pack over a fresh synth; returns the error findings as text. */
-export function nagErrors(): string[] {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+export function nagErrors(context: Record<string, unknown> = {}): string[] {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
   new PhoneValidationStack(app, 'NagStack', { env: { account: '111111111111', region: 'us-east-1' } });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   try {

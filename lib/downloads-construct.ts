@@ -1,0 +1,59 @@
+import { CfnOutput, Validations } from 'aws-cdk-lib';
+import { AllowedMethods, CachePolicy, Distribution, KeyGroup, PublicKey, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+
+export interface DownloadsConstructProps {
+  filesBucket: Bucket;
+  /** PEM public key of the operator's CloudFront key pair (context `downloadsPublicKey`). */
+  publicKeyPem: string;
+}
+
+/**
+ * Signed download links that stay valid for the promised hour: a CloudFront distribution in front
+ * of the files bucket (origin access control; only signed URLs of the key group are served) and a
+ * secret for the private key, which the operator puts in after deploying.
+ */
+export class DownloadsConstruct extends Construct {
+  readonly distribution: Distribution;
+  readonly signingKey: Secret;
+  private readonly publicKey: PublicKey;
+
+  constructor(scope: Construct, id: string, props: DownloadsConstructProps) {
+    super(scope, id);
+    this.publicKey = new PublicKey(this, 'SigningPublicKey', { encodedKey: props.publicKeyPem, comment: 'Verifies download links' });
+    const keyGroup = new KeyGroup(this, 'SigningKeys', { items: [this.publicKey] });
+    this.distribution = new Distribution(this, 'Downloads', {
+      comment: 'Signed download links to upload files',
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(props.filesBucket),
+        trustedKeyGroups: [keyGroup],
+        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+      },
+    });
+    this.signingKey = new Secret(this, 'SigningPrivateKey', { description: 'PEM private key of the CloudFront key pair that signs download links' });
+    for (const [rule, reason] of [
+      ['AwsSolutions-CFR1', 'Customers download from anywhere; links are signed and expire after an hour.'],
+      ['AwsSolutions-CFR2', 'Only signed GETs of private files are served; a WAF adds cost without protecting anything further.'],
+      ['AwsSolutions-CFR3', 'Downloads are counted in the table (export_count); CloudFront access logs are the operator’s choice.'],
+      ['AwsSolutions-CFR4', 'The default *.cloudfront.net certificate; a custom domain with TLS 1.2 policy is the operator’s choice.'],
+      ['AwsSolutions-SMG4', 'The key pair is created and rotated by the operator in CloudFront; there is no rotation Lambda for it.'],
+    ] as const) {
+      Validations.of(this).acknowledge({ id: rule, reason });
+    }
+    new CfnOutput(this, 'SigningKeySecret', { value: this.signingKey.secretArn, description: 'Put the CloudFront private key (PEM) here' });
+  }
+
+  /** What a function that hands out download links needs. */
+  grantSign(fn: LambdaFunction): void {
+    fn.addEnvironment('DOWNLOADS_CLOUDFRONT_DOMAIN', this.distribution.distributionDomainName);
+    fn.addEnvironment('DOWNLOADS_CLOUDFRONT_KEY_ID', this.publicKey.publicKeyId);
+    fn.addEnvironment('DOWNLOADS_SIGNING_KEY_SECRET_ARN', this.signingKey.secretArn);
+    this.signingKey.grantRead(fn);
+  }
+}
