@@ -31,7 +31,7 @@ export async function getObject(bucket: string, key: string): Promise<Buffer | n
     const out = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : null;
   } catch (error) {
-    if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return null;
+    if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey' || (error as Error).name === 'NotFound') return null;
     throw error;
   }
 }
