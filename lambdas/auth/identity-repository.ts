@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, tableName } from '../platform/table';
+import { db, isConditionFailed, setClause, tableName } from '../platform/table';
 
 // Organizations, users, memberships and API keys: everything authentication reads.
 
@@ -58,13 +58,7 @@ export async function getOrganization(id: string): Promise<Organization | null> 
 }
 
 export async function updateOrganization(id: string, fields: Partial<Omit<Organization, 'id'>>): Promise<Organization> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets = Object.entries(fields).map(([k, v], i) => {
-    names[`#f${i}`] = k;
-    values[`:v${i}`] = v;
-    return `#f${i} = :v${i}`;
-  });
+  const { sets, names, values } = setClause(fields);
   try {
     const out = await db().send(
       new UpdateCommand({

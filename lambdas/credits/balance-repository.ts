@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, tableName } from '../platform/table';
+import { db, isConditionFailed, setClause, tableName } from '../platform/table';
 import type { Pools } from './balance-rules';
 
 export interface BalanceItem extends Pools {
@@ -110,13 +110,7 @@ export async function updateBalanceSettings(
   fields: Partial<Pick<BalanceItem, 'monthly_allocation' | 'subscription_cap' | 'period_started_at' | 'subscription'>>,
   expectedPeriodStart?: string,
 ): Promise<boolean> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets = Object.entries(fields).map(([k, v], i) => {
-    names[`#f${i}`] = k;
-    values[`:v${i}`] = v;
-    return `#f${i} = :v${i}`;
-  });
+  const { sets, names, values } = setClause(fields);
   let condition = 'attribute_exists(pk)';
   if (expectedPeriodStart !== undefined) {
     condition += ' AND period_started_at = :expected';

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, tableName } from './table';
+import { db, isConditionFailed, setClause, tableName } from './table';
 
 /**
  * Moves an item's `status` from one of `from` to `to` in one conditional write, setting `fields`
@@ -15,14 +15,10 @@ export async function transitionStatus(
   at: string,
   remove: readonly string[] = [],
 ): Promise<Record<string, unknown> | null> {
-  const names: Record<string, string> = { '#status': 'status' };
-  const values: Record<string, unknown> = { ':to': to, ':at': at };
-  const sets = ['#status = :to', 'updated_at = :at'];
-  Object.entries(fields).forEach(([k, v], i) => {
-    names[`#f${i}`] = k;
-    values[`:f${i}`] = v;
-    sets.push(`#f${i} = :f${i}`);
-  });
+  const clause = setClause(fields);
+  const names: Record<string, string> = { '#status': 'status', ...clause.names };
+  const values: Record<string, unknown> = { ':to': to, ':at': at, ...clause.values };
+  const sets = ['#status = :to', 'updated_at = :at', ...clause.sets];
   const froms = from.map((status, i) => {
     values[`:from${i}`] = status;
     return `:from${i}`;

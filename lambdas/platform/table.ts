@@ -35,3 +35,21 @@ export function isConditionFailed(error: unknown): boolean {
 }
 
 export type Item = Record<string, unknown>;
+
+/**
+ * `#f0 = :f0, …` for the defined entries of `fields`, with their names and values, for an
+ * UpdateExpression's SET clause (attribute names are always aliased: many are reserved words).
+ */
+export function setClause(fields: Record<string, unknown>): { sets: string[]; names: Record<string, string>; values: Record<string, unknown> } {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  Object.entries(fields)
+    .filter(([, v]) => v !== undefined)
+    .forEach(([k, v], i) => {
+      names[`#f${i}`] = k;
+      values[`:f${i}`] = v;
+      sets.push(`#f${i} = :f${i}`);
+    });
+  return { sets, names, values };
+}

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, tableName } from '../platform/table';
+import { db, isConditionFailed, setClause, tableName } from '../platform/table';
 import type { EventType } from '../events/envelope';
 
 /**
@@ -68,15 +68,8 @@ export async function updateEndpointFields(
   orgId: string,
   fields: Partial<Omit<EndpointRecord, 'id' | 'organization_id' | 'created_at' | 'secret'>>,
 ): Promise<EndpointRecord | null> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':org': orgId };
-  const sets = Object.entries(fields)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v], i) => {
-      names[`#f${i}`] = k;
-      values[`:v${i}`] = v;
-      return `#f${i} = :v${i}`;
-    });
+  const { sets, names, values } = setClause(fields);
+  values[':org'] = orgId;
   try {
     const out = await db().send(
       new UpdateCommand({
