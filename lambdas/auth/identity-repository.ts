@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, setClause, tableName } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, setClause, tableName } from '../platform/table';
 
 // Organizations, users, memberships and API keys: everything authentication reads.
 
@@ -201,8 +201,9 @@ export async function listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
 
 /** Revokes once; a second revoke keeps the first timestamp. */
 export async function revokeApiKey(hash: string, at: string): Promise<void> {
-  try {
-    await db().send(
+  // Already revoked: the first timestamp stays.
+  await conditionalWrite(() =>
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: apiKeyKey(hash),
@@ -210,8 +211,6 @@ export async function revokeApiKey(hash: string, at: string): Promise<void> {
         ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(revoked_at) OR revoked_at = :null)',
         ExpressionAttributeValues: { ':at': at, ':null': null },
       }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+    ),
+  );
 }

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, tableName } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, tableName } from '../platform/table';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
 import { transitionStatus } from '../platform/status-transition';
 import type { ContactRecord, ContactStatus } from './contact';
@@ -28,19 +28,15 @@ function toRecord(item: Record<string, unknown> | undefined): ContactRecord | nu
 
 /** Writes a new contact; false when one with this id exists already. */
 export async function insertContact(contact: ContactRecord): Promise<boolean> {
-  try {
-    await db().send(
+  return conditionalWrite(() =>
+    db().send(
       new PutCommand({
         TableName: tableName(),
         Item: { ...contactKey(contact.id), entity: 'Contact', ...indexKeys(contact), ...contact },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Removes a contact that never became visible (its creation was refused). */

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, setClause, tableName } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, setClause, tableName } from '../platform/table';
 import type { Pools } from './balance-rules';
 
 export interface BalanceItem extends Pools {
@@ -35,18 +35,17 @@ export async function getBalanceItem(orgId: string): Promise<BalanceItem | null>
 }
 
 export async function createBalance(item: BalanceItem): Promise<void> {
-  try {
-    await db().send(
+  // The balance exists already: creating it again changes nothing.
+  await conditionalWrite(() =>
+    db().send(
       new PutCommand({
         TableName: tableName(),
         // gsi1 lists every balance for the billing-period job.
         Item: { ...balanceKey(item.organization_id), entity: 'Balance', gsi1pk: 'BALANCES', gsi1sk: item.organization_id, ...item },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+    ),
+  );
 }
 
 /**
@@ -116,8 +115,8 @@ export async function updateBalanceSettings(
     condition += ' AND period_started_at = :expected';
     values[':expected'] = expectedPeriodStart;
   }
-  try {
-    await db().send(
+  return conditionalWrite(() =>
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: balanceKey(orgId),
@@ -126,12 +125,8 @@ export async function updateBalanceSettings(
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 export async function getLedgerEntry(orgId: string, changeId: string): Promise<LedgerEntry | null> {

@@ -53,3 +53,17 @@ export function setClause(fields: Record<string, unknown>): { sets: string[]; na
     });
   return { sets, names, values };
 }
+
+/**
+ * Runs one conditional write: true when it was applied, false when its condition failed (a
+ * uniqueness guard, a lost race, a state that moved on). Other errors propagate.
+ */
+export async function conditionalWrite(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}

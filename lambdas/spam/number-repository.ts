@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, tableName, type Item } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, tableName, type Item } from '../platform/table';
 import type { Carrier, CarrierTestStatus } from './carriers';
 import type { Challenge } from './verification-code';
 
@@ -52,29 +52,24 @@ function toRecord(item: Item | undefined): NumberRecord | null {
 
 /** Claims a phone number for an organization; false when it is already monitored there (409). */
 export async function claimPhone(orgId: string, e164: string, numberId: string): Promise<boolean> {
-  try {
-    await db().send(
+  return conditionalWrite(() =>
+    db().send(
       new PutCommand({
         TableName: tableName(),
         Item: { ...guardKey(orgId, e164), entity: 'SpamPhoneGuard', organization_id: orgId, number_id: numberId },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 export async function releasePhone(orgId: string, e164: string, numberId: string): Promise<void> {
-  try {
-    await db().send(
+  // The guard now belongs to another number (re-added since): leave it.
+  await conditionalWrite(() =>
+    db().send(
       new DeleteCommand({ TableName: tableName(), Key: guardKey(orgId, e164), ConditionExpression: 'number_id = :id', ExpressionAttributeValues: { ':id': numberId } }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+    ),
+  );
 }
 
 /** Takes one slot of the organization's limit; false when the limit is reached (403). */

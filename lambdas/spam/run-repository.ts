@@ -1,5 +1,5 @@
 import { BatchWriteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, tableName, type Item } from '../platform/table';
+import { conditionalWrite, db, tableName, type Item } from '../platform/table';
 import { HISTORY_WINDOW_MS, type Carrier, type CarrierTestStatus } from './carriers';
 
 // Test-run history (docs/data-model.md, pattern 28): one row per number, carrier and UTC day,
@@ -83,17 +83,13 @@ export async function deleteRuns(numberId: string): Promise<void> {
 
 /** Claims the scheduled run of one day (local timer); false when that day already ran. */
 export async function claimScheduledDay(day: string, at: string): Promise<boolean> {
-  try {
-    await db().send(
+  return conditionalWrite(() =>
+    db().send(
       new PutCommand({
         TableName: tableName(),
         Item: { pk: `SPAMRUN#${day}`, sk: 'META', entity: 'SpamScheduledRun', started_at: at, ttl: Math.floor(Date.parse(at) / 1000) + 30 * 86_400 },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, tableName } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, tableName } from '../platform/table';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
 import { transitionStatus } from '../platform/status-transition';
 import type { UploadRecord, UploadStatus } from './upload';
@@ -14,8 +14,8 @@ function toRecord(item: Record<string, unknown> | undefined): UploadRecord | nul
 
 /** False when an upload with this id exists already. */
 export async function insertUpload(upload: UploadRecord): Promise<boolean> {
-  try {
-    await db().send(
+  return conditionalWrite(() =>
+    db().send(
       new PutCommand({
         TableName: tableName(),
         Item: {
@@ -29,12 +29,8 @@ export async function insertUpload(upload: UploadRecord): Promise<boolean> {
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 export async function getUpload(id: string): Promise<UploadRecord | null> {

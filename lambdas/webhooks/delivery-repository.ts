@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { badRequest } from '../platform/errors';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
-import { db, isConditionFailed, tableName } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, tableName } from '../platform/table';
 
 export type DeliveryState = 'pending' | 'succeeded' | 'exhausted';
 
@@ -81,8 +81,8 @@ export async function getDelivery(id: string): Promise<DeliveryRecord | null> {
  * or sweeper) wins; a worker that dies mid-attempt lets the lease lapse and the sweeper retries.
  */
 export async function claimAttempt(record: DeliveryRecord, nowMs: number, leaseMs: number): Promise<boolean> {
-  try {
-    await db().send(
+  return conditionalWrite(() =>
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: key(record.id),
@@ -91,12 +91,8 @@ export async function claimAttempt(record: DeliveryRecord, nowMs: number, leaseM
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: { ':until': nowMs + leaseMs, ':pending': 'pending', ':made': record.attempt_count, ':now': nowMs },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Appends an attempt and moves the delivery on (next due time, or a final state). */
@@ -122,8 +118,8 @@ export async function recordAttempt(
   } else {
     update += ' REMOVE lease_until, gsi2pk, gsi2sk';
   }
-  try {
-    await db().send(
+  return conditionalWrite(() =>
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: key(record.id),
@@ -132,18 +128,14 @@ export async function recordAttempt(
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: values,
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Ends a pending delivery without a further attempt. */
 export async function markExhausted(id: string, reason: string, at: string): Promise<boolean> {
-  try {
-    await db().send(
+  return conditionalWrite(() =>
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: key(id),
@@ -152,12 +144,8 @@ export async function markExhausted(id: string, reason: string, at: string): Pro
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: { ':exhausted': 'exhausted', ':reason': reason, ':null': null, ':at': at, ':pending': 'pending' },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Pending deliveries due at or before `dueBy` (ISO), oldest due first. */

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, setClause, tableName } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, setClause, tableName } from '../platform/table';
 import type { EventType } from '../events/envelope';
 
 /**
@@ -90,15 +90,11 @@ export async function updateEndpointFields(
 }
 
 export async function deleteEndpointItem(id: string, orgId: string): Promise<boolean> {
-  try {
-    await db().send(
+  return conditionalWrite(() =>
+    db().send(
       new DeleteCommand({ TableName: tableName(), Key: key(id), ConditionExpression: 'attribute_exists(pk) AND organization_id = :org', ExpressionAttributeValues: { ':org': orgId } }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 export async function recordEndpointSuccess(id: string, at: string): Promise<void> {
