@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, setClause, tableName } from '../platform/table';
+import { conditionalWrite, db, setClause, tableName } from '../platform/table';
 import type { Pools } from './balance-rules';
 
 export interface BalanceItem extends Pools {
@@ -49,48 +49,55 @@ export async function createBalance(item: BalanceItem): Promise<void> {
 }
 
 /**
- * Adds `delta` to the pools in one conditional write and marks the change in flight, so a retry of
- * the same change id can tell it was applied. `guard` adds the condition that keeps the write safe
- * (enough credits, or an unchanged snapshot). Returns false when the condition failed.
+ * What keeps a pool change safe, as arithmetic on the balance item itself (never a snapshot of
+ * it, so concurrent changes of other ids do not make each other retry):
+ * - `cover`: the pools still hold at least what is taken from each (the result is never negative);
+ * - `at-most`: the subscription pool is at most `subscription` before the change (a refund or a
+ *   replenish never lifts it above its cap);
+ * - `period`: the billing period is still `expected` (moved to `next` in the same write), and the
+ *   subscription pool at most `subscription`;
+ * - `none`: only the change id guard.
  */
-export async function applyPoolDelta(
-  orgId: string,
-  changeId: string,
-  delta: Pools,
-  guard: { kind: 'sufficient'; pool: keyof Pools; amount: number } | { kind: 'snapshot'; pools: Pools } | { kind: 'none' },
-  at: string,
-): Promise<boolean> {
-  const values: Record<string, unknown> = {
-    ':ds': delta.subscription,
-    ':dp': delta.purchased,
-    ':delta': delta,
-    ':at': at,
-  };
-  let condition = 'attribute_exists(pk) AND attribute_not_exists(inflight.#change)';
-  if (guard.kind === 'sufficient') {
-    condition += ` AND ${guard.pool} >= :need`;
-    values[':need'] = guard.amount;
-  } else if (guard.kind === 'snapshot') {
-    condition += ' AND subscription = :s AND purchased = :p';
-    values[':s'] = guard.pools.subscription;
-    values[':p'] = guard.pools.purchased;
+export type PoolGuard =
+  | { kind: 'cover'; pools: Pools }
+  | { kind: 'at-most'; subscription: number }
+  | { kind: 'period'; expected: string; next: string; subscription: number }
+  | { kind: 'none' };
+
+/**
+ * Adds `delta` to the pools in one conditional write and marks the change in flight, so a retry of
+ * the same change id can tell it was applied. Returns false when the condition failed.
+ */
+export async function applyPoolDelta(orgId: string, changeId: string, delta: Pools, guard: PoolGuard, at: string): Promise<boolean> {
+  const values: Record<string, unknown> = { ':ds': delta.subscription, ':dp': delta.purchased, ':delta': delta, ':at': at };
+  const conditions = ['attribute_exists(pk)', 'attribute_not_exists(inflight.#change)'];
+  let sets = 'subscription = subscription + :ds, purchased = purchased + :dp, inflight.#change = :delta, updated_at = :at';
+  if (guard.kind === 'cover') {
+    conditions.push('subscription >= :needS', 'purchased >= :needP');
+    values[':needS'] = guard.pools.subscription;
+    values[':needP'] = guard.pools.purchased;
+  } else if (guard.kind === 'at-most' || guard.kind === 'period') {
+    conditions.push('subscription <= :maxS');
+    values[':maxS'] = guard.subscription;
   }
-  try {
-    await db().send(
+  if (guard.kind === 'period') {
+    conditions.push('period_started_at = :expected');
+    values[':expected'] = guard.expected;
+    values[':next'] = guard.next;
+    sets += ', period_started_at = :next';
+  }
+  return conditionalWrite(() =>
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: balanceKey(orgId),
-        UpdateExpression: 'SET subscription = subscription + :ds, purchased = purchased + :dp, inflight.#change = :delta, updated_at = :at',
-        ConditionExpression: condition,
+        UpdateExpression: `SET ${sets}`,
+        ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: { '#change': changeId },
         ExpressionAttributeValues: values,
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 export async function clearInflight(orgId: string, changeId: string): Promise<void> {

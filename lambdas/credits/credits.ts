@@ -34,7 +34,12 @@ export class InsufficientCreditsError extends Error {
   }
 }
 
-const MAX_ATTEMPTS = 50;
+/**
+ * Every failed attempt means another change of the same balance was applied in between (the guards
+ * are arithmetic, not snapshots), so the loop always makes progress; the bound only stops a
+ * runaway.
+ */
+const MAX_ATTEMPTS = 500;
 
 export async function ensureBalance(orgId: string, init: Partial<Pick<BalanceItem, 'subscription' | 'purchased' | 'monthly_allocation' | 'subscription_cap'>> = {}): Promise<void> {
   const at = nowIso();
@@ -66,8 +71,10 @@ export interface ChargeResult {
 }
 
 /**
- * Takes `amount` credits for `changeId` (e.g. `upload:<id>`). Idempotent per change id; throws
- * InsufficientCreditsError and changes nothing when the balance cannot cover it.
+ * Takes `amount` credits for `changeId` (e.g. `upload:<id>`), subscription pool first. Idempotent
+ * per change id; throws InsufficientCreditsError and changes nothing when the balance cannot
+ * cover it. Two calls with the same change id must not run at once (callers guarantee it with a
+ * conditional state change or a lease; see docs/reliability.md).
  */
 export async function debit(
   orgId: string,
@@ -79,35 +86,31 @@ export async function debit(
   if (existing) return fromLedger(existing, true);
   if (amount === 0) return recordChange(orgId, changeId, 'debit', { subscription: 0, purchased: 0 }, meta);
 
+  // Fast path, no read: the subscription pool alone covers it.
+  if (await applyPoolDelta(orgId, changeId, { subscription: -amount, purchased: 0 }, { kind: 'cover', pools: { subscription: amount, purchased: 0 } }, nowIso())) {
+    return recordChange(orgId, changeId, 'debit', { subscription: -amount, purchased: 0 }, meta);
+  }
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    // Fast paths need no read: one pool alone covers the amount.
-    if (attempt === 0) {
-      if (await applyPoolDelta(orgId, changeId, { subscription: -amount, purchased: 0 }, { kind: 'sufficient', pool: 'subscription', amount }, nowIso())) {
-        return recordChange(orgId, changeId, 'debit', { subscription: -amount, purchased: 0 }, meta);
-      }
-    }
     const item = await getBalanceItem(orgId);
     if (!item) throw new InsufficientCreditsError(amount, 0);
-    const inflight = item.inflight?.[changeId];
-    if (inflight) return recordChange(orgId, changeId, 'debit', inflight, meta, true);
+    const applied = await alreadyApplied(orgId, changeId, item, 'debit', meta);
+    if (applied) return applied;
     const split = splitDebit(item, amount);
     if (!split) throw new InsufficientCreditsError(amount, item.subscription + item.purchased);
     const delta = { subscription: -split.subscription, purchased: -split.purchased };
-    const guard =
-      split.subscription === 0
-        ? ({ kind: 'sufficient', pool: 'purchased', amount } as const)
-        : ({ kind: 'snapshot', pools: { subscription: item.subscription, purchased: item.purchased } } as const);
-    if (await applyPoolDelta(orgId, changeId, delta, guard, nowIso())) {
+    if (await applyPoolDelta(orgId, changeId, delta, { kind: 'cover', pools: split }, nowIso())) {
       return recordChange(orgId, changeId, 'debit', delta, meta);
     }
-    await jitter(attempt);
+    if (attempt > 3) await jitter(attempt);
   }
   throw new Error(`credit debit ${changeId} did not settle after ${MAX_ATTEMPTS} attempts`);
 }
 
 /**
  * Returns an earlier debit, exactly once per refund id: the whole of it, or `amount` of it (taken
- * back from what came out of the purchased pool first, since purchased credits never expire).
+ * back from what came out of the purchased pool first, since purchased credits never expire). A
+ * debit applied to the pools whose ledger entry a crash prevented is recorded first, then
+ * refunded. Returns null when the debit never happened.
  */
 export async function refund(
   orgId: string,
@@ -117,22 +120,53 @@ export async function refund(
 ): Promise<ChargeResult | null> {
   const existing = await getLedgerEntry(orgId, refundChangeId);
   if (existing) return fromLedger(existing, true);
-  const charged = await getLedgerEntry(orgId, debitChangeId);
+  const charged = await chargeOf(orgId, debitChangeId);
   if (!charged) return null;
-  const taken = partOf({ subscription: -charged.subscription_delta, purchased: -charged.purchased_delta }, meta.amount);
+  const taken = partOf(charged.split, meta.amount);
+  const details = { ...meta, refunds: debitChangeId };
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const item = await getBalanceItem(orgId);
     if (!item) throw new Error(`organization ${orgId} has no balance`);
-    const inflight = item.inflight?.[refundChangeId];
-    if (inflight) return recordChange(orgId, refundChangeId, 'refund', inflight, { ...meta, refunds: debitChangeId }, true);
+    const applied = await alreadyApplied(orgId, refundChangeId, item, 'refund', details);
+    if (applied) return applied;
     const back = splitRefund(item, taken, item.subscription_cap);
-    if (await applyPoolDelta(orgId, refundChangeId, back, { kind: 'snapshot', pools: { subscription: item.subscription, purchased: item.purchased } }, nowIso())) {
-      return recordChange(orgId, refundChangeId, 'refund', back, { ...meta, refunds: debitChangeId });
+    // Only a concurrent increase of the subscription pool (another refund, a replenish) can make
+    // this fail: the cap is the one thing a refund must respect.
+    const guard = item.subscription_cap === null ? ({ kind: 'none' } as const) : ({ kind: 'at-most', subscription: item.subscription_cap - back.subscription } as const);
+    if (await applyPoolDelta(orgId, refundChangeId, back, guard, nowIso())) {
+      return recordChange(orgId, refundChangeId, 'refund', back, details);
     }
-    await jitter(attempt);
+    if (attempt > 3) await jitter(attempt);
   }
   throw new Error(`credit refund ${refundChangeId} did not settle after ${MAX_ATTEMPTS} attempts`);
+}
+
+/**
+ * What change `changeId` took or gave, or null when it was never applied: the ledger entry, or a
+ * change applied to the pools whose ledger entry a crash prevented (recorded now). Recovery jobs
+ * ask this, never the ledger alone.
+ */
+export async function chargeOf(orgId: string, changeId: string): Promise<ChargeResult | null> {
+  const entry = await getLedgerEntry(orgId, changeId);
+  if (entry) return fromLedger(entry, true);
+  const item = await getBalanceItem(orgId);
+  return item ? alreadyApplied(orgId, changeId, item, 'debit', { reason: 'debit (recorded after an interruption)' }) : null;
+}
+
+/** The change is on the balance item (applied, ledger not yet written): record it; or in the ledger. */
+async function alreadyApplied(
+  orgId: string,
+  changeId: string,
+  item: BalanceItem,
+  kind: LedgerEntry['kind'],
+  meta: { reason: string; resourceId?: string; refunds?: string },
+): Promise<ChargeResult | null> {
+  const inflight = item.inflight?.[changeId];
+  if (inflight) return recordChange(orgId, changeId, kind, inflight, meta, true);
+  // Read after the item: a change whose in-flight mark was cleared had its ledger entry first.
+  const entry = await getLedgerEntry(orgId, changeId);
+  return entry ? fromLedger(entry, true) : null;
 }
 
 export async function addPurchased(orgId: string, amount: number, reason = 'purchase'): Promise<ChargeResult> {
@@ -163,10 +197,11 @@ export async function replenishIfDue(orgId: string): Promise<boolean> {
   const target = replenishedSubscription(item.subscription, item.monthly_allocation, item.subscription_cap);
   const changeId = `replenish:${item.period_started_at}`;
   const delta = { subscription: target - item.subscription, purchased: 0 };
-  if (!(await applyPoolDelta(orgId, changeId, delta, { kind: 'snapshot', pools: { subscription: item.subscription, purchased: item.purchased } }, nowIso()))) {
-    return false; // a concurrent change; the next run retries
+  // The period moves in the same write as the pools: two overlapping runs cannot both top up.
+  const guard = { kind: 'period', expected: item.period_started_at, next: addMonths(item.period_started_at, due), subscription: item.subscription } as const;
+  if (!(await applyPoolDelta(orgId, changeId, delta, guard, nowIso()))) {
+    return false; // another run moved the period, or a refund raced it; the next run retries
   }
-  await updateBalanceSettings(orgId, { period_started_at: addMonths(item.period_started_at, due) }, item.period_started_at);
   await recordChange(orgId, changeId, 'replenish', delta, { reason: 'monthly allocation' });
   return true;
 }
