@@ -10,6 +10,7 @@ import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { WebhooksConstruct } from './webhooks-construct';
 import { UploadsConstruct } from './uploads-construct';
 import { ContactsConstruct } from './contacts-construct';
+import { RecoveryConstruct } from './recovery-construct';
 import { DownloadsConstruct } from './downloads-construct';
 import { SpamConstruct } from './spam-construct';
 
@@ -53,9 +54,18 @@ export class PhoneValidationStack extends Stack {
     // With the operator's CloudFront public key, download links are CloudFront signed URLs that
     // outlive any Lambda session (docs/uploads.md); without it, S3 presigned URLs.
     const downloadsPublicKey = this.node.tryGetContext('downloadsPublicKey') as string | undefined;
+    const recovery = new RecoveryConstruct(this, 'Recovery', {
+      table: this.data.table,
+      environment,
+      grantUploads: (fn) => {
+        this.data.filesBucket.grantReadWrite(fn);
+        uploads.grantStart(fn);
+      },
+      grantEmit,
+    });
     if (downloadsPublicKey) {
       const downloads = new DownloadsConstruct(this, 'Downloads', { filesBucket: this.data.filesBucket, publicKeyPem: downloadsPublicKey });
-      for (const fn of [uploadsApi, ...uploads.steps]) downloads.grantSign(fn);
+      for (const fn of [uploadsApi, ...uploads.steps, recovery.job]) downloads.grantSign(fn);
     }
     this.data.filesBucket.grantReadWrite(uploadsApi);
     uploads.grantStart(uploadsApi);

@@ -1,5 +1,7 @@
 import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
 import { handler as contactPoolJob } from '../lambdas/contacts/pool-job';
+import { runRecovery } from '../lambdas/recovery/recovery-job';
+import { resumeUnfinishedUploads } from '../lambdas/uploads/reconcile';
 import { logger } from '../lambdas/platform/logger';
 import type { LocalWorker } from './workers';
 
@@ -31,3 +33,13 @@ export const startBillingPeriodSchedule = async (): Promise<LocalWorker> =>
 /** Contacts are pooled every CONTACT_POOL_INTERVAL_MS locally (default 15 s; 5 minutes in AWS). */
 export const startContactPoolSchedule = async (): Promise<LocalWorker> =>
   everyInterval('contact-pool', Number(process.env.CONTACT_POOL_INTERVAL_MS ?? 15_000), contactPoolJob);
+
+/**
+ * Recovery every LOCAL_RECOVERY_INTERVAL_MS (default 60 s; 5 minutes in AWS). At start, first
+ * resumes every upload the previous process left ready or processing: the in-process workflow
+ * runner lost its executions with that process.
+ */
+export const startRecoverySchedule = async (): Promise<LocalWorker> => {
+  await resumeUnfinishedUploads().catch((error: unknown) => logger.error('resuming unfinished uploads failed', { error: error as Error }));
+  return everyInterval('recovery', Number(process.env.LOCAL_RECOVERY_INTERVAL_MS ?? 60_000), runRecovery);
+};

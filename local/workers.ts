@@ -9,9 +9,9 @@ export interface LocalWorker {
 
 export type WorkerStarter = () => Promise<LocalWorker>;
 
-import { startBillingPeriodSchedule, startContactPoolSchedule } from './scheduled-jobs';
+import { startBillingPeriodSchedule, startContactPoolSchedule, startRecoverySchedule } from './scheduled-jobs';
 import { startLocalWorkflowRunner } from './workflow';
 import { startLocalWebhookWorker } from '../lambdas/webhooks/local-worker';
 import { startLocalSpamSchedule } from '../lambdas/spam/local-schedule';
 
-export const WORKER_STARTERS: WorkerStarter[] = [startLocalWorkflowRunner, startContactPoolSchedule, startBillingPeriodSchedule, startLocalWebhookWorker, startLocalSpamSchedule];
+export const WORKER_STARTERS: WorkerStarter[] = [startLocalWorkflowRunner, startContactPoolSchedule, startBillingPeriodSchedule, startLocalWebhookWorker, startLocalSpamSchedule, startRecoverySchedule];

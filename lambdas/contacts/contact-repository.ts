@@ -2,9 +2,11 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import { conditionalWrite, db, isConditionFailed, tableName } from '../platform/table';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
 import { transitionStatus } from '../platform/status-transition';
+import { withoutOutbox } from '../events/outbox';
 import type { ContactRecord, ContactStatus } from './contact';
 
 const contactKey = (id: string) => ({ pk: `CONTACT#${id}`, sk: 'META' });
+export const contactItemKey = contactKey;
 const byOrg = (orgId: string) => `ORG#${orgId}#CONTACTS`;
 const byOrgStatus = (orgId: string, status: string) => `ORG#${orgId}#CONTACTS#${status}`;
 /** Queued contacts waiting for the pool, spread over shards so one partition never gets hot. */
@@ -22,17 +24,21 @@ function indexKeys(contact: ContactRecord) {
 
 function toRecord(item: Record<string, unknown> | undefined): ContactRecord | null {
   if (!item) return null;
-  const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, gsi2pk: _e, gsi2sk: _f, entity: _g, ...rest } = item;
+  const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, gsi2pk: _e, gsi2sk: _f, entity: _g, ...rest } = withoutOutbox(item);
   return rest as unknown as ContactRecord;
 }
 
+/** While `creating`, a contact is listed for recovery (gsi3) by the time it becomes stale. */
+const RECOVERY_PK = 'RECOVER#Contact';
+export const RECOVERY_INDEX = ['gsi3pk', 'gsi3sk'] as const;
+
 /** Writes a new contact; false when one with this id exists already. */
-export async function insertContact(contact: ContactRecord): Promise<boolean> {
+export async function insertContact(contact: ContactRecord, staleAt: string): Promise<boolean> {
   return conditionalWrite(() =>
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...contactKey(contact.id), entity: 'Contact', ...indexKeys(contact), ...contact },
+        Item: { ...contactKey(contact.id), entity: 'Contact', ...indexKeys(contact), gsi3pk: RECOVERY_PK, gsi3sk: `${staleAt}#${contact.id}`, ...contact },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     ),
@@ -69,11 +75,47 @@ export async function transitionContact(
   contact: Pick<ContactRecord, 'id' | 'organization_id' | 'created_at'>,
   from: readonly (ContactStatus | 'creating')[],
   to: ContactStatus,
-  fields: Partial<ContactRecord>,
+  fields: Partial<ContactRecord> & Record<string, unknown>,
   at: string,
+  remove: readonly string[] = [],
 ): Promise<ContactRecord | null> {
   // The by-status index key moves with the status.
-  return toRecord((await transitionStatus(contactKey(contact.id), from, to, { ...fields, gsi2pk: byOrgStatus(contact.organization_id, to) }, at)) ?? undefined);
+  return toRecord((await transitionStatus(contactKey(contact.id), from, to, { ...fields, gsi2pk: byOrgStatus(contact.organization_id, to) }, at, remove)) ?? undefined);
+}
+
+/**
+ * Contacts left in `creating` past their stale time, each claimed for one recovery worker: the
+ * claim moves its stale time `leaseMs` ahead in a conditional write, so overlapping recovery runs
+ * never drive the same contact at once.
+ */
+export async function claimStaleCreating(nowMs: number, leaseMs: number): Promise<ContactRecord[]> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk < :now',
+      ExpressionAttributeValues: { ':pk': RECOVERY_PK, ':now': new Date(nowMs).toISOString() },
+      Limit: 200,
+    }),
+  );
+  const claimed: ContactRecord[] = [];
+  for (const item of out.Items ?? []) {
+    const id = String(item.id);
+    const ok = await conditionalWrite(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: contactKey(id),
+          UpdateExpression: 'SET gsi3sk = :next',
+          ConditionExpression: 'gsi3sk = :seen AND #status = :creating',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':seen': item.gsi3sk, ':next': `${new Date(nowMs + leaseMs).toISOString()}#${id}`, ':creating': 'creating' },
+        }),
+      ),
+    );
+    if (ok) claimed.push(toRecord(item)!);
+  }
+  return claimed;
 }
 
 /** Records the batch position once; returns the position the contact ends up with. */
@@ -115,20 +157,6 @@ export async function listContacts(orgId: string, options: { status?: ContactSta
   );
   const data = (out.Items ?? []).map((item) => toRecord(item)!).filter((c) => c.status !== 'creating');
   return { data, nextCursor: out.LastEvaluatedKey ? encodeCursor(out.LastEvaluatedKey) : null };
-}
-
-/** Contacts stuck in the internal `creating` state (a crash mid-create), for the pool's recovery. */
-export async function listByStatusAcrossQueue(orgId: string, status: ContactStatus | 'creating', limit: number): Promise<ContactRecord[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :pk',
-      ExpressionAttributeValues: { ':pk': byOrgStatus(orgId, status) },
-      Limit: limit,
-    }),
-  );
-  return (out.Items ?? []).map((item) => toRecord(item)!);
 }
 
 export interface QueueEntry {

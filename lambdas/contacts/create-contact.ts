@@ -1,13 +1,13 @@
-import { conflict, badRequest, HttpError, paymentRequired } from '../platform/errors';
+import { conflict, badRequest, paymentRequired } from '../platform/errors';
 import { nowIso, nowMs } from '../platform/clock';
 import { newId, sha256Hex } from '../platform/ids';
-import { debit, InsufficientCreditsError, refund } from '../credits/credits';
+import { chargeOf, debit, InsufficientCreditsError, refund } from '../credits/credits';
 import { normalizeUsCa } from '../classification';
 import { assertSafeUrl } from '../webhooks/url-safety';
 import type { Principal } from '../auth/authenticate';
 import { nextBatchPosition } from './batch-counter';
 import { parseValidationTier, tierCost, type ContactRecord, type ValidationTier } from './contact';
-import { deleteCreatingContact, enqueueForPool, getContact, insertContact, setBatchPosition, transitionContact } from './contact-repository';
+import { claimStaleCreating, deleteCreatingContact, enqueueForPool, getContact, insertContact, RECOVERY_INDEX, setBatchPosition, transitionContact } from './contact-repository';
 import { claimIdempotencyKey, releaseIdempotencyKey } from './idempotency-repository';
 import { MAX_PROPERTIES_BYTES } from './routes';
 
@@ -22,6 +22,12 @@ export interface CreateContactInput {
 
 /** A request with the same idempotency key younger than this is treated as still in flight. */
 const IN_FLIGHT_MS = 30_000;
+
+/**
+ * A `creating` contact older than this was interrupted (a request lives at most 30 s behind API
+ * Gateway); the recovery job finishes it when it was charged and removes it when it was not.
+ */
+export const CREATING_BOUND_MS = 5 * 60_000;
 
 export async function createContact(principal: Principal, input: CreateContactInput): Promise<{ contact: ContactRecord; replayed: boolean }> {
   const normalized = normalizeUsCa(input.phone);
@@ -43,6 +49,7 @@ export async function createContact(principal: Principal, input: CreateContactIn
     );
     const claim = await claimIdempotencyKey(principal.organizationId, principal.apiKeyId, input.idempotency_key, { contact_id: id, fingerprint, created_at: nowIso() });
     if (!claim.claimed) {
+      if (!claim.existing) throw conflict('A request with this idempotency_key is still being processed; retry in a few seconds');
       if (claim.existing.fingerprint !== fingerprint) {
         throw conflict('idempotency_key was already used with a different request; use a new key for a different contact');
       }
@@ -98,9 +105,9 @@ async function chargeAndQueue(
     updated_at: at,
   };
   // Invisible until charged: lists and gets never show a contact that was not paid for.
-  if (!(await insertContact(draft))) {
+  if (!(await insertContact(draft, new Date(Date.parse(at) + CREATING_BOUND_MS).toISOString()))) {
     const existing = await getContact(id);
-    if (!existing) throw new HttpError(500, 'contact vanished during creation');
+    if (!existing) throw new Error(`contact ${id} vanished during creation`);
     if (existing.status !== 'creating') return existing;
     Object.assign(draft, { created_at: existing.created_at, batch_position: existing.batch_position });
   }
@@ -117,8 +124,38 @@ async function chargeAndQueue(
       await refund(principal.organizationId, `${changeId}:batch-discount`, changeId, { reason: 'max batch: even position costs 1', resourceId: id, amount: 1 });
     }
   }
-  const queued = await transitionContact(draft, ['creating'], 'queued', { credits_charged: tierCost(tier, position), batch_position: position }, nowIso());
-  const contact = queued ?? (await getContact(id))!;
-  await enqueueForPool(contact);
+  // The queue entry before the state that needs it: a crash in between leaves an entry whose
+  // contact is still `creating` (the pool skips it; recovery finishes it), never a queued contact
+  // the pool cannot see.
+  await enqueueForPool(draft);
+  const queued = await transitionContact(draft, ['creating'], 'queued', { credits_charged: tierCost(tier, position), batch_position: position }, nowIso(), RECOVERY_INDEX);
+  const contact = queued ?? (await getContact(id));
+  if (!contact) throw new Error(`contact ${id} vanished during creation`);
   return contact;
+}
+
+/**
+ * Drives contacts an interrupted create left in `creating`: charged ones are finished (placed in
+ * the max batch, queued) exactly as the request would have; uncharged ones are removed (the
+ * client saw an error, and an idempotent retry creates it again). Never charges anything itself.
+ */
+export async function recoverCreatingContacts(): Promise<{ resumed: number; removed: number }> {
+  let resumed = 0;
+  let removed = 0;
+  for (const contact of await claimStaleCreating(nowMs(), CREATING_BOUND_MS)) {
+    const charged = await chargeOf(contact.organization_id, `contact:${contact.id}`);
+    if (charged) {
+      const principal = { organizationId: contact.organization_id, apiKeyId: contact.api_key_id } as Principal;
+      await chargeAndQueue(principal, contact.id, contact.phone, contact.validation_tier, contact.properties, {
+        phone: contact.phone,
+        callback_url: contact.callback_url ?? undefined,
+        callback_secret: contact.callback_secret ?? undefined,
+      });
+      resumed++;
+    } else {
+      await deleteCreatingContact(contact.id);
+      removed++;
+    }
+  }
+  return { resumed, removed };
 }

@@ -22,7 +22,22 @@ export async function claimIdempotencyKey(
   apiKeyId: string,
   idempotencyKey: string,
   claim: IdempotencyClaim,
-): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyClaim }> {
+): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyClaim | null }> {
+  // A claim released between our refused write and our read (the other request was refused for
+  // credits) is claimed again; one that keeps vanishing is reported as in progress (null).
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const result = await claimOnce(orgId, apiKeyId, idempotencyKey, claim);
+    if (result.claimed || result.existing) return result;
+  }
+  return { claimed: false, existing: null };
+}
+
+async function claimOnce(
+  orgId: string,
+  apiKeyId: string,
+  idempotencyKey: string,
+  claim: IdempotencyClaim,
+): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyClaim | null }> {
   try {
     await db().send(
       new PutCommand({
@@ -36,7 +51,7 @@ export async function claimIdempotencyKey(
     if (!isConditionFailed(error)) throw error;
   }
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: claimKey(orgId, apiKeyId, idempotencyKey), ConsistentRead: true }));
-  return { claimed: false, existing: out.Item as IdempotencyClaim };
+  return { claimed: false, existing: (out.Item as IdempotencyClaim | undefined) ?? null };
 }
 
 /** Frees the key when the request it guarded changed nothing (e.g. insufficient credits). */

@@ -1,11 +1,11 @@
 import { nowIso } from '../platform/clock';
 import { sha256Hex } from '../platform/ids';
-import { logger } from '../platform/logger';
 import { refund } from '../credits/credits';
-import { emitEvent, enqueueCallback, type EventType } from '../events/events';
+import { buildEvent, type EventType } from '../events/events';
+import { flushOutbox, outboxFields, type OutboxEntry } from '../events/outbox';
 import { deriveStatus, type AnswerIntent, type IdentityBand } from '../classification';
 import { toV1, type ContactRecord, type ContactStatus } from './contact';
-import { transitionContact } from './contact-repository';
+import { contactItemKey, transitionContact } from './contact-repository';
 
 // How a contact leaves `queued`/`processing`: completed (event + callback), failed (refund, event +
 // callback) or discarded (refund). Each step is safe to repeat: the refund is keyed by the contact,
@@ -13,9 +13,9 @@ import { transitionContact } from './contact-repository';
 // a retried step re-emits the same event (receivers de-duplicate on it).
 
 export async function completeContact(contact: ContactRecord, result: { answerIntent: AnswerIntent; identity: IdentityBand | null }): Promise<ContactRecord | null> {
-  const done = await transitionContact(contact, ['processing'], 'completed', { answer_intent: result.answerIntent, identity: result.identity, error_message: null }, nowIso());
-  if (done) await announce(done, 'contact.completed');
-  return done;
+  const at = nowIso();
+  const fields = { answer_intent: result.answerIntent, identity: result.identity, error_message: null };
+  return endWithEvent(contact, ['processing'], 'completed', fields, 'contact.completed', at);
 }
 
 export async function failContact(contact: ContactRecord, message: string): Promise<ContactRecord | null> {
@@ -43,8 +43,31 @@ async function endWithRefund(
       amount: contact.credits_charged,
     });
   }
-  const ended = await transitionContact(contact, from, to, { error_message: message }, nowIso());
-  if (ended && eventType) await announce(ended, eventType);
+  return endWithEvent(contact, from, to, { error_message: message }, eventType, nowIso());
+}
+
+/**
+ * The terminal state change and its event (with the callback) in one conditional write, then the
+ * event is published; a crash in between is repaired by the outbox drain.
+ */
+async function endWithEvent(
+  contact: ContactRecord,
+  from: ContactStatus[],
+  to: 'completed' | 'failed' | 'discarded',
+  fields: Partial<ContactRecord>,
+  eventType: EventType | null,
+  at: string,
+): Promise<ContactRecord | null> {
+  const key = contactItemKey(contact.id);
+  const outbox: OutboxEntry[] = [];
+  if (eventType) {
+    const after: ContactRecord = { ...contact, ...fields, status: to, updated_at: at };
+    const event = buildEvent({ type: eventType, data: contactEventData(after), id: contactEventId(contact.id, eventType) });
+    const callback = contact.callback_url && contact.callback_secret ? { url: contact.callback_url, secret: contact.callback_secret } : null;
+    outbox.push({ organization_id: contact.organization_id, event, callback });
+  }
+  const ended = await transitionContact(contact, from, to, { ...fields, ...outboxFields(key, outbox, at) }, at);
+  if (ended && outbox.length) await flushOutbox(key);
   return ended;
 }
 
@@ -61,14 +84,5 @@ export function contactEventData(contact: ContactRecord): Record<string, unknown
   };
 }
 
-async function announce(contact: ContactRecord, type: EventType): Promise<void> {
-  const id = `evt_${sha256Hex(`${contact.id}:${type}`).slice(0, 32)}`;
-  const event = await emitEvent({ organizationId: contact.organization_id, type, data: contactEventData(contact), id });
-  if (contact.callback_url && contact.callback_secret) {
-    try {
-      await enqueueCallback({ organizationId: contact.organization_id, url: contact.callback_url, secret: contact.callback_secret, event });
-    } catch (error) {
-      logger.error('contact callback could not be queued', { contact_id: contact.id, error: error as Error });
-    }
-  }
-}
+/** Stable per contact and outcome: a re-published event is the same event for receivers. */
+export const contactEventId = (contactId: string, type: EventType): string => `evt_${sha256Hex(`${contactId}:${type}`).slice(0, 32)}`;

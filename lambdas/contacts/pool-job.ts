@@ -1,9 +1,9 @@
 import { nowMs } from '../platform/clock';
 import { newId } from '../platform/ids';
 import { logger } from '../platform/logger';
+import { withLease } from '../platform/lease';
 import { getOrganization } from '../auth/identity-repository';
 import { createPoolUpload } from '../uploads/pool';
-import { reconcileStaleUploads } from '../uploads/reconcile';
 import { closeBatch } from './batch-counter';
 import { nameFromProperties, type ContactRecord } from './contact';
 import { dequeue, getContact, readQueue, transitionContact, type QueueEntry } from './contact-repository';
@@ -27,6 +27,19 @@ export interface PoolRunSummary {
  * max contact starts a new 2, 1, 2, 1 sequence.
  */
 export async function runContactPool(): Promise<PoolRunSummary> {
+  // Scheduler may start two runs at once: the second finds the lease held and skips.
+  const run = await withLease('contact-pool', POOL_LEASE_MS, poolOnce);
+  if (run.skipped) {
+    logger.info('contact pool run skipped: another run holds the lease');
+    return { pooled: 0, uploads: [], discarded: 0, resumed: 0 };
+  }
+  return run.result;
+}
+
+/** Longer than the pool function's timeout, so a live run never loses its lease. */
+const POOL_LEASE_MS = 6 * 60_000;
+
+async function poolOnce(): Promise<PoolRunSummary> {
   const summary: PoolRunSummary = { pooled: 0, uploads: [], discarded: 0, resumed: 0 };
   const entries = await readQueue(PER_SHARD);
   const queued = new Map<string, { contact: ContactRecord; entry: QueueEntry }[]>();
@@ -103,8 +116,5 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/**
- * The scheduled Lambda. It also finishes uploads a crash left half-created: this is the service's
- * every-few-minutes job, and both concern work that must not stay stuck after being paid for.
- */
-export const handler = async () => ({ pool: await runContactPool(), uploads: await reconcileStaleUploads() });
+/** The scheduled Lambda. */
+export const handler = async () => ({ pool: await runContactPool() });

@@ -7,6 +7,11 @@ export type PoolRowResult =
   | { contact_id: string; answerIntent: AnswerIntent; identity: IdentityBand | null; status: string }
   | { contact_id: string; missing: true };
 
+// What the integrator reads in a failed contact's error_message: what happened and what to do,
+// nothing internal (the pool upload is not theirs to look up).
+export const NO_RESULT = 'No result could be produced for this number; its credits were refunded. You can submit it again.';
+export const PROCESSING_FAILED = 'Processing failed on our side; its credits were refunded. Submit the contact again, or contact support with this contact id.';
+
 /**
  * Called by the upload pipeline when an `api_pool` upload finishes. Each contact of the pool gets
  * its result, or fails (and is refunded) when its row is missing or empty in the processed file or
@@ -26,14 +31,14 @@ export async function handlePoolUploadFinished(
       if (!contact || contact.pool_upload_id !== upload.id || seen.has(row.contact_id)) continue;
       seen.add(row.contact_id);
       if ('missing' in row) {
-        if (await failContact(contact, 'No result for this number in the processed file')) failed++;
+        if (await failContact(contact, NO_RESULT)) failed++;
       } else if (await completeContact(contact, { answerIntent: row.answerIntent, identity: row.identity })) {
         completed++;
       }
     }
   }
   // Contacts of the pool that got no row at all (or the upload failed) fail and are refunded.
-  const reason = upload.status === 'completed' ? 'Row missing from the processed file' : `Processing failed: ${upload.error_message ?? 'unknown error'}`;
+  const reason = upload.status === 'completed' ? NO_RESULT : PROCESSING_FAILED;
   for (const id of contactIds) {
     if (seen.has(id)) continue;
     const contact = await getContact(id);

@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../platform/clock';
-import { db, tableName } from '../platform/table';
+import { conditionalWrite, db, tableName } from '../platform/table';
 import { fanOutToEndpoints } from '../webhooks/fan-out';
 import { API_VERSION, newEventId, type EventEnvelope, type EventType } from './envelope';
 
@@ -19,21 +19,33 @@ export async function emitEvent(input: {
   /** Optional stable id (e.g. derived from the upload and its outcome) so a retried step re-emits the same event. */
   id?: string;
 }): Promise<EventEnvelope> {
-  const event: EventEnvelope = { id: input.id ?? newEventId(), type: input.type, api_version: API_VERSION, created_at: nowIso(), data: input.data };
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        pk: `EVENT#${event.id}`,
-        sk: 'META',
-        entity: 'Event',
-        gsi1pk: `ORG#${input.organizationId}#EVENTS`,
-        gsi1sk: `${event.created_at}#${event.id}`,
-        organization_id: input.organizationId,
-        ...event,
-      },
-    }),
-  );
-  await fanOutToEndpoints(input.organizationId, event);
+  const event = buildEvent(input);
+  await publishEvent(input.organizationId, event);
   return event;
+}
+
+export function buildEvent(input: { type: EventType; data: Record<string, unknown>; id?: string }): EventEnvelope {
+  return { id: input.id ?? newEventId(), type: input.type, api_version: API_VERSION, created_at: nowIso(), data: input.data };
+}
+
+/** Records the event (once: a second publication keeps the first record) and fans it out. */
+export async function publishEvent(organizationId: string, event: EventEnvelope): Promise<void> {
+  await conditionalWrite(() =>
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          pk: `EVENT#${event.id}`,
+          sk: 'META',
+          entity: 'Event',
+          gsi1pk: `ORG#${organizationId}#EVENTS`,
+          gsi1sk: `${event.created_at}#${event.id}`,
+          organization_id: organizationId,
+          ...event,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
+  await fanOutToEndpoints(organizationId, event);
 }

@@ -1,5 +1,6 @@
 import { getOrganization } from '../auth/identity-repository';
-import { emitEvent } from '../events/events';
+import { buildEvent } from '../events/events';
+import { flushOutbox, outboxFields } from '../events/outbox';
 import { nowIso, nowMs } from '../platform/clock';
 import { newId, sha256Hex } from '../platform/ids';
 import { logger } from '../platform/logger';
@@ -8,7 +9,7 @@ import { carrierTests } from './carrier-test';
 import type { CarrierTestOutcome, CarrierTestPort } from './carrier-test/port';
 import { isSpamTransition } from './edge-trigger';
 import { effectiveLimit, inLimitIds } from './limits';
-import { listOrgNumbers, setCarrierStatus, verifiedNumbers, type CarrierStatusRecord, type NumberRecord } from './number-repository';
+import { listOrgNumbers, numberItemKey, setCarrierStatus, verifiedNumbers, type CarrierStatusRecord, type NumberRecord } from './number-repository';
 import { claimScheduledDay, putRun, type TestRunRecord } from './run-repository';
 import { putScreenshot, screenshotKey } from './screenshots';
 
@@ -148,34 +149,39 @@ async function testCarrier(n: NumberRecord, pending: TestRunRecord, port: Carrie
     }
   }
   const flag = done.status === 'completed' && done.spam_detected !== null ? done.spam_detected : undefined;
-  const previous = await record(n, done, { spamFlag: flag, ownCarrier: n.carrier ? null : outcome.originating_carrier });
+  // The event is prepared for every flagged result and written only if the write turns out to be
+  // the clean → spam edge (one conditional write: number-repository setCarrierStatus).
+  const key = numberItemKey(n.id);
+  const onSpamEdge = flag === true ? outboxFields(key, [{ organization_id: n.organization_id, event: spamDetectedEvent(n, done) }], nowIso()) : undefined;
+  const previous = await record(n, done, { spamFlag: flag, ownCarrier: n.carrier ? null : outcome.originating_carrier, onSpamEdge });
   if (!previous) return { status: done.status, alerted: false };
   const alerted = isSpamTransition(previous.previousFlag, done);
-  if (alerted) {
-    await emitEvent({
-      organizationId: n.organization_id,
-      type: 'spam.detected',
-      // Stable per test, so a retried emit is the same event for receivers that de-duplicate.
-      id: `evt_${sha256Hex(`spam.detected:${done.test_run_id}`).slice(0, 32)}`,
-      data: {
-        number_id: n.id,
-        phone_number: n.phone_number,
-        carrier: done.carrier,
-        spam_label: done.spam_label,
-        sip_response_code: done.sip_response_code,
-        caller_id_verified: done.caller_id_verified,
-        same_carrier_warning: done.same_carrier_warning,
-        test_run_id: done.test_run_id,
-        screenshot_available: done.screenshot_key !== null,
-        detected_at: done.captured_at ?? done.tested_at,
-      },
-    });
-  }
+  if (alerted) await flushOutbox(key);
   return { status: done.status, alerted };
 }
 
+function spamDetectedEvent(n: NumberRecord, done: TestRunRecord) {
+  return buildEvent({
+    type: 'spam.detected',
+    // Stable per test, so a re-published event is the same event for receivers that de-duplicate.
+    id: `evt_${sha256Hex(`spam.detected:${done.test_run_id}`).slice(0, 32)}`,
+    data: {
+      number_id: n.id,
+      phone_number: n.phone_number,
+      carrier: done.carrier,
+      spam_label: done.spam_label,
+      sip_response_code: done.sip_response_code,
+      caller_id_verified: done.caller_id_verified,
+      same_carrier_warning: done.same_carrier_warning,
+      test_run_id: done.test_run_id,
+      screenshot_available: done.screenshot_key !== null,
+      detected_at: done.captured_at ?? done.tested_at,
+    },
+  });
+}
+
 /** Writes the history row and the number's latest status for this carrier. */
-async function record(n: NumberRecord, run: TestRunRecord, extra: { spamFlag?: boolean; ownCarrier?: Carrier | null } = {}) {
+async function record(n: NumberRecord, run: TestRunRecord, extra: { spamFlag?: boolean; ownCarrier?: Carrier | null; onSpamEdge?: Record<string, unknown> } = {}) {
   const status: CarrierStatusRecord = {
     carrier: run.carrier,
     status: run.status,

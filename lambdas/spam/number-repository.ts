@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, tableName, type Item } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, setClause, tableName, type Item } from '../platform/table';
+import { withoutOutbox } from '../events/outbox';
 import type { Carrier, CarrierTestStatus } from './carriers';
 import type { Challenge } from './verification-code';
 
@@ -39,6 +40,7 @@ export interface NumberRecord {
 }
 
 const numberKey = (id: string) => ({ pk: `SPAMNUM#${id}`, sk: 'META' });
+export const numberItemKey = numberKey;
 const guardKey = (orgId: string, e164: string) => ({ pk: `SPAMPHONE#${orgId}#${e164}`, sk: 'META' });
 const counterKey = (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'SPAMNUMS#COUNT' });
 const orgIndexKey = (orgId: string) => `ORG#${orgId}#SPAMNUMS`;
@@ -46,7 +48,7 @@ export const VERIFIED_INDEX_PK = 'SPAMNUM#VERIFIED';
 
 function toRecord(item: Item | undefined): NumberRecord | null {
   if (!item) return null;
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, entity: _e, version: _v, ...rest } = item;
+  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, entity: _e, version: _v, ...rest } = withoutOutbox(item);
   return rest as unknown as NumberRecord;
 }
 
@@ -228,15 +230,18 @@ export async function countAttempt(id: string, salt: string, maxAttempts: number
 }
 
 /** Marks the number verified and puts it on the daily run's index; false if it already was. */
-export async function markVerified(id: string, salt: string, at: string, createdAt: string): Promise<NumberRecord | null> {
+/** `outbox`: the number.verified event, written with the change (events/outbox.ts). */
+export async function markVerified(id: string, salt: string, at: string, createdAt: string, outbox: Record<string, unknown> = {}): Promise<NumberRecord | null> {
+  const extra = setClause(outbox);
   try {
     const out = await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: numberKey(id),
-        UpdateExpression: 'SET verified = :true, verified_at = :at, updated_at = :at, verification = :null, gsi2pk = :g2pk, gsi2sk = :g2sk',
+        UpdateExpression: ['SET verified = :true, verified_at = :at, updated_at = :at, verification = :null, gsi2pk = :g2pk, gsi2sk = :g2sk', ...extra.sets].join(', '),
         ConditionExpression: 'verified = :false AND verification.salt = :salt',
-        ExpressionAttributeValues: { ':true': true, ':false': false, ':at': at, ':null': null, ':salt': salt, ':g2pk': VERIFIED_INDEX_PK, ':g2sk': `${createdAt}#${id}` },
+        ...(extra.sets.length ? { ExpressionAttributeNames: extra.names } : {}),
+        ExpressionAttributeValues: { ':true': true, ':false': false, ':at': at, ':null': null, ':salt': salt, ':g2pk': VERIFIED_INDEX_PK, ':g2sk': `${createdAt}#${id}`, ...extra.values },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -256,8 +261,25 @@ export async function setCarrierStatus(
   id: string,
   status: CarrierStatusRecord,
   at: string,
-  extra: { spamFlag?: boolean; ownCarrier?: Carrier | null } = {},
+  extra: { spamFlag?: boolean; ownCarrier?: Carrier | null; onSpamEdge?: Record<string, unknown> } = {},
 ): Promise<{ previousFlag: boolean | undefined } | null> {
+  // A clean → spam change writes its spam.detected event (the outbox) in the same write, guarded by
+  // the previous flag; when the guard fails it was no edge, and the plain write follows.
+  if (extra.spamFlag === true && extra.onSpamEdge) {
+    const edge = await writeCarrierStatus(id, status, at, extra, extra.onSpamEdge);
+    if (edge !== 'not-an-edge') return edge;
+  }
+  const plain = await writeCarrierStatus(id, status, at, extra, null);
+  return plain === 'not-an-edge' ? null : plain;
+}
+
+async function writeCarrierStatus(
+  id: string,
+  status: CarrierStatusRecord,
+  at: string,
+  extra: { spamFlag?: boolean; ownCarrier?: Carrier | null },
+  edgeOutbox: Record<string, unknown> | null,
+): Promise<{ previousFlag: boolean | undefined } | null | 'not-an-edge'> {
   const sets = ['carrier_statuses.#c = :status', 'updated_at = :at'];
   const values: Item = { ':status': status, ':at': at };
   if (extra.spamFlag !== undefined) {
@@ -268,14 +290,23 @@ export async function setCarrierStatus(
     sets.push('carrier = :own');
     values[':own'] = extra.ownCarrier;
   }
+  const names: Record<string, string> = { '#c': status.carrier };
+  let condition = 'attribute_exists(pk)';
+  if (edgeOutbox) {
+    const clause = setClause(edgeOutbox);
+    sets.push(...clause.sets);
+    Object.assign(names, clause.names);
+    Object.assign(values, clause.values, { ':flagged': true });
+    condition += ' AND (attribute_not_exists(spam_state.#c) OR spam_state.#c <> :flagged)';
+  }
   try {
     const out = await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: numberKey(id),
         UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#c': status.carrier },
+        ConditionExpression: condition,
+        ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_OLD',
       }),
@@ -283,7 +314,7 @@ export async function setCarrierStatus(
     const old = toRecord(out.Attributes);
     return { previousFlag: old?.spam_state?.[status.carrier] };
   } catch (error) {
-    if (isConditionFailed(error)) return null;
+    if (isConditionFailed(error)) return edgeOutbox ? 'not-an-edge' : null;
     throw error;
   }
 }

@@ -1,8 +1,9 @@
 import type { Organization } from '../auth/identity-repository';
-import { emitEvent } from '../events/events';
+import { buildEvent } from '../events/events';
+import { flushOutbox, outboxFields } from '../events/outbox';
 import { nowIso, nowMs } from '../platform/clock';
 import { badGateway, badRequest, conflict, forbidden, HttpError, notFound } from '../platform/errors';
-import { newId } from '../platform/ids';
+import { newId, sha256Hex } from '../platform/ids';
 import { logger } from '../platform/logger';
 import type { Carrier } from './carriers';
 import { effectiveLimit, inLimitIds } from './limits';
@@ -14,6 +15,7 @@ import {
   listOrgNumbers,
   markChallengeUnsent,
   markVerified,
+  numberItemKey,
   putNumber,
   releasePhone,
   releaseSlot,
@@ -121,13 +123,17 @@ export async function verifyNumber(org: Organization, id: string, code: string) 
     throw badRequest(left > 0 ? `Invalid verification code; ${left} attempt(s) left` : 'Invalid verification code; request a new code with verify/resend');
   }
   const at = nowIso();
-  const verified = await markVerified(id, challenge.salt, at, n.created_at);
-  if (!verified) throw badRequest('This number is already verified');
-  await emitEvent({
-    organizationId: org.id,
+  // number.verified is written with the change (outbox) and its id is fixed by the number and the
+  // time it was verified, so a re-publication after a crash is the same event.
+  const key = numberItemKey(id);
+  const event = buildEvent({
     type: 'number.verified',
-    data: { number_id: id, phone_number: n.phone_number, carrier: verified.carrier, status: (await numberStatus(org, id)) ?? 'active', verified_at: at },
+    id: `evt_${sha256Hex(`number.verified:${id}:${at}`).slice(0, 32)}`,
+    data: { number_id: id, phone_number: n.phone_number, carrier: n.carrier, status: (await numberStatus(org, id)) ?? 'active', verified_at: at },
   });
+  const verified = await markVerified(id, challenge.salt, at, n.created_at, outboxFields(key, [{ organization_id: org.id, event }], at));
+  if (!verified) throw badRequest('This number is already verified');
+  await flushOutbox(key);
   return { success: true, verified: true, phone_number: n.phone_number, message: 'Number verified; daily spam monitoring has begun.' };
 }
 

@@ -3,12 +3,13 @@ import { newId, randomHex, sha256Hex } from '../platform/ids';
 import { badRequest, paymentRequired } from '../platform/errors';
 import { filesBucket, putObject } from '../platform/blob';
 import { debit, InsufficientCreditsError } from '../credits/credits';
-import { emitEvent } from '../events/events';
+import { buildEvent } from '../events/events';
+import { flushOutbox, outboxFields, type OutboxEntry } from '../events/outbox';
 import type { Principal } from '../auth/authenticate';
 import { CsvSyntaxError, parseCsv } from './csv';
 import { planUpload, priceOf, type ColumnMapping, type Tier } from './plan';
 import { keys, type UploadRecord } from './upload';
-import { deleteChargingUpload, insertUpload, transitionUpload } from './upload-repository';
+import { deleteChargingUpload, getUpload, insertUpload, transitionUpload, uploadItemKey } from './upload-repository';
 import { startUploadWorkflow } from './workflow';
 
 export interface CreateUploadInput {
@@ -95,27 +96,51 @@ export async function createUpload(principal: Pick<Principal, 'organizationId' |
     }
     throw error;
   }
-  const ready = (await transitionUpload(record.id, ['charging'], 'ready_for_processing', { credits_charged: amount }, nowIso())) ?? record;
-  await emitEvent({
-    organizationId: record.organization_id,
-    type: 'upload.created',
-    id: `evt_${sha256Hex(`${record.id}:created`).slice(0, 32)}`,
-    data: {
-      upload: {
-        id: ready.id,
-        source: ready.source,
-        status: 'ready_for_processing',
-        original_filename: ready.original_filename,
-        total_rows: ready.total_rows,
-        valid_row_count: ready.valid_row_count,
-        valid_number_count: ready.valid_number_count,
-        organization_id: ready.organization_id,
-        created_at: ready.created_at,
-      },
-    },
-  });
+  const ready = await becomeReady(record, amount);
   await startUploadWorkflow(record.id);
   return ready;
+}
+
+/** The workflow must have taken a ready upload to `processing` by then, or recovery starts it again. */
+export const READY_BOUND_MS = 5 * 60_000;
+
+/**
+ * `charging → ready_for_processing` after the charge, with `upload.created` in the same write
+ * (published right after, or by the outbox drain after a crash). Uploads synthesized from
+ * contacts announce nothing: their contacts' own events do (docs/contacts.md).
+ */
+export async function becomeReady(record: UploadRecord, amount: number): Promise<UploadRecord> {
+  const at = nowIso();
+  const key = uploadItemKey(record.id);
+  const entries: OutboxEntry[] =
+    record.source === 'api_pool'
+      ? []
+      : [
+          {
+            organization_id: record.organization_id,
+            event: buildEvent({
+              type: 'upload.created',
+              id: `evt_${sha256Hex(`${record.id}:created`).slice(0, 32)}`,
+              data: {
+                upload: {
+                  id: record.id,
+                  source: record.source,
+                  status: 'ready_for_processing',
+                  original_filename: record.original_filename,
+                  total_rows: record.total_rows,
+                  valid_row_count: record.valid_row_count,
+                  valid_number_count: record.valid_number_count,
+                  organization_id: record.organization_id,
+                  created_at: record.created_at,
+                },
+              },
+            }),
+          },
+        ];
+  const staleAt = new Date(Date.parse(at) + READY_BOUND_MS).toISOString();
+  const ready = await transitionUpload(record.id, ['charging'], 'ready_for_processing', { credits_charged: amount, ...outboxFields(key, entries, at) }, at, staleAt);
+  if (ready && entries.length) await flushOutbox(key);
+  return ready ?? (await getUpload(record.id)) ?? record;
 }
 
 export const synthesizedFilename = (): string => `api_upload_${randomHex(8)}.csv`;

@@ -1,32 +1,113 @@
 import { nowIso, nowMs } from '../platform/clock';
 import { logger } from '../platform/logger';
-import { getLedgerEntry } from '../credits/balance-repository';
-import { deleteChargingUpload, listStaleCharging, transitionUpload } from './upload-repository';
+import { chargeOf } from '../credits/credits';
+import { becomeReady } from './create-upload';
+import { failUpload, settleFailedUpload } from './pipeline/fail';
+import { finalize } from './pipeline/finalize';
+import { PROCESSING_BOUND_MS } from './pipeline/prepare';
+import type { UploadRecord } from './upload';
+import { claimStaleUploads, deleteChargingUpload, transitionUpload } from './upload-repository';
 import { startUploadWorkflow } from './workflow';
 
-/** A create call finishes in well under this; anything older in `charging` was interrupted. */
-const STALE_MS = 15 * 60_000;
+// Recovery of uploads: every upload that still owes something is in the watch index with the time
+// after which it counts as interrupted; this drives each one to a terminal state (completed, or
+// failed and refunded, with its event) and settles what that state owes. See docs/reliability.md.
 
-/**
- * Finishes uploads a crash left in `charging`: charged ones (the ledger has `upload:<id>`) become
- * ready and start processing; uncharged ones are removed. Never charges anything itself.
- */
-export async function reconcileStaleUploads(): Promise<{ resumed: number; removed: number }> {
-  let resumed = 0;
-  let removed = 0;
-  for (const upload of await listStaleCharging(new Date(nowMs() - STALE_MS).toISOString())) {
-    const charge = await getLedgerEntry(upload.organization_id, `upload:${upload.id}`);
-    if (charge) {
-      const amount = -(charge.subscription_delta + charge.purchased_delta);
-      if (await transitionUpload(upload.id, ['charging'], 'ready_for_processing', { credits_charged: amount }, nowIso())) {
-        await startUploadWorkflow(upload.id);
-        resumed++;
-      }
-    } else {
-      await deleteChargingUpload(upload.id);
-      removed++;
+/** How long one recovery worker holds an upload it took over before another may try again. */
+const LEASE_MS = 10 * 60_000;
+/** A ready upload whose workflow would not start for this long is failed and refunded. */
+const READY_GIVE_UP_MS = 60 * 60_000;
+
+export interface UploadRecovery {
+  resumed: number;
+  removed: number;
+  restarted: number;
+  failed: number;
+  settled: number;
+}
+
+export async function recoverUploads(): Promise<UploadRecovery> {
+  const summary: UploadRecovery = { resumed: 0, removed: 0, restarted: 0, failed: 0, settled: 0 };
+  for (const upload of await claimStaleUploads(nowMs(), LEASE_MS)) {
+    try {
+      await recoverOne(upload, summary);
+    } catch (error) {
+      // One upload's failure must not stop the others; its lease expires and the next run retries.
+      logger.error('upload recovery failed', { upload_id: upload.id, status: upload.status, error: error as Error });
     }
   }
-  if (resumed || removed) logger.warn('reconciled interrupted uploads', { resumed, removed });
+  if (Object.values(summary).some((n) => n > 0)) logger.warn('recovered interrupted uploads', { ...summary });
+  return summary;
+}
+
+async function recoverOne(upload: UploadRecord, summary: UploadRecovery): Promise<void> {
+  switch (upload.status) {
+    case 'charging': {
+      // The balance's in-flight changes count too: a debit applied but not yet in the ledger.
+      const charge = await chargeOf(upload.organization_id, `upload:${upload.id}`);
+      if (charge) {
+        await becomeReady(upload, charge.amount);
+        await startUploadWorkflow(upload.id);
+        summary.resumed++;
+      } else {
+        await deleteChargingUpload(upload.id);
+        summary.removed++;
+      }
+      return;
+    }
+    case 'ready_for_processing':
+      if (nowMs() - Date.parse(upload.updated_at) > READY_GIVE_UP_MS) {
+        await failUpload(upload, 'Processing could not be started');
+        summary.failed++;
+      } else {
+        await startUploadWorkflow(upload.id);
+        summary.restarted++;
+      }
+      return;
+    case 'processing':
+      await failUpload(upload, 'Processing did not finish in time');
+      summary.failed++;
+      return;
+    case 'completed':
+      await finalize({ upload_id: upload.id });
+      summary.settled++;
+      return;
+    case 'failed':
+      await settleFailedUpload(upload);
+      summary.settled++;
+      return;
+    default:
+      return;
+  }
+}
+
+/**
+ * The charging part alone (kept for the admin command and its tests): finishes uploads a crash
+ * left in `charging`; charged ones become ready and start, uncharged ones are removed.
+ */
+export async function reconcileStaleUploads(): Promise<{ resumed: number; removed: number }> {
+  const { resumed, removed } = await recoverUploads();
   return { resumed, removed };
+}
+
+/**
+ * Local runtime start: the in-process workflow runner lost every execution with the process, so
+ * every upload that was ready or processing is started again now (each step is idempotent), not
+ * after its stale time.
+ */
+export async function resumeUnfinishedUploads(): Promise<number> {
+  let resumed = 0;
+  for (const upload of await claimStaleUploads(nowMs(), LEASE_MS, false)) {
+    if (upload.status === 'ready_for_processing' || upload.status === 'processing') {
+      if (upload.status === 'processing') await transitionUpload(upload.id, ['processing'], 'processing', {}, nowIso(), new Date(nowMs() + PROCESSING_BOUND_MS).toISOString());
+      await startUploadWorkflow(upload.id);
+      resumed++;
+    } else {
+      await recoverOne(upload, { resumed: 0, removed: 0, restarted: 0, failed: 0, settled: 0 }).catch((error: unknown) =>
+        logger.error('upload recovery failed', { upload_id: upload.id, error: error as Error }),
+      );
+    }
+  }
+  if (resumed) logger.warn('resumed unfinished uploads after a restart', { resumed });
+  return resumed;
 }

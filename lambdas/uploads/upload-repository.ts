@@ -2,18 +2,33 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import { conditionalWrite, db, isConditionFailed, tableName } from '../platform/table';
 import { decodeCursor, encodeCursor } from '../platform/cursor';
 import { transitionStatus } from '../platform/status-transition';
+import { withoutOutbox } from '../events/outbox';
 import type { UploadRecord, UploadStatus } from './upload';
+
+/** A create call finishes in well under this; a `charging` upload older than this was interrupted. */
+export const CREATE_BOUND_MS = 15 * 60_000;
 
 const uploadKey = (id: string) => ({ pk: `UPLOAD#${id}`, sk: 'META' });
 
+export const uploadItemKey = uploadKey;
+
 function toRecord(item: Record<string, unknown> | undefined): UploadRecord | null {
   if (!item) return null;
-  const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, entity: _e, ...rest } = item;
+  const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, gsi2pk: _w, gsi2sk: _x, entity: _e, ...rest } = withoutOutbox(item);
   return rest as unknown as UploadRecord;
 }
 
-/** False when an upload with this id exists already. */
-export async function insertUpload(upload: UploadRecord): Promise<boolean> {
+/**
+ * An upload that still owes something (to be charged, started, finished, refunded, or its pooled
+ * contacts settled) is listed in the sparse index gsi2 (`UPLOAD#WATCH`) by the time after which
+ * recovery takes it over. `null` leaves the index: nothing is owed any more.
+ */
+const WATCH_PK = 'UPLOAD#WATCH';
+const watchKeys = (id: string, staleAt: string | null) =>
+  staleAt === null ? {} : { gsi2pk: WATCH_PK, gsi2sk: `${staleAt}#${id}` };
+
+/** False when an upload with this id exists already. A `charging` upload is watched from `created_at + CREATE_BOUND_MS`. */
+export async function insertUpload(upload: UploadRecord, staleAt: string | null = upload.status === 'charging' ? new Date(Date.parse(upload.created_at) + CREATE_BOUND_MS).toISOString() : null): Promise<boolean> {
   return conditionalWrite(() =>
     db().send(
       new PutCommand({
@@ -23,8 +38,7 @@ export async function insertUpload(upload: UploadRecord): Promise<boolean> {
           entity: 'Upload',
           gsi1pk: `ORG#${upload.organization_id}#UPLOADS`,
           gsi1sk: `${upload.created_at}#${upload.id}`,
-          // Sparse index of uploads still being charged, for the reconciler; removed on leaving `charging`.
-          ...(upload.status === 'charging' ? { gsi2pk: 'UPLOAD#CHARGING', gsi2sk: `${upload.created_at}#${upload.id}` } : {}),
+          ...watchKeys(upload.id, staleAt),
           ...upload,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -38,16 +52,61 @@ export async function getUpload(id: string): Promise<UploadRecord | null> {
   return toRecord(out.Item);
 }
 
-/** Moves an upload from one of `from` to `to` with `fields`; null when it was not in `from`. */
+/**
+ * Moves an upload from one of `from` to `to` with `fields`; null when it was not in `from`.
+ * `staleAt`: when recovery should take the upload over if it is still in `to` (null: never).
+ */
 export async function transitionUpload(
   id: string,
   from: readonly (UploadStatus | 'charging')[],
   to: UploadStatus,
-  fields: Partial<UploadRecord>,
+  fields: Partial<UploadRecord> & Record<string, unknown>,
   at: string,
+  staleAt: string | null = null,
 ): Promise<UploadRecord | null> {
-  // Leaving `charging` also leaves the reconciler's sparse index.
-  return toRecord((await transitionStatus(uploadKey(id), from, to, fields, at, ['gsi2pk', 'gsi2sk'])) ?? undefined);
+  const watch = watchKeys(id, staleAt);
+  return toRecord((await transitionStatus(uploadKey(id), from, to, { ...fields, ...watch }, at, staleAt === null ? ['gsi2pk', 'gsi2sk'] : [])) ?? undefined);
+}
+
+/** Nothing more is owed for this upload: it leaves the recovery index. */
+export async function settleUpload(id: string): Promise<void> {
+  await db().send(new UpdateCommand({ TableName: tableName(), Key: uploadKey(id), UpdateExpression: 'REMOVE gsi2pk, gsi2sk', ConditionExpression: 'attribute_exists(pk)' })).catch((error: unknown) => {
+    if (!isConditionFailed(error)) throw error;
+  });
+}
+
+/** Uploads whose stale time has passed, each claimed for one recovery worker for `leaseMs`. */
+export async function claimStaleUploads(nowMs: number, leaseMs: number, onlyStale = true): Promise<UploadRecord[]> {
+  const claimed: UploadRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi2',
+        KeyConditionExpression: onlyStale ? 'gsi2pk = :pk AND gsi2sk < :now' : 'gsi2pk = :pk',
+        ExpressionAttributeValues: onlyStale ? { ':pk': WATCH_PK, ':now': new Date(nowMs).toISOString() } : { ':pk': WATCH_PK },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      const id = String(item.id);
+      const ok = await conditionalWrite(() =>
+        db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: uploadKey(id),
+            UpdateExpression: 'SET gsi2sk = :next',
+            ConditionExpression: 'gsi2sk = :seen',
+            ExpressionAttributeValues: { ':seen': item.gsi2sk, ':next': `${new Date(nowMs + leaseMs).toISOString()}#${id}` },
+          }),
+        ),
+      );
+      if (ok) claimed.push(toRecord(item)!);
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return claimed;
 }
 
 export async function deleteChargingUpload(id: string): Promise<void> {
@@ -105,16 +164,3 @@ export async function listUploads(orgId: string, limit: number, cursor?: string)
   return { data, nextCursor: last ? encodeCursor(last) : null };
 }
 
-/** Uploads left in `charging` before `olderThan` (a crash between record, charge and visibility). */
-export async function listStaleCharging(olderThanIso: string): Promise<UploadRecord[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk < :before',
-      ExpressionAttributeValues: { ':pk': 'UPLOAD#CHARGING', ':before': olderThanIso },
-      Limit: 100,
-    }),
-  );
-  return (out.Items ?? []).map((item) => toRecord(item)!);
-}

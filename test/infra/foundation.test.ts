@@ -17,6 +17,7 @@ describe('foundation stack', () => {
       GlobalSecondaryIndexes: [
         Match.objectLike({ IndexName: 'gsi1' }),
         Match.objectLike({ IndexName: 'gsi2' }),
+        Match.objectLike({ IndexName: 'gsi3' }),
       ],
       Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
     });

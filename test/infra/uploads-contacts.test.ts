@@ -17,9 +17,9 @@ describe('upload pipeline and contact pool infrastructure', () => {
     expect(props.TracingConfiguration).toEqual({ Enabled: true });
   });
 
-  it('lets the uploads API and the contact pool start executions, and passes the state machine ARN', () => {
+  it('lets the uploads API, the contact pool and the recovery job start executions, and passes the state machine ARN', () => {
     const withArn = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.UPLOAD_STATE_MACHINE_ARN);
-    expect(withArn.length).toBe(2);
+    expect(withArn.length).toBe(3);
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'states:StartExecution' })]) },
     });
@@ -65,7 +65,7 @@ describe('CloudFront download links', () => {
     });
     template.resourceCountIs('AWS::CloudFront::KeyGroup', 1);
     const signers = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.DOWNLOADS_CLOUDFRONT_DOMAIN);
-    expect(signers).toHaveLength(5); // the uploads API and the four pipeline steps
+    expect(signers).toHaveLength(6); // the uploads API, the four pipeline steps and the recovery job
     expect(nagErrors({ downloadsPublicKey: pem, classificationProvider: 'twilio' })).toEqual([]);
   });
 });

@@ -22,6 +22,7 @@ export function useTestService(): TestService {
     process.env.TABLE_NAME = `test-${Math.random().toString(36).slice(2, 10)}`;
     // Tests run the contact pool themselves (runContactPool), so its timer must not race them.
     process.env.CONTACT_POOL_INTERVAL_MS ??= '3600000';
+    process.env.LOCAL_RECOVERY_INTERVAL_MS ??= '3600000';
     const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir: null, maxBodyBytes: 110 * 1024 * 1024, seedDemo: true });
     service.runtime = runtime;
     service.url = runtime.url;

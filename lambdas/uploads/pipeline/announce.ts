@@ -1,6 +1,7 @@
 import { sha256Hex } from '../../platform/ids';
 import { signedDownloadUrl } from '../download-signer';
-import { emitEvent } from '../../events/events';
+import { buildEvent } from '../../events/events';
+import type { OutboxEntry } from '../../events/outbox';
 import { filteredSliceKey, LINK_SECONDS } from '../downloads';
 import { keys, type UploadRecord } from '../upload';
 
@@ -22,24 +23,29 @@ function uploadData(upload: UploadRecord) {
   };
 }
 
-/** upload.completed with signed links, each valid one hour from the event. */
-export async function announceCompleted(upload: UploadRecord): Promise<void> {
+/**
+ * upload.completed with signed links, each valid one hour from the state change. Written into the
+ * outbox with the change; uploads synthesized from contacts announce nothing (their contacts do).
+ */
+export async function completedEntries(upload: UploadRecord): Promise<OutboxEntry[]> {
+  if (upload.source === 'api_pool') return [];
   const base = upload.original_filename.replace(/\.csv$/i, '');
   const processed = await signedDownloadUrl(keys.processed(upload), LINK_SECONDS, `${base}_processed.csv`);
   const processedFiltered = await signedDownloadUrl(await filteredSliceKey(upload), LINK_SECONDS, `${base}_processed_filtered.csv`);
-  await emitEvent({
-    organizationId: upload.organization_id,
+  const event = buildEvent({
     type: 'upload.completed',
     id: eventId(upload, 'completed'),
     data: { upload: { ...uploadData(upload), downloads: { processed, processed_filtered: processedFiltered } } },
   });
+  return [{ organization_id: upload.organization_id, event }];
 }
 
-export async function announceFailed(upload: UploadRecord): Promise<void> {
-  await emitEvent({
-    organizationId: upload.organization_id,
+export function failedEntries(upload: UploadRecord): OutboxEntry[] {
+  if (upload.source === 'api_pool') return [];
+  const event = buildEvent({
     type: 'upload.failed',
     id: eventId(upload, 'failed'),
     data: { upload: { ...uploadData(upload), downloads: null }, error_message: upload.error_message },
   });
+  return [{ organization_id: upload.organization_id, event }];
 }

@@ -1,10 +1,12 @@
 import { nowIso } from '../../platform/clock';
 import { logger } from '../../platform/logger';
 import { refund } from '../../credits/credits';
+import { flushOutbox, outboxFields } from '../../events/outbox';
 import { handlePoolUploadFinished } from '../../contacts/pool-results';
-import { getUpload, transitionUpload } from '../upload-repository';
-import { announceFailed } from './announce';
-import { poolContactIds } from './finalize';
+import type { UploadRecord } from '../upload';
+import { getUpload, settleUpload, transitionUpload, uploadItemKey } from '../upload-repository';
+import { failedEntries } from './announce';
+import { poolContactIds, SETTLE_BOUND_MS } from './finalize';
 
 /**
  * The workflow's catch-all: the upload fails, its credits come back (it produced nothing), and
@@ -14,18 +16,38 @@ export async function fail(input: { upload_id: string; error?: { Error?: string;
   logger.error('upload processing failed', { upload_id: input.upload_id, error: input.error?.Error, cause: input.error?.Cause });
   const upload = await getUpload(input.upload_id);
   if (!upload) throw new Error(`upload ${input.upload_id} not found`);
-  if (upload.status === 'completed') return { status: upload.status };
-  const message = `Processing failed (${input.error?.Error ?? 'unknown error'}); the credits were refunded. Upload again or contact support with upload id ${upload.id}.`;
-  let refunded = 0;
-  if ((upload.credits_charged ?? 0) > 0) {
-    const result = await refund(upload.organization_id, `refund:upload:${upload.id}`, `upload:${upload.id}`, { reason: 'upload failed', resourceId: upload.id });
-    refunded = result?.amount ?? 0;
+  return { status: (await failUpload(upload, `Processing failed (${input.error?.Error ?? 'unknown error'})`)).status };
+}
+
+/**
+ * Fails an upload that has not completed, then settles what that owes. The state change comes
+ * first, with `upload.failed` in the same write and the upload kept in the recovery index: of two
+ * workers failing one upload only one wins the change, and a crash before the refund is finished
+ * by recovery (settleFailedUpload), which never needs to guess whether it was refunded.
+ */
+export async function failUpload(upload: UploadRecord, cause: string): Promise<UploadRecord> {
+  if (upload.status === 'ready_for_processing' || upload.status === 'processing') {
+    const at = nowIso();
+    const message = `${cause}; the credits were refunded. Upload the file again, or contact support with upload id ${upload.id}.`;
+    const fields = { error_message: upload.error_message ?? message, credits_refunded: upload.credits_charged ?? 0 };
+    const key = uploadItemKey(upload.id);
+    const entries = failedEntries({ ...upload, ...fields, status: 'failed', updated_at: at });
+    const failed = await transitionUpload(upload.id, ['ready_for_processing', 'processing'], 'failed', { ...fields, ...outboxFields(key, entries, at) }, at, new Date(Date.parse(at) + SETTLE_BOUND_MS).toISOString());
+    if (!failed) return (await getUpload(upload.id)) ?? upload; // completed or failed by another worker
+    upload = failed;
   }
-  const failed =
-    (await transitionUpload(upload.id, ['ready_for_processing', 'processing', 'failed'], 'failed', { error_message: upload.error_message ?? message, credits_refunded: refunded }, nowIso())) ?? upload;
-  await announceFailed(failed);
-  if (failed.source === 'api_pool') await handlePoolUploadFinished(failed, [], await poolContactIds(failed));
-  return { status: failed.status };
+  if (upload.status === 'failed') await settleFailedUpload(upload);
+  return upload;
+}
+
+/** Refund (once per upload), the pooled contacts' outcome, the event: each safe to repeat. */
+export async function settleFailedUpload(upload: UploadRecord): Promise<void> {
+  if ((upload.credits_charged ?? 0) > 0) {
+    await refund(upload.organization_id, `refund:upload:${upload.id}`, `upload:${upload.id}`, { reason: 'upload failed', resourceId: upload.id });
+  }
+  await flushOutbox(uploadItemKey(upload.id));
+  if (upload.source === 'api_pool') await handlePoolUploadFinished(upload, [], await poolContactIds(upload));
+  await settleUpload(upload.id);
 }
 
 export const handler = fail;

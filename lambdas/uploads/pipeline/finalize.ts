@@ -6,8 +6,9 @@ import { parseCsv } from '../csv';
 import { buildProcessedCsv } from '../processed-file';
 import { rowResults, summarize, type RowResult } from '../results';
 import { keys, type UploadRecord } from '../upload';
-import { getUpload, transitionUpload } from '../upload-repository';
-import { announceCompleted } from './announce';
+import { getUpload, settleUpload, transitionUpload, uploadItemKey } from '../upload-repository';
+import { flushOutbox, outboxFields } from '../../events/outbox';
+import { completedEntries } from './announce';
 import type { ChunkAnswer } from './classify-chunk';
 import { loadWork } from './prepare';
 
@@ -22,9 +23,11 @@ export async function finalize(input: { upload_id: string; chunks?: number[] }):
   let upload: UploadRecord = current;
   let results: RowResult[];
   if (current.status === 'completed') {
+    // A retry, or recovery finishing what a crash interrupted: publish and settle what is left.
     const stored = await getObject(bucket, keys.results(current));
     results = stored ? (JSON.parse(stored.toString('utf8')) as { rows: RowResult[] }).rows : [];
-  } else {
+    await flushOutbox(uploadItemKey(current.id));
+  } else if (current.status === 'processing' || current.status === 'ready_for_processing') {
     const answers = new Map<string, { answerIntent: AnswerIntent; identity: IdentityBand | null }>();
     let simulated = false;
     for (const n of input.chunks ?? []) {
@@ -41,14 +44,28 @@ export async function finalize(input: { upload_id: string; chunks?: number[] }):
     if (!original) throw new Error(`upload ${current.id}: original missing`);
     await putObject(bucket, keys.results(current), JSON.stringify({ rows: results }), 'application/json');
     await putObject(bucket, keys.processed(current), buildProcessedCsv(original.toString('utf8'), current.phone_columns, current.identity_enabled, results), 'text/csv');
-    upload =
-      (await transitionUpload(current.id, ['processing', 'ready_for_processing'], 'completed', { result_summary: summarize(results, current.identity_enabled, simulated), processed_available: true }, nowIso())) ??
-      (await getUpload(current.id))!;
+    const at = nowIso();
+    const fields = { result_summary: summarize(results, current.identity_enabled, simulated), processed_available: true };
+    const key = uploadItemKey(current.id);
+    const entries = await completedEntries({ ...current, ...fields, status: 'completed', updated_at: at });
+    // Pooled contacts still have to be settled: the upload stays watched until they are.
+    const staleAt = current.source === 'api_pool' ? new Date(Date.parse(at) + SETTLE_BOUND_MS).toISOString() : null;
+    const done = await transitionUpload(current.id, ['processing', 'ready_for_processing'], 'completed', { ...fields, ...outboxFields(key, entries, at) }, at, staleAt);
+    if (!done) return { status: (await getUpload(current.id))?.status ?? 'unknown' }; // failed by recovery meanwhile
+    upload = done;
+    if (entries.length) await flushOutbox(key);
+  } else {
+    return { status: current.status };
   }
-  await announceCompleted(upload);
-  if (upload.source === 'api_pool') await finishPool(upload, results);
+  if (upload.source === 'api_pool') {
+    await finishPool(upload, results);
+    await settleUpload(upload.id);
+  }
   return { status: upload.status };
 }
+
+/** Time allowed between an upload's end and the settling of what it still owes (refund, pooled contacts). */
+export const SETTLE_BOUND_MS = 5 * 60_000;
 
 /** The pooled contacts' rows: contact_id is the pool file's first column. */
 export async function poolContactIds(upload: UploadRecord): Promise<string[]> {

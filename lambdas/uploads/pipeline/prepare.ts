@@ -6,6 +6,12 @@ import { classifyKey } from '../results';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload, transitionUpload } from '../upload-repository';
 
+/**
+ * An upload still `processing` this long after it started is failed and refunded by recovery
+ * (250,000 numbers take minutes; a real provider's rate limit can stretch that to about an hour).
+ */
+export const PROCESSING_BOUND_MS = Number(process.env.UPLOAD_PROCESSING_BOUND_MS ?? 3 * 3_600_000);
+
 export const CHUNK_SIZE = Number(process.env.UPLOAD_CHUNK_SIZE ?? 5_000);
 
 export interface ChunkItem {
@@ -46,7 +52,12 @@ export function distinctItems(rows: WorkRow[], identity: boolean): ChunkItem[] {
 export async function prepare(input: { upload_id: string }): Promise<{ chunks: number[] }> {
   const upload = await getUpload(input.upload_id);
   if (!upload) throw new Error(`upload ${input.upload_id} not found`);
-  if (upload.status === 'ready_for_processing') await transitionUpload(upload.id, ['ready_for_processing'], 'processing', {}, nowIso());
+  if (upload.status === 'ready_for_processing') {
+    const at = nowIso();
+    await transitionUpload(upload.id, ['ready_for_processing'], 'processing', {}, at, new Date(Date.parse(at) + PROCESSING_BOUND_MS).toISOString());
+  } else if (upload.status !== 'processing') {
+    throw new Error(`upload ${upload.id} is ${upload.status}; nothing to process`);
+  }
   const items = distinctItems(await loadWork(upload), upload.identity_enabled);
   const bucket = filesBucket();
   const chunks: number[] = [];

@@ -76,6 +76,8 @@ describe('contact outcomes from a finished pool', () => {
     await intoPool([a, b], '22222222-2222-4222-8222-222222222222');
     expect(await handlePoolUploadFinished({ id: '22222222-2222-4222-8222-222222222222', status: 'failed', error_message: 'provider down' }, [], [a, b])).toEqual({ completed: 0, failed: 2 });
     expect((await getBalance(org.id)).total).toBe(5);
-    expect((await getContact(a))?.error_message).toMatch(/provider down/);
+    // Spoken to the integrator: what happened and what to do, nothing internal (issue 16, item 10).
+    expect((await getContact(a))?.error_message).toMatch(/Processing failed on our side; its credits were refunded/);
+    expect((await getContact(a))?.error_message).not.toMatch(/22222222|upload/);
   });
 });

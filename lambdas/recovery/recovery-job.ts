@@ -1,0 +1,25 @@
+import { nowMs } from '../platform/clock';
+import { logger } from '../platform/logger';
+import { drainOutbox } from '../events/outbox';
+import { recoverCreatingContacts } from '../contacts/create-contact';
+import { recoverUploads } from '../uploads/reconcile';
+
+// The one recovery job (EventBridge Scheduler every few minutes in AWS, a timer locally): every
+// resource kind's recovery, each driving what an interruption left non-terminal to a terminal
+// state, then the outbox drain publishing events a crash left unpublished. Each part claims what
+// it works on, so two overlapping runs (Scheduler delivers at least once) never drive one item at
+// once. See docs/reliability.md.
+
+/** The writer publishes its own events right away; only older ones are the drain's. */
+const OUTBOX_GRACE_MS = 60_000;
+
+export async function runRecovery() {
+  const uploads = await recoverUploads();
+  const contacts = await recoverCreatingContacts();
+  const events = await drainOutbox(new Date(nowMs() - OUTBOX_GRACE_MS).toISOString());
+  const summary = { uploads, contacts, events };
+  logger.info('recovery run', summary);
+  return summary;
+}
+
+export const handler = async () => runRecovery();
