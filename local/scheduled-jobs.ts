@@ -1,7 +1,9 @@
 import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
 import { handler as contactPoolJob } from '../lambdas/contacts/pool-job';
-import { runRecovery } from '../lambdas/recovery/recovery-job';
-import { resumeUnfinishedUploads } from '../lambdas/uploads/reconcile';
+import { recoverAfterRestart, runRecovery } from '../lambdas/recovery/recovery-job';
+
+/** Taken when the runtime is loaded, before its API listens: anything older is a previous process's. */
+const PROCESS_STARTED_AT = new Date().toISOString();
 import { logger } from '../lambdas/platform/logger';
 import type { LocalWorker } from './workers';
 
@@ -40,6 +42,6 @@ export const startContactPoolSchedule = async (): Promise<LocalWorker> =>
  * runner lost its executions with that process.
  */
 export const startRecoverySchedule = async (): Promise<LocalWorker> => {
-  await resumeUnfinishedUploads().catch((error: unknown) => logger.error('resuming unfinished uploads failed', { error: error as Error }));
+  await recoverAfterRestart(PROCESS_STARTED_AT).catch((error: unknown) => logger.error('recovery after a restart failed', { error: error as Error }));
   return everyInterval('recovery', Number(process.env.LOCAL_RECOVERY_INTERVAL_MS ?? 60_000), runRecovery);
 };

@@ -88,18 +88,19 @@ export async function transitionContact(
  * claim moves its stale time `leaseMs` ahead in a conditional write, so overlapping recovery runs
  * never drive the same contact at once.
  */
-export async function claimStaleCreating(nowMs: number, leaseMs: number): Promise<ContactRecord[]> {
+export async function claimStaleCreating(nowMs: number, leaseMs: number, createdBeforeIso?: string): Promise<ContactRecord[]> {
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),
       IndexName: 'gsi3',
-      KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk < :now',
-      ExpressionAttributeValues: { ':pk': RECOVERY_PK, ':now': new Date(nowMs).toISOString() },
+      KeyConditionExpression: createdBeforeIso === undefined ? 'gsi3pk = :pk AND gsi3sk < :now' : 'gsi3pk = :pk',
+      ExpressionAttributeValues: createdBeforeIso === undefined ? { ':pk': RECOVERY_PK, ':now': new Date(nowMs).toISOString() } : { ':pk': RECOVERY_PK },
       Limit: 200,
     }),
   );
   const claimed: ContactRecord[] = [];
   for (const item of out.Items ?? []) {
+    if (createdBeforeIso !== undefined && String(item.created_at) >= createdBeforeIso) continue;
     const id = String(item.id);
     const ok = await conditionalWrite(() =>
       db().send(

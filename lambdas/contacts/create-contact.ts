@@ -1,5 +1,6 @@
 import { conflict, badRequest, paymentRequired } from '../platform/errors';
 import { nowIso, nowMs } from '../platform/clock';
+import { crashPoint } from '../platform/crash-point';
 import { newId, sha256Hex } from '../platform/ids';
 import { chargeOf, debit, InsufficientCreditsError, refund } from '../credits/credits';
 import { normalizeUsCa } from '../classification';
@@ -117,6 +118,7 @@ async function chargeAndQueue(
   // succeeded: a refused charge must not leave a hole in the 2, 1, 2, 1 sequence (a hole at an
   // even place would make the next contact cost 2 again).
   await debit(principal.organizationId, changeId, tier === 'max' ? 2 : 1, { reason: `contact (${tier})`, resourceId: id });
+  crashPoint('contact.after-debit');
   let position: number | null = null;
   if (tier === 'max') {
     position = draft.batch_position ?? (await setBatchPosition(id, (await nextBatchPosition(principal.organizationId)).position));
@@ -128,6 +130,7 @@ async function chargeAndQueue(
   // contact is still `creating` (the pool skips it; recovery finishes it), never a queued contact
   // the pool cannot see.
   await enqueueForPool(draft);
+  crashPoint('contact.after-enqueue');
   const queued = await transitionContact(draft, ['creating'], 'queued', { credits_charged: tierCost(tier, position), batch_position: position }, nowIso(), RECOVERY_INDEX);
   const contact = queued ?? (await getContact(id));
   if (!contact) throw new Error(`contact ${id} vanished during creation`);
@@ -139,10 +142,10 @@ async function chargeAndQueue(
  * the max batch, queued) exactly as the request would have; uncharged ones are removed (the
  * client saw an error, and an idempotent retry creates it again). Never charges anything itself.
  */
-export async function recoverCreatingContacts(): Promise<{ resumed: number; removed: number }> {
+export async function recoverCreatingContacts(createdBeforeIso?: string): Promise<{ resumed: number; removed: number }> {
   let resumed = 0;
   let removed = 0;
-  for (const contact of await claimStaleCreating(nowMs(), CREATING_BOUND_MS)) {
+  for (const contact of await claimStaleCreating(nowMs(), CREATING_BOUND_MS, createdBeforeIso)) {
     const charged = await chargeOf(contact.organization_id, `contact:${contact.id}`);
     if (charged) {
       const principal = { organizationId: contact.organization_id, apiKeyId: contact.api_key_id } as Principal;

@@ -1,4 +1,5 @@
 import { nowIso } from '../platform/clock';
+import { crashPoint } from '../platform/crash-point';
 import { sha256Hex } from '../platform/ids';
 import { refund } from '../credits/credits';
 import { buildEvent, type EventType } from '../events/events';
@@ -67,6 +68,7 @@ async function endWithEvent(
     outbox.push({ organization_id: contact.organization_id, event, callback });
   }
   const ended = await transitionContact(contact, from, to, { ...fields, ...outboxFields(key, outbox, at) }, at);
+  if (ended) crashPoint(`contact.after-${to}`);
   if (ended && outbox.length) await flushOutbox(key);
   return ended;
 }

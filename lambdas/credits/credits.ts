@@ -1,5 +1,6 @@
 import { nowIso, nowMs } from '../platform/clock';
 import { newId } from '../platform/ids';
+import { crashPoint } from '../platform/crash-point';
 import {
   applyPoolDelta,
   clearInflight,
@@ -222,6 +223,7 @@ async function recordChange(
   meta: { reason: string; resourceId?: string; refunds?: string },
   replayed = false,
 ): Promise<ChargeResult> {
+  crashPoint(`credits.before-ledger:${kind}`);
   const entry: LedgerEntry = {
     change_id: changeId,
     organization_id: orgId,

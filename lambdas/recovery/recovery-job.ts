@@ -2,7 +2,7 @@ import { nowMs } from '../platform/clock';
 import { logger } from '../platform/logger';
 import { drainOutbox } from '../events/outbox';
 import { recoverCreatingContacts } from '../contacts/create-contact';
-import { recoverUploads } from '../uploads/reconcile';
+import { recoverUploads, resumeUnfinishedUploads } from '../uploads/reconcile';
 
 // The one recovery job (EventBridge Scheduler every few minutes in AWS, a timer locally): every
 // resource kind's recovery, each driving what an interruption left non-terminal to a terminal
@@ -23,3 +23,15 @@ export async function runRecovery() {
 }
 
 export const handler = async () => runRecovery();
+
+/**
+ * The local runtime's start: what the previous process left (its in-process executions, requests
+ * and publications all died with it) is recovered now, without waiting for stale times. Only
+ * items from before `startedAtIso`, so work this process has begun is left alone.
+ */
+export async function recoverAfterRestart(startedAtIso: string) {
+  const uploads = await resumeUnfinishedUploads(startedAtIso);
+  const contacts = await recoverCreatingContacts(startedAtIso);
+  const events = await drainOutbox(startedAtIso);
+  if (uploads || contacts.resumed || contacts.removed || events.events) logger.warn('recovered after a restart', { uploads, contacts, events });
+}

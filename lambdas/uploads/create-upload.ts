@@ -1,4 +1,5 @@
 import { nowIso } from '../platform/clock';
+import { crashPoint } from '../platform/crash-point';
 import { newId, randomHex, sha256Hex } from '../platform/ids';
 import { badRequest, paymentRequired } from '../platform/errors';
 import { filesBucket, putObject } from '../platform/blob';
@@ -96,7 +97,9 @@ export async function createUpload(principal: Pick<Principal, 'organizationId' |
     }
     throw error;
   }
+  crashPoint('upload.after-charge');
   const ready = await becomeReady(record, amount);
+  crashPoint('upload.after-ready');
   await startUploadWorkflow(record.id);
   return ready;
 }

@@ -91,13 +91,14 @@ export async function reconcileStaleUploads(): Promise<{ resumed: number; remove
 }
 
 /**
- * Local runtime start: the in-process workflow runner lost every execution with the process, so
- * every upload that was ready or processing is started again now (each step is idempotent), not
- * after its stale time.
+ * Local runtime start: the in-process workflow runner lost every execution with the previous
+ * process, so every upload it left owing something is taken up now, not after its stale time:
+ * ready or processing ones start again (each step is idempotent), the rest are recovered. Only
+ * uploads last changed before this process started: a create already running in it is left alone.
  */
-export async function resumeUnfinishedUploads(): Promise<number> {
+export async function resumeUnfinishedUploads(startedBeforeIso: string): Promise<number> {
   let resumed = 0;
-  for (const upload of await claimStaleUploads(nowMs(), LEASE_MS, false)) {
+  for (const upload of await claimStaleUploads(nowMs(), LEASE_MS, startedBeforeIso)) {
     if (upload.status === 'ready_for_processing' || upload.status === 'processing') {
       if (upload.status === 'processing') await transitionUpload(upload.id, ['processing'], 'processing', {}, nowIso(), new Date(nowMs() + PROCESSING_BOUND_MS).toISOString());
       await startUploadWorkflow(upload.id);

@@ -75,8 +75,12 @@ export async function settleUpload(id: string): Promise<void> {
   });
 }
 
-/** Uploads whose stale time has passed, each claimed for one recovery worker for `leaseMs`. */
-export async function claimStaleUploads(nowMs: number, leaseMs: number, onlyStale = true): Promise<UploadRecord[]> {
+/**
+ * Uploads whose stale time has passed, each claimed for one recovery worker for `leaseMs`; with
+ * `changedBeforeIso`, every watched upload last changed before then, stale or not (a restart).
+ */
+export async function claimStaleUploads(nowMs: number, leaseMs: number, changedBeforeIso?: string): Promise<UploadRecord[]> {
+  const onlyStale = changedBeforeIso === undefined;
   const claimed: UploadRecord[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -90,6 +94,7 @@ export async function claimStaleUploads(nowMs: number, leaseMs: number, onlyStal
       }),
     );
     for (const item of out.Items ?? []) {
+      if (changedBeforeIso !== undefined && String(item.updated_at) >= changedBeforeIso) continue;
       const id = String(item.id);
       const ok = await conditionalWrite(() =>
         db().send(

@@ -1,4 +1,5 @@
 import { nowIso } from '../../platform/clock';
+import { crashPoint } from '../../platform/crash-point';
 import { filesBucket, getObject, putObject } from '../../platform/blob';
 import type { AnswerIntent, IdentityBand } from '../../classification';
 import { handlePoolUploadFinished, type PoolRowResult } from '../../contacts/pool-results';
@@ -44,6 +45,7 @@ export async function finalize(input: { upload_id: string; chunks?: number[] }):
     if (!original) throw new Error(`upload ${current.id}: original missing`);
     await putObject(bucket, keys.results(current), JSON.stringify({ rows: results }), 'application/json');
     await putObject(bucket, keys.processed(current), buildProcessedCsv(original.toString('utf8'), current.phone_columns, current.identity_enabled, results), 'text/csv');
+    crashPoint('pipeline.before-complete');
     const at = nowIso();
     const fields = { result_summary: summarize(results, current.identity_enabled, simulated), processed_available: true };
     const key = uploadItemKey(current.id);
@@ -53,6 +55,7 @@ export async function finalize(input: { upload_id: string; chunks?: number[] }):
     const done = await transitionUpload(current.id, ['processing', 'ready_for_processing'], 'completed', { ...fields, ...outboxFields(key, entries, at) }, at, staleAt);
     if (!done) return { status: (await getUpload(current.id))?.status ?? 'unknown' }; // failed by recovery meanwhile
     upload = done;
+    crashPoint('pipeline.after-complete');
     if (entries.length) await flushOutbox(key);
   } else {
     return { status: current.status };

@@ -1,4 +1,5 @@
 import { nowIso } from '../../platform/clock';
+import { crashPoint } from '../../platform/crash-point';
 import { filesBucket, getObject, putObject } from '../../platform/blob';
 import { planUpload, type WorkRow } from '../plan';
 import { readCsv } from '../create-upload';
@@ -58,6 +59,7 @@ export async function prepare(input: { upload_id: string }): Promise<{ chunks: n
   } else if (upload.status !== 'processing') {
     throw new Error(`upload ${upload.id} is ${upload.status}; nothing to process`);
   }
+  crashPoint('pipeline.after-start');
   const items = distinctItems(await loadWork(upload), upload.identity_enabled);
   const bucket = filesBucket();
   const chunks: number[] = [];

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventTypes, hundredNumbers, newDataDir, startChild, waitFor, type Child } from './harness';
+
+// kill -9 at named points of create, processing and delivery (lambdas/platform/crash-point.ts),
+// then a restart on the same data folder: every upload and contact ends terminal, with its event,
+// and credits are conserved exactly (docs/reliability.md lists the points and what recovers each).
+
+const TERMINAL = new Set(['completed', 'failed']);
+const children: Child[] = [];
+afterEach(async () => {
+  while (children.length) await children.pop()!.stop();
+});
+
+async function crashThenRestart(point: string, act: (c: Child) => Promise<unknown>): Promise<Child> {
+  const dataDir = newDataDir();
+  const first = await startChild(dataDir, { FAULT_CRASH_AT: point });
+  children.push(first);
+  await act(first).catch(() => undefined); // the process may die before it answers
+  const died = await Promise.race([first.exited, new Promise<null>((r) => setTimeout(() => r(null), 30_000))]);
+  expect(died, `the process reached crash point ${point}`).toEqual({ code: null, signal: 'SIGKILL' });
+  const second = await startChild(dataDir);
+  children.push(second);
+  return second;
+}
+
+async function balance(c: Child): Promise<number> {
+  return ((await (await c.request('GET', '/api/v1/credits/balance')).json()) as { total: number }).total;
+}
+
+describe('uploads survive kill -9 at every step', () => {
+  for (const point of ['credits.before-ledger:debit', 'upload.after-charge', 'upload.after-ready', 'pipeline.after-start', 'pipeline.before-complete', 'pipeline.after-complete']) {
+    it(`killed at ${point}: the upload completes once, charged once, announced`, async () => {
+      const c = await crashThenRestart(point, (child) => child.request('POST', '/api/v1/uploads', { phone_numbers: hundredNumbers() }));
+      const uploads = await waitFor('every upload terminal', async () => {
+        const page = (await (await c.request('GET', '/api/v1/uploads')).json()) as { data: { id: string; status: string; credits_charged: number; credits_refunded: number | null }[] };
+        return page.data.every((u) => TERMINAL.has(u.status)) ? page.data : null;
+      });
+      expect(uploads).toHaveLength(1);
+      const [upload] = uploads;
+      expect(upload).toMatchObject({ status: 'completed', credits_charged: 100 });
+      // Credits conserved: what left the balance is exactly what the uploads were charged, less refunds.
+      expect(await balance(c)).toBe(1000 - (upload!.credits_charged - (upload!.credits_refunded ?? 0)));
+      expect(await waitFor('events published', async () => ((await eventTypes(c)).length === 2 ? eventTypes(c) : null))).toEqual(['upload.completed', 'upload.created']);
+    });
+  }
+});
+
+describe('contacts survive kill -9 at every step', () => {
+  for (const point of ['contact.after-debit', 'contact.after-enqueue', 'contact.after-completed']) {
+    it(`killed at ${point}: the contact is charged once and completes, with its event`, async () => {
+      // Past create, the child's pool (every 300 ms) takes the contact and the crash comes in processing.
+      const c = await crashThenRestart(point, (child) => child.request('POST', '/api/v2/contacts', { phone: '+12125550123', validation_tier: 'max' }));
+      const contacts = await waitFor('the contact completed', async () => {
+        const page = (await (await c.request('GET', '/api/v2/contacts')).json()) as { data: { status: string; credits_charged: number }[] };
+        return page.data.length === 1 && page.data[0]!.status === 'completed' ? page.data : null;
+      });
+      expect(contacts[0]).toMatchObject({ status: 'completed', credits_charged: 2 });
+      expect(await balance(c)).toBe(998);
+      expect(await waitFor('contact.completed published', async () => ((await eventTypes(c)).includes('contact.completed') ? eventTypes(c) : null))).toContain('contact.completed');
+    });
+  }
+});

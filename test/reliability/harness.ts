@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+
+export interface Child {
+  url: string;
+  apiKey: string;
+  organizationId: string;
+  dynamo: string;
+  process: ChildProcess;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  request(method: string, path: string, body?: unknown): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export const newDataDir = (): string => mkdtempSync(join(tmpdir(), 'pvs-crash-'));
+
+/** Starts test/reliability/child-runtime.ts on `dataDir` and waits for its ready line. */
+export async function startChild(dataDir: string, env: Record<string, string> = {}, credits = 1000): Promise<Child> {
+  const childEnv: Record<string, string | undefined> = { ...process.env, POWERTOOLS_LOG_LEVEL: 'ERROR', CONTACT_POOL_INTERVAL_MS: '300', LOCAL_RECOVERY_INTERVAL_MS: '3600000', ...env };
+  // The child's own defaults, not whatever this process was given.
+  delete childEnv.TABLE_NAME;
+  delete childEnv.FAULT_CRASH_AT;
+  if (env.FAULT_CRASH_AT) childEnv.FAULT_CRASH_AT = env.FAULT_CRASH_AT;
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'child-runtime.ts'), dataDir, String(credits)], {
+    env: childEnv as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  let stderr = '';
+  proc.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const ready = await new Promise<Record<string, string>>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{"ready":true'));
+      if (line) resolve(JSON.parse(line) as Record<string, string>);
+    });
+    void exited.then((e) => reject(new Error(`child exited before ready (${e.code ?? e.signal}): ${stderr.slice(-2000)}`)));
+  });
+  const child: Child = {
+    url: ready.url!,
+    apiKey: ready.apiKey!,
+    organizationId: ready.organizationId!,
+    dynamo: ready.dynamo!,
+    process: proc,
+    exited,
+    request: (method, path, body) =>
+      fetch(`${ready.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${ready.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    stop: async () => {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      await exited;
+    },
+  };
+  return child;
+}
+
+/** The types of the events recorded for an organization, read from the child's table. */
+export async function eventTypes(child: Child): Promise<string[]> {
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: child.dynamo, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  const out = await client.send(
+    new QueryCommand({ TableName: 'phone-validation', IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${child.organizationId}#EVENTS` } }),
+  );
+  client.destroy();
+  return (out.Items ?? []).map((i) => String(i.type)).sort();
+}
+
+export async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** 100 distinct valid numbers (NANP 212 with a 555-2xxx line range the simulator answers). */
+export const hundredNumbers = (seed = 0): string[] => Array.from({ length: 100 }, (_, i) => `+1212555${String(2000 + seed * 100 + i).padStart(4, '0')}`);
