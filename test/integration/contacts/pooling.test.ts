@@ -44,7 +44,8 @@ describe('contact pooling through the upload pipeline', () => {
     await settleWorkflows();
     const v2 = await get(key, named.id);
     expect(v2.status).toBe('completed');
-    expect(v2.service_identity).not.toBeNull();
+    // 555-0143 is the simulator's Unknown Answer Intent with Low identity: Low replaces any Answer Intent.
+    expect(v2).toMatchObject({ service_status: '8 - Likely Wrong Number', service_answer_intent: 'Unknown', service_identity: 'Low' });
     expect(v2.properties).toEqual({ first_name: 'Ada', last_name: 'Lovelace', crm: 1 });
     const v2plain = await get(key, plain.id);
     expect(v2plain).toMatchObject({ status: 'completed', service_identity: null });
