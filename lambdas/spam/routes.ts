@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authErrors, ErrorEnvelope, rateLimitErrors, UuidParam } from '../platform/http/common-schemas';
+import { authErrors, byIdParams, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { CARRIERS } from './carriers';
 
@@ -51,7 +51,7 @@ export const TestRunHistoryItem = z
   })
   .meta({ id: 'TestRunHistoryItem' });
 
-const NumberIdParams = z.object({ number_id: UuidParam });
+const NumberIdParams = byIdParams('number_id', 'Monitored number not found', 'id of a monitored number of the key’s organization');
 const e = (description: string) => ({ description, schema: ErrorEnvelope });
 const common = { fn: 'spam' as const, tags: ['spam'], subscription: true };
 const noSubscription = e('No active subscription');

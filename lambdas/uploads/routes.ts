@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authErrors, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
+import { authErrors, byIdParams, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { JsonUploadBody } from './request';
 
@@ -50,7 +50,7 @@ export const DownloadLink = z
   .object({ url: z.string().describe('signed GET link'), expires_at: z.number().int().describe('Unix seconds; the link answers 403 after it') })
   .meta({ id: 'DownloadLink' });
 
-const IdParams = z.object({ id: z.string().uuid('upload id must be a UUID') });
+const IdParams = byIdParams('id', 'Upload not found', 'id of an upload of the key’s organization');
 const notFound = { 404: { description: 'Unknown or another organization’s upload', schema: ErrorEnvelope } };
 
 function download(name: string, operationId: string, summary: string, query?: z.ZodType) {

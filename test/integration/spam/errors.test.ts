@@ -165,7 +165,7 @@ describe('spam monitoring errors', () => {
     }
     expect((await service.request('GET', `/api/v1/spam/numbers/${id}`, { key: owner.key })).status).toBe(200);
     expect((await service.request('GET', `/api/v1/spam/numbers/${id}/screenshot`, { key: owner.key })).status).toBe(404); // not run yet
-    expect((await service.request('GET', '/api/v1/spam/numbers/not-a-uuid', { key: owner.key })).status).toBe(400);
+    expect((await service.request('GET', '/api/v1/spam/numbers/not-a-uuid', { key: owner.key })).status).toBe(404);
     expect((await service.request('GET', `/api/v1/spam/numbers/${id}/screenshot?carrier=sprint`, { key: owner.key })).status).toBe(400);
     for (const query of ['limit=0', 'limit=501', 'offset=-1', 'limit=abc']) {
       expect((await service.request('GET', `/api/v1/spam/numbers?${query}`, { key: owner.key })).status, query).toBe(400);
