@@ -116,7 +116,7 @@ export const spamRoutes = {
       ...authErrors,
       403: noSubscription,
       404: e('Unknown number'),
-      429: e('A code was sent moments ago or too many codes today; carries Retry-After'),
+      429: e('A code was sent in the last 30 seconds, or 10 in the last 24 hours (string detail); carries Retry-After and X-RateLimit-* of that throttle'),
       502: e('The code could not be sent'),
     },
   },
