@@ -90,6 +90,7 @@ export const uploadsRoutes = {
       400: { description: 'Malformed input or violated constraint', schema: ErrorEnvelope },
       402: { description: 'Insufficient credits', schema: ErrorEnvelope },
       403: { description: 'No active subscription', schema: ErrorEnvelope },
+      409: { description: 'staged_upload_id already used: a staged file makes one upload; nothing charged', schema: ErrorEnvelope },
       413: { description: 'CSV over 100 MB, or over 250,000 entries', schema: ErrorEnvelope },
       415: { description: 'Content-Type other than multipart/form-data or application/json', schema: ErrorEnvelope },
       422: { description: 'Fewer than 100 valid numbers (min_contacts_required)', schema: ErrorEnvelope },
