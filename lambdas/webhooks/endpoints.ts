@@ -142,7 +142,7 @@ export async function listDeliveries(
   page: { limit: number; cursor?: string },
 ): Promise<{ data: WebhookDelivery[]; next_cursor: string | null }> {
   await ownEndpoint(organizationId, id);
-  const { items, nextCursor } = await listDeliveriesOfWebhook(id, page.limit, page.cursor);
+  const { items, nextCursor } = await listDeliveriesOfWebhook(organizationId, id, page.limit, page.cursor);
   return {
     data: items.map((d) => ({
       id: d.id,
