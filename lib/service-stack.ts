@@ -34,6 +34,7 @@ export class PhoneValidationStack extends Stack {
     };
     this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment });
     for (const fn of this.api.functions.values()) this.data.table.grantReadWriteData(fn);
+    this.grantCursorKey();
 
     new BillingConstruct(this, 'Billing', { table: this.data.table, environment });
     // Features whose workers emit events call this.webhooks.grantEmit(fn).
@@ -86,5 +87,29 @@ export class PhoneValidationStack extends Stack {
     acknowledgeNagFindings(this);
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.filesBucket.bucketName });
+  }
+
+  /**
+   * Pagination cursors are encrypted and authenticated with a key generated at deploy time
+   * (docs/architecture.md); only the functions that serve a list with a `cursor` read it.
+   */
+  private grantCursorKey(): void {
+    const key = new Secret(this, 'CursorKey', {
+      description: 'Key that encrypts and authenticates pagination cursors (generated at deploy)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+    });
+    Validations.of(key).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'Rotating the cursor key only makes outstanding next_cursor values invalid (400; clients restart from the first page); it is rotated by putting a new value, without a rotation Lambda.',
+    });
+    const paginated = ROUTES.filter((route) => {
+      const shape = (route.request?.query as { shape?: Record<string, unknown> } | undefined)?.shape;
+      return Boolean(shape && 'cursor' in shape);
+    });
+    for (const name of new Set(paginated.map((route) => route.fn))) {
+      const fn = this.api.functions.get(name)!;
+      fn.addEnvironment('CURSOR_SECRET_ARN', key.secretArn);
+      key.grantRead(fn);
+    }
   }
 }

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { ROUTES } from '../lambdas/api/routes';
 import { resetDb } from '../lambdas/platform/table';
 import { resetS3 } from '../lambdas/platform/blob';
+import { resetCursorKey } from '../lambdas/platform/cursor';
+import { localCursorSecret } from './cursor-secret';
 import { startLocalApi, type LocalApi } from './api-gateway-server';
 import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from './embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3, type EmbeddedS3 } from './embedded-s3';
@@ -44,6 +46,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     }
     const endpoints = { dynamo: external ?? dynamo!.endpoint, s3: external ?? s3!.endpoint };
     applyLocalEnvironment(endpoints);
+    if (options.dataDir) process.env.CURSOR_SECRET ??= localCursorSecret(options.dataDir);
+    resetCursorKey();
     // Clients are cached per process; a second runtime in the same process must not reuse the first's.
     resetDb();
     resetS3();

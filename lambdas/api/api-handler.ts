@@ -8,7 +8,7 @@ import { isJsonMediaType, mediaType } from '../platform/http/content-type';
 import type { ApiContext, BoundOperation } from '../platform/http/operation';
 import { toApiGatewayResult, type OperationResult } from '../platform/http/response';
 import type { RouteSpec } from '../platform/http/route-spec';
-import { parseOr400 } from '../platform/http/validation';
+import { parseOr400, parseParamsOr404 } from '../platform/http/validation';
 import { errorEnvelope } from './error-envelope';
 
 /** JSON bodies above this are refused before parsing (API Gateway's own limit is 10 MB). */
@@ -66,7 +66,7 @@ async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, r
   }
 
   try {
-    if (route.request?.params) (ctx as { params: unknown }).params = parseOr400(route.request.params, event.pathParameters ?? {}, 'path parameters');
+    if (route.request?.params) (ctx as { params: unknown }).params = parseParamsOr404(route.request.params, event.pathParameters ?? {});
     if (route.request?.query) (ctx as { query: unknown }).query = parseOr400(route.request.query, event.queryStringParameters ?? {}, 'query parameters');
     if (route.request?.body && acceptsOnlyJson(route)) (ctx as { body: unknown }).body = parseJsonBody(route, ctx);
     const result = await op.run(ctx);

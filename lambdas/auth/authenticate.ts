@@ -15,8 +15,12 @@ export interface Principal {
 export async function authenticate(authorization: string | undefined): Promise<Principal> {
   const header = (authorization ?? '').trim();
   if (!header) throw unauthorized('API key required');
-  const token = /^bearer\s+/i.test(header) ? header.replace(/^bearer\s+/i, '').trim() : header;
-  if (!token || /^bearer$/i.test(token)) throw unauthorized('API key required');
+  // `Bearer` is the only scheme (spec, Authentication 1); its name is case-insensitive (RFC 7235).
+  // A bare `Bearer` carries no key; any other scheme, or a key with no scheme, is a malformed value.
+  if (/^bearer$/i.test(header)) throw unauthorized('API key required');
+  const bearer = /^bearer\s+(.*)$/is.exec(header);
+  if (!bearer) throw unauthorized('Invalid API key format');
+  const token = bearer[1]!.trim();
   if (!token.startsWith(KEY_PREFIX)) throw unauthorized('Invalid API key format');
 
   const key = await getApiKeyByHash(hashApiKey(token));

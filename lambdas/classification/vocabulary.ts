@@ -24,16 +24,18 @@ const RIGHT_PARTY: Record<string, [string, string]> = {
 };
 
 /**
- * The spec's derivation: take the Answer Intent; identity Medium or better inserts 'Right-Party';
- * Low replaces it with 'Likely Wrong Number'. Non-Mobile and Unknown carry no identity signal of
- * their own, so Low does not override them (a landline is still a landline). Without identity the
- * status is the Answer Intent value.
+ * The spec's derivation, read literally: take the Answer Intent; identity Low replaces it with
+ * 'Likely Wrong Number', whatever it was (a landline or an unclassifiable number that belongs to
+ * someone else is still the wrong number to call); Medium or better inserts 'Right-Party' where the
+ * value has a place for it (Answer, Call Screening, Voicemail). Non-Mobile and Unknown have no
+ * Right-Party tier, so any other identity leaves them as they are. Without identity the status is
+ * the Answer Intent value.
  */
 export function deriveStatus(ai: AnswerIntent, identity: IdentityBand | null): string {
   if (identity === null) return ai;
+  if (identity === 'Low') return '8 - Likely Wrong Number';
   if (ai === 'Non-Mobile') return '7 - Non-Mobile';
   if (ai === 'Unknown') return 'Unknown';
-  if (identity === 'Low') return '8 - Likely Wrong Number';
   const [rightParty, plain] = RIGHT_PARTY[ai]!;
   return identity === 'Very High' || identity === 'High' || identity === 'Medium' ? rightParty : plain;
 }

@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, db, isConditionFailed, tableName } from '../platform/table';
-import { decodeCursor, encodeCursor } from '../platform/cursor';
+import { cursorScope } from '../platform/cursor';
+import { queryPage } from '../platform/paged-query';
 import { transitionStatus } from '../platform/status-transition';
 import { withoutOutbox } from '../events/outbox';
 import type { ContactRecord, ContactStatus } from './contact';
@@ -144,20 +145,17 @@ export interface Page {
 }
 
 export async function listContacts(orgId: string, options: { status?: ContactStatus; limit: number; cursor?: string }): Promise<Page> {
-  const index = options.status ? 'gsi2' : 'gsi1';
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: index,
-      KeyConditionExpression: `${index}pk = :pk`,
-      ExpressionAttributeValues: { ':pk': options.status ? byOrgStatus(orgId, options.status) : byOrg(orgId) },
-      ScanIndexForward: false,
-      Limit: options.limit,
-      ExclusiveStartKey: options.cursor ? decodeCursor(options.cursor) : undefined,
-    }),
-  );
-  const data = (out.Items ?? []).map((item) => toRecord(item)!).filter((c) => c.status !== 'creating');
-  return { data, nextCursor: out.LastEvaluatedKey ? encodeCursor(out.LastEvaluatedKey) : null };
+  // v1 and v2 list the same contacts, so a cursor of one serves the other; the status filter is
+  // part of the list.
+  return queryPage({
+    scope: cursorScope('contacts', orgId, { status: options.status }),
+    index: options.status ? 'gsi2' : 'gsi1',
+    partition: options.status ? byOrgStatus(orgId, options.status) : byOrg(orgId),
+    limit: options.limit,
+    cursor: options.cursor,
+    visible: (item) => item.status !== 'creating',
+    map: (item) => toRecord(item)!,
+  });
 }
 
 export interface QueueEntry {

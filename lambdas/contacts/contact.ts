@@ -89,16 +89,18 @@ export function toV1(contact: ContactRecord): ContactV1View {
 }
 
 /**
- * v2: service_status is the nine-tier value; it falls back to the Answer Intent value for contacts
- * processed without identity (spec, Contact).
+ * v2: service_status is the nine-tier value. For contacts processed without identity (no name in
+ * their properties, or processed before identity existed) it is the Answer Intent value and the two
+ * v2-only fields are null (spec, Contact).
  */
 export function toV2(contact: ContactRecord): ContactV2View {
   const done = contact.status === 'completed' && contact.answer_intent !== null;
+  const withIdentity = done && contact.identity !== null && contact.identity !== undefined;
   return {
     ...base(contact),
-    service_status: done ? deriveStatus(contact.answer_intent!, contact.identity) : null,
-    service_answer_intent: done ? contact.answer_intent : null,
-    service_identity: done ? contact.identity : null,
+    service_status: done ? deriveStatus(contact.answer_intent!, contact.identity ?? null) : null,
+    service_answer_intent: withIdentity ? contact.answer_intent : null,
+    service_identity: withIdentity ? contact.identity : null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authErrors, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
+import { authErrors, byIdParams, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 
 export const CONTACT_STATUSES = ['queued', 'processing', 'completed', 'failed', 'discarded'] as const;
@@ -42,7 +42,7 @@ const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
   cursor: z.string().max(2048).optional(),
 });
-const IdParams = z.object({ contact_id: z.string().uuid('contact_id must be a UUID') });
+const IdParams = byIdParams('contact_id', 'Contact not found', 'id of a contact of the key’s organization');
 
 const createErrors = {
   400: { description: 'Malformed input: unparseable or non-US/CA phone, invalid validation_tier, unsafe callback_url', schema: ErrorEnvelope },

@@ -44,10 +44,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
       ? {
           required: true,
           content: Object.fromEntries(
-            (route.request.contentTypes ?? ['application/json']).map((type) => [
-              type,
-              { schema: type === 'application/json' ? toSchema(route.request!.body!, 'input') : { type: 'object' } },
-            ]),
+            (route.request.contentTypes ?? ['application/json']).map((type) => [type, mediaTypeObject(type, route, toSchema, components)]),
           ),
         }
       : undefined;
@@ -79,6 +76,30 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
       schemas: components,
     },
   };
+}
+
+/**
+ * The JSON body's schema, or the route's form schema for another content type; form parts that
+ * carry a file (`contentMediaType`) get the matching `encoding` entry.
+ */
+function mediaTypeObject(
+  type: string,
+  route: RouteSpec,
+  toSchema: (schema: z.ZodType, io: 'input' | 'output') => JsonSchema,
+  components: Record<string, JsonSchema>,
+): JsonSchema {
+  if (type === 'application/json') return { schema: toSchema(route.request!.body!, 'input') };
+  const form = route.request?.forms?.[type];
+  if (!form) throw new Error(`${route.method} ${route.path} accepts ${type} but declares no schema for it in request.forms`);
+  const schema = toSchema(form, 'input');
+  // A named form lands in components; its properties are read there.
+  const ref = typeof schema.$ref === 'string' ? schema.$ref.replace('#/components/schemas/', '') : null;
+  const target = ref ? (components[ref] ?? {}) : schema;
+  const encoding: Record<string, JsonSchema> = {};
+  for (const [name, property] of Object.entries((target.properties ?? {}) as Record<string, JsonSchema>)) {
+    if (typeof property.contentMediaType === 'string') encoding[name] = { contentType: property.contentMediaType };
+  }
+  return { schema, ...(Object.keys(encoding).length ? { encoding } : {}) };
 }
 
 function rewriteRefs(value: unknown): unknown {

@@ -28,7 +28,7 @@ import { historyItemView, monitoredNumberView, screenshotAvailable } from './pre
 import { deleteRuns, listRuns } from './run-repository';
 import { getScreenshot } from './screenshots';
 import { telephony } from './telephony';
-import { codeMatches, CODE_TTL_MS, generateCode, guessAllowed, MAX_ATTEMPTS, newChallenge, resendWaitMs, type VerificationMethod } from './verification-code';
+import { codeMatches, CODE_TTL_MS, generateCode, guessAllowed, MAX_ATTEMPTS, newChallenge, RESEND_COOLDOWN_MS, resendThrottle, type ResendThrottle, type VerificationMethod } from './verification-code';
 
 // The spam monitoring API's rules: registering and verifying numbers, the limit, reading results.
 
@@ -141,17 +141,15 @@ export async function resendCode(org: Organization, id: string, method: Verifica
   const n = await ownNumber(org.id, id);
   if (n.verified) throw badRequest('This number is already verified');
   if (method === 'sms' && !n.sms_capable) throw badRequest(`sms verification is not available for this number (line type ${n.line_type}); use call`);
-  const wait = resendWaitMs(n.verification, nowMs());
-  if (wait > 0) {
-    const seconds = Math.ceil(wait / 1000);
-    throw new HttpError(429, `A code was sent recently; wait ${seconds} seconds before requesting another`, { 'Retry-After': String(seconds) });
-  }
+  const throttle = resendThrottle(n.verification, nowMs());
+  if (throttle) throw resendThrottled(throttle);
   const code = generateCode();
   const challenge = newChallenge(code, method, nowMs(), n.verification);
   if (!(await replaceChallenge(id, n.verification?.salt ?? null, challenge, nowIso()))) {
     const again = await ownNumber(org.id, id);
     if (again.verified) throw badRequest('This number is already verified');
-    throw new HttpError(429, 'Another code was requested at the same time; wait a moment and retry', { 'Retry-After': '30' });
+    // The other request sent a code just now, so the cooldown starts over.
+    throw resendThrottled({ limit: 1, windowSeconds: RESEND_COOLDOWN_MS / 1000, waitMs: RESEND_COOLDOWN_MS }, 'Another code was requested at the same time');
   }
   const error = await sendChallengeCode(n, code, method);
   if (error) {
@@ -159,6 +157,21 @@ export async function resendCode(org: Organization, id: string, method: Verifica
     throw badGateway('The verification code could not be sent; try again shortly');
   }
   return { success: true, phone_number: n.phone_number, method, message: instructions(method, n.phone_number, id) };
+}
+
+/**
+ * The resend throttle's 429 (docs/spam-monitoring.md): a string detail, and the headers of the
+ * spec's 429 row describing the throttle that refused (not the API key's bucket).
+ */
+function resendThrottled(throttle: ResendThrottle, reason?: string): HttpError {
+  const seconds = Math.max(1, Math.ceil(throttle.waitMs / 1000));
+  const why = reason ?? (throttle.limit === 1 ? 'A code was sent recently' : `${throttle.limit} codes were sent in the last 24 hours`);
+  return new HttpError(429, `${why}; wait ${seconds} seconds before requesting another`, {
+    'Retry-After': String(seconds),
+    'X-RateLimit-Limit': String(throttle.limit),
+    'X-RateLimit-Remaining': '0',
+    'X-RateLimit-Reset': String(Math.ceil((nowMs() + throttle.waitMs) / 1000)),
+  });
 }
 
 /** active when within the organization's limit (oldest first), paused beyond it; null if gone. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authErrors, ErrorEnvelope, rateLimitErrors, UuidParam } from '../platform/http/common-schemas';
+import { authErrors, byIdParams, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { CARRIERS } from './carriers';
 
@@ -51,7 +51,7 @@ export const TestRunHistoryItem = z
   })
   .meta({ id: 'TestRunHistoryItem' });
 
-const NumberIdParams = z.object({ number_id: UuidParam });
+const NumberIdParams = byIdParams('number_id', 'Monitored number not found', 'id of a monitored number of the key’s organization');
 const e = (description: string) => ({ description, schema: ErrorEnvelope });
 const common = { fn: 'spam' as const, tags: ['spam'], subscription: true };
 const noSubscription = e('No active subscription');
@@ -116,7 +116,7 @@ export const spamRoutes = {
       ...authErrors,
       403: noSubscription,
       404: e('Unknown number'),
-      429: e('A code was sent moments ago or too many codes today; carries Retry-After'),
+      429: e('A code was sent in the last 30 seconds, or 10 in the last 24 hours (string detail); carries Retry-After and X-RateLimit-* of that throttle'),
       502: e('The code could not be sent'),
     },
   },

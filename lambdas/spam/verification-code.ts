@@ -58,13 +58,26 @@ export function codeMatches(challenge: Challenge, code: string): boolean {
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
+/** Which resend throttle refuses a send now: its size (sends per window) and the wait until it allows one. */
+export interface ResendThrottle {
+  /** 1 for the cooldown (one send per RESEND_COOLDOWN_MS), MAX_SENDS_PER_DAY for the daily cap. */
+  limit: number;
+  windowSeconds: number;
+  waitMs: number;
+}
+
+/** The throttle that refuses a send now (the daily cap before the cooldown), or null when a send is allowed. */
+export function resendThrottle(challenge: Challenge | null | undefined, nowMs: number): ResendThrottle | null {
+  if (!challenge) return null;
+  const recent = challenge.sends.filter((t) => t > nowMs - DAY_MS);
+  if (recent.length >= MAX_SENDS_PER_DAY) return { limit: MAX_SENDS_PER_DAY, windowSeconds: DAY_MS / 1000, waitMs: Math.min(...recent) + DAY_MS - nowMs };
+  if (challenge.last_sent_at !== null && nowMs - challenge.last_sent_at < RESEND_COOLDOWN_MS) {
+    return { limit: 1, windowSeconds: RESEND_COOLDOWN_MS / 1000, waitMs: challenge.last_sent_at + RESEND_COOLDOWN_MS - nowMs };
+  }
+  return null;
+}
+
 /** Milliseconds until another code may be sent, or 0 when it may be sent now. */
 export function resendWaitMs(challenge: Challenge | null | undefined, nowMs: number): number {
-  if (!challenge) return 0;
-  const recent = challenge.sends.filter((t) => t > nowMs - DAY_MS);
-  if (recent.length >= MAX_SENDS_PER_DAY) return Math.min(...recent) + DAY_MS - nowMs;
-  if (challenge.last_sent_at !== null && nowMs - challenge.last_sent_at < RESEND_COOLDOWN_MS) {
-    return challenge.last_sent_at + RESEND_COOLDOWN_MS - nowMs;
-  }
-  return 0;
+  return resendThrottle(challenge, nowMs)?.waitMs ?? 0;
 }

@@ -8,7 +8,7 @@ import { createUpload, synthesizedFilename } from './create-upload';
 import { originalLink, processedFilteredLink, processedLink } from './downloads';
 import { parseJsonUpload, parseMultipartUpload, type JsonUploadBody } from './request';
 import { uploadsRoutes as routes } from './routes';
-import { readStaged, stageUpload } from './staging';
+import { createFromStagedOnce, readStaged, stageUpload } from './staging';
 import { toPublicUpload, type UploadRecord } from './upload';
 import { getUpload, listUploads } from './upload-repository';
 
@@ -31,14 +31,17 @@ export const handler = apiHandler([
     } else {
       throw unsupportedMediaType(`Unsupported Content-Type '${type || 'none'}'; send multipart/form-data (CSV file) or application/json`);
     }
-    const upload = await createUpload(ctx.principal, {
+    const input = {
       csv: request.csv,
       filename: request.filename ?? (request.stagedUploadId ? 'staged_upload.csv' : synthesizedFilename()),
       mapping: request.mapping,
       tier: request.tier,
       skipMobileLookup: request.skipMobileLookup,
-      source: 'api',
-    });
+      source: 'api' as const,
+    };
+    const upload = request.stagedUploadId
+      ? await createFromStagedOnce(ctx.principal.organizationId, request.stagedUploadId, (uploadId) => createUpload(ctx.principal, input, uploadId))
+      : await createUpload(ctx.principal, input);
     return ok(toPublicUpload(upload));
   }),
   operation(routes.stage, async (ctx) => ok(await stageUpload(ctx.principal.organizationId))),

@@ -95,7 +95,7 @@ export function parseJsonUpload(body: z.infer<typeof JsonUploadBody>): UploadReq
   return { ...common, csv: Buffer.from(lines.join('\n') + '\n'), mapping };
 }
 
-const MultipartFields = z.object({
+export const MultipartFields = z.object({
   phone_column: column.optional(),
   phone_columns: z.string().optional(),
   skip_mobile_lookup: z.enum(['true', 'false', '1', '0'], { error: 'skip_mobile_lookup must be true or false' }).optional(),

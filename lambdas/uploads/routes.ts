@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { authErrors, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
+import { authErrors, byIdParams, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
-import { JsonUploadBody } from './request';
+import { JsonUploadBody, MultipartFields } from './request';
 
 export const DEFAULT_PAGE_SIZE = 20;
 
@@ -50,7 +50,26 @@ export const DownloadLink = z
   .object({ url: z.string().describe('signed GET link'), expires_at: z.number().int().describe('Unix seconds; the link answers 403 after it') })
   .meta({ id: 'DownloadLink' });
 
-const IdParams = z.object({ id: z.string().uuid('upload id must be a UUID') });
+/**
+ * The multipart form of POST /api/v1/uploads, for the OpenAPI document: the fields the handler
+ * validates with `MultipartFields`, described, plus the file part.
+ */
+const f = MultipartFields.shape;
+const MultipartUploadForm = z
+  .object({
+    file: z.string().meta({ contentMediaType: 'text/csv', description: 'The CSV file, with a header row; at most 100 MB (larger than 10 MB in AWS: use /api/v1/uploads/staging)' }),
+    phone_column: f.phone_column.describe('Name of the phone column (one of phone_column / phone_columns is required)'),
+    phone_columns: f.phone_columns.describe('Comma-separated names of up to 10 phone columns; when phone_column is given too it must be among them'),
+    skip_mobile_lookup: f.skip_mobile_lookup.describe('Skip the paid line-type lookup (true or false, also 1 or 0); default false'),
+    validation_tier: f.validation_tier.describe('standard (1 credit per number) or max (ceil(n × 1.5)); default standard'),
+    filename_override: f.filename_override.describe('Used as original_filename instead of the file part’s own name'),
+    full_name_column: f.full_name_column.describe('Column holding the full name; enables Identity (use this OR first_name_column with last_name_column)'),
+    first_name_column: f.first_name_column.describe('Column holding the first name; with last_name_column enables Identity'),
+    last_name_column: f.last_name_column.describe('Column holding the last name; with first_name_column enables Identity'),
+  })
+  .meta({ id: 'CreateUploadMultipart', description: 'multipart/form-data fields of POST /api/v1/uploads' });
+
+const IdParams = byIdParams('id', 'Upload not found', 'id of an upload of the key’s organization');
 const notFound = { 404: { description: 'Unknown or another organization’s upload', schema: ErrorEnvelope } };
 
 function download(name: string, operationId: string, summary: string, query?: z.ZodType) {
@@ -84,12 +103,13 @@ export const uploadsRoutes = {
     scope: 'uploads:write',
     rateLimited: true,
     subscription: true,
-    request: { body: JsonUploadBody, contentTypes: ['multipart/form-data', 'application/json'] },
+    request: { body: JsonUploadBody, contentTypes: ['multipart/form-data', 'application/json'], forms: { 'multipart/form-data': MultipartUploadForm } },
     responses: {
       200: { description: 'Upload created in ready_for_processing; credits charged', schema: Upload },
       400: { description: 'Malformed input or violated constraint', schema: ErrorEnvelope },
       402: { description: 'Insufficient credits', schema: ErrorEnvelope },
       403: { description: 'No active subscription', schema: ErrorEnvelope },
+      409: { description: 'staged_upload_id already used: a staged file makes one upload; nothing charged', schema: ErrorEnvelope },
       413: { description: 'CSV over 100 MB, or over 250,000 entries', schema: ErrorEnvelope },
       415: { description: 'Content-Type other than multipart/form-data or application/json', schema: ErrorEnvelope },
       422: { description: 'Fewer than 100 valid numbers (min_contacts_required)', schema: ErrorEnvelope },
@@ -146,6 +166,8 @@ export const uploadsRoutes = {
     summary: 'Removed: always 410 Gone, changes nothing',
     tags: ['uploads'],
     rateLimited: true,
+    // Any value, UUID or not: the answer is always 410 (spec), so the id is not validated.
+    request: { params: z.object({ id: z.string().describe('any upload id; the answer is always 410') }) },
     responses: { 410: { description: 'Gone', schema: ErrorEnvelope }, ...authErrors },
   },
   downloadOriginal: download('original', 'downloadOriginal', 'Signed link to the original file'),

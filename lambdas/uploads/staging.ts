@@ -1,7 +1,9 @@
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { badRequest } from '../platform/errors';
-import { nowUnix } from '../platform/clock';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { badRequest, conflict, HttpError } from '../platform/errors';
+import { nowIso, nowUnix } from '../platform/clock';
 import { newId } from '../platform/ids';
+import { conditionalWrite, db, tableName } from '../platform/table';
 import { filesBucket, getObject, s3 } from '../platform/blob';
 import { MAX_CSV_BYTES } from './request';
 
@@ -28,4 +30,57 @@ export async function readStaged(orgId: string, id: string): Promise<Buffer> {
   const bytes = await getObject(filesBucket(), stagedKey(orgId, id));
   if (!bytes) throw badRequest(`No staged file for staged_upload_id ${id}: POST the file to the staging URL first (links expire after an hour)`);
   return bytes;
+}
+
+// A staged file makes one upload. The claim is one guard item keyed by the staged id, written with
+// a single conditional put before anything is charged, so of two creates naming the same staged id
+// (in sequence or at the same instant) exactly one goes on; the other is a 409 and charges nothing.
+// Claims outlive the staged object (deleted after 2 days by the bucket's lifecycle rule), so a
+// reused id is always a 409, never a silent second upload.
+const CLAIM_TTL_SECONDS = 30 * 86_400;
+const claimKey = (orgId: string, id: string) => ({ pk: `STAGED#${orgId}#${id}`, sk: 'CLAIM' });
+
+/**
+ * Runs `create(uploadId)` at most once per staged id. A create refused with a 4xx (bad mapping, too
+ * few numbers, insufficient credits: refused before or by the charge, so nothing was charged)
+ * releases the claim, so the same staged file can be used again once the request is fixed.
+ */
+export async function createFromStagedOnce<T>(orgId: string, stagedId: string, create: (uploadId: string) => Promise<T>): Promise<T> {
+  const uploadId = newId();
+  const key = claimKey(orgId, stagedId);
+  const claimed = await conditionalWrite(() =>
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...key, entity: 'StagedUploadClaim', organization_id: orgId, upload_id: uploadId, claimed_at: nowIso(), ttl: nowUnix() + CLAIM_TTL_SECONDS },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
+  if (!claimed) {
+    const existing = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+    const by = existing.Item?.upload_id ? ` by upload ${String(existing.Item.upload_id)}` : '';
+    throw conflict(
+      `staged_upload_id ${stagedId} was already used${by}; a staged file makes one upload. To upload it again, POST /api/v1/uploads/staging for a new staged_upload_id and send the file there`,
+    );
+  }
+  try {
+    return await create(uploadId);
+  } catch (error) {
+    if (error instanceof HttpError && error.status < 500) await releaseClaim(key, uploadId);
+    throw error;
+  }
+}
+
+async function releaseClaim(key: { pk: string; sk: string }, uploadId: string): Promise<void> {
+  await conditionalWrite(() =>
+    db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: key,
+        ConditionExpression: 'upload_id = :mine',
+        ExpressionAttributeValues: { ':mine': uploadId },
+      }),
+    ),
+  );
 }

@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, db, isConditionFailed, tableName } from '../platform/table';
-import { decodeCursor, encodeCursor } from '../platform/cursor';
+import { cursorScope } from '../platform/cursor';
+import { queryPage } from '../platform/paged-query';
 import { transitionStatus } from '../platform/status-transition';
 import { withoutOutbox } from '../events/outbox';
 import type { UploadRecord, UploadStatus } from './upload';
@@ -143,29 +144,15 @@ export async function recordExport(id: string, at: string): Promise<void> {
 
 /** Newest first: created_at descending, then id descending (the sort key is `<created_at>#<id>`). */
 export async function listUploads(orgId: string, limit: number, cursor?: string): Promise<{ data: UploadRecord[]; nextCursor: string | null }> {
-  const data: UploadRecord[] = [];
-  let startKey = cursor ? decodeCursor(cursor) : undefined;
-  let last: Record<string, unknown> | undefined;
-  // Internal `charging` records are filtered out, so a page may need a second read to fill.
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': `ORG#${orgId}#UPLOADS` },
-        ScanIndexForward: false,
-        Limit: limit - data.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of out.Items ?? []) {
-      const record = toRecord(item)!;
-      if (record.status !== 'charging') data.push(record);
-    }
-    last = out.LastEvaluatedKey;
-    startKey = last;
-  } while (last && data.length < limit);
-  return { data, nextCursor: last ? encodeCursor(last) : null };
+  return queryPage({
+    scope: cursorScope('uploads', orgId),
+    index: 'gsi1',
+    partition: `ORG#${orgId}#UPLOADS`,
+    limit,
+    cursor,
+    // Internal `charging` records are not uploads yet.
+    visible: (item) => item.status !== 'charging',
+    map: (item) => toRecord(item)!,
+  });
 }
 

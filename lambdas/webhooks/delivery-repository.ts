@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest } from '../platform/errors';
-import { decodeCursor, encodeCursor } from '../platform/cursor';
+import { cursorScope } from '../platform/cursor';
+import { queryPage } from '../platform/paged-query';
 import { conditionalWrite, db, isConditionFailed, tableName } from '../platform/table';
 
 export type DeliveryState = 'pending' | 'succeeded' | 'exhausted';
@@ -187,32 +187,21 @@ export async function pendingDeliveryIdsOfWebhook(webhookId: string): Promise<st
 
 /** One page of an endpoint's delivery log, newest first. */
 export async function listDeliveriesOfWebhook(
+  organizationId: string,
   webhookId: string,
   limit: number,
   cursor: string | undefined,
 ): Promise<{ items: DeliveryRecord[]; nextCursor: string | null }> {
-  const partition = `WEBHOOK#${webhookId}#DELIVERIES`;
-  let startKey: Record<string, unknown> | undefined;
-  if (cursor) {
-    startKey = decodeCursor(cursor);
-    // A cursor from another endpoint's log (or a forged one) must not reach DynamoDB.
-    const expected = ['gsi1pk', 'gsi1sk', 'pk', 'sk'];
-    if (startKey.gsi1pk !== partition || Object.keys(startKey).sort().join() !== expected.join()) {
-      throw badRequest('Invalid cursor; pass next_cursor from the previous page unchanged');
-    }
-  }
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': partition },
-      ScanIndexForward: false,
-      Limit: limit,
-      ExclusiveStartKey: startKey,
-    }),
-  );
-  return { items: (out.Items ?? []).map(strip), nextCursor: out.LastEvaluatedKey ? encodeCursor(out.LastEvaluatedKey) : null };
+  const page = await queryPage({
+    // A cursor from another endpoint's log (or another organization) does not decode here.
+    scope: cursorScope('webhook-deliveries', organizationId, { webhook: webhookId }),
+    index: 'gsi1',
+    partition: `WEBHOOK#${webhookId}#DELIVERIES`,
+    limit,
+    cursor,
+    map: strip,
+  });
+  return { items: page.data, nextCursor: page.nextCursor };
 }
 
 function strip(item: Record<string, unknown>): DeliveryRecord {

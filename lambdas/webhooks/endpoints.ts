@@ -54,7 +54,8 @@ export async function createEndpoint(
     events,
     is_active: true,
     verified_at: at,
-    last_success_at: null,
+    // The registration ping is a delivery the endpoint answered 2xx.
+    last_success_at: at,
     last_failure_at: null,
     consecutive_failures: 0,
     disabled_at: null,
@@ -98,7 +99,9 @@ export async function updateEndpoint(
     // Re-verified with the existing secret; a failing ping rejects the whole update.
     ping = await pingOrThrow(patch.url, current.secret);
     fields.url = patch.url;
-    fields.verified_at = at;
+    // A 2xx ping is a successful delivery: it sets last_success_at and resets the failure count,
+    // as any successful delivery does (spec, WebhookEndpoint).
+    Object.assign(fields, { verified_at: at, last_success_at: at, consecutive_failures: 0 });
   }
   if (patch.is_active === true) {
     Object.assign(fields, { is_active: true, consecutive_failures: 0, disabled_at: null });
@@ -139,7 +142,7 @@ export async function listDeliveries(
   page: { limit: number; cursor?: string },
 ): Promise<{ data: WebhookDelivery[]; next_cursor: string | null }> {
   await ownEndpoint(organizationId, id);
-  const { items, nextCursor } = await listDeliveriesOfWebhook(id, page.limit, page.cursor);
+  const { items, nextCursor } = await listDeliveriesOfWebhook(organizationId, id, page.limit, page.cursor);
   return {
     data: items.map((d) => ({
       id: d.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authErrors, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
+import { authErrors, byIdParams, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../events/envelope';
 
@@ -56,7 +56,7 @@ const WebhookDeliverySchema = z
   })
   .meta({ id: 'WebhookDelivery' });
 
-const Params = z.object({ webhook_id: z.string() });
+const Params = byIdParams('webhook_id', 'Webhook endpoint not found', 'id of a webhook endpoint of the key’s organization');
 
 const common = { fn: 'webhooks' as const, tags: ['webhooks'], scope: 'webhooks:manage' as const };
 const invalid = { 400: { description: 'Invalid input, URL refused or ping failed', schema: z.union([ErrorEnvelope, PingFailed]) } };

@@ -44,7 +44,7 @@ describe('twilio provider', () => {
     const { PhoneValidationStack } = await import('../../lib/service-stack');
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [], classificationProvider: 'twilio' } });
     const template = Template.fromStack(new PhoneValidationStack(app, 'TwilioStack', { env: { account: '111111111111', region: 'us-east-1' } }));
-    template.resourceCountIs('AWS::SecretsManager::Secret', 2); // Twilio + the spam device-lab token
+    template.resourceCountIs('AWS::SecretsManager::Secret', 3); // Twilio + the spam device-lab token + the cursor key
     const withSecret = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.TWILIO_SECRET_ARN);
     expect(withSecret).toHaveLength(4);
     expect(withSecret.every((f) => f.Properties.Environment.Variables.CLASSIFICATION_PROVIDER === 'twilio')).toBe(true);

@@ -24,4 +24,14 @@ export const rateLimitErrors = {
   429: { description: 'Rate limit exceeded; carries Retry-After and X-RateLimit-* headers', schema: RateLimitError },
 } as const;
 
-export const UuidParam = z.string().uuid();
+/**
+ * Path parameters of a by-id route: one UUID named `name`. An id that is not a UUID names no
+ * resource, so it is answered exactly like an unknown id: 404 with `notFoundDetail` (the api handler
+ * turns any path-parameter failure into a 404 carrying the issue's message). docs/architecture.md
+ * says why 404 rather than 400.
+ */
+export function byIdParams<K extends string>(name: K, notFoundDetail: string, description: string) {
+  const id = z.string().uuid({ message: notFoundDetail }).describe(description);
+  return z.object({ [name]: id } as { [P in K]: typeof id });
+}
+

@@ -40,6 +40,11 @@ export interface RouteSpec {
     body?: ZodType;
     /** Content types the route accepts; default application/json when a body schema is given. */
     contentTypes?: string[];
+    /**
+     * Schemas of the non-JSON bodies (e.g. `multipart/form-data`) by content type, for the OpenAPI
+     * document; the route parses those bodies itself, with the same field schemas.
+     */
+    forms?: Record<string, ZodType>;
   };
   responses: Record<number, ResponseSpec>;
 }

@@ -1,5 +1,5 @@
 import type { ZodError, ZodType } from 'zod';
-import { badRequest } from '../errors';
+import { badRequest, notFound } from '../errors';
 
 /** Zod issues as one readable sentence, for the string form of the error envelope. */
 export function describeZodError(error: ZodError): string {
@@ -15,5 +15,15 @@ export function describeZodError(error: ZodError): string {
 export function parseOr400<S extends ZodType>(schema: S, value: unknown, what: string): ReturnType<S['parse']> {
   const result = schema.safeParse(value);
   if (!result.success) throw badRequest(`Invalid ${what}: ${describeZodError(result.error)}`);
+  return result.data as ReturnType<S['parse']>;
+}
+
+/**
+ * Path parameters are resource ids: a value that does not fit names no resource, so it is a 404 with
+ * the schema's own message (the same detail as an unknown id), never a 400.
+ */
+export function parseParamsOr404<S extends ZodType>(schema: S, value: unknown): ReturnType<S['parse']> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw notFound(result.error.issues[0]?.message ?? 'Not found');
   return result.data as ReturnType<S['parse']>;
 }

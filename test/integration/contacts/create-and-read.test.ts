@@ -138,7 +138,7 @@ describe('GET /api/v{1,2}/contacts', () => {
     expect(completed).toEqual({ data: [], next_cursor: null });
 
     expect((await service.request('GET', `/api/v1/contacts/${ids[0]}`)).status).toBe(404); // the demo org's key
-    expect((await service.request('GET', '/api/v1/contacts/not-a-uuid', { key })).status).toBe(400);
+    expect((await service.request('GET', '/api/v1/contacts/not-a-uuid', { key })).status).toBe(404);
     expect((await service.request('GET', '/api/v1/contacts?limit=0', { key })).status).toBe(400);
     expect((await service.request('GET', '/api/v1/contacts?status=done', { key })).status).toBe(400);
     expect((await service.request('GET', '/api/v1/contacts?cursor=garbage', { key })).status).toBe(400);

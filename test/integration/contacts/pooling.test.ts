@@ -44,11 +44,15 @@ describe('contact pooling through the upload pipeline', () => {
     await settleWorkflows();
     const v2 = await get(key, named.id);
     expect(v2.status).toBe('completed');
-    expect(v2.service_identity).not.toBeNull();
+    // 555-0143 is the simulator's Unknown Answer Intent with Low identity: Low replaces any Answer Intent.
+    expect(v2).toMatchObject({ service_status: '8 - Likely Wrong Number', service_answer_intent: 'Unknown', service_identity: 'Low' });
     expect(v2.properties).toEqual({ first_name: 'Ada', last_name: 'Lovelace', crm: 1 });
     const v2plain = await get(key, plain.id);
-    expect(v2plain).toMatchObject({ status: 'completed', service_identity: null });
-    expect(v2plain.service_status).toBe(v2plain.service_answer_intent); // processed without identity: falls back
+    // Processed without identity: both v2-only fields are null and service_status holds the Answer Intent value.
+    const v1plain = await get(key, plain.id, 1);
+    expect(v2plain).toMatchObject({ status: 'completed', service_answer_intent: null, service_identity: null });
+    expect(v2plain.service_status).toBe('Likely Answer'); // 555-0100: the simulator's Likely Answer
+    expect(v1plain.service_status).toBe(v2plain.service_status);
     const v1 = await get(key, named.id, 1);
     expect(v1.service_status).toBe(v2.service_answer_intent);
     // Nothing more was charged by pooling.

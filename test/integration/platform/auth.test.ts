@@ -39,6 +39,16 @@ describe('authentication (spec, Authentication 8)', () => {
     await expect401(await service.request('GET', BALANCE, { key: service.apiKey.toUpperCase() }), 'Invalid API key format');
   });
 
+  it('Bearer is the only scheme: a bare key or another scheme is a malformed value; the scheme name is case-insensitive', async () => {
+    await expect401(await service.request('GET', BALANCE, { key: null, headers: { authorization: service.apiKey } }), 'Invalid API key format');
+    await expect401(await service.request('GET', BALANCE, { key: null, headers: { authorization: `Token ${service.apiKey}` } }), 'Invalid API key format');
+    await expect401(await service.request('GET', BALANCE, { key: null, headers: { authorization: `Bearer${service.apiKey}` } }), 'Invalid API key format');
+    await expect401(await service.request('GET', BALANCE, { key: null, headers: { authorization: 'bearer' } }), 'API key required');
+    for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
+      expect((await service.request('GET', BALANCE, { key: null, headers: { authorization: `${scheme} ${service.apiKey}` } })).status).toBe(200);
+    }
+  });
+
   it('unknown, revoked or expired key: Invalid or revoked API key', async () => {
     await expect401(await service.request('GET', BALANCE, { key: 'svc_live_' + 'x'.repeat(32) }), 'Invalid or revoked API key');
     // One character changed (case) in the random part is another key.

@@ -140,12 +140,38 @@ describe('spam monitoring errors', () => {
     expect((await service.request('POST', `/api/v1/spam/numbers/${sim.number.id}/verify/resend`, { key: org.key })).status).toBe(502);
   });
 
-  it('throttles resends with 429 and Retry-After', async () => {
+  it('throttles resends with 429, Retry-After and the X-RateLimit-* headers of the throttle that refused', async () => {
     const org = await newOrg('Impatient');
+    const start = Date.now();
+    let now = start;
+    setClock(() => now);
     const { number } = await json<{ number: { id: string } }>(await add(org.key, { phone_number: '+12023180351' }));
-    const resend = await service.request('POST', `/api/v1/spam/numbers/${number.id}/verify/resend`, { key: org.key });
-    expect(resend.status).toBe(429);
-    expect(Number(resend.headers.get('retry-after'))).toBeGreaterThan(0);
+    const resend = () => service.request('POST', `/api/v1/spam/numbers/${number.id}/verify/resend`, { key: org.key });
+
+    // The 30-second cooldown after the code sent on add: one send per 30 s.
+    now = start + 10_000;
+    const cooling = await resend();
+    expect(cooling.status).toBe(429);
+    expect(cooling.headers.get('retry-after')).toBe('20');
+    expect(cooling.headers.get('x-ratelimit-limit')).toBe('1');
+    expect(cooling.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(cooling.headers.get('x-ratelimit-reset')).toBe(String(Math.ceil((start + 30_000) / 1000)));
+    expect(await detail(cooling)).toBe('A code was sent recently; wait 20 seconds before requesting another');
+
+    // The daily cap: ten sends in 24 hours (the add's and nine resends), then a wait for the oldest to age out.
+    for (let i = 1; i <= 9; i++) {
+      now = start + i * 31_000;
+      expect((await resend()).status, `resend ${i}`).toBe(200);
+    }
+    now = start + 10 * 31_000;
+    const capped = await resend();
+    expect(capped.status).toBe(429);
+    const wait = Math.ceil((start + 86_400_000 - now) / 1000);
+    expect(capped.headers.get('retry-after')).toBe(String(wait));
+    expect(capped.headers.get('x-ratelimit-limit')).toBe('10');
+    expect(capped.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(capped.headers.get('x-ratelimit-reset')).toBe(String(Math.ceil((start + 86_400_000) / 1000)));
+    expect(await detail(capped)).toBe(`10 codes were sent in the last 24 hours; wait ${wait} seconds before requesting another`);
   });
 
   it('404 for unknown numbers and numbers of another organization; 400 for a malformed id, carrier or page', async () => {
@@ -165,7 +191,7 @@ describe('spam monitoring errors', () => {
     }
     expect((await service.request('GET', `/api/v1/spam/numbers/${id}`, { key: owner.key })).status).toBe(200);
     expect((await service.request('GET', `/api/v1/spam/numbers/${id}/screenshot`, { key: owner.key })).status).toBe(404); // not run yet
-    expect((await service.request('GET', '/api/v1/spam/numbers/not-a-uuid', { key: owner.key })).status).toBe(400);
+    expect((await service.request('GET', '/api/v1/spam/numbers/not-a-uuid', { key: owner.key })).status).toBe(404);
     expect((await service.request('GET', `/api/v1/spam/numbers/${id}/screenshot?carrier=sprint`, { key: owner.key })).status).toBe(400);
     for (const query of ['limit=0', 'limit=501', 'offset=-1', 'limit=abc']) {
       expect((await service.request('GET', `/api/v1/spam/numbers?${query}`, { key: owner.key })).status, query).toBe(400);

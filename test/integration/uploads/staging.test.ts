@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { settleWorkflows } from '../../../local/workflow';
+import * as admin from '../../../lambdas/admin/admin';
 
 const service = useTestService();
 
@@ -31,5 +32,67 @@ describe('large files through S3 staging', () => {
     expect(((await unknown.json()) as { detail: string }).detail).toMatch(/No staged file/);
     const mixed = await service.request('POST', '/api/v1/uploads', { body: { staged_upload_id: staged.staged_upload_id, phone_numbers: ['1'] } });
     expect(mixed.status).toBe(400);
+  });
+
+  describe('a staged upload id is used once', () => {
+    async function orgWithCredits(credits: number) {
+      const org = await admin.createOrganization({ name: 'Staged once', subscriptionActive: true, credits });
+      const user = await admin.createUser(`staged-${org.id}@example.com`);
+      await admin.addMember(org.id, user.id, 'owner');
+      return { org, key: (await admin.mintKey(org.id, user.id)).key };
+    }
+
+    async function stageFile(key: string, numbers: number, first: number): Promise<string> {
+      const staged = (await (await service.request('POST', '/api/v1/uploads/staging', { key })).json()) as { staged_upload_id: string; url: string; fields: Record<string, string> };
+      const csv = ['phone', ...Array.from({ length: numbers }, (_, i) => `212-555-${String(first + i)}`)].join('\n');
+      const form = new FormData();
+      for (const [k, v] of Object.entries(staged.fields)) form.append(k, v);
+      form.append('file', new Blob([csv], { type: 'text/csv' }), 'big.csv');
+      expect((await fetch(staged.url, { method: 'POST', body: form })).status).toBeLessThan(300);
+      return staged.staged_upload_id;
+    }
+
+    const create = (key: string, body: Record<string, unknown>) => service.request('POST', '/api/v1/uploads', { key, body });
+    const uploadCount = async (key: string) => ((await (await service.request('GET', '/api/v1/uploads?limit=100', { key })).json()) as { data: unknown[] }).data.length;
+
+    it('a second create with the same staged id is a 409 that charges nothing; refused creates (4xx) do not use it up', async () => {
+      const { org, key } = await orgWithCredits(150);
+      const id = await stageFile(key, 120, 4000);
+
+      // Refused before any charge: the staged id stays usable.
+      expect((await create(key, { staged_upload_id: id, phone_column: 'nope' })).status).toBe(400);
+      const poor = await orgWithCredits(100);
+      const poorId = await stageFile(poor.key, 120, 4200);
+      expect((await create(poor.key, { staged_upload_id: poorId, phone_column: 'phone' })).status).toBe(402);
+      await admin.addCredits(poor.org.id, 100);
+      expect((await create(poor.key, { staged_upload_id: poorId, phone_column: 'phone' })).status).toBe(200);
+
+      const first = await create(key, { staged_upload_id: id, phone_column: 'phone', filename: 'once.csv' });
+      expect(first.status).toBe(200);
+      const upload = (await first.json()) as { id: string; credits_charged: number };
+      expect(upload.credits_charged).toBe(120);
+      const balance = (await admin.showBalance(org.id)).total;
+      const uploads = await uploadCount(key);
+
+      const again = await create(key, { staged_upload_id: id, phone_column: 'phone', filename: 'twice.csv' });
+      expect(again.status).toBe(409);
+      const detail = ((await again.json()) as { detail: string }).detail;
+      expect(detail).toContain(`staged_upload_id ${id} was already used by upload ${upload.id}`);
+      expect(detail).toMatch(/POST \/api\/v1\/uploads\/staging/);
+      expect((await admin.showBalance(org.id)).total).toBe(balance);
+      expect(await uploadCount(key)).toBe(uploads);
+      await settleWorkflows();
+    });
+
+    it('of creates racing with one staged id, exactly one succeeds and exactly one charge is made', async () => {
+      const { org, key } = await orgWithCredits(10_000);
+      const id = await stageFile(key, 110, 5000);
+      const results = await Promise.all(Array.from({ length: 5 }, () => create(key, { staged_upload_id: id, phone_column: 'phone' })));
+      const statuses = results.map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 409, 409, 409, 409]);
+      expect((await admin.showBalance(org.id)).total).toBe(10_000 - 110);
+      expect(await uploadCount(key)).toBe(1);
+      await settleWorkflows();
+    });
   });
 });

@@ -5,6 +5,8 @@ import { verifyWebhook } from '../../../lambdas/webhooks/verify-signature';
 import { emitEvent } from '../../../lambdas/events/events';
 import { setResolver } from '../../../lambdas/platform/net/resolver';
 import { getDelivery } from '../../../lambdas/webhooks/delivery-repository';
+import { recordEndpointFailure } from '../../../lambdas/webhooks/endpoint-repository';
+import { setClock } from '../../../lambdas/platform/clock';
 import { addMember, createOrganization, createUser, mintKey } from '../../../lambdas/admin/admin';
 import { setTrustedCaForTests } from '../../../lambdas/platform/net/settings';
 import { readFileSync } from 'node:fs';
@@ -209,6 +211,44 @@ describe('delivery of events', () => {
       expect((await service.request('GET', `/api/v1/webhooks/${webhook.id}/deliveries?limit=101`)).status).toBe(400);
     } finally {
       await receiver.close();
+    }
+  });
+});
+
+describe('last_success_at', () => {
+  it('is set by the successful registration ping, and again (with the failure count reset) by the ping of a changed URL', async () => {
+    // Its own organization and key: the clock moves forward below, and their rate-limit buckets must
+    // not be the ones the other tests use.
+    const org = await createOrganization({ name: 'Last success', subscriptionActive: true, credits: 0 });
+    const user = await createUser(`ls-${org.id}@example.com`);
+    await addMember(org.id, user.id, 'owner');
+    const key = (await mintKey(org.id, user.id)).key;
+    const res0 = await service.request('POST', '/api/v1/webhooks', { key, body: { url: ok.url } });
+    expect(res0.status).toBe(201);
+    const webhook = ((await res0.json()) as { webhook: Endpoint & { last_success_at: string | null } }).webhook;
+    expect(webhook.last_success_at).not.toBeNull();
+    expect(webhook.last_success_at).toBe(webhook.verified_at);
+    const got = (await (await service.request('GET', `/api/v1/webhooks/${webhook.id}`, { key })).json()) as Endpoint & { last_success_at: string | null };
+    expect(got.last_success_at).toBe(webhook.last_success_at);
+
+    // Two failed deliveries later, the URL changes: its 2xx ping is a successful delivery.
+    await recordEndpointFailure(webhook.id, new Date(Date.now() + 1_000).toISOString());
+    await recordEndpointFailure(webhook.id, new Date(Date.now() + 2_000).toISOString());
+    const later = Date.now() + 60_000;
+    setClock(() => later);
+    try {
+      const res = await service.request('PATCH', `/api/v1/webhooks/${webhook.id}`, { key, body: { url: other.url } });
+      expect(res.status).toBe(200);
+      const updated = (await res.json()) as Endpoint & { last_success_at: string | null; last_failure_at: string | null };
+      expect(updated).toMatchObject({ url: other.url, last_success_at: new Date(later).toISOString(), verified_at: new Date(later).toISOString(), consecutive_failures: 0 });
+      expect(updated.last_failure_at).not.toBeNull();
+
+      // A PATCH that does not change the URL sends no ping and leaves last_success_at alone.
+      setClock(() => later + 60_000);
+      const same = (await (await service.request('PATCH', `/api/v1/webhooks/${webhook.id}`, { key, body: { url: other.url, description: 'same url' } })).json()) as Endpoint & { last_success_at: string | null };
+      expect(same.last_success_at).toBe(new Date(later).toISOString());
+    } finally {
+      setClock(null);
     }
   });
 });

@@ -32,8 +32,9 @@ describe('the nine tiers', () => {
     'Likely Answer': { 'Very High': '1 - Likely Right-Party Answer', High: '1 - Likely Right-Party Answer', Medium: '1 - Likely Right-Party Answer', Low: '8 - Likely Wrong Number', Unknown: '2 - Likely Answer' },
     'Likely Call Screening': { 'Very High': '3 - Likely Right-Party Call Screening', High: '3 - Likely Right-Party Call Screening', Medium: '3 - Likely Right-Party Call Screening', Low: '8 - Likely Wrong Number', Unknown: '4 - Likely Call Screening' },
     'Likely Voicemail': { 'Very High': '5 - Likely Right-Party Voicemail', High: '5 - Likely Right-Party Voicemail', Medium: '5 - Likely Right-Party Voicemail', Low: '8 - Likely Wrong Number', Unknown: '6 - Likely Voicemail' },
-    'Non-Mobile': { 'Very High': '7 - Non-Mobile', High: '7 - Non-Mobile', Medium: '7 - Non-Mobile', Low: '7 - Non-Mobile', Unknown: '7 - Non-Mobile' },
-    Unknown: { 'Very High': 'Unknown', High: 'Unknown', Medium: 'Unknown', Low: 'Unknown', Unknown: 'Unknown' },
+    // Low replaces every Answer Intent, Non-Mobile and Unknown included (the spec's derivation, read literally).
+    'Non-Mobile': { 'Very High': '7 - Non-Mobile', High: '7 - Non-Mobile', Medium: '7 - Non-Mobile', Low: '8 - Likely Wrong Number', Unknown: '7 - Non-Mobile' },
+    Unknown: { 'Very High': 'Unknown', High: 'Unknown', Medium: 'Unknown', Low: '8 - Likely Wrong Number', Unknown: 'Unknown' },
   };
   for (const ai of ANSWER_INTENTS) {
     for (const band of IDENTITY_BANDS) {

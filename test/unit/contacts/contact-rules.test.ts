@@ -60,11 +60,16 @@ describe('v1 and v2 views', () => {
     expect(view.message).toBeNull();
   });
 
-  it('v2 shows the nine-tier status, and falls back to Answer Intent without identity', () => {
+  it('v2 shows the nine-tier status; without identity, the Answer Intent value and both v2-only fields null', () => {
     const withIdentity = toV2({ ...base, status: 'completed', answer_intent: 'Likely Answer', identity: 'High' });
     expect(withIdentity).toMatchObject({ service_status: '1 - Likely Right-Party Answer', service_answer_intent: 'Likely Answer', service_identity: 'High' });
+    const unknownIdentity = toV2({ ...base, status: 'completed', answer_intent: 'Likely Voicemail', identity: 'Unknown' });
+    expect(unknownIdentity).toMatchObject({ service_status: '6 - Likely Voicemail', service_answer_intent: 'Likely Voicemail', service_identity: 'Unknown' });
     const without = toV2({ ...base, status: 'completed', answer_intent: 'Likely Voicemail', identity: null });
-    expect(without).toMatchObject({ service_status: 'Likely Voicemail', service_answer_intent: 'Likely Voicemail', service_identity: null });
+    expect(without).toMatchObject({ service_status: 'Likely Voicemail', service_answer_intent: null, service_identity: null });
+    // Contacts processed before identity existed have no identity attribute at all.
+    const { identity: _dropped, ...legacy } = { ...base, status: 'completed' as const, answer_intent: 'Non-Mobile' as const, identity: null };
+    expect(toV2(legacy as typeof base)).toMatchObject({ service_status: 'Non-Mobile', service_answer_intent: null, service_identity: null });
   });
 
   it('has a human message while queued or processing, none when terminal, and never shows internal state', () => {
