@@ -1,4 +1,4 @@
-import { csvCell, parseCsv } from './csv';
+import { parseCsv, safeCsvCell } from './csv';
 import { rankOf, type RowResult } from './results';
 
 export interface SliceOptions {
@@ -40,7 +40,7 @@ export function buildProcessedCsv(original: string, phoneColumns: string[], iden
   const line = (recordIndex: number, cells: string[]): string => {
     const record = recordIndex < 0 ? header : rows[recordIndex]!;
     const padding = ','.repeat(Math.max(0, width - record.fields.length));
-    return original.slice(record.start, record.end) + padding + ',' + cells.map(csvCell).join(',');
+    return original.slice(record.start, record.end) + padding + ',' + cells.map(safeCsvCell).join(',');
   };
   const eol = header.eol || '\n';
   const out: string[] = [line(-1, added)];
