@@ -65,3 +65,69 @@ describe('JSON uploads keep the customer values exactly', () => {
     expect(processed.map((row) => row.slice(0, columns.length))).toEqual(expected);
   });
 });
+
+const isFormula = (v: string) => /^[=+\-@\t\r]/.test(v);
+
+describe('processed files: customer cells kept by default, neutralize_formulas=true on request', () => {
+  it('multipart: default keeps the rows byte for byte; the option prefixes and quotes formula cells only; service cells always safe', async () => {
+    const dangerous = ['=SUM(1)', '@x', '-5', '+cmd', '\tTab', '=HYPERLINK("http://x","y")'];
+    const header = 'name,phone,-alt,note';
+    const rows = phones(120).map((p, i) => {
+      // Even rows hold nothing a spreadsheet would run: they must stay byte for byte in both modes.
+      if (i % 2 === 0) return `"Ada, ${i}",(212) 555-${1000 + i},,"say ""hi"""`;
+      const cell = dangerous[i % dangerous.length]!;
+      return `Bob ${i},${p},,"${cell.replaceAll('"', '""')}"`;
+    });
+    const csv = [header, ...rows].join('\r\n') + '\r\n';
+    const form = new FormData();
+    form.append('phone_columns', 'phone,-alt');
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'list.csv');
+    const id = await upload(form);
+    await settleWorkflows();
+
+    const plain = await linkText(`/api/v1/uploads/${id}/download/processed`);
+    const plainLines = plain.split('\r\n');
+    expect(plainLines[0]).toBe(`${header},phone_Service_Status,"'-alt_Service_Status"`);
+    rows.forEach((row, i) => expect(plainLines[i + 1]!.startsWith(`${row},`)).toBe(true));
+
+    const safe = await linkText(`/api/v1/uploads/${id}/download/processed?neutralize_formulas=true`);
+    const safeLines = safe.split('\r\n');
+    expect(safeLines[0]).toBe(`name,phone,"'-alt",note,phone_Service_Status,"'-alt_Service_Status"`);
+    rows.forEach((row, i) => {
+      if (i % 2 === 0) expect(safeLines[i + 1]!.startsWith(`${row},`)).toBe(true);
+      else expect(safeLines[i + 1]!.startsWith(`Bob ${i},"'${phones(120)[i]}",,"'`)).toBe(true);
+    });
+    const cells = read(safe);
+    const originalCells = read(csv);
+    for (let r = 0; r < originalCells.length; r++) {
+      originalCells[r]!.forEach((value, c) => expect(cells[r]![c]).toBe(isFormula(value) ? `'${value}` : value));
+      // The service's own cells are never formulas.
+      for (const serviceCell of cells[r]!.slice(4)) expect(isFormula(serviceCell)).toBe(false);
+    }
+    // Asking twice gives the same kept slice; the default file is untouched by the option.
+    expect(await linkText(`/api/v1/uploads/${id}/download/processed?neutralize_formulas=true`)).toBe(safe);
+    expect(await linkText(`/api/v1/uploads/${id}/download/processed?neutralize_formulas=false`)).toBe(plain);
+  });
+
+  it('JSON contacts: the option neutralises +1… phones and formula cells; slices combine with it', async () => {
+    const contacts = phones(110).map((phone, i) => ({ phone, note: i % 2 ? '=SUM(1)' : 'plain, "quoted"' }));
+    const id = await upload({ contacts, phone_column: 'phone' });
+    await settleWorkflows();
+    const plain = read(await linkText(`/api/v1/uploads/${id}/download/processed`));
+    expect(plain.slice(1).map((r) => [r[0], r[1]])).toEqual(contacts.map((c) => [c.phone, c.note]));
+    const safe = read(await linkText(`/api/v1/uploads/${id}/download/processed?neutralize_formulas=true&sort=best_status`));
+    expect(safe).toHaveLength(111);
+    const byPhone = new Map(safe.slice(1).map((r) => [r[0]!, r[1]!]));
+    for (const c of contacts) expect(byPhone.get(`'${c.phone}`)).toBe(c.note.startsWith('=') ? `'${c.note}` : c.note);
+  });
+
+  it('refuses another value, and the OpenAPI document declares the parameter', async () => {
+    const { id } = ((await (await service.request('GET', '/api/v1/uploads?limit=1')).json()) as { data: { id: string }[] }).data[0]!;
+    const bad = await service.request('GET', `/api/v1/uploads/${id}/download/processed?neutralize_formulas=yes`);
+    expect(bad.status).toBe(400);
+    const doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as { paths: Record<string, { get: { parameters: { name: string; in: string; description?: string }[] } }> };
+    const param = doc.paths['/api/v1/uploads/{id}/download/processed']!.get.parameters.find((p) => p.name === 'neutralize_formulas');
+    expect(param).toMatchObject({ in: 'query' });
+    expect(param!.description).toMatch(/OWASP/);
+  });
+});
