@@ -1,5 +1,6 @@
 import { dataDirFromEnv, readRuntimeState } from '../local/environment';
-import { startRuntime } from '../local/runtime';
+import { startRuntime, type Runtime } from '../local/runtime';
+import { markDemoKeyShown } from '../local/seed';
 
 // `npm start`: the whole service on this machine on embedded backends.
 const port = Number(process.env.PORT ?? 3000);
@@ -14,7 +15,24 @@ if (running) {
   process.exit(1);
 }
 
-const runtime = await startRuntime({ port, host, dataDir, maxBodyBytes, seedDemo: true });
+/** What to do about a start that failed, in one line (the common causes are the operator's to fix). */
+function startFailure(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  const keyNote = 'If no API key has been shown yet, the next successful start shows one.';
+  if (e?.code === 'EADDRINUSE') return `Cannot start: ${host}:${port} is already in use. Stop what is using it, or choose another port (PORT=${port === 3000 ? 3001 : port + 1} npm start). ${keyNote}`;
+  if (e?.code === 'EACCES') return `Cannot start: no permission to listen on ${host}:${port}. Choose a port above 1023 (PORT=3000 npm start). ${keyNote}`;
+  if (e?.code === 'EADDRNOTAVAIL') return `Cannot start: ${host} is not an address of this machine. Set HOST to one of its addresses (HOST=127.0.0.1 npm start). ${keyNote}`;
+  return `Cannot start: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}. ${keyNote} (set DEBUG=1 for the stack trace)`;
+}
+
+let runtime: Runtime;
+try {
+  runtime = await startRuntime({ port, host, dataDir, maxBodyBytes, seedDemo: true });
+} catch (error) {
+  console.error(startFailure(error));
+  if (process.env.DEBUG) console.error(error);
+  process.exit(1);
+}
 const url = runtime.url;
 const lines = [
   '',
@@ -24,6 +42,7 @@ const lines = [
   `  files            ${process.env.AWS_ENDPOINT_URL ? 'external endpoint' : 's3rver (embedded)'} at ${runtime.backends.s3}`,
   `  classification   ${process.env.CLASSIFICATION_PROVIDER}${process.env.CLASSIFICATION_PROVIDER === 'simulator' ? ' (simulated results, not real carrier data)' : ''}`,
   `  API description  ${url}/openapi.json`,
+  ...(runtime.demo ? [`  organization id  ${runtime.demo.organizationId}`, `  user id          ${runtime.demo.userId}`] : []),
   '',
 ];
 if (runtime.demo?.apiKey) {
@@ -38,13 +57,14 @@ if (runtime.demo?.apiKey) {
   );
 } else if (runtime.demo) {
   lines.push(
-    'Demo organization already exists; its key was printed on first start. To mint another one:',
+    'Demo organization already exists; its API key was printed on the first successful start. To mint another one:',
     `  npm run admin -- mint-key --org ${runtime.demo.organizationId} --user ${runtime.demo.userId}`,
     '',
   );
 }
 lines.push('Press Ctrl-C to stop.');
 console.log(lines.join('\n'));
+if (runtime.demo?.apiKey) await markDemoKeyShown();
 
 let stopping = false;
 const shutdown = async (signal: string) => {

@@ -1,5 +1,5 @@
 import { CfnOutput, Validations } from 'aws-cdk-lib';
-import { AllowedMethods, CachePolicy, Distribution, KeyGroup, PublicKey, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { AllowedMethods, CachePolicy, Distribution, KeyGroup, OriginRequestPolicy, OriginRequestQueryStringBehavior, PublicKey, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
@@ -34,6 +34,12 @@ export class DownloadsConstruct extends Construct {
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy: CachePolicy.CACHING_DISABLED,
+        // The signed link names the file (response-content-disposition, RFC 6266); S3 honours it
+        // on the OAC-signed origin request only if CloudFront forwards it.
+        originRequestPolicy: new OriginRequestPolicy(this, 'DownloadName', {
+          comment: 'Forwards the file name of signed download links to S3',
+          queryStringBehavior: OriginRequestQueryStringBehavior.allowList('response-content-disposition'),
+        }),
       },
     });
     this.signingKey = new Secret(this, 'SigningPrivateKey', { description: 'PEM private key of the CloudFront key pair that signs download links' });

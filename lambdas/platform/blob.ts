@@ -36,15 +36,11 @@ export async function getObject(bucket: string, key: string): Promise<Buffer | n
   }
 }
 
-/** A GET link valid `seconds` from now, with the file name the browser should save as. */
-export async function presignGet(bucket: string, key: string, seconds: number, filename?: string): Promise<string> {
+/** A GET link valid `seconds` from now; `contentDisposition` (ASCII) is what S3 answers it with. */
+export async function presignGet(bucket: string, key: string, seconds: number, contentDisposition?: string): Promise<string> {
   return getSignedUrl(
     s3(),
-    new GetObjectCommand({
-      Bucket: bucket,
-      Key: key,
-      ResponseContentDisposition: filename ? `attachment; filename="${filename.replace(/["\\\r\n]/g, '_')}"` : undefined,
-    }),
+    new GetObjectCommand({ Bucket: bucket, Key: key, ResponseContentDisposition: contentDisposition }),
     { expiresIn: seconds },
   );
 }

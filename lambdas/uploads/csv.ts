@@ -88,12 +88,36 @@ export function parseCsv(input: string): ParsedCsv {
   return { bom, records };
 }
 
-/** Quotes a cell we write; cells starting with = + - @ (or tab/CR) get a leading ' so spreadsheets do not run them. */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+// Writing. Customer values are written so that a reader gets them back exactly: quoted only where
+// CSV syntax needs it, never altered. Cells the service itself writes (status columns) go through
+// safeCsvCell so they can never be read as a formula; customer cells get that treatment only when
+// the downloader asks for it (neutralize_formulas), because it changes values such as +12125550143.
+
+// Leading or trailing whitespace is quoted because many readers trim unquoted fields; a leading BOM
+// because a reader would take it for the file's byte order mark.
+const NEEDS_QUOTES = /[",\r\n]|^[\s\uFEFF]|\s$/;
+
+/** OWASP CSV injection: a cell starting with one of these is run as a formula by spreadsheets. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A value written so that any RFC 4180 reader gets it back byte for byte. */
+export function csvField(value: string): string {
+  return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
+export function startsLikeFormula(value: string): boolean {
+  return FORMULA_START.test(value);
+}
+
+/**
+ * OWASP's recommendation for a cell a spreadsheet would run: prefix a single quote and quote the
+ * cell, escaping quotes. Other cells are written as csvField writes them.
+ */
+export function safeCsvCell(value: string): string {
+  return startsLikeFormula(value) ? `"'${value.replaceAll('"', '""')}"` : csvField(value);
+}
+
+/** A record of customer values, kept exactly. */
 export function csvLine(values: string[]): string {
-  return values.map(csvCell).join(',');
+  return values.map(csvField).join(',');
 }

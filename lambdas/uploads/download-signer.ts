@@ -2,6 +2,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { getSignedUrl as cloudFrontSignedUrl } from '@aws-sdk/cloudfront-signer';
 import { nowUnix } from '../platform/clock';
 import { filesBucket, presignGet } from '../platform/blob';
+import { attachmentDisposition } from './content-disposition';
 
 // Download links must stay valid for the whole promised hour. An S3 URL presigned with a Lambda
 // role's temporary credentials dies with that session, which can be sooner; a CloudFront signed
@@ -26,14 +27,22 @@ export function resetSigningKey(): void {
   privateKey = null;
 }
 
-/** A GET link to a files-bucket object, valid `seconds` from now. */
+/**
+ * A GET link to a files-bucket object, valid `seconds` from now, saved as `filename` (RFC 6266).
+ * Through CloudFront the disposition travels as S3's response-content-disposition parameter: it is
+ * part of the signed URL, and the distribution forwards it to the origin, whose OAC-signed request
+ * lets S3 honour it.
+ */
 export async function signedDownloadUrl(key: string, seconds: number, filename?: string): Promise<string> {
+  const disposition = filename === undefined ? undefined : attachmentDisposition(filename);
   const domain = process.env.DOWNLOADS_CLOUDFRONT_DOMAIN;
-  if (!domain) return presignGet(filesBucket(), key, seconds, filename);
+  if (!domain) return presignGet(filesBucket(), key, seconds, disposition);
   const keyPairId = process.env.DOWNLOADS_CLOUDFRONT_KEY_ID;
   if (!keyPairId) throw new Error('DOWNLOADS_CLOUDFRONT_DOMAIN is set but DOWNLOADS_CLOUDFRONT_KEY_ID is not');
+  const url = new URL(`https://${domain}/${key.split('/').map(encodeURIComponent).join('/')}`);
+  if (disposition) url.searchParams.set('response-content-disposition', disposition);
   return cloudFrontSignedUrl({
-    url: `https://${domain}/${key.split('/').map(encodeURIComponent).join('/')}`,
+    url: url.toString(),
     keyPairId,
     privateKey: await signingKey(),
     dateLessThan: new Date((nowUnix() + seconds) * 1000).toISOString(),

@@ -42,15 +42,23 @@ export function parseStatuses(raw: string | undefined, identity: boolean): Set<s
   return new Set(values);
 }
 
-export async function processedLink(upload: UploadRecord, query: { statuses?: string; include_identity?: 'true' | 'false'; sort?: 'best_status' | 'original' }): Promise<DownloadLink> {
+export interface ProcessedQuery {
+  statuses?: string;
+  include_identity?: 'true' | 'false';
+  sort?: 'best_status' | 'original';
+  neutralize_formulas?: 'true' | 'false';
+}
+
+export async function processedLink(upload: UploadRecord, query: ProcessedQuery): Promise<DownloadLink> {
   requireCompleted(upload);
   const base = upload.original_filename.replace(/\.csv$/i, '');
   const options: SliceOptions = {
     statuses: parseStatuses(query.statuses, upload.identity_enabled),
     includeIdentity: query.include_identity === 'true',
     sort: query.sort === 'best_status' ? 'best_status' : undefined,
+    neutralizeFormulas: query.neutralize_formulas === 'true',
   };
-  const plain = !options.statuses && !options.includeIdentity && !options.sort;
+  const plain = !options.statuses && !options.includeIdentity && !options.sort && !options.neutralizeFormulas;
   const key = plain ? keys.processed(upload) : await sliceKey(upload, options);
   await recordExport(upload.id, nowIso());
   return link(key, `${base}_processed.csv`);
@@ -67,9 +75,9 @@ export async function processedFilteredLink(upload: UploadRecord): Promise<Downl
 export const filteredSliceKey = (upload: UploadRecord): Promise<string> =>
   sliceKey(upload, { statuses: new Set(upload.identity_enabled ? REACHABLE.identity : REACHABLE.answer_intent) });
 
-/** Builds a slice once and keeps it (same options → same object). */
+/** Builds a slice once and keeps it (same options → same object; names of slices kept before neutralizeFormulas existed are unchanged). */
 async function sliceKey(upload: UploadRecord, options: SliceOptions): Promise<string> {
-  const name = sha256Hex(JSON.stringify({ s: options.statuses ? [...options.statuses].sort() : null, i: options.includeIdentity ?? false, o: options.sort ?? null })).slice(0, 24);
+  const name = sha256Hex(JSON.stringify({ s: options.statuses ? [...options.statuses].sort() : null, i: options.includeIdentity ?? false, o: options.sort ?? null, ...(options.neutralizeFormulas ? { f: true } : {}) })).slice(0, 24);
   const key = keys.slice(upload, name);
   const bucket = filesBucket();
   if (await getObject(bucket, key)) return key;

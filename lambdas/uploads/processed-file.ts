@@ -1,4 +1,4 @@
-import { csvCell, parseCsv } from './csv';
+import { parseCsv, safeCsvCell, startsLikeFormula, type CsvRecord } from './csv';
 import { rankOf, type RowResult } from './results';
 
 export interface SliceOptions {
@@ -8,11 +8,23 @@ export interface SliceOptions {
   includeIdentity?: boolean;
   /** `best_status`: rows ranked by their best number, best first (stable); default: file order. */
   sort?: 'best_status';
+  /** OWASP CSV-injection defence on the customer's cells too (they are kept exactly otherwise). */
+  neutralizeFormulas?: boolean;
+}
+
+/**
+ * The record's source text; with `neutralize`, a record holding a formula-like cell is written
+ * again, each such cell as safeCsvCell writes it (the others as their value needs).
+ */
+function recordText(original: string, record: CsvRecord, neutralize: boolean): string {
+  if (!neutralize || !record.fields.some(startsLikeFormula)) return original.slice(record.start, record.end);
+  return record.fields.map(safeCsvCell).join(',');
 }
 
 /**
  * The processed file: the original rows, byte for byte (quoting, empty cells, extra columns, BOM,
- * line endings), with the service's columns appended (spec, "Processed file columns").
+ * line endings), with the service's columns appended (spec, "Processed file columns"). Only
+ * `neutralizeFormulas` changes customer cells.
  */
 export function buildProcessedCsv(original: string, phoneColumns: string[], identity: boolean, results: RowResult[], options: SliceOptions = {}): string {
   const { bom, records } = parseCsv(original);
@@ -40,7 +52,7 @@ export function buildProcessedCsv(original: string, phoneColumns: string[], iden
   const line = (recordIndex: number, cells: string[]): string => {
     const record = recordIndex < 0 ? header : rows[recordIndex]!;
     const padding = ','.repeat(Math.max(0, width - record.fields.length));
-    return original.slice(record.start, record.end) + padding + ',' + cells.map(csvCell).join(',');
+    return recordText(original, record, options.neutralizeFormulas === true) + padding + ',' + cells.map(safeCsvCell).join(',');
   };
   const eol = header.eol || '\n';
   const out: string[] = [line(-1, added)];

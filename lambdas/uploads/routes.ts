@@ -179,6 +179,12 @@ export const uploadsRoutes = {
       statuses: z.string().max(2000).optional().describe('comma-separated statuses from the vocabulary of result_summary.format'),
       include_identity: z.enum(['true', 'false']).optional(),
       sort: z.enum(['best_status', 'original']).optional().describe('best_status ranks each contact by its best number'),
+      neutralize_formulas: z
+        .enum(['true', 'false'])
+        .optional()
+        .describe(
+          "true: the customer's cells that start with = + - @, tab or CR are written as OWASP recommends against CSV injection: prefixed with a single quote and quoted (so +12125550143 becomes \"'+12125550143\"). Default false: the customer's cells are kept exactly; the service's own cells are always safe",
+        ),
     }),
   ),
   downloadProcessedFiltered: download('processed-filtered', 'downloadProcessedFiltered', 'Deprecated: the fixed reachable slice'),

@@ -64,6 +64,10 @@ describe('CloudFront download links', () => {
       DistributionConfig: Match.objectLike({ DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'https-only', TrustedKeyGroups: Match.anyValue() }) }),
     });
     template.resourceCountIs('AWS::CloudFront::KeyGroup', 1);
+    // The file name the signed link carries reaches S3.
+    template.hasResourceProperties('AWS::CloudFront::OriginRequestPolicy', {
+      OriginRequestPolicyConfig: Match.objectLike({ QueryStringsConfig: { QueryStringBehavior: 'whitelist', QueryStrings: ['response-content-disposition'] } }),
+    });
     const signers = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.DOWNLOADS_CLOUDFRONT_DOMAIN);
     expect(signers).toHaveLength(6); // the uploads API, the four pipeline steps and the recovery job
     expect(nagErrors({ downloadsPublicKey: pem, classificationProvider: 'twilio' })).toEqual([]);

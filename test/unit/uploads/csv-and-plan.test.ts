@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse as csvParse } from 'csv-parse/sync';
-import { csvCell, parseCsv } from '../../../lambdas/uploads/csv';
+import { csvField, safeCsvCell, parseCsv } from '../../../lambdas/uploads/csv';
 import { planUpload, priceOf } from '../../../lambdas/uploads/plan';
 import { buildProcessedCsv } from '../../../lambdas/uploads/processed-file';
 import { rowResults, summarize } from '../../../lambdas/uploads/results';
@@ -31,8 +31,9 @@ describe('CSV reader', () => {
 
   it('refuses an unterminated quote and neutralises formulas it writes', () => {
     expect(() => parseCsv('a\n"open')).toThrow(/Unterminated/);
-    expect(csvCell('=cmd()')).toBe("'=cmd()");
-    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(safeCsvCell('=cmd()')).toBe(`"'=cmd()"`);
+    expect(safeCsvCell('a,b')).toBe('"a,b"');
+    expect(csvField('+12125550143')).toBe('+12125550143');
   });
 });
 

@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// `npm start` as a new user meets it (issue 16, item 12): real child processes of bin/local.ts on a
+// fresh data folder. A start that fails before the key is shown says so in one line, and the next
+// start shows a key rather than claiming one was printed.
+
+const root = join(import.meta.dirname, '../../..');
+const dataDir = mkdtempSync(join(tmpdir(), 'pvs-banner-'));
+const children: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function listen(port = 0): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+const portOf = (server: Server) => (server.address() as { port: number }).port;
+const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+async function freePort(): Promise<number> {
+  const server = await listen();
+  const port = portOf(server);
+  await close(server);
+  return port;
+}
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(port: number): Started {
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['bin/local.ts'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DEBUG: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** Waits for the banner's last line, or the process's end. */
+async function banner(started: Started): Promise<string> {
+  await Promise.race([
+    started.exited,
+    new Promise<void>((resolve) => {
+      const check = () => (started.output().includes('Press Ctrl-C to stop.') ? resolve() : setTimeout(check, 100));
+      check();
+    }),
+  ]);
+  return started.output();
+}
+
+async function stop(started: Started): Promise<void> {
+  started.child.kill('SIGTERM');
+  await started.exited;
+}
+
+const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+describe('npm start: first-run banner', () => {
+  it('busy port: one clear line, non-zero exit; next start shows a key and the ids; the one after says it was printed', async () => {
+    const blocker = await listen();
+    const busy = start(portOf(blocker));
+    const code = await busy.exited;
+    await close(blocker);
+    expect(code).not.toBe(0);
+    const lines = busy.output().split('\n').filter((l) => l.trim());
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Cannot start: 127\.0\.0\.1:\d+ is already in use\. .*PORT=\d+ npm start.*next successful start shows one/);
+
+    const port = await freePort();
+    const second = start(port);
+    const shown = await banner(second);
+    const key = /(svc_live_[\w-]{32})/.exec(shown)?.[1];
+    expect(key, shown).toBeDefined();
+    const org = new RegExp(`organization id +(${uuid})`).exec(shown)?.[1];
+    const user = new RegExp(`user id +(${uuid})`).exec(shown)?.[1];
+    expect(org && user, shown).toBeTruthy();
+    const balance = await fetch(`http://127.0.0.1:${port}/api/v1/credits/balance`, { headers: { authorization: `Bearer ${key}` } });
+    expect(balance.status).toBe(200);
+    await stop(second);
+
+    const third = start(port);
+    const again = await banner(third);
+    await stop(third);
+    expect(again).not.toMatch(/svc_live_/);
+    expect(again).toContain('its API key was printed on the first successful start');
+    expect(again).toContain(`organization id  ${org}`);
+    expect(again).toContain(`npm run admin -- mint-key --org ${org} --user ${user}`);
+  }, 120_000);
+});
