@@ -57,6 +57,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       port: options.port,
       host: options.host,
       maxBodyBytes: options.maxBodyBytes,
+      requestTimeoutMs: numberFromEnv('LOCAL_REQUEST_TIMEOUT_MS'),
+      headersTimeoutMs: numberFromEnv('LOCAL_HEADERS_TIMEOUT_MS'),
     });
     const workers: LocalWorker[] = [];
     for (const start of WORKER_STARTERS) workers.push(await start());
@@ -81,6 +83,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     await dynamo?.close();
     throw error;
   }
+}
+
+function numberFromEnv(name: string): number | undefined {
+  const value = process.env[name];
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of milliseconds; got '${value}'`);
+  return n;
 }
 
 async function tempDir(): Promise<string> {

@@ -7,6 +7,7 @@ import { logger } from '../platform/logger';
 import { isJsonMediaType, mediaType } from '../platform/http/content-type';
 import type { ApiContext, BoundOperation } from '../platform/http/operation';
 import { jsonNestingDepth, MAX_JSON_DEPTH } from '../platform/http/json-depth';
+import { rawBodyOf } from '../platform/http/raw-body';
 import { toApiGatewayResult, type OperationResult } from '../platform/http/response';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { parseOr400 } from '../platform/http/validation';
@@ -44,7 +45,7 @@ async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, r
     params: undefined,
     query: undefined,
     body: undefined,
-    rawBody: event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0),
+    rawBody: rawBodyOf(event),
     headers,
     responseHeaders: {},
   };
