@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { repairFileStore } from './file-store-repair';
 
 const require = createRequire(import.meta.url);
 const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
@@ -11,9 +12,16 @@ export interface EmbeddedS3 {
   close(): Promise<void>;
 }
 
-/** s3rver on loopback, objects stored as files under `dir`. */
+/**
+ * s3rver on loopback, objects stored as files under `dir`. Puts a kill -9 interrupted are removed
+ * first (local/file-store-repair.ts), so a crash never stops the next start.
+ */
 export async function startEmbeddedS3(dir: string, port = 0): Promise<EmbeddedS3> {
   mkdirSync(dir, { recursive: true });
+  const { removed } = repairFileStore(dir);
+  if (removed.length) {
+    console.warn(`embedded S3: removed ${removed.length} object(s) an interrupted write left incomplete: ${removed.slice(0, 10).join(', ')}${removed.length > 10 ? ', …' : ''}`);
+  }
   const s3 = new S3rver({ address: '127.0.0.1', port, directory: dir, silent: true, vhostBuckets: false });
   const address = await s3.run();
   const endpoint = `http://127.0.0.1:${address.port}`;
@@ -26,8 +34,16 @@ export async function ensureBuckets(endpoint: string, buckets: string[]): Promis
     for (const bucket of buckets) {
       try {
         await client.send(new HeadBucketCommand({ Bucket: bucket }));
-      } catch {
+        continue;
+      } catch (error) {
+        const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (status !== 404) throw new Error(`Cannot check bucket ${bucket} at ${endpoint}: ${(error as Error).name} (HTTP ${status ?? 'no response'})`, { cause: error });
+      }
+      try {
         await client.send(new CreateBucketCommand({ Bucket: bucket }));
+      } catch (error) {
+        // Created meanwhile (another start, or a store that reports existing buckets this way): fine.
+        if (!['BucketAlreadyExists', 'BucketAlreadyOwnedByYou'].includes((error as Error).name)) throw error;
       }
     }
   } finally {

@@ -4,17 +4,34 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
+// tsx's CLI runs the program in a second node process; a SIGKILL to the CLI would orphan it. Node
+// with tsx's loader is one process, so a kill reaches the runtime itself.
+const NODE = join(ROOT, 'node_modules/node/bin/node');
 
 export interface ChildRuntime {
   process: ChildProcess;
   url: string;
+  /** The embedded S3 endpoint, as the banner shows it. */
+  s3Url: string | null;
   /** The demo key, on the start that created the demo account. */
   apiKey: string | null;
   output(): string;
   /** Resolves with the exit code (or signal) once the process is gone. */
   exited: Promise<number | string | null>;
   kill(signal?: NodeJS.Signals): Promise<number | string | null>;
+}
+
+const started = new Set<ChildProcess>();
+
+/** Kills every child this process started and has not seen exit (call from afterAll). */
+export async function killAllChildRuntimes(): Promise<void> {
+  await Promise.all(
+    [...started].map((child) => new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGKILL');
+    })),
+  );
 }
 
 export const freshDataDir = (): string => mkdtempSync(join(tmpdir(), 'pvs-child-'));
@@ -25,11 +42,13 @@ export const freshDataDir = (): string => mkdtempSync(join(tmpdir(), 'pvs-child-
  * to kill -9 it.
  */
 export function startChildRuntime(dataDir: string, env: Record<string, string> = {}): Promise<ChildRuntime> {
-  const child = spawn(TSX, ['bin/local.ts'], {
+  const child = spawn(NODE, ['--import', 'tsx', 'bin/local.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'ERROR', CONTACT_POOL_INTERVAL_MS: '3600000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  started.add(child);
+  child.once('exit', () => started.delete(child));
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -42,7 +61,8 @@ export function startChildRuntime(dataDir: string, env: Record<string, string> =
       ready({
         process: child,
         url,
-        apiKey: /(svc_live_\w+)/.exec(out)?.[1] ?? null,
+        s3Url: /s3rver \(embedded\) at (http:\/\/\S+)/.exec(out)?.[1] ?? null,
+        apiKey: /(svc_live_[A-Za-z0-9_-]+)/.exec(out)?.[1] ?? null,
         output: () => out,
         exited,
         kill: (signal = 'SIGKILL') => {

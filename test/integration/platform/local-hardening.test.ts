@@ -1,15 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDataDir, startChildRuntime, type ChildRuntime } from '../../support/child-runtime';
+import { freshDataDir, killAllChildRuntimes, startChildRuntime } from '../../support/child-runtime';
 
 // The real `npm start` process: a request that throws outside the handler's promise would end it.
 describe('npm start survives hostile requests', () => {
-  let child: ChildRuntime | undefined;
-  afterAll(async () => {
-    await child?.kill();
-  });
+  afterAll(killAllChildRuntimes);
 
   it('a truncated multipart upload answers 400 and the process keeps serving', async () => {
-    child = await startChildRuntime(freshDataDir());
+    const child = await startChildRuntime(freshDataDir());
     const auth = { authorization: `Bearer ${child.apiKey}` };
     const res = await fetch(`${child.url}/api/v1/uploads`, {
       method: 'POST',
