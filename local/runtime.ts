@@ -5,7 +5,7 @@ import { resetS3 } from '../lambdas/platform/blob';
 import { startLocalApi, type LocalApi } from './api-gateway-server';
 import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from './embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3, type EmbeddedS3 } from './embedded-s3';
-import { applyLocalEnvironment, clearRuntimeState, LOCAL_RESOURCES, writeRuntimeState } from './environment';
+import { applyLocalEnvironment, clearRuntimeState, localStoreSecret, LOCAL_RESOURCES, writeRuntimeState } from './environment';
 import { apiFunctions } from './functions';
 import { WORKER_STARTERS, type LocalWorker } from './workers';
 import { ensureDemoAccount, type DemoAccount } from './seed';
@@ -36,14 +36,15 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   let dynamo: EmbeddedDynamo | null = null;
   let s3: EmbeddedS3 | null = null;
   let api: LocalApi | null = null;
+  const secret = external ? undefined : localStoreSecret(options.dataDir);
   try {
     if (!external) {
       dynamo = await startEmbeddedDynamo(options.dataDir ? join(options.dataDir, 'dynamodb') : null);
       const s3Dir = options.dataDir ? join(options.dataDir, 's3') : join(await tempDir(), 's3');
-      s3 = await startEmbeddedS3(s3Dir);
+      s3 = await startEmbeddedS3(s3Dir, { secret: secret! });
     }
     const endpoints = { dynamo: external ?? dynamo!.endpoint, s3: external ?? s3!.endpoint };
-    applyLocalEnvironment(endpoints);
+    applyLocalEnvironment(endpoints, secret);
     // Clients are cached per process; a second runtime in the same process must not reuse the first's.
     resetDb();
     resetS3();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startRuntime } from '../../../local/runtime';
-import { LOCAL_RESOURCES } from '../../../local/environment';
+import { LOCAL_RESOURCES, localStoreSecret } from '../../../local/environment';
 import { freshDataDir, killAllChildRuntimes, startChildRuntime } from '../../support/child-runtime';
 
 const BUCKET = LOCAL_RESOURCES.buckets.files;
@@ -24,11 +24,9 @@ function writeObject(dir: string, key: string, parts: { object?: string; md5?: s
   }
 }
 
-const client = (endpoint: string) =>
-  new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-
-async function readAll(endpoint: string): Promise<Map<string, string>> {
-  const s3 = client(endpoint);
+/** Lists and reads every object of the files bucket, signed with the data folder's secret. */
+async function readAll(endpoint: string, dataDir: string): Promise<Map<string, string>> {
+  const s3 = new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials: localStoreSecret(dataDir) });
   const out = new Map<string, string>();
   const listed = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET }));
   for (const o of listed.Contents ?? []) {
@@ -59,7 +57,7 @@ describe('embedded S3 store after a kill -9', () => {
     try {
       const res = await fetch(`${runtime.url}/api/v1/credits/balance`, { headers: { authorization: `Bearer ${runtime.demo!.apiKey}` } });
       expect(res.status).toBe(200);
-      expect([...(await readAll(runtime.backends.s3)).entries()]).toEqual([['uploads/ok/original.csv', 'phone\n1\n']]);
+      expect([...(await readAll(runtime.backends.s3, dataDir)).entries()]).toEqual([['uploads/ok/original.csv', 'phone\n1\n']]);
       expect(existsSync(join(bucketDir, 'uploads/f/orphan-metadata.csv._S3rver_metadata.json'))).toBe(false);
     } finally {
       await runtime.stop();
@@ -89,7 +87,7 @@ describe('embedded S3 store after a kill -9', () => {
       child = await startChildRuntime(dataDir);
       const res = await fetch(`${child.url}/api/v1/credits/balance`, { headers: { authorization: `Bearer ${key}` } });
       expect(res.status).toBe(200);
-      expect((await readAll(child.s3Url!)).size).toBeGreaterThan(0);
+      expect((await readAll(child.s3Url!, dataDir)).size).toBeGreaterThan(0);
     }
     await child.kill('SIGTERM');
     expect(readdirSync(join(dataDir, 's3'))).toContain(BUCKET);
