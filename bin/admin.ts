@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ensureTable, startEmbeddedDynamo } from '../local/embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3 } from '../local/embedded-s3';
-import { dataDirFromEnv, LOCAL_RESOURCES, readRuntimeState } from '../local/environment';
+import { dataDirFromEnv, localStoreSecret, LOCAL_RESOURCES, readRuntimeState } from '../local/environment';
 import { join } from 'node:path';
 import { ADMIN_COMMANDS, AdminUsageError } from './admin-commands';
 
@@ -65,8 +65,10 @@ async function connect(table: string | undefined, stack: string | undefined): Pr
   }
   const dataDir = dataDirFromEnv();
   process.env.AWS_REGION ??= 'us-east-1';
-  process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-  process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
+  // The embedded store checks signatures with the data folder's secret.
+  const secret = localStoreSecret(dataDir);
+  process.env.AWS_ACCESS_KEY_ID = secret.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = secret.secretAccessKey;
   process.env.TABLE_NAME ??= LOCAL_RESOURCES.table;
   const running = readRuntimeState(dataDir);
   if (running) {
@@ -78,7 +80,7 @@ async function connect(table: string | undefined, stack: string | undefined): Pr
   // Not running: open the data folder directly (LevelDB allows one process at a time), files too,
   // so commands that store objects (e.g. spam-run screenshots) work either way.
   const dynamo = await startEmbeddedDynamo(join(dataDir, 'dynamodb'));
-  const s3 = await startEmbeddedS3(join(dataDir, 's3'));
+  const s3 = await startEmbeddedS3(join(dataDir, 's3'), { secret });
   process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
   process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
   process.env.S3_FORCE_PATH_STYLE = 'true';

@@ -5,6 +5,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acknowledgeInvokeVersions, PROJECT_ROOT, ServiceFunction } from './service-function';
 
@@ -26,13 +27,16 @@ export class UploadsConstruct extends Construct {
 
   constructor(scope: Construct, id: string, props: UploadsConstructProps) {
     super(scope, id);
-    const step = (name: string, entry: string, description: string, memorySize: number, minutes: number) =>
-      new ServiceFunction(this, name, { entry, description, environment: props.environment, memorySize, timeout: Duration.minutes(minutes) });
+    // Each step function's timeout is its Task's TimeoutSeconds in the ASL: the invocation ends when
+    // the state times out, so a retry never runs next to the attempt it replaces.
+    const timeouts = taskTimeouts(join(PROJECT_ROOT, 'statemachines/upload-processing.asl.json'));
+    const step = (name: string, state: string, entry: string, description: string, memorySize: number) =>
+      new ServiceFunction(this, name, { entry, description, environment: props.environment, memorySize, timeout: Duration.seconds(timeouts[state]!) });
     // Memory from `npm run bench` (process_peak_rss_mb for 250,000 rows), with headroom.
-    const prepare = step('Prepare', 'lambdas/uploads/pipeline/prepare.ts', 'Uploads: mark processing, write chunks', 2048, 10);
-    const classify = step('ClassifyChunk', 'lambdas/uploads/pipeline/classify-chunk.ts', 'Uploads: classify one chunk', 1024, 10);
-    const finalize = step('Finalize', 'lambdas/uploads/pipeline/finalize.ts', 'Uploads: summary, processed file, upload.completed', 3008, 15);
-    const fail = step('Fail', 'lambdas/uploads/pipeline/fail.ts', 'Uploads: failed, refund, upload.failed', 1024, 5);
+    const prepare = step('Prepare', 'Prepare', 'lambdas/uploads/pipeline/prepare.ts', 'Uploads: mark processing, write chunks', 2048);
+    const classify = step('ClassifyChunk', 'ClassifyChunk', 'lambdas/uploads/pipeline/classify-chunk.ts', 'Uploads: classify one chunk', 1024);
+    const finalize = step('Finalize', 'Finalize', 'lambdas/uploads/pipeline/finalize.ts', 'Uploads: summary, processed file, upload.completed', 3008);
+    const fail = step('Fail', 'MarkFailed', 'lambdas/uploads/pipeline/fail.ts', 'Uploads: failed, refund, upload.failed', 1024);
     this.steps = [prepare, classify, finalize, fail];
     for (const fn of this.steps) {
       props.table.grantReadWriteData(fn);
@@ -74,4 +78,26 @@ export class UploadsConstruct extends Construct {
     fn.addEnvironment('UPLOAD_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
     this.stateMachine.grantStartExecution(fn);
   }
+}
+
+interface TimedState {
+  Type: string;
+  TimeoutSeconds?: number;
+  ItemProcessor?: { States: Record<string, TimedState> };
+}
+
+/** TimeoutSeconds of every Task state (Map item processors included), by state name. */
+function taskTimeouts(aslPath: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  const visit = (states: Record<string, TimedState>) => {
+    for (const [name, state] of Object.entries(states)) {
+      if (state.Type === 'Task') {
+        if (!state.TimeoutSeconds) throw new Error(`${aslPath}: Task ${name} declares no TimeoutSeconds`);
+        out[name] = state.TimeoutSeconds;
+      }
+      if (state.ItemProcessor) visit(state.ItemProcessor.States);
+    }
+  };
+  visit((JSON.parse(readFileSync(aslPath, 'utf8')) as { States: Record<string, TimedState> }).States);
+  return out;
 }

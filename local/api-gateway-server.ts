@@ -5,6 +5,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { matchRoute } from '../lambdas/platform/http/match';
 import { routeKey, type ApiFunctionName, type RouteSpec } from '../lambdas/platform/http/route-spec';
 import { isJsonMediaType, mediaType } from '../lambdas/platform/http/content-type';
+import { attachRawBody } from '../lambdas/platform/http/raw-body';
 
 export type ApiLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -19,7 +20,19 @@ export interface LocalApiOptions {
    * staging.
    */
   maxBodyBytes: number;
+  /**
+   * A client must send its whole request (headers and body) within this, or the server answers 408
+   * and closes the connection: a client that dribbles a body cannot hold a connection forever.
+   * Default 300 s (a 110 MB body at about 3 Mbit/s).
+   */
+  requestTimeoutMs?: number;
+  /** Headers must arrive within this (default 60 s, never more than requestTimeoutMs). */
+  headersTimeoutMs?: number;
+  /** An idle keep-alive connection is closed after this (default 5 s). */
+  keepAliveTimeoutMs?: number;
 }
+
+export const LOCAL_API_TIMEOUT_DEFAULTS = { requestTimeoutMs: 300_000, headersTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000 };
 
 export interface LocalApi {
   url: string;
@@ -32,13 +45,25 @@ export interface LocalApi {
  * deployed API would send, and calls the same handler the route table names.
  */
 export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi> {
-  const server = createServer((req, res) => {
-    handle(options, req, res).catch((error: unknown) => {
-      console.error('local api: unhandled', error);
-      if (!res.headersSent) send(res, { statusCode: 500, body: JSON.stringify({ detail: 'Internal server error' }) });
-    });
-  });
-  server.requestTimeout = 0;
+  const requestTimeout = options.requestTimeoutMs ?? LOCAL_API_TIMEOUT_DEFAULTS.requestTimeoutMs;
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: Math.min(options.headersTimeoutMs ?? LOCAL_API_TIMEOUT_DEFAULTS.headersTimeoutMs, requestTimeout),
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? LOCAL_API_TIMEOUT_DEFAULTS.keepAliveTimeoutMs,
+      // Node checks the two timeouts above on this interval (30 s by default): check often enough
+      // that a short configured timeout is enforced close to its value.
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))),
+    },
+    (req, res) => {
+      handle(options, req, res).catch((error: unknown) => {
+        // A client that went away (or was cut off by the timeouts) mid-body: nobody to answer.
+        if (req.destroyed && !req.complete) return;
+        console.error('local api: unhandled', error);
+        if (!res.headersSent) send(res, { statusCode: 500, body: JSON.stringify({ detail: 'Internal server error' }) });
+      });
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -64,17 +89,8 @@ async function handle(options: LocalApiOptions, req: IncomingMessage, res: Serve
     req.resume();
     return send(res, tooLarge(options.maxBodyBytes));
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > options.maxBodyBytes) {
-      req.destroy();
-      return send(res, tooLarge(options.maxBodyBytes));
-    }
-    chunks.push(chunk as Buffer);
-  }
-  const body = Buffer.concat(chunks);
+  const body = await readBody(req, options.maxBodyBytes);
+  if (!body) return send(res, tooLarge(options.maxBodyBytes));
 
   const { match } = matchRoute(options.routes, method, url.pathname);
   const fn: ApiFunctionName = match ? match.route.fn : 'platform';
@@ -82,6 +98,32 @@ async function handle(options: LocalApiOptions, req: IncomingMessage, res: Serve
   const context = { awsRequestId: event.requestContext.requestId, functionName: `local-${fn}` } as Context;
   const result = await options.functions[fn](event, context);
   send(res, result);
+}
+
+/**
+ * The body in one buffer. With a Content-Length (the HTTP parser guarantees the body is exactly
+ * that long) the bytes are copied once into a buffer of that size, instead of being held twice by
+ * a chunk list and its concatenation. Null when the body exceeds `max`.
+ */
+async function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
+  const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
+  if (declared !== null && Number.isSafeInteger(declared)) {
+    const body = Buffer.allocUnsafe(declared);
+    let offset = 0;
+    for await (const chunk of req) offset += (chunk as Buffer).copy(body, offset);
+    return offset === declared ? body : body.subarray(0, offset);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > max) {
+      req.destroy();
+      return null;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }
 
 function toEvent(
@@ -101,7 +143,7 @@ function toEvent(
   const type = mediaType(headers['content-type']);
   const isText = type.startsWith('text/') || isJsonMediaType(type) || type === 'application/x-www-form-urlencoded';
   const now = new Date();
-  return {
+  const event: APIGatewayProxyEventV2 = {
     version: '2.0',
     routeKey: key,
     rawPath: url.pathname,
@@ -109,7 +151,6 @@ function toEvent(
     headers,
     queryStringParameters: Object.keys(query).length ? query : undefined,
     pathParameters: params && Object.keys(params).length ? params : undefined,
-    body: body.length ? (isText ? body.toString('utf8') : body.toString('base64')) : undefined,
     isBase64Encoded: body.length > 0 && !isText,
     requestContext: {
       accountId: 'local',
@@ -124,6 +165,16 @@ function toEvent(
       timeEpoch: now.getTime(),
     },
   };
+  // The string form API Gateway would send, built only if a handler reads it; the platform's
+  // handlers read the attached bytes (lambdas/platform/http/raw-body.ts).
+  let text: string | undefined;
+  Object.defineProperty(event, 'body', {
+    enumerable: true,
+    configurable: true,
+    get: () => (body.length ? (text ??= isText ? body.toString('utf8') : body.toString('base64')) : undefined),
+  });
+  attachRawBody(event, body);
+  return event;
 }
 
 function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {

@@ -1,23 +1,67 @@
 import { createRequire } from 'node:module';
+import { createServer, type RequestListener } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { repairFileStore } from './file-store-repair';
+import { signedStoreGateway } from './signed-store-gateway';
+import type { SigningSecret } from './sigv4';
 
 const require = createRequire(import.meta.url);
-const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
+interface S3rverApp {
+  callback(): RequestListener;
+  logger?: { close(): void };
+}
+const S3rver = require('s3rver') as new (options: Record<string, unknown>) => S3rverApp;
 
 export interface EmbeddedS3 {
+  /** Where this process reaches the store (loopback). */
   endpoint: string;
+  port: number;
   close(): Promise<void>;
 }
 
-/** s3rver on loopback, objects stored as files under `dir`. */
-export async function startEmbeddedS3(dir: string, port = 0): Promise<EmbeddedS3> {
+export interface EmbeddedS3Options {
+  /** 0 picks a free port. */
+  port?: number;
+  /** Interface to listen on (default loopback). */
+  host?: string;
+  /** Requests must be signed with this (local/sigv4.ts). */
+  secret: SigningSecret;
+}
+
+/**
+ * s3rver with objects stored as files under `dir`, behind a gateway that refuses unsigned or
+ * wrongly signed requests (local/signed-store-gateway.ts); s3rver itself never listens. Puts a
+ * kill -9 interrupted are removed first (local/file-store-repair.ts), so a crash never stops the
+ * next start.
+ */
+export async function startEmbeddedS3(dir: string, options: EmbeddedS3Options): Promise<EmbeddedS3> {
   mkdirSync(dir, { recursive: true });
-  const s3 = new S3rver({ address: '127.0.0.1', port, directory: dir, silent: true, vhostBuckets: false });
-  const address = await s3.run();
-  const endpoint = `http://127.0.0.1:${address.port}`;
-  return { endpoint, close: () => s3.close() };
+  const { removed } = repairFileStore(dir);
+  if (removed.length) {
+    console.warn(`embedded S3: removed ${removed.length} object(s) an interrupted write left incomplete: ${removed.slice(0, 10).join(', ')}${removed.length > 10 ? ', …' : ''}`);
+  }
+  const s3 = new S3rver({ directory: dir, silent: true, vhostBuckets: false });
+  const server = createServer(signedStoreGateway(s3.callback(), options.secret));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          s3.logger?.close();
+          resolve();
+        });
+      }),
+  };
 }
 
 export async function ensureBuckets(endpoint: string, buckets: string[]): Promise<void> {
@@ -26,8 +70,16 @@ export async function ensureBuckets(endpoint: string, buckets: string[]): Promis
     for (const bucket of buckets) {
       try {
         await client.send(new HeadBucketCommand({ Bucket: bucket }));
-      } catch {
+        continue;
+      } catch (error) {
+        const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (status !== 404) throw new Error(`Cannot check bucket ${bucket} at ${endpoint}: ${(error as Error).name} (HTTP ${status ?? 'no response'})`, { cause: error });
+      }
+      try {
         await client.send(new CreateBucketCommand({ Bucket: bucket }));
+      } catch (error) {
+        // Created meanwhile (another start, or a store that reports existing buckets this way): fine.
+        if (!['BucketAlreadyExists', 'BucketAlreadyOwnedByYou'].includes((error as Error).name)) throw error;
       }
     }
   } finally {

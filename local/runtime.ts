@@ -7,7 +7,7 @@ import { localCursorSecret } from './cursor-secret';
 import { startLocalApi, type LocalApi } from './api-gateway-server';
 import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from './embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3, type EmbeddedS3 } from './embedded-s3';
-import { applyLocalEnvironment, clearRuntimeState, LOCAL_RESOURCES, writeRuntimeState } from './environment';
+import { applyLocalEnvironment, clearRuntimeState, localStoreSecret, LOCAL_RESOURCES, writeRuntimeState } from './environment';
 import { apiFunctions } from './functions';
 import { WORKER_STARTERS, type LocalWorker } from './workers';
 import { ensureDemoAccount, type DemoAccount } from './seed';
@@ -38,14 +38,15 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   let dynamo: EmbeddedDynamo | null = null;
   let s3: EmbeddedS3 | null = null;
   let api: LocalApi | null = null;
+  const secret = external ? undefined : localStoreSecret(options.dataDir);
   try {
     if (!external) {
       dynamo = await startEmbeddedDynamo(options.dataDir ? join(options.dataDir, 'dynamodb') : null);
       const s3Dir = options.dataDir ? join(options.dataDir, 's3') : join(await tempDir(), 's3');
-      s3 = await startEmbeddedS3(s3Dir);
+      s3 = await startEmbeddedS3(s3Dir, { secret: secret! });
     }
     const endpoints = { dynamo: external ?? dynamo!.endpoint, s3: external ?? s3!.endpoint };
-    applyLocalEnvironment(endpoints);
+    applyLocalEnvironment(endpoints, secret);
     if (options.dataDir) process.env.CURSOR_SECRET ??= localCursorSecret(options.dataDir);
     resetCursorKey();
     // Clients are cached per process; a second runtime in the same process must not reuse the first's.
@@ -61,6 +62,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       port: options.port,
       host: options.host,
       maxBodyBytes: options.maxBodyBytes,
+      requestTimeoutMs: numberFromEnv('LOCAL_REQUEST_TIMEOUT_MS'),
+      headersTimeoutMs: numberFromEnv('LOCAL_HEADERS_TIMEOUT_MS'),
     });
     const workers: LocalWorker[] = [];
     for (const start of WORKER_STARTERS) workers.push(await start());
@@ -85,6 +88,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     await dynamo?.close();
     throw error;
   }
+}
+
+function numberFromEnv(name: string): number | undefined {
+  const value = process.env[name];
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of milliseconds; got '${value}'`);
+  return n;
 }
 
 async function tempDir(): Promise<string> {

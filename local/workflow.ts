@@ -1,9 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { StateMachine } from 'aws-local-stepfunctions';
-
-type RunOptions = NonNullable<Parameters<StateMachine['run']>[1]>;
-type LocalHandlers = NonNullable<NonNullable<RunOptions['overrides']>['taskResourceLocalHandlers']>;
 import { logger } from '../lambdas/platform/logger';
 import { setLocalWorkflowStarter } from '../lambdas/uploads/workflow';
 import { prepare } from '../lambdas/uploads/pipeline/prepare';
@@ -11,50 +7,66 @@ import { classifyChunk } from '../lambdas/uploads/pipeline/classify-chunk';
 import { finalize } from '../lambdas/uploads/pipeline/finalize';
 import { fail } from '../lambdas/uploads/pipeline/fail';
 import type { LocalWorker } from './workers';
+import { WorkflowRunner, type AslDefinition, type TaskHandler } from './workflow-runner';
 
 const ASL = fileURLToPath(new URL('../statemachines/upload-processing.asl.json', import.meta.url));
 
+/**
+ * Upload workflows that run at once locally (LOCAL_WORKFLOW_CONCURRENCY, default 2). Each holds
+ * its upload's CSV and results in memory; eight 100 MB uploads at once exhausted the heap.
+ */
+export const localWorkflowConcurrency = (): number => {
+  const n = Number(process.env.LOCAL_WORKFLOW_CONCURRENCY ?? 2);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`LOCAL_WORKFLOW_CONCURRENCY must be a whole number >= 1; got '${process.env.LOCAL_WORKFLOW_CONCURRENCY}'`);
+  return n;
+};
+
 /** The deployed definition, with its function placeholders pointed at local stand-ins. */
-export function loadUploadStateMachine(): StateMachine {
+export function uploadWorkflowDefinition(): AslDefinition {
   const text = readFileSync(ASL, 'utf8').replace(/\$\{(\w+)FunctionArn\}/g, (_, name: string) => `arn:aws:lambda:us-east-1:000000000000:function:local-${name}`);
-  return new StateMachine(JSON.parse(text), { validationOptions: { checkPaths: true, checkArn: true } });
+  return JSON.parse(text) as AslDefinition;
 }
 
-const handlers = {
-  Prepare: prepare,
-  ClassifyChunk: classifyChunk,
-  Finalize: finalize,
-  MarkFailed: fail,
-} as unknown as LocalHandlers;
+const handlers: Record<string, TaskHandler> = {
+  Prepare: prepare as TaskHandler,
+  ClassifyChunk: classifyChunk as TaskHandler,
+  Finalize: finalize as TaskHandler,
+  MarkFailed: fail as TaskHandler,
+};
 
-/** Runs one upload's workflow to its end in this process (the same ASL Step Functions runs). */
-export async function runUploadWorkflow(uploadId: string, overrides: { retryIntervalMs?: number } = {}): Promise<unknown> {
-  const machine = loadUploadStateMachine();
-  const retry = overrides.retryIntervalMs ?? 200;
-  const execution = machine.run(
-    { upload_id: uploadId },
-    { overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides: { Prepare: retry, ClassifyChunk: retry, Finalize: retry, MarkFailed: retry } } },
-  );
-  return execution.result;
-}
-
-const running = new Set<Promise<unknown>>();
-
-/** Local stand-in for StartExecution: runs in the background, like Step Functions would. */
-export async function startLocalWorkflowRunner(): Promise<LocalWorker> {
-  setLocalWorkflowStarter(async (uploadId) => {
-    const execution = runUploadWorkflow(uploadId).catch((error: unknown) => logger.error('local workflow failed', { upload_id: uploadId, error: error as Error }));
-    running.add(execution);
-    void execution.finally(() => running.delete(execution));
+export function createUploadWorkflowRunner(options: { concurrency?: number; retryIntervalMs?: number } = {}): WorkflowRunner {
+  return new WorkflowRunner({
+    definition: uploadWorkflowDefinition(),
+    handlers,
+    concurrency: options.concurrency ?? localWorkflowConcurrency(),
+    // Marking an upload failed waits until no other step of it is still running.
+    exclusiveStates: ['MarkFailed'],
+    retryIntervalMs: options.retryIntervalMs ?? 200,
+    onError: (uploadId, error) => logger.error('local workflow failed', { upload_id: uploadId, error: error as Error }),
+    onAttemptRequested: (uploadId, state, waiting) => {
+      if (waiting) logger.warn('local workflow: a retry waits for the earlier attempt of the step to finish', { upload_id: uploadId, state });
+    },
   });
+}
+
+let runner: WorkflowRunner | null = null;
+
+/** Local stand-in for StartExecution: queued and run in the background, one execution per upload. */
+export async function startLocalWorkflowRunner(): Promise<LocalWorker> {
+  const own = createUploadWorkflowRunner();
+  runner = own;
+  setLocalWorkflowStarter(async (uploadId) => own.start(uploadId, { upload_id: uploadId }));
   return {
     name: 'upload-workflow',
     stop: async () => {
       setLocalWorkflowStarter(null);
-      await Promise.allSettled([...running]);
+      await own.stop();
+      if (runner === own) runner = null;
     },
   };
 }
 
-/** Waits for every workflow started so far (tests). */
-export const settleWorkflows = (): Promise<unknown> => Promise.allSettled([...running]);
+/** Waits until every workflow started so far, queued ones included, has ended (tests). */
+export const settleWorkflows = async (): Promise<void> => {
+  await runner?.settle();
+};

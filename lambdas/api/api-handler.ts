@@ -6,6 +6,8 @@ import { HttpError, forbidden, payloadTooLarge, unsupportedMediaType } from '../
 import { logger } from '../platform/logger';
 import { isJsonMediaType, mediaType } from '../platform/http/content-type';
 import type { ApiContext, BoundOperation } from '../platform/http/operation';
+import { jsonNestingDepth, MAX_JSON_DEPTH } from '../platform/http/json-depth';
+import { rawBodyOf } from '../platform/http/raw-body';
 import { toApiGatewayResult, type OperationResult } from '../platform/http/response';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { parseOr400, parseParamsOr404 } from '../platform/http/validation';
@@ -43,7 +45,7 @@ async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, r
     params: undefined,
     query: undefined,
     body: undefined,
-    rawBody: event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0),
+    rawBody: rawBodyOf(event),
     headers,
     responseHeaders: {},
   };
@@ -91,6 +93,9 @@ export function parseJsonBody(route: RouteSpec, ctx: Pick<ApiContext, 'rawBody' 
   if (ctx.rawBody.length > MAX_JSON_BODY_BYTES) throw payloadTooLarge(`Request body exceeds ${MAX_JSON_BODY_BYTES} bytes`);
   let parsed: unknown = {};
   if (ctx.rawBody.length > 0) {
+    if (jsonNestingDepth(ctx.rawBody, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+      throw new HttpError(400, `JSON body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
+    }
     try {
       parsed = JSON.parse(ctx.rawBody.toString('utf8'));
     } catch {

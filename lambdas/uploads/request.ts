@@ -142,10 +142,20 @@ function readMultipart(body: Buffer, contentType: string): Promise<{ fields: Rec
     let file: Buffer | null = null;
     let filename: string | null = null;
     let tooLarge = false;
+    let failed = false;
+    // Every stream busboy hands out can fail (a part cut off before its closing boundary emits
+    // 'Unexpected end of form' on the file stream); an 'error' nobody listens to would take the
+    // whole process down, so each one ends this request with a 400 instead.
+    const malformed = (error: Error) => {
+      if (failed) return;
+      failed = true;
+      reject(badRequest(`Malformed multipart body: ${error.message}; send each part complete, followed by the closing boundary`));
+    };
     parser.on('field', (name, value) => {
       fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
+      stream.on('error', malformed);
       if (name !== 'file') {
         stream.resume();
         return;
@@ -160,8 +170,9 @@ function readMultipart(body: Buffer, contentType: string): Promise<{ fields: Rec
         file = Buffer.concat(chunks);
       });
     });
-    parser.on('error', (error: Error) => reject(badRequest(`Malformed multipart body: ${error.message}`)));
+    parser.on('error', malformed);
     parser.on('close', () => {
+      if (failed) return;
       if (tooLarge) reject(payloadTooLarge(`The CSV file exceeds ${MAX_CSV_BYTES} bytes (100 MB)`));
       else resolve({ fields, file, filename });
     });

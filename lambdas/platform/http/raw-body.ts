@@ -1,0 +1,18 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+
+// API Gateway hands a Lambda its body as a string (base64 for binary types), so a deployed handler
+// decodes it once. The local server already holds the bytes: it attaches them to the event, and the
+// string form is only built if something reads `event.body`, instead of encoding 100 MB to base64
+// and decoding it straight back.
+const attached = new WeakMap<object, Buffer>();
+
+export function attachRawBody(event: APIGatewayProxyEventV2, bytes: Buffer): void {
+  attached.set(event, bytes);
+}
+
+/** The request body bytes: the attached buffer locally, else decoded from the event. */
+export function rawBodyOf(event: APIGatewayProxyEventV2): Buffer {
+  const bytes = attached.get(event);
+  if (bytes) return bytes;
+  return event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+}
