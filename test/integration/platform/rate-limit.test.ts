@@ -47,7 +47,9 @@ describe('token buckets in the table', () => {
     } finally {
       setClock(null);
     }
-  });
+    // 2,000 conditional writes: on a loaded 2-core machine this outlasts the default 60 s, and a
+    // timed-out test would leave its pinned clock to the next one.
+  }, 240_000);
 
   it('successful calls carry the X-RateLimit headers', async () => {
     const headers = await consumeRateLimit('key-headers', 'org-headers');

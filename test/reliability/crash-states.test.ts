@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { useTestService } from '../support/runtime';
+import { settleWorkflows } from '../../local/workflow';
+import * as admin from '../../lambdas/admin/admin';
+import { debit, getBalance } from '../../lambdas/credits/credits';
+import { applyPoolDelta } from '../../lambdas/credits/balance-repository';
+import { db, tableName } from '../../lambdas/platform/table';
+import { filesBucket, putObject } from '../../lambdas/platform/blob';
+import { drainOutbox, outboxFields } from '../../lambdas/events/outbox';
+import { buildEvent } from '../../lambdas/events/events';
+import { createUpload } from '../../lambdas/uploads/create-upload';
+import { recoverUploads } from '../../lambdas/uploads/reconcile';
+import { keys, type UploadRecord } from '../../lambdas/uploads/upload';
+import { getUpload, insertUpload } from '../../lambdas/uploads/upload-repository';
+import { recoverCreatingContacts } from '../../lambdas/contacts/create-contact';
+import { contactItemKey, getContact, insertContact, transitionContact } from '../../lambdas/contacts/contact-repository';
+import type { ContactRecord } from '../../lambdas/contacts/contact';
+
+// The intermediate states a crash between two writes leaves, written directly, each driven to a
+// terminal state by recovery with credits conserved (docs/reliability.md).
+
+const service = useTestService();
+const PAST = '2026-01-01T00:00:00.000Z';
+const csv = Buffer.from(['phone', ...Array.from({ length: 100 }, (_, i) => `212-555-${2000 + i}`)].join('\n'));
+
+async function eventsOf(orgId: string): Promise<{ id: string; type: string }[]> {
+  const out = await db().send(new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${orgId}#EVENTS` } }));
+  return (out.Items ?? []).map((i) => ({ id: String(i.id), type: String(i.type) }));
+}
+
+async function uploadIn(status: UploadRecord['status'] | 'charging', orgId: string, id: string): Promise<UploadRecord> {
+  const made = await createUpload({ organizationId: orgId, userId: service.userId, apiKeyId: 'k' }, { csv, filename: 'a.csv', mapping: { phoneColumns: ['phone'] }, tier: 'standard', skipMobileLookup: false, source: 'api' });
+  await settleWorkflows();
+  const record = { ...(await getUpload(made.id))!, id, status, result_summary: null, processed_available: false, credits_charged: status === 'charging' ? null : 100, created_at: PAST, updated_at: PAST } as UploadRecord;
+  await putObject(filesBucket(), keys.original(record), csv, 'text/csv');
+  await insertUpload(record, PAST); // watched, stale since PAST
+  return record;
+}
+
+describe('upload crash states', () => {
+  it('charging with the debit applied but not in the ledger: resumed and completed, charged once', async () => {
+    const org = await admin.createOrganization({ name: 'Inflight', credits: 1000 });
+    const upload = await uploadIn('charging', org.id, '55555555-5555-4555-8555-555555555555');
+    expect(await applyPoolDelta(org.id, `upload:${upload.id}`, { subscription: 0, purchased: -100 }, { kind: 'none' }, PAST)).toBe(true);
+    const before = await getBalance(org.id);
+    expect(await recoverUploads()).toMatchObject({ resumed: 1, removed: 0 });
+    await settleWorkflows();
+    expect(await getUpload(upload.id)).toMatchObject({ status: 'completed', credits_charged: 100 });
+    expect(await getBalance(org.id)).toEqual(before);
+    expect((await eventsOf(org.id)).filter((e) => e.type === 'upload.created')).toHaveLength(2);
+  });
+
+  it('ready_for_processing with no execution: started again and completed', async () => {
+    const org = await admin.createOrganization({ name: 'Ready', credits: 1000 });
+    const upload = await uploadIn('ready_for_processing', org.id, '66666666-6666-4666-8666-666666666666');
+    await debit(org.id, `upload:${upload.id}`, 100, { reason: 'test' });
+    // Changed an hour ago at most: restarted, not given up.
+    const recent = { ...upload, updated_at: new Date(Date.now() - 10 * 60_000).toISOString() };
+    await insertUpload({ ...recent, id: '66666666-6666-4666-8666-666666666667' }, PAST);
+    expect(await recoverUploads()).toMatchObject({ restarted: 1, failed: 1 });
+    await settleWorkflows();
+    expect(await getUpload('66666666-6666-4666-8666-666666666667')).toMatchObject({ status: 'completed' });
+    // The one left ready for over an hour was failed and refunded, with its event.
+    expect(await getUpload(upload.id)).toMatchObject({ status: 'failed', credits_refunded: 100 });
+    expect((await eventsOf(org.id)).map((e) => e.type)).toContain('upload.failed');
+  });
+
+  it('processing past its bound: failed, refunded once, announced', async () => {
+    const org = await admin.createOrganization({ name: 'Stalled', credits: 1000 });
+    const upload = await uploadIn('processing', org.id, '77777777-7777-4777-8777-777777777777');
+    await debit(org.id, `upload:${upload.id}`, 100, { reason: 'test' });
+    const before = await getBalance(org.id);
+    await Promise.all([recoverUploads(), recoverUploads()]);
+    expect(await getUpload(upload.id)).toMatchObject({ status: 'failed', credits_charged: 100, credits_refunded: 100 });
+    expect((await getBalance(org.id)).total).toBe(before.total + 100);
+    expect((await eventsOf(org.id)).filter((e) => e.type === 'upload.failed')).toHaveLength(1);
+    expect(await recoverUploads()).toEqual({ resumed: 0, removed: 0, restarted: 0, failed: 0, settled: 0 });
+  });
+});
+
+describe('contact crash states', () => {
+  const draft = (orgId: string, id: string): ContactRecord => ({
+    id,
+    organization_id: orgId,
+    api_key_id: 'k',
+    phone: '+12125550177',
+    properties: {},
+    status: 'creating',
+    validation_tier: 'standard',
+    credits_charged: 0,
+    batch_position: null,
+    answer_intent: null,
+    identity: null,
+    error_message: null,
+    callback_url: null,
+    callback_secret: null,
+    pool_upload_id: null,
+    created_at: PAST,
+    updated_at: PAST,
+  });
+
+  it('creating after its debit is queued; creating without one is removed; nothing charged again', async () => {
+    const org = await admin.createOrganization({ name: 'Half made', credits: 10 });
+    const charged = draft(org.id, '88888888-8888-4888-8888-888888888888');
+    const uncharged = draft(org.id, '99999999-9999-4999-8999-999999999999');
+    await insertContact(charged, PAST);
+    await insertContact(uncharged, PAST);
+    await debit(org.id, `contact:${charged.id}`, 1, { reason: 'test' });
+    expect(await recoverCreatingContacts()).toEqual({ resumed: 1, removed: 1 });
+    expect(await getContact(charged.id)).toMatchObject({ status: 'queued', credits_charged: 1 });
+    expect(await getContact(uncharged.id)).toBeNull();
+    expect((await getBalance(org.id)).total).toBe(9);
+    expect(await recoverCreatingContacts()).toEqual({ resumed: 0, removed: 0 });
+  });
+
+  it('completed with its event unpublished: the drain publishes it once, with the callback', async () => {
+    const org = await admin.createOrganization({ name: 'Unpublished', credits: 10 });
+    const contact = { ...draft(org.id, 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'), status: 'processing' as const, callback_url: 'https://hooks.example.test/cb', callback_secret: 's' };
+    await insertContact(contact, PAST);
+    const event = buildEvent({ type: 'contact.completed', id: 'evt_00000000000000000000000000000001', data: { contact: { id: contact.id } } });
+    const key = contactItemKey(contact.id);
+    // The state change with its event, and then the process died.
+    await transitionContact(contact, ['processing'], 'completed', { answer_intent: 'Likely Answer', ...outboxFields(key, [{ organization_id: org.id, event, callback: { url: contact.callback_url, secret: 's' } }], PAST) }, PAST);
+    expect(await eventsOf(org.id)).toEqual([]);
+    const drained = await drainOutbox(new Date().toISOString());
+    expect(drained).toEqual({ items: 1, events: 1 });
+    expect(await eventsOf(org.id)).toEqual([{ id: event.id, type: 'contact.completed' }]);
+    const callbacks = await db().send(new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${org.id}#CALLBACKS` } }));
+    expect(callbacks.Items).toHaveLength(1);
+    expect(await drainOutbox(new Date().toISOString())).toEqual({ items: 0, events: 0 });
+    expect(await getContact(contact.id)).toMatchObject({ status: 'completed' });
+  });
+});
