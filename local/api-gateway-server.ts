@@ -6,6 +6,7 @@ import { matchRoute } from '../lambdas/platform/http/match';
 import { routeKey, type ApiFunctionName, type RouteSpec } from '../lambdas/platform/http/route-spec';
 import { isJsonMediaType, mediaType } from '../lambdas/platform/http/content-type';
 import { attachRawBody } from '../lambdas/platform/http/raw-body';
+import { withLogContext } from '../lambdas/platform/logger';
 
 export type ApiLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -96,7 +97,8 @@ async function handle(options: LocalApiOptions, req: IncomingMessage, res: Serve
   const fn: ApiFunctionName = match ? match.route.fn : 'platform';
   const event = toEvent(req, method, url, body, match ? routeKey(match.route) : '$default', match?.params);
   const context = { awsRequestId: event.requestContext.requestId, functionName: `local-${fn}` } as Context;
-  const result = await options.functions[fn](event, context);
+  // Each invocation logs in its own context, as separate Lambda invocations would.
+  const result = await withLogContext(() => options.functions[fn](event, context));
   send(res, result);
 }
 
