@@ -2,7 +2,7 @@ import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { badRequest } from '../platform/errors';
 import { nowUnix } from '../platform/clock';
 import { newId } from '../platform/ids';
-import { filesBucket, getObject, s3 } from '../platform/blob';
+import { filesBucket, getObject, linkSigner } from '../platform/blob';
 import { MAX_CSV_BYTES } from './request';
 
 // Large files in AWS: API Gateway carries at most 10 MB, so a CSV up to 100 MB goes to S3 first
@@ -14,7 +14,7 @@ const stagedKey = (orgId: string, id: string) => `staging/${orgId}/${id}.csv`;
 
 export async function stageUpload(orgId: string) {
   const id = newId();
-  const post = await createPresignedPost(s3(), {
+  const post = await createPresignedPost(linkSigner(), {
     Bucket: filesBucket(),
     Key: stagedKey(orgId, id),
     Conditions: [['content-length-range', 1, MAX_CSV_BYTES]],
