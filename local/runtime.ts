@@ -60,6 +60,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       maxBodyBytes: options.maxBodyBytes,
       requestTimeoutMs: numberFromEnv('LOCAL_REQUEST_TIMEOUT_MS'),
       headersTimeoutMs: numberFromEnv('LOCAL_HEADERS_TIMEOUT_MS'),
+      maxInFlightBodyBytes: numberFromEnv('LOCAL_MAX_INFLIGHT_BODY_BYTES'),
     });
     const workers: LocalWorker[] = [];
     for (const start of WORKER_STARTERS) workers.push(await start());
