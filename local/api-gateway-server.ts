@@ -6,6 +6,8 @@ import { matchRoute } from '../lambdas/platform/http/match';
 import { routeKey, type ApiFunctionName, type RouteSpec } from '../lambdas/platform/http/route-spec';
 import { isJsonMediaType, mediaType } from '../lambdas/platform/http/content-type';
 import { attachRawBody } from '../lambdas/platform/http/raw-body';
+import { withLogContext } from '../lambdas/platform/logger';
+import { ByteBudget } from './byte-budget';
 
 export type ApiLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -30,6 +32,11 @@ export interface LocalApiOptions {
   headersTimeoutMs?: number;
   /** An idle keep-alive connection is closed after this (default 5 s). */
   keepAliveTimeoutMs?: number;
+  /**
+   * Request bodies held in memory at once, in bytes (default 2 × maxBodyBytes): beyond it requests
+   * wait unread until earlier ones have been answered.
+   */
+  maxInFlightBodyBytes?: number;
 }
 
 export const LOCAL_API_TIMEOUT_DEFAULTS = { requestTimeoutMs: 300_000, headersTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000 };
@@ -46,6 +53,7 @@ export interface LocalApi {
  */
 export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi> {
   const requestTimeout = options.requestTimeoutMs ?? LOCAL_API_TIMEOUT_DEFAULTS.requestTimeoutMs;
+  const budget = new ByteBudget(options.maxInFlightBodyBytes ?? 2 * options.maxBodyBytes);
   const server = createServer(
     {
       requestTimeout,
@@ -56,7 +64,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))),
     },
     (req, res) => {
-      handle(options, req, res).catch((error: unknown) => {
+      handle(options, budget, req, res).catch((error: unknown) => {
         // A client that went away (or was cut off by the timeouts) mid-body: nobody to answer.
         if (req.destroyed && !req.complete) return;
         console.error('local api: unhandled', error);
@@ -81,14 +89,25 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   };
 }
 
-async function handle(options: LocalApiOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://local');
-  const method = (req.method ?? 'GET').toUpperCase();
+async function handle(options: LocalApiOptions, budget: ByteBudget, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > options.maxBodyBytes) {
     req.resume();
     return send(res, tooLarge(options.maxBodyBytes));
   }
+  // A body of unknown length may grow to the limit.
+  const chunked = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined;
+  const release = await budget.acquire(chunked ? options.maxBodyBytes : declared);
+  try {
+    await respond(options, req, res);
+  } finally {
+    release();
+  }
+}
+
+async function respond(options: LocalApiOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const method = (req.method ?? 'GET').toUpperCase();
   const body = await readBody(req, options.maxBodyBytes);
   if (!body) return send(res, tooLarge(options.maxBodyBytes));
 
@@ -96,7 +115,8 @@ async function handle(options: LocalApiOptions, req: IncomingMessage, res: Serve
   const fn: ApiFunctionName = match ? match.route.fn : 'platform';
   const event = toEvent(req, method, url, body, match ? routeKey(match.route) : '$default', match?.params);
   const context = { awsRequestId: event.requestContext.requestId, functionName: `local-${fn}` } as Context;
-  const result = await options.functions[fn](event, context);
+  // Each invocation logs in its own context, as separate Lambda invocations would.
+  const result = await withLogContext(() => options.functions[fn](event, context));
   send(res, result);
 }
 

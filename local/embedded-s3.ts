@@ -46,12 +46,16 @@ export async function startEmbeddedS3(dir: string, options: EmbeddedS3Options): 
   const server = createServer(signedStoreGateway(s3.callback(), options.secret));
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${options.port} of the embedded file store is in use on ${host}; set FILES_PORT to a free port`, { cause: error }) : error),
+    );
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  // Listening on every interface (0.0.0.0, ::) this process still uses loopback; on one address, that one.
+  const reach = ['0.0.0.0', '::', ''].includes(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: `http://${reach}:${port}`,
     port,
     close: () =>
       new Promise<void>((resolve) => {

@@ -22,7 +22,7 @@ export const dataDirFromEnv = (): string => resolve(process.env.DATA_DIR ?? '.da
  * Points this process's SDK clients at the embedded (or LocalStack) endpoints. Set before any
  * client is created; clients are created lazily.
  */
-export function applyLocalEnvironment(endpoints: { dynamo: string; s3: string }, credentials: SigningSecret = EXTERNAL_CREDENTIALS): void {
+export function applyLocalEnvironment(endpoints: { dynamo: string; s3: string }, credentials: SigningSecret = EXTERNAL_CREDENTIALS, linkEndpoint?: string): void {
   process.env.AWS_REGION ??= 'us-east-1';
   // The embedded store checks signatures with its own secret (LocalStack accepts any). Whatever
   // the shell has is replaced so that real credentials are never sent, even to loopback.
@@ -32,6 +32,9 @@ export function applyLocalEnvironment(endpoints: { dynamo: string; s3: string },
   delete process.env.AWS_PROFILE;
   process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoints.dynamo;
   process.env.AWS_ENDPOINT_URL_S3 = endpoints.s3;
+  // Links handed to clients are signed for this origin (lambdas/platform/blob.ts).
+  if (linkEndpoint && linkEndpoint !== endpoints.s3) process.env.S3_LINK_ENDPOINT = linkEndpoint;
+  else delete process.env.S3_LINK_ENDPOINT;
   process.env.S3_FORCE_PATH_STYLE = 'true';
   process.env.TABLE_NAME ??= LOCAL_RESOURCES.table;
   process.env.FILES_BUCKET ??= LOCAL_RESOURCES.buckets.files;

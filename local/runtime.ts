@@ -43,10 +43,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     if (!external) {
       dynamo = await startEmbeddedDynamo(options.dataDir ? join(options.dataDir, 'dynamodb') : null);
       const s3Dir = options.dataDir ? join(options.dataDir, 's3') : join(await tempDir(), 's3');
-      s3 = await startEmbeddedS3(s3Dir, { secret: secret! });
+      s3 = await startEmbeddedS3(s3Dir, { secret: secret!, host: options.host, port: filesPort(options.port) });
     }
     const endpoints = { dynamo: external ?? dynamo!.endpoint, s3: external ?? s3!.endpoint };
-    applyLocalEnvironment(endpoints, secret);
+    applyLocalEnvironment(endpoints, secret, s3 ? filesPublicUrl(s3) : undefined);
     if (options.dataDir) process.env.CURSOR_SECRET ??= localCursorSecret(options.dataDir);
     resetCursorKey();
     // Clients are cached per process; a second runtime in the same process must not reuse the first's.
@@ -64,6 +64,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       maxBodyBytes: options.maxBodyBytes,
       requestTimeoutMs: numberFromEnv('LOCAL_REQUEST_TIMEOUT_MS'),
       headersTimeoutMs: numberFromEnv('LOCAL_HEADERS_TIMEOUT_MS'),
+      maxInFlightBodyBytes: numberFromEnv('LOCAL_MAX_INFLIGHT_BODY_BYTES'),
     });
     const workers: LocalWorker[] = [];
     for (const start of WORKER_STARTERS) workers.push(await start());
@@ -88,6 +89,40 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     await dynamo?.close();
     throw error;
   }
+}
+
+/**
+ * The embedded store's port: FILES_PORT, else the API's port + 1, so it is the same on every start
+ * and download links outlive a restart (a random port when the API's is; tests).
+ */
+function filesPort(apiPort: number): number {
+  const configured = process.env.FILES_PORT;
+  if (configured !== undefined && configured !== '') {
+    const n = Number(configured);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`FILES_PORT must be a port number; got '${configured}'`);
+    return n;
+  }
+  return apiPort === 0 ? 0 : apiPort + 1;
+}
+
+/**
+ * The base of the links clients are given (downloads, staging): FILES_PUBLIC_URL, e.g.
+ * http://192.168.1.20:3001 when HOST=0.0.0.0 serves other machines; else where this machine
+ * reaches the store. Links are signed for that host, and the store checks them as received.
+ */
+function filesPublicUrl(s3: EmbeddedS3): string {
+  const configured = process.env.FILES_PUBLIC_URL;
+  if (!configured) return s3.endpoint;
+  let url: URL;
+  try {
+    url = new URL(configured);
+  } catch {
+    throw new Error(`FILES_PUBLIC_URL must be an absolute http(s) URL; got '${configured}'`);
+  }
+  if (!/^https?:$/.test(url.protocol) || (url.pathname !== '/' && url.pathname !== '') || url.search) {
+    throw new Error(`FILES_PUBLIC_URL must be an http(s) origin with no path or query (e.g. http://192.168.1.20:3001); got '${configured}'`);
+  }
+  return url.origin;
 }
 
 function numberFromEnv(name: string): number | undefined {

@@ -1,10 +1,10 @@
 import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
 import { handler as contactPoolJob } from '../lambdas/contacts/pool-job';
 import { recoverAfterRestart, runRecovery } from '../lambdas/recovery/recovery-job';
+import { logger, withLogContext } from '../lambdas/platform/logger';
 
 /** Taken when the runtime is loaded, before its API listens: anything older is a previous process's. */
 const PROCESS_STARTED_AT = new Date().toISOString();
-import { logger } from '../lambdas/platform/logger';
 import type { LocalWorker } from './workers';
 
 /**
@@ -17,13 +17,16 @@ export function everyInterval(name: string, intervalMs: number, job: () => Promi
     if (running) return;
     running = true;
     // A fresh log context per run, as a new Lambda invocation would have.
-    logger.resetKeys();
-    logger.appendKeys({ job: name });
-    job()
-      .catch((error: unknown) => logger.error(`local schedule ${name} failed`, { error: error as Error }))
-      .finally(() => {
+    void withLogContext(async () => {
+      logger.appendKeys({ job: name });
+      try {
+        await job();
+      } catch (error) {
+        logger.error(`local schedule ${name} failed`, { error: error as Error });
+      } finally {
         running = false;
-      });
+      }
+    });
   }, intervalMs);
   timer.unref();
   return { name, stop: async () => clearInterval(timer) };

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { logger } from '../lambdas/platform/logger';
+import { logger, withLogContext } from '../lambdas/platform/logger';
 import { setLocalWorkflowStarter } from '../lambdas/uploads/workflow';
 import { prepare } from '../lambdas/uploads/pipeline/prepare';
 import { classifyChunk } from '../lambdas/uploads/pipeline/classify-chunk';
@@ -27,11 +27,20 @@ export function uploadWorkflowDefinition(): AslDefinition {
   return JSON.parse(text) as AslDefinition;
 }
 
+/** Each step attempt logs in its own context, keyed by its upload and state, as its own Lambda invocation would. */
+const step =
+  (state: string, handler: TaskHandler): TaskHandler =>
+  (input) =>
+    withLogContext(() => {
+      logger.appendKeys({ upload_id: (input as { upload_id?: string }).upload_id, state });
+      return handler(input);
+    });
+
 const handlers: Record<string, TaskHandler> = {
-  Prepare: prepare as TaskHandler,
-  ClassifyChunk: classifyChunk as TaskHandler,
-  Finalize: finalize as TaskHandler,
-  MarkFailed: fail as TaskHandler,
+  Prepare: step('Prepare', prepare as TaskHandler),
+  ClassifyChunk: step('ClassifyChunk', classifyChunk as TaskHandler),
+  Finalize: step('Finalize', finalize as TaskHandler),
+  MarkFailed: step('MarkFailed', fail as TaskHandler),
 };
 
 export function createUploadWorkflowRunner(options: { concurrency?: number; retryIntervalMs?: number } = {}): WorkflowRunner {

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { authenticate } from '../auth/authenticate';
 import { consumeRateLimit } from '../ratelimit/rate-limiter';
 import { HttpError, forbidden, payloadTooLarge, unsupportedMediaType } from '../platform/errors';
-import { logger } from '../platform/logger';
+import { logger, withLogContext } from '../platform/logger';
 import { isJsonMediaType, mediaType } from '../platform/http/content-type';
 import type { ApiContext, BoundOperation } from '../platform/http/operation';
 import { jsonNestingDepth, MAX_JSON_DEPTH } from '../platform/http/json-depth';
@@ -21,9 +21,9 @@ export const MAX_JSON_BODY_BYTES = Number(process.env.MAX_JSON_BODY_BYTES ?? 50 
  * envelope, authentication, rate limits, the subscription gate, body and query validation, then
  * the feature's operation for the matched route.
  */
-export function apiHandler(operations: BoundOperation[]) {
+export function apiHandler(operations: BoundOperation[]): (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2> {
   const byKey = new Map(operations.map((op) => [op.key, op]));
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
     .use(errorEnvelope())
     .handler(async (event, context) => {
       const op = byKey.get(event.routeKey);
@@ -32,6 +32,8 @@ export function apiHandler(operations: BoundOperation[]) {
       const result = await runOperation(op, event, requestId);
       return toApiGatewayResult(result, requestId);
     });
+  // Every line this request logs carries its own request id and route, however requests overlap.
+  return (event, context) => withLogContext(() => handler(event, context));
 }
 
 async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, requestId: string): Promise<OperationResult> {

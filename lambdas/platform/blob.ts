@@ -11,9 +11,24 @@ export function s3(): S3Client {
   return client;
 }
 
-/** Drop the cached client (a process that switches endpoints, e.g. a second local runtime). */
+let linkClient: S3Client | null = null;
+
+/**
+ * The client that signs links handed to clients (downloads, staging). Signing needs no network,
+ * so it may name an origin this process does not use itself: S3_LINK_ENDPOINT, set by the local
+ * runtime to FILES_PUBLIC_URL (another machine reaches the store there). Else the S3 client.
+ */
+export function linkSigner(): S3Client {
+  const endpoint = process.env.S3_LINK_ENDPOINT;
+  if (!endpoint) return s3();
+  linkClient ??= new S3Client({ endpoint, forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true' });
+  return linkClient;
+}
+
+/** Drop the cached clients (a process that switches endpoints, e.g. a second local runtime). */
 export function resetS3(): void {
   client = null;
+  linkClient = null;
 }
 
 export function filesBucket(): string {
@@ -39,7 +54,7 @@ export async function getObject(bucket: string, key: string): Promise<Buffer | n
 /** A GET link valid `seconds` from now; `contentDisposition` (ASCII) is what S3 answers it with. */
 export async function presignGet(bucket: string, key: string, seconds: number, contentDisposition?: string): Promise<string> {
   return getSignedUrl(
-    s3(),
+    linkSigner(),
     new GetObjectCommand({ Bucket: bucket, Key: key, ResponseContentDisposition: contentDisposition }),
     { expiresIn: seconds },
   );

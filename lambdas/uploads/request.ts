@@ -167,7 +167,8 @@ function readMultipart(body: Buffer, contentType: string): Promise<{ fields: Rec
         tooLarge = true;
       });
       stream.on('end', () => {
-        file = Buffer.concat(chunks);
+        // busboy hands out slices of the body; a file in one slice needs no copy.
+        file = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       });
     });
     parser.on('error', malformed);

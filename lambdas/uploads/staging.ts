@@ -4,7 +4,7 @@ import { badRequest, conflict, HttpError } from '../platform/errors';
 import { nowIso, nowUnix } from '../platform/clock';
 import { newId } from '../platform/ids';
 import { conditionalWrite, db, tableName } from '../platform/table';
-import { filesBucket, getObject, s3 } from '../platform/blob';
+import { filesBucket, getObject, linkSigner } from '../platform/blob';
 import { MAX_CSV_BYTES } from './request';
 
 // Large files in AWS: API Gateway carries at most 10 MB, so a CSV up to 100 MB goes to S3 first
@@ -16,7 +16,7 @@ const stagedKey = (orgId: string, id: string) => `staging/${orgId}/${id}.csv`;
 
 export async function stageUpload(orgId: string) {
   const id = newId();
-  const post = await createPresignedPost(s3(), {
+  const post = await createPresignedPost(linkSigner(), {
     Bucket: filesBucket(),
     Key: stagedKey(orgId, id),
     Conditions: [['content-length-range', 1, MAX_CSV_BYTES]],

@@ -98,3 +98,36 @@ describe('local API server bodies', () => {
     if (res) expect(res.status).toBe(413);
   });
 });
+
+describe('local API server memory bound', () => {
+  it('holds at most maxInFlightBodyBytes of bodies: a request over the budget waits until earlier ones are answered', async () => {
+    const started: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const slow: ApiLambda = async (event) => {
+      const body = rawBodyOf(event).toString();
+      started.push(body.slice(0, 1));
+      if (body.startsWith('a')) await released;
+      return { statusCode: 200, body: body.slice(0, 1) };
+    };
+    const fns = { platform: slow, credits: slow, uploads: slow, contacts: slow, webhooks: slow, spam: slow };
+    const bounded = await startLocalApi({ routes: [route], functions: fns, port: 0, host: '127.0.0.1', maxBodyBytes: 1000, maxInFlightBodyBytes: 100 });
+    try {
+      const first = fetch(`${bounded.url}/echo`, { method: 'POST', body: 'a'.repeat(80), headers: { 'content-type': 'text/plain' } });
+      while (started.length < 1) await new Promise((r) => setTimeout(r, 10));
+      const second = fetch(`${bounded.url}/echo`, { method: 'POST', body: 'b'.repeat(80), headers: { 'content-type': 'text/plain' } });
+      // Admission is in arrival order: a small request does not overtake a waiting large one.
+      const third = fetch(`${bounded.url}/echo`, { method: 'POST', body: 'c'.repeat(10), headers: { 'content-type': 'text/plain' } });
+      await new Promise((r) => setTimeout(r, 200));
+      // Neither has been read while the first holds 80 of the 100 bytes.
+      expect(started).toEqual(['a']);
+      release();
+      expect(await (await first).text()).toBe('a');
+      expect(await (await second).text()).toBe('b');
+      expect(await (await third).text()).toBe('c');
+      expect(started).toEqual(['a', 'b', 'c']);
+    } finally {
+      await bounded.close();
+    }
+  });
+});
