@@ -43,7 +43,8 @@ interface Started {
 }
 
 function start(port: number): Started {
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['bin/local.ts'], {
+  // Node with tsx's loader, as `npm start` runs it, without a wrapper process that a kill would orphan the server behind.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DEBUG: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -104,6 +105,7 @@ describe('npm start: first-run banner', () => {
     expect(again).not.toMatch(/svc_live_/);
     expect(again).toContain('its API key was printed on the first successful start');
     expect(again).toContain(`organization id  ${org}`);
-    expect(again).toContain(`npm run admin -- mint-key --org ${org} --user ${user}`);
+    expect(again).toContain(`npm run -s admin -- mint-key --org ${org} --user ${user}`);
+    expect(shown).toContain(`export API=http://127.0.0.1:${port} KEY=${key} ORG=${org} DATA_DIR=${dataDir}`);
   }, 120_000);
 });
