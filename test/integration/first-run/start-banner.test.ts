@@ -74,6 +74,16 @@ async function stop(started: Started): Promise<void> {
   await started.exited;
 }
 
+/** The admin CLI on the stopped instance's data folder. */
+function admin(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], { cwd: root, env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`admin ${args.join(' ')} exited ${code}`))));
+  });
+}
+
 const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 describe('npm start: first-run banner', () => {
@@ -98,6 +108,10 @@ describe('npm start: first-run banner', () => {
     const balance = await fetch(`http://127.0.0.1:${port}/api/v1/credits/balance`, { headers: { authorization: `Bearer ${key}` } });
     expect(balance.status).toBe(200);
     await stop(second);
+    // The key minted by the failed start was never shown: it is revoked, the shown one is the only live one.
+    const keys = JSON.parse(await admin(['list-keys', '--org', org!])) as { display_prefix: string; revoked_at: string | null }[];
+    expect(keys).toHaveLength(2);
+    expect(keys.filter((k) => k.revoked_at === null).map((k) => k.display_prefix)).toEqual([key!.slice(0, 12)]);
 
     const third = start(port);
     const again = await banner(third);
