@@ -45,20 +45,27 @@ const lines = [
   ...(runtime.demo ? [`  organization id  ${runtime.demo.organizationId}`, `  user id          ${runtime.demo.userId}`] : []),
   '',
 ];
+// The README's examples use $API, $KEY and $ORG (and the admin CLI DATA_DIR): one line sets them.
+const dataDirVar = process.env.DATA_DIR ? ` DATA_DIR=${dataDir}` : '';
 if (runtime.demo?.apiKey) {
   lines.push(
     'Created a demo organization with an active subscription and credits. Its API key (shown once, keep it):',
     '',
     `  ${runtime.demo.apiKey}`,
     '',
+    "In another terminal, in this folder, set what the README's examples use:",
+    `  export API=${url} KEY=${runtime.demo.apiKey} ORG=${runtime.demo.organizationId}${dataDirVar}`,
+    '',
     'Try it:',
-    `  curl -s ${url}/api/v1/credits/balance -H 'Authorization: Bearer ${runtime.demo.apiKey}'`,
+    `  curl -s $API/api/v1/credits/balance -H "Authorization: Bearer $KEY"`,
     '',
   );
 } else if (runtime.demo) {
   lines.push(
-    'Demo organization already exists; its API key was printed on the first successful start. To mint another one:',
-    `  npm run admin -- mint-key --org ${runtime.demo.organizationId} --user ${runtime.demo.userId}`,
+    "Demo organization already exists; its API key was printed on the first successful start. To set what the README's",
+    'examples use with a new key, in another terminal in this folder:',
+    `  export API=${url} ORG=${runtime.demo.organizationId}${dataDirVar}`,
+    `  export KEY=$(npm run -s admin -- mint-key --org ${runtime.demo.organizationId} --user ${runtime.demo.userId} | node -pe 'JSON.parse(fs.readFileSync(0)).key')`,
     '',
   );
 }

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lambdas/platform/table';
-import { addMember, createOrganization, createUser, mintKey, revokeKey } from '../lambdas/admin/admin';
+import { addMember, AdminError, createOrganization, createUser, mintKey, revokeKey } from '../lambdas/admin/admin';
 import { nowIso } from '../lambdas/platform/clock';
 
 export interface DemoAccount {
@@ -24,7 +24,12 @@ export async function ensureDemoAccount(): Promise<DemoAccount> {
     const organizationId = String(existing.Item.organization_id);
     const userId = String(existing.Item.user_id);
     if (existing.Item.key_shown !== false) return { organizationId, userId, apiKey: null };
-    if (typeof existing.Item.key_id === 'string') await revokeKey(existing.Item.key_id).catch(() => undefined);
+    // Nobody has seen that key, so nobody can be using it.
+    if (typeof existing.Item.key_id === 'string') {
+      await revokeKey(existing.Item.key_id).catch((error: unknown) => {
+        if (!(error instanceof AdminError)) throw error; // already gone: nothing to revoke
+      });
+    }
     const minted = await mintKey(organizationId, userId);
     await db().send(
       new UpdateCommand({ TableName: tableName(), Key: SEED_KEY, UpdateExpression: 'SET key_id = :k', ExpressionAttributeValues: { ':k': minted.record.id } }),

@@ -82,8 +82,8 @@ export function parseCsv(input: string): ParsedCsv {
       break;
     }
     const end = i - eol.length;
-    // A blank line is not a record.
-    if (!(fields.length === 1 && fields[0] === '')) records.push({ fields, start, end, eol });
+    // A blank line is not a record; `""` is (one empty field), as RFC 4180 and csv-parse read it.
+    if (end > start) records.push({ fields, start, end, eol });
   }
   return { bom, records };
 }
@@ -117,7 +117,7 @@ export function safeCsvCell(value: string): string {
   return startsLikeFormula(value) ? `"'${value.replaceAll('"', '""')}"` : csvField(value);
 }
 
-/** A record of customer values, kept exactly. */
+/** A record of customer values, kept exactly (a lone empty value is `""`, not a blank line). */
 export function csvLine(values: string[]): string {
-  return values.map(csvField).join(',');
+  return values.length === 1 && values[0] === '' ? '""' : values.map(csvField).join(',');
 }

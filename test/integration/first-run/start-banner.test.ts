@@ -43,7 +43,8 @@ interface Started {
 }
 
 function start(port: number): Started {
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['bin/local.ts'], {
+  // Node with tsx's loader, as `npm start` runs it, without a wrapper process that a kill would orphan the server behind.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DEBUG: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -73,6 +74,16 @@ async function stop(started: Started): Promise<void> {
   await started.exited;
 }
 
+/** The admin CLI on the stopped instance's data folder. */
+function admin(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], { cwd: root, env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`admin ${args.join(' ')} exited ${code}`))));
+  });
+}
+
 const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 describe('npm start: first-run banner', () => {
@@ -97,6 +108,10 @@ describe('npm start: first-run banner', () => {
     const balance = await fetch(`http://127.0.0.1:${port}/api/v1/credits/balance`, { headers: { authorization: `Bearer ${key}` } });
     expect(balance.status).toBe(200);
     await stop(second);
+    // The key minted by the failed start was never shown: it is revoked, the shown one is the only live one.
+    const keys = JSON.parse(await admin(['list-keys', '--org', org!])) as { display_prefix: string; revoked_at: string | null }[];
+    expect(keys).toHaveLength(2);
+    expect(keys.filter((k) => k.revoked_at === null).map((k) => k.display_prefix)).toEqual([key!.slice(0, 12)]);
 
     const third = start(port);
     const again = await banner(third);
@@ -104,6 +119,7 @@ describe('npm start: first-run banner', () => {
     expect(again).not.toMatch(/svc_live_/);
     expect(again).toContain('its API key was printed on the first successful start');
     expect(again).toContain(`organization id  ${org}`);
-    expect(again).toContain(`npm run admin -- mint-key --org ${org} --user ${user}`);
+    expect(again).toContain(`npm run -s admin -- mint-key --org ${org} --user ${user}`);
+    expect(shown).toContain(`export API=http://127.0.0.1:${port} KEY=${key} ORG=${org} DATA_DIR=${dataDir}`);
   }, 120_000);
 });

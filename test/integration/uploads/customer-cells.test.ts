@@ -44,12 +44,15 @@ async function upload(body: FormData | unknown): Promise<string> {
 
 describe('JSON uploads keep the customer values exactly', () => {
   it('phone_numbers: the original holds each number as sent, +1… included', async () => {
-    const numbers = [...phones(100), '=HYPERLINK("x")', '-2125550100', '@2125550101'];
+    const numbers = [...phones(100), '=HYPERLINK("x")', '', '-2125550100', '@2125550101', ' 212 555 0102 '];
     const id = await upload({ phone_numbers: numbers });
     const original = await linkText(`/api/v1/uploads/${id}/download/original`);
     expect(read(original)).toEqual([['phone'], ...numbers.map((n) => [n])]);
     expect(original).toContain('\n+12125551000\n');
     expect(original).not.toContain("'");
+    await settleWorkflows();
+    const processed = read(await linkText(`/api/v1/uploads/${id}/download/processed`));
+    expect(processed.map((row) => row[0])).toEqual(['phone', ...numbers]);
   });
 
   it('contacts: every cell, header included, round-trips through the original and the default processed file', async () => {

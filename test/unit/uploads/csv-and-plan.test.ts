@@ -14,6 +14,7 @@ describe('CSV reader', () => {
       'a,b,c\r\n1,"x, y",3\r\n"multi\nline","say ""hi""",\r\n',
       '\uFEFFphone,name\n2125550143,"Lovelace, Ada"\n\n4155550100,Bob',
       'a\n"",x\n',
+      'a\n""\n\nb\n',
     ];
     for (const input of inputs) {
       const ours = parseCsv(input).records.map((r) => r.fields);
