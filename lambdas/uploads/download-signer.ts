@@ -39,10 +39,10 @@ export async function signedDownloadUrl(key: string, seconds: number, filename?:
   if (!domain) return presignGet(filesBucket(), key, seconds, disposition);
   const keyPairId = process.env.DOWNLOADS_CLOUDFRONT_KEY_ID;
   if (!keyPairId) throw new Error('DOWNLOADS_CLOUDFRONT_DOMAIN is set but DOWNLOADS_CLOUDFRONT_KEY_ID is not');
-  const url = new URL(`https://${domain}/${key.split('/').map(encodeURIComponent).join('/')}`);
-  if (disposition) url.searchParams.set('response-content-disposition', disposition);
+  // %20, never URLSearchParams' `+`: S3 reads the forwarded query with RFC 3986 decoding.
+  const query = disposition ? `?response-content-disposition=${encodeURIComponent(disposition)}` : '';
   return cloudFrontSignedUrl({
-    url: url.toString(),
+    url: `https://${domain}/${key.split('/').map(encodeURIComponent).join('/')}${query}`,
     keyPairId,
     privateKey: await signingKey(),
     dateLessThan: new Date((nowUnix() + seconds) * 1000).toISOString(),

@@ -39,18 +39,20 @@ describe('download links through CloudFront', () => {
     process.env.DOWNLOADS_CLOUDFRONT_DOMAIN = 'd111111abcdef8.cloudfront.net';
     process.env.DOWNLOADS_CLOUDFRONT_KEY_ID = 'K2JCJMDEHXQW5F';
     process.env.DOWNLOADS_SIGNING_PRIVATE_KEY = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-    const link = new URL(await signedDownloadUrl('uploads/org/id/original.csv', 3600, 'Liste été\r\n "2026" ✓.csv'));
+    const raw = await signedDownloadUrl('uploads/org/id/original.csv', 3600, 'Liste été\r\n "2026" ✓.csv');
+    expect(raw).toMatch(/\?response-content-disposition=attachment%3B%20filename%3D%22Liste%20ete%20/); // %20, not +
+    const link = new URL(raw);
     const disposition = link.searchParams.get('response-content-disposition');
     expect(disposition).toBe(`attachment; filename="Liste ete _2026_ _.csv"; filename*=UTF-8''Liste%20%C3%A9t%C3%A9%20%222026%22%20%E2%9C%93.csv`);
     // The canned policy's resource is the URL with its own query string: changing the name breaks it.
     const expires = Number(link.searchParams.get('Expires'));
-    const signed = new URL(link);
-    for (const k of ['Expires', 'Signature', 'Key-Pair-Id']) signed.searchParams.delete(k);
-    const policy = (resource: string) => JSON.stringify({ Statement: [{ Resource: resource, Condition: { DateLessThan: { 'AWS:EpochTime': expires } } }] });
+    // What CloudFront checks: the URL as requested, without its own three parameters.
+    const resource = raw.slice(0, raw.indexOf('&Expires='));
+    const policy = (r: string) => JSON.stringify({ Statement: [{ Resource: r, Condition: { DateLessThan: { 'AWS:EpochTime': expires } } }] });
     const signature = fromCloudFrontBase64(link.searchParams.get('Signature')!);
-    expect(verify('RSA-SHA1', Buffer.from(policy(signed.toString())), publicKey, signature)).toBe(true);
-    signed.searchParams.set('response-content-disposition', 'attachment; filename="evil.exe"');
-    expect(verify('RSA-SHA1', Buffer.from(policy(signed.toString())), publicKey, signature)).toBe(false);
+    expect(verify('RSA-SHA1', Buffer.from(policy(resource)), publicKey, signature)).toBe(true);
+    const swapped = resource.replace(/response-content-disposition=.*$/, `response-content-disposition=${encodeURIComponent('attachment; filename="evil.exe"')}`);
+    expect(verify('RSA-SHA1', Buffer.from(policy(swapped)), publicKey, signature)).toBe(false);
   });
 
   it('refuses to sign without a key id', async () => {
