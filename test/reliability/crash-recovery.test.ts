@@ -6,6 +6,8 @@ import { eventTypes, hundredNumbers, newDataDir, startChild, waitFor, type Child
 // and credits are conserved exactly (docs/reliability.md lists the points and what recovers each).
 
 const TERMINAL = new Set(['completed', 'failed']);
+/** Two child runtimes start per test: on a loaded 2-core machine that alone can take a minute. */
+const CHILD_TEST_MS = 180_000;
 const children: Child[] = [];
 afterEach(async () => {
   while (children.length) await children.pop()!.stop();
@@ -41,7 +43,7 @@ describe('uploads survive kill -9 at every step', () => {
       // Credits conserved: what left the balance is exactly what the uploads were charged, less refunds.
       expect(await balance(c)).toBe(1000 - (upload!.credits_charged - (upload!.credits_refunded ?? 0)));
       expect(await waitFor('events published', async () => ((await eventTypes(c)).length === 2 ? eventTypes(c) : null))).toEqual(['upload.completed', 'upload.created']);
-    });
+    }, CHILD_TEST_MS);
   }
 });
 
@@ -57,6 +59,6 @@ describe('contacts survive kill -9 at every step', () => {
       expect(contacts[0]).toMatchObject({ status: 'completed', credits_charged: 2 });
       expect(await balance(c)).toBe(998);
       expect(await waitFor('contact.completed published', async () => ((await eventTypes(c)).includes('contact.completed') ? eventTypes(c) : null))).toContain('contact.completed');
-    });
+    }, CHILD_TEST_MS);
   }
 });

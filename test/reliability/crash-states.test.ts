@@ -57,7 +57,10 @@ describe('upload crash states', () => {
     await debit(org.id, `upload:${upload.id}`, 100, { reason: 'test' });
     // Changed an hour ago at most: restarted, not given up.
     const recent = { ...upload, updated_at: new Date(Date.now() - 10 * 60_000).toISOString() };
-    await insertUpload({ ...recent, id: '66666666-6666-4666-8666-666666666667' }, PAST);
+    const fresh = { ...recent, id: '66666666-6666-4666-8666-666666666667' };
+    await putObject(filesBucket(), keys.original(fresh), csv, 'text/csv');
+    await insertUpload(fresh, PAST);
+    await debit(org.id, `upload:${fresh.id}`, 100, { reason: 'test' });
     expect(await recoverUploads()).toMatchObject({ restarted: 1, failed: 1 });
     await settleWorkflows();
     expect(await getUpload('66666666-6666-4666-8666-666666666667')).toMatchObject({ status: 'completed' });
