@@ -11,6 +11,7 @@ import { applyLocalEnvironment, clearRuntimeState, localStoreSecret, LOCAL_RESOU
 import { apiFunctions } from './functions';
 import { WORKER_STARTERS, type LocalWorker } from './workers';
 import { ensureDemoAccount, type DemoAccount } from './seed';
+import { reloadConfig } from '../lambdas/platform/config';
 
 export interface RuntimeOptions {
   port: number;
@@ -49,6 +50,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     applyLocalEnvironment(endpoints, secret, s3 ? filesPublicUrl(s3) : undefined);
     if (options.dataDir) process.env.CURSOR_SECRET ??= localCursorSecret(options.dataDir);
     resetCursorKey();
+    // This runtime is the composition root that just set the environment: parse it again.
+    reloadConfig();
     // Clients are cached per process; a second runtime in the same process must not reuse the first's.
     resetDb();
     resetS3();

@@ -11,7 +11,7 @@ export type WorkerStarter = () => Promise<LocalWorker>;
 
 import { startBillingPeriodSchedule, startContactPoolSchedule, startRecoverySchedule } from './scheduled-jobs';
 import { startLocalWorkflowRunner } from './workflow';
-import { startLocalWebhookWorker } from '../lambdas/webhooks/local-worker';
-import { startLocalSpamSchedule } from '../lambdas/spam/local-schedule';
+import { startLocalWebhookWorker } from './webhook-worker';
+import { startLocalSpamSchedule } from './spam-schedule';
 
 export const WORKER_STARTERS: WorkerStarter[] = [startLocalWorkflowRunner, startContactPoolSchedule, startBillingPeriodSchedule, startLocalWebhookWorker, startLocalSpamSchedule, startRecoverySchedule];

@@ -12,9 +12,9 @@ import { toApiGatewayResult, type OperationResult } from '../platform/http/respo
 import type { RouteSpec } from '../platform/http/route-spec';
 import { parseOr400, parseParamsOr404 } from '../platform/http/validation';
 import { errorEnvelope } from './error-envelope';
+import { config } from '../platform/config';
 
 /** JSON bodies above this are refused before parsing (API Gateway's own limit is 10 MB). */
-export const MAX_JSON_BODY_BYTES = Number(process.env.MAX_JSON_BODY_BYTES ?? 50 * 1024 * 1024);
 
 /**
  * The one middleware stack of every API function: request id and structured logs, the error
@@ -92,7 +92,8 @@ export function parseJsonBody(route: RouteSpec, ctx: Pick<ApiContext, 'rawBody' 
   const type = mediaType(ctx.headers['content-type']);
   // An absent Content-Type on an empty body is fine (e.g. a bare POST); anything else must be JSON.
   if (type && !isJsonMediaType(type)) throw unsupportedMediaType(`Unsupported Content-Type '${type}'; send application/json`);
-  if (ctx.rawBody.length > MAX_JSON_BODY_BYTES) throw payloadTooLarge(`Request body exceeds ${MAX_JSON_BODY_BYTES} bytes`);
+  const maxJsonBytes = config().MAX_JSON_BODY_BYTES;
+  if (ctx.rawBody.length > maxJsonBytes) throw payloadTooLarge(`Request body exceeds ${maxJsonBytes} bytes`);
   let parsed: unknown = {};
   if (ctx.rawBody.length > 0) {
     if (jsonNestingDepth(ctx.rawBody, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {

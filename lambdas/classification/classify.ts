@@ -1,4 +1,5 @@
 import { deriveStatus, type AnswerIntent, type IdentityBand } from './vocabulary';
+import { config, type Config } from '../platform/config';
 import { answerIntentOf } from './rules';
 import { identityOf } from './identity';
 import type { SignalProvider } from './provider';
@@ -27,11 +28,14 @@ export interface ClassifyResult {
   simulated: boolean;
 }
 
-export async function createProviderFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<SignalProvider> {
-  const name = env.CLASSIFICATION_PROVIDER ?? 'simulator';
+export async function createProviderFromEnv(settings: Config = config()): Promise<SignalProvider> {
+  const name = settings.CLASSIFICATION_PROVIDER;
   if (name === 'offline') return offlineProvider;
   if (name === 'simulator') return simulatorProvider;
-  if (name === 'twilio') return createTwilioProviderFromEnv(env);
+  if (name === 'twilio') {
+    const { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_SECRET_ARN, TWILIO_LOOKUP_BASE_URL, TWILIO_CONCURRENCY, TWILIO_REQUESTS_PER_SECOND, TWILIO_TIMEOUT_MS, TWILIO_ATTEMPTS } = settings;
+    return createTwilioProviderFromEnv({ TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_SECRET_ARN, TWILIO_LOOKUP_BASE_URL, TWILIO_CONCURRENCY, TWILIO_REQUESTS_PER_SECOND, TWILIO_TIMEOUT_MS, TWILIO_ATTEMPTS });
+  }
   throw new Error(`CLASSIFICATION_PROVIDER '${name}' is unknown: use offline, simulator or twilio`);
 }
 

@@ -8,10 +8,9 @@ import { closeBatch } from './batch-counter';
 import { nameFromProperties, type ContactRecord } from './contact';
 import { dequeue, getContact, readQueue, transitionContact, type QueueEntry } from './contact-repository';
 import { discardContact } from './outcomes';
+import { config } from '../platform/config';
 
 /** Contacts waiting longer than this were not processable (e.g. a long outage): discarded, refunded. */
-const MAX_QUEUE_AGE_MS = Number(process.env.CONTACT_MAX_QUEUE_AGE_MS ?? 7 * 86_400_000);
-const PER_SHARD = Number(process.env.CONTACT_POOL_BATCH_PER_SHARD ?? 2_000);
 
 export interface PoolRunSummary {
   pooled: number;
@@ -41,7 +40,7 @@ const POOL_LEASE_MS = 6 * 60_000;
 
 async function poolOnce(): Promise<PoolRunSummary> {
   const summary: PoolRunSummary = { pooled: 0, uploads: [], discarded: 0, resumed: 0 };
-  const entries = await readQueue(PER_SHARD);
+  const entries = await readQueue(config().CONTACT_POOL_BATCH_PER_SHARD);
   const queued = new Map<string, { contact: ContactRecord; entry: QueueEntry }[]>();
   const interrupted = new Map<string, { contact: ContactRecord; entry: QueueEntry }[]>();
 
@@ -65,7 +64,7 @@ async function poolOnce(): Promise<PoolRunSummary> {
 
   for (const [orgId, members] of queued) {
     const org = await getOrganization(orgId);
-    const stale = members.filter((m) => !org || nowMs() - Date.parse(m.contact.created_at) > MAX_QUEUE_AGE_MS);
+    const stale = members.filter((m) => !org || nowMs() - Date.parse(m.contact.created_at) > config().CONTACT_MAX_QUEUE_AGE_MS);
     for (const { contact, entry } of stale) {
       const reason = org ? 'Not processed within the maximum queue time; refunded' : 'Organization no longer exists; refunded';
       if (await discardContact(contact, reason)) summary.discarded++;

@@ -1,5 +1,6 @@
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { config } from './config';
 
 // One S3 client per process. The endpoint comes from the SDK's configuration
 // (AWS_ENDPOINT_URL_S3 locally, LocalStack via AWS_ENDPOINT_URL); s3rver needs path-style.
@@ -7,7 +8,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 let client: S3Client | null = null;
 
 export function s3(): S3Client {
-  client ??= new S3Client({ forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true' });
+  client ??= new S3Client({ forcePathStyle: config().S3_FORCE_PATH_STYLE });
   return client;
 }
 
@@ -19,9 +20,9 @@ let linkClient: S3Client | null = null;
  * runtime to FILES_PUBLIC_URL (another machine reaches the store there). Else the S3 client.
  */
 export function linkSigner(): S3Client {
-  const endpoint = process.env.S3_LINK_ENDPOINT;
+  const endpoint = config().S3_LINK_ENDPOINT;
   if (!endpoint) return s3();
-  linkClient ??= new S3Client({ endpoint, forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true' });
+  linkClient ??= new S3Client({ endpoint, forcePathStyle: config().S3_FORCE_PATH_STYLE });
   return linkClient;
 }
 
@@ -32,7 +33,7 @@ export function resetS3(): void {
 }
 
 export function filesBucket(): string {
-  const name = process.env.FILES_BUCKET;
+  const name = config().FILES_BUCKET;
   if (!name) throw new Error('FILES_BUCKET is not set');
   return name;
 }

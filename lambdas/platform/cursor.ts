@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { badRequest } from './errors';
+import { config } from './config';
 
 // Pagination cursors are opaque and authenticated: the position (a table key) is encrypted with
 // AES-256-GCM under a service key, with the list it belongs to (its name, organization and filters)
@@ -36,18 +37,18 @@ function cursorKey(): Promise<Buffer> {
 }
 
 async function loadSecret(): Promise<string | Buffer> {
-  const direct = process.env.CURSOR_SECRET;
+  const direct = config().CURSOR_SECRET;
   if (direct) {
     if (direct.length < 32) throw new Error('CURSOR_SECRET must be at least 32 characters');
     return direct;
   }
-  const arn = process.env.CURSOR_SECRET_ARN;
+  const arn = config().CURSOR_SECRET_ARN;
   if (arn) {
     const out = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
     if (!out.SecretString || out.SecretString.length < 32) throw new Error(`secret ${arn} must hold at least 32 characters`);
     return out.SecretString;
   }
-  if (process.env.AWS_LAMBDA_FUNCTION_NAME || process.env.DEPLOYMENT === 'aws') {
+  if (config().AWS_LAMBDA_FUNCTION_NAME || config().DEPLOYMENT === 'aws') {
     throw new Error('Neither CURSOR_SECRET nor CURSOR_SECRET_ARN is set: pagination cursors cannot be issued or checked');
   }
   return randomBytes(32);

@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { LogItemExtraInput, LogItemMessage } from '@aws-lambda-powertools/logger/types';
+import { config } from './config';
 
 // One structured JSON logger for every handler; POWERTOOLS_SERVICE_NAME and POWERTOOLS_LOG_LEVEL
 // configure it in both runtimes.
-const base = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'phone-validation' });
+const base = new Logger({ serviceName: config().POWERTOOLS_SERVICE_NAME });
 
 // Keys appended during a request (request id, route, organization) belong to that request. One
 // shared logger would mix them up as soon as requests overlap, which they do locally (one process

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { required } from './config';
 
 // Created once per process; the endpoint comes from the SDK's own configuration
 // (AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL), which is how the local runtime and
@@ -17,9 +18,7 @@ export function db(): DynamoDBDocumentClient {
 }
 
 export function tableName(): string {
-  const name = process.env.TABLE_NAME;
-  if (!name) throw new Error('TABLE_NAME is not set');
-  return name;
+  return required('TABLE_NAME');
 }
 
 /** Drop the cached client (tests that switch endpoints). */

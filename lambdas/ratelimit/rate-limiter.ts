@@ -2,9 +2,10 @@ import { HttpError } from '../platform/errors';
 import { nowMs } from '../platform/clock';
 import { allows, remainingAfter, resetAtUnix, retryAfterMs, type BucketShape } from './gcra';
 import { readTat, returnToken, takeToken } from './bucket-repository';
+import { config } from '../platform/config';
 
-export const PER_KEY: BucketShape = { limit: Number(process.env.RATE_LIMIT_PER_KEY ?? 600) };
-export const PER_ORG: BucketShape = { limit: Number(process.env.RATE_LIMIT_PER_ORG ?? 1500) };
+const PER_KEY = (): BucketShape => ({ limit: config().RATE_LIMIT_PER_KEY });
+const PER_ORG = (): BucketShape => ({ limit: config().RATE_LIMIT_PER_ORG });
 
 export interface RateLimitHeaders {
   'X-RateLimit-Limit': string;
@@ -21,16 +22,16 @@ export async function consumeRateLimit(apiKeyId: string, organizationId: string)
   const keyBucket = `key#${apiKeyId}`;
   const orgBucket = `org#${organizationId}`;
 
-  const keyTat = await takeToken(keyBucket, PER_KEY, now);
-  if (keyTat === null) throw await limited('per_key', keyBucket, PER_KEY, now);
-  const orgTat = await takeToken(orgBucket, PER_ORG, now);
+  const keyTat = await takeToken(keyBucket, PER_KEY(), now);
+  if (keyTat === null) throw await limited('per_key', keyBucket, PER_KEY(), now);
+  const orgTat = await takeToken(orgBucket, PER_ORG(), now);
   if (orgTat === null) {
-    await returnToken(keyBucket, PER_KEY);
-    throw await limited('per_org', orgBucket, PER_ORG, now);
+    await returnToken(keyBucket, PER_KEY());
+    throw await limited('per_org', orgBucket, PER_ORG(), now);
   }
-  const keyRemaining = remainingAfter(PER_KEY, keyTat, now);
-  const orgRemaining = remainingAfter(PER_ORG, orgTat, now);
-  const [shape, remaining, tat] = keyRemaining <= orgRemaining ? [PER_KEY, keyRemaining, keyTat] : [PER_ORG, orgRemaining, orgTat];
+  const keyRemaining = remainingAfter(PER_KEY(), keyTat, now);
+  const orgRemaining = remainingAfter(PER_ORG(), orgTat, now);
+  const [shape, remaining, tat] = keyRemaining <= orgRemaining ? [PER_KEY(), keyRemaining, keyTat] : [PER_ORG(), orgRemaining, orgTat];
   return headers(shape, remaining, tat, now);
 }
 

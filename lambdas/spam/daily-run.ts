@@ -12,6 +12,7 @@ import { effectiveLimit, inLimitIds } from './limits';
 import { listOrgNumbers, numberItemKey, setCarrierStatus, verifiedNumbers, type CarrierStatusRecord, type NumberRecord } from './number-repository';
 import { claimScheduledDay, putRun, type TestRunRecord } from './run-repository';
 import { putScreenshot, screenshotKey } from './screenshots';
+import { config } from '../platform/config';
 
 // The daily spam test run (EventBridge Scheduler in AWS; a timer and `admin spam-run` locally):
 // every verified number within its organization's limit, on each carrier, through the configured
@@ -30,7 +31,7 @@ export interface RunSummary {
   simulated: boolean;
 }
 
-const NUMBER_CONCURRENCY = Number(process.env.SPAM_RUN_CONCURRENCY ?? 4);
+
 
 export async function runDailySpamTests(options: { port?: CarrierTestPort; organizationId?: string } = {}): Promise<RunSummary> {
   const port = options.port ?? carrierTests();
@@ -67,7 +68,7 @@ export async function runDailySpamTests(options: { port?: CarrierTestPort; organ
       else summary.numbers_beyond_limit++;
     }
   }
-  await eachLimited(work, NUMBER_CONCURRENCY, async (n) => {
+  await eachLimited(work, config().SPAM_RUN_CONCURRENCY, async (n) => {
     const results = await testNumber(n, day, port);
     summary.numbers_tested++;
     for (const r of results) {

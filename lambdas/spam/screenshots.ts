@@ -1,9 +1,10 @@
 import { getObject, putObject } from '../platform/blob';
+import { config } from '../platform/config';
 
 // Screenshots live in SCREENSHOTS_BUCKET; the bucket's lifecycle rule removes them after 7 days.
 
 function bucket(): string {
-  const name = process.env.SCREENSHOTS_BUCKET;
+  const name = config().SCREENSHOTS_BUCKET;
   if (!name) throw new Error('SCREENSHOTS_BUCKET is not set');
   return name;
 }

@@ -3,6 +3,7 @@ import { getSignedUrl as cloudFrontSignedUrl } from '@aws-sdk/cloudfront-signer'
 import { nowUnix } from '../platform/clock';
 import { filesBucket, presignGet } from '../platform/blob';
 import { attachmentDisposition } from './content-disposition';
+import { config } from '../platform/config';
 
 // Download links must stay valid for the whole promised hour. An S3 URL presigned with a Lambda
 // role's temporary credentials dies with that session, which can be sooner; a CloudFront signed
@@ -14,8 +15,9 @@ let privateKey: string | null = null;
 
 async function signingKey(): Promise<string> {
   if (privateKey) return privateKey;
-  if (process.env.DOWNLOADS_SIGNING_PRIVATE_KEY) return (privateKey = process.env.DOWNLOADS_SIGNING_PRIVATE_KEY);
-  const arn = process.env.DOWNLOADS_SIGNING_KEY_SECRET_ARN;
+  const direct = config().DOWNLOADS_SIGNING_PRIVATE_KEY;
+  if (direct) return (privateKey = direct);
+  const arn = config().DOWNLOADS_SIGNING_KEY_SECRET_ARN;
   if (!arn) throw new Error('DOWNLOADS_CLOUDFRONT_DOMAIN is set but neither DOWNLOADS_SIGNING_KEY_SECRET_ARN nor DOWNLOADS_SIGNING_PRIVATE_KEY is');
   const out = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
   if (!out.SecretString?.includes('PRIVATE KEY')) throw new Error(`secret ${arn} does not hold a PEM private key yet: put the CloudFront key pair's private key in it`);
@@ -35,9 +37,9 @@ export function resetSigningKey(): void {
  */
 export async function signedDownloadUrl(key: string, seconds: number, filename?: string): Promise<string> {
   const disposition = filename === undefined ? undefined : attachmentDisposition(filename);
-  const domain = process.env.DOWNLOADS_CLOUDFRONT_DOMAIN;
+  const domain = config().DOWNLOADS_CLOUDFRONT_DOMAIN;
   if (!domain) return presignGet(filesBucket(), key, seconds, disposition);
-  const keyPairId = process.env.DOWNLOADS_CLOUDFRONT_KEY_ID;
+  const keyPairId = config().DOWNLOADS_CLOUDFRONT_KEY_ID;
   if (!keyPairId) throw new Error('DOWNLOADS_CLOUDFRONT_DOMAIN is set but DOWNLOADS_CLOUDFRONT_KEY_ID is not');
   // %20, never URLSearchParams' `+`: S3 reads the forwarded query with RFC 3986 decoding.
   const query = disposition ? `?response-content-disposition=${encodeURIComponent(disposition)}` : '';

@@ -4,7 +4,7 @@ import { chargeOf } from '../credits/credits';
 import { becomeReady } from './create-upload';
 import { failUpload, settleFailedUpload } from './pipeline/fail';
 import { finalize } from './pipeline/finalize';
-import { PROCESSING_BOUND_MS } from './pipeline/prepare';
+import { processingBoundMs } from './pipeline/prepare';
 import type { UploadRecord } from './upload';
 import { claimStaleUploads, deleteChargingUpload, transitionUpload } from './upload-repository';
 import { startUploadWorkflow } from './workflow';
@@ -100,7 +100,7 @@ export async function resumeUnfinishedUploads(startedBeforeIso: string): Promise
   let resumed = 0;
   for (const upload of await claimStaleUploads(nowMs(), LEASE_MS, startedBeforeIso)) {
     if (upload.status === 'ready_for_processing' || upload.status === 'processing') {
-      if (upload.status === 'processing') await transitionUpload(upload.id, ['processing'], 'processing', {}, nowIso(), new Date(nowMs() + PROCESSING_BOUND_MS).toISOString());
+      if (upload.status === 'processing') await transitionUpload(upload.id, ['processing'], 'processing', {}, nowIso(), new Date(nowMs() + processingBoundMs()).toISOString());
       await startUploadWorkflow(upload.id);
       resumed++;
     } else {

@@ -1,4 +1,5 @@
 import { SFNClient, StartExecutionCommand, ExecutionAlreadyExists } from '@aws-sdk/client-sfn';
+import { config } from '../platform/config';
 
 // Starting the processing workflow: Step Functions in AWS (UPLOAD_STATE_MACHINE_ARN), the same ASL
 // run in-process locally (the local runtime registers its runner here).
@@ -13,7 +14,7 @@ export function setLocalWorkflowStarter(starter: WorkflowStarter | null): void {
 }
 
 export async function startUploadWorkflow(uploadId: string): Promise<void> {
-  const arn = process.env.UPLOAD_STATE_MACHINE_ARN;
+  const arn = config().UPLOAD_STATE_MACHINE_ARN;
   if (arn) {
     sfn ??= new SFNClient({});
     try {

@@ -1,5 +1,6 @@
 import { logger } from '../platform/logger';
 import { sqsDeliveryQueue } from './sqs-delivery-queue';
+import { config } from '../platform/config';
 
 /**
  * Moves delivery ids to the worker that makes the next attempt when it is due. In AWS an SQS
@@ -20,7 +21,7 @@ export function setDeliveryQueue(queue: DeliveryQueue | null): void {
 
 function currentQueue(): DeliveryQueue | null {
   if (registered) return registered;
-  const url = process.env.WEBHOOK_QUEUE_URL;
+  const url = config().WEBHOOK_QUEUE_URL;
   return url ? sqsDeliveryQueue(url) : null;
 }
 

@@ -1,3 +1,5 @@
+import { config } from '../platform/config';
+
 export const METRICS_NAMESPACE = 'PhoneValidation/Webhooks';
 export const AUTO_DISABLED_METRIC = 'EndpointsAutoDisabled';
 
@@ -6,7 +8,7 @@ export const AUTO_DISABLED_METRIC = 'EndpointsAutoDisabled';
  * Written only inside Lambda, where stdout is the function's log stream.
  */
 export function publishAutoDisabledMetric(): void {
-  if (!process.env.AWS_LAMBDA_FUNCTION_NAME) return;
+  if (!config().AWS_LAMBDA_FUNCTION_NAME) return;
   const line = {
     _aws: {
       Timestamp: Date.now(),

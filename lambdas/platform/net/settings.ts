@@ -1,3 +1,5 @@
+import { config } from '../config';
+
 // Outbound-request settings for customer-supplied URLs, read at call time so tests can change them.
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -16,7 +18,7 @@ export const requestTimeoutMs = (): number => timeoutOverride ?? DEFAULT_TIMEOUT
  * WEBHOOKS_ALLOW_LOOPBACK=true AND DEPLOYMENT=local. The CDK stack sets DEPLOYMENT=aws on every
  * function and never sets the flag, so a deployed stack cannot carry it.
  */
-export const loopbackAllowed = (): boolean => process.env.WEBHOOKS_ALLOW_LOOPBACK === 'true' && process.env.DEPLOYMENT === 'local';
+export const loopbackAllowed = (): boolean => config().WEBHOOKS_ALLOW_LOOPBACK && config().DEPLOYMENT === 'local';
 
 let trustedCa: string | null = null;
 

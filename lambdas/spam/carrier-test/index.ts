@@ -2,6 +2,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { DeviceLabCarrierTests } from './device-lab';
 import { SimulatedCarrierTests } from './simulator';
 import type { CarrierTestPort } from './port';
+import { config } from '../../platform/config';
 
 let override: CarrierTestPort | null = null;
 let cached: CarrierTestPort | null = null;
@@ -14,14 +15,14 @@ let token: Promise<string> | null = null;
 export function carrierTests(): CarrierTestPort {
   if (override) return override;
   if (!cached) {
-    const provider = process.env.CARRIER_TEST_PROVIDER ?? 'simulator';
+    const provider = config().CARRIER_TEST_PROVIDER;
     if (provider === 'simulator') cached = new SimulatedCarrierTests();
     else if (provider === 'device-lab') {
       cached = new DeviceLabCarrierTests({
-        baseUrl: process.env.DEVICE_LAB_URL ?? '',
+        baseUrl: config().DEVICE_LAB_URL,
         token: deviceLabToken,
-        pollIntervalMs: Number(process.env.DEVICE_LAB_POLL_INTERVAL_MS ?? 5000),
-        maxPolls: Number(process.env.DEVICE_LAB_MAX_POLLS ?? 60),
+        pollIntervalMs: config().DEVICE_LAB_POLL_INTERVAL_MS,
+        maxPolls: config().DEVICE_LAB_MAX_POLLS,
       });
     } else throw new Error(`CARRIER_TEST_PROVIDER '${provider}' is not one of device-lab, simulator`);
   }
@@ -29,8 +30,9 @@ export function carrierTests(): CarrierTestPort {
 }
 
 function deviceLabToken(): Promise<string> {
-  if (process.env.DEVICE_LAB_TOKEN) return Promise.resolve(process.env.DEVICE_LAB_TOKEN);
-  const arn = process.env.DEVICE_LAB_TOKEN_SECRET_ARN;
+  const direct = config().DEVICE_LAB_TOKEN;
+  if (direct) return Promise.resolve(direct);
+  const arn = config().DEVICE_LAB_TOKEN_SECRET_ARN;
   if (!arn) return Promise.reject(new Error('neither DEVICE_LAB_TOKEN nor DEVICE_LAB_TOKEN_SECRET_ARN is set'));
   // Read once per container; a failed read is retried on the next call.
   token ??= new SecretsManagerClient({})

@@ -1,6 +1,7 @@
 import { AwsSmsVoiceTelephony } from './aws-sms-voice';
 import { SimulatedTelephony } from './simulator';
 import type { TelephonyPort } from './port';
+import { config } from '../../platform/config';
 
 let override: TelephonyPort | null = null;
 let cached: TelephonyPort | null = null;
@@ -12,8 +13,8 @@ let cached: TelephonyPort | null = null;
 export function telephony(): TelephonyPort {
   if (override) return override;
   if (!cached) {
-    const provider = process.env.TELEPHONY_PROVIDER ?? (process.env.DEPLOYMENT === 'aws' ? 'aws' : 'simulator');
-    if (provider === 'aws') cached = new AwsSmsVoiceTelephony(process.env.SMS_VOICE_ORIGINATION_IDENTITY ?? '', undefined, process.env.SMS_VOICE_CONFIGURATION_SET || undefined);
+    const provider = config().TELEPHONY_PROVIDER ?? (config().DEPLOYMENT === 'aws' ? 'aws' : 'simulator');
+    if (provider === 'aws') cached = new AwsSmsVoiceTelephony(config().SMS_VOICE_ORIGINATION_IDENTITY, undefined, config().SMS_VOICE_CONFIGURATION_SET);
     else if (provider === 'simulator') cached = new SimulatedTelephony();
     else throw new Error(`TELEPHONY_PROVIDER '${provider}' is not one of aws, simulator`);
   }

@@ -6,14 +6,14 @@ import { readCsv } from '../create-upload';
 import { classifyKey } from '../results';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload, transitionUpload } from '../upload-repository';
+import { config } from '../../platform/config';
 
 /**
  * An upload still `processing` this long after it started is failed and refunded by recovery
  * (250,000 numbers take minutes; a real provider's rate limit can stretch that to about an hour).
  */
-export const PROCESSING_BOUND_MS = Number(process.env.UPLOAD_PROCESSING_BOUND_MS ?? 3 * 3_600_000);
+export const processingBoundMs = (): number => config().UPLOAD_PROCESSING_BOUND_MS;
 
-export const CHUNK_SIZE = Number(process.env.UPLOAD_CHUNK_SIZE ?? 5_000);
 
 export interface ChunkItem {
   key: string;
@@ -55,7 +55,7 @@ export async function prepare(input: { upload_id: string }): Promise<{ chunks: n
   if (!upload) throw new Error(`upload ${input.upload_id} not found`);
   if (upload.status === 'ready_for_processing') {
     const at = nowIso();
-    await transitionUpload(upload.id, ['ready_for_processing'], 'processing', {}, at, new Date(Date.parse(at) + PROCESSING_BOUND_MS).toISOString());
+    await transitionUpload(upload.id, ['ready_for_processing'], 'processing', {}, at, new Date(Date.parse(at) + processingBoundMs()).toISOString());
   } else if (upload.status !== 'processing') {
     throw new Error(`upload ${upload.id} is ${upload.status}; nothing to process`);
   }
@@ -63,8 +63,9 @@ export async function prepare(input: { upload_id: string }): Promise<{ chunks: n
   const items = distinctItems(await loadWork(upload), upload.identity_enabled);
   const bucket = filesBucket();
   const chunks: number[] = [];
-  for (let i = 0, n = 0; i < items.length; i += CHUNK_SIZE, n++) {
-    await putObject(bucket, keys.chunk(upload, n), JSON.stringify(items.slice(i, i + CHUNK_SIZE)), 'application/json');
+  const chunkSize = config().UPLOAD_CHUNK_SIZE;
+  for (let i = 0, n = 0; i < items.length; i += chunkSize, n++) {
+    await putObject(bucket, keys.chunk(upload, n), JSON.stringify(items.slice(i, i + chunkSize)), 'application/json');
     chunks.push(n);
   }
   return { chunks };

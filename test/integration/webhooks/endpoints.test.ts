@@ -1,3 +1,4 @@
+import { reloadConfig } from '../../../lambdas/platform/config';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { startReceiver, header, type Receiver } from './receiver';
@@ -16,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 
 // Loopback receivers need the development setting; DEPLOYMENT=local comes from the local runtime.
 process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+reloadConfig();
 
 const service = useTestService();
 let ok: Receiver;
@@ -31,6 +33,7 @@ afterAll(async () => {
 });
 afterEach(() => {
   process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+  reloadConfig();
   setResolver(null);
 });
 
@@ -374,6 +377,7 @@ describe('URL safety at registration', () => {
 
   it.each(hostile)('refuses %s with 400 and sends nothing', async (url) => {
     delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
+    reloadConfig();
     setResolver(stub);
     const res = await service.request('POST', '/api/v1/webhooks', { body: { url } });
     expect(res.status).toBe(400);
@@ -384,14 +388,17 @@ describe('URL safety at registration', () => {
 
   it('refuses a loopback receiver without the development setting, even with DEPLOYMENT=local', async () => {
     delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
+    reloadConfig();
     const before = ok.requests.length;
     expect((await service.request('POST', '/api/v1/webhooks', { body: { url: ok.url } })).status).toBe(400);
     process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
     process.env.DEPLOYMENT = 'aws';
+    reloadConfig();
     try {
       expect((await service.request('POST', '/api/v1/webhooks', { body: { url: ok.url } })).status).toBe(400);
     } finally {
       process.env.DEPLOYMENT = 'local';
+      reloadConfig();
     }
     expect(ok.requests.length).toBe(before);
   });

@@ -1,3 +1,4 @@
+import { reloadConfig } from '../../../lambdas/platform/config';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ afterEach(() => {
   for (const name of ['CURSOR_SECRET', 'CURSOR_SECRET_ARN', 'DEPLOYMENT', 'AWS_LAMBDA_FUNCTION_NAME']) {
     if (saved[name] === undefined) delete process.env[name];
     else process.env[name] = saved[name];
+    reloadConfig();
   }
   resetCursorKey();
 });
@@ -22,11 +24,13 @@ describe('cursor key', () => {
   it('a cursor issued under one CURSOR_SECRET decodes after a restart with the same secret, and not under another', async () => {
     const scope = cursorScope('uploads', 'o');
     process.env.CURSOR_SECRET = 'a'.repeat(64);
+    reloadConfig();
     resetCursorKey();
     const cursor = await encodeCursor(scope, position);
     resetCursorKey();
     expect(await decodeCursor(scope, cursor)).toEqual(position);
     process.env.CURSOR_SECRET = 'b'.repeat(64);
+    reloadConfig();
     resetCursorKey();
     expect(await status(decodeCursor(scope, cursor))).toBe(400);
   });
@@ -43,12 +47,14 @@ describe('cursor key', () => {
     delete process.env.CURSOR_SECRET;
     delete process.env.CURSOR_SECRET_ARN;
     process.env.AWS_LAMBDA_FUNCTION_NAME = 'uploads';
+    reloadConfig();
     resetCursorKey();
     await expect(encodeCursor(cursorScope('uploads', 'o'), position)).rejects.toThrow(/CURSOR_SECRET/);
   });
 
   it('refuses a CURSOR_SECRET shorter than 32 characters', async () => {
     process.env.CURSOR_SECRET = 'short';
+    reloadConfig();
     resetCursorKey();
     await expect(encodeCursor(cursorScope('uploads', 'o'), position)).rejects.toThrow(/at least 32/);
   });

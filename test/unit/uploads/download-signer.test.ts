@@ -1,3 +1,4 @@
+import { reloadConfig } from '../../../lambdas/platform/config';
 import { generateKeyPairSync, verify } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetSigningKey, signedDownloadUrl } from '../../../lambdas/uploads/download-signer';
@@ -9,6 +10,7 @@ afterEach(() => {
   setClock(null);
   resetSigningKey();
   for (const k of ['DOWNLOADS_CLOUDFRONT_DOMAIN', 'DOWNLOADS_CLOUDFRONT_KEY_ID', 'DOWNLOADS_SIGNING_PRIVATE_KEY']) delete process.env[k];
+  reloadConfig();
 });
 
 // CloudFront's URL-safe base64.
@@ -19,6 +21,7 @@ describe('download links through CloudFront', () => {
     process.env.DOWNLOADS_CLOUDFRONT_DOMAIN = 'd111111abcdef8.cloudfront.net';
     process.env.DOWNLOADS_CLOUDFRONT_KEY_ID = 'K2JCJMDEHXQW5F';
     process.env.DOWNLOADS_SIGNING_PRIVATE_KEY = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    reloadConfig();
     const now = 1_800_000_000_000;
     setClock(() => now);
     const link = new URL(await signedDownloadUrl('uploads/org/id/processed file.csv', 3600));
@@ -39,6 +42,7 @@ describe('download links through CloudFront', () => {
     process.env.DOWNLOADS_CLOUDFRONT_DOMAIN = 'd111111abcdef8.cloudfront.net';
     process.env.DOWNLOADS_CLOUDFRONT_KEY_ID = 'K2JCJMDEHXQW5F';
     process.env.DOWNLOADS_SIGNING_PRIVATE_KEY = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    reloadConfig();
     const raw = await signedDownloadUrl('uploads/org/id/original.csv', 3600, 'Liste été\r\n "2026" ✓.csv');
     expect(raw).toMatch(/\?response-content-disposition=attachment%3B%20filename%3D%22Liste%20ete%20/); // %20, not +
     const link = new URL(raw);
@@ -57,6 +61,7 @@ describe('download links through CloudFront', () => {
 
   it('refuses to sign without a key id', async () => {
     process.env.DOWNLOADS_CLOUDFRONT_DOMAIN = 'd111111abcdef8.cloudfront.net';
+    reloadConfig();
     await expect(signedDownloadUrl('k', 3600)).rejects.toThrow(/DOWNLOADS_CLOUDFRONT_KEY_ID/);
   });
 });

@@ -1,3 +1,4 @@
+import { reloadConfig } from '../../../lambdas/platform/config';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkAddress } from '../../../lambdas/platform/net/address-policy';
 import { setResolver } from '../../../lambdas/platform/net/resolver';
@@ -72,13 +73,16 @@ describe('checkUrl', () => {
   it('honours the loopback setting only with DEPLOYMENT=local, and plain http only to loopback', async () => {
     process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
     process.env.DEPLOYMENT = 'aws';
+    reloadConfig();
     expect(loopbackAllowed()).toBe(false);
     await expect(checkUrl('http://127.0.0.1:9/')).rejects.toThrow(/https/);
     process.env.DEPLOYMENT = 'local';
+    reloadConfig();
     expect(loopbackAllowed()).toBe(true);
     expect((await checkUrl('http://127.0.0.1:9/')).address).toBe('127.0.0.1');
     await expect(checkUrl('http://93.184.216.34/')).rejects.toThrow(/must use https/);
     process.env.WEBHOOKS_ALLOW_LOOPBACK = '1';
+    reloadConfig();
     expect(loopbackAllowed()).toBe(false);
   });
 

@@ -1,8 +1,8 @@
-import { nowMs } from '../platform/clock';
-import { logger } from '../platform/logger';
-import { setDeliveryQueue, type DeliveryQueue } from './delivery-queue';
-import { processDelivery } from './delivery';
-import { sweepDueDeliveries } from './sweeper';
+import { nowMs } from '../lambdas/platform/clock';
+import { logger } from '../lambdas/platform/logger';
+import { setDeliveryQueue, type DeliveryQueue } from '../lambdas/webhooks/delivery-queue';
+import { processDelivery } from '../lambdas/webhooks/delivery';
+import { sweepDueDeliveries } from '../lambdas/webhooks/sweeper';
 
 // Node timers cannot wait longer than about 24.8 days; our longest wait is 12 h.
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -1,6 +1,6 @@
-import { everyInterval } from '../../local/scheduled-jobs';
-import type { LocalWorker } from '../../local/workers';
-import { runScheduledSpamTests } from './daily-run';
+import { everyInterval } from './scheduled-jobs';
+import type { LocalWorker } from './workers';
+import { runScheduledSpamTests } from '../lambdas/spam/daily-run';
 
 /**
  * Local stand-in for the daily EventBridge schedule: checks hourly (LOCAL_SPAM_CHECK_INTERVAL_MS)

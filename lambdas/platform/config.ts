@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+// The service's configuration: one schema over the environment, parsed once per container (a
+// Lambda's, or the local runtime's process). Nothing else in lambdas/ reads process.env. The CDK
+// stack sets these on each function; the local runtime sets its own before it starts (and calls
+// reloadConfig, as the composition root that changed them). A bad value stops the container at
+// first use with the variable's name and what it accepts.
+
+const int = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
+// Only the exact word `true` turns a switch on (as before this module): a typo leaves it off.
+const flag = z.string().optional().transform((v) => v === 'true');
+const optional = z.string().min(1).optional();
+
+export const ConfigSchema = z.object({
+  DEPLOYMENT: z.enum(['aws', 'local']).optional(),
+  AWS_LAMBDA_FUNCTION_NAME: optional,
+  TABLE_NAME: optional,
+  FILES_BUCKET: optional,
+  SCREENSHOTS_BUCKET: optional,
+  S3_FORCE_PATH_STYLE: flag,
+  S3_LINK_ENDPOINT: optional,
+  UPLOAD_STATE_MACHINE_ARN: optional,
+  UPLOAD_CHUNK_SIZE: int(5_000),
+  UPLOAD_PROCESSING_BOUND_MS: int(3 * 3_600_000),
+  MAX_JSON_BODY_BYTES: int(50 * 1024 * 1024),
+  CONTACT_MAX_QUEUE_AGE_MS: int(7 * 86_400_000),
+  CONTACT_POOL_BATCH_PER_SHARD: int(2_000),
+  RATE_LIMIT_PER_KEY: int(600),
+  RATE_LIMIT_PER_ORG: int(1_500),
+  CURSOR_SECRET: optional,
+  CURSOR_SECRET_ARN: optional,
+  DOWNLOADS_SIGNING_PRIVATE_KEY: optional,
+  DOWNLOADS_SIGNING_KEY_SECRET_ARN: optional,
+  DOWNLOADS_CLOUDFRONT_DOMAIN: optional,
+  DOWNLOADS_CLOUDFRONT_KEY_ID: optional,
+  WEBHOOK_QUEUE_URL: optional,
+  WEBHOOKS_ALLOW_LOOPBACK: flag,
+  CLASSIFICATION_PROVIDER: z.enum(['offline', 'simulator', 'twilio']).default('simulator'),
+  TWILIO_ACCOUNT_SID: optional,
+  TWILIO_AUTH_TOKEN: optional,
+  TWILIO_SECRET_ARN: optional,
+  TWILIO_LOOKUP_BASE_URL: optional,
+  TWILIO_CONCURRENCY: optional,
+  TWILIO_REQUESTS_PER_SECOND: optional,
+  TWILIO_TIMEOUT_MS: optional,
+  TWILIO_ATTEMPTS: optional,
+  CARRIER_TEST_PROVIDER: z.enum(['simulator', 'device-lab']).default('simulator'),
+  DEVICE_LAB_URL: z.string().default(''),
+  DEVICE_LAB_TOKEN: optional,
+  DEVICE_LAB_TOKEN_SECRET_ARN: optional,
+  DEVICE_LAB_POLL_INTERVAL_MS: int(5_000),
+  DEVICE_LAB_MAX_POLLS: int(60),
+  TELEPHONY_PROVIDER: z.enum(['aws', 'simulator']).optional(),
+  SMS_VOICE_ORIGINATION_IDENTITY: z.string().default(''),
+  SMS_VOICE_CONFIGURATION_SET: optional,
+  SPAM_RUN_CONCURRENCY: int(4),
+  POWERTOOLS_SERVICE_NAME: z.string().default('phone-validation'),
+  FAULT_CRASH_AT: optional,
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration: ${issues.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses an environment; the error names each bad variable and what it accepts. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  // An empty variable counts as unset, as the shell and CloudFormation both produce them.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ConfigSchema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message} (got '${String(present[String(issue.path[0])])}')`));
+}
+
+let current: Config | null = null;
+
+/** The configuration of this container, parsed on first use. */
+export function config(): Config {
+  current ??= parseConfig(process.env);
+  return current;
+}
+
+/** For a composition root that has just set the environment (the local runtime, tests). */
+export function reloadConfig(): Config {
+  current = parseConfig(process.env);
+  return current;
+}
+
+/** A required setting: the name of what is missing, rather than a failure somewhere later. */
+export function required<K extends keyof Config>(key: K): NonNullable<Config[K]> {
+  const value = config()[key];
+  if (value === undefined || value === null || value === '') throw new ConfigError([`${String(key)} is not set`]);
+  return value as NonNullable<Config[K]>;
+}
