@@ -3,6 +3,7 @@ import { createServer, type RequestListener } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { makeStoreAtomic, type S3rverFilesystemStore } from './atomic-file-store';
 import { repairFileStore } from './file-store-repair';
 import { signedStoreGateway } from './signed-store-gateway';
 import type { SigningSecret } from './sigv4';
@@ -10,6 +11,7 @@ import type { SigningSecret } from './sigv4';
 const require = createRequire(import.meta.url);
 interface S3rverApp {
   callback(): RequestListener;
+  store: S3rverFilesystemStore;
   logger?: { close(): void };
 }
 const S3rver = require('s3rver') as new (options: Record<string, unknown>) => S3rverApp;
@@ -32,9 +34,9 @@ export interface EmbeddedS3Options {
 
 /**
  * s3rver with objects stored as files under `dir`, behind a gateway that refuses unsigned or
- * wrongly signed requests (local/signed-store-gateway.ts); s3rver itself never listens. Puts a
- * kill -9 interrupted are removed first (local/file-store-repair.ts), so a crash never stops the
- * next start.
+ * wrongly signed requests (local/signed-store-gateway.ts); s3rver itself never listens. Puts
+ * write whole files in order (local/atomic-file-store.ts), and what a kill -9 interrupted is
+ * removed on start (local/file-store-repair.ts), so a crash never stops the next start.
  */
 export async function startEmbeddedS3(dir: string, options: EmbeddedS3Options): Promise<EmbeddedS3> {
   mkdirSync(dir, { recursive: true });
@@ -43,6 +45,7 @@ export async function startEmbeddedS3(dir: string, options: EmbeddedS3Options): 
     console.warn(`embedded S3: removed ${removed.length} object(s) an interrupted write left incomplete: ${removed.slice(0, 10).join(', ')}${removed.length > 10 ? ', …' : ''}`);
   }
   const s3 = new S3rver({ directory: dir, silent: true, vhostBuckets: false });
+  makeStoreAtomic(s3.store);
   const server = createServer(signedStoreGateway(s3.callback(), options.secret));
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -68,8 +71,9 @@ export async function startEmbeddedS3(dir: string, options: EmbeddedS3Options): 
   };
 }
 
-export async function ensureBuckets(endpoint: string, buckets: string[]): Promise<void> {
-  const client = new S3Client({ endpoint, forcePathStyle: true, region: process.env.AWS_REGION ?? 'us-east-1' });
+/** Creates each bucket unless it exists; signs with `credentials`, else the environment's. */
+export async function ensureBuckets(endpoint: string, buckets: string[], credentials?: SigningSecret): Promise<void> {
+  const client = new S3Client({ endpoint, forcePathStyle: true, region: process.env.AWS_REGION ?? 'us-east-1', credentials });
   try {
     for (const bucket of buckets) {
       try {

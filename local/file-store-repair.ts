@@ -1,16 +1,19 @@
-import { readdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { PARTIAL_SUFFIX } from './atomic-file-store';
 
-// s3rver keeps each object as three files next to each other, written one after the other:
-//   <name>._S3rver_object          the bytes (streamed)
-//   <name>._S3rver_object.md5      its MD5 (hex)
+// s3rver keeps each object as three files next to each other:
+//   <name>._S3rver_object          the bytes
+//   <name>._S3rver_object.md5      their MD5 (hex)
 //   <name>._S3rver_metadata.json   content type and user metadata (JSON)
-// Each write truncates and rewrites in place, so a kill -9 between or during them leaves a
-// zero-byte or half-written file, or bytes newer than their checksum and metadata. s3rver then
-// answers 500 for the object and even for HeadBucket on its bucket, and every later start fails.
-// A put is complete only when its three files are complete and were written in that order, so
-// anything else is an interrupted put: it is removed, as if it never happened (the service's own
-// recovery treats a missing object like any other unfinished step).
+// Stock s3rver truncates and rewrites each in place, so a kill -9 could leave a zero-byte or
+// half-written file; s3rver then answered 500 for the object and even for HeadBucket on its
+// bucket, and every later start failed. Puts now write whole files, in that order
+// (local/atomic-file-store.ts), but a crash between two of them, or a folder written by an older
+// version, still leaves incomplete objects. On start, each object is checked and an interrupted
+// put is removed, as if it never happened (the service's own recovery treats a missing object like
+// any other unfinished step).
 
 const SUFFIX = '._S3rver_';
 const OBJECT = `${SUFFIX}object`;
@@ -18,7 +21,7 @@ const MD5 = `${SUFFIX}object.md5`;
 const METADATA = `${SUFFIX}metadata.json`;
 
 export interface RepairReport {
-  /** Keys (bucket/key) whose interrupted put was removed. */
+  /** Keys (bucket/key) whose interrupted put was removed, and stray files. */
   removed: string[];
 }
 
@@ -32,15 +35,18 @@ export function repairFileStore(root: string): RepairReport {
 function repairDirectory(dir: string, prefix: string, removed: string[]): void {
   const names = new Set<string>();
   for (const entry of entries(dir)) {
+    const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      repairDirectory(join(dir, entry.name), `${prefix}/${entry.name}`, removed);
+      repairDirectory(path, `${prefix}/${entry.name}`, removed);
       continue;
     }
     const at = entry.name.lastIndexOf(SUFFIX);
-    // A bucket's own configuration (._S3rver_cors.xml, ...) cut off while written.
-    if (at === 0 && stat(join(dir, entry.name))?.size === 0) {
-      rmSync(join(dir, entry.name), { force: true });
+    // A temporary file a crash left behind, or a bucket's own configuration (._S3rver_cors.xml, …)
+    // cut off while stock s3rver wrote it.
+    if ((at >= 0 && entry.name.endsWith(PARTIAL_SUFFIX)) || (at === 0 && stat(path)?.size === 0)) {
+      rmSync(path, { force: true });
       removed.push(`${prefix}/${entry.name}`);
+      continue;
     }
     if (at > 0 && [OBJECT, MD5, METADATA].includes(entry.name.slice(at))) names.add(entry.name.slice(0, at));
   }
@@ -55,19 +61,32 @@ function repairDirectory(dir: string, prefix: string, removed: string[]): void {
 function isComplete(base: string): boolean {
   const object = stat(base + OBJECT);
   const metadata = stat(base + METADATA);
+  if (!object || !metadata || !parsesAsJsonObject(base + METADATA)) return false;
   const md5 = stat(base + MD5);
-  if (!object || !metadata || !parsesAsJson(base + METADATA)) return false;
-  // Written in the order object, md5, metadata: bytes newer than what describes them were being
-  // rewritten when the process died. (s3rver recomputes a missing .md5 itself.)
-  if (object.mtimeMs > metadata.mtimeMs) return false;
-  if (md5) {
-    if (!/^[0-9a-f]{32}$/.test(readFileSync(base + MD5, 'utf8'))) return false;
-    if (object.mtimeMs > md5.mtimeMs || md5.mtimeMs > metadata.mtimeMs) return false;
-  }
-  return true;
+  const digest = md5 ? readFileSync(base + MD5, 'utf8') : null;
+  if (digest !== null && !/^[0-9a-f]{32}$/.test(digest)) return false;
+  // Written in the order bytes, checksum, metadata. Bytes newer than what describes them were
+  // being rewritten when the process died; so were bytes on which stock s3rver's own writes
+  // raced, so the checksum decides: matching bytes are whole. (s3rver recomputes a missing .md5.)
+  const inOrder = object.mtimeMs <= metadata.mtimeMs && (!md5 || (object.mtimeMs <= md5.mtimeMs && md5.mtimeMs <= metadata.mtimeMs));
+  if (inOrder) return true;
+  return digest !== null && md5Of(base + OBJECT) === digest;
 }
 
-function parsesAsJson(path: string): boolean {
+/** MD5 of a file, read in 1 MiB pieces (objects reach 100 MB). */
+function md5Of(path: string): string {
+  const hash = createHash('md5');
+  const buffer = Buffer.allocUnsafe(1024 * 1024);
+  const fd = openSync(path, 'r');
+  try {
+    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) hash.update(buffer.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
+function parsesAsJsonObject(path: string): boolean {
   try {
     const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
     return typeof value === 'object' && value !== null;

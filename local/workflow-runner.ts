@@ -92,25 +92,38 @@ export interface WorkflowRunnerOptions {
   onError?: (id: string, error: unknown) => void;
   /** The library asked for an attempt of `state`; `waiting` when it must wait for earlier ones. */
   onAttemptRequested?: (id: string, state: string, waiting: boolean) => void;
+  /**
+   * How long an ended execution's late attempts may keep its slot (default: the longest Task
+   * timeout). The id stays taken until they end.
+   */
+  lingerMs?: number;
+  /** An ended execution's late attempts outlived lingerMs; its slot was handed on. */
+  onLingering?: (id: string) => void;
 }
 
 /**
  * Runs executions of one state machine in this process: at most `concurrency` at once, and at
  * most one per id (like Step Functions with the id as execution name); an id started while queued
- * or running is not started again. An execution holds its slot until its last task attempt has
- * finished, timed-out attempts included.
+ * or running is not started again. An id stays taken until the last task attempt of its execution
+ * has finished, timed-out attempts included. Such a late attempt keeps its execution's slot for at
+ * most `lingerMs`; after that the slot goes to the next execution (so a step that never ends
+ * cannot stall every upload) while the id stays taken.
  */
 export class WorkflowRunner {
   private readonly queue: { id: string; input: unknown }[] = [];
+  /** Ids with an execution or late attempts still running. */
   private readonly active = new Map<string, Promise<void>>();
+  private slotsInUse = 0;
   private readonly idle = new Set<() => void>();
   private stopped = false;
   private readonly machine: StateMachine;
+  private readonly lingerMs: number;
 
   constructor(private readonly options: WorkflowRunnerOptions) {
     assertDeclaredTimeouts(options.definition);
     if (!(options.concurrency >= 1)) throw new Error(`Workflow concurrency must be at least 1; got ${options.concurrency}`);
     this.machine = new StateMachine(options.definition as never, { validationOptions: { checkPaths: true, checkArn: true } });
+    this.lingerMs = options.lingerMs ?? Math.max(...Object.values(taskStates(options.definition)).map((t) => t.TimeoutSeconds!)) * 1000;
   }
 
   /** Queues an execution for `id` unless one is queued or running. */
@@ -124,7 +137,7 @@ export class WorkflowRunner {
     return { queued: this.queue.length, running: this.active.size };
   }
 
-  /** Resolves when nothing is queued or running. */
+  /** Resolves when nothing is queued or running, late attempts included. */
   settle(): Promise<void> {
     if (!this.queue.length && !this.active.size) return Promise.resolve();
     return new Promise((resolve) => this.idle.add(resolve));
@@ -138,10 +151,19 @@ export class WorkflowRunner {
   }
 
   private pump(): void {
-    while (this.active.size < this.options.concurrency && this.queue.length) {
+    while (this.slotsInUse < this.options.concurrency && this.queue.length) {
       const { id, input } = this.queue.shift()!;
-      const run = this.execute(id, input).finally(() => {
+      this.slotsInUse++;
+      let slotHeld = true;
+      const freeSlot = () => {
+        if (!slotHeld) return;
+        slotHeld = false;
+        this.slotsInUse--;
+        this.pump();
+      };
+      const run = this.execute(id, input, freeSlot).finally(() => {
         this.active.delete(id);
+        freeSlot();
         this.pump();
       });
       this.active.set(id, run);
@@ -152,7 +174,7 @@ export class WorkflowRunner {
     }
   }
 
-  private async execute(id: string, input: unknown): Promise<void> {
+  private async execute(id: string, input: unknown, freeSlot: () => void): Promise<void> {
     const onRequested = this.options.onAttemptRequested;
     const guard = new AttemptGuard(new Set(this.options.exclusiveStates ?? []), onRequested && ((state, waiting) => onRequested(id, state, waiting)));
     const handlers = Object.fromEntries(Object.entries(this.options.handlers).map(([state, handler]) => [state, guard.wrap(state, handler)]));
@@ -162,8 +184,15 @@ export class WorkflowRunner {
       await this.machine.run(input as never, { overrides: { taskResourceLocalHandlers: handlers as LocalHandlers, retryIntervalOverrides } }).result;
     } catch (error) {
       this.options.onError?.(id, error);
-    } finally {
-      await guard.drained();
+    }
+    const drained = guard.drained();
+    let timer: NodeJS.Timeout | undefined;
+    const lingering = await Promise.race([drained.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), this.lingerMs)))]);
+    clearTimeout(timer);
+    if (lingering) {
+      this.options.onLingering?.(id);
+      freeSlot();
+      await drained;
     }
   }
 }

@@ -55,6 +55,8 @@ export function createUploadWorkflowRunner(options: { concurrency?: number; retr
     onAttemptRequested: (uploadId, state, waiting) => {
       if (waiting) logger.warn('local workflow: a retry waits for the earlier attempt of the step to finish', { upload_id: uploadId, state });
     },
+    onLingering: (uploadId) =>
+      logger.error('local workflow: a timed-out step of this upload is still running after its execution ended; its slot is handed on, the upload stays taken until the step ends', { upload_id: uploadId }),
   });
 }
 

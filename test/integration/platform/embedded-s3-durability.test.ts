@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
@@ -51,13 +52,22 @@ describe('embedded S3 store after a kill -9', () => {
     // Bytes rewritten after their metadata: an overwrite cut off mid-way.
     writeObject(bucketDir, 'uploads/e/rewritten.csv', { object: 'pho', md5, metadata: meta }, { object: 0, md5: 5, metadata: 5 });
     writeObject(bucketDir, 'uploads/f/orphan-metadata.csv', { metadata: meta });
+    // Bytes newer than their metadata but matching their checksum (stock s3rver answered before its
+    // file stream had finished): whole, kept.
+    writeObject(bucketDir, 'uploads/g/raced.csv', { object: 'phone\n2\n', md5: createHash('md5').update('phone\n2\n').digest('hex'), metadata: meta }, { object: 0, md5: 1, metadata: 1 });
+    // A temporary file of a put that never got renamed into place.
+    writeFileSync(join(bucketDir, 'uploads', 'h.csv._S3rver_object.0b1c.partial'), 'pho');
     writeObject(join(dataDir, 's3', LOCAL_RESOURCES.buckets.screenshots), 'x/zero.jpg', { object: '', metadata: '' });
 
     const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir, maxBodyBytes: 1024 * 1024, seedDemo: true });
     try {
       const res = await fetch(`${runtime.url}/api/v1/credits/balance`, { headers: { authorization: `Bearer ${runtime.demo!.apiKey}` } });
       expect(res.status).toBe(200);
-      expect([...(await readAll(runtime.backends.s3, dataDir)).entries()]).toEqual([['uploads/ok/original.csv', 'phone\n1\n']]);
+      expect([...(await readAll(runtime.backends.s3, dataDir)).entries()].sort()).toEqual([
+        ['uploads/g/raced.csv', 'phone\n2\n'],
+        ['uploads/ok/original.csv', 'phone\n1\n'],
+      ]);
+      expect(existsSync(join(bucketDir, 'uploads', 'h.csv._S3rver_object.0b1c.partial'))).toBe(false);
       expect(existsSync(join(bucketDir, 'uploads/f/orphan-metadata.csv._S3rver_metadata.json'))).toBe(false);
     } finally {
       await runtime.stop();
@@ -91,5 +101,34 @@ describe('embedded S3 store after a kill -9', () => {
     }
     await child.kill('SIGTERM');
     expect(readdirSync(join(dataDir, 's3'))).toContain(BUCKET);
+  }, 180_000);
+});
+
+describe('embedded S3 puts', () => {
+  it('leave whole files written in order (bytes, checksum, metadata) and no temporary files', async () => {
+    const { PutObjectCommand } = await import('@aws-sdk/client-s3');
+    const { startEmbeddedS3, ensureBuckets } = await import('../../../local/embedded-s3');
+    const dir = mkdtempSync(join(tmpdir(), 'pvs-atomic-'));
+    const secret = localStoreSecret(null);
+    const store = await startEmbeddedS3(dir, { secret });
+    const s3 = new S3Client({ endpoint: store.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: secret });
+    try {
+      await ensureBuckets(store.endpoint, [BUCKET], secret);
+      const big = Buffer.alloc(3 * 1024 * 1024, 'x');
+      await Promise.all(Array.from({ length: 12 }, (_, i) => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: `k/${i}.bin`, Body: i % 2 ? big : `small ${i}` }))));
+      // Overwrites too.
+      await Promise.all(Array.from({ length: 12 }, (_, i) => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: `k/${i}.bin`, Body: i % 2 ? `small ${i}` : big }))));
+    } finally {
+      s3.destroy();
+      await store.close();
+    }
+    const files = readdirSync(join(dir, BUCKET, 'k'));
+    expect(files.filter((f) => f.endsWith('.partial'))).toEqual([]);
+    for (let i = 0; i < 12; i++) {
+      const at = (suffix: string) => statSync(join(dir, BUCKET, 'k', `${i}.bin._S3rver_${suffix}`)).mtimeMs;
+      expect(at('object')).toBeLessThanOrEqual(at('object.md5'));
+      expect(at('object.md5')).toBeLessThanOrEqual(at('metadata.json'));
+      expect(statSync(join(dir, BUCKET, 'k', `${i}.bin._S3rver_object`)).size).toBe(i % 2 ? `small ${i}`.length : 3 * 1024 * 1024);
+    }
   });
 });

@@ -135,3 +135,33 @@ describe('local workflow runner', () => {
     expect(step.stats().maxById).toBe(1);
   });
 });
+
+describe('local workflow runner: a step that never ends', () => {
+  it('hands its slot on after lingerMs but keeps its id taken until the step ends', async () => {
+    const stuck = gate();
+    const calls: string[] = [];
+    const handlers: Record<string, TaskHandler> = {
+      Step: async (raw) => {
+        const { id } = raw as { id: string };
+        calls.push(id);
+        if (id === 'hung') await stuck.opened;
+        return {};
+      },
+      Failed: async () => null,
+    };
+    // One slot. The hung execution's attempts all time out (each retry waits for the hung one),
+    // the Catch runs Failed, the execution ends, and its hung attempt lingers.
+    const lingered: string[] = [];
+    const runner = new WorkflowRunner({ definition: definition(1), handlers, concurrency: 1, retryIntervalMs: 0, lingerMs: 200, onLingering: (id) => lingered.push(id) });
+    runner.start('hung', { id: 'hung' });
+    runner.start('next', { id: 'next' });
+    while (!calls.includes('next')) await new Promise((r) => setTimeout(r, 20));
+    expect(lingered).toEqual(['hung']);
+    // The hung upload cannot be started again while its step still runs.
+    runner.start('hung', { id: 'hung' });
+    expect(calls.filter((c) => c === 'hung')).toEqual(['hung']);
+    stuck.open();
+    await runner.settle();
+    expect(runner.pending).toEqual({ queued: 0, running: 0 });
+  });
+});
