@@ -1,11 +1,60 @@
 import tseslint from 'typescript-eslint';
 
+// The layers the code keeps (docs/architecture.md), held by the linter; test/unit/platform/
+// lint-rules.test.ts checks that a deliberate violation of each fails.
+const FEATURES = ['admin', 'api', 'auth', 'classification', 'contacts', 'credits', 'events', 'ratelimit', 'recovery', 'spam', 'uploads', 'webhooks'];
+
+/** The spec's rules: plain functions, no storage, no AWS, no runtime configuration. */
+export const RULE_FILES = [
+  'lambdas/**/*-rules.ts',
+  'lambdas/classification/{rules,identity,normalize,signals,vocabulary,nanp-metadata}.ts',
+  'lambdas/uploads/{plan,csv,results,processed-file,content-disposition}.ts',
+  'lambdas/contacts/contact.ts',
+  'lambdas/spam/{limits,edge-trigger,carriers,verification-code,phone}.ts',
+  'lambdas/webhooks/{retry-policy,signature,verify-signature}.ts',
+  'lambdas/ratelimit/gcra.ts',
+];
+
+const noLocal = { group: ['**/local/**', '**/local'], message: 'lambdas/ is what AWS runs: local stand-ins live in local/ and are wired by the local runtime.' };
+
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'cdk.out/**', '.data/**'] },
+  { ignores: ['node_modules/**', 'cdk.out/**', '.data/**', 'web/dist/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['lambdas/**/*.ts'],
+    ignores: ['lambdas/platform/config.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noLocal] }],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through lambdas/platform/config.ts (parsed once, validated).' }],
+    },
+  },
+  {
+    // The shared platform serves every feature and knows none (its $default function entry,
+    // handler.ts, is the one composition point that mounts the API's routes).
+    files: ['lambdas/platform/**/*.ts'],
+    ignores: ['lambdas/platform/handler.ts', 'lambdas/platform/config.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noLocal, { group: FEATURES.map((f) => `../${f}/*`).concat(FEATURES.map((f) => `../../${f}/*`)), message: 'The platform must not depend on a feature (a type-only import of a feature type is allowed).', allowTypeImports: true }] }],
+    },
+  },
+  {
+    files: RULE_FILES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noLocal,
+            { group: ['@aws-sdk/*', 'aws-lambda', '@middy/*'], message: 'A spec rule is a plain function: no AWS SDK, no Lambda types, no middleware.' },
+            { group: ['**/*-repository', '**/platform/table', '**/platform/blob'], message: 'A spec rule does not touch storage (types of stored records are allowed).', allowTypeImports: true },
+          ],
+        },
+      ],
     },
   },
 );

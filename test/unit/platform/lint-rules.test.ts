@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ESLint } from 'eslint';
+
+// The layers the linter holds (eslint.config.js): each deliberate violation below must fail lint,
+// and the same file without it must pass.
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function problems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('import rules held by the linter', () => {
+  it('lambdas/ never imports local/', async () => {
+    expect(await problems('lambdas/uploads/violation.ts', "import { startRuntime } from '../../local/runtime';\nexport const x = startRuntime;\n")).toEqual([
+      expect.stringMatching(/no-restricted-imports: .*local stand-ins live in local/),
+    ]);
+  });
+
+  it('no process.env outside the configuration module', async () => {
+    expect(await problems('lambdas/contacts/violation.ts', 'export const table = process.env.TABLE_NAME;\n')).toEqual([expect.stringMatching(/no-restricted-properties: .*config\.ts/)]);
+    expect(await problems('lambdas/platform/config.ts', 'export const table = process.env.TABLE_NAME;\n')).toEqual([]);
+  });
+
+  it('the shared platform imports no feature', async () => {
+    expect(await problems('lambdas/platform/violation.ts', "import { createUpload } from '../uploads/create-upload';\nexport const x = createUpload;\n")).toEqual([
+      expect.stringMatching(/The platform must not depend on a feature/),
+    ]);
+    expect(await problems('lambdas/platform/violation.ts', "import type { Principal } from '../auth/authenticate';\nexport type X = Principal;\n")).toEqual([]);
+  });
+
+  it("a feature's rules import no AWS SDK, no Lambda types and no storage", async () => {
+    expect(await problems('lambdas/credits/balance-rules.ts', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const x = DynamoDBClient;\n")).toEqual([expect.stringMatching(/plain function: no AWS SDK/)]);
+    expect(await problems('lambdas/uploads/plan.ts', "import type { APIGatewayProxyEventV2 } from 'aws-lambda';\nexport type X = APIGatewayProxyEventV2;\n")).toEqual([expect.stringMatching(/no Lambda types/)]);
+    expect(await problems('lambdas/contacts/contact.ts', "import { getContact } from './contact-repository';\nexport const x = getContact;\n")).toEqual([expect.stringMatching(/does not touch storage/)]);
+    expect(await problems('lambdas/contacts/contact.ts', 'export const price = (n: number) => Math.ceil(n * 1.5);\n')).toEqual([]);
+  });
+});
