@@ -5,7 +5,7 @@ import { logger, withLogContext } from '../lambdas/platform/logger';
 
 /** Taken when the runtime is loaded, before its API listens: anything older is a previous process's. */
 const PROCESS_STARTED_AT = new Date().toISOString();
-import type { LocalWorker } from './workers';
+import type { LocalWorker } from './local-worker';
 
 /**
  * Runs `job` every `intervalMs` in this process: the local stand-in for an EventBridge schedule.

@@ -1,5 +1,5 @@
 import { everyInterval } from './scheduled-jobs';
-import type { LocalWorker } from './workers';
+import type { LocalWorker } from './local-worker';
 import { runScheduledSpamTests } from '../lambdas/spam/daily-run';
 
 /**

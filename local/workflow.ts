@@ -6,7 +6,7 @@ import { prepare } from '../lambdas/uploads/pipeline/prepare';
 import { classifyChunk } from '../lambdas/uploads/pipeline/classify-chunk';
 import { finalize } from '../lambdas/uploads/pipeline/finalize';
 import { fail } from '../lambdas/uploads/pipeline/fail';
-import type { LocalWorker } from './workers';
+import type { LocalWorker } from './local-worker';
 import { WorkflowRunner, type AslDefinition, type TaskHandler } from './workflow-runner';
 
 const ASL = fileURLToPath(new URL('../statemachines/upload-processing.asl.json', import.meta.url));

@@ -1,6 +1,7 @@
 import { logger } from '../platform/logger';
 import { sqsDeliveryQueue } from './sqs-delivery-queue';
 import { config } from '../platform/config';
+import type { DeliveryQueue } from './delivery-queue-port';
 
 /**
  * Moves delivery ids to the worker that makes the next attempt when it is due. In AWS an SQS
@@ -8,9 +9,7 @@ import { config } from '../platform/config';
  * runtime. The queue is only a carrier: the delivery record in the table is the truth, and the
  * sweeper finds anything a lost message would have carried.
  */
-export interface DeliveryQueue {
-  enqueue(deliveryId: string, dueAtMs: number): Promise<void>;
-}
+export type { DeliveryQueue };
 
 let registered: DeliveryQueue | null = null;
 

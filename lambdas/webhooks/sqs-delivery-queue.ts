@@ -1,7 +1,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { nowMs } from '../platform/clock';
 import { queueDelaySeconds } from './retry-policy';
-import type { DeliveryQueue } from './delivery-queue';
+import type { DeliveryQueue } from './delivery-queue-port';
 
 export interface DeliveryMessage {
   delivery_id: string;
