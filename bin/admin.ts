@@ -5,6 +5,7 @@ import { ensureBuckets, startEmbeddedS3 } from '../local/embedded-s3';
 import { dataDirFromEnv, localStoreSecret, LOCAL_RESOURCES, readRuntimeState } from '../local/environment';
 import { join } from 'node:path';
 import { ADMIN_COMMANDS, AdminUsageError } from './admin-commands';
+import { reloadConfig } from '../lambdas/platform/config';
 
 // `npm run admin -- <command> [--flags]`: operator actions against the local store (the running
 // `npm start` instance's table, or the data folder directly when it is not running) or a deployed
@@ -43,6 +44,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const local = await connect(values.table as string | undefined, values.stack as string | undefined);
+  // The CLI is a composition root too: it has just pointed the environment at the store.
+  reloadConfig();
   try {
     const result = await spec.run(values);
     console.log(JSON.stringify(result, null, 2));

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, setClause, tableName } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName } from '../platform/table';
 
 // Organizations, users, memberships and API keys: everything authentication reads.
 
@@ -182,20 +182,9 @@ export async function getApiKeyById(id: string): Promise<ApiKeyRecord | null> {
 
 export async function listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
   const items: ApiKeyRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': `ORG#${orgId}#KEYS` },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of out.Items ?? []) items.push(strip<ApiKeyRecord>(item)!);
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${orgId}#KEYS` } })) {
+    items.push(strip<ApiKeyRecord>(item)!);
+  }
   return items;
 }
 

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import { conditionalWrite, db, isConditionFailed, tableName } from '../platform/table';
 import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
-import { transitionStatus } from '../platform/status-transition';
+import { deleteIfStatus, transitionStatus } from '../platform/status-transition';
 import { withoutOutbox } from '../events/outbox';
 import type { ContactRecord, ContactStatus } from './contact';
 
@@ -48,19 +48,7 @@ export async function insertContact(contact: ContactRecord, staleAt: string): Pr
 
 /** Removes a contact that never became visible (its creation was refused). */
 export async function deleteCreatingContact(id: string): Promise<void> {
-  await db()
-    .send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: contactKey(id),
-        ConditionExpression: '#status = :creating',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':creating': 'creating' },
-      }),
-    )
-    .catch((error: unknown) => {
-      if (!isConditionFailed(error)) throw error;
-    });
+  await deleteIfStatus(contactKey(id), 'creating');
 }
 
 export async function getContact(id: string): Promise<ContactRecord | null> {

@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, setClause, tableName } from '../platform/table';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, setClause, queryItems, tableName } from '../platform/table';
 import type { Pools } from './balance-rules';
 
 export interface BalanceItem extends Pools {
@@ -158,18 +158,7 @@ export async function putLedgerEntry(entry: LedgerEntry): Promise<void> {
 
 /** Every organization that has a balance, a page at a time. */
 export async function* balanceOrganizations(): AsyncGenerator<string> {
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': 'BALANCES' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of out.Items ?? []) yield String(item.organization_id);
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': 'BALANCES' } })) {
+    yield String(item.organization_id);
+  }
 }

@@ -1,5 +1,5 @@
-import { QueryCommand, UpdateCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../platform/table';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailed, queryItems, tableName } from '../platform/table';
 import { logger } from '../platform/logger';
 import type { EventEnvelope } from './envelope';
 import { publishEvent } from './events';
@@ -67,7 +67,7 @@ export async function flushOutbox(key: Key, item?: Record<string, unknown>): Pro
       ReturnValues: 'ALL_NEW',
     }),
   ).catch((error: unknown) => {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return { Attributes: undefined };
+    if (isConditionFailed(error)) return { Attributes: undefined };
     throw error;
   });
   // An event added by another state change while this one was publishing keeps its index entry.
@@ -88,27 +88,19 @@ export async function flushOutbox(key: Key, item?: Record<string, unknown>): Pro
 export async function drainOutbox(olderThanIso: string): Promise<{ items: number; events: number }> {
   let items = 0;
   let events = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi3',
-        KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk < :before',
-        ExpressionAttributeValues: { ':pk': INDEX_PK, ':before': olderThanIso },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const found of page.Items ?? []) {
-      try {
-        events += await flushOutbox({ pk: String(found.pk), sk: String(found.sk) });
-        items++;
-      } catch (error) {
-        logger.error('outbox item could not be published; the next drain retries it', { pk: found.pk, error: error as Error });
-      }
+  // Read first, then publish: publishing removes the items from the index being read.
+  const found: Record<string, unknown>[] = [];
+  for await (const item of queryItems({ IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk < :before', ExpressionAttributeValues: { ':pk': INDEX_PK, ':before': olderThanIso } })) {
+    found.push(item);
+  }
+  for (const item of found) {
+    try {
+      events += await flushOutbox({ pk: String(item.pk), sk: String(item.sk) });
+      items++;
+    } catch (error) {
+      logger.error('outbox item could not be published; the next drain retries it', { pk: item.pk, error: error as Error });
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
   if (events) logger.warn('published events a crash had left unpublished', { items, events });
   return { items, events };
 }

@@ -1,5 +1,5 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, setClause, tableName } from './table';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, isConditionFailed, setClause, tableName } from './table';
 
 /**
  * Moves an item's `status` from one of `from` to `to` in one conditional write, setting `fields`
@@ -40,4 +40,19 @@ export async function transitionStatus(
     if (isConditionFailed(error)) return null;
     throw error;
   }
+}
+
+/** Deletes an item only while it is in `status` (an invisible record whose creation was abandoned). */
+export async function deleteIfStatus(key: Record<string, string>, status: string): Promise<boolean> {
+  return conditionalWrite(() =>
+    db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: key,
+        ConditionExpression: '#status = :status',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':status': status },
+      }),
+    ),
+  );
 }

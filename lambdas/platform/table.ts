@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { required } from './config';
 
@@ -65,4 +65,24 @@ export async function conditionalWrite(write: () => Promise<unknown>): Promise<b
     if (isConditionFailed(error)) return false;
     throw error;
   }
+}
+
+/**
+ * Every item a query matches, page after page (DynamoDB returns at most 1 MB a call): the one
+ * paging loop of the repositories. `max` stops early.
+ */
+export async function* queryItems(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>, max?: number): AsyncGenerator<Item> {
+  let startKey: Item | undefined;
+  let count = 0;
+  do {
+    const out = await db().send(
+      new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: startKey, ...(max === undefined ? {} : { Limit: Math.max(1, max - count) }) }),
+    );
+    for (const item of out.Items ?? []) {
+      if (max !== undefined && count >= max) return;
+      count++;
+      yield item;
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && (max === undefined || count < max));
 }

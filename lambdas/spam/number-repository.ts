@@ -1,5 +1,5 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, setClause, tableName, type Item } from '../platform/table';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, type Item } from '../platform/table';
 import { withoutOutbox } from '../events/outbox';
 import type { Carrier, CarrierTestStatus } from './carriers';
 import type { Challenge } from './verification-code';
@@ -129,40 +129,17 @@ export async function getNumber(id: string): Promise<NumberRecord | null> {
 /** The organization's numbers, oldest first (created_at, then id): the order the limit applies in. */
 export async function listOrgNumbers(orgId: string, max?: number): Promise<NumberRecord[]> {
   const items: NumberRecord[] = [];
-  let startKey: Item | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': orgIndexKey(orgId) },
-        ExclusiveStartKey: startKey,
-        ...(max === undefined ? {} : { Limit: Math.max(1, max - items.length) }),
-      }),
-    );
-    for (const item of out.Items ?? []) items.push(toRecord(item)!);
-    startKey = out.LastEvaluatedKey;
-  } while (startKey && (max === undefined || items.length < max));
-  return max === undefined ? items : items.slice(0, max);
+  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': orgIndexKey(orgId) } }, max)) {
+    items.push(toRecord(item)!);
+  }
+  return items;
 }
 
 /** Every verified number of every organization (the daily run's work list), page by page. */
 export async function* verifiedNumbers(): AsyncGenerator<NumberRecord> {
-  let startKey: Item | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk',
-        ExpressionAttributeValues: { ':pk': VERIFIED_INDEX_PK },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of out.Items ?? []) yield toRecord(item)!;
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  for await (const item of queryItems({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': VERIFIED_INDEX_PK } })) {
+    yield toRecord(item)!;
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
-import { BatchWriteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, tableName, type Item } from '../platform/table';
+import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, queryItems, tableName } from '../platform/table';
 import { HISTORY_WINDOW_MS, type Carrier, type CarrierTestStatus } from './carriers';
 
 // Test-run history (docs/data-model.md, pattern 28): one row per number, carrier and UTC day,
@@ -41,44 +41,21 @@ export async function putRun(run: TestRunRecord): Promise<void> {
 export async function listRuns(numberId: string, nowMs: number): Promise<TestRunRecord[]> {
   const since = nowMs - HISTORY_WINDOW_MS;
   const rows: TestRunRecord[] = [];
-  let startKey: Item | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)',
-        ExpressionAttributeValues: { ':pk': `SPAMNUM#${numberId}`, ':run': 'RUN#' },
-        ScanIndexForward: false,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of out.Items ?? []) {
-      const run = item as unknown as TestRunRecord;
-      if (Date.parse(run.tested_at) >= since && Date.parse(run.tested_at) <= nowMs) rows.push(run);
-    }
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  for await (const item of queryItems({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)', ExpressionAttributeValues: { ':pk': `SPAMNUM#${numberId}`, ':run': 'RUN#' }, ScanIndexForward: false })) {
+    const run = item as unknown as TestRunRecord;
+    if (Date.parse(run.tested_at) >= since && Date.parse(run.tested_at) <= nowMs) rows.push(run);
+  }
   return rows.sort((a, b) => b.tested_at.localeCompare(a.tested_at) || a.carrier.localeCompare(b.carrier));
 }
 
 export async function deleteRuns(numberId: string): Promise<void> {
-  let startKey: Item | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)',
-        ExpressionAttributeValues: { ':pk': `SPAMNUM#${numberId}`, ':run': 'RUN#' },
-        ProjectionExpression: 'pk, sk',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    const keys = (out.Items ?? []).map((item) => ({ pk: item.pk, sk: item.sk }));
-    for (let i = 0; i < keys.length; i += 25) {
-      await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) } }));
-    }
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  const keys: { pk: unknown; sk: unknown }[] = [];
+  for await (const item of queryItems({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)', ExpressionAttributeValues: { ':pk': `SPAMNUM#${numberId}`, ':run': 'RUN#' }, ProjectionExpression: 'pk, sk' })) {
+    keys.push({ pk: item.pk, sk: item.sk });
+  }
+  for (let i = 0; i < keys.length; i += 25) {
+    await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) } }));
+  }
 }
 
 /** Claims the scheduled run of one day (local timer); false when that day already ran. */

@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, tableName } from '../platform/table';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, queryItems, tableName } from '../platform/table';
 import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
-import { transitionStatus } from '../platform/status-transition';
+import { deleteIfStatus, transitionStatus } from '../platform/status-transition';
 import { withoutOutbox } from '../events/outbox';
 import type { UploadRecord, UploadStatus } from './upload';
 
@@ -71,9 +71,9 @@ export async function transitionUpload(
 
 /** Nothing more is owed for this upload: it leaves the recovery index. */
 export async function settleUpload(id: string): Promise<void> {
-  await db().send(new UpdateCommand({ TableName: tableName(), Key: uploadKey(id), UpdateExpression: 'REMOVE gsi2pk, gsi2sk', ConditionExpression: 'attribute_exists(pk)' })).catch((error: unknown) => {
-    if (!isConditionFailed(error)) throw error;
-  });
+  await conditionalWrite(() =>
+    db().send(new UpdateCommand({ TableName: tableName(), Key: uploadKey(id), UpdateExpression: 'REMOVE gsi2pk, gsi2sk', ConditionExpression: 'attribute_exists(pk)' })),
+  );
 }
 
 /**
@@ -82,53 +82,36 @@ export async function settleUpload(id: string): Promise<void> {
  */
 export async function claimStaleUploads(nowMs: number, leaseMs: number, changedBeforeIso?: string): Promise<UploadRecord[]> {
   const onlyStale = changedBeforeIso === undefined;
+  // Read first, then claim: a claim moves the item within the index being read.
+  const found: Record<string, unknown>[] = [];
+  for await (const item of queryItems({
+    IndexName: 'gsi2',
+    KeyConditionExpression: onlyStale ? 'gsi2pk = :pk AND gsi2sk < :now' : 'gsi2pk = :pk',
+    ExpressionAttributeValues: onlyStale ? { ':pk': WATCH_PK, ':now': new Date(nowMs).toISOString() } : { ':pk': WATCH_PK },
+  })) {
+    if (changedBeforeIso === undefined || String(item.updated_at) < changedBeforeIso) found.push(item);
+  }
   const claimed: UploadRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi2',
-        KeyConditionExpression: onlyStale ? 'gsi2pk = :pk AND gsi2sk < :now' : 'gsi2pk = :pk',
-        ExpressionAttributeValues: onlyStale ? { ':pk': WATCH_PK, ':now': new Date(nowMs).toISOString() } : { ':pk': WATCH_PK },
-        ExclusiveStartKey: startKey,
-      }),
+  for (const item of found) {
+    const id = String(item.id);
+    const ok = await conditionalWrite(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: uploadKey(id),
+          UpdateExpression: 'SET gsi2sk = :next',
+          ConditionExpression: 'gsi2sk = :seen',
+          ExpressionAttributeValues: { ':seen': item.gsi2sk, ':next': `${new Date(nowMs + leaseMs).toISOString()}#${id}` },
+        }),
+      ),
     );
-    for (const item of out.Items ?? []) {
-      if (changedBeforeIso !== undefined && String(item.updated_at) >= changedBeforeIso) continue;
-      const id = String(item.id);
-      const ok = await conditionalWrite(() =>
-        db().send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: uploadKey(id),
-            UpdateExpression: 'SET gsi2sk = :next',
-            ConditionExpression: 'gsi2sk = :seen',
-            ExpressionAttributeValues: { ':seen': item.gsi2sk, ':next': `${new Date(nowMs + leaseMs).toISOString()}#${id}` },
-          }),
-        ),
-      );
-      if (ok) claimed.push(toRecord(item)!);
-    }
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+    if (ok) claimed.push(toRecord(item)!);
+  }
   return claimed;
 }
 
 export async function deleteChargingUpload(id: string): Promise<void> {
-  await db()
-    .send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: uploadKey(id),
-        ConditionExpression: '#status = :charging',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':charging': 'charging' },
-      }),
-    )
-    .catch((error: unknown) => {
-      if (!isConditionFailed(error)) throw error;
-    });
+  await deleteIfStatus(uploadKey(id), 'charging');
 }
 
 export async function recordExport(id: string, at: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
-import { conditionalWrite, db, isConditionFailed, tableName } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, queryItems, tableName } from '../platform/table';
 
 export type DeliveryState = 'pending' | 'succeeded' | 'exhausted';
 
@@ -165,23 +165,16 @@ export async function dueDeliveryIds(dueBy: string, limit: number): Promise<stri
 /** Ids of an endpoint's deliveries that are still pending (endpoint deletion). */
 export async function pendingDeliveryIdsOfWebhook(webhookId: string): Promise<string[]> {
   const ids: string[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        FilterExpression: '#state = :pending',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':pk': `WEBHOOK#${webhookId}#DELIVERIES`, ':pending': 'pending' },
-        ProjectionExpression: 'id',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of out.Items ?? []) ids.push(String(item.id));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  for await (const item of queryItems({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    FilterExpression: '#state = :pending',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':pk': `WEBHOOK#${webhookId}#DELIVERIES`, ':pending': 'pending' },
+    ProjectionExpression: 'id',
+  })) {
+    ids.push(String(item.id));
+  }
   return ids;
 }
 

@@ -1,5 +1,5 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, setClause, tableName } from '../platform/table';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName } from '../platform/table';
 import type { EventType } from '../events/envelope';
 
 /**
@@ -44,21 +44,9 @@ export async function getEndpoint(id: string): Promise<EndpointRecord | null> {
 /** Every endpoint of an organization, newest first (created_at descending, then id descending). */
 export async function listEndpoints(orgId: string): Promise<EndpointRecord[]> {
   const items: EndpointRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': orgPartition(orgId) },
-        ScanIndexForward: false,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of out.Items ?? []) items.push(strip(item));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': orgPartition(orgId) }, ScanIndexForward: false })) {
+    items.push(strip(item));
+  }
   return items;
 }
 
