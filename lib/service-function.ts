@@ -19,9 +19,14 @@ export interface ServiceFunctionProps {
 }
 
 /**
- * Every Lambda of the service with the same defaults: Node 22 on arm64, an ESM bundle built by
- * esbuild (minified, with source maps the runtime uses), active tracing, and its own log group with
- * a retention period. Each function in the stack is then one short line.
+ * Every Lambda of the service with the same defaults: Node 22 on arm64, a self-contained ESM bundle
+ * built by esbuild (minified, with source maps the runtime uses), active tracing, and its own log
+ * group with a retention period. Each function in the stack is then one short line.
+ *
+ * The bundle holds the AWS SDK and every other dependency at the lockfile's versions: the SDK the
+ * Lambda runtime ships is a convenience whose packages and versions are not ours to know
+ * (lib-dynamodb, s3-presigned-post, cloudfront-signer… may be missing or differ from what the
+ * tests ran). test/deployed/ loads each bundle from an empty folder to hold this.
  */
 export class ServiceFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
@@ -56,7 +61,8 @@ export class ServiceFunction extends NodejsFunction {
         mainFields: ['module', 'main'],
         // ESM bundles still meet CommonJS dependencies that call require().
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        externalModules: ['@aws-sdk/*'],
+        bundleAwsSDK: true,
+        externalModules: [],
       },
     });
   }

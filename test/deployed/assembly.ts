@@ -1,0 +1,130 @@
+import { App } from 'aws-cdk-lib';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { PhoneValidationStack } from '../../lib/service-stack';
+import { PROJECT_ROOT } from '../../lib/service-function';
+
+/** A CloudFormation value as it appears in the template: a literal or an intrinsic. */
+export type CfnValue = string | number | boolean | { [key: string]: unknown } | CfnValue[];
+
+export interface CfnResource {
+  Type: string;
+  Properties?: Record<string, unknown>;
+  Metadata?: Record<string, unknown>;
+}
+
+export interface Template {
+  Resources: Record<string, CfnResource>;
+}
+
+/** One deployed function as the template describes it. */
+export interface DeployedFunction {
+  logicalId: string;
+  /** `index.handler`: module file stem and export. */
+  handler: string;
+  /** The synthesized asset folder in cdk.out (the zip's contents). */
+  assetDir: string;
+  environment: Record<string, CfnValue>;
+  /** Logical id of its execution role. */
+  roleLogicalId: string;
+  timeoutSeconds: number;
+}
+
+export interface DeployedAssembly {
+  dir: string;
+  template: Template;
+  functions: DeployedFunction[];
+}
+
+export const STACK_NAME = 'Deployed';
+export const ACCOUNT = '111111111111';
+export const REGION = 'us-east-1';
+
+// What the synthesized output depends on: a change to any of these means a fresh synth.
+const INPUTS = ['lib', 'lambdas', 'statemachines', 'bin/app.ts', 'cdk.json', 'package-lock.json'];
+
+function inputsHash(): string {
+  const hash = createHash('sha256');
+  const visit = (path: string) => {
+    const stat = statSync(path);
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(path).sort()) visit(join(path, name));
+      return;
+    }
+    hash.update(relative(PROJECT_ROOT, path));
+    hash.update(readFileSync(path));
+  };
+  for (const input of INPUTS) visit(join(PROJECT_ROOT, input));
+  return hash.digest('hex').slice(0, 16);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The stack synthesized with real bundling (esbuild from node_modules, no Docker), once per change
+ * of its inputs: test files and workers share the same folder under the system temp directory. A
+ * lock folder makes concurrent callers wait for the first one's synth instead of repeating it.
+ */
+export async function deployedAssembly(): Promise<DeployedAssembly> {
+  const dir = join(tmpdir(), `pv-deployed-${inputsHash()}`);
+  const done = join(dir, 'ready.json');
+  const lock = `${dir}.lock`;
+  for (;;) {
+    if (existsSync(done)) return readAssembly(dir);
+    try {
+      mkdirSync(lock);
+    } catch {
+      // Another process is synthesizing; a lock older than 10 minutes belongs to a dead one.
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 600_000) rmSync(lock, { recursive: true, force: true });
+      await sleep(500);
+      continue;
+    }
+    try {
+      if (!existsSync(done)) synthInto(dir);
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+}
+
+function synthInto(dir: string): void {
+  const staging = `${dir}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  const cdkJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
+  const app = new App({ outdir: staging, context: { ...cdkJson.context } });
+  new PhoneValidationStack(app, STACK_NAME, { env: { account: ACCOUNT, region: REGION } });
+  app.synth();
+  writeFileSync(join(staging, 'ready.json'), JSON.stringify({ synthesizedAt: new Date().toISOString() }));
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(staging, dir);
+}
+
+function readAssembly(dir: string): DeployedAssembly {
+  const template = JSON.parse(readFileSync(join(dir, `${STACK_NAME}.template.json`), 'utf8')) as Template;
+  const functions: DeployedFunction[] = [];
+  for (const [logicalId, resource] of Object.entries(template.Resources)) {
+    if (resource.Type !== 'AWS::Lambda::Function') continue;
+    // The asset's hash names both the zip in the template and its folder in the assembly. Only
+    // the service's own bundles have an index.mjs; CDK's framework functions are not ours.
+    const assetHash = /([0-9a-f]{64})\.zip/.exec(JSON.stringify(resource.Properties?.Code ?? {}))?.[1];
+    const assetPath = `asset.${assetHash}`;
+    if (!assetHash || !existsSync(join(dir, assetPath, 'index.mjs'))) continue;
+    const props = resource.Properties as {
+      Handler: string;
+      Environment?: { Variables?: Record<string, CfnValue> };
+      Role: { 'Fn::GetAtt': [string, string] };
+      Timeout?: number;
+    };
+    functions.push({
+      logicalId,
+      handler: props.Handler,
+      assetDir: join(dir, assetPath),
+      environment: props.Environment?.Variables ?? {},
+      roleLogicalId: props.Role['Fn::GetAtt'][0],
+      timeoutSeconds: props.Timeout ?? 3,
+    });
+  }
+  return { dir, template, functions };
+}
