@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'cdk.out/**', '.data/**'] },
+  { ignores: ['node_modules/**', 'cdk.out/**', '.data/**', 'web/dist/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
