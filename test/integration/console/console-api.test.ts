@@ -8,10 +8,11 @@ import { addMember, createOrganization, createUser, mintKey } from '../../../lam
 
 const service = useTestService();
 const AUD = 'urn:phone-validation:console';
+type SigningKey = Parameters<SignJWT['sign']>[0];
 
-async function tokenFor(userId: string, overrides: { key?: CryptoKey; aud?: string; iss?: string; exp?: number } = {}): Promise<string> {
+async function tokenFor(userId: string, overrides: { key?: SigningKey; aud?: string; iss?: string; exp?: number } = {}): Promise<string> {
   const jwk = service.runtime.console!.keys.signing;
-  const key = overrides.key ?? ((await importJWK(jwk, 'RS256')) as CryptoKey);
+  const key = overrides.key ?? ((await importJWK(jwk, 'RS256')) as SigningKey);
   return new SignJWT({ scope: 'console' })
     .setProtectedHeader({ alg: 'RS256', kid: jwk.kid })
     .setSubject(userId)
