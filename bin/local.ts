@@ -42,6 +42,13 @@ const lines = [
   `  files            ${process.env.AWS_ENDPOINT_URL ? 'external endpoint' : 's3rver (embedded)'} at ${runtime.backends.s3}`,
   `  classification   ${process.env.CLASSIFICATION_PROVIDER}${process.env.CLASSIFICATION_PROVIDER === 'simulator' ? ' (simulated results, not real carrier data)' : ''}`,
   `  API description  ${url}/openapi.json`,
+  ...(runtime.console
+    ? [
+        `  web console      ${url}/  (open this address exactly: sign-in is bound to it)`,
+        `    owner sign-in  ${runtime.console.owner.email}  password ${runtime.console.owner.password}`,
+        `    member sign-in ${runtime.console.member.email}  password ${runtime.console.member.password}`,
+      ]
+    : []),
   ...(runtime.demo ? [`  organization id  ${runtime.demo.organizationId}`, `  user id          ${runtime.demo.userId}`] : []),
   '',
 ];

@@ -37,6 +37,11 @@ export interface LocalApiOptions {
    * wait unread until earlier ones have been answered.
    */
   maxInFlightBodyBytes?: number;
+  /**
+   * Requests outside the API's routes (the console's pages, its sign-in and its API): answers and
+   * returns true, or returns false to let the API answer. Called before the body is read.
+   */
+  prelude?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
 }
 
 export const LOCAL_API_TIMEOUT_DEFAULTS = { requestTimeoutMs: 300_000, headersTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000 };
@@ -108,6 +113,7 @@ async function handle(options: LocalApiOptions, budget: ByteBudget, req: Incomin
 async function respond(options: LocalApiOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://local');
   const method = (req.method ?? 'GET').toUpperCase();
+  if (options.prelude && (await options.prelude(req, res, url))) return;
   const body = await readBody(req, options.maxBodyBytes);
   if (!body) return send(res, tooLarge(options.maxBodyBytes));
 
@@ -125,7 +131,7 @@ async function respond(options: LocalApiOptions, req: IncomingMessage, res: Serv
  * that long) the bytes are copied once into a buffer of that size, instead of being held twice by
  * a chunk list and its concatenation. Null when the body exceeds `max`.
  */
-async function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
+export async function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
   const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
   if (declared !== null && Number.isSafeInteger(declared)) {
     const body = Buffer.allocUnsafe(declared);
@@ -146,7 +152,7 @@ async function readBody(req: IncomingMessage, max: number): Promise<Buffer | nul
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }
 
-function toEvent(
+export function toEvent(
   req: IncomingMessage,
   method: string,
   url: URL,
@@ -197,7 +203,7 @@ function toEvent(
   return event;
 }
 
-function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
+export function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
   const headers: Record<string, string | number | boolean> = { ...(result.headers ?? {}) };
   const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
   res.writeHead(result.statusCode ?? 200, { ...headers, 'content-length': body.length });

@@ -12,6 +12,8 @@ import { apiFunctions } from './functions';
 import { WORKER_STARTERS, type LocalWorker } from './workers';
 import { ensureDemoAccount, type DemoAccount } from './seed';
 import { reloadConfig } from '../lambdas/platform/config';
+import { createConsoleLayer } from './console-server';
+import { ensureConsoleAccounts, type ConsoleAccounts } from './console-seed';
 
 export interface RuntimeOptions {
   port: number;
@@ -26,6 +28,8 @@ export interface Runtime {
   url: string;
   demo: DemoAccount | null;
   backends: { dynamo: string; s3: string };
+  /** The web console's sign-ins (with the demo account only). */
+  console: ConsoleAccounts | null;
   stop(): Promise<void>;
 }
 
@@ -59,7 +63,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     await ensureBuckets(endpoints.s3, [process.env.FILES_BUCKET!, process.env.SCREENSHOTS_BUCKET!]);
 
     const demo = options.seedDemo ? await ensureDemoAccount() : null;
+    const consoleLayer = createConsoleLayer({ maxBodyBytes: options.maxBodyBytes });
     api = await startLocalApi({
+      prelude: consoleLayer.prelude,
       routes: ROUTES,
       functions: apiFunctions(),
       port: options.port,
@@ -69,6 +75,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       headersTimeoutMs: numberFromEnv('LOCAL_HEADERS_TIMEOUT_MS'),
       maxInFlightBodyBytes: numberFromEnv('LOCAL_MAX_INFLIGHT_BODY_BYTES'),
     });
+    const consoleAccounts = demo ? await ensureConsoleAccounts(demo, options.dataDir) : null;
+    if (consoleAccounts) consoleLayer.attach(api.url, consoleAccounts);
     const workers: LocalWorker[] = [];
     for (const start of WORKER_STARTERS) workers.push(await start());
     if (options.dataDir) writeRuntimeState(options.dataDir, { pid: process.pid, apiUrl: api.url, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3 });
@@ -78,6 +86,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       url: api.url,
       demo,
       backends: endpoints,
+      console: consoleAccounts,
       stop: async () => {
         await running.api.close();
         for (const worker of workers.reverse()) await worker.stop();

@@ -20,7 +20,8 @@ export interface CreateUploadInput {
   mapping: ColumnMapping;
   tier: Tier;
   skipMobileLookup: boolean;
-  source: 'api' | 'api_pool';
+  /** `web`: confirmed in the console (lambdas/console/web-upload.ts). */
+  source: 'api' | 'api_pool' | 'web';
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -44,7 +45,7 @@ export function decodeCsv(bytes: Buffer): string {
   }
 }
 
-export async function createUpload(principal: Pick<Principal, 'organizationId' | 'userId' | 'apiKeyId'>, input: CreateUploadInput, uploadId = newId()): Promise<UploadRecord> {
+export async function createUpload(principal: Pick<Principal, 'organizationId' | 'userId'> & { apiKeyId: string | null }, input: CreateUploadInput, uploadId = newId()): Promise<UploadRecord> {
   const [header, ...rows] = readCsv(input.csv).records;
   if (!header) throw badRequest('The file is empty; it needs a header row and at least 100 numbers');
   // Pools of single contacts were charged per contact and may be any size.

@@ -1,0 +1,169 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { z } from 'zod';
+import { AdminError, listKeys, mintKey, removeMember, revokeKey } from '../admin/admin';
+import { getApiKeyById } from '../auth/identity-repository';
+import { getBalance } from '../credits/credits';
+import { badRequest, HttpError, notFound } from '../platform/errors';
+import { rawBodyOf } from '../platform/http/raw-body';
+import { originalLink, processedLink, type ProcessedQuery } from '../uploads/downloads';
+import { toPublicUpload, type UploadRecord } from '../uploads/upload';
+import { getUpload, listUploads } from '../uploads/upload-repository';
+import { listLedger, listMembers } from './directory';
+import { consolePrincipal, requireOwner, type ConsolePrincipal } from './principal';
+import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from './web-upload';
+
+// The console's API (/console/api/*): thin handlers over the same feature functions the public API
+// and the admin CLI use. Authority comes only from a verified OpenID Connect access token (see
+// principal.ts); there are no cookies here, so there is nothing for a cross-site request to ride on.
+
+type Handler = (p: ConsolePrincipal, req: { params: Record<string, string>; query: Record<string, string>; event: APIGatewayProxyEventV2 }) => Promise<unknown>;
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  names: string[];
+  handle: Handler;
+}
+
+const routes: Route[] = [];
+function route(method: string, path: string, handle: Handler) {
+  const names: string[] = [];
+  const pattern = new RegExp(`^${path.replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), '([^/]+)'))}$`);
+  routes.push({ method, pattern, names, handle });
+}
+
+function json<T extends z.ZodType>(schema: T, event: APIGatewayProxyEventV2): z.infer<T> {
+  let body: unknown;
+  try {
+    const raw = rawBodyOf(event);
+    body = raw.length ? JSON.parse(raw.toString('utf8')) : {};
+  } catch {
+    throw badRequest('The body is not valid JSON');
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw badRequest(parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+  return parsed.data;
+}
+
+const adminCall = async <T>(call: () => Promise<T>): Promise<T> => {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof AdminError) throw badRequest(error.message);
+    throw error;
+  }
+};
+
+route('GET', '/console/api/me', async (p) => ({
+  user: { id: p.user.id, email: p.user.email },
+  organization: { id: p.organization.id, name: p.organization.name, subscription_active: p.organization.subscription_active },
+  role: p.role,
+}));
+
+// Developer panel (owners only; spec: "Keys cannot manage keys", so no API key reaches these).
+route('GET', '/console/api/keys', async (p) => {
+  requireOwner(p);
+  const members = new Map((await listMembers(p.organizationId)).map((m) => [m.user_id, m.email]));
+  const keys = await listKeys(p.organizationId);
+  return {
+    data: keys
+      .sort((a, b) => b.created_at.localeCompare(a.created_at))
+      .map((k) => ({ id: k.id, display_prefix: k.display_prefix, created_by_user_id: k.created_by_user_id, created_by: members.get(k.created_by_user_id) ?? null, created_at: k.created_at, expires_at: k.expires_at, revoked_at: k.revoked_at, last_used_at: (k as { last_used_at?: string }).last_used_at ?? null })),
+  };
+});
+route('POST', '/console/api/keys', async (p, { event }) => {
+  requireOwner(p);
+  const body = json(z.object({ expires_at: z.string().datetime({ offset: true }).nullish() }), event);
+  if (body.expires_at && Date.parse(body.expires_at) <= Date.now()) throw badRequest('expires_at must be in the future');
+  const minted = await adminCall(() => mintKey(p.organizationId, p.userId, body.expires_at ?? undefined));
+  return { key: minted.key, id: minted.record.id, display_prefix: minted.record.display_prefix, created_at: minted.record.created_at, expires_at: minted.record.expires_at };
+});
+route('DELETE', '/console/api/keys/{id}', async (p, { params }) => {
+  requireOwner(p);
+  const key = await getApiKeyById(params.id!);
+  if (!key || key.organization_id !== p.organizationId) throw notFound('API key not found');
+  await adminCall(() => revokeKey(key.id));
+  return { id: key.id, revoked: true };
+});
+route('GET', '/console/api/members', async (p) => {
+  requireOwner(p);
+  return { data: await listMembers(p.organizationId) };
+});
+route('DELETE', '/console/api/members/{userId}', async (p, { params }) => {
+  requireOwner(p);
+  if (params.userId === p.userId) throw badRequest('You cannot remove yourself; another owner can');
+  const result = await adminCall(() => removeMember(p.organizationId, params.userId!));
+  return { user_id: params.userId, revoked_keys: result.revokedKeys };
+});
+
+route('GET', '/console/api/credits', async (p) => ({ balance: await getBalance(p.organizationId), ledger: await listLedger(p.organizationId, 100) }));
+
+// Uploads: the in-app flow (web-upload.ts) and every upload of the organization.
+route('GET', '/console/api/uploads', async (p, { query }) => {
+  const page = await listUploads(p.organizationId, 50, query.cursor || undefined);
+  return { drafts: await openDrafts(p), data: page.data.map(toPublicUpload), next_cursor: page.nextCursor };
+});
+route('POST', '/console/api/uploads', async (p, { event, query }) => {
+  const draft = await startWebUpload(p, query.filename ?? 'web_upload.csv', rawBodyOf(event));
+  return { draft };
+});
+route('GET', '/console/api/uploads/{id}', async (p, { params }) => {
+  const upload = await getUpload(params.id!);
+  if (upload && upload.organization_id === p.organizationId && upload.status !== 'charging') return { upload: toPublicUpload(upload) };
+  return { draft: await ownDraft(p, params.id!) };
+});
+const Mapping = z.object({
+  phone_columns: z.array(z.string().min(1)).min(1).max(10),
+  full_name_column: z.string().min(1).nullish(),
+  first_name_column: z.string().min(1).nullish(),
+  last_name_column: z.string().min(1).nullish(),
+});
+route('POST', '/console/api/uploads/{id}/mapping', async (p, { params, event }) => {
+  const m = json(Mapping, event);
+  const draft = await mapWebUpload(p, params.id!, {
+    phoneColumns: m.phone_columns,
+    fullNameColumn: m.full_name_column ?? undefined,
+    firstNameColumn: m.first_name_column ?? undefined,
+    lastNameColumn: m.last_name_column ?? undefined,
+  });
+  return { draft };
+});
+route('POST', '/console/api/uploads/{id}/confirm', async (p, { params, event }) => {
+  const body = json(z.object({ validation_tier: z.enum(['standard', 'max']), skip_mobile_lookup: z.boolean().default(false) }), event);
+  return { upload: toPublicUpload(await confirmWebUpload(p, params.id!, body.validation_tier, body.skip_mobile_lookup)) };
+});
+route('GET', '/console/api/uploads/{id}/report', async (p, { params }) => reportLink(p, params.id!));
+route('GET', '/console/api/uploads/{id}/download/{kind}', async (p, { params, query }) => {
+  const upload = await ownUpload(p, params.id!);
+  if (params.kind === 'original') return originalLink(upload);
+  if (params.kind === 'processed') return processedLink(upload, query as ProcessedQuery);
+  throw notFound('Unknown download');
+});
+
+async function ownUpload(p: ConsolePrincipal, id: string): Promise<UploadRecord> {
+  const upload = await getUpload(id);
+  if (!upload || upload.organization_id !== p.organizationId || upload.status === 'charging') throw notFound('Upload not found');
+  return upload;
+}
+
+const HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+
+export async function handler(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
+  try {
+    const method = event.requestContext.http.method.toUpperCase();
+    const path = event.rawPath;
+    const candidates = routes.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
+    if (candidates.length === 0) throw notFound('Not found');
+    const hit = candidates.find((x) => x.r.method === method);
+    if (!hit) throw new HttpError(405, 'Method not allowed', { allow: candidates.map((x) => x.r.method).join(', ') });
+    const params = Object.fromEntries(hit.r.names.map((n, i) => [n, decodeURIComponent(hit.m![i + 1]!)]));
+    const principal = await consolePrincipal(event);
+    const body = await hit.r.handle(principal, { params, query: (event.queryStringParameters ?? {}) as Record<string, string>, event });
+    return { statusCode: 200, headers: HEADERS, body: JSON.stringify(body) };
+  } catch (error) {
+    if (error instanceof HttpError) return { statusCode: error.status, headers: { ...HEADERS, ...error.headers }, body: JSON.stringify({ detail: error.detail }) };
+    console.error('console api: unhandled', error);
+    return { statusCode: 500, headers: HEADERS, body: JSON.stringify({ detail: `Internal server error (request ${event.requestContext.requestId})` }) };
+  }
+}
+

@@ -1,0 +1,102 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, setClause, tableName } from '../platform/table';
+import type { ColumnMapping } from '../uploads/plan';
+
+// The in-app flow's steps before an upload exists (docs/console.md): one item per web upload, keyed
+// by the id the upload will have once confirmed. Drafts are not uploads: GET /api/v1/uploads never
+// lists them, and nothing is charged until confirmation turns one into an upload.
+
+export type DraftStatus = 'pending_mapping' | 'validating' | 'validation_failed' | 'awaiting_confirmation' | 'confirming' | 'confirmed';
+
+export interface InvalidCell {
+  row: number;
+  column: string;
+  value: string;
+  reason: string;
+}
+
+export interface DraftValidation {
+  total_rows: number;
+  valid_row_count: number;
+  valid_number_count: number;
+  invalid_count: number;
+  duplicate_count: number;
+  identity: boolean;
+  price: { standard: number; max: number };
+}
+
+export interface WebDraft {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  filename: string;
+  file_size_bytes: number;
+  status: DraftStatus;
+  header: string[];
+  preview: string[][];
+  total_rows: number;
+  suggested: { phone_columns: string[]; full_name_column?: string; first_name_column?: string; last_name_column?: string };
+  mapping: ColumnMapping | null;
+  validation: DraftValidation | null;
+  /** Why validation failed: the API's own error detail for the same file and mapping. */
+  failure: { status: number; detail: unknown } | null;
+  /** The first invalid cells (all of them are in the downloadable report). */
+  invalid_cells: InvalidCell[];
+  created_at: string;
+  updated_at: string;
+}
+
+const draftKey = (id: string) => ({ pk: `WEBUPLOAD#${id}`, sk: 'META' });
+
+export async function insertDraft(draft: WebDraft): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...draftKey(draft.id), entity: 'WebUploadDraft', gsi1pk: `ORG#${draft.organization_id}#WEBUPLOADS`, gsi1sk: `${draft.created_at}#${draft.id}`, ...draft },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getDraft(id: string): Promise<WebDraft | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: draftKey(id), ConsistentRead: true }));
+  if (!out.Item) return null;
+  const { pk: _a, sk: _b, entity: _c, gsi1pk: _d, gsi1sk: _e, ...draft } = out.Item;
+  return draft as WebDraft;
+}
+
+/** Moves a draft on only from one of `from`: of two requests racing, one wins. Null when it lost. */
+export async function transitionDraft(id: string, from: DraftStatus[], to: DraftStatus, fields: Partial<WebDraft>, at: string): Promise<boolean> {
+  const { sets, names, values } = setClause({ ...fields, status: to, updated_at: at });
+  const allowed = from.map((_, i) => `:from${i}`);
+  return conditionalWrite(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: draftKey(id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: `attribute_exists(pk) AND #status_now IN (${allowed.join(', ')})`,
+        ExpressionAttributeNames: { ...names, '#status_now': 'status' },
+        ExpressionAttributeValues: { ...values, ...Object.fromEntries(from.map((s, i) => [`:from${i}`, s])) },
+      }),
+    ),
+  );
+}
+
+/** Drafts not yet confirmed, newest first. */
+export async function listOpenDrafts(orgId: string, limit = 50): Promise<WebDraft[]> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `ORG#${orgId}#WEBUPLOADS` },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []).filter((item) => item.status !== 'confirmed').map((item) => {
+    const { pk: _a, sk: _b, entity: _c, gsi1pk: _d, gsi1sk: _e, ...draft } = item;
+    return draft as WebDraft;
+  });
+}

@@ -1,0 +1,198 @@
+import { nowIso } from '../platform/clock';
+import { newId } from '../platform/ids';
+import { badRequest, conflict, forbidden, HttpError, notFound, payloadTooLarge } from '../platform/errors';
+import { filesBucket, getObject, presignGet, putObject } from '../platform/blob';
+import { normalizeUsCa } from '../classification';
+import { createUpload, readCsv } from '../uploads/create-upload';
+import { MAX_PHONE_COLUMNS, MIN_NUMBERS, planUpload, priceOf, type ColumnMapping, type Tier, type UploadPlan } from '../uploads/plan';
+import { MAX_CSV_BYTES } from '../uploads/request';
+import { csvLine } from '../uploads/csv';
+import type { UploadRecord } from '../uploads/upload';
+import type { ConsolePrincipal } from './principal';
+import { getDraft, insertDraft, listOpenDrafts, transitionDraft, type InvalidCell, type WebDraft } from './web-upload-repository';
+
+// The in-app upload flow (docs/console.md):
+//   choose file -> pending_mapping -> (map) validating -> validation_failed | awaiting_confirmation
+//   -> (confirm) the upload itself, created by the API's createUpload with the same id: charged
+//   first, then ready_for_processing, upload.created, the workflow.
+// Validation is the API's own planUpload over the same bytes, so the console can never accept what
+// the API would refuse, nor price it differently.
+
+const PREVIEW_ROWS = 5;
+const INVALID_CELLS_KEPT = 100;
+const originalKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/${d.organization_id}/${d.id}.csv`;
+const reportKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/${d.organization_id}/${d.id}-report.csv`;
+
+const clean = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+export async function startWebUpload(principal: ConsolePrincipal, filename: string, csv: Buffer): Promise<WebDraft> {
+  if (csv.length === 0) throw badRequest('The file is empty; it needs a header row and at least 100 numbers');
+  if (csv.length > MAX_CSV_BYTES) throw payloadTooLarge(`The file is larger than ${MAX_CSV_BYTES} bytes`);
+  const [header, ...rows] = readCsv(csv).records;
+  if (!header) throw badRequest('The file is empty; it needs a header row and at least 100 numbers');
+  const columns = header.fields.map((h) => h.trim());
+  const preview = rows.slice(0, PREVIEW_ROWS).map((r) => r.fields);
+  const at = nowIso();
+  const draft: WebDraft = {
+    id: newId(),
+    organization_id: principal.organizationId,
+    user_id: principal.userId,
+    filename: safeFilename(filename),
+    file_size_bytes: csv.length,
+    status: 'pending_mapping',
+    header: columns,
+    preview,
+    total_rows: rows.length,
+    suggested: clean(suggestMapping(columns, rows.slice(0, 50).map((r) => r.fields))),
+    mapping: null,
+    validation: null,
+    failure: null,
+    invalid_cells: [],
+    created_at: at,
+    updated_at: at,
+  };
+  await putObject(filesBucket(), originalKey(draft), csv, 'text/csv');
+  await insertDraft(draft);
+  return draft;
+}
+
+/** Phone columns: named like one, or whose sample cells are mostly valid numbers; names by header. */
+export function suggestMapping(header: string[], sample: string[][]): WebDraft['suggested'] {
+  const byName = (re: RegExp) => header.find((h) => re.test(h));
+  const phone = header.filter((h, i) => {
+    if (/phone|mobile|cell|tel|number|fax/i.test(h)) return true;
+    const cells = sample.map((r) => (r[i] ?? '').trim()).filter(Boolean);
+    return cells.length > 0 && cells.filter((c) => normalizeUsCa(c)).length / cells.length >= 0.5;
+  });
+  const full = byName(/^(full[\s_-]?name|name|contact[\s_-]?name)$/i);
+  const first = byName(/^first[\s_-]?name$|^given[\s_-]?name$|^first$/i);
+  const last = byName(/^last[\s_-]?name$|^surname$|^family[\s_-]?name$|^last$/i);
+  return {
+    phone_columns: phone.slice(0, MAX_PHONE_COLUMNS),
+    ...(full ? { full_name_column: full } : first && last ? { first_name_column: first, last_name_column: last } : {}),
+  };
+}
+
+export async function ownDraft(principal: ConsolePrincipal, id: string): Promise<WebDraft> {
+  const draft = await getDraft(id);
+  if (!draft || draft.organization_id !== principal.organizationId) throw notFound('Upload not found');
+  return draft;
+}
+
+/**
+ * pending_mapping | validation_failed | awaiting_confirmation -> validating -> validation_failed |
+ * awaiting_confirmation. A mapping can be changed until the upload is confirmed.
+ */
+export async function mapWebUpload(principal: ConsolePrincipal, id: string, mapping: ColumnMapping): Promise<WebDraft> {
+  const draft = await ownDraft(principal, id);
+  if (mapping.phoneColumns.length === 0) throw badRequest('Choose at least one phone column');
+  if (mapping.phoneColumns.length > MAX_PHONE_COLUMNS) throw badRequest(`At most ${MAX_PHONE_COLUMNS} phone columns`);
+  if (Boolean(mapping.firstNameColumn) !== Boolean(mapping.lastNameColumn)) throw badRequest('first_name_column and last_name_column go together');
+  if (mapping.fullNameColumn && mapping.firstNameColumn) throw badRequest('Use either full_name_column or first_name_column with last_name_column, not both');
+  const started = await transitionDraft(draft.id, ['pending_mapping', 'validation_failed', 'awaiting_confirmation'], 'validating', { mapping: clean(mapping), failure: null, validation: null }, nowIso());
+  if (!started) throw conflict(`This upload is ${draft.status}; its mapping can no longer change`);
+
+  const bytes = await getObject(filesBucket(), originalKey(draft));
+  if (!bytes) throw new Error(`web upload ${draft.id}: original missing`);
+  const [header, ...rows] = readCsv(bytes).records;
+  const fields = rows.map((r) => r.fields);
+  let plan: UploadPlan | null = null;
+  let failure: WebDraft['failure'] = null;
+  try {
+    plan = planUpload(header!.fields, fields, mapping);
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.status >= 500) {
+      await transitionDraft(draft.id, ['validating'], 'pending_mapping', {}, nowIso());
+      throw error;
+    }
+    failure = { status: error.status, detail: error.detail };
+    // Too few numbers still has rows to report on: the same rules without the minimum.
+    if (error.status === 422) plan = planUpload(header!.fields, fields, mapping, { minimum: 0 });
+  }
+  const invalid = plan ? invalidCells(plan, fields, header!.fields, mapping) : [];
+  await putObject(filesBucket(), reportKey(draft), reportCsv(invalid, failure), 'text/csv');
+  const validation = plan ? validationOf(plan) : null;
+  await transitionDraft(
+    draft.id,
+    ['validating'],
+    failure ? 'validation_failed' : 'awaiting_confirmation',
+    { failure: failure ? clean(failure) : null, validation, invalid_cells: invalid.slice(0, INVALID_CELLS_KEPT) },
+    nowIso(),
+  );
+  return (await getDraft(draft.id))!;
+}
+
+function validationOf(plan: UploadPlan) {
+  let cells = 0;
+  for (const row of plan.rows) for (const n of row.numbers) if (n) cells++;
+  return {
+    total_rows: plan.totalRows,
+    valid_row_count: plan.validRowCount,
+    valid_number_count: plan.validNumberCount,
+    invalid_count: plan.invalidCount,
+    duplicate_count: cells - plan.validNumberCount,
+    identity: plan.identity,
+    price: { standard: priceOf(plan.validNumberCount, 'standard'), max: priceOf(plan.validNumberCount, 'max') },
+  };
+}
+
+function invalidCells(plan: UploadPlan, rows: string[][], header: string[], mapping: ColumnMapping): InvalidCell[] {
+  const idx = mapping.phoneColumns.map((c) => header.findIndex((h) => h.trim() === c));
+  const out: InvalidCell[] = [];
+  plan.rows.forEach((row, r) => {
+    row.numbers.forEach((n, c) => {
+      if (n === null) out.push({ row: r + 2, column: mapping.phoneColumns[c]!, value: rows[r]![idx[c]!] ?? '', reason: 'not a valid US/CA phone number' });
+    });
+  });
+  return out;
+}
+
+function reportCsv(cells: InvalidCell[], failure: WebDraft['failure']): string {
+  const lines = [csvLine(['row', 'column', 'value', 'reason'])];
+  if (failure) lines.push(csvLine(['', '', '', typeof failure.detail === 'string' ? failure.detail : String((failure.detail as { message?: unknown }).message ?? JSON.stringify(failure.detail))]));
+  for (const c of cells) lines.push(csvLine([String(c.row), c.column, c.value, c.reason]));
+  return lines.join('\r\n') + '\r\n';
+}
+
+export async function reportLink(principal: ConsolePrincipal, id: string): Promise<{ url: string }> {
+  const draft = await ownDraft(principal, id);
+  if (draft.status !== 'validation_failed' && draft.status !== 'awaiting_confirmation') throw conflict('No validation report yet: map the columns first');
+  const name = draft.filename.replace(/\.csv$/i, '') + '_validation.csv';
+  return { url: await presignGet(filesBucket(), reportKey(draft), 3600, `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`) };
+}
+
+/**
+ * awaiting_confirmation -> confirming -> the upload (same id), charged before it is visible, exactly
+ * as POST /api/v1/uploads does it. Refused for lack of credits (402) or subscription (403), the
+ * draft is awaiting_confirmation again and nothing was charged.
+ */
+export async function confirmWebUpload(principal: ConsolePrincipal, id: string, tier: Tier, skipMobileLookup: boolean): Promise<UploadRecord> {
+  const draft = await ownDraft(principal, id);
+  if (!principal.organization.subscription_active) throw forbidden('An active subscription is required for this endpoint');
+  if (!(await transitionDraft(draft.id, ['awaiting_confirmation'], 'confirming', {}, nowIso()))) {
+    throw conflict(`This upload is ${draft.status}; only an upload awaiting confirmation can be confirmed`);
+  }
+  const csv = await getObject(filesBucket(), originalKey(draft));
+  if (!csv) throw new Error(`web upload ${draft.id}: original missing`);
+  try {
+    const upload = await createUpload(
+      { organizationId: principal.organizationId, userId: principal.userId, apiKeyId: null },
+      { csv, filename: draft.filename, mapping: draft.mapping!, tier, skipMobileLookup, source: 'web' },
+      draft.id,
+    );
+    await transitionDraft(draft.id, ['confirming'], 'confirmed', {}, nowIso());
+    return upload;
+  } catch (error) {
+    if (error instanceof HttpError && error.status < 500) await transitionDraft(draft.id, ['confirming'], 'awaiting_confirmation', {}, nowIso());
+    throw error;
+  }
+}
+
+export const openDrafts = (principal: ConsolePrincipal) => listOpenDrafts(principal.organizationId);
+
+function safeFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop()!.trim().slice(0, 200);
+  return base || 'web_upload.csv';
+}
+
+export { MIN_NUMBERS };

@@ -1,0 +1,193 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import Provider, { errors, type Configuration } from 'oidc-provider';
+import { MemoryAdapter } from './console-oidc-store';
+import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK, type JWTPayload } from 'jose';
+
+// The local stand-in for Cognito's hosted sign-in: an OpenID Connect provider (panva's
+// oidc-provider, certified) with the demo users, authorization code with PKCE for the console's
+// public client, and JWT access tokens for the console's API audience. Only the login form is ours.
+
+export const CONSOLE_CLIENT_ID = 'console';
+export const CONSOLE_AUDIENCE = 'urn:phone-validation:console';
+export const CONSOLE_SCOPE = 'openid email console';
+
+export interface ConsoleLogin {
+  userId: string;
+  email: string;
+  password: string;
+}
+
+export interface OidcKeys {
+  signing: JWK;
+  cookie: string;
+}
+
+export async function newOidcKeys(): Promise<OidcKeys> {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  return { signing: { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: randomBytes(8).toString('hex') }, cookie: randomBytes(32).toString('hex') };
+}
+
+export interface ConsoleOidc {
+  issuer: string;
+  /** Answers /oidc/* and returns true; false for anything else. */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
+  /** What API Gateway's JWT authorizer checks: signature, issuer, audience, expiry. */
+  verifyAccessToken(token: string): Promise<JWTPayload>;
+}
+
+export function startConsoleOidc(options: { origin: string; logins: ConsoleLogin[]; keys: OidcKeys }): ConsoleOidc {
+  const issuer = `${options.origin}/oidc`;
+  const byId = new Map(options.logins.map((l) => [l.userId, l]));
+  const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...publicJwk } = options.keys.signing;
+  const jwks = createLocalJWKSet({ keys: [publicJwk] });
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: CONSOLE_CLIENT_ID,
+        token_endpoint_auth_method: 'none',
+        application_type: 'web',
+        redirect_uris: [`${options.origin}/callback`],
+        post_logout_redirect_uris: [`${options.origin}/`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
+    adapter: MemoryAdapter,
+    // The console is served from the provider's own origin; no other origin may call it from a browser.
+    clientBasedCORS: (_ctx, origin) => origin === options.origin,
+    jwks: { keys: [options.keys.signing] },
+    cookies: { keys: [options.keys.cookie] },
+    claims: { openid: ['sub'], email: ['email'] },
+    scopes: ['openid', 'email'],
+    findAccount: async (_ctx, id) => {
+      const login = byId.get(id);
+      return login ? { accountId: id, claims: async () => ({ sub: id, email: login.email }) } : undefined;
+    },
+    interactions: { url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}` },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => CONSOLE_AUDIENCE,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => {
+          if (resource !== CONSOLE_AUDIENCE) throw new errors.InvalidTarget();
+          return { scope: 'console', audience: CONSOLE_AUDIENCE, accessTokenTTL: 3600, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
+        },
+      },
+    },
+    ttl: { AccessToken: 3600, IdToken: 3600, AuthorizationCode: 60, Interaction: 600, Session: 8 * 3600, Grant: 8 * 3600 },
+    renderError: async (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = page('Sign-in error', `<h1>Sign-in error</h1><p>${escape(String(out.error_description ?? out.error))}</p><p><a href="/">Back to the console</a></p>`);
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  const callback = provider.callback();
+
+  async function interaction(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const details = await provider.interactionDetails(req, res);
+    const uid = details.uid;
+    if (req.method === 'POST' && url.pathname.endsWith('/login')) {
+      const form = new URLSearchParams((await readSmall(req)).toString('utf8'));
+      const email = (form.get('email') ?? '').trim().toLowerCase();
+      const login = options.logins.find((l) => l.email.toLowerCase() === email);
+      if (!login || !sameSecret(form.get('password') ?? '', login.password)) {
+        return html(res, 401, loginPage(uid, email, 'Wrong email or password.'));
+      }
+      await provider.interactionFinished(req, res, { login: { accountId: login.userId } }, { mergeWithLastSubmission: false });
+      return;
+    }
+    if (details.prompt.name === 'login') return html(res, 200, loginPage(uid, '', null));
+    // The console is the provider's only client and first-party: consent is implied by signing in.
+    const { accountId } = details.session ?? {};
+    if (!accountId) return html(res, 400, page('Sign-in error', '<p>Session expired. <a href="/">Start again</a></p>'));
+    const grant = details.grantId ? (await provider.Grant.find(details.grantId))! : new provider.Grant({ accountId, clientId: String(details.params.client_id) });
+    const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(resource, scopes.join(' '));
+    const grantId = await grant.save();
+    await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  }
+
+  return {
+    issuer,
+    async handle(req, res, url) {
+      if (url.pathname !== '/oidc' && !url.pathname.startsWith('/oidc/')) return false;
+      if (url.pathname.startsWith('/oidc/interaction/')) {
+        try {
+          await interaction(req, res, url);
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          html(res, 400, page('Sign-in error', `<h1>Sign-in error</h1><p>${escape(message)}</p><p><a href="/">Start again</a></p>`));
+        }
+        return true;
+      }
+      // Mounted under /oidc: the provider derives its endpoints' paths from originalUrl (as Express sets it).
+      (req as IncomingMessage & { originalUrl?: string }).originalUrl = req.url;
+      req.url = req.url!.slice('/oidc'.length) || '/';
+      await new Promise<void>((resolve) => {
+        res.once('finish', resolve);
+        res.once('close', resolve);
+        void callback(req, res);
+      });
+      return true;
+    },
+    async verifyAccessToken(token) {
+      const { payload } = await jwtVerify(token, jwks, { issuer, audience: CONSOLE_AUDIENCE, algorithms: ['RS256'] });
+      return payload;
+    },
+  };
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+async function readSmall(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 16_384) throw new Error('form too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(title: string, body: string, nonce = randomBytes(16).toString('base64')): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
+<style nonce="${nonce}">body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f6fa;color:#1b2330}main{max-width:24rem;margin:10vh auto;background:#fff;padding:2rem;border-radius:8px;box-shadow:0 1px 4px #0002}label{display:block;margin-top:1rem;font-weight:600}input{width:100%;box-sizing:border-box;padding:.6rem;font:inherit;border:1px solid #8a94a6;border-radius:4px}button{margin-top:1.5rem;width:100%;padding:.7rem;font:inherit;font-weight:600;background:#1d4ed8;color:#fff;border:0;border-radius:4px;cursor:pointer}button:focus-visible,input:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}.error{color:#b91c1c;font-weight:600}</style></head>
+<body data-nonce="${nonce}"><main>${body}</main></body></html>`;
+}
+
+function loginPage(uid: string, email: string, error: string | null): string {
+  return page(
+    'Sign in',
+    `<h1>Sign in</h1><p>Phone validation console (local identity provider)</p>
+${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
+<form method="post" action="/oidc/interaction/${escape(uid)}/login">
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${escape(email)}" autofocus>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button></form>`,
+  );
+}
+
+function html(res: ServerResponse, status: number, body: string): void {
+  const nonce = /data-nonce="([^"]+)"/.exec(body)?.[1] ?? '';
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  });
+  res.end(body);
+}

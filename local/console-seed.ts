@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../lambdas/platform/table';
+import { addMember, createUser } from '../lambdas/admin/admin';
+import { nowIso } from '../lambdas/platform/clock';
+import { newOidcKeys, type ConsoleLogin, type OidcKeys } from './console-oidc';
+import type { DemoAccount } from './seed';
+
+// The console's local sign-in: the demo owner (the seeded demo user) and a member of the demo
+// organization, with passwords and the provider's keys in DATA_DIR/console-oidc.json (mode 600), so
+// sign-ins and sessions survive restarts. The passwords are local demo credentials, printed by
+// `npm start`; in AWS, Cognito holds the users.
+
+const SEED_KEY = { pk: 'LOCAL#CONSOLE', sk: 'META' };
+
+export interface ConsoleSecrets {
+  keys: OidcKeys;
+  passwords: Record<string, string>;
+}
+
+export interface ConsoleAccounts {
+  owner: ConsoleLogin;
+  member: ConsoleLogin;
+  keys: OidcKeys;
+}
+
+export async function ensureConsoleAccounts(demo: DemoAccount, dataDir: string | null): Promise<ConsoleAccounts> {
+  const existing = await db().send(new GetCommand({ TableName: tableName(), Key: SEED_KEY }));
+  let memberId = existing.Item?.member_user_id as string | undefined;
+  if (!memberId) {
+    const member = await createUser('member@example.com');
+    await addMember(demo.organizationId, member.id, 'member');
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...SEED_KEY, member_user_id: member.id, created_at: nowIso() } }));
+    memberId = member.id;
+  }
+  const secrets = await loadSecrets(dataDir);
+  return {
+    owner: { userId: demo.userId, email: 'demo@example.com', password: secrets.passwords.owner! },
+    member: { userId: memberId, email: 'member@example.com', password: secrets.passwords.member! },
+    keys: secrets.keys,
+  };
+}
+
+const password = () => randomBytes(9).toString('base64url');
+
+async function loadSecrets(dataDir: string | null): Promise<ConsoleSecrets> {
+  const file = dataDir ? join(dataDir, 'console-oidc.json') : null;
+  if (file) {
+    try {
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as ConsoleSecrets;
+      if (saved.keys?.signing && saved.keys.cookie && saved.passwords?.owner && saved.passwords.member) return saved;
+    } catch {
+      // not created yet (or unreadable: make new ones; old sessions end)
+    }
+  }
+  const secrets: ConsoleSecrets = { keys: await newOidcKeys(), passwords: { owner: password(), member: password() } };
+  if (file) {
+    mkdirSync(dataDir!, { recursive: true });
+    writeFileSync(`${file}.tmp`, JSON.stringify(secrets), { mode: 0o600 });
+    renameSync(`${file}.tmp`, file);
+  }
+  return secrets;
+}

@@ -1,0 +1,71 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { handler as consoleApi } from '../lambdas/console/handler';
+import { withLogContext } from '../lambdas/platform/logger';
+import { readBody, send, toEvent } from './api-gateway-server';
+import { CONSOLE_CLIENT_ID, CONSOLE_SCOPE, startConsoleOidc, type ConsoleOidc } from './console-oidc';
+import { serveConsoleFile } from './console-static';
+import type { ConsoleAccounts } from './console-seed';
+
+// Everything of the console that the local server answers besides the API: its pages, the
+// embedded OpenID Connect provider under /oidc, and /console/api/* behind a JWT check that plays
+// the HTTP API's JWT authorizer (in AWS the authorizer runs before the same handler).
+
+export type Prelude = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
+
+export interface ConsoleLayer {
+  /** Give this to startLocalApi; it answers nothing until `attach` has run. */
+  prelude: Prelude;
+  attach(origin: string, accounts: ConsoleAccounts): ConsoleOidc;
+}
+
+const unauthorized = (detail: string) => ({
+  statusCode: 401,
+  headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer', 'cache-control': 'no-store' },
+  body: JSON.stringify({ detail }),
+});
+
+export function createConsoleLayer(options: { maxBodyBytes: number }): ConsoleLayer {
+  let oidc: ConsoleOidc | null = null;
+  let config: unknown = null;
+
+  async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const body = await readBody(req, options.maxBodyBytes);
+    if (!body) return send(res, { statusCode: 413, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: `Request body exceeds ${options.maxBodyBytes} bytes` }) });
+    const authorization = req.headers.authorization ?? '';
+    const token = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
+    if (!token) return send(res, unauthorized('Sign in to use the console'));
+    if (token.startsWith('svc_live_')) return send(res, unauthorized('API keys cannot be used on console routes; sign in to the console'));
+    let claims: Record<string, unknown>;
+    try {
+      claims = await oidc!.verifyAccessToken(token);
+    } catch {
+      return send(res, unauthorized('Your session is not valid or has expired; sign in again'));
+    }
+    const event = toEvent(req, method, url, body, `${method} ${url.pathname}`, undefined);
+    (event.requestContext as APIGatewayProxyEventV2['requestContext'] & { authorizer: unknown }).authorizer = {
+      jwt: { claims, scopes: typeof claims.scope === 'string' ? claims.scope.split(' ') : [] },
+    };
+    send(res, await withLogContext(() => consoleApi(event)));
+  }
+
+  return {
+    prelude: async (req, res, url) => {
+      if (!oidc) return false;
+      const path = url.pathname;
+      if (path.startsWith('/api/') || path === '/api' || path === '/openapi.json') return false;
+      if (await oidc.handle(req, res, url)) return true;
+      if (path.startsWith('/console/api/')) {
+        await api(req, res, url);
+        return true;
+      }
+      return serveConsoleFile(req, res, url, { config, connect: [] });
+    },
+    attach(origin, accounts) {
+      oidc = startConsoleOidc({ origin, logins: [accounts.owner, accounts.member], keys: accounts.keys });
+      config = { authority: oidc.issuer, client_id: CONSOLE_CLIENT_ID, scope: CONSOLE_SCOPE };
+      return oidc;
+    },
+  };
+}

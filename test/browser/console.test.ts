@@ -1,0 +1,208 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { useTestService } from '../support/runtime';
+import { buildConsole, launch, newContext, shot, signIn } from './browser';
+
+// The console in a real browser (Debian's Chromium) against the whole local runtime: sign-in on the
+// embedded OpenID Connect provider, the in-app upload flow to a downloaded processed file, the
+// developer panel, credits; plus the boundary between console sessions and API keys.
+
+const service = useTestService();
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+let owner: { ctx: BrowserContext; page: Page };
+
+/** 150 distinct valid numbers, one repeated, two invalid cells; names for identity. */
+function callList(valid: number): string {
+  const lines = ['Name,Phone,Notes'];
+  for (let i = 0; i < valid; i++) lines.push(`Person ${i},(415) ${200 + (i % 700)}-${String(1000 + i).padStart(4, '0')},n${i}`);
+  lines.push('Dup Person,(415) 200-1000,dup', 'Bad One,12345,bad', 'Bad Two,call me,bad');
+  return lines.join('\n') + '\n';
+}
+
+async function accessToken(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    for (let i = 0; i < sessionStorage.length; i++) {
+      const k = sessionStorage.key(i)!;
+      if (k.startsWith('oidc.user:')) return (JSON.parse(sessionStorage.getItem(k)!) as { access_token: string }).access_token;
+    }
+    throw new Error('no signed-in user in sessionStorage');
+  });
+}
+
+beforeAll(async () => {
+  buildConsole();
+  ({ browser, close: closeBrowser } = await launch());
+  const ctx = await newContext(browser);
+  owner = { ctx, page: await ctx.newPage() };
+});
+afterAll(async () => {
+  await owner?.ctx.close();
+  await closeBrowser?.();
+});
+
+describe('console in Chromium', () => {
+  it('signs the demo owner in through the OIDC provider (code + PKCE); a wrong password is refused', async () => {
+    const { page } = owner;
+    const login = service.runtime.console!.owner;
+    await page.goto(`${service.url}/`);
+    await shot(page, 'signin');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Email').waitFor();
+    expect(page.url()).toContain('/oidc/interaction/');
+    await page.getByLabel('Email').fill(login.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Wrong email or password.').waitFor();
+    await shot(page, 'signin-provider');
+    await page.getByLabel('Password').fill(login.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Uploads', level: 1 }).waitFor();
+    await page.getByText(`${login.email} (owner)`).waitFor();
+    // The code went with a PKCE verifier; the token in the tab is a JWT for the console audience.
+    const token = await accessToken(page);
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+    expect(claims.aud).toBe('urn:phone-validation:console');
+    expect(claims.sub).toBe(service.userId);
+  });
+
+  it('keeps console sessions and API keys apart', async () => {
+    const token = await accessToken(owner.page);
+    const asConsole = (path: string, auth?: string) => fetch(`${service.url}${path}`, { headers: auth ? { authorization: auth } : {} });
+    expect((await asConsole('/console/api/me', `Bearer ${token}`)).status).toBe(200);
+    // An API key never opens a console route, with or without the scheme.
+    const withKey = await asConsole('/console/api/keys', `Bearer ${service.apiKey}`);
+    expect(withKey.status).toBe(401);
+    expect(await withKey.json()).toEqual({ detail: 'API keys cannot be used on console routes; sign in to the console' });
+    expect((await asConsole('/console/api/me')).status).toBe(401);
+    // A token with one changed signature character, or re-signed claims, is refused.
+    const [h, p, s] = token.split('.');
+    const flipped = `${h}.${p}.${s!.slice(0, -2)}${s!.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect((await asConsole('/console/api/me', `Bearer ${flipped}`)).status).toBe(401);
+    const forged = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), sub: 'someone-else' })).toString('base64url')}.${s}`;
+    expect((await asConsole('/console/api/me', `Bearer ${forged}`)).status).toBe(401);
+    // A console session never opens the public API.
+    const api = await fetch(`${service.url}/api/v1/credits/balance`, { headers: { authorization: `Bearer ${token}` } });
+    expect(api.status).toBe(401);
+  });
+
+  it('takes a CSV from file choice through mapping, validation and confirmation to a downloaded processed file', async () => {
+    const { page } = owner;
+    const before = await (await service.request('GET', '/api/v1/credits/balance')).json() as { total: number };
+    await page.getByRole('link', { name: 'New upload' }).first().click();
+    await page.getByRole('heading', { name: 'New upload' }).waitFor();
+    await page.getByLabel('CSV file').setInputFiles({ name: 'spring-campaign.csv', mimeType: 'text/csv', buffer: Buffer.from(callList(150)) });
+    await shot(page, 'upload-choose');
+    await page.getByRole('button', { name: 'Upload file' }).click();
+
+    // pending_mapping: preview and suggested columns
+    await page.getByRole('heading', { name: 'Map columns' }).waitFor();
+    await page.getByText('pending mapping').waitFor();
+    expect(await page.getByRole('checkbox', { name: /^Phone/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: /^Notes/ }).isChecked()).toBe(false);
+    expect(await page.getByLabel('Full name column').inputValue()).toBe('Name');
+    await shot(page, 'upload-mapping');
+
+    // Nothing is an upload yet: the API does not list it.
+    const listed = (await (await service.request('GET', '/api/v1/uploads')).json()) as { data: unknown[] };
+    expect(listed.data).toHaveLength(0);
+
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByRole('heading', { name: 'Confirm' }).waitFor();
+    const counts = await page.locator('section.card dl.counts').innerText();
+    expect(counts).toMatch(/Valid numbers\s*150/);
+    expect(counts).toMatch(/Invalid\s*2/);
+    expect(counts).toMatch(/Duplicates\s*1/);
+    await page.getByText('150 credits', { exact: true }).waitFor();
+    await page.getByText('225 credits', { exact: true }).waitFor();
+    await shot(page, 'upload-confirm');
+
+    await page.getByRole('radio', { name: /Max/ }).check();
+    await page.getByRole('button', { name: 'Confirm and charge 225 credits' }).click();
+    await page.getByRole('heading', { name: 'Downloads' }).waitFor();
+    // Charged before it became visible, like an API upload.
+    const after = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number };
+    expect(before.total - after.total).toBe(225);
+    const uploads = (await (await service.request('GET', '/api/v1/uploads')).json()) as { data: { source: string; user_id: string; status: string }[] };
+    expect(uploads.data).toHaveLength(1);
+    expect(uploads.data[0]!.source).toBe('web');
+    expect(uploads.data[0]!.user_id).toBe(service.userId);
+
+    await page.getByText('completed', { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByRole('img', { name: /Contacts by tier/ }).waitFor();
+    await shot(page, 'upload-results');
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download processed file' }).click()]);
+    expect(file.suggestedFilename()).toBe('spring-campaign_processed.csv');
+    const processed = await readFile((await file.path())!, 'utf8');
+    const lines = processed.trim().split(/\r?\n/);
+    expect(lines[0]).toMatch(/^Name,Phone,Notes,Service_Status/);
+    expect(lines).toHaveLength(1 + 153);
+  });
+
+  it('fails validation with reasons per row and a downloadable report', async () => {
+    const { page } = owner;
+    await page.getByRole('link', { name: 'New upload' }).first().click();
+    await page.getByLabel('CSV file').setInputFiles({ name: 'short-list.csv', mimeType: 'text/csv', buffer: Buffer.from(callList(40)) });
+    await page.getByRole('button', { name: 'Upload file' }).click();
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByRole('heading', { name: 'Validation failed' }).waitFor();
+    await page.getByText('An upload needs at least 100 valid US/CA phone numbers; 40 remained').waitFor();
+    await page.getByText('Invalid cells (2)').click();
+    await shot(page, 'upload-validation-failed');
+    const [report] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download validation report' }).click()]);
+    const text = await readFile((await report.path())!, 'utf8');
+    expect(text).toContain('row,column,value,reason');
+    expect(text).toMatch(/43,Phone,12345,not a valid US\/CA phone number/);
+  });
+
+  it('mints a key shown once, which then calls the API; revoking it ends that', async () => {
+    const { page } = owner;
+    await page.getByRole('link', { name: 'Developer' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.getByLabel('Expires (optional)').fill('2099-01-01T12:00');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.getByLabel('New API key').inputValue();
+    expect(key).toMatch(/^svc_live_/);
+    await shot(page, 'developer-key-minted');
+    const call = () => fetch(`${service.url}/api/v1/credits/balance`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await call()).status).toBe(200);
+    const row = page.getByRole('row', { name: new RegExp(key.slice(0, 12).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
+    expect(await row.innerText()).toContain('2099');
+    page.once('dialog', (d) => void d.accept());
+    await row.getByRole('button', { name: /Revoke/ }).click();
+    await page.getByText(`Key ${key.slice(0, 12)}… revoked.`).waitFor();
+    expect((await call()).status).toBe(401);
+  });
+
+  it('gives members no developer panel, and an owner can remove them', async () => {
+    const memberCtx = await newContext(browser, { width: 390, height: 844 });
+    const page = await memberCtx.newPage();
+    const member = service.runtime.console!.member;
+    await signIn(page, service.url, member.email, member.password);
+    expect(await page.getByRole('link', { name: 'Developer' }).count()).toBe(0);
+    await page.getByRole('link', { name: /spring-campaign/ }).waitFor();
+    await shot(page, 'phone-uploads-member');
+    const token = await accessToken(page);
+    expect((await fetch(`${service.url}/console/api/keys`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(403);
+
+    await owner.page.getByRole('link', { name: 'Developer' }).click();
+    owner.page.once('dialog', (d) => void d.accept());
+    await owner.page.getByRole('button', { name: `Remove ${member.email}` }).click();
+    await owner.page.getByText(`${member.email} removed; 0 key(s) revoked.`).waitFor();
+    await shot(owner.page, 'developer-members');
+    expect((await fetch(`${service.url}/console/api/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(403);
+    await memberCtx.close();
+  });
+
+  it('shows the balance and the ledger of charges', async () => {
+    const { page } = owner;
+    await page.getByRole('link', { name: 'Credits' }).click();
+    await page.getByRole('heading', { name: 'Charges and refunds' }).waitFor();
+    await page.getByText('upload (max)').waitFor();
+    await shot(page, 'credits');
+    await page.getByRole('link', { name: 'Uploads' }).click();
+    await page.getByRole('link', { name: /spring-campaign/ }).waitFor();
+    await shot(page, 'uploads');
+  });
+});

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { SignJWT, generateKeyPair, importJWK } from 'jose';
+import { useTestService } from '../../support/runtime';
+import { addMember, createOrganization, createUser, mintKey } from '../../../lambdas/admin/admin';
+
+// The console's API over HTTP with tokens as the provider issues them (signed with the runtime's
+// key), and hostile ones: other organizations, members, races, refused charges.
+
+const service = useTestService();
+const AUD = 'urn:phone-validation:console';
+type SigningKey = Parameters<SignJWT['sign']>[0];
+
+async function tokenFor(userId: string, overrides: { key?: SigningKey; aud?: string; iss?: string; exp?: number } = {}): Promise<string> {
+  const jwk = service.runtime.console!.keys.signing;
+  const key = overrides.key ?? ((await importJWK(jwk, 'RS256')) as SigningKey);
+  return new SignJWT({ scope: 'console' })
+    .setProtectedHeader({ alg: 'RS256', kid: jwk.kid })
+    .setSubject(userId)
+    .setIssuer(overrides.iss ?? `${service.url}/oidc`)
+    .setAudience(overrides.aud ?? AUD)
+    .setIssuedAt()
+    .setExpirationTime(overrides.exp ?? Math.floor(Date.now() / 1000) + 600)
+    .sign(key);
+}
+
+async function call(token: string, method: string, path: string, body?: unknown, raw?: { type: string; data: string }) {
+  const res = await fetch(`${service.url}/console/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(raw ? { 'content-type': raw.type } : body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: raw ? raw.data : body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+function csv(valid: number): string {
+  const rows = ['name,phone'];
+  for (let i = 0; i < valid; i++) rows.push(`P${i},(212) ${300 + (i % 600)}-${String(2000 + i).padStart(4, '0')}`);
+  return rows.join('\n') + '\n';
+}
+
+async function draftReadyToConfirm(token: string, numbers = 120): Promise<string> {
+  const started = await call(token, 'POST', '/uploads?filename=list.csv', undefined, { type: 'text/csv', data: csv(numbers) });
+  expect(started.status).toBe(200);
+  const id = started.body.draft.id as string;
+  const mapped = await call(token, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'] });
+  expect(mapped.body.draft.status).toBe('awaiting_confirmation');
+  return id;
+}
+
+async function otherOrg(credits: number) {
+  const org = await createOrganization({ name: 'Other', subscriptionActive: true, credits });
+  const user = await createUser(`owner-${Math.random().toString(36).slice(2)}@example.com`);
+  await addMember(org.id, user.id, 'owner');
+  return { org, user, token: await tokenFor(user.id) };
+}
+
+describe('console API authorization', () => {
+  it('refuses tokens signed by another key, for another audience or issuer, or expired', async () => {
+    const { privateKey } = await generateKeyPair('RS256');
+    for (const token of [
+      await tokenFor(service.userId, { key: privateKey }),
+      await tokenFor(service.userId, { aud: 'someone-else' }),
+      await tokenFor(service.userId, { iss: 'http://evil.example/oidc' }),
+      await tokenFor(service.userId, { exp: Math.floor(Date.now() / 1000) - 120 }),
+    ]) {
+      expect((await call(token, 'GET', '/me')).status).toBe(401);
+    }
+    expect((await call(await tokenFor(service.userId), 'GET', '/me')).body.role).toBe('owner');
+  });
+
+  it('a signed-in user outside every organization gets 403; an unknown user too', async () => {
+    const loner = await createUser('loner@example.com');
+    expect((await call(await tokenFor(loner.id), 'GET', '/me')).status).toBe(403);
+    expect((await call(await tokenFor('00000000-0000-4000-8000-000000000000'), 'GET', '/me')).status).toBe(403);
+  });
+
+  it('members cannot open the developer panel', async () => {
+    const member = service.runtime.console!.member;
+    const token = await tokenFor(member.userId);
+    expect((await call(token, 'GET', '/me')).body.role).toBe('member');
+    expect((await call(token, 'GET', '/keys')).status).toBe(403);
+    expect((await call(token, 'POST', '/keys', {})).status).toBe(403);
+    expect((await call(token, 'GET', '/members')).status).toBe(403);
+    expect((await call(token, 'DELETE', `/members/${service.userId}`)).status).toBe(403);
+  });
+});
+
+describe('developer panel', () => {
+  it('never touches another organization: its keys and drafts are 404', async () => {
+    const other = await otherOrg(1000);
+    const theirKey = await mintKey(other.org.id, other.user.id);
+    const owner = await tokenFor(service.userId);
+    expect((await call(owner, 'DELETE', `/keys/${theirKey.record.id}`)).status).toBe(404);
+    const theirDraft = await draftReadyToConfirm(other.token);
+    expect((await call(owner, 'GET', `/uploads/${theirDraft}`)).status).toBe(404);
+    expect((await call(owner, 'POST', `/uploads/${theirDraft}/confirm`, { validation_tier: 'standard' })).status).toBe(404);
+    // Their key still works.
+    expect((await fetch(`${service.url}/api/v1/credits/balance`, { headers: { authorization: `Bearer ${theirKey.key}` } })).status).toBe(200);
+  });
+
+  it('removing an owner revokes the keys they minted; an expiry in the past is refused', async () => {
+    const owner = await tokenFor(service.userId);
+    const second = await createUser('second-owner@example.com');
+    await addMember(service.organizationId, second.id, 'owner');
+    const minted = await call(await tokenFor(second.id), 'POST', '/keys', { expires_at: '2099-01-01T00:00:00Z' });
+    expect(minted.status).toBe(200);
+    expect(minted.body.key).toMatch(/^svc_live_/);
+    expect(minted.body.display_prefix).toBe((minted.body.key as string).slice(0, 12));
+    const use = () => fetch(`${service.url}/api/v1/credits/balance`, { headers: { authorization: `Bearer ${minted.body.key}` } });
+    expect((await use()).status).toBe(200);
+    const listed = await call(owner, 'GET', '/keys');
+    const row = (listed.body.data as { id: string; created_by: string; key?: string; key_hash?: string }[]).find((k) => k.id === minted.body.id)!;
+    expect(row.created_by).toBe('second-owner@example.com');
+    expect(row).not.toHaveProperty('key_hash');
+    const removed = await call(owner, 'DELETE', `/members/${second.id}`);
+    expect(removed.body).toEqual({ user_id: second.id, revoked_keys: 1 });
+    expect((await use()).status).toBe(401);
+    expect((await call(owner, 'POST', '/keys', { expires_at: '2001-01-01T00:00:00Z' })).status).toBe(400);
+    expect((await call(owner, 'DELETE', `/members/${service.userId}`)).status).toBe(400);
+  });
+});
+
+describe('in-app upload flow', () => {
+  it('a bad mapping fails validation with the API rule; a corrected one goes on; confirming twice at once charges once', async () => {
+    const owner = await tokenFor(service.userId);
+    const started = await call(owner, 'POST', '/uploads?filename=race.csv', undefined, { type: 'text/csv', data: csv(130) });
+    const id = started.body.draft.id as string;
+    expect(started.body.draft.suggested.phone_columns).toEqual(['phone']);
+    expect((await call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard' })).status).toBe(409);
+    const bad = await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['telephone'] });
+    expect(bad.body.draft.status).toBe('validation_failed');
+    expect(bad.body.draft.failure).toEqual({ status: 400, detail: "phone column 'telephone' is not a column of the file; columns: 'name', 'phone'" });
+    const good = await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'] });
+    expect(good.body.draft.validation.price).toEqual({ standard: 130, max: 195 });
+
+    const before = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number };
+    const results = await Promise.all([1, 2, 3].map(() => call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard' })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+    const after = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number };
+    expect(before.total - after.total).toBe(130);
+    const upload = (await service.request('GET', `/api/v1/uploads/${id}`)).json() as Promise<{ source: string; api_key_id: string | null }>;
+    expect(await upload).toMatchObject({ source: 'web', api_key_id: null });
+    // Mapping after confirmation is refused.
+    expect((await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'] })).status).toBe(409);
+  });
+
+  it('a refused charge (402) leaves the draft awaiting confirmation, nothing visible and nothing charged', async () => {
+    const poor = await otherOrg(50);
+    const id = await draftReadyToConfirm(poor.token, 120);
+    const refused = await call(poor.token, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard' });
+    expect(refused.status).toBe(402);
+    expect((await call(poor.token, 'GET', `/uploads/${id}`)).body.draft.status).toBe('awaiting_confirmation');
+    const list = await call(poor.token, 'GET', '/uploads');
+    expect(list.body.data).toEqual([]);
+    expect((await call(poor.token, 'GET', '/credits')).body.balance.total).toBe(50);
+  });
+
+  it('refuses what is not CSV or UTF-8 before keeping anything', async () => {
+    const owner = await tokenFor(service.userId);
+    expect((await call(owner, 'POST', '/uploads', undefined, { type: 'text/csv', data: 'a,"b\n1,2\n' })).status).toBe(400);
+    expect((await call(owner, 'POST', '/uploads', undefined, { type: 'text/csv', data: '' })).status).toBe(400);
+  });
+});

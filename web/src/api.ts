@@ -1,0 +1,79 @@
+import { auth } from './auth';
+
+// The console's API client: /console/api/* with the signed-in user's access token.
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: unknown,
+  ) {
+    super(describe(detail, status));
+  }
+}
+
+function describe(detail: unknown, status: number): string {
+  if (typeof detail === 'string') return detail;
+  if (detail && typeof detail === 'object' && 'message' in detail) return String((detail as { message: unknown }).message);
+  return detail ? JSON.stringify(detail) : `Request failed (${status})`;
+}
+
+let onUnauthorized: () => void = () => undefined;
+export const whenUnauthorized = (fn: () => void) => {
+  onUnauthorized = fn;
+};
+
+async function token(): Promise<string> {
+  const user = await auth().getUser();
+  if (!user || user.expired) {
+    onUnauthorized();
+    throw new ApiError(401, 'Sign in again');
+  }
+  return user.access_token;
+}
+
+async function handle<T>(res: Response): Promise<T> {
+  const body = (await res.json().catch(() => null)) as { detail?: unknown } | null;
+  if (res.status === 401) onUnauthorized();
+  if (!res.ok) throw new ApiError(res.status, body?.detail ?? null);
+  return body as T;
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`/console/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${await token()}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return handle<T>(res);
+}
+
+/** Sends a file as the request body, reporting upload progress (0..1). */
+export async function sendFile<T>(path: string, file: File, onProgress: (fraction: number) => void): Promise<T> {
+  const bearer = await token();
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/console/api${path}`);
+    xhr.setRequestHeader('authorization', `Bearer ${bearer}`);
+    xhr.setRequestHeader('content-type', 'text/csv');
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.onerror = () => reject(new ApiError(0, 'The upload was interrupted; check the connection and try again'));
+    xhr.onload = () => {
+      let body: { detail?: unknown } | null = null;
+      try {
+        body = JSON.parse(xhr.responseText) as { detail?: unknown };
+      } catch {
+        body = null;
+      }
+      if (xhr.status === 401) onUnauthorized();
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body as T);
+      else reject(new ApiError(xhr.status, body?.detail ?? null));
+    };
+    xhr.send(file);
+  });
+}
+
+/** Asks for a signed link and follows it: the browser downloads the file. */
+export async function download(path: string): Promise<void> {
+  const { url } = await api<{ url: string }>('GET', path);
+  window.location.assign(url);
+}

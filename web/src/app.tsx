@@ -1,0 +1,108 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { User } from 'oidc-client-ts';
+import { api, whenUnauthorized } from './api';
+import { currentUser, signIn, signOut } from './auth';
+import { linkClick, usePath } from './router';
+import type { Me } from './types';
+import { UploadsPage } from './pages/uploads';
+import { NewUploadPage } from './pages/new-upload';
+import { UploadPage } from './pages/upload';
+import { DeveloperPage } from './pages/developer';
+import { CreditsPage } from './pages/credits';
+
+export function App({ bootError }: { bootError?: string }) {
+  const [user, setUser] = useState<User | null | undefined>(undefined);
+  const [me, setMe] = useState<Me | null>(null);
+  const [error, setError] = useState<string | null>(bootError ?? null);
+  const path = usePath();
+
+  useEffect(() => {
+    whenUnauthorized(() => setUser(null));
+    void currentUser().then(setUser);
+  }, []);
+  useEffect(() => {
+    if (!user) return;
+    api<Me>('GET', '/me').then(setMe, (e: Error) => setError(e.message));
+  }, [user]);
+
+  if (user === undefined) return <p class="boot">Loading…</p>;
+  if (!user) return <SignIn error={error} returnTo={path} />;
+  if (!me) return <main class="page">{error ? <p role="alert" class="error">{error}</p> : <p>Loading…</p>}</main>;
+
+  const nav = [
+    { to: '/', label: 'Uploads' },
+    { to: '/uploads/new', label: 'New upload' },
+    { to: '/credits', label: 'Credits' },
+    ...(me.role === 'owner' ? [{ to: '/developer', label: 'Developer' }] : []),
+  ];
+  const current = (to: string) => (to === '/' ? path === '/' || (path.startsWith('/uploads/') && path !== '/uploads/new') : path.startsWith(to));
+  return (
+    <>
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="top">
+        <div class="brand">
+          <strong>Phone validation</strong>
+          <span class="org">{me.organization.name}</span>
+        </div>
+        <nav aria-label="Main">
+          <ul>
+            {nav.map((n) => (
+              <li key={n.to}>
+                <a href={n.to} aria-current={current(n.to) ? 'page' : undefined} onClick={(e) => linkClick(e, n.to)}>
+                  {n.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="who">
+          <span>
+            {me.user.email} <span class="role">({me.role})</span>
+          </span>
+          <button type="button" class="secondary" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" class="page" tabIndex={-1}>
+        <Route path={path} me={me} />
+      </main>
+    </>
+  );
+}
+
+function Route({ path, me }: { path: string; me: Me }) {
+  if (path === '/' || path === '/uploads') return <UploadsPage />;
+  if (path === '/uploads/new') return <NewUploadPage />;
+  const upload = /^\/uploads\/([0-9a-f-]{36})$/.exec(path);
+  if (upload) return <UploadPage id={upload[1]!} />;
+  if (path === '/credits') return <CreditsPage />;
+  if (path === '/developer') return me.role === 'owner' ? <DeveloperPage me={me} /> : <p role="alert">Only organization owners can open the developer panel.</p>;
+  return (
+    <>
+      <h1>Page not found</h1>
+      <p>
+        <a href="/" onClick={(e) => linkClick(e, '/')}>
+          Back to uploads
+        </a>
+      </p>
+    </>
+  );
+}
+
+function SignIn({ error, returnTo }: { error: string | null; returnTo: string }) {
+  return (
+    <main class="signin" id="main">
+      <h1>Phone validation console</h1>
+      <p>Upload call lists, see which numbers are likely to answer, and manage API keys.</p>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      <button type="button" onClick={() => void signIn(returnTo === '/callback' ? '/' : returnTo)}>
+        Sign in
+      </button>
+    </main>
+  );
+}

@@ -1,0 +1,178 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api';
+import { when } from '../format';
+import type { ApiKey, Me, Member } from '../types';
+
+/** Owners only: API keys (minted here, shown once) and the organization's members. */
+export function DeveloperPage({ me }: { me: Me }) {
+  const [keys, setKeys] = useState<ApiKey[] | null>(null);
+  const [members, setMembers] = useState<Member[] | null>(null);
+  const [expires, setExpires] = useState('');
+  const [minted, setMinted] = useState<{ key: string; display_prefix: string } | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = async () => {
+    try {
+      setKeys((await api<{ data: ApiKey[] }>('GET', '/keys')).data);
+      setMembers((await api<{ data: Member[] }>('GET', '/members')).data);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+  useEffect(() => void load(), []);
+
+  const run = async (what: () => Promise<void>) => {
+    setError(null);
+    setMessage(null);
+    try {
+      await what();
+      await load();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  const mint = (e: Event) => {
+    e.preventDefault();
+    void run(async () => {
+      const body = expires ? { expires_at: new Date(expires).toISOString() } : {};
+      setMinted(await api<{ key: string; display_prefix: string }>('POST', '/keys', body));
+      setCopied(false);
+    });
+  };
+  const copy = async () => {
+    if (!minted) return;
+    try {
+      await navigator.clipboard.writeText(minted.key);
+      setCopied(true);
+    } catch {
+      (document.getElementById('minted-key') as HTMLInputElement | null)?.select();
+      setMessage('Select the key and copy it (Ctrl+C / ⌘C).');
+    }
+  };
+
+  return (
+    <>
+      <h1>Developer</h1>
+      {error && <p role="alert" class="error">{error}</p>}
+      {message && <p role="status">{message}</p>}
+      <section class="card" aria-labelledby="mint-h">
+        <h2 id="mint-h">Create an API key</h2>
+        <form onSubmit={mint} class="inline-form">
+          <div class="field">
+            <label for="expires">Expires (optional)</label>
+            <input id="expires" type="datetime-local" value={expires} onInput={(e) => setExpires((e.currentTarget as HTMLInputElement).value)} />
+          </div>
+          <button type="submit">Create key</button>
+        </form>
+        {minted && (
+          <div class="minted" role="status">
+            <p>
+              <strong>Copy this key now: it is shown only once.</strong>
+            </p>
+            <label for="minted-key">New API key</label>
+            <div class="copy-row">
+              <input id="minted-key" readOnly value={minted.key} onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
+              <button type="button" onClick={() => void copy()}>
+                {copied ? 'Copied' : 'Copy key'}
+              </button>
+            </div>
+            <button type="button" class="link" onClick={() => setMinted(null)}>
+              I have stored it; hide the key
+            </button>
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="keys-h">
+        <h2 id="keys-h">API keys</h2>
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Prefix</th>
+                <th scope="col">Created by</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Last used</th>
+                <th scope="col">State</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {(keys ?? []).map((k) => (
+                <tr key={k.id}>
+                  <td>
+                    <code>{k.display_prefix}…</code>
+                  </td>
+                  <td>{k.created_by ?? k.created_by_user_id}</td>
+                  <td>{when(k.created_at)}</td>
+                  <td>{k.expires_at ? when(k.expires_at) : 'never'}</td>
+                  <td>{when(k.last_used_at)}</td>
+                  <td>{k.revoked_at ? `revoked ${when(k.revoked_at)}` : k.expires_at && Date.parse(k.expires_at) < Date.now() ? 'expired' : 'active'}</td>
+                  <td>
+                    {!k.revoked_at && (
+                      <button type="button" class="danger" aria-label={`Revoke key ${k.display_prefix}`} onClick={() => confirm(`Revoke key ${k.display_prefix}…? Programs using it stop working at once.`) && void run(() => api('DELETE', `/keys/${k.id}`).then(() => setMessage(`Key ${k.display_prefix}… revoked.`)))}>
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section aria-labelledby="members-h">
+        <h2 id="members-h">Members</h2>
+        <p>Removing a member revokes every API key they created for this organization.</p>
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Since</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {(members ?? []).map((m) => (
+                <tr key={m.user_id}>
+                  <td>{m.email ?? m.user_id}</td>
+                  <td>{m.role}</td>
+                  <td>{when(m.created_at)}</td>
+                  <td>
+                    {m.user_id !== me.user.id && (
+                      <button
+                        type="button"
+                        class="danger"
+                        aria-label={`Remove ${m.email ?? m.user_id}`}
+                        onClick={() =>
+                          confirm(`Remove ${m.email ?? m.user_id} from ${me.organization.name}? Their API keys are revoked.`) &&
+                          void run(async () => {
+                            const r = await api<{ revoked_keys: number }>('DELETE', `/members/${m.user_id}`);
+                            setMessage(`${m.email ?? m.user_id} removed; ${r.revoked_keys} key(s) revoked.`);
+                          })
+                        }
+                      >
+                        Remove
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </>
+  );
+}

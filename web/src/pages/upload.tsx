@@ -1,0 +1,386 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ANSWER_INTENTS, TIERS } from '../../../lambdas/classification/vocabulary';
+import { api, download } from '../api';
+import { TierChart } from '../chart';
+import { label, num, when } from '../format';
+import type { Draft, Upload } from '../types';
+
+type Loaded = { draft: Draft } | { upload: Upload };
+
+/** One web upload through its steps, or an upload (web or API) and its results. */
+export function UploadPage({ id }: { id: string }) {
+  const [state, setState] = useState<Loaded | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = () => api<Loaded>('GET', `/uploads/${id}`).then(setState, (e: Error) => setError(e.message));
+  useEffect(() => {
+    void load();
+  }, [id]);
+  // Processing runs on the server: look again until the upload is finished.
+  useEffect(() => {
+    if (!state || !('upload' in state) || ['completed', 'failed', 'cancelled'].includes(state.upload.status)) return;
+    const timer = setTimeout(() => void load(), 1000);
+    return () => clearTimeout(timer);
+  }, [state]);
+
+  if (error) return <p role="alert" class="error">{error}</p>;
+  if (!state) return <p>Loading…</p>;
+  if ('draft' in state) return <DraftSteps draft={state.draft} onChange={setState} />;
+  return <Results upload={state.upload} />;
+}
+
+const STEPS = ['Choose file', 'Map columns', 'Validate', 'Confirm', 'Results'];
+function Steps({ current }: { current: number }) {
+  return (
+    <ol class="steps" aria-label="Upload steps">
+      {STEPS.map((s, i) => (
+        <li key={s} class={i < current ? 'done' : i === current ? 'current' : ''} aria-current={i === current ? 'step' : undefined}>
+          {s}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function DraftSteps({ draft, onChange }: { draft: Draft; onChange: (s: Loaded) => void }) {
+  const initial = draft.mapping ?? {
+    phoneColumns: draft.suggested.phone_columns,
+    fullNameColumn: draft.suggested.full_name_column,
+    firstNameColumn: draft.suggested.first_name_column,
+    lastNameColumn: draft.suggested.last_name_column,
+  };
+  const [phones, setPhones] = useState<string[]>(initial.phoneColumns);
+  const [full, setFull] = useState(initial.fullNameColumn ?? '');
+  const [first, setFirst] = useState(initial.firstNameColumn ?? '');
+  const [last, setLast] = useState(initial.lastNameColumn ?? '');
+  const [busy, setBusy] = useState<string | null>(draft.status === 'validating' ? 'Validating…' : null);
+  const [error, setError] = useState<string | null>(null);
+  const [tier, setTier] = useState<'standard' | 'max'>('standard');
+  const [skipMobile, setSkipMobile] = useState(false);
+
+  async function validate(e: Event) {
+    e.preventDefault();
+    if (phones.length === 0) return setError('Choose at least one phone column');
+    setError(null);
+    setBusy('Validating…');
+    try {
+      onChange(
+        await api<{ draft: Draft }>('POST', `/uploads/${draft.id}/mapping`, {
+          phone_columns: phones,
+          full_name_column: full || null,
+          first_name_column: first || null,
+          last_name_column: last || null,
+        }),
+      );
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function confirm() {
+    setError(null);
+    setBusy('Confirming…');
+    try {
+      onChange(await api<{ upload: Upload }>('POST', `/uploads/${draft.id}/confirm`, { validation_tier: tier, skip_mobile_lookup: skipMobile }));
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+      setBusy(null);
+    }
+  }
+
+  const step = draft.status === 'awaiting_confirmation' ? 3 : draft.status === 'validation_failed' || draft.status === 'validating' ? 2 : 1;
+  const v = draft.validation;
+  const togglePhone = (col: string, on: boolean) => setPhones(on ? [...phones.filter((p) => p !== col), col].slice(0, 10) : phones.filter((p) => p !== col));
+  const columnSelect = (id: string, text: string, value: string, set: (v: string) => void) => (
+    <div class="field">
+      <label for={id}>{text}</label>
+      <select id={id} value={value} onChange={(e) => set((e.currentTarget as HTMLSelectElement).value)}>
+        <option value="">(none)</option>
+        {draft.header.map((h) => (
+          <option key={h} value={h}>
+            {h}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+
+  return (
+    <>
+      <h1>{draft.filename}</h1>
+      <Steps current={step} />
+      <p class="meta">
+        <span class={`status s-${draft.status}`}>{label(draft.status)}</span> · {num(draft.total_rows)} rows · {num(draft.file_size_bytes)} bytes
+      </p>
+
+      <section aria-labelledby="preview-h">
+        <h2 id="preview-h">Preview</h2>
+        <div class="table-wrap">
+          <table>
+            <caption class="sr-only">First rows of the file</caption>
+            <thead>
+              <tr>
+                {draft.header.map((h) => (
+                  <th key={h} scope="col">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {draft.preview.map((r, i) => (
+                <tr key={i}>
+                  {draft.header.map((_, c) => (
+                    <td key={c}>{r[c] ?? ''}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <form class="card" onSubmit={(e) => void validate(e)} aria-labelledby="map-h">
+        <h2 id="map-h">Map columns</h2>
+        <fieldset>
+          <legend>Phone columns (up to 10)</legend>
+          <div class="checks">
+            {draft.header.map((h, i) => (
+              <label key={h} class="check">
+                <input type="checkbox" id={`phone-${i}`} checked={phones.includes(h)} onChange={(e) => togglePhone(h, (e.currentTarget as HTMLInputElement).checked)} />
+                {h}
+                {draft.suggested.phone_columns.includes(h) && <span class="hint">(suggested)</span>}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>Names, for identity (optional)</legend>
+          <div class="grid3">
+            {columnSelect('full-name', 'Full name column', full, setFull)}
+            {columnSelect('first-name', 'First name column', first, setFirst)}
+            {columnSelect('last-name', 'Last name column', last, setLast)}
+          </div>
+        </fieldset>
+        <button type="submit" disabled={busy !== null}>
+          Validate
+        </button>
+        {busy === 'Validating…' && (
+          <div class="progress" role="status">
+            <progress aria-label="Validating" /> Validating by the API's rules…
+          </div>
+        )}
+      </form>
+
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+
+      {draft.status === 'validation_failed' && draft.failure && (
+        <section class="card failed" aria-labelledby="fail-h">
+          <h2 id="fail-h">Validation failed</h2>
+          <p role="alert">{describe(draft.failure.detail)}</p>
+          {v && <Counts v={v} />}
+          <InvalidCells draft={draft} />
+          <p>Change the mapping above and validate again, or fix the file and start a new upload.</p>
+        </section>
+      )}
+
+      {draft.status === 'awaiting_confirmation' && v && (
+        <section class="card" aria-labelledby="confirm-h">
+          <h2 id="confirm-h">Confirm</h2>
+          <Counts v={v} />
+          <fieldset>
+            <legend>Validation tier</legend>
+            <div class="checks">
+            <label class="check">
+              <input type="radio" name="tier" value="standard" checked={tier === 'standard'} onChange={() => setTier('standard')} />
+              <span>
+                Standard: <strong>{num(v.price.standard)} credits</strong>
+              </span>
+            </label>
+            <label class="check">
+              <input type="radio" name="tier" value="max" checked={tier === 'max'} onChange={() => setTier('max')} />
+              <span>
+                Max: <strong>{num(v.price.max)} credits</strong>
+              </span>
+            </label>
+            </div>
+          </fieldset>
+          <label class="check">
+            <input type="checkbox" checked={skipMobile} onChange={(e) => setSkipMobile((e.currentTarget as HTMLInputElement).checked)} />
+            Skip the mobile lookup
+          </label>
+          <InvalidCells draft={draft} />
+          <button type="button" class="primary-action" onClick={() => void confirm()} disabled={busy !== null}>
+            Confirm and charge {num(tier === 'max' ? v.price.max : v.price.standard)} credits
+          </button>
+        </section>
+      )}
+      {draft.status === 'confirming' && <p role="status">Confirming…</p>}
+    </>
+  );
+}
+
+function describe(detail: unknown): string {
+  if (typeof detail === 'string') return detail;
+  if (detail && typeof detail === 'object' && 'message' in detail) return String((detail as { message: unknown }).message);
+  return JSON.stringify(detail);
+}
+
+function Counts({ v }: { v: NonNullable<Draft['validation']> }) {
+  return (
+    <dl class="counts">
+      <div>
+        <dt>Rows</dt>
+        <dd>{num(v.total_rows)}</dd>
+      </div>
+      <div>
+        <dt>Valid numbers</dt>
+        <dd>{num(v.valid_number_count)}</dd>
+      </div>
+      <div>
+        <dt>Invalid</dt>
+        <dd>{num(v.invalid_count)}</dd>
+      </div>
+      <div>
+        <dt>Duplicates</dt>
+        <dd>{num(v.duplicate_count)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function InvalidCells({ draft }: { draft: Draft }) {
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <>
+      {draft.invalid_cells.length > 0 && (
+        <details>
+          <summary>Invalid cells ({draft.invalid_cells.length === 100 ? 'first 100' : draft.invalid_cells.length})</summary>
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Row</th>
+                  <th scope="col">Column</th>
+                  <th scope="col">Value</th>
+                  <th scope="col">Reason</th>
+                </tr>
+              </thead>
+              <tbody>
+                {draft.invalid_cells.map((c) => (
+                  <tr key={`${c.row}-${c.column}`}>
+                    <td>{c.row}</td>
+                    <td>{c.column}</td>
+                    <td>{c.value}</td>
+                    <td>{c.reason}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      )}
+      <button type="button" class="secondary" onClick={() => download(`/uploads/${draft.id}/report`).catch((e: Error) => setError(e.message))}>
+        Download validation report
+      </button>
+      {error && <p role="alert" class="error">{error}</p>}
+    </>
+  );
+}
+
+function Results({ upload }: { upload: Upload }) {
+  const [error, setError] = useState<string | null>(null);
+  const identity = upload.result_summary?.format === 'identity';
+  const vocabulary = identity ? TIERS : ANSWER_INTENTS;
+  const [statuses, setStatuses] = useState<string[]>([]);
+  const [sorted, setSorted] = useState(false);
+  const done = upload.status === 'completed';
+  const get = (path: string) => download(`/uploads/${upload.id}/download/${path}`).catch((e: Error) => setError(e.message));
+  const slice = () => {
+    const q = new URLSearchParams();
+    if (statuses.length) q.set('statuses', statuses.join(','));
+    if (sorted) q.set('sort', 'best_status');
+    return get(`processed${q.size ? `?${q}` : ''}`);
+  };
+  return (
+    <>
+      <h1>{upload.original_filename}</h1>
+      <Steps current={4} />
+      <p class="meta">
+        <span class={`status s-${upload.status}`}>{label(upload.status)}</span> · {upload.source} · {upload.validation_tier} · created {when(upload.created_at)}
+      </p>
+      {!done && upload.status !== 'failed' && (
+        <div class="progress" role="status">
+          <progress aria-label="Processing" /> Processing… this page updates by itself.
+        </div>
+      )}
+      {upload.status === 'failed' && <p role="alert" class="error">Processing failed: {upload.error_message}. {upload.credits_refunded ? `${num(upload.credits_refunded)} credits were refunded.` : ''}</p>}
+      <dl class="counts">
+        <div>
+          <dt>Rows</dt>
+          <dd>{num(upload.result_summary?.total_rows)}</dd>
+        </div>
+        <div>
+          <dt>Rows with a number</dt>
+          <dd>{num(upload.valid_row_count)}</dd>
+        </div>
+        <div>
+          <dt>Valid numbers</dt>
+          <dd>{num(upload.valid_number_count)}</dd>
+        </div>
+        <div>
+          <dt>Invalid</dt>
+          <dd>{num(upload.invalid_row_count)}</dd>
+        </div>
+        <div>
+          <dt>Credits charged</dt>
+          <dd>{num(upload.credits_charged)}</dd>
+        </div>
+      </dl>
+      {upload.result_summary && (
+        <section aria-labelledby="results-h">
+          <h2 id="results-h">Results</h2>
+          {upload.result_summary.simulated && <p class="note">Simulated results (local development data, not real carrier signals).</p>}
+          <TierChart counts={upload.result_summary.status_counts} order={vocabulary} title={identity ? 'Contacts by tier' : 'Contacts by Answer Intent'} />
+        </section>
+      )}
+      <section class="card" aria-labelledby="dl-h">
+        <h2 id="dl-h">Downloads</h2>
+        <div class="buttons">
+          <button type="button" class="secondary" onClick={() => void get('original')}>
+            Download original
+          </button>
+          <button type="button" onClick={() => void get('processed')} disabled={!done}>
+            Download processed file
+          </button>
+        </div>
+        {done && (
+          <fieldset>
+            <legend>A slice of the results</legend>
+            <div class="checks">
+              {vocabulary.map((s) => (
+                <label key={s} class="check">
+                  <input type="checkbox" checked={statuses.includes(s)} onChange={(e) => setStatuses((e.currentTarget as HTMLInputElement).checked ? [...statuses, s] : statuses.filter((x) => x !== s))} />
+                  {s}
+                </label>
+              ))}
+            </div>
+            <label class="check">
+              <input type="checkbox" checked={sorted} onChange={(e) => setSorted((e.currentTarget as HTMLInputElement).checked)} />
+              Best numbers first
+            </label>
+            <button type="button" class="secondary primary-action" onClick={() => void slice()}>
+              Download slice
+            </button>
+          </fieldset>
+        )}
+        {error && <p role="alert" class="error">{error}</p>}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+export interface Me {
+  user: { id: string; email: string };
+  organization: { id: string; name: string; subscription_active: boolean };
+  role: 'owner' | 'member';
+}
+
+export interface ResultSummary {
+  format: 'identity' | 'answer_intent';
+  total_rows: number;
+  status_counts: Record<string, number>;
+  identity_counts: Record<string, number>;
+  simulated: boolean;
+}
+
+export interface Upload {
+  id: string;
+  status: string;
+  source: string;
+  original_filename: string;
+  valid_row_count: number | null;
+  valid_number_count: number | null;
+  invalid_row_count: number | null;
+  credits_required: number | null;
+  credits_charged: number | null;
+  credits_refunded: number | null;
+  validation_tier: string;
+  identity_enabled: boolean;
+  result_summary: ResultSummary | null;
+  error_message: string | null;
+  created_at: string;
+}
+
+export interface Draft {
+  id: string;
+  filename: string;
+  file_size_bytes: number;
+  status: 'pending_mapping' | 'validating' | 'validation_failed' | 'awaiting_confirmation' | 'confirming' | 'confirmed';
+  header: string[];
+  preview: string[][];
+  total_rows: number;
+  suggested: { phone_columns: string[]; full_name_column?: string; first_name_column?: string; last_name_column?: string };
+  mapping: { phoneColumns: string[]; fullNameColumn?: string; firstNameColumn?: string; lastNameColumn?: string } | null;
+  validation: {
+    total_rows: number;
+    valid_row_count: number;
+    valid_number_count: number;
+    invalid_count: number;
+    duplicate_count: number;
+    identity: boolean;
+    price: { standard: number; max: number };
+  } | null;
+  failure: { status: number; detail: unknown } | null;
+  invalid_cells: { row: number; column: string; value: string; reason: string }[];
+  created_at: string;
+}
+
+export interface ApiKey {
+  id: string;
+  display_prefix: string;
+  created_by: string | null;
+  created_by_user_id: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface Member {
+  user_id: string;
+  email: string | null;
+  role: string;
+  created_at: string;
+}
