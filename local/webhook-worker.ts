@@ -34,7 +34,7 @@ export async function startLocalWebhookWorker(): Promise<{ name: string; stop():
   const sweeper = setInterval(() => {
     if (sweeping) return;
     sweeping = true;
-    sweepDueDeliveries()
+    sweepDueDeliveries({ overdueMs: Number(process.env.LOCAL_WEBHOOK_SWEEP_OVERDUE_MS ?? 60_000) })
       .catch((error: unknown) => logger.error('local webhook sweep failed', { error: error as Error }))
       .finally(() => {
         sweeping = false;

@@ -34,6 +34,8 @@ export const ConfigSchema = z.object({
   DOWNLOADS_CLOUDFRONT_DOMAIN: optional,
   DOWNLOADS_CLOUDFRONT_KEY_ID: optional,
   WEBHOOK_QUEUE_URL: optional,
+  /** How long one delivery attempt is held before another worker may retry it (a dead worker's lapses). */
+  WEBHOOK_ATTEMPT_LEASE_MS: int(60_000),
   WEBHOOKS_ALLOW_LOOPBACK: flag,
   CLASSIFICATION_PROVIDER: z.enum(['offline', 'simulator', 'twilio']).default('simulator'),
   TWILIO_ACCOUNT_SID: optional,

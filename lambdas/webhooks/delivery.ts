@@ -6,9 +6,9 @@ import { claimAttempt, getDelivery, markExhausted, recordAttempt, type DeliveryR
 import { publishAutoDisabledMetric } from './metrics';
 import { AUTO_DISABLE_AFTER_FAILURES, isPermanentFailure, MAX_ATTEMPTS, nextAttemptAtMs } from './retry-policy';
 import { sendSigned } from './send';
+import { config } from '../platform/config';
+import { crashPoint } from '../platform/crash-point';
 
-/** Longer than one attempt can take (10 s timeout plus table writes); a dead worker's lease lapses. */
-export const ATTEMPT_LEASE_MS = 60_000;
 
 export type ProcessResult =
   | { kind: 'gone' } // no such delivery, or already final
@@ -27,7 +27,8 @@ export async function processDelivery(deliveryId: string): Promise<ProcessResult
   const dueAtMs = Date.parse(record.next_attempt_at);
   const startedMs = nowMs();
   if (dueAtMs > startedMs) return { kind: 'not_due', dueAtMs };
-  if (!(await claimAttempt(record, startedMs, ATTEMPT_LEASE_MS))) return { kind: 'busy' };
+  // Longer than one attempt can take (10 s timeout plus table writes); a dead worker's lease lapses.
+  if (!(await claimAttempt(record, startedMs, config().WEBHOOK_ATTEMPT_LEASE_MS))) return { kind: 'busy' };
 
   const target = await resolveTarget(record);
   if ('skip' in target) {
@@ -47,6 +48,8 @@ export async function processDelivery(deliveryId: string): Promise<ProcessResult
     attempt: attemptNo,
   });
 
+  // Sent, not yet recorded: a crash here makes the sweeper send it again (at least once, same event id).
+  crashPoint('webhook.after-send');
   const nextMs = outcome.ok || isPermanentFailure(outcome.statusCode) ? null : nextAttemptAtMs(attemptNo, startedMs);
   const state: DeliveryState = outcome.ok ? 'succeeded' : nextMs === null ? 'exhausted' : 'pending';
   const nextAt = nextMs === null ? null : new Date(nextMs).toISOString();

@@ -1,3 +1,5 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventTypes, hundredNumbers, newDataDir, startChild, waitFor, type Child } from './harness';
 
@@ -61,4 +63,51 @@ describe('contacts survive kill -9 at every step', () => {
       expect(await waitFor('contact.completed published', async () => ((await eventTypes(c)).includes('contact.completed') ? eventTypes(c) : null))).toContain('contact.completed');
     }, CHILD_TEST_MS);
   }
+});
+
+describe('webhook delivery survives kill -9 between the send and its record', () => {
+  it('the delivery is sent again after the restart, with the same event and delivery ids, and ends succeeded', async () => {
+    const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    // A short attempt lease and sweep, so the lapsed attempt of the dead process is retried quickly.
+    const env = { WEBHOOKS_ALLOW_LOOPBACK: 'true', WEBHOOK_ATTEMPT_LEASE_MS: '1500', LOCAL_WEBHOOK_SWEEP_INTERVAL_MS: '300', LOCAL_WEBHOOK_SWEEP_OVERDUE_MS: '1000' };
+    try {
+      const dataDir = newDataDir();
+      const first = await startChild(dataDir, { ...env, FAULT_CRASH_AT: 'webhook.after-send' });
+      children.push(first);
+      const hook = await first.request('POST', '/api/v1/webhooks', { url, events: ['upload.created'] });
+      expect(hook.status).toBe(201);
+      const webhookId = ((await hook.json()) as { webhook: { id: string } }).webhook.id;
+      await first.request('POST', '/api/v1/uploads', { phone_numbers: hundredNumbers() }).catch(() => undefined);
+      expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+      const events = () => received.filter((r) => r.headers['x-service-event'] === 'upload.created');
+      expect(events()).toHaveLength(1);
+
+      const second = await startChild(dataDir, env);
+      children.push(second);
+      await waitFor('the delivery sent again', async () => (events().length >= 2 ? true : null));
+      const [a, b] = events();
+      expect(b!.headers['x-service-event-id']).toBe(a!.headers['x-service-event-id']);
+      expect(b!.headers['x-service-delivery-id']).toBe(a!.headers['x-service-delivery-id']);
+      const eventId = String(a!.headers['x-service-event-id']);
+      const delivery = await waitFor('the delivery recorded as succeeded', async () => {
+        const list = (await (await second.request('GET', `/api/v1/webhooks/${webhookId}/deliveries`)).json()) as { data: { state: string; event_id: string; attempt_count: number }[] };
+        const mine = list.data.find((d) => d.event_id === eventId);
+        return mine?.state === 'succeeded' ? mine : null;
+      });
+      // The attempt the crash cut off was never recorded: the one on record is the resend.
+      expect(delivery.attempt_count).toBe(1);
+    } finally {
+      receiver.close();
+    }
+  }, CHILD_TEST_MS);
 });
