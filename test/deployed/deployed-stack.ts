@@ -16,6 +16,7 @@ import { CfnResolver } from './cfn';
 import { RecordingEndpoint, type QueuedMessage } from './aws-endpoint';
 import { DeployedLambda } from './lambda-host';
 import { startHttpApi } from './http-api';
+import { reloadConfig } from '../../lambdas/platform/config';
 
 /** The stand-in internet host webhook receivers live on (its certificate is a test fixture). */
 export const RECEIVER_HOST = 'hook.example.test';
@@ -81,6 +82,8 @@ export async function startDeployedStack(): Promise<DeployedStack> {
   process.env.S3_FORCE_PATH_STYLE = 'true';
   process.env.TABLE_NAME = tableName;
   process.env.FILES_BUCKET = filesBucket;
+  // This process seeds the table in-process: parse the configuration it has just set.
+  reloadConfig();
   resetDb();
   resetS3();
 
