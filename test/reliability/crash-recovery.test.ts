@@ -94,7 +94,7 @@ describe('webhook delivery survives kill -9 between the send and its record', ()
 
       const second = await startChild(dataDir, env);
       children.push(second);
-      await waitFor('the delivery sent again', async () => (events().length >= 2 ? true : null));
+      await waitFor('the delivery sent again', async () => (events().length >= 2 ? true : null), 120_000);
       const [a, b] = events();
       expect(b!.headers['x-service-event-id']).toBe(a!.headers['x-service-event-id']);
       expect(b!.headers['x-service-delivery-id']).toBe(a!.headers['x-service-delivery-id']);
@@ -103,7 +103,7 @@ describe('webhook delivery survives kill -9 between the send and its record', ()
         const list = (await (await second.request('GET', `/api/v1/webhooks/${webhookId}/deliveries`)).json()) as { data: { state: string; event_id: string; attempt_count: number }[] };
         const mine = list.data.find((d) => d.event_id === eventId);
         return mine?.state === 'succeeded' ? mine : null;
-      });
+      }, 120_000);
       // The attempt the crash cut off was never recorded: the one on record is the resend.
       expect(delivery.attempt_count).toBe(1);
     } finally {
