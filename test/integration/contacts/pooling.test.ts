@@ -6,6 +6,8 @@ import { getBalance } from '../../../lambdas/credits/credits';
 import { runContactPool } from '../../../lambdas/contacts/pool-job';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
 import { setClock } from '../../../lambdas/platform/clock';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../../lambdas/platform/table';
 
 const service = useTestService();
 
@@ -57,6 +59,10 @@ describe('contact pooling through the upload pipeline', () => {
     expect(v1.service_status).toBe(v2.service_answer_intent);
     // Nothing more was charged by pooling.
     expect((await getBalance(org.id)).total).toBe(96);
+    // The pool uploads announced nothing to the organization's endpoints; the contacts did.
+    const types = (await db().send(new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${org.id}#EVENTS` } }))).Items!.map((i) => String(i.type));
+    expect(types.filter((t) => t.startsWith('upload.'))).toEqual([]);
+    expect(types.filter((t) => t === 'contact.completed')).toHaveLength(3);
     expect((await runContactPool()).pooled).toBe(0);
 
     // The max batch closed when pooled: the next max contact starts again at 2.
