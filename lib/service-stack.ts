@@ -13,6 +13,7 @@ import { ContactsConstruct } from './contacts-construct';
 import { RecoveryConstruct } from './recovery-construct';
 import { DownloadsConstruct } from './downloads-construct';
 import { SpamConstruct } from './spam-construct';
+import { MonitoringConstruct } from './monitoring-construct';
 
 /**
  * The whole service in one stack. Feature constructs (uploads pipeline, webhook delivery, spam
@@ -84,6 +85,14 @@ export class PhoneValidationStack extends Stack {
 
     new SpamConstruct(this, 'Spam', { table: this.data.table, screenshots: this.data.screenshotsBucket, environment, api: this.api.functions.get('spam')!, webhooks: this.webhooks });
 
+    new MonitoringConstruct(this, 'Monitoring', {
+      api: this.api.api,
+      table: this.data.table,
+      stateMachine: uploads.stateMachine,
+      extraAlarms: [this.webhooks.dlqAlarm, this.webhooks.autoDisableAlarm],
+      deadLetterQueues: [this.webhooks.deadLetterQueue],
+      alarmEmail: this.node.tryGetContext('alarmEmail') as string | undefined,
+    });
     acknowledgeNagFindings(this);
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.filesBucket.bucketName });
