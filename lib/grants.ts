@@ -28,17 +28,16 @@ export function grantTable(fn: LambdaFunction, table: ITableV2, actions: readonl
 }
 
 /**
- * Object access under key prefixes of one bucket. Readers also get s3:ListBucket on the bucket
- * for those prefixes: without it S3 answers a missing key with 403 instead of 404, and the code
+ * Object access under key prefixes of one bucket. Readers also get s3:ListBucket on the bucket:
+ * without it S3 answers a missing key with 403 instead of 404, and the code
  * reads "not there yet" (a slice not built, a chunk result not written) as a 404.
  */
 export function grantObjects(fn: LambdaFunction, bucket: IBucket, access: { read?: readonly string[]; write?: readonly string[] }): void {
   const objects = (prefixes: readonly string[]) => prefixes.map((p) => bucket.arnForObjects(`${p}*`));
   if (access.read?.length) {
     fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: objects(access.read) }));
-    fn.addToRolePolicy(
-      new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': access.read.map((p) => `${p}*`) } } }),
-    );
+    // No s3:prefix condition: a GetObject carries no prefix, so a conditioned grant would not count.
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
   }
   if (access.write?.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: objects(access.write) }));
   for (const prefix of new Set([...(access.read ?? []), ...(access.write ?? [])])) {
