@@ -104,6 +104,9 @@ export class PhoneValidationStack extends Stack {
 
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.filesBucket.bucketName });
+    // For operator commands that start work (`admin run-contact-pool --stack`).
+    new CfnOutput(this, 'UploadStateMachineArn', { value: uploads.stateMachine.stateMachineArn });
+    new CfnOutput(this, 'WebhookQueueUrl', { value: this.webhooks.queue.queueUrl });
   }
 
   /**
