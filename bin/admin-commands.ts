@@ -1,7 +1,6 @@
 import * as admin from '../lambdas/admin/admin';
 import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
 import { LOCAL_RESOURCES } from '../local/environment';
-import { settleWorkflows, startLocalWorkflowRunner } from '../local/workflow';
 
 export class AdminUsageError extends Error {}
 
@@ -103,6 +102,8 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
       if (process.env.UPLOAD_STATE_MACHINE_ARN) return admin.runContactPoolNow();
       process.env.FILES_BUCKET ??= LOCAL_RESOURCES.buckets.files;
       process.env.CLASSIFICATION_PROVIDER ??= 'simulator';
+      // Loaded only here: the pipeline is heavy, and no other command needs it.
+      const { settleWorkflows, startLocalWorkflowRunner } = await import('../local/workflow');
       const runner = await startLocalWorkflowRunner();
       try {
         const summary = await admin.runContactPoolNow();
