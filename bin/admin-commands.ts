@@ -93,6 +93,27 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
     run: (v) => admin.setSpamLimit(required(v, 'org'), v.included === 'none' ? null : wholeNumber(v, 'included'), v.addons === undefined ? 0 : wholeNumber(v, 'addons')),
   },
   'spam-codes': { usage: '--phone NUMBER   (verification codes the local simulator sent to it, newest first)', options: { phone: str }, run: (v) => admin.spamVerificationCodes(required(v, 'phone')) },
+  'run-contact-pool': {
+    usage: '(no options) pool queued contacts now, as the schedule does; locally their uploads are processed before it returns',
+    options: {},
+    run: async () => {
+      // Deployed (--stack): the stack's state machine runs the pool uploads. Locally this process
+      // runs them, as `npm start` would, and waits for them.
+      if (process.env.UPLOAD_STATE_MACHINE_ARN) return admin.runContactPoolNow();
+      process.env.FILES_BUCKET ??= LOCAL_RESOURCES.buckets.files;
+      process.env.CLASSIFICATION_PROVIDER ??= 'simulator';
+      // Loaded only here: the pipeline is heavy, and no other command needs it.
+      const { settleWorkflows, startLocalWorkflowRunner } = await import('../local/workflow');
+      const runner = await startLocalWorkflowRunner();
+      try {
+        const summary = await admin.runContactPoolNow();
+        await settleWorkflows();
+        return summary;
+      } finally {
+        await runner.stop();
+      }
+    },
+  },
   'spam-run': {
     usage: '[--org ORG_ID]   run today\'s spam tests now (needs `npm start` running locally for screenshots)',
     options: { org: str },

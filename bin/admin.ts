@@ -63,7 +63,16 @@ async function main(): Promise<number> {
 
 async function connect(table: string | undefined, stack: string | undefined): Promise<{ close(): Promise<void> } | null> {
   if (table || stack) {
-    process.env.TABLE_NAME = table ?? (await tableFromStack(stack!));
+    if (stack) {
+      // The stack's outputs name what commands that start work need (run-contact-pool).
+      const outputs = await stackOutputs(stack);
+      if (!outputs.TableName) throw new Error(`stack ${stack} has no TableName output`);
+      process.env.TABLE_NAME = outputs.TableName;
+      if (outputs.FilesBucketName) process.env.FILES_BUCKET ??= outputs.FilesBucketName;
+      if (outputs.UploadStateMachineArn) process.env.UPLOAD_STATE_MACHINE_ARN ??= outputs.UploadStateMachineArn;
+      if (outputs.WebhookQueueUrl) process.env.WEBHOOK_QUEUE_URL ??= outputs.WebhookQueueUrl;
+      process.env.DEPLOYMENT ??= 'aws';
+    } else process.env.TABLE_NAME = table;
     return null;
   }
   const dataDir = dataDirFromEnv();
@@ -99,12 +108,10 @@ async function connect(table: string | undefined, stack: string | undefined): Pr
   };
 }
 
-async function tableFromStack(stackName: string): Promise<string> {
+async function stackOutputs(stackName: string): Promise<Record<string, string>> {
   const cfn = new CloudFormationClient({});
   const out = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
-  const name = out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === 'TableName')?.OutputValue;
-  if (!name) throw new Error(`stack ${stackName} has no TableName output`);
-  return name;
+  return Object.fromEntries((out.Stacks?.[0]?.Outputs ?? []).filter((o) => o.OutputKey && o.OutputValue).map((o) => [o.OutputKey!, o.OutputValue!]));
 }
 
 process.exitCode = await main();

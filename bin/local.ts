@@ -1,12 +1,15 @@
 import { dataDirFromEnv, readRuntimeState } from '../local/environment';
 import { startRuntime, type Runtime } from '../local/runtime';
 import { markDemoKeyShown } from '../local/seed';
+import { AWS_LIMITS } from '../local/api-gateway-server';
 
 // `npm start`: the whole service on this machine on embedded backends.
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
 const dataDir = dataDirFromEnv();
-const maxBodyBytes = Number(process.env.LOCAL_MAX_BODY_BYTES ?? 110 * 1024 * 1024);
+// AWS's limits unless raised on purpose: what passes here must pass through API Gateway and Lambda.
+const maxBodyBytes = Number(process.env.LOCAL_MAX_BODY_BYTES ?? AWS_LIMITS.httpApiBodyBytes);
+const maxPayloadBytes = Number(process.env.LOCAL_MAX_PAYLOAD_BYTES ?? AWS_LIMITS.lambdaPayloadBytes);
 
 const running = readRuntimeState(dataDir);
 if (running) {
@@ -27,7 +30,7 @@ function startFailure(error: unknown): string {
 
 let runtime: Runtime;
 try {
-  runtime = await startRuntime({ port, host, dataDir, maxBodyBytes, seedDemo: true });
+  runtime = await startRuntime({ port, host, dataDir, maxBodyBytes, maxPayloadBytes, seedDemo: true });
 } catch (error) {
   console.error(startFailure(error));
   if (process.env.DEBUG) console.error(error);

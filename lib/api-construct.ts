@@ -5,6 +5,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { Construct } from 'constructs';
 import type { ApiFunctionName, RouteSpec } from '../lambdas/platform/http/route-spec';
 import { ServiceFunction } from './service-function';
+import { acknowledgeApiFindings } from './nag-acknowledgements';
 
 export interface ApiConstructProps {
   routes: readonly RouteSpec[];
@@ -55,6 +56,7 @@ export class ApiConstruct extends Construct {
     for (const route of props.routes) {
       this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrations.get(route.fn)! });
     }
+    acknowledgeApiFindings(this.api);
     new CfnOutput(scope, 'ApiUrl', { value: this.api.apiEndpoint });
   }
 }

@@ -3,6 +3,7 @@ import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
+import { grantTable } from './grants';
 import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
 
 export interface BillingConstructProps {
@@ -22,7 +23,7 @@ export class BillingConstruct extends Construct {
       environment: props.environment,
       timeout: Duration.minutes(5),
     });
-    props.table.grantReadWriteData(this.job);
+    grantTable(this.job, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem']);
     new Schedule(this, 'Daily', {
       description: 'Billing periods: replenish subscription credits',
       schedule: ScheduleExpression.cron({ minute: '15', hour: '0' }),

@@ -4,6 +4,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
+import { grantTable } from './grants';
 import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
 
 export interface ContactsConstructProps {
@@ -11,7 +12,7 @@ export interface ContactsConstructProps {
   environment: Record<string, string>;
   /** Minutes between pool runs (context `contactPoolMinutes`, default 5). */
   poolMinutes: number;
-  /** Gives the pool job what starting an upload workflow needs (files bucket, state machine). */
+  /** Gives the pool job what starting an upload workflow needs (writing the pool upload's file, the state machine). */
   grantStartUploads: (fn: LambdaFunction) => void;
   /** Gives the pool job what emitting events needs (webhook queue). */
   grantEmit: (fn: LambdaFunction) => void;
@@ -30,7 +31,8 @@ export class ContactsConstruct extends Construct {
       timeout: Duration.minutes(5),
       memorySize: 1024,
     });
-    props.table.grantReadWriteData(this.poolJob);
+    // DeleteItem: queue entries of started pool uploads are removed.
+    grantTable(this.poolJob, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']);
     props.grantStartUploads(this.poolJob);
     props.grantEmit(this.poolJob);
     new Schedule(this, 'Pool', {

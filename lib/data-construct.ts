@@ -3,6 +3,7 @@ import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { TABLE_KEYS } from '../lambdas/platform/table-definition';
+import { acknowledgeBucketFindings } from './nag-acknowledgements';
 
 /** The single table and the buckets, from the same key definitions the code and local runtime use. */
 export class DataConstruct extends Construct {
@@ -44,5 +45,6 @@ export class DataConstruct extends Construct {
       ...bucketDefaults,
       lifecycleRules: [{ expiration: Duration.days(7) }],
     });
+    for (const bucket of [this.filesBucket, this.screenshotsBucket]) acknowledgeBucketFindings(bucket);
   }
 }

@@ -5,6 +5,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { grantSecretValue } from './grants';
 
 export interface DownloadsConstructProps {
   filesBucket: Bucket;
@@ -60,6 +61,6 @@ export class DownloadsConstruct extends Construct {
     fn.addEnvironment('DOWNLOADS_CLOUDFRONT_DOMAIN', this.distribution.distributionDomainName);
     fn.addEnvironment('DOWNLOADS_CLOUDFRONT_KEY_ID', this.publicKey.publicKeyId);
     fn.addEnvironment('DOWNLOADS_SIGNING_KEY_SECRET_ARN', this.signingKey.secretArn);
-    this.signingKey.grantRead(fn);
+    grantSecretValue(fn, this.signingKey);
   }
 }

@@ -4,6 +4,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
+import { grantTable } from './grants';
 import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
 
 export interface RecoveryConstructProps {
@@ -32,7 +33,8 @@ export class RecoveryConstruct extends Construct {
       timeout: Duration.minutes(5),
       memorySize: 1024,
     });
-    props.table.grantReadWriteData(this.job);
+    // DeleteItem: a `charging` upload that was never charged is removed.
+    grantTable(this.job, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']);
     props.grantUploads(this.job);
     props.grantEmit(this.job);
     new Schedule(this, 'Every5Minutes', {

@@ -5,6 +5,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { acknowledgeFunctionFindings } from './nag-acknowledgements';
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -65,6 +66,7 @@ export class ServiceFunction extends NodejsFunction {
         externalModules: [],
       },
     });
+    acknowledgeFunctionFindings(this);
   }
 }
 

@@ -6,7 +6,6 @@ import { ROUTES } from '../lambdas/api/routes';
 import { ApiConstruct } from './api-construct';
 import { BillingConstruct } from './billing-construct';
 import { DataConstruct } from './data-construct';
-import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { WebhooksConstruct } from './webhooks-construct';
 import { UploadsConstruct } from './uploads-construct';
 import { ContactsConstruct } from './contacts-construct';
@@ -14,6 +13,24 @@ import { RecoveryConstruct } from './recovery-construct';
 import { DownloadsConstruct } from './downloads-construct';
 import { SpamConstruct } from './spam-construct';
 import { MonitoringConstruct } from './monitoring-construct';
+import { grantObjects, grantSecretValue, grantTable, type TableAction } from './grants';
+import type { ApiFunctionName } from '../lambdas/platform/http/route-spec';
+
+/**
+ * The table operations each API function's code calls (test/deployed/ holds each to its bundle):
+ * platform and credits only read, besides the rate limiter's bucket updates.
+ */
+const API_TABLE_ACCESS: Record<ApiFunctionName, TableAction[]> = {
+  platform: ['GetItem', 'Query', 'UpdateItem'],
+  credits: ['GetItem', 'Query', 'UpdateItem'],
+  uploads: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+  contacts: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+  webhooks: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+  spam: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+};
+
+/** API functions whose requests publish events (upload.created, number.verified…). */
+const API_EVENT_PRODUCERS: ApiFunctionName[] = ['uploads', 'spam'];
 
 /**
  * The whole service in one stack. Feature constructs (uploads pipeline, webhook delivery, spam
@@ -34,12 +51,12 @@ export class PhoneValidationStack extends Stack {
       CLASSIFICATION_PROVIDER: this.node.tryGetContext('classificationProvider') ?? 'offline',
     };
     this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment });
-    for (const fn of this.api.functions.values()) this.data.table.grantReadWriteData(fn);
+    for (const [name, fn] of this.api.functions) grantTable(fn, this.data.table, API_TABLE_ACCESS[name]);
     this.grantCursorKey();
 
     new BillingConstruct(this, 'Billing', { table: this.data.table, environment });
     // Features whose workers emit events call this.webhooks.grantEmit(fn).
-    this.webhooks = new WebhooksConstruct(this, 'Webhooks', { table: this.data.table, environment, producers: this.api.functions.values() });
+    this.webhooks = new WebhooksConstruct(this, 'Webhooks', { table: this.data.table, environment, producers: API_EVENT_PRODUCERS.map((name) => this.api.functions.get(name)!) });
 
     const grantEmit = (fn: LambdaFunction) => this.webhooks.grantEmit(fn);
     const uploads = new UploadsConstruct(this, 'Uploads', { table: this.data.table, filesBucket: this.data.filesBucket, environment, grantEmit });
@@ -49,7 +66,7 @@ export class PhoneValidationStack extends Stack {
       Validations.of(twilio).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'Twilio auth tokens are rotated in the Twilio console; there is no rotation Lambda for a third-party credential.' });
       for (const fn of uploads.steps) {
         fn.addEnvironment('TWILIO_SECRET_ARN', twilio.secretArn);
-        twilio.grantRead(fn);
+        grantSecretValue(fn, twilio);
       }
     }
     const uploadsApi = this.api.functions.get('uploads')!;
@@ -60,7 +77,7 @@ export class PhoneValidationStack extends Stack {
       table: this.data.table,
       environment,
       grantUploads: (fn) => {
-        this.data.filesBucket.grantReadWrite(fn);
+        grantObjects(fn, this.data.filesBucket, { read: ['uploads/'], write: ['uploads/'] });
         uploads.grantStart(fn);
       },
       grantEmit,
@@ -69,14 +86,15 @@ export class PhoneValidationStack extends Stack {
       const downloads = new DownloadsConstruct(this, 'Downloads', { filesBucket: this.data.filesBucket, publicKeyPem: downloadsPublicKey });
       for (const fn of [uploadsApi, ...uploads.steps, recovery.job]) downloads.grantSign(fn);
     }
-    this.data.filesBucket.grantReadWrite(uploadsApi);
+    // Originals, slices and download links under uploads/; staged files: the presigned POST it signs, the create that reads it.
+    grantObjects(uploadsApi, this.data.filesBucket, { read: ['uploads/', 'staging/'], write: ['uploads/', 'staging/'] });
     uploads.grantStart(uploadsApi);
     const contacts = new ContactsConstruct(this, 'Contacts', {
       table: this.data.table,
       environment,
       poolMinutes: Number(this.node.tryGetContext('contactPoolMinutes') ?? 5),
       grantStartUploads: (fn) => {
-        this.data.filesBucket.grantReadWrite(fn);
+        grantObjects(fn, this.data.filesBucket, { write: ['uploads/'] });
         uploads.grantStart(fn);
       },
       grantEmit,
@@ -93,9 +111,11 @@ export class PhoneValidationStack extends Stack {
       deadLetterQueues: [this.webhooks.deadLetterQueue],
       alarmEmail: this.node.tryGetContext('alarmEmail') as string | undefined,
     });
-    acknowledgeNagFindings(this);
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.filesBucket.bucketName });
+    // For operator commands that start work (`admin run-contact-pool --stack`).
+    new CfnOutput(this, 'UploadStateMachineArn', { value: uploads.stateMachine.stateMachineArn });
+    new CfnOutput(this, 'WebhookQueueUrl', { value: this.webhooks.queue.queueUrl });
   }
 
   /**
@@ -118,7 +138,7 @@ export class PhoneValidationStack extends Stack {
     for (const name of new Set(paginated.map((route) => route.fn))) {
       const fn = this.api.functions.get(name)!;
       fn.addEnvironment('CURSOR_SECRET_ARN', key.secretArn);
-      key.grantRead(fn);
+      grantSecretValue(fn, key);
     }
   }
 }

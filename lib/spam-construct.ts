@@ -1,4 +1,4 @@
-import { CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { CfnElement, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
@@ -7,6 +7,7 @@ import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { grantSecretValue, grantTable, ownSmsVoiceIdentities } from './grants';
 import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
 
 export interface SpamConstructProps {
@@ -63,11 +64,11 @@ export class SpamConstruct extends Construct {
         DEVICE_LAB_TOKEN_SECRET_ARN: this.deviceLabToken.secretArn,
       },
     });
-    props.table.grantReadWriteData(this.dailyRun);
+    grantTable(this.dailyRun, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem']);
     // Object-level rights on the spam/ prefix only, rather than the broad grant* helpers.
     const screenshotObjects = props.screenshots.arnForObjects('spam/*');
     this.dailyRun.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: [screenshotObjects] }));
-    this.deviceLabToken.grantRead(this.dailyRun);
+    grantSecretValue(this.dailyRun, this.deviceLabToken);
     props.webhooks?.grantEmit(this.dailyRun);
 
     new Schedule(this, 'Daily', {
@@ -80,16 +81,28 @@ export class SpamConstruct extends Construct {
     props.api.addEnvironment('TELEPHONY_PROVIDER', telephonyProvider);
     props.api.addEnvironment('SMS_VOICE_ORIGINATION_IDENTITY', origination);
     props.api.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [screenshotObjects] }));
-    props.api.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['sms-voice:SendTextMessage', 'sms-voice:SendVoiceMessage'],
-        // An ARN names the one identity; a bare phone number or sender id cannot be scoped here.
-        resources: [origination.startsWith('arn:') ? origination : '*'],
-      }),
-    );
+    // Sending codes through AWS only when telephony is AWS; the simulator writes to the table.
+    if (telephonyProvider === 'aws') {
+      props.api.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['sms-voice:SendTextMessage', 'sms-voice:SendVoiceMessage'],
+          // An ARN names the one identity; a bare phone number or sender id is one of the account's own.
+          resources: [origination.startsWith('arn:') ? origination : ownSmsVoiceIdentities(props.api)],
+        }),
+      );
+      if (!origination.startsWith('arn:')) {
+        Validations.of(props.api).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sms-voice:${nagText(Stack.of(this).region, 'AWS::Region')}:${nagText(Stack.of(this).account, 'AWS::AccountId')}:*]`,
+          reason: 'The origination identity was given as a phone number or sender id, not an ARN: sending is allowed from this account\'s own SMS/Voice identities in this region only.',
+        });
+      }
+    }
     const objectsWildcard = `AwsSolutions-IAM5[Resource::<${Stack.of(this).resolve(Stack.of(this).getLogicalId(props.screenshots.node.defaultChild as CfnElement))}.Arn>/spam/*]`;
     for (const holder of [this.dailyRun, props.api]) {
       Validations.of(holder).acknowledge({ id: objectsWildcard, reason: 'Screenshots are objects under the spam/ prefix of the screenshots bucket; the wildcard covers only their keys.' });
     }
   }
 }
+
+/** How cdk-nag writes a stack attribute in a finding: the literal, or `<AWS::…>` for a pseudo parameter. */
+const nagText = (value: string, pseudo: string): string => (Token.isUnresolved(value) ? `<${pseudo}>` : value);

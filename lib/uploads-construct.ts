@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -7,6 +7,7 @@ import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunc
 import { Construct } from 'constructs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { grantObjects, grantTable, type TableAction } from './grants';
 import { acknowledgeInvokeVersions, PROJECT_ROOT, ServiceFunction } from './service-function';
 
 export interface UploadsConstructProps {
@@ -38,10 +39,18 @@ export class UploadsConstruct extends Construct {
     const finalize = step('Finalize', 'Finalize', 'lambdas/uploads/pipeline/finalize.ts', 'Uploads: summary, processed file, upload.completed', 3008);
     const fail = step('Fail', 'MarkFailed', 'lambdas/uploads/pipeline/fail.ts', 'Uploads: failed, refund, upload.failed', 1024);
     this.steps = [prepare, classify, finalize, fail];
-    for (const fn of this.steps) {
-      props.table.grantReadWriteData(fn);
-      props.filesBucket.grantReadWrite(fn);
-      props.grantEmit(fn);
+    // What each step's code calls: classify only reads the table; fail only reads files (the
+    // original, for links in upload.failed); finalize and fail publish events.
+    const access: [ServiceFunction, TableAction[], { read?: string[]; write?: string[] }, boolean][] = [
+      [prepare, ['GetItem', 'Query', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, false],
+      [classify, ['GetItem', 'Query'], { read: ['uploads/'], write: ['uploads/'] }, false],
+      [finalize, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, true],
+      [fail, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'] }, true],
+    ];
+    for (const [fn, tableActions, files, emits] of access) {
+      grantTable(fn, props.table, tableActions);
+      grantObjects(fn, props.filesBucket, files);
+      if (emits) props.grantEmit(fn);
     }
 
     const logs = new LogGroup(this, 'WorkflowLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
@@ -57,17 +66,15 @@ export class UploadsConstruct extends Construct {
       logs: { destination: logs, level: LogLevel.ALL, includeExecutionData: false },
       timeout: Duration.hours(6),
     });
+    Validations.of(this.stateMachine).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'The state machine role: X-Ray tracing and CloudWatch Logs vended log delivery (logs:CreateLogDelivery, DescribeResourcePolicies…), none of which has resource-level permissions.',
+    });
     for (const fn of this.steps) {
       fn.grantInvoke(this.stateMachine);
       acknowledgeInvokeVersions(this, fn);
     }
 
-    // grantReadWrite on the service's own files bucket: object-level wildcards under that one bucket.
-    const stack = Stack.of(this);
-    const bucketArn = stack.resolve(stack.getLogicalId(props.filesBucket.node.defaultChild as import('aws-cdk-lib').CfnElement)) as string;
-    for (const id of ['Action::s3:Abort*', 'Action::s3:DeleteObject*', 'Action::s3:GetBucket*', 'Action::s3:GetObject*', 'Action::s3:List*', `Resource::<${bucketArn}.Arn>/*`]) {
-      Validations.of(stack).acknowledge({ id: `AwsSolutions-IAM5[${id}]`, reason: 'Read/write of objects in the service’s own files bucket (originals, chunks, results, slices, staged files) only.' });
-    }
 
     // Staged large files and generated slices are working copies: they expire.
     props.filesBucket.addLifecycleRule({ id: 'staging', prefix: 'staging/', expiration: Duration.days(2) });

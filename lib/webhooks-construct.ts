@@ -8,6 +8,7 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { AUTO_DISABLED_METRIC, METRICS_NAMESPACE } from '../lambdas/webhooks/metrics';
+import { grantSendMessage, grantTable } from './grants';
 import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
 
 export interface WebhooksConstructProps {
@@ -71,8 +72,8 @@ export class WebhooksConstruct extends Construct {
     acknowledgeInvokeVersions(this, this.sweeper);
 
     for (const fn of [this.consumer, this.sweeper]) {
-      props.table.grantReadWriteData(fn);
-      this.queue.grantSendMessages(fn);
+      grantTable(fn, props.table, ['GetItem', 'Query', 'UpdateItem']);
+      grantSendMessage(fn, this.queue);
     }
     for (const fn of props.producers ?? []) this.grantEmit(fn);
 
@@ -97,6 +98,6 @@ export class WebhooksConstruct extends Construct {
   /** Lets a function emit events: the queue URL in its environment and permission to send. */
   grantEmit(fn: LambdaFunction): void {
     fn.addEnvironment('WEBHOOK_QUEUE_URL', this.queue.queueUrl);
-    this.queue.grantSendMessages(fn);
+    grantSendMessage(fn, this.queue);
   }
 }

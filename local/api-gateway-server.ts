@@ -17,11 +17,16 @@ export interface LocalApiOptions {
   port: number;
   host: string;
   /**
-   * Bodies above this are refused with 413 before any handler runs. API Gateway's own limit is
-   * 10 MB; locally the default admits a whole 100 MB CSV so the service can be tried without S3
-   * staging.
+   * Bodies above this are refused with 413 before any handler runs: API Gateway HTTP API's limit,
+   * 10 MB (AWS_LIMITS.httpApiBodyBytes), unless raised on purpose.
    */
   maxBodyBytes: number;
+  /**
+   * The Lambda event a request becomes must fit in this, as in AWS (synchronous invocation payload,
+   * 6 MB): binary bodies (multipart) count base64 encoded, so a multipart file over about 4.4 MB
+   * is refused. Default AWS_LIMITS.lambdaPayloadBytes; raise it only on purpose.
+   */
+  maxPayloadBytes?: number;
   /**
    * A client must send its whole request (headers and body) within this, or the server answers 408
    * and closes the connection: a client that dribbles a body cannot hold a connection forever.
@@ -43,6 +48,17 @@ export interface LocalApiOptions {
    */
   prelude?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
 }
+
+/** The deployed API's request limits, which the local server applies by default. */
+export const AWS_LIMITS = {
+  /** API Gateway HTTP API: request body, 10 MB. */
+  httpApiBodyBytes: 10 * 1024 * 1024,
+  /** Lambda: synchronous invocation payload (the whole event), 6 MB. */
+  lambdaPayloadBytes: 6 * 1024 * 1024,
+};
+
+/** Where bodies too large for API Gateway and Lambda go instead. */
+export const STAGING_HINT = 'send large files through POST /api/v1/uploads/staging (a presigned S3 POST, up to 100 MB; CSV, or JSON with ?format=json), then create the upload with {"staged_upload_id": …} (docs/uploads.md)';
 
 export const LOCAL_API_TIMEOUT_DEFAULTS = { requestTimeoutMs: 300_000, headersTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000 };
 
@@ -98,7 +114,7 @@ async function handle(options: LocalApiOptions, budget: ByteBudget, req: Incomin
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > options.maxBodyBytes) {
     req.resume();
-    return send(res, tooLarge(options.maxBodyBytes));
+    return send(res, tooLarge(`Request body of ${declared} bytes exceeds API Gateway's limit of ${options.maxBodyBytes} bytes`));
   }
   // A body of unknown length may grow to the limit.
   const chunked = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined;
@@ -115,11 +131,17 @@ async function respond(options: LocalApiOptions, req: IncomingMessage, res: Serv
   const method = (req.method ?? 'GET').toUpperCase();
   if (options.prelude && (await options.prelude(req, res, url))) return;
   const body = await readBody(req, options.maxBodyBytes);
-  if (!body) return send(res, tooLarge(options.maxBodyBytes));
+  if (!body) return send(res, tooLarge(`Request body exceeds API Gateway's limit of ${options.maxBodyBytes} bytes`));
 
   const { match } = matchRoute(options.routes, method, url.pathname);
   const fn: ApiFunctionName = match ? match.route.fn : 'platform';
   const event = toEvent(req, method, url, body, match ? routeKey(match.route) : '$default', match?.params);
+  const maxPayload = options.maxPayloadBytes ?? AWS_LIMITS.lambdaPayloadBytes;
+  const payload = eventPayloadBytes(event, body);
+  if (payload > maxPayload) {
+    const encoding = event.isBase64Encoded ? ` (the ${body.length}-byte body is binary, so it is sent base64 encoded, 4/3 of its size)` : '';
+    return send(res, tooLarge(`Request too large for a Lambda function: its event would be ${payload} bytes${encoding}, over the ${maxPayload}-byte synchronous payload limit`));
+  }
   const context = { awsRequestId: event.requestContext.requestId, functionName: `local-${fn}` } as Context;
   // Each invocation logs in its own context, as separate Lambda invocations would.
   const result = await withLogContext(() => options.functions[fn](event, context));
@@ -203,6 +225,18 @@ export function toEvent(
   return event;
 }
 
+/**
+ * The size of the event as Lambda receives it (JSON), without building the body's string form for
+ * small bodies: text is JSON-escaped, binary base64 encoded.
+ */
+function eventPayloadBytes(event: APIGatewayProxyEventV2, body: Buffer): number {
+  const { body: _body, ...rest } = event;
+  const envelope = Buffer.byteLength(JSON.stringify(rest)) + 10;
+  if (!body.length) return envelope;
+  if (event.isBase64Encoded) return envelope + 4 * Math.ceil(body.length / 3) + 2;
+  return envelope + Buffer.byteLength(JSON.stringify(body.toString('utf8')));
+}
+
 export function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
   const headers: Record<string, string | number | boolean> = { ...(result.headers ?? {}) };
   const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
@@ -210,8 +244,8 @@ export function send(res: ServerResponse, result: APIGatewayProxyStructuredResul
   res.end(body);
 }
 
-const tooLarge = (max: number): APIGatewayProxyStructuredResultV2 => ({
+const tooLarge = (why: string): APIGatewayProxyStructuredResultV2 => ({
   statusCode: 413,
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ detail: `Request body exceeds ${max} bytes` }),
+  body: JSON.stringify({ detail: `${why}; ${STAGING_HINT}` }),
 });

@@ -21,6 +21,8 @@ export interface RuntimeOptions {
   /** Where the table and files persist; null keeps everything in memory/temp (tests). */
   dataDir: string | null;
   maxBodyBytes: number;
+  /** Lambda's synchronous payload limit applied to each request's event (default 6 MB, as in AWS). */
+  maxPayloadBytes?: number;
   seedDemo: boolean;
 }
 
@@ -71,6 +73,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       port: options.port,
       host: options.host,
       maxBodyBytes: options.maxBodyBytes,
+      maxPayloadBytes: options.maxPayloadBytes,
       requestTimeoutMs: numberFromEnv('LOCAL_REQUEST_TIMEOUT_MS'),
       headersTimeoutMs: numberFromEnv('LOCAL_HEADERS_TIMEOUT_MS'),
       maxInFlightBodyBytes: numberFromEnv('LOCAL_MAX_INFLIGHT_BODY_BYTES'),

@@ -24,6 +24,7 @@ import { addPurchased, configureSubscription, ensureBalance, getBalance, type Ba
 import { normalizeUsCa } from '../spam/phone';
 import { readSimulatedMessages, type SimulatedMessage } from '../spam/telephony/simulator';
 import { runDailySpamTests, type RunSummary } from '../spam/daily-run';
+import { runContactPool, type PoolRunSummary } from '../contacts/pool-job';
 
 // Operator actions (the admin CLI and the local runtime's first-start seed). The in-app developer
 // panel of the spec is out of scope for this service; these functions are its back end.
@@ -167,6 +168,11 @@ export async function spamVerificationCodes(phone: string): Promise<SimulatedMes
   const parsed = normalizeUsCa(phone);
   if (!parsed) throw new AdminError(`'${phone}' is not a valid US or Canadian phone number`);
   return readSimulatedMessages(parsed.e164);
+}
+
+/** Runs the contact pool now, as its schedule would (a run already going makes this one skip). */
+export async function runContactPoolNow(): Promise<PoolRunSummary> {
+  return runContactPool();
 }
 
 /** Runs today's spam tests now (all organizations, or one). */

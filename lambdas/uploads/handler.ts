@@ -6,9 +6,9 @@ import { ok } from '../platform/http/response';
 import type { z } from 'zod';
 import { createUpload, synthesizedFilename } from './create-upload';
 import { originalLink, processedFilteredLink, processedLink } from './downloads';
-import { parseJsonUpload, parseMultipartUpload, type JsonUploadBody } from './request';
+import { parseJsonUpload, parseMultipartUpload, parseStagedJsonUpload, type JsonUploadBody } from './request';
 import { uploadsRoutes as routes } from './routes';
-import { createFromStagedOnce, readStaged, stageUpload } from './staging';
+import { createFromStagedOnce, readStaged, readStagedJson, stageUpload } from './staging';
 import { toPublicUpload, type UploadRecord } from './upload';
 import { getUpload, listUploads } from './upload-repository';
 
@@ -26,8 +26,11 @@ export const handler = apiHandler([
     if (type === 'multipart/form-data') {
       request = await parseMultipartUpload(ctx.rawBody, ctx.headers['content-type']!);
     } else if (type === 'application/json') {
-      request = parseJsonUpload(parseJsonBody(ctx.route, ctx) as z.infer<typeof JsonUploadBody>);
-      if (request.stagedUploadId) request.csv = await readStaged(ctx.principal.organizationId, request.stagedUploadId);
+      const body = parseJsonBody(ctx.route, ctx) as z.infer<typeof JsonUploadBody>;
+      // A staged id names a CSV or, staged with ?format=json, a JSON create body.
+      const stagedJson = body.staged_upload_id ? await readStagedJson(ctx.principal.organizationId, body.staged_upload_id) : null;
+      request = stagedJson ? parseStagedJsonUpload(body, stagedJson) : parseJsonUpload(body);
+      if (request.stagedUploadId && !stagedJson) request.csv = await readStaged(ctx.principal.organizationId, request.stagedUploadId);
     } else {
       throw unsupportedMediaType(`Unsupported Content-Type '${type || 'none'}'; send multipart/form-data (CSV file) or application/json`);
     }
@@ -44,7 +47,7 @@ export const handler = apiHandler([
       : await createUpload(ctx.principal, input);
     return ok(toPublicUpload(upload));
   }),
-  operation(routes.stage, async (ctx) => ok(await stageUpload(ctx.principal.organizationId))),
+  operation(routes.stage, async (ctx) => ok(await stageUpload(ctx.principal.organizationId, ctx.query?.format ?? 'csv'))),
   operation(routes.list, async (ctx) => {
     const page = await listUploads(ctx.principal.organizationId, ctx.query.limit, ctx.query.cursor);
     return ok({ data: page.data.map(toPublicUpload), next_cursor: page.nextCursor });

@@ -95,6 +95,31 @@ export function parseJsonUpload(body: z.infer<typeof JsonUploadBody>): UploadReq
   return { ...common, csv: Buffer.from(lines.join('\n') + '\n'), mapping };
 }
 
+/**
+ * A create call naming a staged JSON document: the document is a JSON create body (phone_numbers
+ * or contacts, with their mapping); the call may add filename, validation_tier,
+ * skip_mobile_lookup or mapping fields, and a field given in both must agree.
+ */
+export function parseStagedJsonUpload(call: z.infer<typeof JsonUploadBody>, document: Buffer): UploadRequest {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(document.toString('utf8'));
+  } catch (error) {
+    throw badRequest(`The staged file is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = JsonUploadBody.safeParse(raw);
+  if (!parsed.success) throw badRequest(`The staged JSON file is not an upload body: ${describeZodError(parsed.error)}`);
+  if (parsed.data.staged_upload_id) throw badRequest('The staged JSON file cannot itself name a staged_upload_id');
+  const { staged_upload_id: stagedUploadId, ...added } = call;
+  const staged = parsed.data as Record<string, unknown>;
+  for (const [field, value] of Object.entries(added)) {
+    if (value !== undefined && staged[field] !== undefined && JSON.stringify(staged[field]) !== JSON.stringify(value)) {
+      throw badRequest(`${field} differs between the create call and the staged JSON file`);
+    }
+  }
+  return { ...parseJsonUpload({ ...parsed.data, ...added }), stagedUploadId };
+}
+
 export const MultipartFields = z.object({
   phone_column: column.optional(),
   phone_columns: z.string().optional(),

@@ -122,16 +122,22 @@ export const uploadsRoutes = {
     path: '/api/v1/uploads/staging',
     fn: 'uploads',
     operationId: 'stageUpload',
-    summary: 'Get a presigned POST for a large CSV (up to 100 MB); then create the upload with staged_upload_id',
+    summary: 'Get a presigned POST for a large CSV or JSON body (up to 100 MB); then create the upload with staged_upload_id',
     tags: ['uploads'],
     scope: 'uploads:write',
     rateLimited: true,
     subscription: true,
+    request: {
+      query: z.object({
+        format: z.enum(['csv', 'json'], { error: 'format must be csv or json' }).default('csv').describe('csv: the file is a CSV (the create call gives the mapping); json: the file is a JSON create body (phone_numbers or contacts)'),
+      }),
+    },
     responses: {
       200: {
         description: 'Where and how to POST the file',
-        schema: z.object({ staged_upload_id: z.string().uuid(), url: z.string(), fields: z.record(z.string(), z.string()), expires_at: z.number().int(), max_bytes: z.number().int() }),
+        schema: z.object({ staged_upload_id: z.string().uuid(), format: z.enum(['csv', 'json']), url: z.string(), fields: z.record(z.string(), z.string()), expires_at: z.number().int(), max_bytes: z.number().int() }),
       },
+      400: { description: 'Invalid query', schema: ErrorEnvelope },
       ...authErrors,
       ...rateLimitErrors,
     },

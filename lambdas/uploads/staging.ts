@@ -7,22 +7,29 @@ import { conditionalWrite, db, tableName } from '../platform/table';
 import { filesBucket, getObject, linkSigner } from '../platform/blob';
 import { MAX_CSV_BYTES } from './request';
 
-// Large files in AWS: API Gateway carries at most 10 MB, so a CSV up to 100 MB goes to S3 first
-// through a presigned POST whose policy bounds its size (a presigned PUT could not), then the
-// create call names the staged object and the same rules apply to it.
+// Large files in AWS: API Gateway carries at most 10 MB and a Lambda takes a 6 MB event (binary
+// bodies base64 encoded, so a multipart file over about 4.4 MB), so a CSV or a JSON document up to
+// 100 MB goes to S3 first through a presigned POST whose policy bounds its size (a presigned PUT
+// could not), then the create call names the staged object and the same rules apply to it.
 
 const STAGING_SECONDS = 3600;
-const stagedKey = (orgId: string, id: string) => `staging/${orgId}/${id}.csv`;
+export type StagedFormat = 'csv' | 'json';
+const stagedKey = (orgId: string, id: string, format: StagedFormat = 'csv') => `staging/${orgId}/${id}.${format}`;
 
-export async function stageUpload(orgId: string) {
+export async function stageUpload(orgId: string, format: StagedFormat = 'csv') {
   const id = newId();
   const post = await createPresignedPost(linkSigner(), {
     Bucket: filesBucket(),
-    Key: stagedKey(orgId, id),
+    Key: stagedKey(orgId, id, format),
     Conditions: [['content-length-range', 1, MAX_CSV_BYTES]],
     Expires: STAGING_SECONDS,
   });
-  return { staged_upload_id: id, url: post.url, fields: post.fields, expires_at: nowUnix() + STAGING_SECONDS, max_bytes: MAX_CSV_BYTES };
+  return { staged_upload_id: id, format, url: post.url, fields: post.fields, expires_at: nowUnix() + STAGING_SECONDS, max_bytes: MAX_CSV_BYTES };
+}
+
+/** The staged JSON document of this organization, or null when the id was staged as CSV (or not at all). */
+export async function readStagedJson(orgId: string, id: string): Promise<Buffer | null> {
+  return getObject(filesBucket(), stagedKey(orgId, id, 'json'));
 }
 
 /** The staged CSV of this organization (another organization's id finds nothing). */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Match } from 'aws-cdk-lib/assertions';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { PhoneValidationStack } from '../../lib/service-stack';
 import { nagErrors, synthStack } from '../support/stack';
 
 describe('spam monitoring infrastructure', () => {
@@ -36,17 +38,34 @@ describe('spam monitoring infrastructure', () => {
   it('holds the device-lab token in Secrets Manager, readable by the run', () => {
     template.hasResourceProperties('AWS::SecretsManager::Secret', { Description: Match.stringLikeRegexp('device-lab') });
     template.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'] })]) },
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'secretsmanager:GetSecretValue', Resource: { Ref: Match.stringLikeRegexp('^SpamDeviceLabToken') } })]) },
     });
   });
 
-  it('lets the spam API function send codes through End User Messaging SMS and Voice v2', () => {
+  it('grants SMS/Voice sending to nobody in simulator mode', () => {
     const api = logicalIdOf('API: spam');
     expect(api).toBeDefined();
     expect(functions[api!]!.Properties.Environment.Variables).toMatchObject({ TELEPHONY_PROVIDER: 'simulator', SMS_VOICE_ORIGINATION_IDENTITY: '' });
-    template.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: ['sms-voice:SendTextMessage', 'sms-voice:SendVoiceMessage'], Effect: 'Allow' })]) },
-    });
+    expect(JSON.stringify(template.findResources('AWS::IAM::Policy'))).not.toContain('sms-voice:');
+  });
+
+  it('lets only the spam API function send codes through End User Messaging SMS and Voice v2, from the configured identity', () => {
+    const sendingPolicies = (origination: string) => {
+      const app = new App({ context: { 'aws:cdk:bundling-stacks': [], spamOriginationIdentity: origination } });
+      const stack = new PhoneValidationStack(app, 'SmsStack', { env: { account: '111111111111', region: 'us-east-1' } });
+      return Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy'))
+        .flatMap((p) => (p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]).map((s) => ({ roles: p.Properties.Roles, ...s })))
+        .filter((s) => JSON.stringify(s.Action).includes('sms-voice:'));
+    };
+    const arn = 'arn:aws:sms-voice:us-east-1:111111111111:phone-number/phone-0123456789abcdef';
+    const byArn = sendingPolicies(arn);
+    expect(byArn).toHaveLength(1);
+    expect(byArn[0]).toMatchObject({ Action: ['sms-voice:SendTextMessage', 'sms-voice:SendVoiceMessage'], Resource: arn, roles: [{ Ref: expect.stringMatching(/^ApiSpamFunctionServiceRole/) }] });
+    const byNumber = sendingPolicies('+12025550100');
+    expect(byNumber).toHaveLength(1);
+    expect(JSON.stringify(byNumber[0]!.Resource)).toContain(':sms-voice:');
+    expect(byNumber[0]!.Resource).not.toBe('*');
+    expect(nagErrors({ spamOriginationIdentity: '+12025550100' })).toEqual([]);
   });
 
   it('routes every spam endpoint to the spam function', () => {

@@ -1,0 +1,71 @@
+import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+
+// Least privilege, one function at a time: each grant names the actions a function's code calls
+// (test/deployed/ checks every grant against what its bundle can call and what the walk through
+// the deployed artifacts did), instead of the broad grant* helpers (Scan, DeleteItem, BatchGet,
+// DescribeTable, s3:List*, s3:DeleteObject* … for every function).
+
+/** The DynamoDB operations the service's code uses (it never scans and has no transactions). */
+export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem';
+
+/** `actions` on the table; Query also on its global secondary indexes. */
+export function grantTable(fn: LambdaFunction, table: ITableV2, actions: readonly TableAction[]): void {
+  fn.addToRolePolicy(new PolicyStatement({ actions: actions.map((a) => `dynamodb:${a}`), resources: [table.tableArn] }));
+  if (actions.includes('Query')) {
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/*`] }));
+    Validations.of(fn).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${logicalIdOf(table)}.Arn>/index/*]`,
+      reason: 'dynamodb:Query only, on the global secondary indexes (gsi1, gsi2, gsi3) of the service\'s own table.',
+    });
+  }
+}
+
+/**
+ * Object access under key prefixes of one bucket. Readers also get s3:ListBucket on the bucket:
+ * without it S3 answers a missing key with 403 instead of 404, and the code
+ * reads "not there yet" (a slice not built, a chunk result not written) as a 404.
+ */
+export function grantObjects(fn: LambdaFunction, bucket: IBucket, access: { read?: readonly string[]; write?: readonly string[] }): void {
+  const objects = (prefixes: readonly string[]) => prefixes.map((p) => bucket.arnForObjects(`${p}*`));
+  if (access.read?.length) {
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: objects(access.read) }));
+    // No s3:prefix condition: a GetObject carries no prefix, so a conditioned grant would not count.
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+  }
+  if (access.write?.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: objects(access.write) }));
+  for (const prefix of new Set([...(access.read ?? []), ...(access.write ?? [])])) {
+    Validations.of(fn).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${logicalIdOf(bucket)}.Arn>/${prefix}*]`,
+      reason: `Objects under ${prefix} of the service's own files bucket (keys are per organization and upload, made at run time).`,
+    });
+  }
+}
+
+/** The logical id cdk-nag names a resource by in its findings. */
+export function logicalIdOf(resource: IConstruct): string {
+  const stack = Stack.of(resource);
+  return stack.resolve(stack.getLogicalId(resource.node.defaultChild as CfnElement)) as string;
+}
+
+/** Reading one secret's value (DescribeSecret and the rest are never called). */
+export function grantSecretValue(fn: LambdaFunction, secret: ISecret): void {
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
+}
+
+/** Sending to one queue (the code never reads attributes or resolves URLs). */
+export function grantSendMessage(fn: LambdaFunction, queue: IQueue): void {
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
+}
+
+/** The account's own End User Messaging SMS and Voice identities (for an origination given as a bare number or sender id). */
+export const ownSmsVoiceIdentities = (scope: LambdaFunction): string => {
+  const stack = Stack.of(scope);
+  return `arn:${stack.partition}:sms-voice:${stack.region}:${stack.account}:*`;
+};

@@ -1,0 +1,99 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../lib/service-function';
+import { deployedAssembly, type DeployedAssembly } from './assembly';
+import { CfnResolver } from './cfn';
+import { roleStatements } from './iam';
+
+// The SDK operations a bundle can call, read from the bundle itself: esbuild keeps only the
+// command classes the code reaches, and each names its operation (`extends Command(…, "PutItem", …)`).
+const COMMAND_CLASS = /class extends [\w$]+\([\w$]+,[\w$]+,"([A-Z]\w+)",[\w$]+\)\{\}/g;
+
+// Operations of the SDK's own machinery (credential providers, S3 Express sessions, endpoint
+// discovery) that a Lambda with role credentials in its environment never calls; and Scan, whose
+// command class lib-dynamodb carries although no code of the service imports ScanCommand (checked below).
+const SDK_INTERNAL = new Set(['AssumeRole', 'AssumeRoleWithWebIdentity', 'CreateOAuth2Token', 'CreateOAuth2TokenWithIAM', 'CreateToken', 'GetRoleCredentials', 'DescribeEndpoints', 'CreateSession', 'Scan']);
+
+const SERVICE_OF: Record<string, string> = {
+  GetItem: 'dynamodb', PutItem: 'dynamodb', UpdateItem: 'dynamodb', DeleteItem: 'dynamodb', Query: 'dynamodb', BatchWriteItem: 'dynamodb', BatchGetItem: 'dynamodb', TransactWriteItems: 'dynamodb',
+  GetObject: 's3', PutObject: 's3', DeleteObject: 's3', CopyObject: 's3', HeadObject: 's3', ListObjectsV2: 's3',
+  SendMessage: 'sqs', StartExecution: 'states', GetSecretValue: 'secretsmanager', SendTextMessage: 'sms-voice', SendVoiceMessage: 'sms-voice',
+};
+
+// What IAM adds beyond the calls: s3:ListBucket lets a missing key answer 404 rather than 403.
+const IMPLIED = new Set(['s3:ListBucket']);
+// What Lambda's SQS event source mapping calls with the function's role (CDK's grantConsumeMessages).
+const POLLER = new Set(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']);
+
+/**
+ * Least privilege held to the artifacts: each function's role allows exactly the operations its
+ * bundle can call (no Scan, DeleteItem, BatchGet, DescribeTable, s3:DeleteObject… it cannot call),
+ * the optional ones only where the template configures them (a secret, the queue, AWS telephony),
+ * and `Resource: "*"` only for actions without resource-level permissions.
+ */
+describe('IAM least privilege', () => {
+  let assembly: DeployedAssembly;
+  let resolver: CfnResolver;
+  beforeAll(async () => {
+    assembly = await deployedAssembly();
+    resolver = new CfnResolver(assembly.template);
+  }, 300_000);
+
+  it('no service code scans the table', () => {
+    let hits = '';
+    try {
+      hits = execFileSync('grep', ['-rln', '-e', 'ScanCommand', '-e', 'paginateScan', join(PROJECT_ROOT, 'lambdas')], { encoding: 'utf8' }).trim();
+    } catch (error) {
+      // grep exits 1 when nothing matches.
+      if ((error as { status?: number }).status !== 1) throw error;
+    }
+    expect(hits).toBe('');
+  }, 10_000);
+
+  it('each function is allowed exactly the operations its bundle can call', () => {
+    const mismatches: string[] = [];
+    const polled = new Set(resolver.ofType('AWS::Lambda::EventSourceMapping').map(([, m]) => String(resolver.resolve((m.Properties as { FunctionName: unknown }).FunctionName))));
+    for (const fn of assembly.functions) {
+      const bundle = readFileSync(join(fn.assetDir, 'index.mjs'), 'utf8');
+      const env = fn.environment;
+      const configured = (op: string): boolean => {
+        if (op === 'GetSecretValue') return Object.keys(env).some((k) => k.endsWith('_SECRET_ARN'));
+        if (op === 'SendMessage') return 'WEBHOOK_QUEUE_URL' in env;
+        if (op === 'StartExecution') return 'UPLOAD_STATE_MACHINE_ARN' in env;
+        if (op === 'SendTextMessage' || op === 'SendVoiceMessage') return env.TELEPHONY_PROVIDER === 'aws';
+        return true;
+      };
+      const callable = new Set(
+        [...bundle.matchAll(COMMAND_CLASS)]
+          .map((m) => m[1]!)
+          .filter((op) => !SDK_INTERNAL.has(op) && configured(op))
+          .map((op) => `${SERVICE_OF[op] ?? 'unknown'}:${op}`),
+      );
+      const granted = new Set(
+        roleStatements(assembly.template, resolver, fn.logicalId)
+          .flatMap((s) => [s.Action].flat())
+          .filter((a) => !a.startsWith('xray:') && !IMPLIED.has(a) && !(polled.has(resolver.physicalName(fn.logicalId)) && POLLER.has(a))),
+      );
+      for (const a of granted) if (!callable.has(a)) mismatches.push(`${fn.logicalId} is granted ${a}, which its bundle never calls`);
+      for (const a of callable) if (!granted.has(a)) mismatches.push(`${fn.logicalId} can call ${a} but is not granted it`);
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('grants Resource "*" only for actions without resource-level permissions (X-Ray, vended log delivery)', () => {
+    const wide: string[] = [];
+    for (const [id, policy] of resolver.ofType('AWS::IAM::Policy')) {
+      for (const s of (policy.Properties as { PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] } }).PolicyDocument.Statement) {
+        if (![s.Resource].flat().includes('*')) continue;
+        for (const action of [s.Action].flat()) {
+          if (!/^(xray:(PutTraceSegments|PutTelemetryRecords|GetSamplingRules|GetSamplingTargets)|logs:(CreateLogDelivery|GetLogDelivery|UpdateLogDelivery|DeleteLogDelivery|ListLogDeliveries|PutResourcePolicy|DescribeResourcePolicies|DescribeLogGroups))$/.test(action)) {
+            wide.push(`${id}: ${action} on *`);
+          }
+        }
+      }
+    }
+    expect(wide).toEqual([]);
+  });
+});

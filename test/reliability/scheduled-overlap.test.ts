@@ -1,0 +1,173 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { useTestService } from '../support/runtime';
+import * as admin from '../../lambdas/admin/admin';
+import { authenticate } from '../../lambdas/auth/authenticate';
+import { getBalance } from '../../lambdas/credits/credits';
+import { replenishedSubscription } from '../../lambdas/credits/balance-rules';
+import { runBillingPeriodJob } from '../../lambdas/credits/billing-period-job';
+import { createContact } from '../../lambdas/contacts/create-contact';
+import { getContact, listContacts } from '../../lambdas/contacts/contact-repository';
+import type { ContactRecord } from '../../lambdas/contacts/contact';
+import { runContactPool } from '../../lambdas/contacts/pool-job';
+import { runRecovery } from '../../lambdas/recovery/recovery-job';
+import { runDailySpamTests } from '../../lambdas/spam/daily-run';
+import { sweepDueDeliveries } from '../../lambdas/webhooks/sweeper';
+import { setClock } from '../../lambdas/platform/clock';
+import { settleWorkflows } from '../../local/workflow';
+
+// EventBridge Scheduler invokes at least once and may run two copies of a job at once; SQS
+// redelivers. Each scheduled job here runs twice at the same moment and the outcome is the one run's:
+// nothing stranded, lost, sent twice beyond at-least-once, or charged twice (docs/reliability.md).
+
+process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
+const service = useTestService();
+afterAll(() => setClock(null));
+
+async function orgWithKey(name: string, options: { credits?: number; monthly?: number; cap?: number } = {}) {
+  const org = await admin.createOrganization({ name, subscriptionActive: true, credits: options.credits, monthlyAllocation: options.monthly, cap: options.cap });
+  const user = await admin.createUser(`${name.toLowerCase().replace(/\W/g, '')}-${org.id.slice(0, 6)}@example.test`);
+  await admin.addMember(org.id, user.id, 'owner');
+  return { org, key: (await admin.mintKey(org.id, user.id)).key };
+}
+
+async function allContacts(orgId: string): Promise<ContactRecord[]> {
+  const all: ContactRecord[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listContacts(orgId, { limit: 100, cursor });
+    all.push(...page.data);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return all;
+}
+
+const request = (key: string, method: string, path: string, body?: unknown) =>
+  fetch(`${service.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+
+describe('two copies of every scheduled job at once', () => {
+  it('contact pool: 2,500 queued contacts, a second run started when the first contact turned processing; every contact completed, charged once', async () => {
+    const { org, key } = await orgWithKey('Pool overlap', { credits: 3000 });
+    const principal = await authenticate(`Bearer ${key}`);
+    const ids: string[] = [];
+    for (let i = 0; i < 2500; i += 100) {
+      const batch = await Promise.all(
+        Array.from({ length: 100 }, (_, j) => createContact(principal, { phone: `+1${i + j < 1250 ? '312' : '646'}555${String(2000 + ((i + j) % 1250)).padStart(4, '0')}` })),
+      );
+      ids.push(...batch.map((b) => b.contact.id));
+    }
+    expect((await getBalance(org.id)).total).toBe(3000 - 2500);
+
+    // The issue's case: the second run starts once the first has moved a contact to processing.
+    const first = runContactPool();
+    let second: ReturnType<typeof runContactPool> | null = null;
+    const sample = ids.slice(0, 25);
+    while (!second) {
+      const states = await Promise.all(sample.map((id) => getContact(id)));
+      if (states.some((c) => c?.status !== 'queued')) second = runContactPool();
+      else await new Promise((r) => setTimeout(r, 5));
+    }
+    const [a, b] = await Promise.all([first, second, runRecovery(), runRecovery()]);
+    await settleWorkflows();
+    // One run pooled (up to its 2,000 per run); the other took nothing from it.
+    expect(a.pooled + b.pooled).toBeLessThanOrEqual(2500);
+    expect(Math.min(a.pooled, b.pooled)).toBe(0);
+    const afterOverlap = await allContacts(org.id);
+    // Nothing stranded: every contact is completed, or still queued for the next run.
+    expect(afterOverlap.filter((c) => !['completed', 'queued'].includes(c.status)).map((c) => c.status)).toEqual([]);
+    expect(afterOverlap.filter((c) => c.status === 'queued')).toHaveLength(2500 - a.pooled - b.pooled);
+
+    // The next scheduled runs (again two at once) take the rest.
+    await Promise.all([runContactPool(), runContactPool()]);
+    await settleWorkflows();
+    const contacts = await allContacts(org.id);
+    expect(contacts).toHaveLength(2500);
+    expect(contacts.filter((c) => c.status !== 'completed').map((c) => c.status)).toEqual([]);
+    // Charged once each (standard: 1), nothing refunded, nothing charged twice.
+    expect(contacts.reduce((sum, c) => sum + c.credits_charged, 0)).toBe(2500);
+    expect((await getBalance(org.id)).total).toBe(3000 - 2500);
+  }, 300_000);
+
+  it('billing period: two runs at once top a due subscription pool up once', async () => {
+    const { org } = await orgWithKey('Billing overlap', { monthly: 1000, cap: 10_000 });
+    const before = await getBalance(org.id);
+    // A month and a day later.
+    const later = Date.now() + 32 * 86_400_000;
+    setClock(() => later);
+    try {
+      await Promise.all([runBillingPeriodJob(), runBillingPeriodJob()]);
+      const after = await getBalance(org.id);
+      expect(after.subscription).toBe(replenishedSubscription(before.subscription, 1000, 10_000));
+      expect(after.subscription).toBeLessThan(before.subscription + 2 * 1000);
+      // And once more the same day: nothing further.
+      await runBillingPeriodJob();
+      expect((await getBalance(org.id)).subscription).toBe(after.subscription);
+    } finally {
+      setClock(null);
+    }
+  });
+
+  it('spam run: two daily runs at once test each verified number once and announce spam once', async () => {
+    const { org, key } = await orgWithKey('Spam overlap');
+    const numberIds: string[] = [];
+    for (const phone of ['+12023180204', '+12023180205']) {
+      const add = await request(key, 'POST', '/api/v1/spam/numbers', { phone_number: phone });
+      expect(add.status).toBe(201);
+      const { number } = (await add.json()) as { number: { id: string; phone_number: string } };
+      const [code] = await admin.spamVerificationCodes(number.phone_number);
+      expect((await request(key, 'POST', `/api/v1/spam/numbers/${number.id}/verify`, { code: code!.code })).status).toBe(200);
+      numberIds.push(number.id);
+    }
+    const [a, b] = await Promise.all([runDailySpamTests({ organizationId: org.id }), runDailySpamTests({ organizationId: org.id })]);
+    for (const id of numberIds) {
+      const history = (await (await request(key, 'GET', `/api/v1/spam/numbers/${id}/history`)).json()) as { results: { carrier: string }[] };
+      // One test per carrier today, however many runs were started.
+      expect(history.results.map((r) => r.carrier).sort()).toEqual(['at&t', 't-mobile', 'verizon']);
+    }
+    expect(a.spam_detected_events + b.spam_detected_events).toBeLessThanOrEqual(numberIds.length);
+  }, 120_000);
+
+  it('webhook sweeper: two sweeps at once make a due retry once', async () => {
+    const received: string[] = [];
+    const answers = [200, 500]; // the ping succeeds; the first delivery attempt fails
+    const receiver: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(answers.shift() ?? 200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { key } = await orgWithKey('Sweeper overlap', { credits: 1000 });
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const hook = await request(key, 'POST', '/api/v1/webhooks', { url, events: ['upload.completed'] });
+      expect(hook.status, await hook.clone().text()).toBe(201);
+      const webhookId = ((await hook.json()) as { webhook: { id: string } }).webhook.id;
+      const numbers = Array.from({ length: 100 }, (_, i) => `+1415555${String(2000 + i)}`);
+      expect((await request(key, 'POST', '/api/v1/uploads', { phone_numbers: numbers })).status).toBe(200);
+      await settleWorkflows();
+      // The first attempt (500) was made by the local queue right away.
+      for (let i = 0; i < 100 && received.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(received).toHaveLength(2);
+
+      // Two minutes later: the retry is due; two sweeps run at once.
+      const later = Date.now() + 120_000;
+      setClock(() => later);
+      await Promise.all([sweepDueDeliveries(), sweepDueDeliveries()]);
+      setClock(null);
+      expect(received).toHaveLength(3);
+      expect(received[2]).toBe(received[1]); // the same signed body, attempted again once
+      const log = (await (await request(key, 'GET', `/api/v1/webhooks/${webhookId}/deliveries`)).json()) as { data: { event_type: string; state: string; attempts: unknown[] }[] };
+      const delivery = log.data.find((d) => d.event_type === 'upload.completed')!;
+      expect(delivery).toMatchObject({ state: 'succeeded' });
+      expect(delivery.attempts).toHaveLength(2);
+    } finally {
+      setClock(null);
+      receiver.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  }, 120_000);
+});
