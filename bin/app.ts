@@ -1,8 +1,22 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { PhoneValidationStack } from '../lib/service-stack';
+import { loadStageConfig, StageConfigError } from '../lib/stage-config';
 
-// `npx cdk synth` / `npx cdk deploy`: synthesizes without AWS credentials (no lookups).
+// `npx cdk synth|deploy -c stage=NAME`: the stage's configuration is config/stages/NAME.json
+// (default `dev`), validated here; synthesizes without AWS credentials (no lookups). docs/deploy.md.
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const app = new App();
-new PhoneValidationStack(app, app.node.tryGetContext('stackName') ?? 'PhoneValidation', {
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
-});
+const stage = String(app.node.tryGetContext('stage') ?? 'dev');
+try {
+  const config = loadStageConfig(stage, root);
+  new PhoneValidationStack(app, config.stackName, {
+    config,
+    env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  });
+} catch (error) {
+  if (!(error instanceof StageConfigError)) throw error;
+  console.error(`Stage configuration: ${error.message}`);
+  process.exit(1);
+}

@@ -15,6 +15,7 @@ import { SpamConstruct } from './spam-construct';
 import { MonitoringConstruct } from './monitoring-construct';
 import { grantObjects, grantSecretValue, grantTable, type TableAction } from './grants';
 import type { ApiFunctionName } from '../lambdas/platform/http/route-spec';
+import { parseStageConfig, type StageConfig } from './stage-config';
 
 /**
  * The table operations each API function's code calls (test/deployed/ holds each to its bundle):
@@ -41,14 +42,19 @@ export class PhoneValidationStack extends Stack {
   readonly api: ApiConstruct;
   readonly webhooks: WebhooksConstruct;
 
-  constructor(scope: Construct, id: string, props?: StackProps) {
+  readonly config: StageConfig;
+
+  constructor(scope: Construct, id: string, props?: StackProps & { config?: StageConfig }) {
     super(scope, id, props);
+    // bin/app.ts passes the stage file's configuration; tests may give single settings as context.
+    const config = props?.config ?? configFromContext(this, id);
+    this.config = config;
     this.data = new DataConstruct(this, 'Data');
     const environment = {
       TABLE_NAME: this.data.table.tableName,
       FILES_BUCKET: this.data.filesBucket.bucketName,
       SCREENSHOTS_BUCKET: this.data.screenshotsBucket.bucketName,
-      CLASSIFICATION_PROVIDER: this.node.tryGetContext('classificationProvider') ?? 'offline',
+      CLASSIFICATION_PROVIDER: config.classificationProvider,
     };
     this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment });
     for (const [name, fn] of this.api.functions) grantTable(fn, this.data.table, API_TABLE_ACCESS[name]);
@@ -62,7 +68,12 @@ export class PhoneValidationStack extends Stack {
     const uploads = new UploadsConstruct(this, 'Uploads', { table: this.data.table, filesBucket: this.data.filesBucket, environment, grantEmit });
     if (environment.CLASSIFICATION_PROVIDER === 'twilio') {
       // Filled in by the operator after deploy: {"account_sid": "...", "auth_token": "..."}.
-      const twilio = new Secret(this, 'TwilioCredentials', { description: 'Twilio Lookup credentials: JSON {account_sid, auth_token}' });
+      // Created in its documented JSON shape with a placeholder, named in the outputs (docs/deploy.md).
+      const twilio = new Secret(this, 'TwilioCredentials', {
+        description: 'Twilio Lookup credentials: JSON {"account_sid": "AC...", "auth_token": "..."}',
+        generateSecretString: { secretStringTemplate: JSON.stringify({ account_sid: 'REPLACE_WITH_ACCOUNT_SID' }), generateStringKey: 'auth_token' },
+      });
+      new CfnOutput(this, 'TwilioCredentialsSecret', { value: twilio.secretArn, description: 'Put {"account_sid": "AC...", "auth_token": "..."} here (docs/deploy.md)' });
       Validations.of(twilio).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'Twilio auth tokens are rotated in the Twilio console; there is no rotation Lambda for a third-party credential.' });
       for (const fn of uploads.steps) {
         fn.addEnvironment('TWILIO_SECRET_ARN', twilio.secretArn);
@@ -72,7 +83,7 @@ export class PhoneValidationStack extends Stack {
     const uploadsApi = this.api.functions.get('uploads')!;
     // With the operator's CloudFront public key, download links are CloudFront signed URLs that
     // outlive any Lambda session (docs/uploads.md); without it, S3 presigned URLs.
-    const downloadsPublicKey = this.node.tryGetContext('downloadsPublicKey') as string | undefined;
+    const downloadsPublicKey = config.downloadsPublicKey;
     const recovery = new RecoveryConstruct(this, 'Recovery', {
       table: this.data.table,
       environment,
@@ -92,7 +103,7 @@ export class PhoneValidationStack extends Stack {
     const contacts = new ContactsConstruct(this, 'Contacts', {
       table: this.data.table,
       environment,
-      poolMinutes: Number(this.node.tryGetContext('contactPoolMinutes') ?? 5),
+      poolMinutes: config.contactPoolMinutes,
       grantStartUploads: (fn) => {
         grantObjects(fn, this.data.filesBucket, { write: ['uploads/'] });
         uploads.grantStart(fn);
@@ -101,7 +112,7 @@ export class PhoneValidationStack extends Stack {
     });
     void contacts;
 
-    new SpamConstruct(this, 'Spam', { table: this.data.table, screenshots: this.data.screenshotsBucket, environment, api: this.api.functions.get('spam')!, webhooks: this.webhooks });
+    new SpamConstruct(this, 'Spam', { table: this.data.table, screenshots: this.data.screenshotsBucket, environment, api: this.api.functions.get('spam')!, webhooks: this.webhooks, settings: config.spam });
 
     new MonitoringConstruct(this, 'Monitoring', {
       api: this.api.api,
@@ -109,7 +120,7 @@ export class PhoneValidationStack extends Stack {
       stateMachine: uploads.stateMachine,
       extraAlarms: [this.webhooks.dlqAlarm, this.webhooks.autoDisableAlarm],
       deadLetterQueues: [this.webhooks.deadLetterQueue],
-      alarmEmail: this.node.tryGetContext('alarmEmail') as string | undefined,
+      alarmEmail: config.alarmEmail,
     });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.filesBucket.bucketName });
@@ -141,4 +152,23 @@ export class PhoneValidationStack extends Stack {
       grantSecretValue(fn, key);
     }
   }
+}
+
+/** Single settings given as `-c key=value` (tests, one-off synths), validated by the same schema. */
+function configFromContext(scope: Construct, id: string): StageConfig {
+  const ctx = (key: string): unknown => scope.node.tryGetContext(key) ?? undefined;
+  const number = (key: string): number | undefined => (ctx(key) === undefined ? undefined : Number(ctx(key)));
+  const config = parseStageConfig('context', {
+    classificationProvider: ctx('classificationProvider'),
+    alarmEmail: ctx('alarmEmail'),
+    contactPoolMinutes: number('contactPoolMinutes'),
+    spam: {
+      runHourUtc: number('spamRunHourUtc'),
+      originationIdentity: ctx('spamOriginationIdentity'),
+      deviceLabUrl: ctx('spamDeviceLabUrl'),
+      telephonyProvider: ctx('spamTelephonyProvider'),
+      carrierTestProvider: ctx('spamCarrierTestProvider'),
+    },
+  }, process.cwd());
+  return { ...config, stackName: id, downloadsPublicKey: ctx('downloadsPublicKey') as string | undefined };
 }

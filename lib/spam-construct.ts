@@ -1,4 +1,4 @@
-import { CfnElement, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import { CfnElement, CfnOutput, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
@@ -9,6 +9,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { grantSecretValue, grantTable, ownSmsVoiceIdentities } from './grants';
 import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
+import type { StageConfig } from './stage-config';
 
 export interface SpamConstructProps {
   table: TableV2;
@@ -19,6 +20,8 @@ export interface SpamConstructProps {
   api: LambdaFunction;
   /** Lets the daily run emit events (spam.detected) into webhook delivery. */
   webhooks?: { grantEmit(fn: LambdaFunction): void };
+  /** The stage's spam settings (lib/stage-config.ts). */
+  settings?: StageConfig['spam'];
 }
 
 /**
@@ -37,17 +40,18 @@ export class SpamConstruct extends Construct {
 
   constructor(scope: Construct, id: string, props: SpamConstructProps) {
     super(scope, id);
-    const ctx = (key: string): string | undefined => this.node.tryGetContext(key) ?? undefined;
-    const origination = ctx('spamOriginationIdentity') ?? '';
-    const deviceLabUrl = ctx('spamDeviceLabUrl') ?? '';
-    const telephonyProvider = ctx('spamTelephonyProvider') ?? (origination ? 'aws' : 'simulator');
-    const carrierTestProvider = ctx('spamCarrierTestProvider') ?? (deviceLabUrl ? 'device-lab' : 'simulator');
+    const settings = props.settings ?? {};
+    const origination = settings.originationIdentity ?? '';
+    const deviceLabUrl = settings.deviceLabUrl ?? '';
+    const telephonyProvider = settings.telephonyProvider ?? (origination ? 'aws' : 'simulator');
+    const carrierTestProvider = settings.carrierTestProvider ?? (deviceLabUrl ? 'device-lab' : 'simulator');
 
     // The operator puts the lab's API token here after deploy (`aws secretsmanager put-secret-value`).
     this.deviceLabToken = new Secret(this, 'DeviceLabToken', {
       description: 'Bearer token of the device-lab API used by the daily spam tests',
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    new CfnOutput(this, 'DeviceLabTokenSecret', { value: this.deviceLabToken.secretArn, description: "Put the device lab's API token here, as plain text (docs/deploy.md)" });
     Validations.of(this.deviceLabToken).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason: 'The token is issued by the device-lab vendor and rotated in its console; there is no rotation Lambda to run.',
@@ -73,7 +77,7 @@ export class SpamConstruct extends Construct {
 
     new Schedule(this, 'Daily', {
       description: 'Spam monitoring: daily carrier tests',
-      schedule: ScheduleExpression.cron({ minute: '0', hour: String(ctx('spamRunHourUtc') ?? '14') }),
+      schedule: ScheduleExpression.cron({ minute: '0', hour: String(settings.runHourUtc ?? 14) }),
       target: new LambdaInvoke(this.dailyRun, { retryAttempts: 2 }),
     });
     acknowledgeInvokeVersions(this, this.dailyRun);

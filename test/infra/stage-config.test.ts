@@ -1,0 +1,80 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { PhoneValidationStack } from '../../lib/service-stack';
+import { loadStageConfig, StageConfigError } from '../../lib/stage-config';
+
+// The stage configuration kept in the repository (config/stages/<stage>.json), validated at synth.
+
+function repoWith(stages: Record<string, unknown>, files: Record<string, string> = {}): string {
+  const root = mkdtempSync(join(tmpdir(), 'pvs-stage-'));
+  mkdirSync(join(root, 'config', 'stages'), { recursive: true });
+  for (const [name, body] of Object.entries(stages)) writeFileSync(join(root, 'config', 'stages', `${name}.json`), JSON.stringify(body));
+  for (const [path, body] of Object.entries(files)) writeFileSync(join(root, path), body);
+  return root;
+}
+
+const synth = (stage: string, root: string) => {
+  const config = loadStageConfig(stage, root);
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new PhoneValidationStack(app, config.stackName, { config, env: { account: '111111111111', region: 'us-east-1' } });
+  return { stack, template: Template.fromStack(stack) };
+};
+
+describe('stage configuration', () => {
+  it('the repository ships a dev stage that synthesizes as PhoneValidation-dev', () => {
+    const config = loadStageConfig('dev', process.cwd());
+    expect(config).toMatchObject({ stage: 'dev', stackName: 'PhoneValidation-dev', classificationProvider: 'offline', contactPoolMinutes: 5 });
+  });
+
+  it('a multi-line PEM given by file path lands whole in the template', () => {
+    const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    expect(pem.split('\n').length).toBeGreaterThan(5);
+    const root = repoWith({ prod: { downloadsPublicKeyFile: 'public.pem', alarmEmail: 'oncall@example.test' } }, { 'public.pem': pem });
+    const { template } = synth('prod', root);
+    const keys = Object.values(template.findResources('AWS::CloudFront::PublicKey')) as { Properties: { PublicKeyConfig: { EncodedKey: string } } }[];
+    expect(keys).toHaveLength(1);
+    expect(keys[0]!.Properties.PublicKeyConfig.EncodedKey.trim()).toBe(pem.trim());
+  });
+
+  it('two syntheses with one configuration give the same template', () => {
+    const root = repoWith({ qa: { classificationProvider: 'simulator', contactPoolMinutes: 10, spam: { runHourUtc: 3 } } });
+    expect(synth('qa', root).template.toJSON()).toEqual(synth('qa', root).template.toJSON());
+  });
+
+  it('secrets to fill in are created in their documented JSON shape and named in the outputs', () => {
+    const root = repoWith({ tw: { classificationProvider: 'twilio' } });
+    const { template } = synth('tw', root);
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: { SecretStringTemplate: JSON.stringify({ account_sid: 'REPLACE_WITH_ACCOUNT_SID' }), GenerateStringKey: 'auth_token' },
+    });
+    const outputs = Object.keys(template.toJSON().Outputs as Record<string, unknown>);
+    expect(outputs).toContain('TwilioCredentialsSecret');
+    expect(outputs.some((o) => o.includes('DeviceLabTokenSecret'))).toBe(true);
+  });
+
+  it('stages deploy side by side: the stage is in the stack name', () => {
+    const root = repoWith({ blue: {}, green: {} });
+    expect(synth('blue', root).stack.stackName).toBe('PhoneValidation-blue');
+    expect(synth('green', root).stack.stackName).toBe('PhoneValidation-green');
+  });
+
+  it('a bad field stops synth with the file, the field and what it accepts', () => {
+    const root = repoWith({
+      typo: { alarmEmail: 'not-an-address', contactPoolMinutes: 0, clasificationProvider: 'twilio' },
+      badkey: { downloadsPublicKeyFile: 'missing.pem' },
+      notpem: { downloadsPublicKeyFile: 'key.txt' },
+    }, { 'key.txt': '-----BEGIN PUBLIC KEY-----' });
+    const attempt = (stage: string) => () => loadStageConfig(stage, root);
+    expect(attempt('typo')).toThrow(StageConfigError);
+    expect(attempt('typo')).toThrow(/typo\.json: .*alarmEmail: .*email.*contactPoolMinutes: .*>=1.*clasificationProvider/s);
+    expect(attempt('badkey')).toThrow(/downloadsPublicKeyFile: cannot read .*missing\.pem/);
+    expect(attempt('notpem')).toThrow(/downloadsPublicKeyFile: .* is not a PEM public key/);
+    expect(attempt('nosuch')).toThrow(/no such stage file/);
+    expect(attempt('Bad_Name')).toThrow(/lowercase letters/);
+  });
+});
