@@ -13,6 +13,7 @@ import { ContactsConstruct } from './contacts-construct';
 import { RecoveryConstruct } from './recovery-construct';
 import { DownloadsConstruct } from './downloads-construct';
 import { SpamConstruct } from './spam-construct';
+import { ConsoleConstruct } from './console-construct';
 
 /**
  * The whole service in one stack. Feature constructs (uploads pipeline, webhook delivery, spam
@@ -34,7 +35,7 @@ export class PhoneValidationStack extends Stack {
     };
     this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment });
     for (const fn of this.api.functions.values()) this.data.table.grantReadWriteData(fn);
-    this.grantCursorKey();
+    const cursorKey = this.grantCursorKey();
 
     new BillingConstruct(this, 'Billing', { table: this.data.table, environment });
     // Features whose workers emit events call this.webhooks.grantEmit(fn).
@@ -84,6 +85,22 @@ export class PhoneValidationStack extends Stack {
 
     new SpamConstruct(this, 'Spam', { table: this.data.table, screenshots: this.data.screenshotsBucket, environment, api: this.api.functions.get('spam')!, webhooks: this.webhooks });
 
+    // The web console (docs/console.md): user pool, JWT-authorized /console/api routes, CloudFront.
+    new ConsoleConstruct(this, 'Console', {
+      api: this.api.api,
+      table: this.data.table,
+      environment,
+      grantUploads: (fn) => {
+        this.data.filesBucket.grantReadWrite(fn);
+        uploads.grantStart(fn);
+      },
+      grantEmit,
+      grantCursorKey: (fn) => {
+        fn.addEnvironment('CURSOR_SECRET_ARN', cursorKey.secretArn);
+        cursorKey.grantRead(fn);
+      },
+    });
+
     acknowledgeNagFindings(this);
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.filesBucket.bucketName });
@@ -93,7 +110,7 @@ export class PhoneValidationStack extends Stack {
    * Pagination cursors are encrypted and authenticated with a key generated at deploy time
    * (docs/architecture.md); only the functions that serve a list with a `cursor` read it.
    */
-  private grantCursorKey(): void {
+  private grantCursorKey(): Secret {
     const key = new Secret(this, 'CursorKey', {
       description: 'Key that encrypts and authenticates pagination cursors (generated at deploy)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
@@ -111,5 +128,6 @@ export class PhoneValidationStack extends Stack {
       fn.addEnvironment('CURSOR_SECRET_ARN', key.secretArn);
       key.grantRead(fn);
     }
+    return key;
   }
 }
