@@ -164,6 +164,7 @@ describe('console in Chromium', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = await page.getByLabel('New API key').inputValue();
     expect(key).toMatch(/^svc_live_/);
+    await page.getByRole('row', { name: new RegExp(`${key.slice(0, 12)}`) }).waitFor();
     await shot(page, 'developer-key-minted');
     const call = () => fetch(`${service.url}/api/v1/credits/balance`, { headers: { authorization: `Bearer ${key}` } });
     expect((await call()).status).toBe(200);
