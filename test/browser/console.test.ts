@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
@@ -8,6 +10,8 @@ import { buildConsole, launch, newContext, shot, signIn } from './browser';
 // embedded OpenID Connect provider, the in-app upload flow to a downloaded processed file, the
 // developer panel, credits; plus the boundary between console sessions and API keys.
 
+// The webhook receiver below listens on loopback, which the service refuses unless told (local only).
+process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
 const service = useTestService();
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
@@ -194,6 +198,49 @@ describe('console in Chromium', () => {
     await shot(owner.page, 'developer-members');
     expect((await fetch(`${service.url}/console/api/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(403);
     await memberCtx.close();
+  });
+
+  it('registers a webhook to a loopback receiver: ping outcome, secret once, deliveries log, disable', async () => {
+    const received: { type: string }[] = [];
+    const receiver: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push({ type: (JSON.parse(body) as { type: string }).type });
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    try {
+      const { page } = owner;
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('heading', { name: 'Register an endpoint' }).waitFor();
+      await page.getByLabel('Endpoint URL').fill(hookUrl);
+      await page.getByLabel('Description (optional)').fill('CRM sync');
+      await page.getByRole('checkbox', { name: 'upload.created' }).first().check();
+      await page.getByRole('button', { name: 'Register endpoint' }).click();
+      await page.getByText(`Ping answered: ${hookUrl} is registered.`).waitFor();
+      expect(await page.getByLabel('Signing secret').inputValue()).toMatch(/^[0-9a-f]{64}$/);
+      expect(received.map((r) => r.type)).toEqual(['webhook.ping']);
+      const card = page.getByRole('article', { name: `Endpoint ${hookUrl}` });
+      await card.getByRole('button', { name: 'Show deliveries' }).click();
+      await card.getByRole('cell', { name: 'webhook.ping' }).waitFor();
+      expect(await card.getByRole('row').nth(1).innerText()).toMatch(/webhook\.ping\s+succeeded\s+1\s+200/);
+      await shot(page, 'webhooks');
+      await card.getByRole('button', { name: 'Disable' }).click();
+      await card.getByText('disabled', { exact: true }).waitFor();
+      const listed = (await (await service.request('GET', '/api/v1/webhooks')).json()) as { is_active: boolean; events: string[]; description: string }[];
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toMatchObject({ is_active: false, description: 'CRM sync' });
+      expect(listed[0]!.events).toContain('upload.created');
+      // A URL that does not answer 2xx is not registered; the page says why.
+      await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/nothing-listens');
+      await page.getByRole('button', { name: 'Register endpoint' }).click();
+      await page.getByText(/Not registered: The webhook.ping to the URL did not complete/).waitFor();
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
   });
 
   it('shows the balance and the ledger of charges', async () => {

@@ -9,6 +9,7 @@ import { NewUploadPage } from './pages/new-upload';
 import { UploadPage } from './pages/upload';
 import { DeveloperPage } from './pages/developer';
 import { CreditsPage } from './pages/credits';
+import { WebhooksPage } from './pages/webhooks';
 
 export function App({ bootError }: { bootError?: string }) {
   const [user, setUser] = useState<User | null | undefined>(undefined);
@@ -33,7 +34,7 @@ export function App({ bootError }: { bootError?: string }) {
     { to: '/', label: 'Uploads' },
     { to: '/uploads/new', label: 'New upload' },
     { to: '/credits', label: 'Credits' },
-    ...(me.role === 'owner' ? [{ to: '/developer', label: 'Developer' }] : []),
+    ...(me.role === 'owner' ? [{ to: '/developer', label: 'Developer' }, { to: '/webhooks', label: 'Webhooks' }] : []),
   ];
   const current = (to: string) => (to === '/' ? path === '/' || (path.startsWith('/uploads/') && path !== '/uploads/new') : path.startsWith(to));
   return (
@@ -77,6 +78,7 @@ function Route({ path, me }: { path: string; me: Me }) {
   const upload = /^\/uploads\/([0-9a-f-]{36})$/.exec(path);
   if (upload) return <UploadPage id={upload[1]!} />;
   if (path === '/credits') return <CreditsPage />;
+  if (path === '/webhooks') return me.role === 'owner' ? <WebhooksPage /> : <p role="alert">Only organization owners can manage webhooks.</p>;
   if (path === '/developer') return me.role === 'owner' ? <DeveloperPage me={me} /> : <p role="alert">Only organization owners can open the developer panel.</p>;
   return (
     <>

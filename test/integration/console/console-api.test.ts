@@ -91,6 +91,8 @@ describe('console API authorization', () => {
     expect((await call(token, 'POST', '/keys', {})).status).toBe(403);
     expect((await call(token, 'GET', '/members')).status).toBe(403);
     expect((await call(token, 'DELETE', `/members/${service.userId}`)).status).toBe(403);
+    expect((await call(token, 'GET', '/webhooks')).status).toBe(403);
+    expect((await call(token, 'POST', '/webhooks', { url: 'https://example.com/h' })).status).toBe(403);
   });
 });
 
