@@ -11,6 +11,8 @@ import { getUpload, listUploads } from '../uploads/upload-repository';
 import { listLedger, listMembers } from './directory';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpointsOf, updateEndpoint } from '../webhooks/endpoints';
 import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../events/envelope';
+import { addNumber, history as spamHistory, listNumbers, resendCode, screenshot as spamScreenshot, verifyNumber } from '../spam/numbers';
+import { isCarrier } from '../spam/carriers';
 import { consolePrincipal, requireOwner, type ConsolePrincipal } from './principal';
 import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from './web-upload';
 
@@ -122,6 +124,21 @@ route('DELETE', '/console/api/webhooks/{id}', async (p, { params }) => {
 route('GET', '/console/api/webhooks/{id}/deliveries', async (p, { params, query }) => {
   requireOwner(p);
   return listDeliveries(p.organizationId, params.id!, { limit: 50, cursor: query.cursor || undefined });
+});
+
+// Spam monitoring (everyone: the people who watch caller-ID labels), over the spam feature's functions.
+route('GET', '/console/api/spam', async (p) => listNumbers(p.organization, 100, 0));
+route('POST', '/console/api/spam', async (p, { event }) =>
+  addNumber(p.organization, json(z.object({ phone_number: z.string().min(1).max(40), verification_method: z.enum(['sms', 'call']).default('sms') }), event)),
+);
+route('POST', '/console/api/spam/{id}/verify', async (p, { params, event }) => verifyNumber(p.organization, params.id!, json(z.object({ code: z.string().min(1).max(20) }), event).code));
+route('POST', '/console/api/spam/{id}/resend', async (p, { params, event }) => resendCode(p.organization, params.id!, json(z.object({ method: z.enum(['sms', 'call']) }), event).method));
+route('GET', '/console/api/spam/{id}/history', async (p, { params }) => spamHistory(p.organization, params.id!));
+// The image as a data: URL, so the page shows it under its strict CSP (img-src 'self' data:).
+route('GET', '/console/api/spam/{id}/screenshot', async (p, { params, query }) => {
+  if (query.carrier !== undefined && !isCarrier(query.carrier)) throw badRequest('carrier must be at&t, t-mobile or verizon');
+  const image = await spamScreenshot(p.organization, params.id!, query.carrier as Parameters<typeof spamScreenshot>[2]);
+  return { content_type: image.contentType, data_url: `data:${image.contentType};base64,${image.bytes.toString('base64')}` };
 });
 
 route('GET', '/console/api/credits', async (p) => ({ balance: await getBalance(p.organizationId), ledger: await listLedger(p.organizationId, 100) }));

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
 import { buildConsole, launch, newContext, shot, signIn } from './browser';
+import { runSpamTestsNow, spamVerificationCodes } from '../../lambdas/admin/admin';
 
 // The console in a real browser (Debian's Chromium) against the whole local runtime: sign-in on the
 // embedded OpenID Connect provider, the in-app upload flow to a downloaded processed file, the
@@ -241,6 +242,32 @@ describe('console in Chromium', () => {
     } finally {
       await new Promise<void>((r) => receiver.close(() => r()));
     }
+  });
+
+  it('monitors a caller-ID number from verification by code to its carrier screenshot', async () => {
+    const { page } = owner;
+    await page.getByRole('link', { name: 'Spam monitoring' }).click();
+    await page.getByLabel('Caller-ID number').fill('(202) 318-0666');
+    await page.getByRole('button', { name: 'Add number' }).click();
+    const card = page.getByRole('article', { name: 'Number +12023180666' });
+    await card.getByText('not verified').waitFor();
+    await page.getByLabel('Verification code for +12023180666').fill('000000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('alert').getByText(/Invalid verification code/).waitFor();
+    const [message] = await spamVerificationCodes('+12023180666');
+    await page.getByLabel('Verification code for +12023180666').fill(message!.code);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('Number verified; daily spam monitoring has begun.').waitFor();
+    await runSpamTestsNow(service.organizationId);
+    await page.reload();
+    await card.getByRole('row', { name: /verizon/ }).waitFor();
+    expect(await card.getByRole('row', { name: /at&t/ }).innerText()).toContain('spam label');
+    await card.getByRole('button', { name: 'History and screenshots' }).click();
+    await card.getByRole('button', { name: 'View at&t screenshot' }).first().click();
+    const img = card.getByRole('img', { name: 'Incoming call screen on at&t for +12023180666' });
+    await img.waitFor();
+    expect(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await shot(page, 'spam-monitoring');
   });
 
   it('shows the balance and the ledger of charges', async () => {
