@@ -270,6 +270,56 @@ describe('console in Chromium', () => {
     await shot(page, 'spam-monitoring');
   });
 
+  it('works from the keyboard, and every field and button on every page has a name', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    const login = service.runtime.console!.owner;
+    await page.goto(`${service.url}/`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Sign in');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Email').waitFor();
+    // The email field has focus (autofocus); type, Tab to the password, Enter submits.
+    await page.keyboard.type(login.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(login.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Uploads', level: 1 }).waitFor();
+    // The skip link comes first and moves focus past the navigation.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    const unnamed = async () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('input, select, textarea, button, a[href]')]
+          .filter((el) => {
+            const e = el as unknown as { labels?: ArrayLike<unknown> | null; getAttribute(n: string): string | null; textContent: string | null; type?: string };
+            if (e.type === 'hidden') return false;
+            const labelled = (e.labels && e.labels.length > 0) || e.getAttribute('aria-label') || e.getAttribute('aria-labelledby');
+            const text = (e.textContent ?? '').trim();
+            return !(labelled || (['BUTTON', 'A'].includes((el as unknown as { tagName: string }).tagName) && text));
+          })
+          .map((el) => (el as unknown as { outerHTML: string }).outerHTML.slice(0, 120)),
+      );
+    for (const [link, heading] of [
+      ['New upload', 'New upload'],
+      ['Spam monitoring', 'Spam monitoring'],
+      ['Credits', 'Credits'],
+      ['Developer', 'Developer'],
+      ['Webhooks', 'Webhooks'],
+      ['Uploads', 'Uploads'],
+    ] as const) {
+      await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await unnamed(), `unnamed controls on ${link}`).toEqual([]);
+    }
+    await page.getByRole('link', { name: /spring-campaign/ }).click();
+    await page.getByRole('heading', { name: 'Downloads' }).waitFor();
+    expect(await unnamed()).toEqual([]);
+    await ctx.close();
+  });
+
   it('shows the balance and the ledger of charges', async () => {
     const { page } = owner;
     await page.getByRole('link', { name: 'Credits' }).click();
