@@ -277,7 +277,7 @@ describe('console in Chromium', () => {
     await page.goto(`${service.url}/`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Sign in');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Sign in');
     await page.keyboard.press('Enter');
     await page.getByLabel('Email').waitFor();
     // The email field has focus (autofocus); type, Tab to the password, Enter submits.
@@ -288,19 +288,17 @@ describe('console in Chromium', () => {
     await page.getByRole('heading', { name: 'Uploads', level: 1 }).waitFor();
     // The skip link comes first and moves focus past the navigation.
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
+    // Runs in the page (a string, since the tests are type-checked without the DOM library).
     const unnamed = async () =>
-      page.evaluate(() =>
-        [...document.querySelectorAll('input, select, textarea, button, a[href]')]
-          .filter((el) => {
-            const e = el as unknown as { labels?: ArrayLike<unknown> | null; getAttribute(n: string): string | null; textContent: string | null; type?: string };
-            if (e.type === 'hidden') return false;
-            const labelled = (e.labels && e.labels.length > 0) || e.getAttribute('aria-label') || e.getAttribute('aria-labelledby');
-            const text = (e.textContent ?? '').trim();
-            return !(labelled || (['BUTTON', 'A'].includes((el as unknown as { tagName: string }).tagName) && text));
-          })
-          .map((el) => (el as unknown as { outerHTML: string }).outerHTML.slice(0, 120)),
-      );
+      (await page.evaluate(`[...document.querySelectorAll('input, select, textarea, button, a[href]')]
+        .filter((el) => el.type !== 'hidden')
+        .filter((el) => {
+          const labelled = (el.labels && el.labels.length > 0) || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby');
+          const text = (el.textContent || '').trim();
+          return !(labelled || ((el.tagName === 'BUTTON' || el.tagName === 'A') && text));
+        })
+        .map((el) => el.outerHTML.slice(0, 120))`)) as string[];
     for (const [link, heading] of [
       ['New upload', 'New upload'],
       ['Spam monitoring', 'Spam monitoring'],
