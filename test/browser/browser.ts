@@ -12,6 +12,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 
 export async function launch(): Promise<{ browser: Browser; close(): Promise<void> }> {
+  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH`);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
