@@ -32,6 +32,7 @@ const API_TABLE_ACCESS: Record<ApiFunctionName, TableAction[]> = {
 
 /** API functions whose requests publish events (upload.created, number.verified…). */
 const API_EVENT_PRODUCERS: ApiFunctionName[] = ['uploads', 'spam'];
+import { ConsoleConstruct } from './console-construct';
 
 /**
  * The whole service in one stack. Feature constructs (uploads pipeline, webhook delivery, spam
@@ -58,7 +59,7 @@ export class PhoneValidationStack extends Stack {
     };
     this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment });
     for (const [name, fn] of this.api.functions) grantTable(fn, this.data.table, API_TABLE_ACCESS[name]);
-    this.grantCursorKey();
+    const cursorKey = this.grantCursorKey();
 
     new BillingConstruct(this, 'Billing', { table: this.data.table, environment });
     // Features whose workers emit events call this.webhooks.grantEmit(fn).
@@ -114,6 +115,22 @@ export class PhoneValidationStack extends Stack {
 
     new SpamConstruct(this, 'Spam', { table: this.data.table, screenshots: this.data.screenshotsBucket, environment, api: this.api.functions.get('spam')!, webhooks: this.webhooks, settings: config.spam });
 
+    // The web console (docs/console.md): user pool, JWT-authorized /console/api routes, CloudFront.
+    new ConsoleConstruct(this, 'Console', {
+      api: this.api.api,
+      table: this.data.table,
+      environment,
+      grantUploads: (fn) => {
+        this.data.filesBucket.grantReadWrite(fn);
+        uploads.grantStart(fn);
+      },
+      grantEmit,
+      grantCursorKey: (fn) => {
+        fn.addEnvironment('CURSOR_SECRET_ARN', cursorKey.secretArn);
+        grantSecretValue(fn, cursorKey);
+      },
+    });
+    // Last: alarms cover every function and schedule the stack holds.
     new MonitoringConstruct(this, 'Monitoring', {
       api: this.api.api,
       table: this.data.table,
@@ -133,7 +150,7 @@ export class PhoneValidationStack extends Stack {
    * Pagination cursors are encrypted and authenticated with a key generated at deploy time
    * (docs/architecture.md); only the functions that serve a list with a `cursor` read it.
    */
-  private grantCursorKey(): void {
+  private grantCursorKey(): Secret {
     const key = new Secret(this, 'CursorKey', {
       description: 'Key that encrypts and authenticates pagination cursors (generated at deploy)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
@@ -151,6 +168,7 @@ export class PhoneValidationStack extends Stack {
       fn.addEnvironment('CURSOR_SECRET_ARN', key.secretArn);
       grantSecretValue(fn, key);
     }
+    return key;
   }
 }
 

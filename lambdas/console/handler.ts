@@ -9,6 +9,10 @@ import { originalLink, processedLink, type ProcessedQuery } from '../uploads/dow
 import { toPublicUpload, type UploadRecord } from '../uploads/upload';
 import { getUpload, listUploads } from '../uploads/upload-repository';
 import { listLedger, listMembers } from './directory';
+import { createEndpoint, deleteEndpoint, listDeliveries, listEndpointsOf, updateEndpoint } from '../webhooks/endpoints';
+import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../events/envelope';
+import { addNumber, history as spamHistory, listNumbers, resendCode, screenshot as spamScreenshot, verifyNumber } from '../spam/numbers';
+import { isCarrier } from '../spam/carriers';
 import { consolePrincipal, requireOwner, type ConsolePrincipal } from './principal';
 import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from './web-upload';
 
@@ -94,6 +98,47 @@ route('DELETE', '/console/api/members/{userId}', async (p, { params }) => {
   if (params.userId === p.userId) throw badRequest('You cannot remove yourself; another owner can');
   const result = await adminCall(() => removeMember(p.organizationId, params.userId!));
   return { user_id: params.userId, revoked_keys: result.revokedKeys };
+});
+
+// Webhooks (owners: they are part of the integration). The same feature functions as the API, so
+// registration pings synchronously and shows the secret once.
+route('GET', '/console/api/webhooks', async (p) => {
+  requireOwner(p);
+  return { data: await listEndpointsOf(p.organizationId), event_types: SUBSCRIBABLE_EVENT_TYPES, default_events: DEFAULT_EVENT_TYPES };
+});
+const WebhookBody = z.object({ url: z.string().min(1).max(2048), description: z.string().max(500).nullish(), events: z.array(z.string()).optional() });
+route('POST', '/console/api/webhooks', async (p, { event }) => {
+  requireOwner(p);
+  return createEndpoint(p.organizationId, json(WebhookBody, event));
+});
+route('POST', '/console/api/webhooks/{id}', async (p, { params, event }) => {
+  requireOwner(p);
+  const body = json(z.object({ description: z.string().max(500).nullish(), events: z.array(z.string()).optional(), is_active: z.boolean().optional() }), event);
+  return { webhook: await updateEndpoint(p.organizationId, params.id!, body) };
+});
+route('DELETE', '/console/api/webhooks/{id}', async (p, { params }) => {
+  requireOwner(p);
+  await deleteEndpoint(p.organizationId, params.id!);
+  return { id: params.id, deleted: true };
+});
+route('GET', '/console/api/webhooks/{id}/deliveries', async (p, { params, query }) => {
+  requireOwner(p);
+  return listDeliveries(p.organizationId, params.id!, { limit: 50, cursor: query.cursor || undefined });
+});
+
+// Spam monitoring (everyone: the people who watch caller-ID labels), over the spam feature's functions.
+route('GET', '/console/api/spam', async (p) => listNumbers(p.organization, 100, 0));
+route('POST', '/console/api/spam', async (p, { event }) =>
+  addNumber(p.organization, json(z.object({ phone_number: z.string().min(1).max(40), verification_method: z.enum(['sms', 'call']).default('sms') }), event)),
+);
+route('POST', '/console/api/spam/{id}/verify', async (p, { params, event }) => verifyNumber(p.organization, params.id!, json(z.object({ code: z.string().min(1).max(20) }), event).code));
+route('POST', '/console/api/spam/{id}/resend', async (p, { params, event }) => resendCode(p.organization, params.id!, json(z.object({ method: z.enum(['sms', 'call']) }), event).method));
+route('GET', '/console/api/spam/{id}/history', async (p, { params }) => spamHistory(p.organization, params.id!));
+// The image as a data: URL, so the page shows it under its strict CSP (img-src 'self' data:).
+route('GET', '/console/api/spam/{id}/screenshot', async (p, { params, query }) => {
+  if (query.carrier !== undefined && !isCarrier(query.carrier)) throw badRequest('carrier must be at&t, t-mobile or verizon');
+  const image = await spamScreenshot(p.organization, params.id!, query.carrier as Parameters<typeof spamScreenshot>[2]);
+  return { content_type: image.contentType, data_url: `data:${image.contentType};base64,${image.bytes.toString('base64')}` };
 });
 
 route('GET', '/console/api/credits', async (p) => ({ balance: await getBalance(p.organizationId), ledger: await listLedger(p.organizationId, 100) }));

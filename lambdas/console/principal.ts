@@ -24,11 +24,12 @@ export function verifiedClaims(event: APIGatewayProxyEventV2): Record<string, un
 }
 
 /**
- * The service's user id: `custom:user_id` (a Cognito custom attribute set when the user is
- * provisioned), else `sub` (the local provider issues the user id as `sub`).
+ * The service's user id. Cognito access tokens carry `username`, which the operator sets to the
+ * service's user id when creating the Cognito user (people sign in with their email alias); the
+ * local provider issues the user id as `sub`. See docs/console.md.
  */
 export function userIdOf(claims: Record<string, unknown>): string | null {
-  const id = claims['custom:user_id'] ?? claims.sub;
+  const id = claims.username ?? claims.sub;
   return typeof id === 'string' && id ? id : null;
 }
 

@@ -1,3 +1,4 @@
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -11,6 +12,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 
 export async function launch(): Promise<{ browser: Browser; close(): Promise<void> }> {
+  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH`);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -41,9 +43,45 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/** The console as `npm start` serves it: built once per test run. */
+const WEB = resolve(import.meta.dirname, '..', '..', 'web');
+const DIST = join(WEB, 'dist');
+const STAMP = join(DIST, '.built-from');
+const LOCK = join(WEB, '.build-lock');
+
+/** The newest modification time among the console's sources. */
+function newestSource(): number {
+  const walk = (dir: string): number =>
+    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? walk(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
+  return Math.max(walk(join(WEB, 'src')), walk(join(WEB, 'public')), statSync(join(WEB, 'index.html')).mtimeMs, statSync(join(WEB, 'vite.config.ts')).mtimeMs);
+}
+
+const upToDate = () => existsSync(STAMP) && Number(readFileSync(STAMP, 'utf8')) >= newestSource();
+
+/**
+ * The console as `npm start` serves it. Test files run in parallel and a build empties web/dist
+ * first, so builds are serialized by a lock file and skipped when the sources have not changed
+ * since the last one.
+ */
 export function buildConsole(): void {
-  execFileSync(process.execPath, [resolve('node_modules/vite/bin/vite.js'), 'build', 'web', '--logLevel', 'warn'], { stdio: 'inherit' });
+  if (upToDate()) return;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      closeSync(openSync(LOCK, 'wx'));
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${LOCK} held for two minutes; remove it if no build is running`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    if (upToDate()) return;
+    const sources = newestSource();
+    execFileSync(process.execPath, [resolve(WEB, '..', 'node_modules/vite/bin/vite.js'), 'build', WEB, '--logLevel', 'warn'], { stdio: 'inherit' });
+    writeFileSync(STAMP, String(sources));
+  } finally {
+    rmSync(LOCK, { force: true });
+  }
 }
 
 /** Signs in on the local provider's form; ends on the console's uploads page. */

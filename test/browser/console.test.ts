@@ -1,13 +1,18 @@
 import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
 import { buildConsole, launch, newContext, shot, signIn } from './browser';
+import { runSpamTestsNow, spamVerificationCodes } from '../../lambdas/admin/admin';
 
 // The console in a real browser (Debian's Chromium) against the whole local runtime: sign-in on the
 // embedded OpenID Connect provider, the in-app upload flow to a downloaded processed file, the
 // developer panel, credits; plus the boundary between console sessions and API keys.
 
+// The webhook receiver below listens on loopback, which the service refuses unless told (local only).
+process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
 const service = useTestService();
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
@@ -164,6 +169,7 @@ describe('console in Chromium', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = await page.getByLabel('New API key').inputValue();
     expect(key).toMatch(/^svc_live_/);
+    await page.getByRole('row', { name: new RegExp(`${key.slice(0, 12)}`) }).waitFor();
     await shot(page, 'developer-key-minted');
     const call = () => fetch(`${service.url}/api/v1/credits/balance`, { headers: { authorization: `Bearer ${key}` } });
     expect((await call()).status).toBe(200);
@@ -193,6 +199,123 @@ describe('console in Chromium', () => {
     await shot(owner.page, 'developer-members');
     expect((await fetch(`${service.url}/console/api/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(403);
     await memberCtx.close();
+  });
+
+  it('registers a webhook to a loopback receiver: ping outcome, secret once, deliveries log, disable', async () => {
+    const received: { type: string }[] = [];
+    const receiver: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push({ type: (JSON.parse(body) as { type: string }).type });
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    try {
+      const { page } = owner;
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('heading', { name: 'Register an endpoint' }).waitFor();
+      await page.getByLabel('Endpoint URL').fill(hookUrl);
+      await page.getByLabel('Description (optional)').fill('CRM sync');
+      await page.getByRole('checkbox', { name: 'upload.created' }).first().check();
+      await page.getByRole('button', { name: 'Register endpoint' }).click();
+      await page.getByText(`Ping answered: ${hookUrl} is registered.`).waitFor();
+      expect(await page.getByLabel('Signing secret').inputValue()).toMatch(/^[0-9a-f]{64}$/);
+      expect(received.map((r) => r.type)).toEqual(['webhook.ping']);
+      const card = page.getByRole('article', { name: `Endpoint ${hookUrl}` });
+      await card.getByRole('button', { name: 'Show deliveries' }).click();
+      await card.getByRole('cell', { name: 'webhook.ping' }).waitFor();
+      expect(await card.getByRole('row').nth(1).innerText()).toMatch(/webhook\.ping\s+succeeded\s+1\s+200/);
+      await shot(page, 'webhooks');
+      await card.getByRole('button', { name: 'Disable' }).click();
+      await card.getByText('disabled', { exact: true }).waitFor();
+      const listed = (await (await service.request('GET', '/api/v1/webhooks')).json()) as { is_active: boolean; events: string[]; description: string }[];
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toMatchObject({ is_active: false, description: 'CRM sync' });
+      expect(listed[0]!.events).toContain('upload.created');
+      // A URL that does not answer 2xx is not registered; the page says why.
+      await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/nothing-listens');
+      await page.getByRole('button', { name: 'Register endpoint' }).click();
+      await page.getByText(/Not registered: The webhook.ping to the URL did not complete/).waitFor();
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
+  });
+
+  it('monitors a caller-ID number from verification by code to its carrier screenshot', async () => {
+    const { page } = owner;
+    await page.getByRole('link', { name: 'Spam monitoring' }).click();
+    await page.getByLabel('Caller-ID number').fill('(202) 318-0666');
+    await page.getByRole('button', { name: 'Add number' }).click();
+    const card = page.getByRole('article', { name: 'Number +12023180666' });
+    await card.getByText('not verified').waitFor();
+    await page.getByLabel('Verification code for +12023180666').fill('000000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('alert').getByText(/Invalid verification code/).waitFor();
+    const [message] = await spamVerificationCodes('+12023180666');
+    await page.getByLabel('Verification code for +12023180666').fill(message!.code);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('Number verified; daily spam monitoring has begun.').waitFor();
+    await runSpamTestsNow(service.organizationId);
+    await page.reload();
+    await card.getByRole('row', { name: /verizon/ }).waitFor();
+    expect(await card.getByRole('row', { name: /at&t/ }).innerText()).toContain('spam label');
+    await card.getByRole('button', { name: 'History and screenshots' }).click();
+    await card.getByRole('button', { name: 'View at&t screenshot' }).first().click();
+    const img = card.getByRole('img', { name: 'Incoming call screen on at&t for +12023180666' });
+    await img.waitFor();
+    expect(await img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    await shot(page, 'spam-monitoring');
+  });
+
+  it('works from the keyboard, and every field and button on every page has a name', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    const login = service.runtime.console!.owner;
+    await page.goto(`${service.url}/`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Sign in');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Email').waitFor();
+    // The email field has focus (autofocus); type, Tab to the password, Enter submits.
+    await page.keyboard.type(login.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(login.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Uploads', level: 1 }).waitFor();
+    // The skip link comes first and moves focus past the navigation.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
+    // Runs in the page (a string, since the tests are type-checked without the DOM library).
+    const unnamed = async () =>
+      (await page.evaluate(`[...document.querySelectorAll('input, select, textarea, button, a[href]')]
+        .filter((el) => el.type !== 'hidden')
+        .filter((el) => {
+          const labelled = (el.labels && el.labels.length > 0) || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby');
+          const text = (el.textContent || '').trim();
+          return !(labelled || ((el.tagName === 'BUTTON' || el.tagName === 'A') && text));
+        })
+        .map((el) => el.outerHTML.slice(0, 120))`)) as string[];
+    for (const [link, heading] of [
+      ['New upload', 'New upload'],
+      ['Spam monitoring', 'Spam monitoring'],
+      ['Credits', 'Credits'],
+      ['Developer', 'Developer'],
+      ['Webhooks', 'Webhooks'],
+      ['Uploads', 'Uploads'],
+    ] as const) {
+      await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await unnamed(), `unnamed controls on ${link}`).toEqual([]);
+    }
+    await page.getByRole('link', { name: /spring-campaign/ }).click();
+    await page.getByRole('heading', { name: 'Downloads' }).waitFor();
+    expect(await unnamed()).toEqual([]);
+    await ctx.close();
   });
 
   it('shows the balance and the ledger of charges', async () => {

@@ -17,7 +17,7 @@ describe('pagination cursor key', () => {
     const functions = template.findResources('AWS::Lambda::Function');
     const withKey = Object.entries(functions).filter(([, f]) => f.Properties.Environment?.Variables?.CURSOR_SECRET_ARN);
     const descriptions = withKey.map(([, f]) => String(f.Properties.Description)).sort();
-    expect(descriptions).toEqual(['API: contacts', 'API: uploads', 'API: webhooks']);
+    expect(descriptions).toEqual(['API: contacts', 'API: uploads', 'API: webhooks', 'Console API']);
     for (const [, fn] of withKey) {
       expect(fn.Properties.Environment.Variables.CURSOR_SECRET_ARN).toEqual({ Ref: secretId });
       expect(fn.Properties.Environment.Variables.CURSOR_SECRET).toBeUndefined();

@@ -17,9 +17,9 @@ describe('upload pipeline and contact pool infrastructure', () => {
     expect(props.TracingConfiguration).toEqual({ Enabled: true });
   });
 
-  it('lets the uploads API, the contact pool and the recovery job start executions, and passes the state machine ARN', () => {
+  it('lets the uploads API, the console API (confirming a web upload), the contact pool and the recovery job start executions, and passes the state machine ARN', () => {
     const withArn = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.UPLOAD_STATE_MACHINE_ARN);
-    expect(withArn.length).toBe(3);
+    expect(withArn.length).toBe(4);
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'states:StartExecution' })]) },
     });

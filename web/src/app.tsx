@@ -9,6 +9,8 @@ import { NewUploadPage } from './pages/new-upload';
 import { UploadPage } from './pages/upload';
 import { DeveloperPage } from './pages/developer';
 import { CreditsPage } from './pages/credits';
+import { WebhooksPage } from './pages/webhooks';
+import { SpamPage } from './pages/spam';
 
 export function App({ bootError }: { bootError?: string }) {
   const [user, setUser] = useState<User | null | undefined>(undefined);
@@ -32,8 +34,9 @@ export function App({ bootError }: { bootError?: string }) {
   const nav = [
     { to: '/', label: 'Uploads' },
     { to: '/uploads/new', label: 'New upload' },
+    { to: '/spam', label: 'Spam monitoring' },
     { to: '/credits', label: 'Credits' },
-    ...(me.role === 'owner' ? [{ to: '/developer', label: 'Developer' }] : []),
+    ...(me.role === 'owner' ? [{ to: '/developer', label: 'Developer' }, { to: '/webhooks', label: 'Webhooks' }] : []),
   ];
   const current = (to: string) => (to === '/' ? path === '/' || (path.startsWith('/uploads/') && path !== '/uploads/new') : path.startsWith(to));
   return (
@@ -77,6 +80,8 @@ function Route({ path, me }: { path: string; me: Me }) {
   const upload = /^\/uploads\/([0-9a-f-]{36})$/.exec(path);
   if (upload) return <UploadPage id={upload[1]!} />;
   if (path === '/credits') return <CreditsPage />;
+  if (path === '/spam') return <SpamPage />;
+  if (path === '/webhooks') return me.role === 'owner' ? <WebhooksPage /> : <p role="alert">Only organization owners can manage webhooks.</p>;
   if (path === '/developer') return me.role === 'owner' ? <DeveloperPage me={me} /> : <p role="alert">Only organization owners can open the developer panel.</p>;
   return (
     <>

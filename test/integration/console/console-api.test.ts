@@ -55,6 +55,15 @@ async function otherOrg(credits: number) {
 }
 
 describe('console API authorization', () => {
+  it('the provider refuses an authorization request without PKCE, or for another redirect', async () => {
+    const base = `${service.url}/oidc/auth?client_id=console&response_type=code&scope=openid&state=s`;
+    const noPkce = await fetch(`${base}&redirect_uri=${encodeURIComponent(`${service.url}/callback`)}`, { redirect: 'manual' });
+    expect(noPkce.headers.get('location')).toContain('error_description=Authorization+Server+policy+requires+PKCE');
+    const elsewhere = await fetch(`${base}&redirect_uri=${encodeURIComponent('https://evil.example/callback')}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`, { redirect: 'manual' });
+    expect(elsewhere.headers.get('location')).toBeNull();
+    expect(await elsewhere.text()).toContain('redirect_uri did not match');
+  });
+
   it('refuses tokens signed by another key, for another audience or issuer, or expired', async () => {
     const { privateKey } = await generateKeyPair('RS256');
     for (const token of [
@@ -82,6 +91,8 @@ describe('console API authorization', () => {
     expect((await call(token, 'POST', '/keys', {})).status).toBe(403);
     expect((await call(token, 'GET', '/members')).status).toBe(403);
     expect((await call(token, 'DELETE', `/members/${service.userId}`)).status).toBe(403);
+    expect((await call(token, 'GET', '/webhooks')).status).toBe(403);
+    expect((await call(token, 'POST', '/webhooks', { url: 'https://example.com/h' })).status).toBe(403);
   });
 });
 

@@ -1,0 +1,216 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CfnElement, CfnOutput, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import { HttpMethod, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  OriginRequestPolicy,
+  ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { AccountRecovery, Mfa, OAuthScope, StringAttribute, UserPool, UserPoolClient, UserPoolClientIdentityProvider } from 'aws-cdk-lib/aws-cognito';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { PROJECT_ROOT, ServiceFunction } from './service-function';
+
+export interface ConsoleConstructProps {
+  api: HttpApi;
+  table: ITable;
+  environment: Record<string, string>;
+  /** Read/write the files bucket and start the upload workflow (confirming a web upload does). */
+  grantUploads: (fn: LambdaFunction) => void;
+  /** Publish events (upload.created fires for web uploads too). */
+  grantEmit: (fn: LambdaFunction) => void;
+  /** Read the pagination cursor key (the console lists uploads). */
+  grantCursorKey: (fn: LambdaFunction) => void;
+}
+
+/** The console's audience-free scope: Cognito access tokens carry the client id, which the authorizer checks. */
+export const CONSOLE_OAUTH_SCOPES = ['openid', 'email'];
+
+/**
+ * The web console in AWS (docs/console.md):
+ * - a Cognito user pool with its hosted sign-in (authorization code + PKCE, public client, no
+ *   self sign-up, MFA required), to which a customer's SAML or OIDC provider can be federated;
+ * - the console's API as /console/api/{proxy+} routes on the service's HTTP API behind its JWT
+ *   authorizer (issuer = the pool, audience = the console's client): API keys never reach them;
+ * - the built console (web/dist) in a private bucket behind CloudFront with origin access control,
+ *   strict security headers, and /console/api/* on the same domain (no CORS needed).
+ */
+export class ConsoleConstruct extends Construct {
+  readonly userPool: UserPool;
+  readonly client: UserPoolClient;
+  readonly distribution: Distribution;
+  readonly bucket: Bucket;
+  readonly handler: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: ConsoleConstructProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+
+    this.bucket = new Bucket(this, 'Bucket', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: false,
+    });
+
+    this.userPool = new UserPool(this, 'Users', {
+      selfSignUpEnabled: false,
+      signInAliases: { username: true, email: true },
+      signInCaseSensitive: false,
+      autoVerify: { email: true },
+      standardAttributes: { email: { required: true, mutable: true } },
+      customAttributes: { user_id: new StringAttribute({ mutable: false, minLen: 36, maxLen: 36 }) },
+      passwordPolicy: { minLength: 12, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: true, tempPasswordValidity: Duration.days(3) },
+      mfa: Mfa.REQUIRED,
+      mfaSecondFactor: { otp: true, sms: false },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const domainPrefix = (this.node.tryGetContext('consoleDomainPrefix') as string | undefined) ?? `phone-validation-${stack.account}`;
+    const domain = this.userPool.addDomain('HostedSignIn', { cognitoDomain: { domainPrefix } });
+
+    const website = this.distributionFor(props.api, domain.baseUrl());
+    this.distribution = website;
+    const origin = `https://${website.distributionDomainName}`;
+    this.client = this.userPool.addClient('ConsoleClient', {
+      generateSecret: false,
+      authFlows: {},
+      preventUserExistenceErrors: true,
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+      oAuth: {
+        flows: { authorizationCodeGrant: true },
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL],
+        callbackUrls: [`${origin}/callback`],
+        logoutUrls: [`${origin}/`],
+      },
+      accessTokenValidity: Duration.hours(1),
+      idTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.hours(8),
+      enableTokenRevocation: true,
+    });
+
+    this.handler = new ServiceFunction(this, 'ApiFunction', { entry: 'lambdas/console/handler.ts', description: 'Console API', environment: props.environment });
+    props.table.grantReadWriteData(this.handler);
+    props.grantUploads(this.handler);
+    props.grantEmit(this.handler);
+    props.grantCursorKey(this.handler);
+    const authorizer = new HttpJwtAuthorizer('ConsoleJwt', this.userPool.userPoolProviderUrl, { jwtAudience: [this.client.userPoolClientId] });
+    props.api.addRoutes({
+      path: '/console/api/{proxy+}',
+      methods: [HttpMethod.GET, HttpMethod.POST, HttpMethod.DELETE],
+      integration: new HttpLambdaIntegration('ConsoleIntegration', this.handler),
+      authorizer,
+    });
+
+    const dist = join(PROJECT_ROOT, 'web', 'dist');
+    const config = { authority: this.userPool.userPoolProviderUrl, client_id: this.client.userPoolClientId, scope: CONSOLE_OAUTH_SCOPES.join(' ') };
+    // `npm run synth` builds web/dist first; a synth without it (template tests) deploys only the configuration.
+    const deployment = new BucketDeployment(this, 'Deploy', {
+      destinationBucket: this.bucket,
+      sources: [...(existsSync(join(dist, 'index.html')) ? [Source.asset(dist)] : []), Source.jsonData('console/config.json', config)],
+      distribution: website,
+      distributionPaths: ['/index.html', '/console/config.json'],
+      memoryLimit: 256,
+    });
+    // CDK's deployment function (a stack-level singleton) copies the bundle from the CDK asset
+    // bucket into the console bucket: object wildcards on exactly those two buckets.
+    const account = Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;
+    const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
+    const bucketId = stack.getLogicalId(this.bucket.node.defaultChild as CfnElement);
+    for (const resource of [`arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-${account}-${region}/*`, `<${bucketId}.Arn>/*`]) {
+      Validations.of(deployment.handlerRole).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::${resource}]`,
+        reason: 'The CDK BucketDeployment function reads the bundle from the CDK asset bucket and writes and prunes objects of the console bucket only: object wildcards on exactly those two buckets.',
+      });
+    }
+
+    this.acknowledge();
+    new CfnOutput(stack, 'ConsoleUrl', { value: origin });
+    new CfnOutput(stack, 'ConsoleUserPoolId', { value: this.userPool.userPoolId });
+    new CfnOutput(stack, 'ConsoleHostedSignIn', { value: domain.baseUrl() });
+  }
+
+  private distributionFor(api: HttpApi, signInOrigin: string): Distribution {
+    const stack = Stack.of(this);
+    // App routes (/uploads/…, /callback) have no file: they get index.html. Only paths without an
+    // extension are rewritten, so a missing asset is still a 404 and the API behaviour is untouched.
+    const spaRoutes = new CloudFrontFunction(this, 'SpaRoutes', {
+      code: FunctionCode.fromInline(
+        "function handler(event){var r=event.request;var last=r.uri.split('/').pop();if(last.indexOf('.')===-1){r.uri='/index.html';}return r;}",
+      ),
+    });
+    const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      securityHeadersBehavior: {
+        contentSecurityPolicy: {
+          override: true,
+          contentSecurityPolicy: [
+            "default-src 'none'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self' data:",
+            "font-src 'self'",
+            `connect-src 'self' https://cognito-idp.${stack.region}.amazonaws.com ${signInOrigin}`,
+            `form-action 'self' ${signInOrigin}`,
+            "frame-ancestors 'none'",
+            "base-uri 'none'",
+            "manifest-src 'self'",
+          ].join('; '),
+        },
+        strictTransportSecurity: { override: true, accessControlMaxAge: Duration.days(365), includeSubdomains: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { override: true, frameOption: HeadersFrameOption.DENY },
+        referrerPolicy: { override: true, referrerPolicy: HeadersReferrerPolicy.NO_REFERRER },
+      },
+    });
+    return new Distribution(this, 'Distribution', {
+      comment: 'Phone validation web console',
+      defaultRootObject: 'index.html',
+      minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        responseHeadersPolicy: headers,
+        functionAssociations: [{ function: spaRoutes, eventType: FunctionEventType.VIEWER_REQUEST }],
+      },
+      additionalBehaviors: {
+        '/console/api/*': {
+          origin: new HttpOrigin(`${api.apiId}.execute-api.${stack.region}.amazonaws.com`),
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: headers,
+        },
+      },
+    });
+  }
+
+  private acknowledge(): void {
+    const ack = (id: string, reason: string) => Validations.of(this).acknowledge({ id, reason });
+    ack('AwsSolutions-COG8', 'The Plus feature plan (threat protection) is the operator\'s choice and cost; MFA is required and accounts are created only by the operator.');
+    ack('AwsSolutions-COG3', 'Cognito threat protection (Plus feature plan) is the operator\'s choice; MFA is required and self sign-up is off, so accounts are created only by the operator.');
+    ack('AwsSolutions-CFR1', 'The console serves the organization\'s own users wherever they are; no geographic restriction applies to a customer console.');
+    ack('AwsSolutions-CFR2', 'AWS WAF is the operator\'s choice and cost; the console\'s API is authenticated by the JWT authorizer and rate limited by the API itself.');
+    ack('AwsSolutions-CFR3', 'CloudFront standard logs need a log bucket with ACLs; request logs of the console API are in the HTTP API access logs.');
+    ack('AwsSolutions-CFR4', 'The distribution uses the default CloudFront certificate, whose TLS policy CloudFront fixes; with a custom domain the minimum is TLSv1.2_2021 (set).');
+    ack('AwsSolutions-S10', 'The console bucket policy denies non-TLS requests (enforceSSL); CloudFront reaches it over TLS through origin access control.');
+  }
+}

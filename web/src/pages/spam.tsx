@@ -1,0 +1,219 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api';
+import { when } from '../format';
+
+interface CarrierStatus {
+  carrier: string;
+  status: string;
+  spam_detected: boolean | null;
+  spam_label: string | null;
+  captured_at: string | null;
+  screenshot_available: boolean;
+  simulated: boolean;
+}
+interface MonitoredNumber {
+  id: string;
+  phone_number: string;
+  verified: boolean;
+  carrier: string | null;
+  status: string;
+  created_at: string;
+  carrier_statuses: CarrierStatus[];
+}
+interface HistoryItem {
+  test_run_id: string;
+  carrier: string;
+  status: string;
+  tested_at: string;
+  spam_detected: boolean | null;
+  spam_label: string | null;
+  screenshot_available: boolean;
+}
+
+/** Caller-ID numbers: add, verify by code, per-carrier status, 7-day history, screenshots. */
+export function SpamPage() {
+  const [data, setData] = useState<{ numbers: MonitoredNumber[]; spam_monitoring_limit: number | null; total: number } | null>(null);
+  const [phone, setPhone] = useState('');
+  const [method, setMethod] = useState<'sms' | 'call'>('sms');
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
+
+  const load = () => api<NonNullable<typeof data>>('GET', '/spam').then(setData, (e: Error) => setError(e.message));
+  useEffect(() => void load(), []);
+  const act = async (what: () => Promise<string>) => {
+    setError(null);
+    setMessage(null);
+    try {
+      setMessage(await what());
+      await load();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  return (
+    <>
+      <h1>Spam monitoring</h1>
+      <p>Numbers you call from are tested daily on each carrier; a spam label there means people see a warning when you call.</p>
+      {error && <p role="alert" class="error">{error}</p>}
+      {message && <p role="status">{message}</p>}
+      <form
+        class="card inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void act(async () => {
+            const r = await api<{ verification: { sent: boolean; instructions: string } }>('POST', '/spam', { phone_number: phone, verification_method: method });
+            setPhone('');
+            return r.verification.instructions;
+          });
+        }}
+      >
+        <div class="field">
+          <label for="spam-phone">Caller-ID number</label>
+          <input id="spam-phone" type="tel" required value={phone} onInput={(e) => setPhone((e.currentTarget as HTMLInputElement).value)} placeholder="(212) 555-0143" />
+        </div>
+        <div class="field">
+          <label for="spam-method">Send the code by</label>
+          <select id="spam-method" value={method} onChange={(e) => setMethod((e.currentTarget as HTMLSelectElement).value as 'sms' | 'call')}>
+            <option value="sms">text message</option>
+            <option value="call">phone call</option>
+          </select>
+        </div>
+        <button type="submit">Add number</button>
+      </form>
+      {data && (
+        <p class="meta">
+          {data.total} number(s){data.spam_monitoring_limit !== null ? ` of ${data.spam_monitoring_limit} in your plan` : ''}
+        </p>
+      )}
+      {(data?.numbers ?? []).map((n) => (
+        <article class="card" key={n.id} aria-label={`Number ${n.phone_number}`}>
+          <h2 class="wh-url">{n.phone_number}</h2>
+          <p class="meta">
+            <span class={`status ${n.verified ? 's-completed' : 's-validating'}`}>{n.verified ? 'verified' : 'not verified'}</span> · {n.status}
+            {n.carrier ? ` · on ${n.carrier}` : ''} · added {when(n.created_at)}
+          </p>
+          {!n.verified && <VerifyForm number={n} act={act} />}
+          {n.carrier_statuses.length > 0 && (
+            <div class="table-wrap">
+              <table>
+                <caption class="sr-only">Latest result per carrier</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Carrier</th>
+                    <th scope="col">Result</th>
+                    <th scope="col">Label shown</th>
+                    <th scope="col">Tested</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {n.carrier_statuses.map((c) => (
+                    <tr key={c.carrier}>
+                      <td>{c.carrier}</td>
+                      <td>
+                        <span class={`status ${c.spam_detected ? 's-failed' : c.spam_detected === false ? 's-completed' : ''}`}>{c.spam_detected ? 'spam label' : c.spam_detected === false ? 'clean' : c.status}</span>
+                        {c.simulated ? ' (simulated)' : ''}
+                      </td>
+                      <td>{c.spam_label ?? '—'}</td>
+                      <td>{when(c.captured_at)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {n.verified && (
+            <button type="button" class="secondary" aria-expanded={open === n.id} onClick={() => setOpen(open === n.id ? null : n.id)}>
+              {open === n.id ? 'Hide history' : 'History and screenshots'}
+            </button>
+          )}
+          {open === n.id && <History number={n} />}
+        </article>
+      ))}
+    </>
+  );
+}
+
+function VerifyForm({ number, act }: { number: MonitoredNumber; act: (w: () => Promise<string>) => Promise<void> }) {
+  const [code, setCode] = useState('');
+  return (
+    <form
+      class="inline-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void act(async () => (await api<{ message: string }>('POST', `/spam/${number.id}/verify`, { code })).message);
+      }}
+    >
+      <div class="field">
+        <label for={`code-${number.id}`}>Verification code for {number.phone_number}</label>
+        <input id={`code-${number.id}`} inputMode="numeric" autocomplete="one-time-code" required value={code} onInput={(e) => setCode((e.currentTarget as HTMLInputElement).value)} />
+      </div>
+      <button type="submit">Verify</button>
+      <button type="button" class="secondary" onClick={() => void act(async () => (await api<{ message: string }>('POST', `/spam/${number.id}/resend`, { method: 'sms' })).message)}>
+        Send a new code
+      </button>
+    </form>
+  );
+}
+
+function History({ number }: { number: MonitoredNumber }) {
+  const [items, setItems] = useState<HistoryItem[] | null>(null);
+  const [image, setImage] = useState<{ carrier: string; url: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api<{ results: HistoryItem[] }>('GET', `/spam/${number.id}/history`).then((r) => setItems(r.results), (e: Error) => setError(e.message));
+  }, [number.id]);
+  const show = (carrier: string) =>
+    api<{ data_url: string }>('GET', `/spam/${number.id}/screenshot?carrier=${encodeURIComponent(carrier)}`).then(
+      (r) => setImage({ carrier, url: r.data_url }),
+      (e: Error) => setError(e.message),
+    );
+  return (
+    <div>
+      {error && <p role="alert" class="error">{error}</p>}
+      <h3>Last 7 days</h3>
+      {items && items.length === 0 && <p>No tests yet: numbers are tested once a day after verification.</p>}
+      {items && items.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Tested</th>
+                <th scope="col">Carrier</th>
+                <th scope="col">Result</th>
+                <th scope="col">Label</th>
+                <th scope="col">
+                  <span class="sr-only">Screenshot</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((h) => (
+                <tr key={h.test_run_id + h.carrier}>
+                  <td>{when(h.tested_at)}</td>
+                  <td>{h.carrier}</td>
+                  <td>{h.spam_detected ? 'spam label' : h.spam_detected === false ? 'clean' : h.status}</td>
+                  <td>{h.spam_label ?? '—'}</td>
+                  <td>
+                    {h.screenshot_available && (
+                      <button type="button" class="link" onClick={() => void show(h.carrier)}>
+                        View {h.carrier} screenshot
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {image && (
+        <figure class="screenshot">
+          <img src={image.url} alt={`Incoming call screen on ${image.carrier} for ${number.phone_number}`} />
+          <figcaption>Latest {image.carrier} screenshot</figcaption>
+        </figure>
+      )}
+    </div>
+  );
+}

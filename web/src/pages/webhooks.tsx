@@ -1,0 +1,199 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api';
+import { when } from '../format';
+
+interface Webhook {
+  id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  is_active: boolean;
+  verified_at: string | null;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  consecutive_failures: number;
+  disabled_at: string | null;
+  created_at: string;
+}
+
+interface Delivery {
+  id: string;
+  event_type: string;
+  state: string;
+  attempt_count: number;
+  attempts: { attempt: number; attempted_at: string; status_code: number | null; error?: string | null }[];
+  next_attempt_at: string | null;
+  exhausted_reason: string | null;
+  created_at: string;
+}
+
+/** Owners: register endpoints (pinged at once, secret shown once), edit events, disable/enable, deliveries. */
+export function WebhooksPage() {
+  const [hooks, setHooks] = useState<Webhook[] | null>(null);
+  const [types, setTypes] = useState<string[]>([]);
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [events, setEvents] = useState<string[]>([]);
+  const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
+
+  const load = async () => {
+    const r = await api<{ data: Webhook[]; event_types: string[]; default_events: string[] }>('GET', '/webhooks');
+    setHooks(r.data);
+    setTypes(r.event_types);
+    setEvents((e) => (e.length ? e : r.default_events));
+  };
+  useEffect(() => {
+    load().catch((e: Error) => setError(e.message));
+  }, []);
+
+  const register = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    setCreated(null);
+    try {
+      const r = await api<{ webhook: Webhook; secret: string }>('POST', '/webhooks', { url, description: description || null, events });
+      setCreated({ url: r.webhook.url, secret: r.secret });
+      setUrl('');
+      setDescription('');
+      await load();
+    } catch (err) {
+      setError(`Not registered: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const update = async (id: string, patch: Record<string, unknown>) => {
+    setError(null);
+    try {
+      await api('POST', `/webhooks/${id}`, patch);
+      await load();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  return (
+    <>
+      <h1>Webhooks</h1>
+      {error && <p role="alert" class="error">{error}</p>}
+      <form class="card" onSubmit={(e) => void register(e)} aria-labelledby="wh-new">
+        <h2 id="wh-new">Register an endpoint</h2>
+        <p>The service sends a signed <code>webhook.ping</code> at once; the endpoint must answer 2xx.</p>
+        <div class="field">
+          <label for="wh-url">Endpoint URL</label>
+          <input id="wh-url" type="url" required value={url} onInput={(e) => setUrl((e.currentTarget as HTMLInputElement).value)} placeholder="https://example.com/hooks/phone-validation" />
+        </div>
+        <div class="field">
+          <label for="wh-desc">Description (optional)</label>
+          <input id="wh-desc" value={description} onInput={(e) => setDescription((e.currentTarget as HTMLInputElement).value)} />
+        </div>
+        <EventChecks idPrefix="new" types={types} selected={events} onChange={setEvents} />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Pinging…' : 'Register endpoint'}
+        </button>
+        {created && (
+          <div class="minted" role="status">
+            <p>
+              <strong>Ping answered: {created.url} is registered.</strong> Copy its signing secret now: it is shown only once.
+            </p>
+            <label for="wh-secret">Signing secret</label>
+            <div class="copy-row">
+              <input id="wh-secret" readOnly value={created.secret} onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
+              <button type="button" onClick={() => void navigator.clipboard.writeText(created.secret).catch(() => undefined)}>
+                Copy secret
+              </button>
+            </div>
+          </div>
+        )}
+      </form>
+
+      <section aria-labelledby="wh-list">
+        <h2 id="wh-list">Endpoints</h2>
+        {hooks && hooks.length === 0 && <p>No endpoints yet.</p>}
+        {(hooks ?? []).map((h) => (
+          <article class="card" key={h.id} aria-label={`Endpoint ${h.url}`}>
+            <h3 class="wh-url">{h.url}</h3>
+            <p class="meta">
+              <span class={`status ${h.is_active ? 's-completed' : 's-failed'}`}>{h.is_active ? 'active' : 'disabled'}</span> · last success {when(h.last_success_at)} · last failure {when(h.last_failure_at)} · {h.consecutive_failures} failures in a row
+              {h.description ? ` · ${h.description}` : ''}
+            </p>
+            <EventChecks idPrefix={h.id} types={types} selected={h.events} onChange={(ev) => void update(h.id, { events: ev })} />
+            <div class="buttons">
+              <button type="button" class="secondary" onClick={() => void update(h.id, { is_active: !h.is_active })}>
+                {h.is_active ? 'Disable' : 'Re-enable'}
+              </button>
+              <button type="button" class="secondary" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>
+                {open === h.id ? 'Hide deliveries' : 'Show deliveries'}
+              </button>
+            </div>
+            {open === h.id && <Deliveries id={h.id} />}
+          </article>
+        ))}
+      </section>
+    </>
+  );
+}
+
+function EventChecks({ idPrefix, types, selected, onChange }: { idPrefix: string; types: string[]; selected: string[]; onChange: (e: string[]) => void }) {
+  return (
+    <fieldset>
+      <legend>Events</legend>
+      <div class="checks">
+        {types.map((t) => (
+          <label key={t} class="check" for={`${idPrefix}-${t}`}>
+            <input
+              id={`${idPrefix}-${t}`}
+              type="checkbox"
+              checked={selected.includes(t)}
+              onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked ? [...selected, t] : selected.filter((x) => x !== t))}
+            />
+            {t}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+function Deliveries({ id }: { id: string }) {
+  const [rows, setRows] = useState<Delivery[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api<{ data: Delivery[] }>('GET', `/webhooks/${id}/deliveries`).then((r) => setRows(r.data), (e: Error) => setError(e.message));
+  }, [id]);
+  if (error) return <p role="alert" class="error">{error}</p>;
+  if (!rows) return <p>Loading…</p>;
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption class="sr-only">Deliveries</caption>
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">State</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Status codes</th>
+            <th scope="col">Next retry</th>
+            <th scope="col">Created</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((d) => (
+            <tr key={d.id}>
+              <td>{d.event_type}</td>
+              <td>{d.state}{d.exhausted_reason ? ` (${d.exhausted_reason})` : ''}</td>
+              <td>{d.attempt_count}</td>
+              <td>{d.attempts.map((a) => a.status_code ?? a.error ?? '—').join(', ')}</td>
+              <td>{d.state === 'pending' ? when(d.next_attempt_at) : '—'}</td>
+              <td>{when(d.created_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
