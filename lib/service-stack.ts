@@ -121,7 +121,7 @@ export class PhoneValidationStack extends Stack {
       table: this.data.table,
       environment,
       grantUploads: (fn) => {
-        this.data.filesBucket.grantReadWrite(fn);
+        grantObjects(fn, this.data.filesBucket, { read: ['uploads/', 'staging/'], write: ['uploads/', 'staging/'] });
         uploads.grantStart(fn);
       },
       grantEmit,
