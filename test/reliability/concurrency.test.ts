@@ -25,6 +25,28 @@ async function orgWithKeys(name: string, credits: number, keys: number) {
 const post = (key: string, body: unknown) =>
   fetch(`${service.url}/api/v2/contacts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
+/**
+ * As a careful client does under load: each request carries its own idempotency key, and a request
+ * whose connection dropped (no answer at all) is sent again with the same key, so it can never
+ * create or charge twice. Every answer that did arrive is returned as it was.
+ */
+async function postOnce(key: string, body: Record<string, unknown>, idempotencyKey: string): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await post(key, { ...body, idempotency_key: idempotencyKey });
+      // The first request is still being processed: wait and ask again, as the 409's detail says.
+      if (res.status === 409 && attempt < 20) {
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      return res;
+    } catch (error) {
+      if (attempt >= 5) throw error;
+      await new Promise((r) => setTimeout(r, 200 * attempt));
+    }
+  }
+}
+
 async function allContacts(orgId: string): Promise<ContactRecord[]> {
   const all: ContactRecord[] = [];
   let cursor: string | undefined;
@@ -42,7 +64,7 @@ describe('credits under concurrent max-tier contacts', () => {
     const { org, keys } = await orgWithKeys('Storm', 301, 2);
     const statuses = await Promise.all(
       Array.from({ length: 903 }, async (_, i) => {
-        const res = await post(keys[i % 2]!, { phone: `+1212555${String(3000 + i).padStart(4, '0')}`, validation_tier: 'max' });
+        const res = await postOnce(keys[i % 2]!, { phone: `+1212555${String(3000 + i).padStart(4, '0')}`, validation_tier: 'max' }, `storm-${i}`);
         return { status: res.status, body: (await res.json()) as { id?: string; credits_charged?: number } };
       }),
     );
