@@ -76,10 +76,9 @@ export class PhoneValidationStack extends Stack {
       });
       new CfnOutput(this, 'TwilioCredentialsSecret', { value: twilio.secretArn, description: 'Put {"account_sid": "AC...", "auth_token": "..."} here (docs/deploy.md)' });
       Validations.of(twilio).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'Twilio auth tokens are rotated in the Twilio console; there is no rotation Lambda for a third-party credential.' });
-      for (const fn of uploads.steps) {
-        fn.addEnvironment('TWILIO_SECRET_ARN', twilio.secretArn);
-        grantSecretValue(fn, twilio);
-      }
+      // Only the classify step calls the provider.
+      uploads.classify.addEnvironment('TWILIO_SECRET_ARN', twilio.secretArn);
+      grantSecretValue(uploads.classify, twilio);
     }
     const uploadsApi = this.api.functions.get('uploads')!;
     // With the operator's CloudFront public key, download links are CloudFront signed URLs that
@@ -96,7 +95,8 @@ export class PhoneValidationStack extends Stack {
     });
     if (downloadsPublicKey) {
       const downloads = new DownloadsConstruct(this, 'Downloads', { filesBucket: this.data.filesBucket, publicKeyPem: downloadsPublicKey });
-      for (const fn of [uploadsApi, ...uploads.steps, recovery.job]) downloads.grantSign(fn);
+      // What signs links: download requests, upload.completed (finalize), and recovery finishing an upload.
+      for (const fn of [uploadsApi, uploads.finalize, recovery.job]) downloads.grantSign(fn);
     }
     // Originals, slices and download links under uploads/; staged files: the presigned POST it signs, the create that reads it.
     grantObjects(uploadsApi, this.data.filesBucket, { read: ['uploads/', 'staging/'], write: ['uploads/', 'staging/'] });

@@ -25,6 +25,10 @@ export interface UploadsConstructProps {
 export class UploadsConstruct extends Construct {
   readonly stateMachine: StateMachine;
   readonly steps: ServiceFunction[];
+  /** The step that calls the classification provider (the only one that reads Twilio credentials). */
+  readonly classify: ServiceFunction;
+  /** The step that signs the download links of upload.completed. */
+  readonly finalize: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: UploadsConstructProps) {
     super(scope, id);
@@ -39,6 +43,8 @@ export class UploadsConstruct extends Construct {
     const finalize = step('Finalize', 'Finalize', 'lambdas/uploads/pipeline/finalize.ts', 'Uploads: summary, processed file, upload.completed', 3008);
     const fail = step('Fail', 'MarkFailed', 'lambdas/uploads/pipeline/fail.ts', 'Uploads: failed, refund, upload.failed', 1024);
     this.steps = [prepare, classify, finalize, fail];
+    this.classify = classify;
+    this.finalize = finalize;
     // What each step's code calls: classify only reads the table; fail only reads files (the
     // original, for links in upload.failed); finalize and fail publish events.
     const access: [ServiceFunction, TableAction[], { read?: string[]; write?: string[] }, boolean][] = [

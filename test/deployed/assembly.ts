@@ -99,6 +99,12 @@ function synthInto(dir: string): void {
   writeFileSync(join(staging, 'ready.json'), JSON.stringify({ synthesizedAt: new Date().toISOString() }));
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
+  // Syntheses of earlier sources (other hashes) are not used again once an hour old.
+  for (const name of readdirSync(tmpdir())) {
+    const path = join(tmpdir(), name);
+    if (!/^pv-deployed-[0-9a-f]{16}$/.test(name) || path === dir) continue;
+    if (Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
+  }
 }
 
 function readAssembly(dir: string): DeployedAssembly {

@@ -3,7 +3,11 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../lib/service-function';
-import { deployedAssembly, type DeployedAssembly } from './assembly';
+import { App } from 'aws-cdk-lib';
+import { Template as AssertTemplate } from 'aws-cdk-lib/assertions';
+import { generateKeyPairSync } from 'node:crypto';
+import { PhoneValidationStack } from '../../lib/service-stack';
+import { ACCOUNT, deployedAssembly, REGION, STACK_NAME, type DeployedAssembly, type Template } from './assembly';
 import { CfnResolver } from './cfn';
 import { roleStatements } from './iam';
 
@@ -52,12 +56,14 @@ describe('IAM least privilege', () => {
     expect(hits).toBe('');
   }, 10_000);
 
-  it('each function is allowed exactly the operations its bundle can call', () => {
+  /** Grants against bundles for one template (the bundles are the same code whatever the context). */
+  function mismatchesOf(template: Template): string[] {
     const mismatches: string[] = [];
+    const resolver = new CfnResolver(template);
     const polled = new Set(resolver.ofType('AWS::Lambda::EventSourceMapping').map(([, m]) => String(resolver.resolve((m.Properties as { FunctionName: unknown }).FunctionName))));
     for (const fn of assembly.functions) {
       const bundle = readFileSync(join(fn.assetDir, 'index.mjs'), 'utf8');
-      const env = fn.environment;
+      const env = ((template.Resources[fn.logicalId]!.Properties as { Environment?: { Variables?: Record<string, unknown> } }).Environment?.Variables ?? {}) as Record<string, unknown>;
       const configured = (op: string): boolean => {
         if (op === 'GetSecretValue') return Object.keys(env).some((k) => k.endsWith('_SECRET_ARN'));
         if (op === 'SendMessage') return 'WEBHOOK_QUEUE_URL' in env;
@@ -72,15 +78,31 @@ describe('IAM least privilege', () => {
           .map((op) => `${SERVICE_OF[op] ?? 'unknown'}:${op}`),
       );
       const granted = new Set(
-        roleStatements(assembly.template, resolver, fn.logicalId)
+        roleStatements(template, resolver, fn.logicalId)
           .flatMap((s) => [s.Action].flat())
           .filter((a) => !a.startsWith('xray:') && !IMPLIED.has(a) && !(polled.has(resolver.physicalName(fn.logicalId)) && POLLER.has(a))),
       );
       for (const a of granted) if (!callable.has(a)) mismatches.push(`${fn.logicalId} is granted ${a}, which its bundle never calls`);
       for (const a of callable) if (!granted.has(a)) mismatches.push(`${fn.logicalId} can call ${a} but is not granted it`);
     }
-    expect(mismatches).toEqual([]);
+    return mismatches;
+  }
+
+  it('each function is allowed exactly the operations its bundle can call', () => {
+    expect(mismatchesOf(assembly.template)).toEqual([]);
   });
+
+  it('and so with every option on: CloudFront download links, Twilio, AWS SMS/Voice sending', () => {
+    const publicKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const app = new App({
+      context: { 'aws:cdk:bundling-stacks': [], downloadsPublicKey: publicKey, classificationProvider: 'twilio', spamOriginationIdentity: 'arn:aws:sms-voice:us-east-1:111111111111:phone-number/phone-0123' },
+    });
+    const stack = new PhoneValidationStack(app, STACK_NAME, { env: { account: ACCOUNT, region: REGION } });
+    const template = AssertTemplate.fromStack(stack).toJSON() as Template;
+    // The options do add grants (signing key, Twilio secret, SMS/Voice), each only where its code runs.
+    expect(JSON.stringify(template)).toContain('sms-voice:SendTextMessage');
+    expect(mismatchesOf(template)).toEqual([]);
+  }, 60_000);
 
   it('grants Resource "*" only for actions without resource-level permissions (X-Ray, vended log delivery)', () => {
     const wide: string[] = [];

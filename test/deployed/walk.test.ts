@@ -82,6 +82,20 @@ describe('deployed artifacts: the main flows', () => {
     expect((await json<{ status: string }>(await call('GET', `/api/v1/uploads/${created.id}`), 200)).status).toBe('completed');
   });
 
+  it('creates an upload from a staged JSON body (?format=json)', async () => {
+    const staged = await json<{ staged_upload_id: string; format: string; url: string; fields: Record<string, string> }>(await call('POST', '/api/v1/uploads/staging?format=json'), 200);
+    expect(staged.format).toBe('json');
+    const form = new FormData();
+    for (const [k, v] of Object.entries(staged.fields)) form.append(k, v);
+    const phone_numbers = Array.from({ length: 110 }, (_, i) => `+1212555${String(5000 + i)}`);
+    form.append('file', new Blob([JSON.stringify({ phone_numbers })], { type: 'application/json' }), 'numbers.json');
+    expect((await fetch(staged.url, { method: 'POST', body: form })).status).toBeLessThan(300);
+    const created = await json<{ id: string; valid_number_count: number }>(await call('POST', '/api/v1/uploads', { staged_upload_id: staged.staged_upload_id }), 200);
+    expect(created.valid_number_count).toBe(110);
+    await stack.settleWorkflows();
+    expect((await json<{ status: string }>(await call('GET', `/api/v1/uploads/${created.id}`), 200)).status).toBe('completed');
+  });
+
   it('registers a webhook (ping), pools contacts on the schedule, completes them, and delivers upload events with one retry', async () => {
     const hook = await json<{ webhook: { id: string } }>(await call('POST', '/api/v1/webhooks', { url: `https://${RECEIVER_HOST}/events`, events: ['contact.completed'] }), 201);
     expect(stack.receiver.received.some((r) => r.body.includes('webhook.ping'))).toBe(true);

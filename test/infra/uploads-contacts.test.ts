@@ -38,7 +38,7 @@ describe('upload pipeline and contact pool infrastructure', () => {
 });
 
 describe('twilio provider', () => {
-  it('creates the credentials secret and lets only the pipeline steps read it', async () => {
+  it('creates the credentials secret and lets only the classify step read it', async () => {
     const { App } = await import('aws-cdk-lib');
     const { Template } = await import('aws-cdk-lib/assertions');
     const { PhoneValidationStack } = await import('../../lib/service-stack');
@@ -46,7 +46,8 @@ describe('twilio provider', () => {
     const template = Template.fromStack(new PhoneValidationStack(app, 'TwilioStack', { env: { account: '111111111111', region: 'us-east-1' } }));
     template.resourceCountIs('AWS::SecretsManager::Secret', 3); // Twilio + the spam device-lab token + the cursor key
     const withSecret = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.TWILIO_SECRET_ARN);
-    expect(withSecret).toHaveLength(4);
+    expect(withSecret).toHaveLength(1);
+    expect(withSecret[0]!.Properties.Description).toMatch(/classify/);
     expect(withSecret.every((f) => f.Properties.Environment.Variables.CLASSIFICATION_PROVIDER === 'twilio')).toBe(true);
   });
 });
@@ -69,7 +70,7 @@ describe('CloudFront download links', () => {
       OriginRequestPolicyConfig: Match.objectLike({ QueryStringsConfig: { QueryStringBehavior: 'whitelist', QueryStrings: ['response-content-disposition'] } }),
     });
     const signers = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.DOWNLOADS_CLOUDFRONT_DOMAIN);
-    expect(signers).toHaveLength(6); // the uploads API, the four pipeline steps and the recovery job
+    expect(signers).toHaveLength(3); // the uploads API, the finalize step and the recovery job
     expect(nagErrors({ downloadsPublicKey: pem, classificationProvider: 'twilio' })).toEqual([]);
   });
 });
