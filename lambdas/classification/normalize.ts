@@ -49,12 +49,17 @@ export function analyze(raw: string): Analysis {
   return answer.valid ? { valid: true, e164: `+1${national}`, region: answer.region, type: answer.type } : { valid: false, e164: null, region: null, type: null };
 }
 
+// How many times this process has normalized a number: the bench holds "once per number per upload".
+let normalizations = 0;
+export const normalizationCount = (): number => normalizations;
+
 /**
  * Any common US/CA format → E.164 with region and type, exactly as libphonenumber-js (max
  * metadata) answers. Other NANP territories (Puerto Rico, Guam, the Caribbean …) are refused: the
  * service covers the United States and Canada only.
  */
 export function normalizeUsCa(raw: string): NormalizedNumber | null {
+  normalizations++;
   if (typeof raw !== 'string' || raw.length > 256) return null;
   const a = analyze(raw);
   if (!a.valid || (a.region !== 'US' && a.region !== 'CA')) return null;
