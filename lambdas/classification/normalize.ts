@@ -65,3 +65,12 @@ export function normalizeUsCa(raw: string): NormalizedNumber | null {
   if (!a.valid || (a.region !== 'US' && a.region !== 'CA')) return null;
   return { e164: a.e164!, region: a.region, type: a.type ?? 'UNKNOWN' };
 }
+
+/**
+ * The line type libphonenumber-js gives a number already in E.164 (the providers' structural
+ * signal): the same memoized answer as normalizeUsCa's, without normalizing customer input again.
+ */
+export function numberTypeOf(e164: string): string | undefined {
+  const a = analyze(e164);
+  return a.valid && (a.region === 'US' || a.region === 'CA') ? (a.type ?? 'UNKNOWN') : undefined;
+}
