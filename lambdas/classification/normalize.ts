@@ -1,4 +1,5 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString, type MetadataJson } from 'libphonenumber-js/core';
+import nanpMetadata from './nanp-metadata.max.json';
 import { decidingDigitsFor } from './nanp-metadata';
 
 export interface NormalizedNumber {
@@ -8,7 +9,10 @@ export interface NormalizedNumber {
   type: string;
 }
 
-/** What libphonenumber-js (max metadata, default country US) says of an input. */
+// Max metadata of the +1 regions only (nanp-subset.ts): the same answers for every +1 number.
+const metadata = nanpMetadata as unknown as MetadataJson;
+
+/** What libphonenumber-js (max metadata of +1, default country US) says of an input. */
 export interface Analysis {
   valid: boolean;
   e164: string | null;
@@ -17,7 +21,7 @@ export interface Analysis {
 }
 
 export function analyzeWithLibphonenumber(raw: string): Analysis {
-  const parsed = parsePhoneNumberFromString(raw, 'US');
+  const parsed = parsePhoneNumberFromString(raw, 'US', metadata);
   if (!parsed) return { valid: false, e164: null, region: null, type: null };
   const valid = parsed.isValid();
   return { valid, e164: valid ? parsed.number : null, region: valid ? (parsed.country ?? null) : null, type: valid ? (parsed.getType() ?? null) : null };
