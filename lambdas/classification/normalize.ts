@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString, type MetadataJson } from 'libphonenumber-js/core';
+import { parsePhoneNumberFromString, type MetadataJson, type PhoneNumber } from 'libphonenumber-js/core';
 import nanpMetadata from './nanp-metadata.max.json';
 import { decidingDigitsFor } from './nanp-metadata';
 
@@ -22,7 +22,10 @@ export interface Analysis {
 
 export function analyzeWithLibphonenumber(raw: string): Analysis {
   const parsed = parsePhoneNumberFromString(raw, 'US', metadata);
-  if (!parsed) return { valid: false, e164: null, region: null, type: null };
+  return parsed ? analysisOf(parsed) : { valid: false, e164: null, region: null, type: null };
+}
+
+function analysisOf(parsed: PhoneNumber): Analysis {
   const valid = parsed.isValid();
   return { valid, e164: valid ? parsed.number : null, region: valid ? (parsed.country ?? null) : null, type: valid ? (parsed.getType() ?? null) : null };
 }
@@ -31,26 +34,41 @@ export function analyzeWithLibphonenumber(raw: string): Analysis {
 // type, for all regions of +1) ends in a free run \d{n}, so for a 10-digit national number,
 // validity, region and type depend only on its first few digits: per area code, the most that any
 // alternative that can apply to it reads (nanp-metadata.ts; 4 for most area codes, up to 7).
-// Common shapes are answered from a memo keyed on the input's form and that prefix, filled by
-// asking libphonenumber-js once per key; anything else goes to libphonenumber-js itself.
+// Those answers are memoized by that prefix, each filled by asking libphonenumber-js once.
+// Common shapes are read by a regular expression; the form (national, national prefix 1, +1)
+// does not matter, as a 10-digit national number whose area code starts with 2-9 is read the same
+// in each. Other inputs are parsed by libphonenumber-js (no isValid, no getType) and, when that
+// yields such a +1 number, answered from the same memo; anything else gets the full answer.
 // An extension ("ext. 12", "x12") does not change validity, region, type or E.164.
-const SHAPE = /^\s*(\+1|1)?[\s.-]?\(?([2-9]\d{2})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})(?:\s*(?:ext\.?|x)\s*\d{1,6})?\s*$/;
-const prefixMemo = new Map<string, { valid: boolean; region: string | null; type: string | null }>();
+const SHAPE = /^\s*(?:\+1|1)?[\s.-]?\(?([2-9]\d{2})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})(?:\s*(?:ext\.?|x)\s*\d{1,6})?\s*$/;
+const NATIONAL = /^[2-9]\d{9}$/;
+interface PrefixAnswer {
+  valid: boolean;
+  region: string | null;
+  type: string | null;
+}
+const prefixMemo = new Map<string, PrefixAnswer>();
+const INVALID: Analysis = Object.freeze({ valid: false, e164: null, region: null, type: null }) as Analysis;
 
-export function analyze(raw: string): Analysis {
-  const m = SHAPE.exec(raw);
-  if (!m) return analyzeWithLibphonenumber(raw);
-  const national = m[2]! + m[3]! + m[4]!;
-  // The form decides how libphonenumber-js reads the digits (national, national prefix, +1).
-  const form = m[1] === '+1' ? '+' : m[1] === '1' ? '1' : 'n';
-  const key = form + national.slice(0, decidingDigitsFor(m[2]!));
+/** `parsed`: libphonenumber-js's reading of this number when there is one, asked on a memo miss. */
+function answerFor(national: string, parsed?: PhoneNumber): Analysis {
+  const key = national.slice(0, decidingDigitsFor(national.slice(0, 3)));
   let answer = prefixMemo.get(key);
   if (!answer) {
-    const probe = analyzeWithLibphonenumber(form === '+' ? `+1${national}` : form === '1' ? `1${national}` : national);
+    const probe = parsed ? analysisOf(parsed) : analyzeWithLibphonenumber(national);
     answer = { valid: probe.valid, region: probe.region, type: probe.type };
     prefixMemo.set(key, answer);
   }
-  return answer.valid ? { valid: true, e164: `+1${national}`, region: answer.region, type: answer.type } : { valid: false, e164: null, region: null, type: null };
+  return answer.valid ? { valid: true, e164: `+1${national}`, region: answer.region, type: answer.type } : INVALID;
+}
+
+export function analyze(raw: string): Analysis {
+  const m = SHAPE.exec(raw);
+  if (m) return answerFor(m[1]! + m[2]! + m[3]!);
+  const parsed = parsePhoneNumberFromString(raw, 'US', metadata);
+  if (!parsed) return INVALID;
+  if (parsed.countryCallingCode === '1' && NATIONAL.test(parsed.nationalNumber)) return answerFor(parsed.nationalNumber, parsed);
+  return analysisOf(parsed);
 }
 
 // How many times this process has normalized a number: the bench holds "once per number per upload".
