@@ -2,18 +2,23 @@
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 const { runClassificationBench } = await import('./classification');
 const { runUploadsBench } = await import('./uploads');
+const { runRequestsBench } = await import('./requests');
+const { runBundlesBench } = await import('./bundles');
 const { runContactsBench } = await import('./contacts');
 
 // `npm run bench`: every benchmark, each reported as ratios against a baseline measured in the
 // same run. Progress goes to stderr; the last line of stdout is one JSON object with every figure.
-const BENCHES: [string, () => Promise<Record<string, number>>][] = [
+// `npm run bench -- uploads` runs one of them.
+const BENCHES: [string, () => Promise<Record<string, number | string>>][] = [
   ['classification', runClassificationBench],
   ['uploads', runUploadsBench],
+  ['requests', runRequestsBench],
+  ['bundles', runBundlesBench],
   ['contacts', runContactsBench],
 ];
 
 const only = process.argv[2];
-const results: Record<string, number> = {};
+const results: Record<string, number | string> = {};
 for (const [name, run] of BENCHES) {
   if (only && only !== name) continue;
   process.stderr.write(`bench ${name}…\n`);

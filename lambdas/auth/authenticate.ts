@@ -2,6 +2,7 @@ import { unauthorized } from '../platform/errors';
 import { nowMs } from '../platform/clock';
 import { KEY_PREFIX, hashApiKey } from './api-key';
 import { getApiKeyByHash, getOrganization, getUser, type Organization } from './identity-repository';
+import { PRINCIPAL_CACHE_ENTRIES, PRINCIPAL_CACHE_MS, principals } from './principal-cache';
 
 export interface Principal {
   organization: Organization;
@@ -23,19 +24,33 @@ export async function authenticate(authorization: string | undefined): Promise<P
   const token = bearer[1]!.trim();
   if (!token.startsWith(KEY_PREFIX)) throw unauthorized('Invalid API key format');
 
-  const key = await getApiKeyByHash(hashApiKey(token));
+  const hash = hashApiKey(token);
+  const now = nowMs();
+  const cached = principals.get(hash);
+  if (cached && now - cached.at < PRINCIPAL_CACHE_MS && now >= cached.at) {
+    // Expiry is a property of the key itself: it holds to the millisecond even from the cache.
+    if (cached.expiresAt !== null && cached.expiresAt <= now) throw unauthorized('Invalid or revoked API key');
+    return cached.principal;
+  }
+  principals.delete(hash);
+
+  const key = await getApiKeyByHash(hash);
   if (!key || key.revoked_at) throw unauthorized('Invalid or revoked API key');
-  if (key.expires_at && Date.parse(key.expires_at) <= nowMs()) throw unauthorized('Invalid or revoked API key');
+  if (key.expires_at && Date.parse(key.expires_at) <= now) throw unauthorized('Invalid or revoked API key');
 
   const [user, organization] = await Promise.all([getUser(key.created_by_user_id), getOrganization(key.organization_id)]);
   if (!user) throw unauthorized('API key creator no longer exists');
   if (!organization) throw unauthorized('Organization for this API key no longer exists');
 
-  return {
+  const principal: Principal = {
     organization,
     organizationId: organization.id,
     userId: user.id,
     apiKeyId: key.id,
     scopes: key.scopes,
   };
+  // Oldest first out: a Map iterates in insertion order.
+  if (principals.size >= PRINCIPAL_CACHE_ENTRIES) principals.delete(principals.keys().next().value!);
+  principals.set(hash, { principal, at: now, expiresAt: key.expires_at ? Date.parse(key.expires_at) : null });
+  return principal;
 }

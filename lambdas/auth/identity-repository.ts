@@ -1,4 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { forgetPrincipals } from './principal-cache';
 import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName } from '../platform/table';
 
 // Organizations, users, memberships and API keys: everything authentication reads.
@@ -71,6 +72,7 @@ export async function updateOrganization(id: string, fields: Partial<Omit<Organi
         ReturnValues: 'ALL_NEW',
       }),
     );
+    forgetPrincipals();
     return strip<Organization>(out.Attributes)!;
   } catch (error) {
     if (isConditionFailed(error)) throw new Error(`organization ${id} does not exist`);
@@ -80,6 +82,7 @@ export async function updateOrganization(id: string, fields: Partial<Omit<Organi
 
 export async function deleteOrganization(id: string): Promise<boolean> {
   const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: orgKey(id), ReturnValues: 'ALL_OLD' }));
+  forgetPrincipals();
   return Boolean(out.Attributes);
 }
 
@@ -100,6 +103,7 @@ export async function getUser(id: string): Promise<User | null> {
 
 export async function deleteUser(id: string): Promise<boolean> {
   const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: userKey(id), ReturnValues: 'ALL_OLD' }));
+  forgetPrincipals();
   return Boolean(out.Attributes);
 }
 
@@ -190,6 +194,7 @@ export async function listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
 
 /** Revokes once; a second revoke keeps the first timestamp. */
 export async function revokeApiKey(hash: string, at: string): Promise<void> {
+  forgetPrincipals();
   // Already revoked: the first timestamp stays.
   await conditionalWrite(() =>
     db().send(
@@ -202,4 +207,6 @@ export async function revokeApiKey(hash: string, at: string): Promise<void> {
       }),
     ),
   );
+  // Again after the write: a request that read the key in between must not keep it cached.
+  forgetPrincipals();
 }

@@ -1,4 +1,4 @@
-import metadata from 'libphonenumber-js/metadata.max.json';
+import metadata from './nanp-metadata.max.json';
 
 // Facts about the NANP (+1) metadata that make prefix memoization exact. Everything here is
 // derived from the metadata itself at load time, so a metadata update cannot silently break it;

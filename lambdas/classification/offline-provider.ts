@@ -1,4 +1,4 @@
-import { normalizeUsCa } from './normalize';
+import { numberTypeOf } from './normalize';
 import { lineTypeFromStructure, type Signals } from './signals';
 import type { SignalProvider } from './provider';
 
@@ -11,7 +11,7 @@ export const offlineProvider: SignalProvider = {
   simulated: false,
   async lookup(items) {
     return items.map((item): Signals => ({
-      lineType: lineTypeFromStructure(normalizeUsCa(item.e164)?.type),
+      lineType: lineTypeFromStructure(numberTypeOf(item.e164)),
       carrier: null,
       lineStatus: null,
       callScreening: null,

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AdminError, listKeys, mintKey, removeMember, revokeKey } from '../admin/admin';
 import { getApiKeyById } from '../auth/identity-repository';
 import { getBalance } from '../credits/credits';

@@ -1,4 +1,4 @@
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from './config';
 
@@ -48,6 +48,18 @@ export async function getObject(bucket: string, key: string): Promise<Buffer | n
     return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : null;
   } catch (error) {
     if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey' || (error as Error).name === 'NotFound') return null;
+    throw error;
+  }
+}
+
+/** Whether an object exists, asked with HEAD: nothing is downloaded. */
+export async function objectExists(bucket: string, key: string): Promise<boolean> {
+  try {
+    await s3().send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    return true;
+  } catch (error) {
+    const e = error as Error & { $metadata?: { httpStatusCode?: number } };
+    if (e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return false;
     throw error;
   }
 }

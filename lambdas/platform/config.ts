@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // The service's configuration: one schema over the environment, parsed once per container (a
 // Lambda's, or the local runtime's process). Nothing else in lambdas/ reads process.env. The CDK

@@ -12,6 +12,7 @@ import { planUpload, priceOf, type ColumnMapping, type Tier } from './plan';
 import { keys, type UploadRecord } from './upload';
 import { deleteChargingUpload, getUpload, insertUpload, transitionUpload, uploadItemKey } from './upload-repository';
 import { startUploadWorkflow } from './workflow';
+import { hasUtf8Bom, layoutOf, serializeWork } from './work-file';
 
 export interface CreateUploadInput {
   /** The CSV bytes exactly as received (JSON-mode uploads are turned into a CSV first). */
@@ -46,10 +47,14 @@ export function decodeCsv(bytes: Buffer): string {
 }
 
 export async function createUpload(principal: Pick<Principal, 'organizationId' | 'userId'> & { apiKeyId: string | null }, input: CreateUploadInput, uploadId = newId()): Promise<UploadRecord> {
-  const [header, ...rows] = readCsv(input.csv).records;
+  const parsed = readCsv(input.csv);
+  const [header, ...rows] = parsed.records;
   if (!header) throw badRequest('The file is empty; it needs a header row and at least 100 numbers');
   // Pools of single contacts were charged per contact and may be any size.
   const plan = planUpload(header.fields, rows.map((r) => r.fields), input.mapping, { minimum: input.source === 'api_pool' ? 1 : undefined });
+  const layout = layoutOf(parsed);
+  layout.bom ||= hasUtf8Bom(input.csv);
+  const work = serializeWork({ rows: plan.rows, layout, firstCells: input.source === 'api_pool' ? rows.map((r) => r.fields[0] ?? '') : undefined }, input.mapping.phoneColumns.length);
   const price = priceOf(plan.validNumberCount, input.tier);
   const at = nowIso();
   const record: UploadRecord = {
@@ -84,9 +89,10 @@ export async function createUpload(principal: Pick<Principal, 'organizationId' |
   };
   // File and (invisible) record first, then the charge, then visibility: a crash anywhere leaves at
   // most an invisible `charging` record, never a charge without an upload.
-  // The pipeline re-reads the original with the same rules (cheap with the normalizer's memo), so
-  // nothing but the original needs storing here.
-  await Promise.all([putObject(filesBucket(), keys.original(record), input.csv, 'text/csv'), insertUpload(record)]);
+  // What the pipeline needs (numbers, names, record spans) is stored once here, so neither it nor
+  // the downloads parse the original or normalize a number again (work-file.ts).
+  const bucket = filesBucket();
+  await Promise.all([putObject(bucket, keys.original(record), input.csv, 'text/csv'), putObject(bucket, keys.work(record), work, 'application/json'), insertUpload(record)]);
 
   const amount = record.credits_required ?? 0;
   try {

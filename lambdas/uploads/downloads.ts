@@ -1,9 +1,11 @@
 import { badRequest, conflict } from '../platform/errors';
 import { nowIso, nowUnix } from '../platform/clock';
 import { sha256Hex } from '../platform/ids';
-import { filesBucket, getObject, putObject } from '../platform/blob';
+import { filesBucket, getObject, objectExists, putObject } from '../platform/blob';
 import { signedDownloadUrl } from './download-signer';
-import { buildProcessedCsv, type SliceOptions } from './processed-file';
+import { writeProcessedCsv, type SliceOptions } from './processed-file';
+import { hasUtf8Bom, layoutOf, originalText, parseWork, type CsvLayout } from './work-file';
+import { parseCsv } from './csv';
 import { vocabularyFor, type RowResult } from './results';
 import { keys, type UploadRecord } from './upload';
 import { recordExport } from './upload-repository';
@@ -71,20 +73,35 @@ export async function processedFilteredLink(upload: UploadRecord): Promise<Downl
   return link(key, `${upload.original_filename.replace(/\.csv$/i, '')}_processed_filtered.csv`);
 }
 
-/** The deprecated fixed slice, built on first use and kept. */
-export const filteredSliceKey = (upload: UploadRecord): Promise<string> =>
-  sliceKey(upload, { statuses: new Set(upload.identity_enabled ? REACHABLE.identity : REACHABLE.answer_intent) });
+const filteredOptions = (upload: Pick<UploadRecord, 'identity_enabled'>): SliceOptions => ({ statuses: new Set(upload.identity_enabled ? REACHABLE.identity : REACHABLE.answer_intent) });
+
+/** The deprecated fixed slice (the same object as `statuses=` its statuses), written by finalize. */
+export const filteredSliceKey = (upload: UploadRecord): Promise<string> => sliceKey(upload, filteredOptions(upload));
+
+/** The slices downloads ask for most, written when processing finishes (finalize). */
+const commonSlices = (upload: Pick<UploadRecord, 'identity_enabled'>): SliceOptions[] => [filteredOptions(upload), { sort: 'best_status' }];
+
+const sliceName = (options: SliceOptions): string =>
+  sha256Hex(JSON.stringify({ s: options.statuses ? [...options.statuses].sort() : null, i: options.includeIdentity ?? false, o: options.sort ?? null, ...(options.neutralizeFormulas ? { f: true } : {}) })).slice(0, 24);
+
+export async function writeCommonSlices(upload: UploadRecord, original: string, layout: CsvLayout, results: RowResult[]): Promise<void> {
+  const bucket = filesBucket();
+  for (const options of commonSlices(upload)) {
+    await putObject(bucket, keys.slice(upload, sliceName(options)), writeProcessedCsv(original, layout, upload.phone_columns, upload.identity_enabled, results, options), 'text/csv');
+  }
+}
 
 /** Builds a slice once and keeps it (same options → same object; names of slices kept before neutralizeFormulas existed are unchanged). */
 async function sliceKey(upload: UploadRecord, options: SliceOptions): Promise<string> {
-  const name = sha256Hex(JSON.stringify({ s: options.statuses ? [...options.statuses].sort() : null, i: options.includeIdentity ?? false, o: options.sort ?? null, ...(options.neutralizeFormulas ? { f: true } : {}) })).slice(0, 24);
-  const key = keys.slice(upload, name);
+  const key = keys.slice(upload, sliceName(options));
   const bucket = filesBucket();
-  if (await getObject(bucket, key)) return key;
-  const [original, results] = await Promise.all([getObject(bucket, keys.original(upload)), getObject(bucket, keys.results(upload))]);
+  if (await objectExists(bucket, key)) return key;
+  const [original, results, work] = await Promise.all([getObject(bucket, keys.original(upload)), getObject(bucket, keys.results(upload)), getObject(bucket, keys.work(upload))]);
   if (!original || !results) throw new Error(`upload ${upload.id}: processed data missing`);
   const rows = (JSON.parse(results.toString('utf8')) as { rows: RowResult[] }).rows;
-  const csv = buildProcessedCsv(original.toString('utf8'), upload.phone_columns, upload.identity_enabled, rows, options);
+  const text = originalText(original);
+  const layout = work ? parseWork(work.toString('utf8'), upload.phone_columns.length).layout : { ...layoutOf(parseCsv(text)), ...(hasUtf8Bom(original) ? { bom: true } : {}) };
+  const csv = writeProcessedCsv(text, layout, upload.phone_columns, upload.identity_enabled, rows, options);
   await putObject(bucket, key, csv, 'text/csv');
   return key;
 }

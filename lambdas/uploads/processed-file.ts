@@ -1,5 +1,6 @@
-import { parseCsv, safeCsvCell, startsLikeFormula, type CsvRecord } from './csv';
+import { parseCsv, safeCsvCell } from './csv';
 import { rankOf, type RowResult } from './results';
+import { layoutOf, type CsvLayout, type RecordSpan } from './work-file';
 
 export interface SliceOptions {
   /** Keep a row when any of its numbers has one of these statuses. */
@@ -16,9 +17,9 @@ export interface SliceOptions {
  * The record's source text; with `neutralize`, a record holding a formula-like cell is written
  * again, each such cell as safeCsvCell writes it (the others as their value needs).
  */
-function recordText(original: string, record: CsvRecord, neutralize: boolean): string {
-  if (!neutralize || !record.fields.some(startsLikeFormula)) return original.slice(record.start, record.end);
-  return record.fields.map(safeCsvCell).join(',');
+function recordText(original: string, record: RecordSpan, neutralize: boolean): string {
+  if (!neutralize || !record.formulaFields) return original.slice(record.start, record.end);
+  return record.formulaFields.map(safeCsvCell).join(',');
 }
 
 /**
@@ -27,9 +28,14 @@ function recordText(original: string, record: CsvRecord, neutralize: boolean): s
  * `neutralizeFormulas` changes customer cells.
  */
 export function buildProcessedCsv(original: string, phoneColumns: string[], identity: boolean, results: RowResult[], options: SliceOptions = {}): string {
-  const { bom, records } = parseCsv(original);
-  const [header, ...rows] = records;
-  if (!header) return original;
+  const parsed = parseCsv(original);
+  if (!parsed.records.length) return original;
+  return writeProcessedCsv(original, layoutOf(parsed), phoneColumns, identity, results, options);
+}
+
+/** buildProcessedCsv from the layout stored at create (work-file.ts): the original is not parsed again. */
+export function writeProcessedCsv(original: string, layout: CsvLayout, phoneColumns: string[], identity: boolean, results: RowResult[], options: SliceOptions = {}): string {
+  const { bom, header, rows } = layout;
   const single = phoneColumns.length === 1;
   const withIdentity = identity && (!single || options.includeIdentity === true);
   const added = single
@@ -48,10 +54,10 @@ export function buildProcessedCsv(original: string, phoneColumns: string[], iden
       .map((x) => x.i);
   }
 
-  const width = header.fields.length;
+  const width = header.width;
   const line = (recordIndex: number, cells: string[]): string => {
     const record = recordIndex < 0 ? header : rows[recordIndex]!;
-    const padding = ','.repeat(Math.max(0, width - record.fields.length));
+    const padding = ','.repeat(Math.max(0, width - record.width));
     return recordText(original, record, options.neutralizeFormulas === true) + padding + ',' + cells.map(safeCsvCell).join(',');
   };
   const eol = header.eol || '\n';

@@ -1,5 +1,5 @@
 import Busboy from 'busboy';
-import { z } from 'zod';
+import * as z from 'zod';
 import { badRequest, payloadTooLarge } from '../platform/errors';
 import { describeZodError } from '../platform/http/validation';
 import { csvLine } from './csv';

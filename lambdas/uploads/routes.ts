@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { authErrors, byIdParams, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { JsonUploadBody, MultipartFields } from './request';

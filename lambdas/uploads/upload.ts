@@ -93,6 +93,8 @@ export const keys = {
   chunk: (u: Pick<UploadRecord, 'organization_id' | 'id'>, n: number) => `uploads/${u.organization_id}/${u.id}/chunks/${n}.json`,
   chunkResult: (u: Pick<UploadRecord, 'organization_id' | 'id'>, n: number) => `uploads/${u.organization_id}/${u.id}/chunks/${n}.result.json`,
   processed: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/processed.csv`,
+  /** Rows, numbers and record spans computed at create (work-file.ts). */
+  work: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/work.json`,
   results: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/results.json`,
   slice: (u: Pick<UploadRecord, 'organization_id' | 'id'>, name: string) => `uploads/${u.organization_id}/${u.id}/slices/${name}.csv`,
 };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const ErrorEnvelope = z
   .object({ detail: z.union([z.string(), z.record(z.string(), z.unknown())]) })

@@ -1,5 +1,6 @@
 import type { LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { checkUrl, UnsafeUrlError } from './safe-url';
 import { extraTrustedCa, requestTimeoutMs } from './settings';
 import { rootCertificates } from 'node:tls';
@@ -36,34 +37,50 @@ export async function safePost(rawUrl: string, body: string, headers: Record<str
     else callback(null, checked.address, checked.family);
   };
   const testCa = extraTrustedCa();
-  const agent = new Agent({
-    connect: { lookup: pinned, timeout, allowH2: false, ...(testCa ? { ca: [...rootCertificates, testCa] } : {}) },
-    headersTimeout: timeout,
-    bodyTimeout: timeout,
-    pipelining: 0,
-  });
   try {
-    const response = await request(checked.url, {
-      method: 'POST',
-      body,
-      headers,
-      dispatcher: agent,
-      signal: AbortSignal.timeout(timeout),
-    });
-    // Only the status matters; read a little so the socket closes cleanly, never the whole body.
-    await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-    const ok = response.statusCode >= 200 && response.statusCode < 300;
-    return { ok, statusCode: response.statusCode, error: null, unsafe: false };
+    const statusCode = await post(new URL(checked.url), body, headers, pinned, timeout, testCa ? [...rootCertificates, testCa] : undefined);
+    const ok = statusCode >= 200 && statusCode < 300;
+    return { ok, statusCode, error: null, unsafe: false };
   } catch (error) {
     return { ok: false, statusCode: null, error: describeNetworkError(error, timeout), unsafe: false };
-  } finally {
-    agent.destroy().catch(() => undefined);
   }
+}
+
+class RequestTimeout extends Error {
+  override name = 'TimeoutError';
+}
+
+/**
+ * One POST with Node's own client on a connection of its own (no agent, no keep-alive, no
+ * redirect), connected through `lookup`; the whole exchange bounded by `timeoutMs`. Answers the
+ * status once the response head arrives, then reads at most 64 KB of the body so the socket
+ * closes cleanly, never the whole body.
+ */
+function post(url: URL, body: string, headers: Record<string, string>, lookup: LookupFunction, timeoutMs: number, ca: string[] | undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup, agent: false, ...(ca ? { ca } : {}) }, (res) => {
+      resolve(res.statusCode ?? 0);
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > 64 * 1024) res.destroy();
+      });
+      res.on('error', () => undefined);
+    });
+    const timer = setTimeout(() => req.destroy(new RequestTimeout(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    req.on('close', () => clearTimeout(timer));
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.end(body);
+  });
 }
 
 function describeNetworkError(error: unknown, timeoutMs: number): string {
   const e = error as Error & { code?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (e.name === 'TimeoutError') {
     return `timed out after ${timeoutMs / 1000} s`;
   }
   const code = e.code ?? e.cause?.code;

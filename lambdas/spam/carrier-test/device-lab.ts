@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { nowIso } from '../../platform/clock';
 import { isCarrier } from '../carriers';
 import type { CarrierTestOutcome, CarrierTestPort, CarrierTestRequest } from './port';

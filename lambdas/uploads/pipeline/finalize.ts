@@ -4,14 +4,16 @@ import { filesBucket, getObject, putObject } from '../../platform/blob';
 import type { AnswerIntent, IdentityBand } from '../../classification';
 import { handlePoolUploadFinished, type PoolRowResult } from '../../contacts/pool-results';
 import { parseCsv } from '../csv';
-import { buildProcessedCsv } from '../processed-file';
+import { writeProcessedCsv } from '../processed-file';
+import { writeCommonSlices } from '../downloads';
+import { originalText, parseWork } from '../work-file';
 import { rowResults, summarize, type RowResult } from '../results';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload, settleUpload, transitionUpload, uploadItemKey } from '../upload-repository';
 import { flushOutbox, outboxFields } from '../../events/outbox';
 import { completedEntries } from './announce';
 import type { ChunkAnswer } from './classify-chunk';
-import { loadWork } from './prepare';
+import { loadUploadWork } from './prepare';
 
 /**
  * Last step: join the chunk answers to the rows, summarize, write the processed file and the row
@@ -39,12 +41,14 @@ export async function finalize(input: { upload_id: string; chunks?: number[] }):
         simulated ||= a.simulated;
       }
     }
-    const rows = await loadWork(current);
-    results = rowResults(rows, current.identity_enabled, (key) => answers.get(key));
-    const original = await getObject(bucket, keys.original(current));
+    const [work, original] = await Promise.all([loadUploadWork(current), getObject(bucket, keys.original(current))]);
     if (!original) throw new Error(`upload ${current.id}: original missing`);
+    results = rowResults(work.rows, current.identity_enabled, (key) => answers.get(key));
+    const text = originalText(original);
     await putObject(bucket, keys.results(current), JSON.stringify({ rows: results }), 'application/json');
-    await putObject(bucket, keys.processed(current), buildProcessedCsv(original.toString('utf8'), current.phone_columns, current.identity_enabled, results), 'text/csv');
+    await putObject(bucket, keys.processed(current), writeProcessedCsv(text, work.layout, current.phone_columns, current.identity_enabled, results), 'text/csv');
+    // The slices most asked for are written now, so their first download only signs a link.
+    await writeCommonSlices(current, text, work.layout, results);
     crashPoint('pipeline.before-complete');
     const at = nowIso();
     const fields = { result_summary: summarize(results, current.identity_enabled, simulated), processed_available: true };
@@ -72,6 +76,11 @@ export const SETTLE_BOUND_MS = 5 * 60_000;
 
 /** The pooled contacts' rows: contact_id is the pool file's first column. */
 export async function poolContactIds(upload: UploadRecord): Promise<string[]> {
+  const stored = await getObject(filesBucket(), keys.work(upload));
+  if (stored) {
+    const ids = parseWork(stored.toString('utf8'), upload.phone_columns.length).firstCells;
+    if (ids) return ids;
+  }
   const original = await getObject(filesBucket(), keys.original(upload));
   if (!original) return [];
   const [, ...rows] = parseCsv(original.toString('utf8')).records;

@@ -7,6 +7,7 @@ import { classifyKey } from '../results';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload, transitionUpload } from '../upload-repository';
 import { config } from '../../platform/config';
+import { hasUtf8Bom, layoutOf, parseWork, type UploadWork } from '../work-file';
 
 /**
  * An upload still `processing` this long after it started is failed and refunded by recovery
@@ -21,13 +22,27 @@ export interface ChunkItem {
   name?: WorkRow['name'];
 }
 
-/** The upload's rows as the create call planned them: the stored original read by the same rules. */
-export async function loadWork(upload: UploadRecord): Promise<WorkRow[]> {
-  const bytes = await getObject(filesBucket(), keys.original(upload));
+/**
+ * The upload's rows and record spans as the create call computed them (work-file.ts). An upload
+ * created before that file existed has its stored original read again by the same rules.
+ */
+export async function loadUploadWork(upload: UploadRecord): Promise<UploadWork> {
+  const bucket = filesBucket();
+  const stored = await getObject(bucket, keys.work(upload));
+  if (stored) return parseWork(stored.toString('utf8'), upload.phone_columns.length);
+  const bytes = await getObject(bucket, keys.original(upload));
   if (!bytes) throw new Error(`upload ${upload.id}: original missing`);
-  const [header, ...rows] = readCsv(bytes).records;
+  const parsed = readCsv(bytes);
+  const [header, ...rows] = parsed.records;
   const mapping = { phoneColumns: upload.phone_columns, fullNameColumn: upload.name_columns?.full, firstNameColumn: upload.name_columns?.first, lastNameColumn: upload.name_columns?.last };
-  return planUpload(header!.fields, rows.map((r) => r.fields), mapping, { minimum: 0 }).rows;
+  const layout = layoutOf(parsed);
+  layout.bom ||= hasUtf8Bom(bytes);
+  return { rows: planUpload(header!.fields, rows.map((r) => r.fields), mapping, { minimum: 0 }).rows, layout, firstCells: rows.map((r) => r.fields[0] ?? '') };
+}
+
+/** The upload's rows as the create call planned them. */
+export async function loadWork(upload: UploadRecord): Promise<WorkRow[]> {
+  return (await loadUploadWork(upload)).rows;
 }
 
 /** The distinct things to classify, in a deterministic order (so a retried step writes the same chunks). */

@@ -1,0 +1,13 @@
+// One cold process: normalizes `count` fresh realistic inputs with the service's normalizer or with
+// the baseline (libphonenumber-js parse + isValid), and prints the time it took as JSON.
+import { realisticInputs } from './inputs';
+import { baselineUsCa } from './baseline';
+
+const [mode, count, seed] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4])];
+const inputs = realisticInputs(count, seed).map((i) => i.raw);
+const { normalizeUsCa } = await import('../lambdas/classification/normalize');
+const fn = mode === 'ours' ? normalizeUsCa : baselineUsCa;
+const t = performance.now();
+let valid = 0;
+for (const raw of inputs) if (fn(raw)) valid++;
+console.log(JSON.stringify({ ms: performance.now() - t, valid }));
