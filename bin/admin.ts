@@ -82,6 +82,8 @@ async function connect(table: string | undefined, stack: string | undefined): Pr
   process.env.AWS_ACCESS_KEY_ID = secret.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY = secret.secretAccessKey;
   process.env.TABLE_NAME ??= LOCAL_RESOURCES.table;
+  process.env.FILES_BUCKET ??= LOCAL_RESOURCES.buckets.files;
+  process.env.SCREENSHOTS_BUCKET ??= LOCAL_RESOURCES.buckets.screenshots;
   const running = readRuntimeState(dataDir);
   if (running) {
     process.env.AWS_ENDPOINT_URL_DYNAMODB = running.dynamoEndpoint;
@@ -96,8 +98,6 @@ async function connect(table: string | undefined, stack: string | undefined): Pr
   process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
   process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
   process.env.S3_FORCE_PATH_STYLE = 'true';
-  process.env.FILES_BUCKET ??= LOCAL_RESOURCES.buckets.files;
-  process.env.SCREENSHOTS_BUCKET ??= LOCAL_RESOURCES.buckets.screenshots;
   await ensureTable(dynamo.endpoint, process.env.TABLE_NAME);
   await ensureBuckets(s3.endpoint, [process.env.FILES_BUCKET, process.env.SCREENSHOTS_BUCKET]);
   return {

@@ -45,6 +45,9 @@ export class CfnResolver {
         return `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:${name}-AbCdEf`;
       case 'AWS::StepFunctions::StateMachine':
         return `arn:aws:states:${REGION}:${ACCOUNT}:stateMachine:${name}`;
+      case 'AWS::Cognito::UserPool':
+        // Cognito pool ids are `<region>_<9 characters>`.
+        return `${REGION}_${logicalId.slice(-9)}`;
       default:
         return name;
     }
@@ -70,6 +73,9 @@ export class CfnResolver {
     if (resource.Type === 'AWS::SQS::Queue' && attribute === 'QueueUrl') return this.ref(logicalId);
     if (resource.Type === 'AWS::CloudFront::Distribution' && attribute === 'DomainName') return `${name}.cloudfront.net`;
     if (resource.Type === 'AWS::CloudFront::PublicKey' && attribute === 'Id') return name.toUpperCase();
+    if (resource.Type === 'AWS::Cognito::UserPool' && attribute === 'ProviderURL') return `https://cognito-idp.${REGION}.amazonaws.com/${this.ref(logicalId)}`;
+    if (resource.Type === 'AWS::Cognito::UserPool' && attribute === 'ProviderName') return `cognito-idp.${REGION}.amazonaws.com/${this.ref(logicalId)}`;
+    if (resource.Type === 'AWS::Cognito::UserPool' && attribute === 'Arn') return `arn:aws:cognito-idp:${REGION}:${ACCOUNT}:userpool/${this.ref(logicalId)}`;
     throw new Error(`GetAtt ${logicalId}.${attribute} (${resource.Type}) is not modelled`);
   }
 

@@ -3,7 +3,8 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedDynamo, ensureTable, type EmbeddedDynamo } from '../../local/embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3, type EmbeddedS3 } from '../../local/embedded-s3';
@@ -40,6 +41,12 @@ export interface DeployedStack {
   filesBucket: string;
   queues: QueuedMessage[];
   receiver: { received: ReceivedHook[]; answers: number[] };
+  /**
+   * A Cognito-shaped access token for a console user (`username` is the service's user id, as
+   * docs/console.md asks the operator to set), signed with the key the HTTP API's JWT authorizer
+   * trusts for the user pool; `claims` override or add claims (a foreign issuer, an expired token).
+   */
+  consoleToken(userId: string, claims?: Record<string, unknown>): Promise<string>;
   /** The function whose logical id starts with `prefix` (e.g. `ContactsPoolJob`). */
   fn(prefix: string): DeployedLambda;
   /** An EventBridge Scheduler invocation of the scheduled function named by its schedule. */
@@ -153,7 +160,9 @@ export async function startDeployedStack(): Promise<DeployedStack> {
   const workflowErrors: unknown[] = [];
   runner = new WorkflowRunner({ definition, handlers, concurrency: 2, exclusiveStates: ['MarkFailed'], retryIntervalMs: 50, onError: (_id, error) => workflowErrors.push(error) });
 
-  const api = await startHttpApi(resolver, byArn);
+  // The user pool's signing key: AWS's authorizer fetches it from the pool's JWKS.
+  const issuerKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const api = await startHttpApi(resolver, byArn, { issuerKey: issuerKeys.publicKey });
 
   const fnByPrefix = (prefix: string): DeployedLambda => {
     const found = [...functions.entries()].filter(([id]) => id.startsWith(prefix));
@@ -179,6 +188,25 @@ export async function startDeployedStack(): Promise<DeployedStack> {
     queues,
     receiver,
     fn: fnByPrefix,
+    async consoleToken(userId, claims = {}) {
+      const [poolId] = resolver.ofType('AWS::Cognito::UserPool')[0]!;
+      const [clientId] = resolver.ofType('AWS::Cognito::UserPoolClient')[0]!;
+      const nowSeconds = Math.floor(nowMs() / 1000);
+      return new SignJWT({
+        sub: randomUUID(),
+        token_use: 'access',
+        scope: 'openid email',
+        client_id: resolver.ref(clientId),
+        username: userId,
+        auth_time: nowSeconds,
+        iss: resolver.getAtt(poolId, 'ProviderURL'),
+        iat: nowSeconds,
+        exp: nowSeconds + 3600,
+        ...claims,
+      })
+        .setProtectedHeader({ alg: 'RS256', kid: 'pool-key' })
+        .sign(issuerKeys.privateKey);
+    },
     async runSchedule(prefix) {
       const fn = fnByPrefix(prefix);
       const schedule = resolver

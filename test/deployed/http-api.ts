@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { randomUUID, type KeyObject } from 'node:crypto';
+import { jwtVerify } from 'jose';
 import { ACCOUNT } from './assembly';
 import type { CfnResolver } from './cfn';
 import { LambdaInvokeError, type DeployedLambda } from './lambda-host';
@@ -17,6 +18,21 @@ interface Route {
   params: string[];
   routeKey: string;
   fn: DeployedLambda;
+  jwt: JwtAuthorizer | null;
+}
+
+interface JwtAuthorizer {
+  issuer: string;
+  audience: string[];
+  scopes: string[];
+}
+
+/**
+ * Where JWT authorizers get the issuer's signing key. AWS fetches it from the issuer's JWKS
+ * (Cognito's, on the internet); here the test holds the key pair and signs the tokens it sends.
+ */
+export interface HttpApiOptions {
+  issuerKey?: KeyObject;
 }
 
 /**
@@ -26,7 +42,14 @@ interface Route {
  * binary bodies base64 encoded) and the function's answer turned back into HTTP. AWS's limits
  * apply: 10 MB bodies, 6 MB synchronous Lambda payloads (after base64).
  */
-export async function startHttpApi(resolver: CfnResolver, byArn: Map<string, DeployedLambda>): Promise<{ url: string; close(): Promise<void> }> {
+export async function startHttpApi(resolver: CfnResolver, byArn: Map<string, DeployedLambda>, options: HttpApiOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
+  const authorizers = new Map<string, JwtAuthorizer>();
+  for (const [id, authorizer] of resolver.ofType('AWS::ApiGatewayV2::Authorizer')) {
+    const props = resolver.resolve(authorizer.Properties) as { AuthorizerType: string; IdentitySource?: string[]; JwtConfiguration?: { Audience: string[]; Issuer: string } };
+    if (props.AuthorizerType !== 'JWT' || !props.JwtConfiguration) throw new Error(`${id}: only JWT authorizers are played here`);
+    if (props.IdentitySource && props.IdentitySource.join() !== '$request.header.Authorization') throw new Error(`${id}: identity source ${props.IdentitySource.join()}`);
+    authorizers.set(id, { issuer: props.JwtConfiguration.Issuer, audience: props.JwtConfiguration.Audience, scopes: [] });
+  }
   const integrations = new Map<string, DeployedLambda>();
   for (const [id, integration] of resolver.ofType('AWS::ApiGatewayV2::Integration')) {
     const props = integration.Properties as { IntegrationUri: unknown; PayloadFormatVersion: string };
@@ -38,8 +61,11 @@ export async function startHttpApi(resolver: CfnResolver, byArn: Map<string, Dep
   const routes: Route[] = [];
   let fallback: DeployedLambda | null = null;
   for (const [, route] of resolver.ofType('AWS::ApiGatewayV2::Route')) {
-    const props = route.Properties as { RouteKey: string; Target: { 'Fn::Join': [string, [string, { Ref: string }]] } };
+    const props = route.Properties as { RouteKey: string; Target: { 'Fn::Join': [string, [string, { Ref: string }]] }; AuthorizationType?: string; AuthorizerId?: { Ref: string }; AuthorizationScopes?: string[] };
     const fn = integrations.get(props.Target['Fn::Join'][1][1].Ref)!;
+    const authorizer = props.AuthorizationType === 'JWT' ? authorizers.get(props.AuthorizerId!.Ref) : undefined;
+    if (props.AuthorizationType === 'JWT' && !authorizer) throw new Error(`${props.RouteKey}: its authorizer is not in the template`);
+    const jwt = authorizer ? { ...authorizer, scopes: props.AuthorizationScopes ?? [] } : null;
     if (props.RouteKey === '$default') {
       fallback = fn;
       continue;
@@ -52,7 +78,7 @@ export async function startHttpApi(resolver: CfnResolver, byArn: Map<string, Dep
         return greedy ? '(.+)' : '([^/]+)';
       })}$`,
     );
-    routes.push({ method, pattern, params, routeKey: props.RouteKey, fn });
+    routes.push({ method, pattern, params, routeKey: props.RouteKey, fn, jwt });
   }
 
   const server: Server = createServer((req, res) => {
@@ -81,16 +107,23 @@ export async function startHttpApi(resolver: CfnResolver, byArn: Map<string, Dep
     let target = fallback;
     let routeKey = '$default';
     let pathParameters: Record<string, string> | undefined;
+    let jwt: JwtAuthorizer | null = null;
     for (const route of routes) {
       const m = route.method === method ? route.pattern.exec(url.pathname) : null;
       if (!m) continue;
       target = route.fn;
       routeKey = route.routeKey;
+      jwt = route.jwt;
       pathParameters = Object.fromEntries(route.params.map((p, i) => [p, decodeURIComponent(m[i + 1]!)]));
       break;
     }
     if (!target) return reply(res, 404, { message: 'Not Found' });
-    const event = toEvent(req, url, body, routeKey, pathParameters);
+    const event = toEvent(req, url, body, routeKey, pathParameters) as { requestContext: Record<string, unknown> };
+    if (jwt) {
+      const claims = await authorize(jwt, req.headers.authorization, options.issuerKey);
+      if (!claims) return reply(res, 401, { message: 'Unauthorized' });
+      event.requestContext.authorizer = { jwt: { claims, scopes: typeof claims.scope === 'string' ? claims.scope.split(' ') : null } };
+    }
     let result: unknown;
     try {
       result = await target.invoke(event);
@@ -111,6 +144,26 @@ export async function startHttpApi(resolver: CfnResolver, byArn: Map<string, Dep
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * API Gateway's JWT authorizer as documented: the token from the Authorization header (a `Bearer `
+ * prefix dropped), its signature checked with the issuer's key, `iss` equal to the issuer, `aud` or
+ * else `client_id` one of the audiences, `exp`/`nbf` honoured, and the route's scopes required.
+ */
+async function authorize(config: JwtAuthorizer, header: string | undefined, key: KeyObject | undefined): Promise<Record<string, unknown> | null> {
+  const token = header?.replace(/^Bearer /, '');
+  if (!token || !key) return null;
+  try {
+    const { payload } = await jwtVerify(token, key, { issuer: config.issuer });
+    const audiences = payload.aud !== undefined ? [payload.aud].flat() : [payload.client_id].filter((v): v is string => typeof v === 'string');
+    if (!audiences.some((a) => config.audience.includes(a))) return null;
+    const granted = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
+    if (config.scopes.length && !config.scopes.some((s) => granted.includes(s))) return null;
+    return payload as Record<string, unknown>;
+  } catch {
+    return null;
+  }
 }
 
 function toEvent(req: IncomingMessage, url: URL, body: Buffer, routeKey: string, pathParameters: Record<string, string> | undefined): unknown {

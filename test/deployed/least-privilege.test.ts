@@ -20,9 +20,12 @@ const COMMAND_CLASS = /class extends [\w$]+\([\w$]+,[\w$]+,"([A-Z]\w+)",[\w$]+\)
 // command class lib-dynamodb carries although no code of the service imports ScanCommand (checked below).
 const SDK_INTERNAL = new Set(['AssumeRole', 'AssumeRoleWithWebIdentity', 'CreateOAuth2Token', 'CreateOAuth2TokenWithIAM', 'CreateToken', 'GetRoleCredentials', 'DescribeEndpoints', 'CreateSession', 'Scan']);
 
+// Operations IAM authorizes under another action's name: HEAD of an object needs s3:GetObject.
+const AUTHORIZED_AS: Record<string, string> = { HeadObject: 's3:GetObject' };
+
 const SERVICE_OF: Record<string, string> = {
   GetItem: 'dynamodb', PutItem: 'dynamodb', UpdateItem: 'dynamodb', DeleteItem: 'dynamodb', Query: 'dynamodb', BatchWriteItem: 'dynamodb', BatchGetItem: 'dynamodb', TransactWriteItems: 'dynamodb',
-  GetObject: 's3', PutObject: 's3', DeleteObject: 's3', CopyObject: 's3', HeadObject: 's3', ListObjectsV2: 's3',
+  GetObject: 's3', PutObject: 's3', DeleteObject: 's3', CopyObject: 's3', ListObjectsV2: 's3',
   SendMessage: 'sqs', StartExecution: 'states', GetSecretValue: 'secretsmanager', SendTextMessage: 'sms-voice', SendVoiceMessage: 'sms-voice',
 };
 
@@ -75,7 +78,7 @@ describe('IAM least privilege', () => {
         [...bundle.matchAll(COMMAND_CLASS)]
           .map((m) => m[1]!)
           .filter((op) => !SDK_INTERNAL.has(op) && configured(op))
-          .map((op) => `${SERVICE_OF[op] ?? 'unknown'}:${op}`),
+          .map((op) => AUTHORIZED_AS[op] ?? `${SERVICE_OF[op] ?? 'unknown'}:${op}`),
       );
       const granted = new Set(
         roleStatements(template, resolver, fn.logicalId)

@@ -14,6 +14,7 @@ describe('deployed artifacts: the main flows', () => {
   let stack: DeployedStack;
   let key = '';
   let orgId = '';
+  let ownerId = '';
 
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const init: RequestInit = { method, headers: { authorization: `Bearer ${key}`, ...headers } };
@@ -38,6 +39,7 @@ describe('deployed artifacts: the main flows', () => {
     await admin.addMember(org.id, user.id, 'owner');
     key = (await admin.mintKey(org.id, user.id)).key;
     orgId = org.id;
+    ownerId = user.id;
   }, 300_000);
 
   afterAll(async () => {
@@ -151,6 +153,23 @@ describe('deployed artifacts: the main flows', () => {
     await stack.runSchedule('WebhooksDeliverySweeper');
     await stack.runSchedule('RecoveryJob');
     expect((await admin.showBalance(orgId)).total).toBeGreaterThan(0);
+  });
+
+  it('serves the console API behind the template’s JWT authorizer: a signed-in owner, never an API key or a foreign token', async () => {
+    const consoleCall = (path: string, token: string | null, init: RequestInit = {}) =>
+      fetch(`${stack.api}${path}`, { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' } });
+    const token = await stack.consoleToken(ownerId);
+    const me = await json<{ organization: { id: string }; role: string }>(await consoleCall('/console/api/me', token), 200);
+    expect(me.organization.id).toBe(orgId);
+    expect(me.role).toBe('owner');
+    const minted = await json<{ key: string }>(await consoleCall('/console/api/keys', token, { method: 'POST', body: JSON.stringify({}) }), 200);
+    expect(minted.key).toMatch(/^svc_live_/);
+    // The authorizer answers before the function: no token, an API key, another issuer, another client, an expired token.
+    for (const bad of [null, key, await stack.consoleToken(ownerId, { iss: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_other' }), await stack.consoleToken(ownerId, { client_id: 'another-client' }), await stack.consoleToken(ownerId, { exp: 1_000 })]) {
+      const refused = await consoleCall('/console/api/me', bad);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toEqual({ message: 'Unauthorized' });
+    }
   });
 
   it('made only AWS calls each function’s IAM policies allow', () => {
