@@ -1,26 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../support/runtime';
-import * as admin from '../../lambdas/admin/admin';
 import { getBalance } from '../../lambdas/credits/credits';
 import { runContactPool } from '../../lambdas/contacts/pool-job';
 import { runRecovery } from '../../lambdas/recovery/recovery-job';
 import { settleWorkflows } from '../../local/workflow';
 import { listContacts } from '../../lambdas/contacts/contact-repository';
 import type { ContactRecord } from '../../lambdas/contacts/contact';
+import { newCustomer } from '../support/customer';
 
 // Bounded concurrent load on loopback: credits are conserved exactly, nothing charged stays
 // invisible, no 500, and the max-tier batch price holds (docs/reliability.md).
 
 const service = useTestService();
 
-async function orgWithKeys(name: string, credits: number, keys: number) {
-  const org = await admin.createOrganization({ name, credits, subscriptionActive: true });
-  const user = await admin.createUser(`${name.toLowerCase().replace(/\W/g, '')}@example.test`);
-  await admin.addMember(org.id, user.id, 'owner');
-  const minted = [];
-  for (let i = 0; i < keys; i++) minted.push((await admin.mintKey(org.id, user.id)).key);
-  return { org, keys: minted };
-}
+const orgWithKeys = (name: string, credits: number, keys: number) => newCustomer({ name, credits, subscriptionActive: true, keys });
 
 const post = (key: string, body: unknown) =>
   fetch(`${service.url}/api/v2/contacts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -16,6 +16,7 @@ import { runDailySpamTests } from '../../lambdas/spam/daily-run';
 import { sweepDueDeliveries } from '../../lambdas/webhooks/sweeper';
 import { setClock } from '../../lambdas/platform/clock';
 import { settleWorkflows } from '../../local/workflow';
+import { newCustomer } from '../support/customer';
 
 // EventBridge Scheduler invokes at least once and may run two copies of a job at once; SQS
 // redelivers. Each scheduled job here runs twice at the same moment and the outcome is the one run's:
@@ -26,10 +27,7 @@ const service = useTestService();
 afterAll(() => setClock(null));
 
 async function orgWithKey(name: string, options: { credits?: number; monthly?: number; cap?: number } = {}) {
-  const org = await admin.createOrganization({ name, subscriptionActive: true, credits: options.credits, monthlyAllocation: options.monthly, cap: options.cap });
-  const user = await admin.createUser(`${name.toLowerCase().replace(/\W/g, '')}-${org.id.slice(0, 6)}@example.test`);
-  await admin.addMember(org.id, user.id, 'owner');
-  return { org, key: (await admin.mintKey(org.id, user.id)).key };
+  return newCustomer({ name, subscriptionActive: true, credits: options.credits, monthlyAllocation: options.monthly, cap: options.cap });
 }
 
 async function allContacts(orgId: string): Promise<ContactRecord[]> {

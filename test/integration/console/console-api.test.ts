@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SignJWT, generateKeyPair, importJWK } from 'jose';
 import { useTestService } from '../../support/runtime';
-import { addMember, createOrganization, createUser, mintKey } from '../../../lambdas/admin/admin';
+import { addMember, createUser, mintKey } from '../../../lambdas/admin/admin';
+import { newCustomer } from '../../support/customer';
 
 // The console's API over HTTP with tokens as the provider issues them (signed with the runtime's
 // key), and hostile ones: other organizations, members, races, refused charges.
@@ -48,9 +49,7 @@ async function draftReadyToConfirm(token: string, numbers = 120): Promise<string
 }
 
 async function otherOrg(credits: number) {
-  const org = await createOrganization({ name: 'Other', subscriptionActive: true, credits });
-  const user = await createUser(`owner-${Math.random().toString(36).slice(2)}@example.com`);
-  await addMember(org.id, user.id, 'owner');
+  const { org, user } = await newCustomer({ name: 'Other', subscriptionActive: true, credits, keys: 0 });
   return { org, user, token: await tokenFor(user.id) };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
-import * as admin from '../../../lambdas/admin/admin';
 import { getBalance } from '../../../lambdas/credits/credits';
+import { newCustomer } from '../../support/customer';
 
 const service = useTestService();
 
@@ -17,12 +17,7 @@ interface ContactBody {
   message: string | null;
 }
 
-async function orgKey(credits: number) {
-  const org = await admin.createOrganization({ name: 'Contacts', credits });
-  const user = await admin.createUser(`c-${org.id}@example.com`);
-  await admin.addMember(org.id, user.id, 'owner');
-  return { org, key: (await admin.mintKey(org.id, user.id)).key };
-}
+const orgKey = (credits: number) => newCustomer({ name: 'Contacts', credits });
 
 describe('POST /api/v{1,2}/contacts', () => {
   it('creates a queued contact in both versions, normalizing the phone and echoing properties', async () => {

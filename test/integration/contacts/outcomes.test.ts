@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
-import * as admin from '../../../lambdas/admin/admin';
 import { getBalance } from '../../../lambdas/credits/credits';
 import { getContact, transitionContact } from '../../../lambdas/contacts/contact-repository';
 import { handlePoolUploadFinished } from '../../../lambdas/contacts/pool-results';
 import { verifyWebhook } from '../../../lambdas/webhooks/verify-signature';
+import { newCustomer } from '../../support/customer';
 
 process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
 const service = useTestService();
@@ -17,12 +17,7 @@ afterAll(async () => receiver.close());
 
 const SECRET = 'callback-secret-0123456789';
 
-async function setup(credits: number) {
-  const org = await admin.createOrganization({ name: 'Outcomes', credits });
-  const user = await admin.createUser(`o-${org.id}@example.com`);
-  await admin.addMember(org.id, user.id, 'owner');
-  return { org, key: (await admin.mintKey(org.id, user.id)).key };
-}
+const setup = (credits: number) => newCustomer({ name: 'Outcomes', credits });
 
 async function create(key: string, body: Record<string, unknown>): Promise<string> {
   const res = await service.request('POST', '/api/v2/contacts', { key, body });

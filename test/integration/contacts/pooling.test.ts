@@ -1,22 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { settleWorkflows } from '../../../local/workflow';
-import * as admin from '../../../lambdas/admin/admin';
 import { getBalance } from '../../../lambdas/credits/credits';
 import { runContactPool } from '../../../lambdas/contacts/pool-job';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
 import { setClock } from '../../../lambdas/platform/clock';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../../lambdas/platform/table';
+import { newCustomer } from '../../support/customer';
 
 const service = useTestService();
 
-async function setup(credits: number) {
-  const org = await admin.createOrganization({ name: 'Pool', credits });
-  const user = await admin.createUser(`p-${org.id}@example.com`);
-  await admin.addMember(org.id, user.id, 'owner');
-  return { org, key: (await admin.mintKey(org.id, user.id)).key };
-}
+const setup = (credits: number) => newCustomer({ name: 'Pool', credits });
 
 async function create(key: string, body: Record<string, unknown>, version = 2) {
   const res = await service.request('POST', `/api/v${version}/contacts`, { key, body });

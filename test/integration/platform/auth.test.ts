@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import * as admin from '../../../lambdas/admin/admin';
 import { setClock } from '../../../lambdas/platform/clock';
+import { newCustomer } from '../../support/customer';
 
 const service = useTestService();
 const BALANCE = '/api/v1/credits/balance';
@@ -12,12 +13,7 @@ async function expect401(res: Response, detail: string) {
   expect(await res.json()).toEqual({ detail });
 }
 
-async function orgWithOwner() {
-  const org = await admin.createOrganization({ name: 'Other', subscriptionActive: true, credits: 10 });
-  const user = await admin.createUser(`owner-${org.id}@example.com`);
-  await admin.addMember(org.id, user.id, 'owner');
-  return { org, user };
-}
+const orgWithOwner = () => newCustomer({ name: 'Other', subscriptionActive: true, credits: 10, keys: 0 });
 
 describe('authentication (spec, Authentication 8)', () => {
   it('accepts the demo key and returns the balance', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { settleWorkflows } from '../../../local/workflow';
-import * as admin from '../../../lambdas/admin/admin';
+import { newCustomer } from '../../support/customer';
 
 const service = useTestService();
 
@@ -10,12 +10,7 @@ interface Page {
   next_cursor: string | null;
 }
 
-async function newOrg(name: string) {
-  const org = await admin.createOrganization({ name, subscriptionActive: true, credits: 100_000 });
-  const user = await admin.createUser(`${name}-${org.id}@example.com`);
-  await admin.addMember(org.id, user.id, 'owner');
-  return { org, key: (await admin.mintKey(org.id, user.id)).key };
-}
+const newOrg = (name: string) => newCustomer({ name, subscriptionActive: true, credits: 100_000 });
 
 async function page(key: string, path: string): Promise<Page> {
   const res = await service.request('GET', path, { key });

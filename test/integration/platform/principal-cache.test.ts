@@ -6,6 +6,7 @@ import { setClock } from '../../../lambdas/platform/clock';
 import { db, tableName } from '../../../lambdas/platform/table';
 import { hashApiKey } from '../../../lambdas/auth/api-key';
 import { PRINCIPAL_CACHE_MS } from '../../../lambdas/auth/principal-cache';
+import { newCustomer } from '../../support/customer';
 
 // Issue 15, item 3: a container reuses what it read for a key for PRINCIPAL_CACHE_MS. A revoke
 // made by another container (a direct write to the table here) is honoured within that bound; one
@@ -18,10 +19,7 @@ const BALANCE = '/api/v1/credits/balance';
 afterEach(() => setClock(null));
 
 async function freshKey(expiresAt?: string) {
-  const org = await admin.createOrganization({ name: 'Cache', subscriptionActive: true, credits: 10 });
-  const user = await admin.createUser(`cache-${org.id}@example.com`);
-  await admin.addMember(org.id, user.id, 'owner');
-  return admin.mintKey(org.id, user.id, expiresAt);
+  return (await newCustomer({ name: 'Cache', subscriptionActive: true, credits: 10, expiresAt })).minted[0]!;
 }
 
 /** A revoke written by another process: this one's cache is not told. */

@@ -2,15 +2,13 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as admin from '../../../lambdas/admin/admin';
 import { db, tableName } from '../../../lambdas/platform/table';
 import type { TestService } from '../../support/runtime';
+import { newCustomer } from '../../support/customer';
 
 /** A fresh organization (own limit, own numbers) with an owner key, so tests do not share state. */
 export async function newOrg(name: string, options: { subscription?: boolean; included?: number | null; addons?: number } = {}) {
-  const org = await admin.createOrganization({ name, subscriptionActive: options.subscription ?? true });
+  const { org, key } = await newCustomer({ name, subscriptionActive: options.subscription ?? true });
   if (options.included !== undefined || options.addons !== undefined) await admin.setSpamLimit(org.id, options.included === undefined ? 5 : options.included, options.addons ?? 0);
-  const user = await admin.createUser(`${name.toLowerCase().replace(/\W+/g, '-')}-${org.id.slice(0, 8)}@example.com`);
-  await admin.addMember(org.id, user.id, 'owner');
-  const minted = await admin.mintKey(org.id, user.id);
-  return { id: org.id, key: minted.key };
+  return { id: org.id, key };
 }
 
 export interface EventRow {

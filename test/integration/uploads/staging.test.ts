@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { settleWorkflows } from '../../../local/workflow';
 import * as admin from '../../../lambdas/admin/admin';
+import { newCustomer } from '../../support/customer';
 
 const service = useTestService();
 
@@ -36,10 +37,7 @@ describe('large files through S3 staging', () => {
 
   describe('a staged upload id is used once', () => {
     async function orgWithCredits(credits: number) {
-      const org = await admin.createOrganization({ name: 'Staged once', subscriptionActive: true, credits });
-      const user = await admin.createUser(`staged-${org.id}@example.com`);
-      await admin.addMember(org.id, user.id, 'owner');
-      return { org, key: (await admin.mintKey(org.id, user.id)).key };
+      return newCustomer({ name: 'Staged once', subscriptionActive: true, credits });
     }
 
     async function stageFile(key: string, numbers: number, first: number): Promise<string> {

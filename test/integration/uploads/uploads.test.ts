@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { settleWorkflows } from '../../../local/workflow';
-import * as admin from '../../../lambdas/admin/admin';
 import { getBalance } from '../../../lambdas/credits/credits';
+import { newCustomer } from '../../support/customer';
 
 const service = useTestService();
 
@@ -41,12 +41,7 @@ async function fetchText(url: string): Promise<string> {
   return new TextDecoder('utf-8', { ignoreBOM: true }).decode(await (await fetch(url)).arrayBuffer());
 }
 
-async function orgKey(credits: number, subscription = true) {
-  const org = await admin.createOrganization({ name: 'Uploads', credits, subscriptionActive: subscription });
-  const user = await admin.createUser(`u-${org.id}@example.com`);
-  await admin.addMember(org.id, user.id, 'owner');
-  return { org, key: (await admin.mintKey(org.id, user.id)).key };
-}
+const orgKey = (credits: number, subscription = true) => newCustomer({ name: 'Uploads', credits, subscriptionActive: subscription });
 
 describe('POST /api/v1/uploads → processing → downloads', () => {
   it('multipart CSV with two phone columns and a name: charged per number, completed with per-column results', async () => {

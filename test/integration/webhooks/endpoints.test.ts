@@ -8,12 +8,12 @@ import { setResolver } from '../../../lambdas/platform/net/resolver';
 import { getDelivery } from '../../../lambdas/webhooks/delivery-repository';
 import { recordEndpointFailure } from '../../../lambdas/webhooks/endpoint-repository';
 import { setClock } from '../../../lambdas/platform/clock';
-import { addMember, createOrganization, createUser, mintKey } from '../../../lambdas/admin/admin';
 import { setTrustedCaForTests } from '../../../lambdas/platform/net/settings';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
+import { newCustomer } from '../../support/customer';
 
 // Loopback receivers need the development setting; DEPLOYMENT=local comes from the local runtime.
 process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
@@ -137,10 +137,7 @@ describe('endpoint registration', () => {
     const list = (await (await service.request('GET', '/api/v1/webhooks')).json()) as Endpoint[];
     expect(list.findIndex((e) => e.id === b.webhook.id)).toBeLessThan(list.findIndex((e) => e.id === a.webhook.id));
 
-    const org = await createOrganization({ name: 'Other' });
-    const user = await createUser(`other-${Date.now()}@example.com`);
-    await addMember(org.id, user.id, 'owner');
-    const key = (await mintKey(org.id, user.id)).key;
+    const { key } = await newCustomer({ name: 'Other' });
     expect((await service.request('GET', `/api/v1/webhooks/${a.webhook.id}`, { key })).status).toBe(404);
     expect((await service.request('PATCH', `/api/v1/webhooks/${a.webhook.id}`, { key, body: { description: 'mine' } })).status).toBe(404);
     expect((await service.request('DELETE', `/api/v1/webhooks/${a.webhook.id}`, { key })).status).toBe(404);
@@ -222,10 +219,7 @@ describe('last_success_at', () => {
   it('is set by the successful registration ping, and again (with the failure count reset) by the ping of a changed URL', async () => {
     // Its own organization and key: the clock moves forward below, and their rate-limit buckets must
     // not be the ones the other tests use.
-    const org = await createOrganization({ name: 'Last success', subscriptionActive: true, credits: 0 });
-    const user = await createUser(`ls-${org.id}@example.com`);
-    await addMember(org.id, user.id, 'owner');
-    const key = (await mintKey(org.id, user.id)).key;
+    const { key } = await newCustomer({ name: 'Last success', subscriptionActive: true, credits: 0 });
     const res0 = await service.request('POST', '/api/v1/webhooks', { key, body: { url: ok.url } });
     expect(res0.status).toBe(201);
     const webhook = ((await res0.json()) as { webhook: Endpoint & { last_success_at: string | null } }).webhook;
