@@ -4,8 +4,7 @@ import { getBalance } from '../../lambdas/credits/credits';
 import { runContactPool } from '../../lambdas/contacts/pool-job';
 import { runRecovery } from '../../lambdas/recovery/recovery-job';
 import { settleWorkflows } from '../../local/workflow';
-import { listContacts } from '../../lambdas/contacts/contact-repository';
-import type { ContactRecord } from '../../lambdas/contacts/contact';
+import { allContacts } from './all-contacts';
 import { newCustomer } from '../support/customer';
 
 // Bounded concurrent load on loopback: credits are conserved exactly, nothing charged stays
@@ -38,17 +37,6 @@ async function postOnce(key: string, body: Record<string, unknown>, idempotencyK
       await new Promise((r) => setTimeout(r, 200 * attempt));
     }
   }
-}
-
-async function allContacts(orgId: string): Promise<ContactRecord[]> {
-  const all: ContactRecord[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await listContacts(orgId, { limit: 100, cursor });
-    all.push(...page.data);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return all;
 }
 
 describe('credits under concurrent max-tier contacts', () => {

@@ -8,8 +8,8 @@ import { getBalance } from '../../lambdas/credits/credits';
 import { replenishedSubscription } from '../../lambdas/credits/balance-rules';
 import { runBillingPeriodJob } from '../../lambdas/credits/billing-period-job';
 import { createContact } from '../../lambdas/contacts/create-contact';
-import { getContact, listContacts } from '../../lambdas/contacts/contact-repository';
-import type { ContactRecord } from '../../lambdas/contacts/contact';
+import { getContact } from '../../lambdas/contacts/contact-repository';
+import { allContacts } from './all-contacts';
 import { runContactPool } from '../../lambdas/contacts/pool-job';
 import { runRecovery } from '../../lambdas/recovery/recovery-job';
 import { runDailySpamTests } from '../../lambdas/spam/daily-run';
@@ -28,17 +28,6 @@ afterAll(() => setClock(null));
 
 async function orgWithKey(name: string, options: { credits?: number; monthly?: number; cap?: number } = {}) {
   return newCustomer({ name, subscriptionActive: true, credits: options.credits, monthlyAllocation: options.monthly, cap: options.cap });
-}
-
-async function allContacts(orgId: string): Promise<ContactRecord[]> {
-  const all: ContactRecord[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await listContacts(orgId, { limit: 100, cursor });
-    all.push(...page.data);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return all;
 }
 
 const request = (key: string, method: string, path: string, body?: unknown) =>
