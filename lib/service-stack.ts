@@ -113,7 +113,7 @@ export class PhoneValidationStack extends Stack {
     });
     void contacts;
 
-    new SpamConstruct(this, 'Spam', { table: this.data.table, screenshots: this.data.screenshotsBucket, environment, api: this.api.functions.get('spam')!, webhooks: this.webhooks, settings: config.spam });
+    const spam = new SpamConstruct(this, 'Spam', { table: this.data.table, screenshots: this.data.screenshotsBucket, environment, api: this.api.functions.get('spam')!, webhooks: this.webhooks, settings: config.spam });
 
     // The web console (docs/console.md): user pool, JWT-authorized /console/api routes, CloudFront.
     new ConsoleConstruct(this, 'Console', {
@@ -136,7 +136,7 @@ export class PhoneValidationStack extends Stack {
       table: this.data.table,
       stateMachine: uploads.stateMachine,
       extraAlarms: [this.webhooks.dlqAlarm, this.webhooks.autoDisableAlarm],
-      deadLetterQueues: [this.webhooks.deadLetterQueue],
+      deadLetterQueues: [this.webhooks.deadLetterQueue, spam.deadLetterQueue],
       alarmEmail: config.alarmEmail,
     });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });

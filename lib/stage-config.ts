@@ -25,9 +25,22 @@ export const StageConfigSchema = z
         deviceLabUrl: z.url().optional(),
         telephonyProvider: z.enum(['aws', 'simulator']).optional(),
         carrierTestProvider: z.enum(['device-lab', 'simulator']).optional(),
+        /** Carrier tests at once (the test consumer's maximum concurrency; at least 2, an SQS event source's floor). */
+        concurrency: z.number().int().min(2).max(1000).default(10),
+        /** Tries per number and carrier before the test is recorded failed. */
+        itemAttempts: z.number().int().min(1).max(10).default(3),
+        /** One carrier test longer than this is a failed try (a device lab polls for up to 5 minutes). */
+        testTimeoutSeconds: z.number().int().min(10).max(840).default(360),
+        /**
+         * Reserve the consumer's concurrency, so the fan-out always has it and never takes more. Off
+         * for accounts whose concurrency quota is still the new-account 10 (AWS refuses reservations
+         * there); the event source's maximum concurrency bounds it either way.
+         */
+        reserveConcurrency: z.boolean().default(true),
       })
       .strict()
-      .default({}),
+      // prefault: an absent block is parsed as {}, so its fields' defaults apply too.
+      .prefault({}),
   })
   .strict();
 

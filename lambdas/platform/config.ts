@@ -56,6 +56,14 @@ export const ConfigSchema = z.object({
   SMS_VOICE_ORIGINATION_IDENTITY: z.string().default(''),
   SMS_VOICE_CONFIGURATION_SET: optional,
   SPAM_RUN_CONCURRENCY: int(4),
+  /** The spam fan-out queue (AWS); without it the daily run tests its work items in-process. */
+  SPAM_QUEUE_URL: optional,
+  /** Tries per number-and-carrier test before it is recorded failed (a timeout or a thrown error). */
+  SPAM_ITEM_ATTEMPTS: int(3),
+  /** One carrier test longer than this counts as a failed attempt (a hung lab call stops only its item). */
+  SPAM_TEST_TIMEOUT_MS: int(360_000),
+  /** The carrier-test simulator waits this long per test, like a real call does. */
+  SIMULATOR_CARRIER_TEST_DELAY_MS: int(0),
   POWERTOOLS_SERVICE_NAME: z.string().default('phone-validation'),
   FAULT_CRASH_AT: optional,
 });
