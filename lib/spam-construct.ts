@@ -24,6 +24,8 @@ export interface SpamConstructProps {
   webhooks?: { grantEmit(fn: LambdaFunction): void };
   /** The stage's spam settings (lib/stage-config.ts); its defaults when absent. */
   settings?: StageConfig['spam'];
+  /** Reserve the test consumer's concurrency (stage config reserveConcurrency). */
+  reserveConcurrency?: boolean;
 }
 
 /**
@@ -92,7 +94,7 @@ export class SpamConstruct extends Construct {
       entry: 'lambdas/spam/test-consumer.ts',
       description: 'Spam: tests one monitored number on one carrier per queued item',
       timeout: consumerTimeout,
-      reservedConcurrentExecutions: settings.reserveConcurrency ? settings.concurrency : undefined,
+      reservedConcurrentExecutions: props.reserveConcurrency === false ? undefined : settings.concurrency,
       environment: {
         ...props.environment,
         CARRIER_TEST_PROVIDER: carrierTestProvider,

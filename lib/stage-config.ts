@@ -18,6 +18,29 @@ export const StageConfigSchema = z
     /** Receives every alarm (AWS mails a confirmation first). */
     alarmEmail: z.email().optional(),
     contactPoolMinutes: z.number().int().min(1).max(60).default(5),
+    /** The HTTP API stage's throttle (requests per second, steady and burst), above the per-key limits. */
+    apiThrottle: z
+      .object({ rateLimit: z.number().int().min(1).max(10_000).default(500), burstLimit: z.number().int().min(1).max(5_000).default(1_000) })
+      .strict()
+      .prefault({}),
+    /**
+     * Background fan-out gets reserved concurrency (spam tests: spam.concurrency; upload chunk
+     * classification: uploadClassifyConcurrency), so it can neither take the API's share nor be
+     * starved. false for an account whose concurrency quota is still the new-account 10 (AWS refuses
+     * reservations there); the queue's and the Map state's maximum concurrency still bound it.
+     */
+    reserveConcurrency: z.boolean().default(true),
+    uploadClassifyConcurrency: z.number().int().min(1).max(1000).default(20),
+    /** S3 lifecycle, in days (docs/operations.md, Retention). Spam screenshots: 7 days, fixed by the spec. */
+    retention: z
+      .object({
+        /** Everything under uploads/: originals, chunks and their results, processed files and slices. */
+        uploadsDays: z.number().int().min(1).max(3650).default(90),
+        /** Staged large files (staging/) never turned into an upload. */
+        stagingDays: z.number().int().min(1).max(365).default(2),
+      })
+      .strict()
+      .prefault({}),
     spam: z
       .object({
         runHourUtc: z.number().int().min(0).max(23).optional(),
@@ -31,12 +54,6 @@ export const StageConfigSchema = z
         itemAttempts: z.number().int().min(1).max(10).default(3),
         /** One carrier test longer than this is a failed try (a device lab polls for up to 5 minutes). */
         testTimeoutSeconds: z.number().int().min(10).max(840).default(360),
-        /**
-         * Reserve the consumer's concurrency, so the fan-out always has it and never takes more. Off
-         * for accounts whose concurrency quota is still the new-account 10 (AWS refuses reservations
-         * there); the event source's maximum concurrency bounds it either way.
-         */
-        reserveConcurrency: z.boolean().default(true),
       })
       .strict()
       // prefault: an absent block is parsed as {}, so its fields' defaults apply too.

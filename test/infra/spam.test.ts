@@ -62,7 +62,7 @@ describe('spam monitoring infrastructure', () => {
 
   it('takes concurrency, tries and the test timeout from the stage configuration', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    const config = parseStageConfig('spamcfg', { spam: { concurrency: 25, itemAttempts: 5, testTimeoutSeconds: 120, reserveConcurrency: false } }, process.cwd());
+    const config = parseStageConfig('spamcfg', { reserveConcurrency: false, spam: { concurrency: 25, itemAttempts: 5, testTimeoutSeconds: 120 } }, process.cwd());
     const t = Template.fromStack(new PhoneValidationStack(app, 'SpamCfg', { env: { account: '111111111111', region: 'us-east-1' }, config }));
     const fns = t.findResources('AWS::Lambda::Function');
     const consumer = Object.values(fns).find((f) => String(f.Properties.Description).includes('tests one monitored number'))!;
