@@ -72,6 +72,7 @@ export class PhoneValidationStack extends Stack {
       environment,
       grantEmit,
       retention: config.retention,
+      provider: config.provider,
       classifyReservedConcurrency: config.reserveConcurrency ? config.uploadClassifyConcurrency : undefined,
     });
     if (environment.CLASSIFICATION_PROVIDER === 'twilio') {

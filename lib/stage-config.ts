@@ -31,6 +31,16 @@ export const StageConfigSchema = z
      */
     reserveConcurrency: z.boolean().default(true),
     uploadClassifyConcurrency: z.number().int().min(1).max(1000).default(20),
+    /** The lookup provider's account limits (docs/classification.md, Provider limits). */
+    provider: z
+      .object({
+        /** Calls per second across every concurrent chunk of every upload (one token bucket in the table). */
+        requestsPerSecond: z.number().int().min(1).max(10_000).default(50),
+        /** Above this share of an upload's numbers failing their lookup after retries, the upload fails and is refunded. */
+        maxFailedShare: z.number().min(0).max(1).default(0.1),
+      })
+      .strict()
+      .prefault({}),
     /** S3 lifecycle, in days (docs/operations.md, Retention). Spam screenshots: 7 days, fixed by the spec. */
     retention: z
       .object({

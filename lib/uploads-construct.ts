@@ -18,6 +18,8 @@ export interface UploadsConstructProps {
   grantEmit: (fn: LambdaFunction) => void;
   /** Days objects are kept under uploads/ and staging/ (stage config `retention`). */
   retention?: { uploadsDays: number; stagingDays: number };
+  /** The lookup provider's limits (stage config `provider`). */
+  provider?: { requestsPerSecond: number; maxFailedShare: number };
   /** Reserved concurrency of the classify step, the workflow's fan-out (stage config); none when undefined. */
   classifyReservedConcurrency?: number;
 }
@@ -51,11 +53,15 @@ export class UploadsConstruct extends Construct {
     this.steps = [prepare, classify, finalize, fail];
     this.classify = classify;
     this.finalize = finalize;
-    // What each step's code calls: classify only reads the table; fail only reads files (the
+    const provider = props.provider ?? { requestsPerSecond: 50, maxFailedShare: 0.1 };
+    classify.addEnvironment('TWILIO_REQUESTS_PER_SECOND', String(provider.requestsPerSecond));
+    finalize.addEnvironment('PROVIDER_FAILURE_MAX_SHARE', String(provider.maxFailedShare));
+    // What each step's code calls: classify only reads the table (and takes provider tokens); fail only reads files (the
     // original, for links in upload.failed); finalize and fail publish events.
     const access: [ServiceFunction, TableAction[], { read?: string[]; write?: string[] }, boolean][] = [
       [prepare, ['GetItem', 'Query', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, false],
-      [classify, ['GetItem', 'Query'], { read: ['uploads/'], write: ['uploads/'] }, false],
+      // classify reads the table, and updates only the provider's shared rate bucket.
+      [classify, ['GetItem', 'Query', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, false],
       [finalize, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, true],
       [fail, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'] }, true],
     ];

@@ -46,6 +46,8 @@ export const ConfigSchema = z.object({
   TWILIO_REQUESTS_PER_SECOND: optional,
   TWILIO_TIMEOUT_MS: optional,
   TWILIO_ATTEMPTS: optional,
+  /** Above this share of an upload's numbers failing their provider lookup, the upload fails (and is refunded). */
+  PROVIDER_FAILURE_MAX_SHARE: z.coerce.number().min(0).max(1).default(0.1),
   CARRIER_TEST_PROVIDER: z.enum(['simulator', 'device-lab']).default('simulator'),
   DEVICE_LAB_URL: z.string().default(''),
   DEVICE_LAB_TOKEN: optional,

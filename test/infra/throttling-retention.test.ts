@@ -55,6 +55,15 @@ describe('retention, throttling and isolation', () => {
     for (const f of Object.values(unreserved.findResources('AWS::Lambda::Function'))) expect(f.Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
 
+  it('gives the provider limits to the steps that apply them', () => {
+    expect(functionByDescription(template, 'Uploads: classify one chunk').Properties.Environment.Variables.TWILIO_REQUESTS_PER_SECOND).toBe('50');
+    expect(functionByDescription(template, 'Uploads: summary, processed file').Properties.Environment.Variables.PROVIDER_FAILURE_MAX_SHARE).toBe('0.1');
+    const t = synthWith({ provider: { requestsPerSecond: 20, maxFailedShare: 0.02 } });
+    expect(functionByDescription(t, 'Uploads: classify one chunk').Properties.Environment.Variables.TWILIO_REQUESTS_PER_SECOND).toBe('20');
+    expect(functionByDescription(t, 'Uploads: summary, processed file').Properties.Environment.Variables.PROVIDER_FAILURE_MAX_SHARE).toBe('0.02');
+    expect(() => parseStageConfig('bad', { provider: { maxFailedShare: 2 } }, process.cwd())).toThrow(/provider\.maxFailedShare/);
+  });
+
   it('refuses a bad value naming the field', () => {
     expect(() => parseStageConfig('bad', { retention: { uploadsDays: 0 } }, process.cwd())).toThrow(/retention\.uploadsDays/);
     expect(() => parseStageConfig('bad', { apiThrottle: { rateLimit: 'lots' } }, process.cwd())).toThrow(/apiThrottle\.rateLimit/);
