@@ -33,6 +33,7 @@ const API_TABLE_ACCESS: Record<ApiFunctionName, TableAction[]> = {
 /** API functions whose requests publish events (upload.created, number.verified…). */
 const API_EVENT_PRODUCERS: ApiFunctionName[] = ['uploads', 'spam'];
 import { ConsoleConstruct } from './console-construct';
+import { UPLOAD_CREATE_MEMORY_MB } from './memory-sizing';
 
 /**
  * The whole service in one stack. Feature constructs (uploads pipeline, webhook delivery, spam
@@ -57,7 +58,7 @@ export class PhoneValidationStack extends Stack {
       SCREENSHOTS_BUCKET: this.data.screenshotsBucket.bucketName,
       CLASSIFICATION_PROVIDER: config.classificationProvider,
     };
-    this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment, throttle: config.apiThrottle });
+    this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment, throttle: config.apiThrottle, sizing: { uploads: { memorySize: UPLOAD_CREATE_MEMORY_MB } } });
     for (const [name, fn] of this.api.functions) grantTable(fn, this.data.table, API_TABLE_ACCESS[name]);
     const cursorKey = this.grantCursorKey();
 

@@ -64,6 +64,14 @@ describe('retention, throttling and isolation', () => {
     expect(() => parseStageConfig('bad', { provider: { maxFailedShare: 2 } }, process.cwd())).toThrow(/provider\.maxFailedShare/);
   });
 
+  it('sizes memory from the measured peaks: upload creation 1024 MB, the pipeline steps above their peak', () => {
+    expect(functionByDescription(template, 'API: uploads').Properties.MemorySize).toBe(1024);
+    expect(functionByDescription(template, 'Console API').Properties.MemorySize).toBe(1024);
+    // The whole pipeline in one process peaked at 835 MB for 250,000 rows (bench/after.json).
+    expect(functionByDescription(template, 'Uploads: mark processing').Properties.MemorySize).toBeGreaterThan(835);
+    expect(functionByDescription(template, 'Uploads: summary, processed file').Properties.MemorySize).toBeGreaterThan(835);
+  });
+
   it('refuses a bad value naming the field', () => {
     expect(() => parseStageConfig('bad', { retention: { uploadsDays: 0 } }, process.cwd())).toThrow(/retention\.uploadsDays/);
     expect(() => parseStageConfig('bad', { apiThrottle: { rateLimit: 'lots' } }, process.cwd())).toThrow(/apiThrottle\.rateLimit/);
