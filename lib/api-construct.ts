@@ -12,6 +12,8 @@ export interface ApiConstructProps {
   environment: Record<string, string>;
   /** Per-function overrides (memory, timeout) for the heavier handlers. */
   sizing?: Partial<Record<ApiFunctionName, { memorySize?: number }>>;
+  /** The stage's throttle for every route (requests per second; stage config `apiThrottle`). */
+  throttle?: { rateLimit: number; burstLimit: number };
 }
 
 /**
@@ -52,6 +54,8 @@ export class ApiConstruct extends Construct {
       stageName: '$default',
       autoDeploy: true,
       accessLogSettings: { destination: new LogGroupLogDestination(accessLogs) },
+      // A flood answers 429 at the edge before it reaches (and bills) a function; per-key limits sit below it.
+      throttle: props.throttle,
     });
     for (const route of props.routes) {
       this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrations.get(route.fn)! });

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { UPLOAD_CREATE_MEMORY_MB } from './memory-sizing';
 import { join } from 'node:path';
 import { Aspects, CfnElement, CfnOutput, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import { HttpMethod, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -110,7 +111,8 @@ export class ConsoleConstruct extends Construct {
       enableTokenRevocation: true,
     });
 
-    this.handler = new ServiceFunction(this, 'ApiFunction', { entry: 'lambdas/console/handler.ts', description: 'Console API', environment: props.environment });
+    // The console creates uploads from staged CSVs through the same code as the uploads API: same memory.
+    this.handler = new ServiceFunction(this, 'ApiFunction', { entry: 'lambdas/console/handler.ts', description: 'Console API', environment: props.environment, memorySize: UPLOAD_CREATE_MEMORY_MB });
     grantTable(this.handler, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']);
     props.grantUploads(this.handler);
     props.grantEmit(this.handler);

@@ -17,6 +17,8 @@ export interface ServiceFunctionProps {
   timeout?: Duration;
   memorySize?: number;
   description?: string;
+  /** Reserved concurrency: both the function's floor and its cap (background fan-out, docs/operations.md). */
+  reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -42,6 +44,7 @@ export class ServiceFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       timeout: props.timeout ?? Duration.seconds(29),
       tracing: Tracing.ACTIVE,
       logGroup,

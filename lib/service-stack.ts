@@ -33,6 +33,7 @@ const API_TABLE_ACCESS: Record<ApiFunctionName, TableAction[]> = {
 /** API functions whose requests publish events (upload.created, number.verified…). */
 const API_EVENT_PRODUCERS: ApiFunctionName[] = ['uploads', 'spam'];
 import { ConsoleConstruct } from './console-construct';
+import { UPLOAD_CREATE_MEMORY_MB } from './memory-sizing';
 
 /**
  * The whole service in one stack. Feature constructs (uploads pipeline, webhook delivery, spam
@@ -57,7 +58,7 @@ export class PhoneValidationStack extends Stack {
       SCREENSHOTS_BUCKET: this.data.screenshotsBucket.bucketName,
       CLASSIFICATION_PROVIDER: config.classificationProvider,
     };
-    this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment });
+    this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment, throttle: config.apiThrottle, sizing: { uploads: { memorySize: UPLOAD_CREATE_MEMORY_MB } } });
     for (const [name, fn] of this.api.functions) grantTable(fn, this.data.table, API_TABLE_ACCESS[name]);
     const cursorKey = this.grantCursorKey();
 
@@ -66,7 +67,15 @@ export class PhoneValidationStack extends Stack {
     this.webhooks = new WebhooksConstruct(this, 'Webhooks', { table: this.data.table, environment, producers: API_EVENT_PRODUCERS.map((name) => this.api.functions.get(name)!) });
 
     const grantEmit = (fn: LambdaFunction) => this.webhooks.grantEmit(fn);
-    const uploads = new UploadsConstruct(this, 'Uploads', { table: this.data.table, filesBucket: this.data.filesBucket, environment, grantEmit });
+    const uploads = new UploadsConstruct(this, 'Uploads', {
+      table: this.data.table,
+      filesBucket: this.data.filesBucket,
+      environment,
+      grantEmit,
+      retention: config.retention,
+      provider: config.provider,
+      classifyReservedConcurrency: config.reserveConcurrency ? config.uploadClassifyConcurrency : undefined,
+    });
     if (environment.CLASSIFICATION_PROVIDER === 'twilio') {
       // Filled in by the operator after deploy: {"account_sid": "...", "auth_token": "..."}.
       // Created in its documented JSON shape with a placeholder, named in the outputs (docs/deploy.md).
@@ -113,7 +122,7 @@ export class PhoneValidationStack extends Stack {
     });
     void contacts;
 
-    new SpamConstruct(this, 'Spam', { table: this.data.table, screenshots: this.data.screenshotsBucket, environment, api: this.api.functions.get('spam')!, webhooks: this.webhooks, settings: config.spam });
+    const spam = new SpamConstruct(this, 'Spam', { table: this.data.table, screenshots: this.data.screenshotsBucket, environment, api: this.api.functions.get('spam')!, webhooks: this.webhooks, settings: config.spam, reserveConcurrency: config.reserveConcurrency });
 
     // The web console (docs/console.md): user pool, JWT-authorized /console/api routes, CloudFront.
     new ConsoleConstruct(this, 'Console', {
@@ -136,7 +145,7 @@ export class PhoneValidationStack extends Stack {
       table: this.data.table,
       stateMachine: uploads.stateMachine,
       extraAlarms: [this.webhooks.dlqAlarm, this.webhooks.autoDisableAlarm],
-      deadLetterQueues: [this.webhooks.deadLetterQueue],
+      deadLetterQueues: [this.webhooks.deadLetterQueue, spam.deadLetterQueue],
       alarmEmail: config.alarmEmail,
     });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });

@@ -3,13 +3,15 @@ import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { grantSecretValue, grantTable, ownSmsVoiceIdentities } from './grants';
+import { grantSecretValue, grantSendMessage, grantTable, ownSmsVoiceIdentities } from './grants';
 import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
-import type { StageConfig } from './stage-config';
+import { StageConfigSchema, type StageConfig } from './stage-config';
 
 export interface SpamConstructProps {
   table: TableV2;
@@ -20,27 +22,30 @@ export interface SpamConstructProps {
   api: LambdaFunction;
   /** Lets the daily run emit events (spam.detected) into webhook delivery. */
   webhooks?: { grantEmit(fn: LambdaFunction): void };
-  /** The stage's spam settings (lib/stage-config.ts). */
+  /** The stage's spam settings (lib/stage-config.ts); its defaults when absent. */
   settings?: StageConfig['spam'];
+  /** Reserve the test consumer's concurrency (stage config reserveConcurrency). */
+  reserveConcurrency?: boolean;
 }
 
 /**
- * Spam monitoring: the daily test run on EventBridge Scheduler, its Lambda, the device-lab token
- * secret, and what the API function needs to send verification codes through AWS End User
- * Messaging SMS and Voice v2.
- *
- * Context keys (cdk.json or `-c`): spamOriginationIdentity (phone number, pool or sender id; without
- * it codes go to the simulator's outbox in the table, read with `admin spam-codes --stack`),
- * spamTelephonyProvider (aws|simulator), spamDeviceLabUrl (https; without it tests are simulated),
- * spamCarrierTestProvider (device-lab|simulator), spamRunHourUtc (default 14).
+ * Spam monitoring: the daily run on EventBridge Scheduler plans the day and fans out one SQS
+ * message per number and carrier; the test consumer takes them at a bounded concurrency (the event
+ * source's maximum, and reserved concurrency so the fan-out can neither starve the API nor be
+ * starved), retrying each message alone, its dead-letter queue alarmed (MonitoringConstruct). Also
+ * the device-lab token secret, and what the API function needs to send verification codes through
+ * AWS End User Messaging SMS and Voice v2. Settings: the stage file's `spam` block (docs/deploy.md).
  */
 export class SpamConstruct extends Construct {
   readonly dailyRun: ServiceFunction;
+  readonly testConsumer: ServiceFunction;
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
   readonly deviceLabToken: Secret;
 
   constructor(scope: Construct, id: string, props: SpamConstructProps) {
     super(scope, id);
-    const settings = props.settings ?? {};
+    const settings = props.settings ?? StageConfigSchema.shape.spam.parse(undefined);
     const origination = settings.originationIdentity ?? '';
     const deviceLabUrl = settings.deviceLabUrl ?? '';
     const telephonyProvider = settings.telephonyProvider ?? (origination ? 'aws' : 'simulator');
@@ -57,23 +62,56 @@ export class SpamConstruct extends Construct {
       reason: 'The token is issued by the device-lab vendor and rotated in its console; there is no rotation Lambda to run.',
     });
 
+    // One try may take the whole test timeout, plus the writes around it.
+    const consumerTimeout = Duration.seconds(settings.testTimeoutSeconds + 60);
+    this.deadLetterQueue = new Queue(this, 'TestDlq', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    Validations.of(this.deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself the dead-letter queue of the spam test queue; it is alarmed when not empty.' });
+    this.queue = new Queue(this, 'TestQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // AWS guidance for Lambda consumers: at least six times the function's timeout.
+      visibilityTimeout: Duration.seconds(consumerTimeout.toSeconds() * 6),
+      // A message's last receive records the failure on the number; reaching the DLQ means even that failed.
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: settings.itemAttempts },
+      // A day's items are stale once the next day's run has planned its own.
+      retentionPeriod: Duration.days(1),
+    });
+
     this.dailyRun = new ServiceFunction(this, 'DailyRun', {
-      entry: 'lambdas/spam/daily-run.ts',
-      description: 'Daily: test every verified in-limit monitored number on AT&T, T-Mobile and Verizon',
+      entry: 'lambdas/spam/daily-run-handler.ts',
+      description: 'Daily: plan the tests of every verified in-limit monitored number on AT&T, T-Mobile and Verizon, one queued item per number and carrier',
       timeout: Duration.minutes(15),
+      environment: {
+        ...props.environment,
+        CARRIER_TEST_PROVIDER: carrierTestProvider,
+        SPAM_QUEUE_URL: this.queue.queueUrl,
+      },
+    });
+    grantTable(this.dailyRun, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem']);
+    grantSendMessage(this.dailyRun, this.queue);
+
+    this.testConsumer = new ServiceFunction(this, 'TestConsumer', {
+      entry: 'lambdas/spam/test-consumer.ts',
+      description: 'Spam: tests one monitored number on one carrier per queued item',
+      timeout: consumerTimeout,
+      reservedConcurrentExecutions: props.reserveConcurrency === false ? undefined : settings.concurrency,
       environment: {
         ...props.environment,
         CARRIER_TEST_PROVIDER: carrierTestProvider,
         DEVICE_LAB_URL: deviceLabUrl,
         DEVICE_LAB_TOKEN_SECRET_ARN: this.deviceLabToken.secretArn,
+        SPAM_ITEM_ATTEMPTS: String(settings.itemAttempts),
+        SPAM_TEST_TIMEOUT_MS: String(settings.testTimeoutSeconds * 1000),
       },
     });
-    grantTable(this.dailyRun, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem']);
+    // One item per invocation: a slow call holds up no other item, and a timeout fails only its own.
+    this.testConsumer.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: settings.concurrency }));
+    grantTable(this.testConsumer, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem']);
     // Object-level rights on the spam/ prefix only, rather than the broad grant* helpers.
     const screenshotObjects = props.screenshots.arnForObjects('spam/*');
-    this.dailyRun.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: [screenshotObjects] }));
-    grantSecretValue(this.dailyRun, this.deviceLabToken);
-    props.webhooks?.grantEmit(this.dailyRun);
+    this.testConsumer.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: [screenshotObjects] }));
+    grantSecretValue(this.testConsumer, this.deviceLabToken);
+    props.webhooks?.grantEmit(this.testConsumer);
 
     new Schedule(this, 'Daily', {
       description: 'Spam monitoring: daily carrier tests',
@@ -102,7 +140,7 @@ export class SpamConstruct extends Construct {
       }
     }
     const objectsWildcard = `AwsSolutions-IAM5[Resource::<${Stack.of(this).resolve(Stack.of(this).getLogicalId(props.screenshots.node.defaultChild as CfnElement))}.Arn>/spam/*]`;
-    for (const holder of [this.dailyRun, props.api]) {
+    for (const holder of [this.testConsumer, props.api]) {
       Validations.of(holder).acknowledge({ id: objectsWildcard, reason: 'Screenshots are objects under the spam/ prefix of the screenshots bucket; the wildcard covers only their keys.' });
     }
   }

@@ -18,6 +18,39 @@ export const StageConfigSchema = z
     /** Receives every alarm (AWS mails a confirmation first). */
     alarmEmail: z.email().optional(),
     contactPoolMinutes: z.number().int().min(1).max(60).default(5),
+    /** The HTTP API stage's throttle (requests per second, steady and burst), above the per-key limits. */
+    apiThrottle: z
+      .object({ rateLimit: z.number().int().min(1).max(10_000).default(500), burstLimit: z.number().int().min(1).max(5_000).default(1_000) })
+      .strict()
+      .prefault({}),
+    /**
+     * Background fan-out gets reserved concurrency (spam tests: spam.concurrency; upload chunk
+     * classification: uploadClassifyConcurrency), so it can neither take the API's share nor be
+     * starved. false for an account whose concurrency quota is still the new-account 10 (AWS refuses
+     * reservations there); the queue's and the Map state's maximum concurrency still bound it.
+     */
+    reserveConcurrency: z.boolean().default(true),
+    uploadClassifyConcurrency: z.number().int().min(1).max(1000).default(20),
+    /** The lookup provider's account limits (docs/classification.md, Provider limits). */
+    provider: z
+      .object({
+        /** Calls per second across every concurrent chunk of every upload (one token bucket in the table). */
+        requestsPerSecond: z.number().int().min(1).max(10_000).default(50),
+        /** Above this share of an upload's numbers failing their lookup after retries, the upload fails and is refunded. */
+        maxFailedShare: z.number().min(0).max(1).default(0.1),
+      })
+      .strict()
+      .prefault({}),
+    /** S3 lifecycle, in days (docs/operations.md, Retention). Spam screenshots: 7 days, fixed by the spec. */
+    retention: z
+      .object({
+        /** Everything under uploads/: originals, chunks and their results, processed files and slices. */
+        uploadsDays: z.number().int().min(1).max(3650).default(90),
+        /** Staged large files (staging/) never turned into an upload. */
+        stagingDays: z.number().int().min(1).max(365).default(2),
+      })
+      .strict()
+      .prefault({}),
     spam: z
       .object({
         runHourUtc: z.number().int().min(0).max(23).optional(),
@@ -25,9 +58,16 @@ export const StageConfigSchema = z
         deviceLabUrl: z.url().optional(),
         telephonyProvider: z.enum(['aws', 'simulator']).optional(),
         carrierTestProvider: z.enum(['device-lab', 'simulator']).optional(),
+        /** Carrier tests at once (the test consumer's maximum concurrency; at least 2, an SQS event source's floor). */
+        concurrency: z.number().int().min(2).max(1000).default(10),
+        /** Tries per number and carrier before the test is recorded failed. */
+        itemAttempts: z.number().int().min(1).max(10).default(3),
+        /** One carrier test longer than this is a failed try (a device lab polls for up to 5 minutes). */
+        testTimeoutSeconds: z.number().int().min(10).max(840).default(360),
       })
       .strict()
-      .default({}),
+      // prefault: an absent block is parsed as {}, so its fields' defaults apply too.
+      .prefault({}),
   })
   .strict();
 

@@ -16,6 +16,12 @@ export interface UploadsConstructProps {
   environment: Record<string, string>;
   /** Gives a function what emitting events needs (the webhook queue). */
   grantEmit: (fn: LambdaFunction) => void;
+  /** Days objects are kept under uploads/ and staging/ (stage config `retention`). */
+  retention?: { uploadsDays: number; stagingDays: number };
+  /** The lookup provider's limits (stage config `provider`). */
+  provider?: { requestsPerSecond: number; maxFailedShare: number };
+  /** Reserved concurrency of the classify step, the workflow's fan-out (stage config); none when undefined. */
+  classifyReservedConcurrency?: number;
 }
 
 /**
@@ -35,21 +41,27 @@ export class UploadsConstruct extends Construct {
     // Each step function's timeout is its Task's TimeoutSeconds in the ASL: the invocation ends when
     // the state times out, so a retry never runs next to the attempt it replaces.
     const timeouts = taskTimeouts(join(PROJECT_ROOT, 'statemachines/upload-processing.asl.json'));
-    const step = (name: string, state: string, entry: string, description: string, memorySize: number) =>
-      new ServiceFunction(this, name, { entry, description, environment: props.environment, memorySize, timeout: Duration.seconds(timeouts[state]!) });
+    const step = (name: string, state: string, entry: string, description: string, memorySize: number, reservedConcurrentExecutions?: number) =>
+      new ServiceFunction(this, name, { entry, description, environment: props.environment, memorySize, timeout: Duration.seconds(timeouts[state]!), reservedConcurrentExecutions });
     // Memory from `npm run bench` (process_peak_rss_mb for 250,000 rows), with headroom.
     const prepare = step('Prepare', 'Prepare', 'lambdas/uploads/pipeline/prepare.ts', 'Uploads: mark processing, write chunks', 2048);
-    const classify = step('ClassifyChunk', 'ClassifyChunk', 'lambdas/uploads/pipeline/classify-chunk.ts', 'Uploads: classify one chunk', 1024);
+    // Reserved: however many uploads run at once, their chunks cannot take the API's concurrency;
+    // a throttled chunk is retried by its Task (Lambda.TooManyRequestsException, with backoff).
+    const classify = step('ClassifyChunk', 'ClassifyChunk', 'lambdas/uploads/pipeline/classify-chunk.ts', 'Uploads: classify one chunk', 1024, props.classifyReservedConcurrency);
     const finalize = step('Finalize', 'Finalize', 'lambdas/uploads/pipeline/finalize.ts', 'Uploads: summary, processed file, upload.completed', 3008);
     const fail = step('Fail', 'MarkFailed', 'lambdas/uploads/pipeline/fail.ts', 'Uploads: failed, refund, upload.failed', 1024);
     this.steps = [prepare, classify, finalize, fail];
     this.classify = classify;
     this.finalize = finalize;
-    // What each step's code calls: classify only reads the table; fail only reads files (the
+    const provider = props.provider ?? { requestsPerSecond: 50, maxFailedShare: 0.1 };
+    classify.addEnvironment('TWILIO_REQUESTS_PER_SECOND', String(provider.requestsPerSecond));
+    finalize.addEnvironment('PROVIDER_FAILURE_MAX_SHARE', String(provider.maxFailedShare));
+    // What each step's code calls: classify only reads the table (and takes provider tokens); fail only reads files (the
     // original, for links in upload.failed); finalize and fail publish events.
     const access: [ServiceFunction, TableAction[], { read?: string[]; write?: string[] }, boolean][] = [
       [prepare, ['GetItem', 'Query', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, false],
-      [classify, ['GetItem', 'Query'], { read: ['uploads/'], write: ['uploads/'] }, false],
+      // classify reads the table, and updates only the provider's shared rate bucket.
+      [classify, ['GetItem', 'Query', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, false],
       [finalize, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, true],
       [fail, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'] }, true],
     ];
@@ -82,8 +94,12 @@ export class UploadsConstruct extends Construct {
     }
 
 
-    // Staged large files and generated slices are working copies: they expire.
-    props.filesBucket.addLifecycleRule({ id: 'staging', prefix: 'staging/', expiration: Duration.days(2) });
+    // Retention (docs/operations.md): staged files never made into an upload expire soon; an
+    // upload's files (original, chunks, processed file, slices) share its uploads/<org>/<id>/ prefix
+    // and expire together, after which its download links answer 404.
+    const retention = props.retention ?? { uploadsDays: 90, stagingDays: 2 };
+    props.filesBucket.addLifecycleRule({ id: 'staging', prefix: 'staging/', expiration: Duration.days(retention.stagingDays) });
+    props.filesBucket.addLifecycleRule({ id: 'uploads', prefix: 'uploads/', expiration: Duration.days(retention.uploadsDays) });
   }
 
   /** What starting an upload's workflow needs: the state machine, and the files it reads. */

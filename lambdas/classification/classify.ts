@@ -6,6 +6,8 @@ import type { SignalProvider } from './provider';
 import { offlineProvider } from './offline-provider';
 import { simulatorProvider } from './simulator-provider';
 import { createTwilioProviderFromEnv } from './twilio-provider';
+import { sharedRateLimiter } from '../ratelimit/shared-limiter';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 export { TransientProviderError, type SignalProvider } from './provider';
 export { offlineProvider } from './offline-provider';
@@ -26,6 +28,8 @@ export interface ClassifyResult {
   identity: IdentityBand | null;
   status: string;
   simulated: boolean;
+  /** The provider's failure for this number after its retries (the number is then Unknown). */
+  lookupError?: string;
 }
 
 export async function createProviderFromEnv(settings: Config = config()): Promise<SignalProvider> {
@@ -34,7 +38,13 @@ export async function createProviderFromEnv(settings: Config = config()): Promis
   if (name === 'simulator') return simulatorProvider;
   if (name === 'twilio') {
     const { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_SECRET_ARN, TWILIO_LOOKUP_BASE_URL, TWILIO_CONCURRENCY, TWILIO_REQUESTS_PER_SECOND, TWILIO_TIMEOUT_MS, TWILIO_ATTEMPTS } = settings;
-    return createTwilioProviderFromEnv({ TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_SECRET_ARN, TWILIO_LOOKUP_BASE_URL, TWILIO_CONCURRENCY, TWILIO_REQUESTS_PER_SECOND, TWILIO_TIMEOUT_MS, TWILIO_ATTEMPTS });
+    // Every concurrent chunk of every upload shares the account's rate through one bucket in the table.
+    const limiter = settings.TABLE_NAME ? sharedRateLimiter('provider#twilio', Number(TWILIO_REQUESTS_PER_SECOND ?? 50)) : undefined;
+    return createTwilioProviderFromEnv(
+      { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_SECRET_ARN, TWILIO_LOOKUP_BASE_URL, TWILIO_CONCURRENCY, TWILIO_REQUESTS_PER_SECOND, TWILIO_TIMEOUT_MS, TWILIO_ATTEMPTS },
+      new SecretsManagerClient({}),
+      limiter,
+    );
   }
   throw new Error(`CLASSIFICATION_PROVIDER '${name}' is unknown: use offline, simulator or twilio`);
 }
@@ -46,6 +56,6 @@ export async function classifyBatch(provider: SignalProvider, items: ClassifyInp
     const s = signals[i]!;
     const answerIntent = answerIntentOf(s).intent;
     const identity = identityOf(item.name, s);
-    return { e164: item.e164, answerIntent, identity, status: deriveStatus(answerIntent, identity), simulated: s.simulated };
+    return { e164: item.e164, answerIntent, identity, status: deriveStatus(answerIntent, identity), simulated: s.simulated, ...(s.lookupError ? { lookupError: s.lookupError } : {}) };
   });
 }

@@ -16,6 +16,11 @@ export interface Signals {
   /** The provider's own match score (0–100) of the supplied name, when it scores names itself. */
   nameMatchScore: number | null;
   simulated: boolean;
+  /**
+   * Why the provider could not look the number up after its retries (every signal is then empty,
+   * so the number is Unknown). Absent when the lookup answered.
+   */
+  lookupError?: string;
 }
 
 export interface LookupItem {

@@ -1,6 +1,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mapConcurrent, RateLimiter, RetryableError, withRetries } from './resilience';
-import { TransientProviderError, type SignalProvider } from './provider';
+import type { SignalProvider } from './provider';
+import type { Limiter } from '../ratelimit/shared-limiter';
 import type { LineStatus, LineType, LookupItem, LookupOptions, Signals } from './signals';
 
 // Twilio Lookup v2: GET {base}/v2/PhoneNumbers/{e164}?Fields=… with HTTP Basic auth.
@@ -15,6 +16,8 @@ export interface TwilioConfig {
   requestsPerSecond: number;
   timeoutMs: number;
   attempts: number;
+  /** Paces every call; the account-wide table bucket in the service (an in-process one when absent). */
+  limiter?: Limiter;
 }
 
 interface LookupResponse {
@@ -40,7 +43,7 @@ const LINE_TYPES: Record<string, LineType> = {
 const STATUSES: Record<string, LineStatus> = { active: 'active', inactive: 'inactive', unreachable: 'unreachable', unknown: 'unknown' };
 
 export function createTwilioProvider(config: TwilioConfig): SignalProvider {
-  const limiter = new RateLimiter(config.requestsPerSecond);
+  const limiter = config.limiter ?? new RateLimiter(config.requestsPerSecond);
   const auth = 'Basic ' + Buffer.from(`${config.accountSid}:${config.authToken}`).toString('base64');
 
   async function lookupOne(item: LookupItem, opts: LookupOptions): Promise<Signals> {
@@ -54,7 +57,31 @@ export function createTwilioProvider(config: TwilioConfig): SignalProvider {
       if (first) url.searchParams.set('FirstName', first);
       if (last) url.searchParams.set('LastName', last);
     }
-    const body = await withRetries(
+    let body: LookupResponse | null;
+    try {
+      body = await lookupWithRetries(url);
+    } catch (error) {
+      // Still 429/5xx/unreachable after every try: this number is Unknown with the reason, and the
+      // upload decides whether too many such numbers fail it (docs/classification.md).
+      if (error instanceof RetryableError) return { ...empty, lookupError: error.message };
+      throw error;
+    }
+    if (!body || body.valid === false) return empty;
+    const lti = body.line_type_intelligence;
+    const score = body.identity_match?.summary_score;
+    return {
+      lineType: lti?.type ? (LINE_TYPES[lti.type] ?? 'unknown') : 'unknown',
+      carrier: lti?.carrier_name ?? null,
+      lineStatus: body.line_status?.status ? (STATUSES[body.line_status.status] ?? 'unknown') : null,
+      callScreening: null,
+      callerName: null,
+      nameMatchScore: typeof score === 'number' ? score : null,
+      simulated: false,
+    };
+  }
+
+  function lookupWithRetries(url: URL): Promise<LookupResponse | null> {
+    return withRetries(
       async () => {
         await limiter.take();
         let res: Response;
@@ -73,30 +100,13 @@ export function createTwilioProvider(config: TwilioConfig): SignalProvider {
       },
       { attempts: config.attempts, baseDelayMs: 250, maxDelayMs: 8000 },
     );
-    if (!body || body.valid === false) return empty;
-    const lti = body.line_type_intelligence;
-    const score = body.identity_match?.summary_score;
-    return {
-      lineType: lti?.type ? (LINE_TYPES[lti.type] ?? 'unknown') : 'unknown',
-      carrier: lti?.carrier_name ?? null,
-      lineStatus: body.line_status?.status ? (STATUSES[body.line_status.status] ?? 'unknown') : null,
-      callScreening: null,
-      callerName: null,
-      nameMatchScore: typeof score === 'number' ? score : null,
-      simulated: false,
-    };
   }
 
   return {
     name: 'twilio',
     simulated: false,
     async lookup(items, opts) {
-      try {
-        return await mapConcurrent(items, config.concurrency, (item) => lookupOne(item, opts));
-      } catch (error) {
-        if (error instanceof RetryableError) throw new TransientProviderError(error.message);
-        throw error;
-      }
+      return mapConcurrent(items, config.concurrency, (item) => lookupOne(item, opts));
     },
   };
 }
@@ -107,7 +117,7 @@ function splitFull(full: string): [string, string] {
 }
 
 /** Credentials from TWILIO_ACCOUNT_SID/TWILIO_AUTH_TOKEN, or from the Secrets Manager secret TWILIO_SECRET_ARN. */
-export async function createTwilioProviderFromEnv(env: NodeJS.ProcessEnv, secrets: SecretsManagerClient = new SecretsManagerClient({})): Promise<SignalProvider> {
+export async function createTwilioProviderFromEnv(env: NodeJS.ProcessEnv, secrets: SecretsManagerClient = new SecretsManagerClient({}), limiter?: Limiter): Promise<SignalProvider> {
   let accountSid = env.TWILIO_ACCOUNT_SID;
   let authToken = env.TWILIO_AUTH_TOKEN;
   if ((!accountSid || !authToken) && env.TWILIO_SECRET_ARN) {
@@ -125,5 +135,6 @@ export async function createTwilioProviderFromEnv(env: NodeJS.ProcessEnv, secret
     requestsPerSecond: Number(env.TWILIO_REQUESTS_PER_SECOND ?? 50),
     timeoutMs: Number(env.TWILIO_TIMEOUT_MS ?? 10_000),
     attempts: Number(env.TWILIO_ATTEMPTS ?? 4),
+    limiter,
   });
 }

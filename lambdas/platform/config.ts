@@ -46,6 +46,8 @@ export const ConfigSchema = z.object({
   TWILIO_REQUESTS_PER_SECOND: optional,
   TWILIO_TIMEOUT_MS: optional,
   TWILIO_ATTEMPTS: optional,
+  /** Above this share of an upload's numbers failing their provider lookup, the upload fails (and is refunded). */
+  PROVIDER_FAILURE_MAX_SHARE: z.coerce.number().min(0).max(1).default(0.1),
   CARRIER_TEST_PROVIDER: z.enum(['simulator', 'device-lab']).default('simulator'),
   DEVICE_LAB_URL: z.string().default(''),
   DEVICE_LAB_TOKEN: optional,
@@ -56,6 +58,14 @@ export const ConfigSchema = z.object({
   SMS_VOICE_ORIGINATION_IDENTITY: z.string().default(''),
   SMS_VOICE_CONFIGURATION_SET: optional,
   SPAM_RUN_CONCURRENCY: int(4),
+  /** The spam fan-out queue (AWS); without it the daily run tests its work items in-process. */
+  SPAM_QUEUE_URL: optional,
+  /** Tries per number-and-carrier test before it is recorded failed (a timeout or a thrown error). */
+  SPAM_ITEM_ATTEMPTS: int(3),
+  /** One carrier test longer than this counts as a failed attempt (a hung lab call stops only its item). */
+  SPAM_TEST_TIMEOUT_MS: int(360_000),
+  /** The carrier-test simulator waits this long per test, like a real call does. */
+  SIMULATOR_CARRIER_TEST_DELAY_MS: int(0),
   POWERTOOLS_SERVICE_NAME: z.string().default('phone-validation'),
   FAULT_CRASH_AT: optional,
 });

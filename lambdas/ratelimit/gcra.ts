@@ -5,11 +5,13 @@
 // first, so concurrent Lambdas cannot overspend a bucket.
 
 export interface BucketShape {
-  /** Tokens per minute, also the burst size. */
+  /** Tokens per window (a minute unless `windowMs` says otherwise), also the burst size. */
   limit: number;
+  /** The window `limit` refills over; 1000 for a per-second provider limit whose burst is one second's worth. */
+  windowMs?: number;
 }
 
-export const intervalMs = (shape: BucketShape): number => 60_000 / shape.limit;
+export const intervalMs = (shape: BucketShape): number => (shape.windowMs ?? 60_000) / shape.limit;
 export const toleranceMs = (shape: BucketShape): number => (shape.limit - 1) * intervalMs(shape);
 
 /** Tokens left after a request that moved the bucket's tat to `tat`. */

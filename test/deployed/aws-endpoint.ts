@@ -149,7 +149,8 @@ export class RecordingEndpoint {
   private sqs(fn: string, operation: string, json: Record<string, unknown>, res: ServerResponse): void {
     const queueUrl = String(json.QueueUrl ?? '');
     const name = queueUrl.split('/').pop() ?? '';
-    this.record(fn, 'sqs', operation, [`arn:aws:sqs:${REGION}:${ACCOUNT}:${name}`]);
+    // IAM authorizes a batch under sqs:SendMessage (there is no sqs:SendMessageBatch action).
+    this.record(fn, 'sqs', operation === 'SendMessageBatch' ? 'SendMessage' : operation, [`arn:aws:sqs:${REGION}:${ACCOUNT}:${name}`]);
     const reply = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' }).end(JSON.stringify(body));
     if (operation === 'SendMessage') {
       const delay = Number(json.DelaySeconds ?? 0);

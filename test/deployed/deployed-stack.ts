@@ -51,7 +51,7 @@ export interface DeployedStack {
   fn(prefix: string): DeployedLambda;
   /** An EventBridge Scheduler invocation of the scheduled function named by its schedule. */
   runSchedule(prefix: string): Promise<unknown>;
-  /** Delivers what is queued for the consumer as SQS batches (up to 10), until the queue is empty. */
+  /** Delivers what is queued to each queue's consumer as SQS batches (its mapping's batch size), until the queues are empty. */
   drainQueue(): Promise<number>;
   /** Moves every function's clock (and the queue's) `ms` ahead of real time: time passing, without waiting. */
   advanceClock(ms: number): Promise<void>;
@@ -170,12 +170,16 @@ export async function startDeployedStack(): Promise<DeployedStack> {
     return found[0]![1];
   };
 
-  const [mappingId, mapping] = resolver.ofType('AWS::Lambda::EventSourceMapping')[0]!;
-  const mappingProps = mapping.Properties as { EventSourceArn: unknown; FunctionName: unknown; BatchSize?: number };
-  const consumerQueueArn = String(resolver.resolve(mappingProps.EventSourceArn));
-  const consumerName = String(resolver.resolve(mappingProps.FunctionName));
-  const consumer = [...functions.values()].find((f) => f.name === consumerName);
-  if (!consumer) throw new Error(`${mappingId}: event source mapping names no deployed function`);
+  // Every SQS event source mapping (webhook deliveries, spam tests): its queue and its consumer.
+  const consumers = resolver.ofType('AWS::Lambda::EventSourceMapping').map(([mappingId, mapping]) => {
+    const mappingProps = mapping.Properties as { EventSourceArn: unknown; FunctionName: unknown; BatchSize?: number };
+    const queueArn = String(resolver.resolve(mappingProps.EventSourceArn));
+    const consumerName = String(resolver.resolve(mappingProps.FunctionName));
+    const fn = [...functions.values()].find((f) => f.name === consumerName);
+    if (!fn) throw new Error(`${mappingId}: event source mapping names no deployed function`);
+    return { queueArn, fn, batchSize: mappingProps.BatchSize ?? 10 };
+  });
+  const queueArnOf = (m: QueuedMessage) => `arn:aws:sqs:${REGION}:${m.queueUrl.split('/')[3]}:${m.queueUrl.split('/')[4]}`;
 
   return {
     assembly,
@@ -220,9 +224,12 @@ export async function startDeployedStack(): Promise<DeployedStack> {
     async drainQueue() {
       let delivered = 0;
       for (;;) {
-        const due = queues.filter((m) => m.visibleAtMs <= nowMs() && `arn:aws:sqs:${REGION}:${m.queueUrl.split('/')[3]}:${m.queueUrl.split('/')[4]}` === consumerQueueArn);
-        if (!due.length) return delivered;
-        const batch = due.slice(0, mappingProps.BatchSize ?? 10);
+        const next = consumers
+          .map((c) => ({ ...c, due: queues.filter((m) => m.visibleAtMs <= nowMs() && queueArnOf(m) === c.queueArn) }))
+          .find((c) => c.due.length);
+        if (!next) return delivered;
+        const { queueArn, fn: consumer, due } = next;
+        const batch = due.slice(0, next.batchSize);
         for (const m of batch) queues.splice(queues.indexOf(m), 1);
         const event = {
           Records: batch.map((m) => ({
@@ -233,7 +240,7 @@ export async function startDeployedStack(): Promise<DeployedStack> {
             messageAttributes: {},
             md5OfBody: '',
             eventSource: 'aws:sqs',
-            eventSourceARN: consumerQueueArn,
+            eventSourceARN: queueArn,
             awsRegion: REGION,
           })),
         };

@@ -20,8 +20,9 @@ const COMMAND_CLASS = /class extends [\w$]+\([\w$]+,[\w$]+,"([A-Z]\w+)",[\w$]+\)
 // command class lib-dynamodb carries although no code of the service imports ScanCommand (checked below).
 const SDK_INTERNAL = new Set(['AssumeRole', 'AssumeRoleWithWebIdentity', 'CreateOAuth2Token', 'CreateOAuth2TokenWithIAM', 'CreateToken', 'GetRoleCredentials', 'DescribeEndpoints', 'CreateSession', 'Scan']);
 
-// Operations IAM authorizes under another action's name: HEAD of an object needs s3:GetObject.
-const AUTHORIZED_AS: Record<string, string> = { HeadObject: 's3:GetObject' };
+// Operations IAM authorizes under another action's name: HEAD of an object needs s3:GetObject,
+// a batch of messages sqs:SendMessage.
+const AUTHORIZED_AS: Record<string, string> = { HeadObject: 's3:GetObject', SendMessageBatch: 'sqs:SendMessage' };
 
 const SERVICE_OF: Record<string, string> = {
   GetItem: 'dynamodb', PutItem: 'dynamodb', UpdateItem: 'dynamodb', DeleteItem: 'dynamodb', Query: 'dynamodb', BatchWriteItem: 'dynamodb', BatchGetItem: 'dynamodb', TransactWriteItems: 'dynamodb',
@@ -70,6 +71,7 @@ describe('IAM least privilege', () => {
       const configured = (op: string): boolean => {
         if (op === 'GetSecretValue') return Object.keys(env).some((k) => k.endsWith('_SECRET_ARN'));
         if (op === 'SendMessage') return 'WEBHOOK_QUEUE_URL' in env;
+        if (op === 'SendMessageBatch') return 'SPAM_QUEUE_URL' in env;
         if (op === 'StartExecution') return 'UPLOAD_STATE_MACHINE_ARN' in env;
         if (op === 'SendTextMessage' || op === 'SendVoiceMessage') return env.TELEPHONY_PROVIDER === 'aws';
         return true;

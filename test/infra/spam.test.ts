@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { PhoneValidationStack } from '../../lib/service-stack';
+import { parseStageConfig } from '../../lib/stage-config';
 import { nagErrors, synthStack } from '../support/stack';
 
 describe('spam monitoring infrastructure', () => {
@@ -10,8 +11,8 @@ describe('spam monitoring infrastructure', () => {
   const logicalIdOf = (entryWord: string) =>
     Object.entries(functions).find(([, f]) => String(f.Properties.Description ?? '').includes(entryWord))?.[0];
 
-  it('schedules the daily run on EventBridge Scheduler against the run Lambda', () => {
-    const run = logicalIdOf('Daily: test every verified');
+  it('schedules the daily run on EventBridge Scheduler against the planning Lambda, which only queues', () => {
+    const run = logicalIdOf('Daily: plan the tests');
     expect(run).toBeDefined();
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       Description: 'Spam monitoring: daily carrier tests',
@@ -21,10 +22,56 @@ describe('spam monitoring infrastructure', () => {
     expect(functions[run!]!.Properties).toMatchObject({ Timeout: 900, Runtime: 'nodejs22.x' });
     expect(functions[run!]!.Properties.Environment.Variables).toMatchObject({
       CARRIER_TEST_PROVIDER: 'simulator',
-      DEVICE_LAB_TOKEN_SECRET_ARN: { Ref: expect.stringMatching(/^SpamDeviceLabToken/) },
-      SCREENSHOTS_BUCKET: { Ref: expect.stringMatching(/^DataScreenshots/) },
+      SPAM_QUEUE_URL: { Ref: expect.stringMatching(/^SpamTestQueue/) },
       TABLE_NAME: { Ref: expect.stringMatching(/^DataTable/) },
     });
+    // The planner tests nothing itself: no device-lab token, no screenshot writes.
+    expect(functions[run!]!.Properties.Environment.Variables.DEVICE_LAB_TOKEN_SECRET_ARN).toBeUndefined();
+  });
+
+  it('fans out through a queue: one item per invocation, bounded and reserved concurrency, retried per item, then an alarmed DLQ', () => {
+    const consumer = logicalIdOf('tests one monitored number on one carrier');
+    expect(consumer).toBeDefined();
+    const props = functions[consumer!]!.Properties;
+    expect(props.ReservedConcurrentExecutions).toBe(10);
+    expect(props.Timeout).toBe(420);
+    expect(props.Environment.Variables).toMatchObject({
+      CARRIER_TEST_PROVIDER: 'simulator',
+      DEVICE_LAB_TOKEN_SECRET_ARN: { Ref: expect.stringMatching(/^SpamDeviceLabToken/) },
+      SCREENSHOTS_BUCKET: { Ref: expect.stringMatching(/^DataScreenshots/) },
+      SPAM_ITEM_ATTEMPTS: '3',
+      SPAM_TEST_TIMEOUT_MS: '360000',
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: consumer },
+      EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^SpamTestQueue'), 'Arn'] },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 10 },
+    });
+    const queues = template.findResources('AWS::SQS::Queue');
+    const [queueId, queue] = Object.entries(queues).find(([id]) => id.startsWith('SpamTestQueue'))!;
+    expect(queueId).toBeDefined();
+    expect(queue.Properties.VisibilityTimeout).toBe(6 * 420);
+    expect(queue.Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [expect.stringMatching(/^SpamTestDlq/), 'Arn'] }, maxReceiveCount: 3 });
+    const dlq = Object.keys(queues).find((id) => id.startsWith('SpamTestDlq'))!;
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((a) => JSON.stringify(a.Properties.Dimensions ?? []).includes(dlq));
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]!.Properties.AlarmActions).toEqual([{ Ref: expect.stringMatching(/^MonitoringAlarms/) }]);
+  });
+
+  it('takes concurrency, tries and the test timeout from the stage configuration', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const config = parseStageConfig('spamcfg', { reserveConcurrency: false, spam: { concurrency: 25, itemAttempts: 5, testTimeoutSeconds: 120 } }, process.cwd());
+    const t = Template.fromStack(new PhoneValidationStack(app, 'SpamCfg', { env: { account: '111111111111', region: 'us-east-1' }, config }));
+    const fns = t.findResources('AWS::Lambda::Function');
+    const consumer = Object.values(fns).find((f) => String(f.Properties.Description).includes('tests one monitored number'))!;
+    expect(consumer.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    expect(consumer.Properties.Timeout).toBe(180);
+    expect(consumer.Properties.Environment.Variables).toMatchObject({ SPAM_ITEM_ATTEMPTS: '5', SPAM_TEST_TIMEOUT_MS: '120000' });
+    t.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 25 } });
+    t.hasResourceProperties('AWS::SQS::Queue', { RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }) });
+    expect(() => parseStageConfig('bad', { spam: { concurrency: 1 } }, process.cwd())).toThrow(/spam\.concurrency/);
   });
 
   it('keeps screenshots 7 days in an encrypted, private, TLS-only bucket', () => {
@@ -35,7 +82,7 @@ describe('spam monitoring infrastructure', () => {
     });
   });
 
-  it('holds the device-lab token in Secrets Manager, readable by the run', () => {
+  it('holds the device-lab token in Secrets Manager, readable by the test consumer', () => {
     template.hasResourceProperties('AWS::SecretsManager::Secret', { Description: Match.stringLikeRegexp('device-lab') });
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'secretsmanager:GetSecretValue', Resource: { Ref: Match.stringLikeRegexp('^SpamDeviceLabToken') } })]) },

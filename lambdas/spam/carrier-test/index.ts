@@ -10,13 +10,14 @@ let token: Promise<string> | null = null;
 
 /**
  * The configured carrier-test adapter: CARRIER_TEST_PROVIDER=device-lab (DEVICE_LAB_URL, token
- * from DEVICE_LAB_TOKEN_SECRET_ARN or DEVICE_LAB_TOKEN) or simulator (the default).
+ * from DEVICE_LAB_TOKEN_SECRET_ARN or DEVICE_LAB_TOKEN) or simulator (the default; each test takes
+ * SIMULATOR_CARRIER_TEST_DELAY_MS).
  */
 export function carrierTests(): CarrierTestPort {
   if (override) return override;
   if (!cached) {
     const provider = config().CARRIER_TEST_PROVIDER;
-    if (provider === 'simulator') cached = new SimulatedCarrierTests();
+    if (provider === 'simulator') cached = new SimulatedCarrierTests(config().SIMULATOR_CARRIER_TEST_DELAY_MS);
     else if (provider === 'device-lab') {
       cached = new DeviceLabCarrierTests({
         baseUrl: config().DEVICE_LAB_URL,

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { nowIso } from '../../platform/clock';
 import { CARRIERS, type Carrier } from '../carriers';
 import { encodeBlockJpeg } from './jpeg';
@@ -44,7 +45,11 @@ export class SimulatedCarrierTests implements CarrierTestPort {
   readonly name = 'simulator';
   readonly simulated = true;
 
+  /** `delayMs`: how long each test takes, so runs can be exercised at a real lab's call latency. */
+  constructor(private readonly delayMs = 0) {}
+
   async runTest(request: CarrierTestRequest): Promise<CarrierTestOutcome> {
+    if (this.delayMs > 0) await sleep(this.delayMs);
     const verdict = simulatedVerdict(request.phoneNumber, request.carrier, request.day);
     const originating = simulatedOwnCarrier(request.phoneNumber);
     if (verdict === 'failed') {

@@ -9,6 +9,8 @@ export interface ChunkAnswer {
   answerIntent: string;
   identity: string | null;
   simulated: boolean;
+  /** Why the provider could not look this number up (it is Unknown); the upload's failed share counts these. */
+  lookupError?: string;
 }
 
 /**
@@ -30,7 +32,7 @@ export async function classifyChunk(input: { upload_id: string; chunk: number })
     tier: upload.validation_tier,
     skipMobileLookup: upload.skip_mobile_lookup,
   });
-  const answers: ChunkAnswer[] = results.map((r, i) => ({ key: items[i]!.key, answerIntent: r.answerIntent, identity: r.identity, simulated: r.simulated }));
+  const answers: ChunkAnswer[] = results.map((r, i) => ({ key: items[i]!.key, answerIntent: r.answerIntent, identity: r.identity, simulated: r.simulated, ...(r.lookupError ? { lookupError: r.lookupError } : {}) }));
   await putObject(bucket, resultKey, JSON.stringify(answers), 'application/json');
   return { chunk: input.chunk, count: answers.length };
 }

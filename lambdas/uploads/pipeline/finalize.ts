@@ -1,4 +1,6 @@
 import { nowIso } from '../../platform/clock';
+import { config } from '../../platform/config';
+import { logger } from '../../platform/logger';
 import { crashPoint } from '../../platform/crash-point';
 import { filesBucket, getObject, putObject } from '../../platform/blob';
 import type { AnswerIntent, IdentityBand } from '../../classification';
@@ -33,14 +35,17 @@ export async function finalize(input: { upload_id: string; chunks?: number[] }):
   } else if (current.status === 'processing' || current.status === 'ready_for_processing') {
     const answers = new Map<string, { answerIntent: AnswerIntent; identity: IdentityBand | null }>();
     let simulated = false;
+    const lookupFailures: ChunkAnswer[] = [];
     for (const n of input.chunks ?? []) {
       const bytes = await getObject(bucket, keys.chunkResult(current, n));
       if (!bytes) throw new Error(`upload ${current.id}: answers of chunk ${n} missing`);
       for (const a of JSON.parse(bytes.toString('utf8')) as ChunkAnswer[]) {
         answers.set(a.key, { answerIntent: a.answerIntent as AnswerIntent, identity: a.identity as IdentityBand | null });
         simulated ||= a.simulated;
+        if (a.lookupError) lookupFailures.push(a);
       }
     }
+    failIfTooManyLookupsFailed(current.id, lookupFailures, answers.size);
     const [work, original] = await Promise.all([loadUploadWork(current), getObject(bucket, keys.original(current))]);
     if (!original) throw new Error(`upload ${current.id}: original missing`);
     results = rowResults(work.rows, current.identity_enabled, (key) => answers.get(key));
@@ -69,6 +74,22 @@ export async function finalize(input: { upload_id: string; chunks?: number[] }):
     await settleUpload(upload.id);
   }
   return { status: upload.status };
+}
+
+/**
+ * Numbers whose provider lookup failed after its retries are Unknown; only when more than
+ * PROVIDER_FAILURE_MAX_SHARE of the upload failed is the whole upload failed (and refunded by the
+ * workflow's catch), since its results would mostly be noise.
+ */
+function failIfTooManyLookupsFailed(uploadId: string, failures: ChunkAnswer[], total: number): void {
+  if (!failures.length) return;
+  const reasons = [...new Set(failures.map((f) => f.lookupError))].slice(0, 5);
+  logger.warn('provider lookups failed; those numbers are Unknown', { upload_id: uploadId, failed: failures.length, total, reasons });
+  if (failures.length / Math.max(1, total) > config().PROVIDER_FAILURE_MAX_SHARE) {
+    const error = new Error(`${failures.length} of ${total} provider lookups failed (${reasons.join('; ')})`);
+    error.name = 'ProviderFailureShareExceeded';
+    throw error;
+  }
 }
 
 /** Time allowed between an upload's end and the settling of what it still owes (refund, pooled contacts). */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { classifyBatch, TransientProviderError } from '../../../lambdas/classification';
+import { classifyBatch } from '../../../lambdas/classification';
 import { createTwilioProvider, createTwilioProviderFromEnv } from '../../../lambdas/classification/twilio-provider';
 
 /** A local stand-in for Twilio Lookup v2 that speaks its documented JSON and errors. */
@@ -88,12 +88,16 @@ describe('Twilio Lookup v2 adapter against a local fake', () => {
     expect(skipped[0]!.answerIntent).toBe('Unknown');
   });
 
-  it('retries 429 and 5xx, treats 404 as no signal, and fails transiently after its attempts', async () => {
+  it('retries 429 and 5xx, treats 404 as no signal, and makes a number still failing after its attempts Unknown with the reason', async () => {
     failures.set('+14155550011', [429, 503]);
     const ok = await classifyBatch(provider(), [{ e164: '+14155550011' }, { e164: '+19999999999' }], { tier: 'standard', skipMobileLookup: false });
     expect(ok.map((r) => r.answerIntent)).toEqual(['Likely Answer', 'Unknown']);
     failures.set('+14155550012', [500, 500, 500, 500]);
-    await expect(classifyBatch(provider(), [{ e164: '+14155550012' }], { tier: 'standard', skipMobileLookup: false })).rejects.toBeInstanceOf(TransientProviderError);
+    const [failed, fine] = await classifyBatch(provider(), [{ e164: '+14155550012' }, { e164: '+14155550013' }], { tier: 'standard', skipMobileLookup: false });
+    // One number's failure does not fail its batch (the upload decides on the failed share).
+    expect(failed).toMatchObject({ answerIntent: 'Unknown', lookupError: 'Twilio Lookup answered 500' });
+    expect(fine).toMatchObject({ answerIntent: 'Likely Answer' });
+    expect(fine!.lookupError).toBeUndefined();
   });
 
   it('says what to check on bad credentials, without retrying', async () => {

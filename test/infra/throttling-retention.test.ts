@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { PhoneValidationStack } from '../../lib/service-stack';
+import { parseStageConfig } from '../../lib/stage-config';
+import { nagErrors, synthStack } from '../support/stack';
+
+// Issue 12 items 7 and 9: retention from the stage configuration, stage throttling on the HTTP API,
+// reserved concurrency for background fan-out.
+
+function synthWith(raw: unknown): Template {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const config = parseStageConfig('ops', raw, process.cwd());
+  return Template.fromStack(new PhoneValidationStack(app, 'OpsStack', { env: { account: '111111111111', region: 'us-east-1' }, config }));
+}
+
+const rulesOf = (template: Template, bucketPrefix: string) => {
+  const [, bucket] = Object.entries(template.findResources('AWS::S3::Bucket')).find(([id]) => id.startsWith(bucketPrefix))!;
+  return (bucket.Properties.LifecycleConfiguration.Rules as { Id?: string; Prefix?: string; ExpirationInDays?: number; Status: string }[]).filter((r) => r.ExpirationInDays !== undefined);
+};
+const functionByDescription = (template: Template, text: string) =>
+  Object.values(template.findResources('AWS::Lambda::Function')).find((f) => String(f.Properties.Description).includes(text))!;
+
+describe('retention, throttling and isolation', () => {
+  const { template } = synthStack();
+
+  it('expires uploads/ and staging/ after the default days, and screenshots after 7', () => {
+    expect(rulesOf(template, 'DataFiles').map((r) => [r.Id, r.Prefix, r.ExpirationInDays, r.Status]).sort()).toEqual([
+      ['staging', 'staging/', 2, 'Enabled'],
+      ['uploads', 'uploads/', 90, 'Enabled'],
+    ]);
+    expect(rulesOf(template, 'DataScreenshots').map((r) => [r.Prefix, r.ExpirationInDays])).toEqual([[undefined, 7]]);
+  });
+
+  it('throttles the HTTP API stage and reserves concurrency for the background fan-out by default', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: '$default', DefaultRouteSettings: { ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 } });
+    expect(functionByDescription(template, 'Uploads: classify one chunk').Properties.ReservedConcurrentExecutions).toBe(20);
+    expect(functionByDescription(template, 'tests one monitored number').Properties.ReservedConcurrentExecutions).toBe(10);
+    // The API functions are never reserved (or capped): they share what the fan-out leaves.
+    for (const f of Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => String(f.Properties.Description).startsWith('API: '))) {
+      expect(f.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    }
+  });
+
+  it('takes days, throttle and reservations from the stage configuration', () => {
+    const t = synthWith({ retention: { uploadsDays: 30, stagingDays: 1 }, apiThrottle: { rateLimit: 50, burstLimit: 100 }, uploadClassifyConcurrency: 8 });
+    expect(rulesOf(t, 'DataFiles').map((r) => [r.Prefix, r.ExpirationInDays]).sort()).toEqual([
+      ['staging/', 1],
+      ['uploads/', 30],
+    ]);
+    t.hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 } });
+    expect(functionByDescription(t, 'Uploads: classify one chunk').Properties.ReservedConcurrentExecutions).toBe(8);
+
+    const unreserved = synthWith({ reserveConcurrency: false });
+    for (const f of Object.values(unreserved.findResources('AWS::Lambda::Function'))) expect(f.Properties.ReservedConcurrentExecutions).toBeUndefined();
+  });
+
+  it('gives the provider limits to the steps that apply them', () => {
+    expect(functionByDescription(template, 'Uploads: classify one chunk').Properties.Environment.Variables.TWILIO_REQUESTS_PER_SECOND).toBe('50');
+    expect(functionByDescription(template, 'Uploads: summary, processed file').Properties.Environment.Variables.PROVIDER_FAILURE_MAX_SHARE).toBe('0.1');
+    const t = synthWith({ provider: { requestsPerSecond: 20, maxFailedShare: 0.02 } });
+    expect(functionByDescription(t, 'Uploads: classify one chunk').Properties.Environment.Variables.TWILIO_REQUESTS_PER_SECOND).toBe('20');
+    expect(functionByDescription(t, 'Uploads: summary, processed file').Properties.Environment.Variables.PROVIDER_FAILURE_MAX_SHARE).toBe('0.02');
+    expect(() => parseStageConfig('bad', { provider: { maxFailedShare: 2 } }, process.cwd())).toThrow(/provider\.maxFailedShare/);
+  });
+
+  it('sizes memory from the measured peaks: upload creation 1024 MB, the pipeline steps above their peak', () => {
+    expect(functionByDescription(template, 'API: uploads').Properties.MemorySize).toBe(1024);
+    expect(functionByDescription(template, 'Console API').Properties.MemorySize).toBe(1024);
+    // The whole pipeline in one process peaked at 835 MB for 250,000 rows (bench/after.json).
+    expect(functionByDescription(template, 'Uploads: mark processing').Properties.MemorySize).toBeGreaterThan(835);
+    expect(functionByDescription(template, 'Uploads: summary, processed file').Properties.MemorySize).toBeGreaterThan(835);
+  });
+
+  it('refuses a bad value naming the field', () => {
+    expect(() => parseStageConfig('bad', { retention: { uploadsDays: 0 } }, process.cwd())).toThrow(/retention\.uploadsDays/);
+    expect(() => parseStageConfig('bad', { apiThrottle: { rateLimit: 'lots' } }, process.cwd())).toThrow(/apiThrottle\.rateLimit/);
+    expect(() => parseStageConfig('bad', { retention: { screenshotsDays: 30 } }, process.cwd())).toThrow(/retention/);
+  });
+
+  it('adds no unsuppressed cdk-nag findings', () => {
+    expect(nagErrors()).toEqual([]);
+  });
+});
