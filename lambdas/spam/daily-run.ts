@@ -5,14 +5,15 @@ import { nowIso, nowMs } from '../platform/clock';
 import { newId, sha256Hex } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { CARRIERS, dayOf, type Carrier } from './carriers';
-import { carrierTests } from './carrier-test';
-import type { CarrierTestOutcome, CarrierTestPort } from './carrier-test/port';
+import type { CarrierTestOutcome } from './carrier-test/port';
 import { isSpamTransition } from './edge-trigger';
 import { effectiveLimit, inLimitIds } from './limits';
 import { listOrgNumbers, numberItemKey, setCarrierStatus, verifiedNumbers, type CarrierStatusRecord, type NumberRecord } from './number-repository';
 import { claimScheduledDay, putRun, type TestRunRecord } from './run-repository';
 import { putScreenshot, screenshotKey } from './screenshots';
 import { config } from '../platform/config';
+import type { SpamPorts } from './ports';
+import { awsPorts } from '../composition/aws';
 
 // The daily spam test run (EventBridge Scheduler in AWS; a timer and `admin spam-run` locally):
 // every verified number within its organization's limit, on each carrier, through the configured
@@ -33,8 +34,8 @@ export interface RunSummary {
 
 
 
-export async function runDailySpamTests(options: { port?: CarrierTestPort; organizationId?: string } = {}): Promise<RunSummary> {
-  const port = options.port ?? carrierTests();
+export async function runDailySpamTests(ports: SpamPorts, options: { organizationId?: string } = {}): Promise<RunSummary> {
+  const port = ports.carrierTests;
   const day = dayOf(nowMs());
   const byOrg = new Map<string, NumberRecord[]>();
   for await (const n of verifiedNumbers()) {
@@ -69,7 +70,7 @@ export async function runDailySpamTests(options: { port?: CarrierTestPort; organ
     }
   }
   await eachLimited(work, config().SPAM_RUN_CONCURRENCY, async (n) => {
-    const results = await testNumber(n, day, port);
+    const results = await testNumber(ports, n, day);
     summary.numbers_tested++;
     for (const r of results) {
       if (r.status === 'completed') summary.tests_completed++;
@@ -82,12 +83,12 @@ export async function runDailySpamTests(options: { port?: CarrierTestPort; organ
 }
 
 /** Runs the day's tests once (the local timer's entry): a second call on the same day does nothing. */
-export async function runScheduledSpamTests(): Promise<RunSummary | null> {
+export async function runScheduledSpamTests(ports: SpamPorts): Promise<RunSummary | null> {
   if (!(await claimScheduledDay(dayOf(nowMs()), nowIso()))) return null;
-  return runDailySpamTests();
+  return runDailySpamTests(ports);
 }
 
-async function testNumber(n: NumberRecord, day: string, port: CarrierTestPort): Promise<{ status: 'completed' | 'failed'; alerted: boolean }[]> {
+async function testNumber(ports: SpamPorts, n: NumberRecord, day: string): Promise<{ status: 'completed' | 'failed'; alerted: boolean }[]> {
   const runs = new Map<Carrier, TestRunRecord>();
   for (const carrier of CARRIERS) {
     const run: TestRunRecord = {
@@ -107,15 +108,16 @@ async function testNumber(n: NumberRecord, day: string, port: CarrierTestPort): 
       screenshot_key: null,
       screenshot_content_type: null,
       error: null,
-      simulated: port.simulated,
+      simulated: ports.carrierTests.simulated,
     };
     runs.set(carrier, run);
     if (!(await record(n, run))) return []; // deleted meanwhile: no further tests
   }
-  return Promise.all(CARRIERS.map((carrier) => testCarrier(n, runs.get(carrier)!, port)));
+  return Promise.all(CARRIERS.map((carrier) => testCarrier(ports, n, runs.get(carrier)!)));
 }
 
-async function testCarrier(n: NumberRecord, pending: TestRunRecord, port: CarrierTestPort): Promise<{ status: 'completed' | 'failed'; alerted: boolean }> {
+async function testCarrier(ports: SpamPorts, n: NumberRecord, pending: TestRunRecord): Promise<{ status: 'completed' | 'failed'; alerted: boolean }> {
+  const port = ports.carrierTests;
   const running: TestRunRecord = { ...pending, status: 'running' };
   if (!(await record(n, running))) return { status: 'failed', alerted: false };
   let outcome: CarrierTestOutcome;
@@ -157,7 +159,7 @@ async function testCarrier(n: NumberRecord, pending: TestRunRecord, port: Carrie
   const previous = await record(n, done, { spamFlag: flag, ownCarrier: n.carrier ? null : outcome.originating_carrier, onSpamEdge });
   if (!previous) return { status: done.status, alerted: false };
   const alerted = isSpamTransition(previous.previousFlag, done);
-  if (alerted) await flushOutbox(key);
+  if (alerted) await flushOutbox(ports, key);
   return { status: done.status, alerted };
 }
 
@@ -217,5 +219,5 @@ async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promis
   await Promise.all(workers);
 }
 
-/** EventBridge Scheduler target. */
-export const handler = async () => runDailySpamTests();
+/** EventBridge Scheduler target, wired by the AWS composition root. */
+export const handler = async () => runDailySpamTests(awsPorts());

@@ -2,7 +2,7 @@ import { csvLine } from './csv';
 import { createUpload } from './create-upload';
 import { getUpload } from './upload-repository';
 import type { UploadRecord } from './upload';
-import { startUploadWorkflow } from './workflow';
+import type { UploadPorts } from './workflow';
 
 export interface PoolRow {
   contact_id: string;
@@ -17,10 +17,10 @@ export interface PoolRow {
  * was charged when created), no minimum size. Idempotent per upload id: called again for an
  * upload that exists, it only makes sure its workflow runs.
  */
-export async function createPoolUpload(input: { organizationId: string; uploadId: string; tier: 'standard' | 'max'; skipMobileLookup: boolean; rows: PoolRow[] }): Promise<UploadRecord> {
+export async function createPoolUpload(ports: UploadPorts, input: { organizationId: string; uploadId: string; tier: 'standard' | 'max'; skipMobileLookup: boolean; rows: PoolRow[] }): Promise<UploadRecord> {
   const existing = await getUpload(input.uploadId);
   if (existing) {
-    if (existing.status === 'ready_for_processing' || existing.status === 'processing') await startUploadWorkflow(existing.id);
+    if (existing.status === 'ready_for_processing' || existing.status === 'processing') await ports.workflow(existing.id);
     return existing;
   }
   const full = input.rows.some((r) => r.full_name);
@@ -31,6 +31,7 @@ export async function createPoolUpload(input: { organizationId: string; uploadId
     ...input.rows.map((r) => csvLine([r.contact_id, r.phone, ...(full ? [r.full_name ?? ''] : []), ...(split ? [r.first_name ?? '', r.last_name ?? ''] : [])])),
   ];
   return createUpload(
+    ports,
     { organizationId: input.organizationId, userId: '00000000-0000-0000-0000-000000000000', apiKeyId: 'contacts-pool' },
     {
       csv: Buffer.from(lines.join('\n') + '\n'),

@@ -5,3 +5,11 @@
 export interface DeliveryQueue {
   enqueue(deliveryId: string, dueAtMs: number): Promise<void>;
 }
+
+/**
+ * What every use case that emits events or schedules attempts is given by its runtime's
+ * composition root. Null: no queue is configured, the sweeper finds due deliveries on its own.
+ */
+export interface DeliveryPorts {
+  readonly deliveryQueue: DeliveryQueue | null;
+}

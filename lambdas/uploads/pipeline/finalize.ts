@@ -14,12 +14,14 @@ import { flushOutbox, outboxFields } from '../../events/outbox';
 import { completedEntries } from './announce';
 import type { ChunkAnswer } from './classify-chunk';
 import { loadUploadWork } from './prepare';
+import type { DeliveryPorts } from '../../webhooks/delivery-queue-port';
+import { awsPorts } from '../../composition/aws';
 
 /**
  * Last step: join the chunk answers to the rows, summarize, write the processed file and the row
  * results (for slices), mark the upload completed and announce it. Safe to run again.
  */
-export async function finalize(input: { upload_id: string; chunks?: number[] }): Promise<{ status: string }> {
+export async function finalize(ports: DeliveryPorts, input: { upload_id: string; chunks?: number[] }): Promise<{ status: string }> {
   const current = await getUpload(input.upload_id);
   if (!current) throw new Error(`upload ${input.upload_id} not found`);
   const bucket = filesBucket();
@@ -29,7 +31,7 @@ export async function finalize(input: { upload_id: string; chunks?: number[] }):
     // A retry, or recovery finishing what a crash interrupted: publish and settle what is left.
     const stored = await getObject(bucket, keys.results(current));
     results = stored ? (JSON.parse(stored.toString('utf8')) as { rows: RowResult[] }).rows : [];
-    await flushOutbox(uploadItemKey(current.id));
+    await flushOutbox(ports, uploadItemKey(current.id));
   } else if (current.status === 'processing' || current.status === 'ready_for_processing') {
     const answers = new Map<string, { answerIntent: AnswerIntent; identity: IdentityBand | null }>();
     let simulated = false;
@@ -60,12 +62,12 @@ export async function finalize(input: { upload_id: string; chunks?: number[] }):
     if (!done) return { status: (await getUpload(current.id))?.status ?? 'unknown' }; // failed by recovery meanwhile
     upload = done;
     crashPoint('pipeline.after-complete');
-    if (entries.length) await flushOutbox(key);
+    if (entries.length) await flushOutbox(ports, key);
   } else {
     return { status: current.status };
   }
   if (upload.source === 'api_pool') {
-    await finishPool(upload, results);
+    await finishPool(ports, upload, results);
     await settleUpload(upload.id);
   }
   return { status: upload.status };
@@ -87,13 +89,14 @@ export async function poolContactIds(upload: UploadRecord): Promise<string[]> {
   return rows.map((r) => r.fields[0] ?? '');
 }
 
-async function finishPool(upload: UploadRecord, results: RowResult[]): Promise<void> {
+async function finishPool(ports: DeliveryPorts, upload: UploadRecord, results: RowResult[]): Promise<void> {
   const ids = await poolContactIds(upload);
   const rows: PoolRowResult[] = ids.map((contact_id, i) => {
     const cell = results[i]?.cells[0];
     return cell ? { contact_id, answerIntent: cell.answerIntent, identity: cell.identity, status: cell.status } : { contact_id, missing: true };
   });
-  await handlePoolUploadFinished(upload, rows, ids);
+  await handlePoolUploadFinished(ports, upload, rows, ids);
 }
 
-export const handler = finalize;
+/** The workflow step's Lambda, wired by the AWS composition root. */
+export const handler = (input: Parameters<typeof finalize>[1]) => finalize(awsPorts(), input);

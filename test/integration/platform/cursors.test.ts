@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
-import { settleWorkflows } from '../../../local/workflow';
 import * as admin from '../../../lambdas/admin/admin';
 
 const service = useTestService();
@@ -37,7 +36,7 @@ async function createUploads(key: string, count: number): Promise<string[]> {
     expect(res.status).toBe(200);
     ids.push(((await res.json()) as { id: string }).id);
   }
-  await settleWorkflows();
+  await service.runtime.settleWorkflows();
   return ids.reverse(); // newest first
 }
 

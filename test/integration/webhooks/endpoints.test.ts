@@ -156,8 +156,8 @@ describe('delivery of events', () => {
     const receiver = await startReceiver();
     try {
       const { webhook, secret } = await create({ url: receiver.url, events: ['upload.completed'] });
-      await emitEvent({ organizationId: service.organizationId, type: 'upload.created', data: { upload: { id: 'u0' } } });
-      const emitted = await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: { upload: { id: 'u1', downloads: { processed: 'https://x', processed_filtered: 'https://y' } } } });
+      await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.created', data: { upload: { id: 'u0' } } });
+      const emitted = await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: { upload: { id: 'u1', downloads: { processed: 'https://x', processed_filtered: 'https://y' } } } });
       await receiver.waitFor(2); // ping + upload.completed
       const request = receiver.requests[1]!;
       const event = verifyWebhook(request.body, header(request, 'x-service-signature'), secret);
@@ -189,7 +189,7 @@ describe('delivery of events', () => {
     try {
       const { webhook } = await create({ url: receiver.url });
       const second = await create({ url: receiver.url });
-      for (let i = 0; i < 3; i++) await emitEvent({ organizationId: service.organizationId, type: 'upload.failed', data: { i } });
+      for (let i = 0; i < 3; i++) await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.failed', data: { i } });
       await until(async () => {
         const page = (await (await service.request('GET', `/api/v1/webhooks/${webhook.id}/deliveries?limit=100`)).json()) as { data: Array<{ state: string }> };
         return page.data.length === 4 && page.data.every((d) => d.state === 'succeeded');
@@ -288,7 +288,7 @@ describe('PATCH and DELETE', () => {
     try {
       const { webhook } = await create({ url: receiver.url });
       receiver.mode = { kind: 'status', status: 500 };
-      const event = await emitEvent({ organizationId: service.organizationId, type: 'upload.failed', data: {} });
+      const event = await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.failed', data: {} });
       await receiver.waitFor(2);
       let deliveryId = '';
       await until(async () => {
@@ -419,7 +419,7 @@ describe('URL safety at delivery', () => {
       expect(header(receiver.requests[0]!, 'host')).toBe(`hook.example.test:${receiver.port}`);
 
       names['hook.example.test'] = ['10.0.0.5'];
-      const event = await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: {} });
+      const event = await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: {} });
       let entry: { attempts: Array<{ status_code: number | null; error: string | null }>; state: string } | undefined;
       await until(async () => {
         const log = (await (await service.request('GET', `/api/v1/webhooks/${webhook.id}/deliveries`)).json()) as { data: Array<{ event_id: string; attempt_count: number } & NonNullable<typeof entry>> };
