@@ -20,7 +20,7 @@ export interface UploadsConstructProps {
 
 /**
  * The upload pipeline: the state machine from statemachines/upload-processing.asl.json (the same
- * file the local runtime runs) with its four step functions, and the files bucket's lifecycle.
+ * file the local runtime runs) with its five step functions, and the files bucket's lifecycle.
  */
 export class UploadsConstruct extends Construct {
   readonly stateMachine: StateMachine;
@@ -42,7 +42,9 @@ export class UploadsConstruct extends Construct {
     const classify = step('ClassifyChunk', 'ClassifyChunk', 'lambdas/uploads/pipeline/classify-chunk.ts', 'Uploads: classify one chunk', 1024);
     const finalize = step('Finalize', 'Finalize', 'lambdas/uploads/pipeline/finalize.ts', 'Uploads: summary, processed file, upload.completed', 3008);
     const fail = step('Fail', 'MarkFailed', 'lambdas/uploads/pipeline/fail.ts', 'Uploads: failed, refund, upload.failed', 1024);
-    this.steps = [prepare, classify, finalize, fail];
+    // The contact pool's step (contacts feature): pooled contacts get their outcome after the upload ends.
+    const notifyPool = step('NotifyPool', 'NotifyPool', 'lambdas/contacts/pool-step.ts', 'Contacts: pooled contacts get their outcome, refunds, contact events', 1024);
+    this.steps = [prepare, classify, finalize, fail, notifyPool];
     this.classify = classify;
     this.finalize = finalize;
     // What each step's code calls: classify only reads the table; fail only reads files (the
@@ -52,6 +54,7 @@ export class UploadsConstruct extends Construct {
       [classify, ['GetItem', 'Query'], { read: ['uploads/'], write: ['uploads/'] }, false],
       [finalize, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, true],
       [fail, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'] }, true],
+      [notifyPool, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'] }, true],
     ];
     for (const [fn, tableActions, files, emits] of access) {
       grantTable(fn, props.table, tableActions);
@@ -67,6 +70,7 @@ export class UploadsConstruct extends Construct {
         ClassifyChunkFunctionArn: classify.functionArn,
         FinalizeFunctionArn: finalize.functionArn,
         FailFunctionArn: fail.functionArn,
+        NotifyPoolFunctionArn: notifyPool.functionArn,
       },
       tracingEnabled: true,
       logs: { destination: logs, level: LogLevel.ALL, includeExecutionData: false },

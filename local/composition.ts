@@ -1,5 +1,6 @@
 import { config } from '../lambdas/platform/config';
 import type { Ports } from '../lambdas/composition/ports';
+import { settlePoolUpload } from '../lambdas/contacts/pool-settle';
 import { configuredCarrierTests } from '../lambdas/spam/carrier-test';
 import { configuredTelephony } from '../lambdas/spam/telephony';
 import { createLocalDeliveryQueue } from './webhook-worker';
@@ -31,6 +32,7 @@ export function createLocalRoot(overrides: PortOverrides = {}): LocalRoot {
   const queue = createLocalDeliveryQueue(ports);
   ports.workflow = overrides.workflow ?? (async (uploadId) => runner.start(uploadId, { upload_id: uploadId }));
   ports.deliveryQueue = 'deliveryQueue' in overrides ? (overrides.deliveryQueue ?? null) : queue;
+  ports.settlePool = overrides.settlePool ?? ((upload) => settlePoolUpload(ports, upload));
   ports.telephony = overrides.telephony ?? configuredTelephony(cfg);
   ports.carrierTests = overrides.carrierTests ?? configuredCarrierTests(cfg);
   return {

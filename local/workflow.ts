@@ -6,6 +6,7 @@ import { prepare } from '../lambdas/uploads/pipeline/prepare';
 import { classifyChunk } from '../lambdas/uploads/pipeline/classify-chunk';
 import { finalize } from '../lambdas/uploads/pipeline/finalize';
 import { fail } from '../lambdas/uploads/pipeline/fail';
+import { notifyPool } from '../lambdas/contacts/pool-step';
 import { WorkflowRunner, type AslDefinition, type TaskHandler } from './workflow-runner';
 
 const ASL = fileURLToPath(new URL('../statemachines/upload-processing.asl.json', import.meta.url));
@@ -41,6 +42,7 @@ const handlersFor = (ports: UploadPorts): Record<string, TaskHandler> => ({
   ClassifyChunk: step('ClassifyChunk', classifyChunk as TaskHandler),
   Finalize: step('Finalize', (input) => finalize(ports, input as Parameters<typeof finalize>[1])),
   MarkFailed: step('MarkFailed', (input) => fail(ports, input as Parameters<typeof fail>[1])),
+  NotifyPool: step('NotifyPool', (input) => notifyPool(ports, input as Parameters<typeof notifyPool>[1])),
 });
 
 /** Local stand-in for Step Functions: queued and run in the background, one execution per upload. */

@@ -1,32 +1,51 @@
 import { config, required } from '../platform/config';
+import { settlePoolUpload } from '../contacts/pool-settle';
 import { configuredCarrierTests } from '../spam/carrier-test';
 import { configuredTelephony } from '../spam/telephony';
+import type { SpamPorts } from '../spam/ports';
 import { sfnWorkflowStarter } from '../uploads/sfn-workflow-starter';
+import type { UploadPorts } from '../uploads/workflow';
+import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 import { sqsDeliveryQueue } from '../webhooks/sqs-delivery-queue';
 import type { Ports } from './ports';
 
-// The AWS composition root: every Lambda entry (API handlers, workflow steps, consumers, scheduled
-// jobs) takes its ports from here. Built once per container from the parsed configuration; each
-// adapter creates its SDK client at first use, so a function that never starts a workflow never
-// builds a Step Functions client, and a missing setting fails only the call that needs it.
+// The AWS composition root: every Lambda entry (API handlers, workflow steps, the SQS consumer,
+// scheduled jobs) takes its ports from here, built once per container from the parsed
+// configuration. Each adapter creates its SDK client at first use, and a missing setting fails only
+// the call that needs it. One builder per group of ports, so a function's bundle carries only the
+// adapters it can use (esbuild drops the others).
 
-let ports: Ports | null = null;
+let delivery: DeliveryPorts | null = null;
+let uploads: UploadPorts | null = null;
+let spam: SpamPorts | null = null;
 
-export function awsPorts(): Ports {
-  if (ports) return ports;
-  const cfg = config();
-  let telephony: Ports['telephony'] | null = null;
-  let carrierTests: Ports['carrierTests'] | null = null;
-  ports = {
+/** Emitting events and scheduling attempts: SQS when WEBHOOK_QUEUE_URL is set, else none (the sweeper finds due deliveries). */
+export function awsDeliveryPorts(): DeliveryPorts {
+  const url = config().WEBHOOK_QUEUE_URL;
+  delivery ??= { deliveryQueue: url ? sqsDeliveryQueue(url) : null };
+  return delivery;
+}
+
+/** Uploads: Step Functions executions (UPLOAD_STATE_MACHINE_ARN), and the contact pool's settling for recovery. */
+export function awsUploadPorts(): UploadPorts {
+  uploads ??= {
+    ...awsDeliveryPorts(),
     workflow: sfnWorkflowStarter(() => required('UPLOAD_STATE_MACHINE_ARN')),
-    // Without a queue (a function that only records deliveries), the sweeper finds them when due.
-    deliveryQueue: cfg.WEBHOOK_QUEUE_URL ? sqsDeliveryQueue(cfg.WEBHOOK_QUEUE_URL) : null,
-    get telephony() {
-      return (telephony ??= configuredTelephony(cfg));
-    },
-    get carrierTests() {
-      return (carrierTests ??= configuredCarrierTests(cfg));
-    },
+    settlePool: (upload) => settlePoolUpload(awsDeliveryPorts(), upload),
   };
-  return ports;
+  return uploads;
+}
+
+/** Spam monitoring: the telephony and carrier-test adapters the configuration names. */
+export function awsSpamPorts(): SpamPorts {
+  if (!spam) {
+    const cfg = config();
+    spam = { ...awsDeliveryPorts(), telephony: configuredTelephony(cfg), carrierTests: configuredCarrierTests(cfg) };
+  }
+  return spam;
+}
+
+/** Every port (the console API and the admin CLI against a deployed stack use both features). */
+export function awsPorts(): Ports {
+  return { ...awsUploadPorts(), ...awsSpamPorts() };
 }

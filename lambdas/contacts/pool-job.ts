@@ -3,14 +3,13 @@ import { newId } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { withLease } from '../platform/lease';
 import { getOrganization } from '../auth/identity-repository';
-import { createPoolUpload } from '../uploads/pool';
+import { createPoolUpload, type UploadPorts } from '../uploads/pool';
 import { closeBatch } from './batch-counter';
 import { nameFromProperties, type ContactRecord } from './contact';
 import { dequeue, getContact, readQueue, transitionContact, type QueueEntry } from './contact-repository';
 import { discardContact } from './outcomes';
 import { config } from '../platform/config';
-import type { UploadPorts } from '../uploads/workflow';
-import { awsPorts } from '../composition/aws';
+import { awsUploadPorts } from '../composition/aws';
 
 /** Contacts waiting longer than this were not processable (e.g. a long outage): discarded, refunded. */
 
@@ -118,4 +117,4 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /** The scheduled Lambda, wired by the AWS composition root. */
-export const handler = async () => ({ pool: await runContactPool(awsPorts()) });
+export const handler = async () => ({ pool: await runContactPool(awsUploadPorts()) });

@@ -4,7 +4,7 @@ import { drainOutbox } from '../events/outbox';
 import { recoverCreatingContacts } from '../contacts/create-contact';
 import { recoverUploads, resumeUnfinishedUploads } from '../uploads/reconcile';
 import type { UploadPorts } from '../uploads/workflow';
-import { awsPorts } from '../composition/aws';
+import { awsUploadPorts } from '../composition/aws';
 
 // The one recovery job (EventBridge Scheduler every few minutes in AWS, a timer locally): every
 // resource kind's recovery, each driving what an interruption left non-terminal to a terminal
@@ -25,7 +25,7 @@ export async function runRecovery(ports: UploadPorts) {
 }
 
 /** The scheduled Lambda, wired by the AWS composition root. */
-export const handler = async () => runRecovery(awsPorts());
+export const handler = async () => runRecovery(awsUploadPorts());
 
 /**
  * The local runtime's start: what the previous process left (its in-process executions, requests

@@ -13,7 +13,7 @@ import { claimScheduledDay, putRun, type TestRunRecord } from './run-repository'
 import { putScreenshot, screenshotKey } from './screenshots';
 import { config } from '../platform/config';
 import type { SpamPorts } from './ports';
-import { awsPorts } from '../composition/aws';
+import { awsSpamPorts } from '../composition/aws';
 
 // The daily spam test run (EventBridge Scheduler in AWS; a timer and `admin spam-run` locally):
 // every verified number within its organization's limit, on each carrier, through the configured
@@ -220,4 +220,4 @@ async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promis
 }
 
 /** EventBridge Scheduler target, wired by the AWS composition root. */
-export const handler = async () => runDailySpamTests(awsPorts());
+export const handler = async () => runDailySpamTests(awsSpamPorts());

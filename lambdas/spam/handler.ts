@@ -4,7 +4,7 @@ import { created, ok } from '../platform/http/response';
 import { addNumber, deleteNumber, getNumberView, history, listNumbers, resendCode, screenshot, verifyNumber } from './numbers';
 import { spamRoutes } from './routes';
 import type { SpamPorts } from './ports';
-import { awsPorts } from '../composition/aws';
+import { awsSpamPorts } from '../composition/aws';
 
 /** The spam monitoring API over the ports of its runtime's composition root. */
 export const spamApi = (ports: SpamPorts) =>
@@ -23,4 +23,4 @@ export const spamApi = (ports: SpamPorts) =>
   ]);
 
 /** The spam monitoring API Lambda, wired by the AWS composition root. */
-export const handler = spamApi(awsPorts());
+export const handler = spamApi(awsSpamPorts());

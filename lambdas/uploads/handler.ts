@@ -12,7 +12,7 @@ import { createFromStagedOnce, readStaged, readStagedJson, stageUpload } from '.
 import { toPublicUpload, type UploadRecord } from './upload';
 import { getUpload, listUploads } from './upload-repository';
 import type { UploadPorts } from './workflow';
-import { awsPorts } from '../composition/aws';
+import { awsUploadPorts } from '../composition/aws';
 
 async function ownUpload(orgId: string, id: string): Promise<UploadRecord> {
   const upload = await getUpload(id);
@@ -66,4 +66,4 @@ export const uploadsApi = (ports: UploadPorts) =>
   ]);
 
 /** The uploads API Lambda, wired by the AWS composition root. */
-export const handler = uploadsApi(awsPorts());
+export const handler = uploadsApi(awsUploadPorts());

@@ -57,7 +57,7 @@ async function recoverOne(ports: UploadPorts, upload: UploadRecord, summary: Upl
     }
     case 'ready_for_processing':
       if (nowMs() - Date.parse(upload.updated_at) > READY_GIVE_UP_MS) {
-        await failUpload(ports, upload, 'Processing could not be started');
+        await settleOwedToPool(ports, await failUpload(ports, upload, 'Processing could not be started'));
         summary.failed++;
       } else {
         await ports.workflow(upload.id);
@@ -65,20 +65,27 @@ async function recoverOne(ports: UploadPorts, upload: UploadRecord, summary: Upl
       }
       return;
     case 'processing':
-      await failUpload(ports, upload, 'Processing did not finish in time');
+      await settleOwedToPool(ports, await failUpload(ports, upload, 'Processing did not finish in time'));
       summary.failed++;
       return;
     case 'completed':
       await finalize(ports, { upload_id: upload.id });
+      await settleOwedToPool(ports, upload);
       summary.settled++;
       return;
     case 'failed':
       await settleFailedUpload(ports, upload);
+      await settleOwedToPool(ports, upload);
       summary.settled++;
       return;
     default:
       return;
   }
+}
+
+/** An ended pool upload's contacts, had its workflow not reached (or not finished) NotifyPool. */
+async function settleOwedToPool(ports: UploadPorts, upload: UploadRecord): Promise<void> {
+  if (upload.source === 'api_pool' && (upload.status === 'completed' || upload.status === 'failed')) await ports.settlePool(upload);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
+import type { UploadRecord } from './upload';
 
 /**
  * Starts the processing workflow of one upload: Step Functions in AWS
@@ -10,4 +11,10 @@ export type WorkflowStarter = (uploadId: string) => Promise<void>;
 /** What the upload use cases are given by their runtime's composition root. */
 export interface UploadPorts extends DeliveryPorts {
   readonly workflow: WorkflowStarter;
+  /**
+   * What an ended `api_pool` upload owes its contacts, for recovery to settle when the workflow's
+   * NotifyPool step never ran: the contacts feature's, wired in by each composition root (uploads
+   * never imports contacts).
+   */
+  readonly settlePool: (upload: UploadRecord) => Promise<void>;
 }

@@ -2,7 +2,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '../platform/logger';
 import { enqueueDelivery, type DeliveryPorts } from './delivery-queue';
 import { processDelivery } from './delivery';
-import { awsPorts } from '../composition/aws';
+import { awsDeliveryPorts } from '../composition/aws';
 
 /**
  * SQS consumer of the delivery chain. A message that arrives before its attempt is due (waits
@@ -30,4 +30,4 @@ export const deliveryConsumer =
   };
 
 /** The SQS-triggered Lambda, wired by the AWS composition root. */
-export const handler = deliveryConsumer(awsPorts());
+export const handler = deliveryConsumer(awsDeliveryPorts());

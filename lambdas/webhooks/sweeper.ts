@@ -3,7 +3,7 @@ import { logger } from '../platform/logger';
 import { dueDeliveryIds } from './delivery-repository';
 import { processDelivery } from './delivery';
 import type { DeliveryPorts } from './delivery-queue-port';
-import { awsPorts } from '../composition/aws';
+import { awsDeliveryPorts } from '../composition/aws';
 
 export interface SweepOptions {
   /**
@@ -39,4 +39,4 @@ export async function sweepDueDeliveries(ports: DeliveryPorts, options: SweepOpt
 }
 
 /** The scheduled Lambda, wired by the AWS composition root. */
-export const handler = async () => sweepDueDeliveries(awsPorts());
+export const handler = async () => sweepDueDeliveries(awsDeliveryPorts());

@@ -2,13 +2,12 @@ import { nowIso } from '../../platform/clock';
 import { logger } from '../../platform/logger';
 import { refund } from '../../credits/credits';
 import { flushOutbox, outboxFields } from '../../events/outbox';
-import { handlePoolUploadFinished } from '../../contacts/pool-results';
 import type { UploadRecord } from '../upload';
 import { getUpload, settleUpload, transitionUpload, uploadItemKey } from '../upload-repository';
 import { failedEntries } from './announce';
-import { poolContactIds, SETTLE_BOUND_MS } from './finalize';
+import { SETTLE_BOUND_MS } from './finalize';
 import type { DeliveryPorts } from '../../webhooks/delivery-queue-port';
-import { awsPorts } from '../../composition/aws';
+import { awsDeliveryPorts } from '../../composition/aws';
 
 /**
  * The workflow's catch-all: the upload fails, its credits come back (it produced nothing), and
@@ -42,15 +41,17 @@ export async function failUpload(ports: DeliveryPorts, upload: UploadRecord, cau
   return upload;
 }
 
-/** Refund (once per upload), the pooled contacts' outcome, the event: each safe to repeat. */
+/**
+ * Refund (once per upload) and the event: each safe to repeat. A pool upload's contacts are settled
+ * by the workflow's NotifyPool step (or recovery), which then takes the upload off the watch index.
+ */
 export async function settleFailedUpload(ports: DeliveryPorts, upload: UploadRecord): Promise<void> {
   if ((upload.credits_charged ?? 0) > 0) {
     await refund(upload.organization_id, `refund:upload:${upload.id}`, `upload:${upload.id}`, { reason: 'upload failed', resourceId: upload.id });
   }
   await flushOutbox(ports, uploadItemKey(upload.id));
-  if (upload.source === 'api_pool') await handlePoolUploadFinished(ports, upload, [], await poolContactIds(upload));
-  await settleUpload(upload.id);
+  if (upload.source !== 'api_pool') await settleUpload(upload.id);
 }
 
 /** The workflow step's Lambda, wired by the AWS composition root. */
-export const handler = (input: Parameters<typeof fail>[1]) => fail(awsPorts(), input);
+export const handler = (input: Parameters<typeof fail>[1]) => fail(awsDeliveryPorts(), input);
