@@ -91,5 +91,4 @@ describe('the contact pool is a step of the upload workflow', () => {
     }
     expect((await getUpload(uploadId))?.status).toBe('completed');
   });
-
 });
