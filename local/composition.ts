@@ -1,5 +1,6 @@
 import { config } from '../lambdas/platform/config';
 import type { Ports } from '../lambdas/composition/ports';
+import { systemNet } from '../lambdas/platform/net/outbound';
 import { settlePoolUpload } from '../lambdas/contacts/pool-settle';
 import { configuredCarrierTests } from '../lambdas/spam/carrier-test';
 import { configuredTelephony } from '../lambdas/spam/telephony';
@@ -30,6 +31,7 @@ export function createLocalRoot(overrides: PortOverrides = {}): LocalRoot {
   const ports = {} as { -readonly [K in keyof Ports]: Ports[K] };
   const runner = createUploadWorkflowRunner(ports);
   const queue = createLocalDeliveryQueue(ports);
+  ports.net = overrides.net ?? systemNet();
   ports.workflow = overrides.workflow ?? (async (uploadId) => runner.start(uploadId, { upload_id: uploadId }));
   ports.deliveryQueue = 'deliveryQueue' in overrides ? (overrides.deliveryQueue ?? null) : queue;
   ports.settlePool = overrides.settlePool ?? ((upload) => settlePoolUpload(ports, upload));

@@ -3,9 +3,9 @@ import type { Ports } from '../lambdas/composition/ports';
 import type { ApiLambda } from './api-gateway-server';
 import { handler as platform } from '../lambdas/platform/handler';
 import { handler as credits } from '../lambdas/credits/handler';
-import { handler as webhooks } from '../lambdas/webhooks/handler';
+import { webhooksApi } from '../lambdas/webhooks/handler';
 import { spamApi } from '../lambdas/spam/handler';
-import { handler as contacts } from '../lambdas/contacts/handler';
+import { contactsApi } from '../lambdas/contacts/handler';
 import { uploadsApi } from '../lambdas/uploads/handler';
 
 /**
@@ -17,8 +17,8 @@ export function apiFunctions(ports: Ports): Record<ApiFunctionName, ApiLambda> {
     platform: platform as ApiLambda,
     credits: credits as ApiLambda,
     uploads: uploadsApi(ports) as ApiLambda,
-    contacts: contacts as ApiLambda,
-    webhooks: webhooks as ApiLambda,
+    contacts: contactsApi(ports) as ApiLambda,
+    webhooks: webhooksApi(ports) as ApiLambda,
     spam: spamApi(ports) as ApiLambda,
   };
 }

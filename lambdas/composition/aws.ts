@@ -8,6 +8,7 @@ import type { UploadPorts } from '../uploads/workflow';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 import { sqsDeliveryQueue } from '../webhooks/sqs-delivery-queue';
 import type { Ports } from './ports';
+import { systemNet, type NetPorts } from '../platform/net/outbound';
 
 // The AWS composition root: every Lambda entry (API handlers, workflow steps, the SQS consumer,
 // scheduled jobs) takes its ports from here, built once per container from the parsed
@@ -15,14 +16,21 @@ import type { Ports } from './ports';
 // the call that needs it. One builder per group of ports, so a function's bundle carries only the
 // adapters it can use (esbuild drops the others).
 
+let net: NetPorts | null = null;
 let delivery: DeliveryPorts | null = null;
 let uploads: UploadPorts | null = null;
 let spam: SpamPorts | null = null;
 
-/** Emitting events and scheduling attempts: SQS when WEBHOOK_QUEUE_URL is set, else none (the sweeper finds due deliveries). */
+/** Reaching customer-supplied URLs: the system's resolver and CAs, 10 s per attempt. */
+export function awsNetPorts(): NetPorts {
+  net ??= { net: systemNet() };
+  return net;
+}
+
+/** Emitting events, scheduling and making attempts: SQS when WEBHOOK_QUEUE_URL is set, else none (the sweeper finds due deliveries). */
 export function awsDeliveryPorts(): DeliveryPorts {
   const url = config().WEBHOOK_QUEUE_URL;
-  delivery ??= { deliveryQueue: url ? sqsDeliveryQueue(url) : null };
+  delivery ??= { ...awsNetPorts(), deliveryQueue: url ? sqsDeliveryQueue(url) : null };
   return delivery;
 }
 

@@ -109,14 +109,14 @@ route('GET', '/console/api/webhooks', async (p) => {
   return { data: await listEndpointsOf(p.organizationId), event_types: SUBSCRIBABLE_EVENT_TYPES, default_events: DEFAULT_EVENT_TYPES };
 });
 const WebhookBody = z.object({ url: z.string().min(1).max(2048), description: z.string().max(500).nullish(), events: z.array(z.string()).optional() });
-route('POST', '/console/api/webhooks', async (p, { event }) => {
+route('POST', '/console/api/webhooks', async (p, { event, ports }) => {
   requireOwner(p);
-  return createEndpoint(p.organizationId, json(WebhookBody, event));
+  return createEndpoint(ports, p.organizationId, json(WebhookBody, event));
 });
-route('POST', '/console/api/webhooks/{id}', async (p, { params, event }) => {
+route('POST', '/console/api/webhooks/{id}', async (p, { params, event, ports }) => {
   requireOwner(p);
   const body = json(z.object({ description: z.string().max(500).nullish(), events: z.array(z.string()).optional(), is_active: z.boolean().optional() }), event);
-  return { webhook: await updateEndpoint(p.organizationId, params.id!, body) };
+  return { webhook: await updateEndpoint(ports, p.organizationId, params.id!, body) };
 });
 route('DELETE', '/console/api/webhooks/{id}', async (p, { params }) => {
   requireOwner(p);

@@ -38,7 +38,7 @@ export async function processDelivery(ports: DeliveryPorts, deliveryId: string):
 
   const attemptNo = record.attempt_count + 1;
   const attemptedAt = new Date(startedMs).toISOString();
-  const outcome = await sendSigned({
+  const outcome = await sendSigned(ports.net, {
     url: target.url,
     secret: target.secret,
     body: record.body,

@@ -57,7 +57,7 @@ describe('two copies of every scheduled job at once', () => {
     const ids: string[] = [];
     for (let i = 0; i < CONTACTS; i += 100) {
       const batch = await Promise.all(
-        Array.from({ length: Math.min(100, CONTACTS - i) }, (_, j) => createContact(principal, { phone: `+1${i + j < 1250 ? '312' : '646'}555${String(2000 + ((i + j) % 1250)).padStart(4, '0')}` })),
+        Array.from({ length: Math.min(100, CONTACTS - i) }, (_, j) => createContact(service.runtime.ports, principal, { phone: `+1${i + j < 1250 ? '312' : '646'}555${String(2000 + ((i + j) % 1250)).padStart(4, '0')}` })),
       );
       ids.push(...batch.map((b) => b.contact.id));
     }

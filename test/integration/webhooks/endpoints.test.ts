@@ -4,12 +4,12 @@ import { useTestService } from '../../support/runtime';
 import { startReceiver, header, type Receiver } from './receiver';
 import { verifyWebhook } from '../../../lambdas/webhooks/verify-signature';
 import { emitEvent } from '../../../lambdas/events/events';
-import { setResolver } from '../../../lambdas/platform/net/resolver';
+import type { Resolver } from '../../../lambdas/platform/net/resolver';
+import { systemNet } from '../../../lambdas/platform/net/outbound';
 import { getDelivery } from '../../../lambdas/webhooks/delivery-repository';
 import { recordEndpointFailure } from '../../../lambdas/webhooks/endpoint-repository';
 import { setClock } from '../../../lambdas/platform/clock';
 import { addMember, createOrganization, createUser, mintKey } from '../../../lambdas/admin/admin';
-import { setTrustedCaForTests } from '../../../lambdas/platform/net/settings';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { TLSSocket } from 'node:tls';
@@ -19,7 +19,27 @@ import type { AddressInfo } from 'node:net';
 process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
 reloadConfig();
 
-const service = useTestService();
+// This file's runtime reaches receivers through the system's resolver and CAs, or the stub
+// resolver and test CA a test sets for itself.
+let resolve: Resolver = systemNet().resolve;
+let trustedCa: string | null = null;
+const setResolver = (stub: Resolver | null) => {
+  resolve = stub ?? systemNet().resolve;
+};
+const setTrustedCaForTests = (pem: string | null) => {
+  trustedCa = pem;
+};
+const service = useTestService({
+  ports: {
+    net: {
+      resolve: (host) => resolve(host),
+      timeoutMs: systemNet().timeoutMs,
+      get trustedCa() {
+        return trustedCa;
+      },
+    },
+  },
+});
 let ok: Receiver;
 let other: Receiver;
 
@@ -35,6 +55,7 @@ afterEach(() => {
   process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
   reloadConfig();
   setResolver(null);
+  setTrustedCaForTests(null);
 });
 
 interface Endpoint {

@@ -5,7 +5,7 @@ import { startReceiver, header, type Receiver, type ReceiverMode } from './recei
 import { verifyWebhook } from '../../../lambdas/webhooks/verify-signature';
 import { emitEvent, enqueueCallback } from '../../../lambdas/events/events';
 import { setClock } from '../../../lambdas/platform/clock';
-import { setRequestTimeoutMs } from '../../../lambdas/platform/net/settings';
+import { systemNet } from '../../../lambdas/platform/net/outbound';
 import type { DeliveryQueue } from '../../../lambdas/webhooks/delivery-queue-port';
 import { claimAttempt, getDelivery } from '../../../lambdas/webhooks/delivery-repository';
 import { deliveryConsumer } from '../../../lambdas/webhooks/consumer';
@@ -19,7 +19,22 @@ let enqueued: Array<{ id: string; dueAtMs: number; atMs: number }> = [];
 const recording: DeliveryQueue = { enqueue: async (id, dueAtMs) => void enqueued.push({ id, dueAtMs, atMs: clock }) };
 /** The queue of this file's runtime: recording, or one that loses every message when a test says so. */
 let queue: DeliveryQueue = recording;
-const service = useTestService({ ports: { deliveryQueue: { enqueue: (id, dueAtMs) => queue.enqueue(id, dueAtMs) } } });
+/** The per-attempt timeout of this file's runtime (a test shortens it for a hanging receiver). */
+let timeoutMs = systemNet().timeoutMs;
+const setRequestTimeoutMs = (ms: number | null) => {
+  timeoutMs = ms ?? systemNet().timeoutMs;
+};
+const service = useTestService({
+  ports: {
+    deliveryQueue: { enqueue: (id, dueAtMs) => queue.enqueue(id, dueAtMs) },
+    net: {
+      ...systemNet(),
+      get timeoutMs() {
+        return timeoutMs;
+      },
+    },
+  },
+});
 const consumer = (event: SQSEvent) => deliveryConsumer(service.runtime.ports)(event);
 // Each test starts a week after the previous one ended: the clock only moves forward, as the rate
 // limiter's token buckets expect.
