@@ -47,13 +47,14 @@ export class UploadsConstruct extends Construct {
     this.steps = [prepare, classify, finalize, fail, notifyPool];
     this.classify = classify;
     this.finalize = finalize;
-    // What each step's code calls: classify only reads the table; fail only reads files (the
-    // original, for links in upload.failed); finalize and fail publish events.
+    // What each step's code calls: classify only reads the table; fail reads no file (the pool's
+    // contact ids are NotifyPool's to read); NotifyPool reads the pool file and the results;
+    // finalize, fail and NotifyPool publish events.
     const access: [ServiceFunction, TableAction[], { read?: string[]; write?: string[] }, boolean][] = [
       [prepare, ['GetItem', 'Query', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, false],
       [classify, ['GetItem', 'Query'], { read: ['uploads/'], write: ['uploads/'] }, false],
       [finalize, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, true],
-      [fail, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'] }, true],
+      [fail, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], {}, true],
       [notifyPool, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'] }, true],
     ];
     for (const [fn, tableActions, files, emits] of access) {

@@ -35,8 +35,13 @@ export function createLocalRoot(overrides: PortOverrides = {}): LocalRoot {
   ports.workflow = overrides.workflow ?? (async (uploadId) => runner.start(uploadId, { upload_id: uploadId }));
   ports.deliveryQueue = 'deliveryQueue' in overrides ? (overrides.deliveryQueue ?? null) : queue;
   ports.settlePool = overrides.settlePool ?? ((upload) => settlePoolUpload(ports, upload));
-  ports.telephony = overrides.telephony ?? configuredTelephony(cfg);
-  ports.carrierTests = overrides.carrierTests ?? configuredCarrierTests(cfg);
+  // Built at first use, as in AWS: a setting an adapter lacks fails the call that needs it.
+  let telephony = overrides.telephony ?? null;
+  let carrierTests = overrides.carrierTests ?? null;
+  Object.defineProperties(ports, {
+    telephony: { enumerable: true, get: () => (telephony ??= configuredTelephony(cfg)) },
+    carrierTests: { enumerable: true, get: () => (carrierTests ??= configuredCarrierTests(cfg)) },
+  });
   return {
     ports,
     settleWorkflows: () => runner.settle(),

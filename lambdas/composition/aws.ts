@@ -4,7 +4,7 @@ import { configuredCarrierTests } from '../spam/carrier-test';
 import { configuredTelephony } from '../spam/telephony';
 import type { SpamPorts } from '../spam/ports';
 import { sfnWorkflowStarter } from '../uploads/sfn-workflow-starter';
-import type { UploadPorts } from '../uploads/workflow';
+import type { UploadPorts, WorkflowPorts } from '../uploads/workflow';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 import { sqsDeliveryQueue } from '../webhooks/sqs-delivery-queue';
 import type { Ports } from './ports';
@@ -18,6 +18,7 @@ import { systemNet, type NetPorts } from '../platform/net/outbound';
 
 let net: NetPorts | null = null;
 let delivery: DeliveryPorts | null = null;
+let workflow: WorkflowPorts | null = null;
 let uploads: UploadPorts | null = null;
 let spam: SpamPorts | null = null;
 
@@ -34,26 +35,53 @@ export function awsDeliveryPorts(): DeliveryPorts {
   return delivery;
 }
 
-/** Uploads: Step Functions executions (UPLOAD_STATE_MACHINE_ARN), and the contact pool's settling for recovery. */
+/** Creating uploads: Step Functions executions (UPLOAD_STATE_MACHINE_ARN). */
+export function awsWorkflowPorts(): WorkflowPorts {
+  workflow ??= { ...awsDeliveryPorts(), workflow: sfnWorkflowStarter(() => required('UPLOAD_STATE_MACHINE_ARN')) };
+  return workflow;
+}
+
+/** Recovering uploads: also the contact pool's settling of an ended pool upload. */
 export function awsUploadPorts(): UploadPorts {
   uploads ??= {
-    ...awsDeliveryPorts(),
-    workflow: sfnWorkflowStarter(() => required('UPLOAD_STATE_MACHINE_ARN')),
+    ...awsWorkflowPorts(),
     settlePool: (upload) => settlePoolUpload(awsDeliveryPorts(), upload),
   };
   return uploads;
 }
 
-/** Spam monitoring: the telephony and carrier-test adapters the configuration names. */
+/**
+ * Spam monitoring: the telephony and carrier-test adapters the configuration names, each built at
+ * first use, so a setting they lack (SMS_VOICE_ORIGINATION_IDENTITY…) fails the send that needs
+ * it, answered as such, and never the container's start.
+ */
 export function awsSpamPorts(): SpamPorts {
   if (!spam) {
-    const cfg = config();
-    spam = { ...awsDeliveryPorts(), telephony: configuredTelephony(cfg), carrierTests: configuredCarrierTests(cfg) };
+    let telephony: SpamPorts['telephony'] | null = null;
+    let carrierTests: SpamPorts['carrierTests'] | null = null;
+    spam = {
+      ...awsDeliveryPorts(),
+      get telephony() {
+        return (telephony ??= configuredTelephony(config()));
+      },
+      get carrierTests() {
+        return (carrierTests ??= configuredCarrierTests(config()));
+      },
+    };
   }
   return spam;
 }
 
 /** Every port (the console API and the admin CLI against a deployed stack use both features). */
 export function awsPorts(): Ports {
-  return { ...awsUploadPorts(), ...awsSpamPorts() };
+  const spamPorts = awsSpamPorts();
+  return {
+    ...awsUploadPorts(),
+    get telephony() {
+      return spamPorts.telephony;
+    },
+    get carrierTests() {
+      return spamPorts.carrierTests;
+    },
+  };
 }

@@ -3,13 +3,13 @@ import { newId } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { withLease } from '../platform/lease';
 import { getOrganization } from '../auth/identity-repository';
-import { createPoolUpload, type UploadPorts } from '../uploads/pool';
+import { createPoolUpload, type WorkflowPorts } from '../uploads/pool';
 import { closeBatch } from './batch-counter';
 import { nameFromProperties, type ContactRecord } from './contact';
 import { dequeue, getContact, readQueue, transitionContact, type QueueEntry } from './contact-repository';
 import { discardContact } from './outcomes';
 import { config } from '../platform/config';
-import { awsUploadPorts } from '../composition/aws';
+import { awsWorkflowPorts } from '../composition/aws';
 
 /** Contacts waiting longer than this were not processable (e.g. a long outage): discarded, refunded. */
 
@@ -26,7 +26,7 @@ export interface PoolRunSummary {
  * upload per organization, tier and identity setting. Max batches close when pooled, so the next
  * max contact starts a new 2, 1, 2, 1 sequence.
  */
-export async function runContactPool(ports: UploadPorts): Promise<PoolRunSummary> {
+export async function runContactPool(ports: WorkflowPorts): Promise<PoolRunSummary> {
   // Scheduler may start two runs at once: the second finds the lease held and skips.
   const run = await withLease('contact-pool', POOL_LEASE_MS, () => poolOnce(ports));
   if (run.skipped) {
@@ -39,7 +39,7 @@ export async function runContactPool(ports: UploadPorts): Promise<PoolRunSummary
 /** Longer than the pool function's timeout, so a live run never loses its lease. */
 const POOL_LEASE_MS = 6 * 60_000;
 
-async function poolOnce(ports: UploadPorts): Promise<PoolRunSummary> {
+async function poolOnce(ports: WorkflowPorts): Promise<PoolRunSummary> {
   const summary: PoolRunSummary = { pooled: 0, uploads: [], discarded: 0, resumed: 0 };
   const entries = await readQueue(config().CONTACT_POOL_BATCH_PER_SHARD);
   const queued = new Map<string, { contact: ContactRecord; entry: QueueEntry }[]>();
@@ -95,7 +95,7 @@ async function poolOnce(ports: UploadPorts): Promise<PoolRunSummary> {
   return summary;
 }
 
-async function startPool(ports: UploadPorts, uploadId: string, members: { contact: ContactRecord; entry: QueueEntry }[]): Promise<void> {
+async function startPool(ports: WorkflowPorts, uploadId: string, members: { contact: ContactRecord; entry: QueueEntry }[]): Promise<void> {
   const first = members[0]!.contact;
   await createPoolUpload(ports, {
     organizationId: first.organization_id,
@@ -117,4 +117,4 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /** The scheduled Lambda, wired by the AWS composition root. */
-export const handler = async () => ({ pool: await runContactPool(awsUploadPorts()) });
+export const handler = async () => ({ pool: await runContactPool(awsWorkflowPorts()) });

@@ -38,9 +38,9 @@ function instructions(method: VerificationMethod, phone: string, id: string): st
   return `${how} Submit it with POST /api/v1/spam/numbers/${id}/verify within ${CODE_TTL_MS / 60_000} minutes. Daily monitoring begins once the number is verified.`;
 }
 
-async function sendChallengeCode(telephony: TelephonyPort, n: Pick<NumberRecord, 'id' | 'phone_number'>, code: string, method: VerificationMethod): Promise<string | null> {
+async function sendChallengeCode(ports: { readonly telephony: TelephonyPort }, n: Pick<NumberRecord, 'id' | 'phone_number'>, code: string, method: VerificationMethod): Promise<string | null> {
   try {
-    await telephony.sendCode({ numberId: n.id, to: n.phone_number, code, method });
+    await ports.telephony.sendCode({ numberId: n.id, to: n.phone_number, code, method });
     return null;
   } catch (error) {
     logger.warn('verification code not sent', { number_id: n.id, method, error: error as Error });
@@ -91,7 +91,7 @@ export async function addNumber(ports: SpamPorts, org: Organization, input: { ph
     await releasePhone(org.id, phone.e164, id);
     throw error;
   }
-  const error = await sendChallengeCode(ports.telephony, record, code, method);
+  const error = await sendChallengeCode(ports, record, code, method);
   if (error) await markChallengeUnsent(id, record.verification!.salt);
   return {
     number: monitoredNumberView(record, (await numberStatus(org, id)) ?? 'active', nowMs()),
@@ -152,7 +152,7 @@ export async function resendCode(ports: SpamPorts, org: Organization, id: string
     // The other request sent a code just now, so the cooldown starts over.
     throw resendThrottled({ limit: 1, windowSeconds: RESEND_COOLDOWN_MS / 1000, waitMs: RESEND_COOLDOWN_MS }, 'Another code was requested at the same time');
   }
-  const error = await sendChallengeCode(ports.telephony, n, code, method);
+  const error = await sendChallengeCode(ports, n, code, method);
   if (error) {
     await markChallengeUnsent(id, challenge.salt);
     throw badGateway('The verification code could not be sent; try again shortly');

@@ -11,7 +11,7 @@ import { CsvSyntaxError, parseCsv } from './csv';
 import { planUpload, priceOf, type ColumnMapping, type Tier } from './plan';
 import { keys, type UploadRecord } from './upload';
 import { deleteChargingUpload, getUpload, insertUpload, transitionUpload, uploadItemKey } from './upload-repository';
-import type { UploadPorts } from './workflow';
+import type { WorkflowPorts } from './workflow';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 import { hasUtf8Bom, layoutOf, serializeWork } from './work-file';
 
@@ -47,7 +47,7 @@ export function decodeCsv(bytes: Buffer): string {
   }
 }
 
-export async function createUpload(ports: UploadPorts, principal: Pick<Principal, 'organizationId' | 'userId'> & { apiKeyId: string | null }, input: CreateUploadInput, uploadId = newId()): Promise<UploadRecord> {
+export async function createUpload(ports: WorkflowPorts, principal: Pick<Principal, 'organizationId' | 'userId'> & { apiKeyId: string | null }, input: CreateUploadInput, uploadId = newId()): Promise<UploadRecord> {
   const parsed = readCsv(input.csv);
   const [header, ...rows] = parsed.records;
   if (!header) throw badRequest('The file is empty; it needs a header row and at least 100 numbers');

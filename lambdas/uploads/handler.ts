@@ -11,8 +11,8 @@ import { uploadsRoutes as routes } from './routes';
 import { createFromStagedOnce, readStaged, readStagedJson, stageUpload } from './staging';
 import { toPublicUpload, type UploadRecord } from './upload';
 import { getUpload, listUploads } from './upload-repository';
-import type { UploadPorts } from './workflow';
-import { awsUploadPorts } from '../composition/aws';
+import type { WorkflowPorts } from './workflow';
+import { awsWorkflowPorts } from '../composition/aws';
 
 async function ownUpload(orgId: string, id: string): Promise<UploadRecord> {
   const upload = await getUpload(id);
@@ -22,7 +22,7 @@ async function ownUpload(orgId: string, id: string): Promise<UploadRecord> {
 }
 
 /** The uploads API over the ports of its runtime's composition root. */
-export const uploadsApi = (ports: UploadPorts) =>
+export const uploadsApi = (ports: WorkflowPorts) =>
   apiHandler([
     operation(routes.create, async (ctx) => {
       const type = mediaType(ctx.headers['content-type']);
@@ -66,4 +66,4 @@ export const uploadsApi = (ports: UploadPorts) =>
   ]);
 
 /** The uploads API Lambda, wired by the AWS composition root. */
-export const handler = uploadsApi(awsUploadPorts());
+export const handler = uploadsApi(awsWorkflowPorts());

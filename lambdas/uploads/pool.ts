@@ -6,10 +6,10 @@ import { getUpload } from './upload-repository';
 
 export { getUpload, settleUpload } from './upload-repository';
 export type { UploadRecord } from './upload';
-export type { UploadPorts } from './workflow';
+export type { WorkflowPorts } from './workflow';
 import { keys, type UploadRecord } from './upload';
 import { parseWork } from './work-file';
-import type { UploadPorts } from './workflow';
+import type { WorkflowPorts } from './workflow';
 
 // The uploads feature's public module for the contacts feature, the only one contacts imports
 // (lint): creating an `api_pool` upload from queued contacts, and reading back, once it has ended,
@@ -29,7 +29,7 @@ export interface PoolRow {
  * was charged when created), no minimum size. Idempotent per upload id: called again for an
  * upload that exists, it only makes sure its workflow runs.
  */
-export async function createPoolUpload(ports: UploadPorts, input: { organizationId: string; uploadId: string; tier: 'standard' | 'max'; skipMobileLookup: boolean; rows: PoolRow[] }): Promise<UploadRecord> {
+export async function createPoolUpload(ports: WorkflowPorts, input: { organizationId: string; uploadId: string; tier: 'standard' | 'max'; skipMobileLookup: boolean; rows: PoolRow[] }): Promise<UploadRecord> {
   const existing = await getUpload(input.uploadId);
   if (existing) {
     if (existing.status === 'ready_for_processing' || existing.status === 'processing') await ports.workflow(existing.id);

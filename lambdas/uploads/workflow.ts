@@ -8,9 +8,13 @@ import type { UploadRecord } from './upload';
  */
 export type WorkflowStarter = (uploadId: string) => Promise<void>;
 
-/** What the upload use cases are given by their runtime's composition root. */
-export interface UploadPorts extends DeliveryPorts {
+/** What creating and starting uploads needs, given by the runtime's composition root. */
+export interface WorkflowPorts extends DeliveryPorts {
   readonly workflow: WorkflowStarter;
+}
+
+/** What recovering uploads needs besides. */
+export interface UploadPorts extends WorkflowPorts {
   /**
    * What an ended `api_pool` upload owes its contacts, for recovery to settle when the workflow's
    * NotifyPool step never ran: the contacts feature's, wired in by each composition root (uploads
