@@ -43,6 +43,23 @@ export default tseslint.config(
     },
   },
   {
+    // Uploads and contacts do not call each other: a pool upload's outcome reaches its contacts
+    // through the workflow's NotifyPool step (contacts/pool-step.ts), and contacts use uploads only
+    // through the module uploads keeps for them (uploads/pool.ts).
+    files: ['lambdas/uploads/**/*.ts'],
+    ignores: RULE_FILES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noLocal, { group: ['**/contacts/*', '**/contacts'], message: 'Uploads never calls contacts: a pool upload\'s contacts are settled by the workflow\'s NotifyPool step.' }] }],
+    },
+  },
+  {
+    files: ['lambdas/contacts/**/*.ts'],
+    ignores: RULE_FILES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noLocal, { group: ['**/uploads/*', '!**/uploads/pool'], message: 'Contacts use uploads only through uploads/pool.ts, its public module for them.' }] }],
+    },
+  },
+  {
     files: RULE_FILES,
     rules: {
       '@typescript-eslint/no-restricted-imports': [

@@ -6,6 +6,7 @@ const uploadId = process.argv[2]!;
 const { prepare } = await import('../lambdas/uploads/pipeline/prepare');
 const { classifyChunk } = await import('../lambdas/uploads/pipeline/classify-chunk');
 const { finalize } = await import('../lambdas/uploads/pipeline/finalize');
+const { systemNet } = await import('../lambdas/platform/net/outbound');
 const { csvParseCount } = await import('../lambdas/uploads/csv');
 const { normalizationCount } = await import('../lambdas/classification/normalize');
 const { mapConcurrent } = await import('../lambdas/classification/resilience');
@@ -15,7 +16,8 @@ const t = performance.now();
 const { chunks } = await prepare({ upload_id: uploadId });
 // The state machine's Map runs 4 chunks at once.
 await mapConcurrent(chunks, 4, (chunk) => classifyChunk({ upload_id: uploadId, chunk }));
-const { status } = await finalize({ upload_id: uploadId, chunks });
+// No delivery queue: as in a step whose organization has no webhook endpoint to deliver to.
+const { status } = await finalize({ deliveryQueue: null, net: systemNet() }, { upload_id: uploadId, chunks });
 const ms = performance.now() - t;
 console.log(JSON.stringify({ ms, status, maxRssKb: process.resourceUsage().maxRSS, rssBeforeKb, csvParses: csvParseCount(), normalizations: normalizationCount() }));
 process.exit(0);

@@ -2,7 +2,6 @@ import { parse as csvParse } from 'csv-parse/sync';
 import Papa from 'papaparse';
 import { inferSchema, initParser } from 'udsv';
 import { startRuntime, type Runtime } from '../local/runtime';
-import { setLocalWorkflowStarter } from '../lambdas/uploads/workflow';
 import { csvParseCount } from '../lambdas/uploads/csv';
 import { normalizationCount } from '../lambdas/classification/normalize';
 import { multiColumnCsv, singleColumnCsv } from './csv-files';
@@ -84,9 +83,8 @@ export async function runUploadsBench(): Promise<Record<string, number | string>
 
   process.env.CONTACT_POOL_INTERVAL_MS = '3600000';
   // A 250,000-row multipart CSV is over AWS's limits (staging in AWS): raised on purpose for the benchmark.
-  const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir: null, maxBodyBytes: 110 * 1024 * 1024, maxPayloadBytes: 150 * 1024 * 1024, seedDemo: true });
-  // The workflow runs in the child below, not in this process.
-  setLocalWorkflowStarter(async () => {});
+  const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir: null, maxBodyBytes: 110 * 1024 * 1024, maxPayloadBytes: 150 * 1024 * 1024, seedDemo: true, ports: { workflow: async () => {} } });
+  // The workflow runs in the child below, not in this process (the runtime's workflow port does nothing).
   const auth = { authorization: `Bearer ${runtime.demo!.apiKey}` };
   try {
     const single = await create(runtime, csv, { phone_column: 'phone', first_name_column: 'first_name', last_name_column: 'last_name' });
@@ -144,7 +142,6 @@ export async function runUploadsBench(): Promise<Record<string, number | string>
       first_sorted_download_ms: Math.round(firstSortedMs),
     };
   } finally {
-    setLocalWorkflowStarter(null);
     await runtime.stop();
   }
 }

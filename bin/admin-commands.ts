@@ -1,6 +1,8 @@
 import * as admin from '../lambdas/admin/admin';
 import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
 import { LOCAL_RESOURCES } from '../local/environment';
+import { awsPorts } from '../lambdas/composition/aws';
+import { reloadConfig } from '../lambdas/platform/config';
 
 export class AdminUsageError extends Error {}
 
@@ -99,27 +101,37 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
     run: async () => {
       // Deployed (--stack): the stack's state machine runs the pool uploads. Locally this process
       // runs them, as `npm start` would, and waits for them.
-      if (process.env.UPLOAD_STATE_MACHINE_ARN) return admin.runContactPoolNow();
+      if (process.env.UPLOAD_STATE_MACHINE_ARN) return admin.runContactPoolNow(awsPorts());
       process.env.FILES_BUCKET ??= LOCAL_RESOURCES.buckets.files;
       process.env.CLASSIFICATION_PROVIDER ??= 'simulator';
+      reloadConfig();
       // Loaded only here: the pipeline is heavy, and no other command needs it.
-      const { settleWorkflows, startLocalWorkflowRunner } = await import('../local/workflow');
-      const runner = await startLocalWorkflowRunner();
+      const { createLocalRoot } = await import('../local/composition');
+      const root = createLocalRoot();
       try {
-        const summary = await admin.runContactPoolNow();
-        await settleWorkflows();
+        const summary = await admin.runContactPoolNow(root.ports);
+        await root.settleWorkflows();
         return summary;
       } finally {
-        await runner.stop();
+        await root.stop();
       }
     },
   },
   'spam-run': {
     usage: '[--org ORG_ID]   run today\'s spam tests now (needs `npm start` running locally for screenshots)',
     options: { org: str },
-    run: (v) => {
+    run: async (v) => {
       process.env.SCREENSHOTS_BUCKET ??= LOCAL_RESOURCES.buckets.screenshots;
-      return admin.runSpamTestsNow(v.org === undefined ? undefined : required(v, 'org'));
+      reloadConfig();
+      const org = v.org === undefined ? undefined : required(v, 'org');
+      if (process.env.DEPLOYMENT === 'aws') return admin.runSpamTestsNow(awsPorts(), org);
+      const { createLocalRoot } = await import('../local/composition');
+      const root = createLocalRoot();
+      try {
+        return await admin.runSpamTestsNow(root.ports, org);
+      } finally {
+        await root.stop();
+      }
     },
   },
 };

@@ -26,7 +26,7 @@ export interface UploadsConstructProps {
 
 /**
  * The upload pipeline: the state machine from statemachines/upload-processing.asl.json (the same
- * file the local runtime runs) with its four step functions, and the files bucket's lifecycle.
+ * file the local runtime runs) with its five step functions, and the files bucket's lifecycle.
  */
 export class UploadsConstruct extends Construct {
   readonly stateMachine: StateMachine;
@@ -50,20 +50,24 @@ export class UploadsConstruct extends Construct {
     const classify = step('ClassifyChunk', 'ClassifyChunk', 'lambdas/uploads/pipeline/classify-chunk.ts', 'Uploads: classify one chunk', 1024, props.classifyReservedConcurrency);
     const finalize = step('Finalize', 'Finalize', 'lambdas/uploads/pipeline/finalize.ts', 'Uploads: summary, processed file, upload.completed', 3008);
     const fail = step('Fail', 'MarkFailed', 'lambdas/uploads/pipeline/fail.ts', 'Uploads: failed, refund, upload.failed', 1024);
-    this.steps = [prepare, classify, finalize, fail];
+    // The contact pool's step (contacts feature): pooled contacts get their outcome after the upload ends.
+    const notifyPool = step('NotifyPool', 'NotifyPool', 'lambdas/contacts/pool-step.ts', 'Contacts: pooled contacts get their outcome, refunds, contact events', 1024);
+    this.steps = [prepare, classify, finalize, fail, notifyPool];
     this.classify = classify;
     this.finalize = finalize;
     const provider = props.provider ?? { requestsPerSecond: 50, maxFailedShare: 0.1 };
     classify.addEnvironment('TWILIO_REQUESTS_PER_SECOND', String(provider.requestsPerSecond));
     finalize.addEnvironment('PROVIDER_FAILURE_MAX_SHARE', String(provider.maxFailedShare));
-    // What each step's code calls: classify only reads the table (and takes provider tokens); fail only reads files (the
-    // original, for links in upload.failed); finalize and fail publish events.
+    // What each step's code calls: classify only reads the table (and takes provider tokens); fail
+    // reads no file (the pool's contact ids are NotifyPool's to read); NotifyPool reads the pool
+    // file and the results; finalize, fail and NotifyPool publish events.
     const access: [ServiceFunction, TableAction[], { read?: string[]; write?: string[] }, boolean][] = [
       [prepare, ['GetItem', 'Query', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, false],
       // classify reads the table, and updates only the provider's shared rate bucket.
       [classify, ['GetItem', 'Query', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, false],
       [finalize, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, true],
-      [fail, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'] }, true],
+      [fail, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], {}, true],
+      [notifyPool, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'] }, true],
     ];
     for (const [fn, tableActions, files, emits] of access) {
       grantTable(fn, props.table, tableActions);
@@ -79,6 +83,7 @@ export class UploadsConstruct extends Construct {
         ClassifyChunkFunctionArn: classify.functionArn,
         FinalizeFunctionArn: finalize.functionArn,
         FailFunctionArn: fail.functionArn,
+        NotifyPoolFunctionArn: notifyPool.functionArn,
       },
       tracingEnabled: true,
       logs: { destination: logs, level: LogLevel.ALL, includeExecutionData: false },

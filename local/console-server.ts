@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { handler as consoleApi } from '../lambdas/console/handler';
+import { consoleApi as consoleApiFor } from '../lambdas/console/handler';
+import type { Ports } from '../lambdas/composition/ports';
 import { withLogContext } from '../lambdas/platform/logger';
 import { readBody, send, toEvent } from './api-gateway-server';
 import { CONSOLE_CLIENT_ID, CONSOLE_SCOPE, startConsoleOidc, type ConsoleOidc } from './console-oidc';
@@ -25,7 +26,8 @@ const unauthorized = (detail: string) => ({
   body: JSON.stringify({ detail }),
 });
 
-export function createConsoleLayer(options: { maxBodyBytes: number }): ConsoleLayer {
+export function createConsoleLayer(options: { maxBodyBytes: number; ports: Ports }): ConsoleLayer {
+  const consoleApi = consoleApiFor(options.ports);
   let oidc: ConsoleOidc | null = null;
   let config: unknown = null;
 

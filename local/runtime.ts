@@ -14,6 +14,8 @@ import { ensureDemoAccount, type DemoAccount } from './seed';
 import { reloadConfig } from '../lambdas/platform/config';
 import { createConsoleLayer } from './console-server';
 import { ensureConsoleAccounts, type ConsoleAccounts } from './console-seed';
+import { createLocalRoot, type LocalRoot, type PortOverrides } from './composition';
+import type { Ports } from '../lambdas/composition/ports';
 
 export interface RuntimeOptions {
   port: number;
@@ -24,6 +26,8 @@ export interface RuntimeOptions {
   /** Lambda's synchronous payload limit applied to each request's event (default 6 MB, as in AWS). */
   maxPayloadBytes?: number;
   seedDemo: boolean;
+  /** Stand-ins for the local root's ports (tests: a failing telephony, a recording delivery queue). */
+  ports?: PortOverrides;
 }
 
 export interface Runtime {
@@ -32,6 +36,10 @@ export interface Runtime {
   backends: { dynamo: string; s3: string };
   /** The web console's sign-ins (with the demo account only). */
   console: ConsoleAccounts | null;
+  /** The local composition root's ports: what the runtime's handlers and jobs use (tests call use cases with them). */
+  ports: Ports;
+  /** Waits until every upload workflow started so far has ended. */
+  settleWorkflows(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -45,6 +53,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   let dynamo: EmbeddedDynamo | null = null;
   let s3: EmbeddedS3 | null = null;
   let api: LocalApi | null = null;
+  let root: LocalRoot | null = null;
   const secret = external ? undefined : localStoreSecret(options.dataDir);
   try {
     if (!external) {
@@ -64,12 +73,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     await ensureTable(endpoints.dynamo, process.env.TABLE_NAME ?? LOCAL_RESOURCES.table);
     await ensureBuckets(endpoints.s3, [process.env.FILES_BUCKET!, process.env.SCREENSHOTS_BUCKET!]);
 
+    root = createLocalRoot(options.ports);
+    const ports = root.ports;
     const demo = options.seedDemo ? await ensureDemoAccount() : null;
-    const consoleLayer = createConsoleLayer({ maxBodyBytes: options.maxBodyBytes });
+    const consoleLayer = createConsoleLayer({ maxBodyBytes: options.maxBodyBytes, ports });
     api = await startLocalApi({
       prelude: consoleLayer.prelude,
       routes: ROUTES,
-      functions: apiFunctions(),
+      functions: apiFunctions(ports),
       port: options.port,
       host: options.host,
       maxBodyBytes: options.maxBodyBytes,
@@ -81,18 +92,21 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     const consoleAccounts = demo ? await ensureConsoleAccounts(demo, options.dataDir) : null;
     if (consoleAccounts) consoleLayer.attach(api.url, consoleAccounts);
     const workers: LocalWorker[] = [];
-    for (const start of WORKER_STARTERS) workers.push(await start());
+    for (const start of WORKER_STARTERS) workers.push(await start(ports));
     if (options.dataDir) writeRuntimeState(options.dataDir, { pid: process.pid, apiUrl: api.url, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3 });
 
-    const running = { api, dynamo, s3 };
+    const running = { api, dynamo, s3, root };
     return {
       url: api.url,
       demo,
       backends: endpoints,
       console: consoleAccounts,
+      ports,
+      settleWorkflows: () => running.root.settleWorkflows(),
       stop: async () => {
         await running.api.close();
         for (const worker of workers.reverse()) await worker.stop();
+        await running.root.stop();
         if (options.dataDir) clearRuntimeState(options.dataDir);
         await running.s3?.close();
         await running.dynamo?.close();
@@ -100,6 +114,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     };
   } catch (error) {
     await api?.close();
+    await root?.stop();
     await s3?.close();
     await dynamo?.close();
     throw error;

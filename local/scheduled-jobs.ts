@@ -1,11 +1,12 @@
 import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
-import { handler as contactPoolJob } from '../lambdas/contacts/pool-job';
+import { runContactPool } from '../lambdas/contacts/pool-job';
 import { recoverAfterRestart, runRecovery } from '../lambdas/recovery/recovery-job';
 import { logger, withLogContext } from '../lambdas/platform/logger';
 
 /** Taken when the runtime is loaded, before its API listens: anything older is a previous process's. */
 const PROCESS_STARTED_AT = new Date().toISOString();
 import type { LocalWorker } from './local-worker';
+import type { Ports } from '../lambdas/composition/ports';
 
 /**
  * Runs `job` every `intervalMs` in this process: the local stand-in for an EventBridge schedule.
@@ -36,15 +37,15 @@ export const startBillingPeriodSchedule = async (): Promise<LocalWorker> =>
   everyInterval('billing-period', Number(process.env.LOCAL_BILLING_JOB_INTERVAL_MS ?? 3_600_000), runBillingPeriodJob);
 
 /** Contacts are pooled every CONTACT_POOL_INTERVAL_MS locally (default 15 s; 5 minutes in AWS). */
-export const startContactPoolSchedule = async (): Promise<LocalWorker> =>
-  everyInterval('contact-pool', Number(process.env.CONTACT_POOL_INTERVAL_MS ?? 15_000), contactPoolJob);
+export const startContactPoolSchedule = async (ports: Ports): Promise<LocalWorker> =>
+  everyInterval('contact-pool', Number(process.env.CONTACT_POOL_INTERVAL_MS ?? 15_000), () => runContactPool(ports));
 
 /**
  * Recovery every LOCAL_RECOVERY_INTERVAL_MS (default 60 s; 5 minutes in AWS). At start, first
  * resumes every upload the previous process left ready or processing: the in-process workflow
  * runner lost its executions with that process.
  */
-export const startRecoverySchedule = async (): Promise<LocalWorker> => {
-  await recoverAfterRestart(PROCESS_STARTED_AT).catch((error: unknown) => logger.error('recovery after a restart failed', { error: error as Error }));
-  return everyInterval('recovery', Number(process.env.LOCAL_RECOVERY_INTERVAL_MS ?? 60_000), runRecovery);
+export const startRecoverySchedule = async (ports: Ports): Promise<LocalWorker> => {
+  await recoverAfterRestart(ports, PROCESS_STARTED_AT).catch((error: unknown) => logger.error('recovery after a restart failed', { error: error as Error }));
+  return everyInterval('recovery', Number(process.env.LOCAL_RECOVERY_INTERVAL_MS ?? 60_000), () => runRecovery(ports));
 };

@@ -1,55 +1,54 @@
 import { nowMs } from '../lambdas/platform/clock';
 import { logger } from '../lambdas/platform/logger';
-import { setDeliveryQueue, type DeliveryQueue } from '../lambdas/webhooks/delivery-queue';
+import type { DeliveryPorts, DeliveryQueue } from '../lambdas/webhooks/delivery-queue-port';
 import { processDelivery } from '../lambdas/webhooks/delivery';
 import { sweepDueDeliveries } from '../lambdas/webhooks/sweeper';
+import type { LocalWorker } from './local-worker';
 
 // Node timers cannot wait longer than about 24.8 days; our longest wait is 12 h.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * The local stand-in for the SQS delay queue and the sweeper schedule: attempts run in this
- * process when due. Timers are not durable; the records are, and the sweeper picks up whatever a
- * restart dropped.
+ * The local stand-in for the SQS delay queue: each attempt runs in this process when due, with the
+ * ports of the root that built the queue. Timers are not durable; the records are, and the sweeper
+ * picks up whatever a restart dropped.
  */
-export async function startLocalWebhookWorker(): Promise<{ name: string; stop(): Promise<void> }> {
+export function createLocalDeliveryQueue(ports: DeliveryPorts): DeliveryQueue & { stop(): void } {
   const timers = new Set<NodeJS.Timeout>();
   let stopped = false;
-  const queue: DeliveryQueue = {
-    async enqueue(deliveryId, dueAtMs) {
+  const queue = {
+    async enqueue(deliveryId: string, dueAtMs: number) {
       if (stopped) return;
       const timer = setTimeout(() => {
         timers.delete(timer);
-        processDelivery(deliveryId)
+        processDelivery(ports, deliveryId)
           .then((result) => (result.kind === 'not_due' ? queue.enqueue(deliveryId, result.dueAtMs) : undefined))
           .catch((error: unknown) => logger.error('local webhook delivery failed', { delivery_id: deliveryId, error: error as Error }));
       }, Math.min(MAX_TIMER_MS, Math.max(0, dueAtMs - nowMs())));
       timer.unref();
       timers.add(timer);
     },
+    stop() {
+      stopped = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
   };
-  setDeliveryQueue(queue);
+  return queue;
+}
 
+/** The local stand-in for the sweeper's schedule. */
+export async function startLocalWebhookSweeper(ports: DeliveryPorts): Promise<LocalWorker> {
   let sweeping = false;
   const sweeper = setInterval(() => {
     if (sweeping) return;
     sweeping = true;
-    sweepDueDeliveries({ overdueMs: Number(process.env.LOCAL_WEBHOOK_SWEEP_OVERDUE_MS ?? 60_000) })
+    sweepDueDeliveries(ports, { overdueMs: Number(process.env.LOCAL_WEBHOOK_SWEEP_OVERDUE_MS ?? 60_000) })
       .catch((error: unknown) => logger.error('local webhook sweep failed', { error: error as Error }))
       .finally(() => {
         sweeping = false;
       });
   }, Number(process.env.LOCAL_WEBHOOK_SWEEP_INTERVAL_MS ?? 60_000));
   sweeper.unref();
-
-  return {
-    name: 'webhook-delivery',
-    stop: async () => {
-      stopped = true;
-      clearInterval(sweeper);
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      setDeliveryQueue(null);
-    },
-  };
+  return { name: 'webhook-sweeper', stop: async () => clearInterval(sweeper) };
 }

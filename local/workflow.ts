@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { logger, withLogContext } from '../lambdas/platform/logger';
-import { setLocalWorkflowStarter } from '../lambdas/uploads/workflow';
+import type { UploadPorts } from '../lambdas/uploads/workflow';
 import { prepare } from '../lambdas/uploads/pipeline/prepare';
 import { classifyChunk } from '../lambdas/uploads/pipeline/classify-chunk';
 import { finalize } from '../lambdas/uploads/pipeline/finalize';
 import { fail } from '../lambdas/uploads/pipeline/fail';
-import type { LocalWorker } from './local-worker';
+import { notifyPool } from '../lambdas/contacts/pool-step';
 import { WorkflowRunner, type AslDefinition, type TaskHandler } from './workflow-runner';
 
 const ASL = fileURLToPath(new URL('../statemachines/upload-processing.asl.json', import.meta.url));
@@ -36,17 +36,20 @@ const step =
       return handler(input);
     });
 
-const handlers: Record<string, TaskHandler> = {
+/** The workflow's steps, run with the ports of the local composition root. */
+const handlersFor = (ports: UploadPorts): Record<string, TaskHandler> => ({
   Prepare: step('Prepare', prepare as TaskHandler),
   ClassifyChunk: step('ClassifyChunk', classifyChunk as TaskHandler),
-  Finalize: step('Finalize', finalize as TaskHandler),
-  MarkFailed: step('MarkFailed', fail as TaskHandler),
-};
+  Finalize: step('Finalize', (input) => finalize(ports, input as Parameters<typeof finalize>[1])),
+  MarkFailed: step('MarkFailed', (input) => fail(ports, input as Parameters<typeof fail>[1])),
+  NotifyPool: step('NotifyPool', (input) => notifyPool(ports, input as Parameters<typeof notifyPool>[1])),
+});
 
-export function createUploadWorkflowRunner(options: { concurrency?: number; retryIntervalMs?: number } = {}): WorkflowRunner {
+/** Local stand-in for Step Functions: queued and run in the background, one execution per upload. */
+export function createUploadWorkflowRunner(ports: UploadPorts, options: { concurrency?: number; retryIntervalMs?: number } = {}): WorkflowRunner {
   return new WorkflowRunner({
     definition: uploadWorkflowDefinition(),
-    handlers,
+    handlers: handlersFor(ports),
     concurrency: options.concurrency ?? localWorkflowConcurrency(),
     // Marking an upload failed waits until no other step of it is still running.
     exclusiveStates: ['MarkFailed'],
@@ -59,25 +62,3 @@ export function createUploadWorkflowRunner(options: { concurrency?: number; retr
       logger.error('local workflow: a timed-out step of this upload is still running after its execution ended; its slot is handed on, the upload stays taken until the step ends', { upload_id: uploadId }),
   });
 }
-
-let runner: WorkflowRunner | null = null;
-
-/** Local stand-in for StartExecution: queued and run in the background, one execution per upload. */
-export async function startLocalWorkflowRunner(): Promise<LocalWorker> {
-  const own = createUploadWorkflowRunner();
-  runner = own;
-  setLocalWorkflowStarter(async (uploadId) => own.start(uploadId, { upload_id: uploadId }));
-  return {
-    name: 'upload-workflow',
-    stop: async () => {
-      setLocalWorkflowStarter(null);
-      await own.stop();
-      if (runner === own) runner = null;
-    },
-  };
-}
-
-/** Waits until every workflow started so far, queued ones included, has ended (tests). */
-export const settleWorkflows = async (): Promise<void> => {
-  await runner?.settle();
-};

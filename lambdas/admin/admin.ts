@@ -25,6 +25,7 @@ import { normalizeUsCa } from '../spam/phone';
 import { readSimulatedMessages, type SimulatedMessage } from '../spam/telephony/simulator';
 import { runDailySpamTests, type RunSummary } from '../spam/daily-run';
 import { runContactPool, type PoolRunSummary } from '../contacts/pool-job';
+import type { Ports } from '../composition/ports';
 
 // Operator actions (the admin CLI and the local runtime's first-start seed). The in-app developer
 // panel of the spec is out of scope for this service; these functions are its back end.
@@ -171,14 +172,14 @@ export async function spamVerificationCodes(phone: string): Promise<SimulatedMes
 }
 
 /** Runs the contact pool now, as its schedule would (a run already going makes this one skip). */
-export async function runContactPoolNow(): Promise<PoolRunSummary> {
-  return runContactPool();
+export async function runContactPoolNow(ports: Ports): Promise<PoolRunSummary> {
+  return runContactPool(ports);
 }
 
 /** Runs today's spam tests now (all organizations, or one). */
-export async function runSpamTestsNow(orgId?: string): Promise<RunSummary> {
+export async function runSpamTestsNow(ports: Ports, orgId?: string): Promise<RunSummary> {
   if (orgId) await requireOrg(orgId);
-  return runDailySpamTests({ organizationId: orgId });
+  return runDailySpamTests(ports, { organizationId: orgId });
 }
 
 async function requireOrg(orgId: string): Promise<Organization> {

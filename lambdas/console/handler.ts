@@ -15,12 +15,14 @@ import { addNumber, history as spamHistory, listNumbers, resendCode, screenshot 
 import { isCarrier } from '../spam/carriers';
 import { consolePrincipal, requireOwner, type ConsolePrincipal } from './principal';
 import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from './web-upload';
+import type { Ports } from '../composition/ports';
+import { awsPorts } from '../composition/aws';
 
 // The console's API (/console/api/*): thin handlers over the same feature functions the public API
 // and the admin CLI use. Authority comes only from a verified OpenID Connect access token (see
 // principal.ts); there are no cookies here, so there is nothing for a cross-site request to ride on.
 
-type Handler = (p: ConsolePrincipal, req: { params: Record<string, string>; query: Record<string, string>; event: APIGatewayProxyEventV2 }) => Promise<unknown>;
+type Handler = (p: ConsolePrincipal, req: { params: Record<string, string>; query: Record<string, string>; event: APIGatewayProxyEventV2; ports: Ports }) => Promise<unknown>;
 
 interface Route {
   method: string;
@@ -107,14 +109,14 @@ route('GET', '/console/api/webhooks', async (p) => {
   return { data: await listEndpointsOf(p.organizationId), event_types: SUBSCRIBABLE_EVENT_TYPES, default_events: DEFAULT_EVENT_TYPES };
 });
 const WebhookBody = z.object({ url: z.string().min(1).max(2048), description: z.string().max(500).nullish(), events: z.array(z.string()).optional() });
-route('POST', '/console/api/webhooks', async (p, { event }) => {
+route('POST', '/console/api/webhooks', async (p, { event, ports }) => {
   requireOwner(p);
-  return createEndpoint(p.organizationId, json(WebhookBody, event));
+  return createEndpoint(ports, p.organizationId, json(WebhookBody, event));
 });
-route('POST', '/console/api/webhooks/{id}', async (p, { params, event }) => {
+route('POST', '/console/api/webhooks/{id}', async (p, { params, event, ports }) => {
   requireOwner(p);
   const body = json(z.object({ description: z.string().max(500).nullish(), events: z.array(z.string()).optional(), is_active: z.boolean().optional() }), event);
-  return { webhook: await updateEndpoint(p.organizationId, params.id!, body) };
+  return { webhook: await updateEndpoint(ports, p.organizationId, params.id!, body) };
 });
 route('DELETE', '/console/api/webhooks/{id}', async (p, { params }) => {
   requireOwner(p);
@@ -128,11 +130,11 @@ route('GET', '/console/api/webhooks/{id}/deliveries', async (p, { params, query 
 
 // Spam monitoring (everyone: the people who watch caller-ID labels), over the spam feature's functions.
 route('GET', '/console/api/spam', async (p) => listNumbers(p.organization, 100, 0));
-route('POST', '/console/api/spam', async (p, { event }) =>
-  addNumber(p.organization, json(z.object({ phone_number: z.string().min(1).max(40), verification_method: z.enum(['sms', 'call']).default('sms') }), event)),
+route('POST', '/console/api/spam', async (p, { event, ports }) =>
+  addNumber(ports, p.organization, json(z.object({ phone_number: z.string().min(1).max(40), verification_method: z.enum(['sms', 'call']).default('sms') }), event)),
 );
-route('POST', '/console/api/spam/{id}/verify', async (p, { params, event }) => verifyNumber(p.organization, params.id!, json(z.object({ code: z.string().min(1).max(20) }), event).code));
-route('POST', '/console/api/spam/{id}/resend', async (p, { params, event }) => resendCode(p.organization, params.id!, json(z.object({ method: z.enum(['sms', 'call']) }), event).method));
+route('POST', '/console/api/spam/{id}/verify', async (p, { params, event, ports }) => verifyNumber(ports, p.organization, params.id!, json(z.object({ code: z.string().min(1).max(20) }), event).code));
+route('POST', '/console/api/spam/{id}/resend', async (p, { params, event, ports }) => resendCode(ports, p.organization, params.id!, json(z.object({ method: z.enum(['sms', 'call']) }), event).method));
 route('GET', '/console/api/spam/{id}/history', async (p, { params }) => spamHistory(p.organization, params.id!));
 // The image as a data: URL, so the page shows it under its strict CSP (img-src 'self' data:).
 route('GET', '/console/api/spam/{id}/screenshot', async (p, { params, query }) => {
@@ -173,9 +175,9 @@ route('POST', '/console/api/uploads/{id}/mapping', async (p, { params, event }) 
   });
   return { draft };
 });
-route('POST', '/console/api/uploads/{id}/confirm', async (p, { params, event }) => {
+route('POST', '/console/api/uploads/{id}/confirm', async (p, { params, event, ports }) => {
   const body = json(z.object({ validation_tier: z.enum(['standard', 'max']), skip_mobile_lookup: z.boolean().default(false) }), event);
-  return { upload: toPublicUpload(await confirmWebUpload(p, params.id!, body.validation_tier, body.skip_mobile_lookup)) };
+  return { upload: toPublicUpload(await confirmWebUpload(ports, p, params.id!, body.validation_tier, body.skip_mobile_lookup)) };
 });
 route('GET', '/console/api/uploads/{id}/report', async (p, { params }) => reportLink(p, params.id!));
 route('GET', '/console/api/uploads/{id}/download/{kind}', async (p, { params, query }) => {
@@ -193,22 +195,28 @@ async function ownUpload(p: ConsolePrincipal, id: string): Promise<UploadRecord>
 
 const HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
 
-export async function handler(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
-  try {
-    const method = event.requestContext.http.method.toUpperCase();
-    const path = event.rawPath;
-    const candidates = routes.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
-    if (candidates.length === 0) throw notFound('Not found');
-    const hit = candidates.find((x) => x.r.method === method);
-    if (!hit) throw new HttpError(405, 'Method not allowed', { allow: candidates.map((x) => x.r.method).join(', ') });
-    const params = Object.fromEntries(hit.r.names.map((n, i) => [n, decodeURIComponent(hit.m![i + 1]!)]));
-    const principal = await consolePrincipal(event);
-    const body = await hit.r.handle(principal, { params, query: (event.queryStringParameters ?? {}) as Record<string, string>, event });
-    return { statusCode: 200, headers: HEADERS, body: JSON.stringify(body) };
-  } catch (error) {
-    if (error instanceof HttpError) return { statusCode: error.status, headers: { ...HEADERS, ...error.headers }, body: JSON.stringify({ detail: error.detail }) };
-    console.error('console api: unhandled', error);
-    return { statusCode: 500, headers: HEADERS, body: JSON.stringify({ detail: `Internal server error (request ${event.requestContext.requestId})` }) };
-  }
-}
+/** The console API over the ports of its runtime's composition root. */
+export const consoleApi =
+  (ports: Ports) =>
+  async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    try {
+      const method = event.requestContext.http.method.toUpperCase();
+      const path = event.rawPath;
+      const candidates = routes.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
+      if (candidates.length === 0) throw notFound('Not found');
+      const hit = candidates.find((x) => x.r.method === method);
+      if (!hit) throw new HttpError(405, 'Method not allowed', { allow: candidates.map((x) => x.r.method).join(', ') });
+      const params = Object.fromEntries(hit.r.names.map((n, i) => [n, decodeURIComponent(hit.m![i + 1]!)]));
+      const principal = await consolePrincipal(event);
+      const body = await hit.r.handle(principal, { params, query: (event.queryStringParameters ?? {}) as Record<string, string>, event, ports });
+      return { statusCode: 200, headers: HEADERS, body: JSON.stringify(body) };
+    } catch (error) {
+      if (error instanceof HttpError) return { statusCode: error.status, headers: { ...HEADERS, ...error.headers }, body: JSON.stringify({ detail: error.detail }) };
+      console.error('console api: unhandled', error);
+      return { statusCode: 500, headers: HEADERS, body: JSON.stringify({ detail: `Internal server error (request ${event.requestContext.requestId})` }) };
+    }
+  };
+
+/** The console API Lambda, wired by the AWS composition root. */
+export const handler = consoleApi(awsPorts());
 

@@ -8,6 +8,7 @@ import { MAX_PHONE_COLUMNS, MIN_NUMBERS, planUpload, priceOf, type ColumnMapping
 import { MAX_CSV_BYTES } from '../uploads/request';
 import { csvLine } from '../uploads/csv';
 import type { UploadRecord } from '../uploads/upload';
+import type { WorkflowPorts } from '../uploads/workflow';
 import type { ConsolePrincipal } from './principal';
 import { getDraft, insertDraft, listOpenDrafts, transitionDraft, type InvalidCell, type WebDraft } from './web-upload-repository';
 
@@ -166,7 +167,7 @@ export async function reportLink(principal: ConsolePrincipal, id: string): Promi
  * as POST /api/v1/uploads does it. Refused for lack of credits (402) or subscription (403), the
  * draft is awaiting_confirmation again and nothing was charged.
  */
-export async function confirmWebUpload(principal: ConsolePrincipal, id: string, tier: Tier, skipMobileLookup: boolean): Promise<UploadRecord> {
+export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsolePrincipal, id: string, tier: Tier, skipMobileLookup: boolean): Promise<UploadRecord> {
   const draft = await ownDraft(principal, id);
   if (!principal.organization.subscription_active) throw forbidden('An active subscription is required for this endpoint');
   if (!(await transitionDraft(draft.id, ['awaiting_confirmation'], 'confirming', {}, nowIso()))) {
@@ -176,6 +177,7 @@ export async function confirmWebUpload(principal: ConsolePrincipal, id: string, 
   if (!csv) throw new Error(`web upload ${draft.id}: original missing`);
   try {
     const upload = await createUpload(
+      ports,
       { organizationId: principal.organizationId, userId: principal.userId, apiKeyId: null },
       { csv, filename: draft.filename, mapping: draft.mapping!, tier, skipMobileLookup, source: 'web' },
       draft.id,

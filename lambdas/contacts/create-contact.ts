@@ -1,4 +1,5 @@
 import { conflict, badRequest, paymentRequired } from '../platform/errors';
+import type { NetPorts } from '../platform/net/outbound';
 import { nowIso, nowMs } from '../platform/clock';
 import { crashPoint } from '../platform/crash-point';
 import { newId, sha256Hex } from '../platform/ids';
@@ -30,7 +31,7 @@ const IN_FLIGHT_MS = 30_000;
  */
 export const CREATING_BOUND_MS = 5 * 60_000;
 
-export async function createContact(principal: Principal, input: CreateContactInput): Promise<{ contact: ContactRecord; replayed: boolean }> {
+export async function createContact(ports: NetPorts, principal: Principal, input: CreateContactInput): Promise<{ contact: ContactRecord; replayed: boolean }> {
   const normalized = normalizeUsCa(input.phone);
   if (!normalized) throw badRequest(`phone '${input.phone}' is not a valid US or Canadian phone number`);
   const tier = parseValidationTier(input.validation_tier);
@@ -40,7 +41,7 @@ export async function createContact(principal: Principal, input: CreateContactIn
   if (input.callback_secret && !input.callback_url) throw badRequest('callback_secret was given without callback_url');
   if (input.callback_url) {
     if (!input.callback_secret) throw badRequest('callback_secret is required with callback_url: callbacks are always signed');
-    await assertSafeUrl(input.callback_url);
+    await assertSafeUrl(ports.net, input.callback_url);
   }
 
   let id = newId();

@@ -6,6 +6,8 @@ import { toV1, toV2, type ContactRecord } from './contact';
 import { getContact, listContacts } from './contact-repository';
 import { createContact } from './create-contact';
 import { contactsV1Routes, contactsV2Routes } from './routes';
+import type { NetPorts } from '../platform/net/outbound';
+import { awsNetPorts } from '../composition/aws';
 
 // v1 and v2 act on the same contacts; only the response shape differs.
 const versions = [
@@ -13,22 +15,27 @@ const versions = [
   { routes: contactsV2Routes, view: toV2 },
 ] as const;
 
-export const handler = apiHandler(
-  versions.flatMap(({ routes, view }) => [
-    operation(routes.create, async (ctx) => {
-      const { contact, replayed } = await createContact(ctx.principal, ctx.body);
-      const headers: Record<string, string> = replayed ? { 'Idempotent-Replayed': 'true' } : {};
-      return { status: 201, body: view(contact), headers };
-    }),
-    operation(routes.list, async (ctx) => {
-      const page = await listContacts(ctx.principal.organizationId, ctx.query);
-      return ok({ data: page.data.map((c: ContactRecord) => view(c)), next_cursor: page.nextCursor });
-    }),
-    operation(routes.get, async (ctx) => {
-      const contact = await getContact(ctx.params.contact_id);
-      // Another organization's contact is indistinguishable from a missing one (spec, 404).
-      if (!contact || contact.organization_id !== ctx.principal.organizationId || contact.status === 'creating') throw notFound('Contact not found');
-      return ok(view(contact));
-    }),
-  ]),
-);
+/** The contacts API over the ports of its runtime's composition root. */
+export const contactsApi = (ports: NetPorts) =>
+  apiHandler(
+    versions.flatMap(({ routes, view }) => [
+      operation(routes.create, async (ctx) => {
+        const { contact, replayed } = await createContact(ports, ctx.principal, ctx.body);
+        const headers: Record<string, string> = replayed ? { 'Idempotent-Replayed': 'true' } : {};
+        return { status: 201, body: view(contact), headers };
+      }),
+      operation(routes.list, async (ctx) => {
+        const page = await listContacts(ctx.principal.organizationId, ctx.query);
+        return ok({ data: page.data.map((c: ContactRecord) => view(c)), next_cursor: page.nextCursor });
+      }),
+      operation(routes.get, async (ctx) => {
+        const contact = await getContact(ctx.params.contact_id);
+        // Another organization's contact is indistinguishable from a missing one (spec, 404).
+        if (!contact || contact.organization_id !== ctx.principal.organizationId || contact.status === 'creating') throw notFound('Contact not found');
+        return ok(view(contact));
+      }),
+    ]),
+  );
+
+/** The contacts API Lambda, wired by the AWS composition root. */
+export const handler = contactsApi(awsNetPorts());

@@ -7,28 +7,30 @@ import { flushOutbox, outboxFields, type OutboxEntry } from '../events/outbox';
 import { deriveStatus, type AnswerIntent, type IdentityBand } from '../classification';
 import { toV1, type ContactRecord, type ContactStatus } from './contact';
 import { contactItemKey, transitionContact } from './contact-repository';
+import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 
 // How a contact leaves `queued`/`processing`: completed (event + callback), failed (refund, event +
 // callback) or discarded (refund). Each step is safe to repeat: the refund is keyed by the contact,
 // the state change is conditional, and the event id is derived from the contact and its outcome so
 // a retried step re-emits the same event (receivers de-duplicate on it).
 
-export async function completeContact(contact: ContactRecord, result: { answerIntent: AnswerIntent; identity: IdentityBand | null }): Promise<ContactRecord | null> {
+export async function completeContact(ports: DeliveryPorts, contact: ContactRecord, result: { answerIntent: AnswerIntent; identity: IdentityBand | null }): Promise<ContactRecord | null> {
   const at = nowIso();
   const fields = { answer_intent: result.answerIntent, identity: result.identity, error_message: null };
-  return endWithEvent(contact, ['processing'], 'completed', fields, 'contact.completed', at);
+  return endWithEvent(ports, contact, ['processing'], 'completed', fields, 'contact.completed', at);
 }
 
-export async function failContact(contact: ContactRecord, message: string): Promise<ContactRecord | null> {
-  return endWithRefund(contact, ['queued', 'processing'], 'failed', message, 'contact.failed');
+export async function failContact(ports: DeliveryPorts, contact: ContactRecord, message: string): Promise<ContactRecord | null> {
+  return endWithRefund(ports, contact, ['queued', 'processing'], 'failed', message, 'contact.failed');
 }
 
 /** A contact the service cannot process (see docs/contacts.md): refunded, no event. */
-export async function discardContact(contact: ContactRecord, message: string): Promise<ContactRecord | null> {
-  return endWithRefund(contact, ['queued', 'processing'], 'discarded', message, null);
+export async function discardContact(ports: DeliveryPorts, contact: ContactRecord, message: string): Promise<ContactRecord | null> {
+  return endWithRefund(ports, contact, ['queued', 'processing'], 'discarded', message, null);
 }
 
 async function endWithRefund(
+  ports: DeliveryPorts,
   contact: ContactRecord,
   from: ContactStatus[],
   to: 'failed' | 'discarded',
@@ -44,7 +46,7 @@ async function endWithRefund(
       amount: contact.credits_charged,
     });
   }
-  return endWithEvent(contact, from, to, { error_message: message }, eventType, nowIso());
+  return endWithEvent(ports, contact, from, to, { error_message: message }, eventType, nowIso());
 }
 
 /**
@@ -52,6 +54,7 @@ async function endWithRefund(
  * event is published; a crash in between is repaired by the outbox drain.
  */
 async function endWithEvent(
+  ports: DeliveryPorts,
   contact: ContactRecord,
   from: ContactStatus[],
   to: 'completed' | 'failed' | 'discarded',
@@ -69,7 +72,7 @@ async function endWithEvent(
   }
   const ended = await transitionContact(contact, from, to, { ...fields, ...outboxFields(key, outbox, at) }, at);
   if (ended) crashPoint(`contact.after-${to}`);
-  if (ended && outbox.length) await flushOutbox(key);
+  if (ended && outbox.length) await flushOutbox(ports, key);
   return ended;
 }
 

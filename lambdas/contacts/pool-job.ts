@@ -3,12 +3,13 @@ import { newId } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { withLease } from '../platform/lease';
 import { getOrganization } from '../auth/identity-repository';
-import { createPoolUpload } from '../uploads/pool';
+import { createPoolUpload, type WorkflowPorts } from '../uploads/pool';
 import { closeBatch } from './batch-counter';
 import { nameFromProperties, type ContactRecord } from './contact';
 import { dequeue, getContact, readQueue, transitionContact, type QueueEntry } from './contact-repository';
 import { discardContact } from './outcomes';
 import { config } from '../platform/config';
+import { awsWorkflowPorts } from '../composition/aws';
 
 /** Contacts waiting longer than this were not processable (e.g. a long outage): discarded, refunded. */
 
@@ -25,9 +26,9 @@ export interface PoolRunSummary {
  * upload per organization, tier and identity setting. Max batches close when pooled, so the next
  * max contact starts a new 2, 1, 2, 1 sequence.
  */
-export async function runContactPool(): Promise<PoolRunSummary> {
+export async function runContactPool(ports: WorkflowPorts): Promise<PoolRunSummary> {
   // Scheduler may start two runs at once: the second finds the lease held and skips.
-  const run = await withLease('contact-pool', POOL_LEASE_MS, poolOnce);
+  const run = await withLease('contact-pool', POOL_LEASE_MS, () => poolOnce(ports));
   if (run.skipped) {
     logger.info('contact pool run skipped: another run holds the lease');
     return { pooled: 0, uploads: [], discarded: 0, resumed: 0 };
@@ -38,7 +39,7 @@ export async function runContactPool(): Promise<PoolRunSummary> {
 /** Longer than the pool function's timeout, so a live run never loses its lease. */
 const POOL_LEASE_MS = 6 * 60_000;
 
-async function poolOnce(): Promise<PoolRunSummary> {
+async function poolOnce(ports: WorkflowPorts): Promise<PoolRunSummary> {
   const summary: PoolRunSummary = { pooled: 0, uploads: [], discarded: 0, resumed: 0 };
   const entries = await readQueue(config().CONTACT_POOL_BATCH_PER_SHARD);
   const queued = new Map<string, { contact: ContactRecord; entry: QueueEntry }[]>();
@@ -58,7 +59,7 @@ async function poolOnce(): Promise<PoolRunSummary> {
   }
 
   for (const [uploadId, members] of interrupted) {
-    await startPool(uploadId, members);
+    await startPool(ports, uploadId, members);
     summary.resumed += members.length;
   }
 
@@ -67,7 +68,7 @@ async function poolOnce(): Promise<PoolRunSummary> {
     const stale = members.filter((m) => !org || nowMs() - Date.parse(m.contact.created_at) > config().CONTACT_MAX_QUEUE_AGE_MS);
     for (const { contact, entry } of stale) {
       const reason = org ? 'Not processed within the maximum queue time; refunded' : 'Organization no longer exists; refunded';
-      if (await discardContact(contact, reason)) summary.discarded++;
+      if (await discardContact(ports, contact, reason)) summary.discarded++;
       await dequeue(entry);
     }
     const live = members.filter((m) => !stale.includes(m));
@@ -85,7 +86,7 @@ async function poolOnce(): Promise<PoolRunSummary> {
         if (processing) moved.push({ contact: processing, entry: member.entry });
       }
       if (moved.length === 0) continue;
-      await startPool(uploadId, moved);
+      await startPool(ports, uploadId, moved);
       summary.pooled += moved.length;
       summary.uploads.push(uploadId);
     }
@@ -94,9 +95,9 @@ async function poolOnce(): Promise<PoolRunSummary> {
   return summary;
 }
 
-async function startPool(uploadId: string, members: { contact: ContactRecord; entry: QueueEntry }[]): Promise<void> {
+async function startPool(ports: WorkflowPorts, uploadId: string, members: { contact: ContactRecord; entry: QueueEntry }[]): Promise<void> {
   const first = members[0]!.contact;
-  await createPoolUpload({
+  await createPoolUpload(ports, {
     organizationId: first.organization_id,
     uploadId,
     tier: first.validation_tier,
@@ -115,5 +116,5 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/** The scheduled Lambda. */
-export const handler = async () => ({ pool: await runContactPool() });
+/** The scheduled Lambda, wired by the AWS composition root. */
+export const handler = async () => ({ pool: await runContactPool(awsWorkflowPorts()) });

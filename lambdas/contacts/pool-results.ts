@@ -2,6 +2,7 @@ import { logger } from '../platform/logger';
 import type { AnswerIntent, IdentityBand } from '../classification';
 import { getContact } from './contact-repository';
 import { completeContact, failContact } from './outcomes';
+import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 
 export type PoolRowResult =
   | { contact_id: string; answerIntent: AnswerIntent; identity: IdentityBand | null; status: string }
@@ -18,6 +19,7 @@ export const PROCESSING_FAILED = 'Processing failed on our side; its credits wer
  * the whole upload failed. Safe to call again for the same upload.
  */
 export async function handlePoolUploadFinished(
+  ports: DeliveryPorts,
   upload: { id: string; status: string; error_message?: string | null },
   rows: Iterable<PoolRowResult> | AsyncIterable<PoolRowResult>,
   contactIds: readonly string[],
@@ -31,8 +33,8 @@ export async function handlePoolUploadFinished(
       if (!contact || contact.pool_upload_id !== upload.id || seen.has(row.contact_id)) continue;
       seen.add(row.contact_id);
       if ('missing' in row) {
-        if (await failContact(contact, NO_RESULT)) failed++;
-      } else if (await completeContact(contact, { answerIntent: row.answerIntent, identity: row.identity })) {
+        if (await failContact(ports, contact, NO_RESULT)) failed++;
+      } else if (await completeContact(ports, contact, { answerIntent: row.answerIntent, identity: row.identity })) {
         completed++;
       }
     }
@@ -43,7 +45,7 @@ export async function handlePoolUploadFinished(
     if (seen.has(id)) continue;
     const contact = await getContact(id);
     if (!contact || contact.pool_upload_id !== upload.id || contact.status !== 'processing') continue;
-    if (await failContact(contact, reason)) failed++;
+    if (await failContact(ports, contact, reason)) failed++;
   }
   logger.info('contact pool finished', { upload_id: upload.id, completed, failed });
   return { completed, failed };

@@ -2,6 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../platform/clock';
 import { conditionalWrite, db, tableName } from '../platform/table';
 import { fanOutToEndpoints } from '../webhooks/fan-out';
+import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 import { API_VERSION, newEventId, type EventEnvelope, type EventType } from './envelope';
 
 // The one module every feature emits events through. An event is recorded in the table first,
@@ -12,7 +13,7 @@ export { API_VERSION, DEFAULT_EVENT_TYPES, EVENT_TYPES, newEventId, SUBSCRIBABLE
 export type { EventEnvelope, EventType } from './envelope';
 export { enqueueCallback } from '../webhooks/fan-out';
 
-export async function emitEvent(input: {
+export async function emitEvent(ports: DeliveryPorts, input: {
   organizationId: string;
   type: EventType;
   data: Record<string, unknown>;
@@ -20,7 +21,7 @@ export async function emitEvent(input: {
   id?: string;
 }): Promise<EventEnvelope> {
   const event = buildEvent(input);
-  await publishEvent(input.organizationId, event);
+  await publishEvent(ports, input.organizationId, event);
   return event;
 }
 
@@ -29,7 +30,7 @@ export function buildEvent(input: { type: EventType; data: Record<string, unknow
 }
 
 /** Records the event (once: a second publication keeps the first record) and fans it out. */
-export async function publishEvent(organizationId: string, event: EventEnvelope): Promise<void> {
+export async function publishEvent(ports: DeliveryPorts, organizationId: string, event: EventEnvelope): Promise<void> {
   await conditionalWrite(() =>
     db().send(
       new PutCommand({
@@ -47,5 +48,5 @@ export async function publishEvent(organizationId: string, event: EventEnvelope)
       }),
     ),
   );
-  await fanOutToEndpoints(organizationId, event);
+  await fanOutToEndpoints(ports, organizationId, event);
 }

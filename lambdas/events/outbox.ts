@@ -4,6 +4,7 @@ import { logger } from '../platform/logger';
 import type { EventEnvelope } from './envelope';
 import { publishEvent } from './events';
 import { enqueueCallback } from '../webhooks/fan-out';
+import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 
 // The transactional outbox: an event is written into the same item, in the same conditional write,
 // as the state change it announces (dynalite has no transactions, so it cannot be a second item).
@@ -45,15 +46,15 @@ export function withoutOutbox<T extends Record<string, unknown>>(item: T): T {
  * Publishes the item's unpublished events (and callbacks), then removes them. Safe to run any
  * number of times, concurrently too: at worst an event is published twice with the same id.
  */
-export async function flushOutbox(key: Key, item?: Record<string, unknown>): Promise<number> {
+export async function flushOutbox(ports: DeliveryPorts, key: Key, item?: Record<string, unknown>): Promise<number> {
   const current = item ?? (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
   if (!current) return 0;
   const names = Object.keys(current).filter((k) => k.startsWith(PREFIX));
   if (names.length === 0) return 0;
   for (const name of names) {
     const entry = current[name] as OutboxEntry;
-    await publishEvent(entry.organization_id, entry.event);
-    if (entry.callback) await enqueueCallback({ organizationId: entry.organization_id, url: entry.callback.url, secret: entry.callback.secret, event: entry.event });
+    await publishEvent(ports, entry.organization_id, entry.event);
+    if (entry.callback) await enqueueCallback(ports, { organizationId: entry.organization_id, url: entry.callback.url, secret: entry.callback.secret, event: entry.event });
   }
   const aliases: Record<string, string> = {};
   names.forEach((n, i) => (aliases[`#ob${i}`] = n));
@@ -85,7 +86,7 @@ export async function flushOutbox(key: Key, item?: Record<string, unknown>): Pro
 }
 
 /** Publishes every event whose state change is older than `olderThanIso` and still unpublished. */
-export async function drainOutbox(olderThanIso: string): Promise<{ items: number; events: number }> {
+export async function drainOutbox(ports: DeliveryPorts, olderThanIso: string): Promise<{ items: number; events: number }> {
   let items = 0;
   let events = 0;
   // Read first, then publish: publishing removes the items from the index being read.
@@ -95,7 +96,7 @@ export async function drainOutbox(olderThanIso: string): Promise<{ items: number
   }
   for (const item of found) {
     try {
-      events += await flushOutbox({ pk: String(item.pk), sk: String(item.sk) });
+      events += await flushOutbox(ports, { pk: String(item.pk), sk: String(item.sk) });
       items++;
     } catch (error) {
       logger.error('outbox item could not be published; the next drain retries it', { pk: item.pk, error: error as Error });

@@ -3,6 +3,8 @@ import { logger } from '../platform/logger';
 import { drainOutbox } from '../events/outbox';
 import { recoverCreatingContacts } from '../contacts/create-contact';
 import { recoverUploads, resumeUnfinishedUploads } from '../uploads/reconcile';
+import type { UploadPorts } from '../uploads/workflow';
+import { awsUploadPorts } from '../composition/aws';
 
 // The one recovery job (EventBridge Scheduler every few minutes in AWS, a timer locally): every
 // resource kind's recovery, each driving what an interruption left non-terminal to a terminal
@@ -13,25 +15,26 @@ import { recoverUploads, resumeUnfinishedUploads } from '../uploads/reconcile';
 /** The writer publishes its own events right away; only older ones are the drain's. */
 const OUTBOX_GRACE_MS = 60_000;
 
-export async function runRecovery() {
-  const uploads = await recoverUploads();
+export async function runRecovery(ports: UploadPorts) {
+  const uploads = await recoverUploads(ports);
   const contacts = await recoverCreatingContacts();
-  const events = await drainOutbox(new Date(nowMs() - OUTBOX_GRACE_MS).toISOString());
+  const events = await drainOutbox(ports, new Date(nowMs() - OUTBOX_GRACE_MS).toISOString());
   const summary = { uploads, contacts, events };
   logger.info('recovery run', summary);
   return summary;
 }
 
-export const handler = async () => runRecovery();
+/** The scheduled Lambda, wired by the AWS composition root. */
+export const handler = async () => runRecovery(awsUploadPorts());
 
 /**
  * The local runtime's start: what the previous process left (its in-process executions, requests
  * and publications all died with it) is recovered now, without waiting for stale times. Only
  * items from before `startedAtIso`, so work this process has begun is left alone.
  */
-export async function recoverAfterRestart(startedAtIso: string) {
-  const uploads = await resumeUnfinishedUploads(startedAtIso);
+export async function recoverAfterRestart(ports: UploadPorts, startedAtIso: string) {
+  const uploads = await resumeUnfinishedUploads(ports, startedAtIso);
   const contacts = await recoverCreatingContacts(startedAtIso);
-  const events = await drainOutbox(startedAtIso);
+  const events = await drainOutbox(ports, startedAtIso);
   if (uploads || contacts.resumed || contacts.removed || events.events) logger.warn('recovered after a restart', { uploads, contacts, events });
 }

@@ -11,6 +11,7 @@ import type { TestRunRecord } from './run-repository';
 import { plannedRun, recordRun } from './run-record';
 import { putScreenshot, screenshotKey } from './screenshots';
 import type { SpamWorkItem } from './work-item';
+import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 
 export type ItemResult = { status: 'completed' | 'failed'; alerted: boolean } | { status: 'skipped'; alerted: false };
 
@@ -25,7 +26,7 @@ export interface ItemOptions {
  * or unverified since planning is skipped. A test that throws or outlasts `timeoutMs` is thrown
  * (the queue redelivers it) unless this is the final attempt, when it is recorded `failed`.
  */
-export async function runWorkItem(item: SpamWorkItem, port: CarrierTestPort, options: ItemOptions): Promise<ItemResult> {
+export async function runWorkItem(ports: DeliveryPorts, item: SpamWorkItem, port: CarrierTestPort, options: ItemOptions): Promise<ItemResult> {
   const n = await getNumber(item.number_id);
   if (!n || !n.verified) return { status: 'skipped', alerted: false };
   const running: TestRunRecord = { ...plannedRun(n, item, port.simulated), status: 'running', tested_at: nowIso() };
@@ -70,7 +71,7 @@ export async function runWorkItem(item: SpamWorkItem, port: CarrierTestPort, opt
   const previous = await recordRun(n, done, { spamFlag: flag, ownCarrier: n.carrier ? null : outcome.originating_carrier, onSpamEdge });
   if (!previous) return { status: done.status, alerted: false };
   const alerted = isSpamTransition(previous.previousFlag, done);
-  if (alerted) await flushOutbox(key);
+  if (alerted) await flushOutbox(ports, key);
   return { status: done.status, alerted };
 }
 

@@ -2,10 +2,10 @@ import { nowIso, nowMs } from '../platform/clock';
 import { config } from '../platform/config';
 import { logger } from '../platform/logger';
 import { dayOf } from './carriers';
-import { carrierTests } from './carrier-test';
 import type { CarrierTestPort } from './carrier-test/port';
 import { runInProcess } from './in-process';
 import { planDailyRun, type RunSummary } from './plan';
+import type { SpamPorts } from './ports';
 import { queueWorkItems } from './work-queue';
 import { claimScheduledDay } from './run-repository';
 
@@ -17,15 +17,15 @@ import { claimScheduledDay } from './run-repository';
 
 export type { RunSummary };
 
-export async function runDailySpamTests(options: { port?: CarrierTestPort; organizationId?: string } = {}): Promise<RunSummary> {
-  const port = options.port ?? carrierTests();
+export async function runDailySpamTests(ports: SpamPorts, options: { port?: CarrierTestPort; organizationId?: string } = {}): Promise<RunSummary> {
+  const port = options.port ?? ports.carrierTests;
   const { summary, items } = await planDailyRun({ simulated: port.simulated, organizationId: options.organizationId });
   const queueUrl = config().SPAM_QUEUE_URL;
   if (queueUrl) {
     await queueWorkItems(queueUrl, items);
     summary.queued = items.length;
   } else {
-    for (const r of await runInProcess(items, port)) {
+    for (const r of await runInProcess(ports, items, port)) {
       if (r.status === 'completed') summary.tests_completed++;
       else if (r.status === 'failed') summary.tests_failed++;
       if (r.alerted) summary.spam_detected_events++;
@@ -36,7 +36,7 @@ export async function runDailySpamTests(options: { port?: CarrierTestPort; organ
 }
 
 /** Runs the day's tests once (the local timer's entry): a second call on the same day does nothing. */
-export async function runScheduledSpamTests(): Promise<RunSummary | null> {
+export async function runScheduledSpamTests(ports: SpamPorts): Promise<RunSummary | null> {
   if (!(await claimScheduledDay(dayOf(nowMs()), nowIso()))) return null;
-  return runDailySpamTests();
+  return runDailySpamTests(ports);
 }

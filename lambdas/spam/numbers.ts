@@ -27,7 +27,8 @@ import { isSmsCapable, normalizeUsCa } from './phone';
 import { historyItemView, monitoredNumberView, screenshotAvailable } from './present';
 import { deleteRuns, listRuns } from './run-repository';
 import { getScreenshot } from './screenshots';
-import { telephony } from './telephony';
+import type { TelephonyPort } from './telephony/port';
+import type { SpamPorts } from './ports';
 import { codeMatches, CODE_TTL_MS, generateCode, guessAllowed, MAX_ATTEMPTS, newChallenge, RESEND_COOLDOWN_MS, resendThrottle, type ResendThrottle, type VerificationMethod } from './verification-code';
 
 // The spam monitoring API's rules: registering and verifying numbers, the limit, reading results.
@@ -37,9 +38,9 @@ function instructions(method: VerificationMethod, phone: string, id: string): st
   return `${how} Submit it with POST /api/v1/spam/numbers/${id}/verify within ${CODE_TTL_MS / 60_000} minutes. Daily monitoring begins once the number is verified.`;
 }
 
-async function sendChallengeCode(n: Pick<NumberRecord, 'id' | 'phone_number'>, code: string, method: VerificationMethod): Promise<string | null> {
+async function sendChallengeCode(ports: { readonly telephony: TelephonyPort }, n: Pick<NumberRecord, 'id' | 'phone_number'>, code: string, method: VerificationMethod): Promise<string | null> {
   try {
-    await telephony().sendCode({ numberId: n.id, to: n.phone_number, code, method });
+    await ports.telephony.sendCode({ numberId: n.id, to: n.phone_number, code, method });
     return null;
   } catch (error) {
     logger.warn('verification code not sent', { number_id: n.id, method, error: error as Error });
@@ -55,7 +56,7 @@ function parseOr400(raw: string, method: VerificationMethod) {
   return { ...parsed, smsCapable };
 }
 
-export async function addNumber(org: Organization, input: { phone_number: string; verification_method: VerificationMethod }) {
+export async function addNumber(ports: SpamPorts, org: Organization, input: { phone_number: string; verification_method: VerificationMethod }) {
   const method = input.verification_method;
   const phone = parseOr400(input.phone_number, method);
   const id = newId();
@@ -90,7 +91,7 @@ export async function addNumber(org: Organization, input: { phone_number: string
     await releasePhone(org.id, phone.e164, id);
     throw error;
   }
-  const error = await sendChallengeCode(record, code, method);
+  const error = await sendChallengeCode(ports, record, code, method);
   if (error) await markChallengeUnsent(id, record.verification!.salt);
   return {
     number: monitoredNumberView(record, (await numberStatus(org, id)) ?? 'active', nowMs()),
@@ -104,7 +105,7 @@ async function ownNumber(orgId: string, id: string): Promise<NumberRecord> {
   return n;
 }
 
-export async function verifyNumber(org: Organization, id: string, code: string) {
+export async function verifyNumber(ports: SpamPorts, org: Organization, id: string, code: string) {
   const n = await ownNumber(org.id, id);
   if (n.verified) throw badRequest('This number is already verified');
   const refused = guessAllowed(n.verification, nowMs());
@@ -133,11 +134,11 @@ export async function verifyNumber(org: Organization, id: string, code: string) 
   });
   const verified = await markVerified(id, challenge.salt, at, n.created_at, outboxFields(key, [{ organization_id: org.id, event }], at));
   if (!verified) throw badRequest('This number is already verified');
-  await flushOutbox(key);
+  await flushOutbox(ports, key);
   return { success: true, verified: true, phone_number: n.phone_number, message: 'Number verified; daily spam monitoring has begun.' };
 }
 
-export async function resendCode(org: Organization, id: string, method: VerificationMethod) {
+export async function resendCode(ports: SpamPorts, org: Organization, id: string, method: VerificationMethod) {
   const n = await ownNumber(org.id, id);
   if (n.verified) throw badRequest('This number is already verified');
   if (method === 'sms' && !n.sms_capable) throw badRequest(`sms verification is not available for this number (line type ${n.line_type}); use call`);
@@ -151,7 +152,7 @@ export async function resendCode(org: Organization, id: string, method: Verifica
     // The other request sent a code just now, so the cooldown starts over.
     throw resendThrottled({ limit: 1, windowSeconds: RESEND_COOLDOWN_MS / 1000, waitMs: RESEND_COOLDOWN_MS }, 'Another code was requested at the same time');
   }
-  const error = await sendChallengeCode(n, code, method);
+  const error = await sendChallengeCode(ports, n, code, method);
   if (error) {
     await markChallengeUnsent(id, challenge.salt);
     throw badGateway('The verification code could not be sent; try again shortly');

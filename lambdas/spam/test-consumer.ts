@@ -1,9 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { config } from '../platform/config';
 import { logger } from '../platform/logger';
-import { carrierTests } from './carrier-test';
+import { awsSpamPorts } from '../composition/aws';
 import { runWorkItem } from './carrier-item';
 import { parseWorkItem } from './work-item';
+import type { SpamPorts } from './ports';
 
 /**
  * SQS consumer of the daily run's fan-out: one number on one carrier per message. A failed or
@@ -11,7 +12,7 @@ import { parseWorkItem } from './work-item';
  * receive (SPAM_ITEM_ATTEMPTS) the failure is recorded on the number instead, and a message that
  * still cannot be processed goes to the dead-letter queue, which is alarmed.
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+export const spamTestConsumer = (ports: SpamPorts) => async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   const { SPAM_ITEM_ATTEMPTS: attempts, SPAM_TEST_TIMEOUT_MS: timeoutMs } = config();
   await Promise.all(
@@ -19,7 +20,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
       try {
         const item = parseWorkItem(record.body);
         const receives = Number(record.attributes.ApproximateReceiveCount) || 1;
-        await runWorkItem(item, carrierTests(), { finalAttempt: receives >= attempts, timeoutMs });
+        await runWorkItem(ports, item, ports.carrierTests, { finalAttempt: receives >= attempts, timeoutMs });
       } catch (error) {
         logger.error('spam work item failed', { message_id: record.messageId, error: error as Error });
         failures.push({ itemIdentifier: record.messageId });
@@ -27,4 +28,6 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
     }),
   );
   return { batchItemFailures: failures };
-}
+};
+
+export const handler = spamTestConsumer(awsSpamPorts());

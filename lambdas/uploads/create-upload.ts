@@ -11,7 +11,8 @@ import { CsvSyntaxError, parseCsv } from './csv';
 import { planUpload, priceOf, type ColumnMapping, type Tier } from './plan';
 import { keys, type UploadRecord } from './upload';
 import { deleteChargingUpload, getUpload, insertUpload, transitionUpload, uploadItemKey } from './upload-repository';
-import { startUploadWorkflow } from './workflow';
+import type { WorkflowPorts } from './workflow';
+import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 import { hasUtf8Bom, layoutOf, serializeWork } from './work-file';
 
 export interface CreateUploadInput {
@@ -46,7 +47,7 @@ export function decodeCsv(bytes: Buffer): string {
   }
 }
 
-export async function createUpload(principal: Pick<Principal, 'organizationId' | 'userId'> & { apiKeyId: string | null }, input: CreateUploadInput, uploadId = newId()): Promise<UploadRecord> {
+export async function createUpload(ports: WorkflowPorts, principal: Pick<Principal, 'organizationId' | 'userId'> & { apiKeyId: string | null }, input: CreateUploadInput, uploadId = newId()): Promise<UploadRecord> {
   const parsed = readCsv(input.csv);
   const [header, ...rows] = parsed.records;
   if (!header) throw badRequest('The file is empty; it needs a header row and at least 100 numbers');
@@ -105,9 +106,9 @@ export async function createUpload(principal: Pick<Principal, 'organizationId' |
     throw error;
   }
   crashPoint('upload.after-charge');
-  const ready = await becomeReady(record, amount);
+  const ready = await becomeReady(ports, record, amount);
   crashPoint('upload.after-ready');
-  await startUploadWorkflow(record.id);
+  await ports.workflow(record.id);
   return ready;
 }
 
@@ -119,7 +120,7 @@ export const READY_BOUND_MS = 5 * 60_000;
  * (published right after, or by the outbox drain after a crash). Uploads synthesized from
  * contacts announce nothing: their contacts' own events do (docs/contacts.md).
  */
-export async function becomeReady(record: UploadRecord, amount: number): Promise<UploadRecord> {
+export async function becomeReady(ports: DeliveryPorts, record: UploadRecord, amount: number): Promise<UploadRecord> {
   const at = nowIso();
   const key = uploadItemKey(record.id);
   const entries: OutboxEntry[] =
@@ -149,7 +150,7 @@ export async function becomeReady(record: UploadRecord, amount: number): Promise
         ];
   const staleAt = new Date(Date.parse(at) + READY_BOUND_MS).toISOString();
   const ready = await transitionUpload(record.id, ['charging'], 'ready_for_processing', { credits_charged: amount, ...outboxFields(key, entries, at) }, at, staleAt);
-  if (ready && entries.length) await flushOutbox(key);
+  if (ready && entries.length) await flushOutbox(ports, key);
   return ready ?? (await getUpload(record.id)) ?? record;
 }
 

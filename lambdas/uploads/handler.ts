@@ -11,6 +11,8 @@ import { uploadsRoutes as routes } from './routes';
 import { createFromStagedOnce, readStaged, readStagedJson, stageUpload } from './staging';
 import { toPublicUpload, type UploadRecord } from './upload';
 import { getUpload, listUploads } from './upload-repository';
+import type { WorkflowPorts } from './workflow';
+import { awsWorkflowPorts } from '../composition/aws';
 
 async function ownUpload(orgId: string, id: string): Promise<UploadRecord> {
   const upload = await getUpload(id);
@@ -19,44 +21,49 @@ async function ownUpload(orgId: string, id: string): Promise<UploadRecord> {
   return upload;
 }
 
-export const handler = apiHandler([
-  operation(routes.create, async (ctx) => {
-    const type = mediaType(ctx.headers['content-type']);
-    let request;
-    if (type === 'multipart/form-data') {
-      request = await parseMultipartUpload(ctx.rawBody, ctx.headers['content-type']!);
-    } else if (type === 'application/json') {
-      const body = parseJsonBody(ctx.route, ctx) as z.infer<typeof JsonUploadBody>;
-      // A staged id names a CSV or, staged with ?format=json, a JSON create body.
-      const stagedJson = body.staged_upload_id ? await readStagedJson(ctx.principal.organizationId, body.staged_upload_id) : null;
-      request = stagedJson ? parseStagedJsonUpload(body, stagedJson) : parseJsonUpload(body);
-      if (request.stagedUploadId && !stagedJson) request.csv = await readStaged(ctx.principal.organizationId, request.stagedUploadId);
-    } else {
-      throw unsupportedMediaType(`Unsupported Content-Type '${type || 'none'}'; send multipart/form-data (CSV file) or application/json`);
-    }
-    const input = {
-      csv: request.csv,
-      filename: request.filename ?? (request.stagedUploadId ? 'staged_upload.csv' : synthesizedFilename()),
-      mapping: request.mapping,
-      tier: request.tier,
-      skipMobileLookup: request.skipMobileLookup,
-      source: 'api' as const,
-    };
-    const upload = request.stagedUploadId
-      ? await createFromStagedOnce(ctx.principal.organizationId, request.stagedUploadId, (uploadId) => createUpload(ctx.principal, input, uploadId))
-      : await createUpload(ctx.principal, input);
-    return ok(toPublicUpload(upload));
-  }),
-  operation(routes.stage, async (ctx) => ok(await stageUpload(ctx.principal.organizationId, ctx.query?.format ?? 'csv'))),
-  operation(routes.list, async (ctx) => {
-    const page = await listUploads(ctx.principal.organizationId, ctx.query.limit, ctx.query.cursor);
-    return ok({ data: page.data.map(toPublicUpload), next_cursor: page.nextCursor });
-  }),
-  operation(routes.get, async (ctx) => ok(toPublicUpload(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
-  operation(routes.remove, async () => {
-    throw gone('Deleting uploads was removed on 2026-08-10; uploads cannot be deleted or cancelled');
-  }),
-  operation(routes.downloadOriginal, async (ctx) => ok(await originalLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
-  operation(routes.downloadProcessed, async (ctx) => ok(await processedLink(await ownUpload(ctx.principal.organizationId, ctx.params.id), (ctx.query ?? {}) as Parameters<typeof processedLink>[1]))),
-  operation(routes.downloadProcessedFiltered, async (ctx) => ok(await processedFilteredLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
-]);
+/** The uploads API over the ports of its runtime's composition root. */
+export const uploadsApi = (ports: WorkflowPorts) =>
+  apiHandler([
+    operation(routes.create, async (ctx) => {
+      const type = mediaType(ctx.headers['content-type']);
+      let request;
+      if (type === 'multipart/form-data') {
+        request = await parseMultipartUpload(ctx.rawBody, ctx.headers['content-type']!);
+      } else if (type === 'application/json') {
+        const body = parseJsonBody(ctx.route, ctx) as z.infer<typeof JsonUploadBody>;
+        // A staged id names a CSV or, staged with ?format=json, a JSON create body.
+        const stagedJson = body.staged_upload_id ? await readStagedJson(ctx.principal.organizationId, body.staged_upload_id) : null;
+        request = stagedJson ? parseStagedJsonUpload(body, stagedJson) : parseJsonUpload(body);
+        if (request.stagedUploadId && !stagedJson) request.csv = await readStaged(ctx.principal.organizationId, request.stagedUploadId);
+      } else {
+        throw unsupportedMediaType(`Unsupported Content-Type '${type || 'none'}'; send multipart/form-data (CSV file) or application/json`);
+      }
+      const input = {
+        csv: request.csv,
+        filename: request.filename ?? (request.stagedUploadId ? 'staged_upload.csv' : synthesizedFilename()),
+        mapping: request.mapping,
+        tier: request.tier,
+        skipMobileLookup: request.skipMobileLookup,
+        source: 'api' as const,
+      };
+      const upload = request.stagedUploadId
+        ? await createFromStagedOnce(ctx.principal.organizationId, request.stagedUploadId, (uploadId) => createUpload(ports, ctx.principal, input, uploadId))
+        : await createUpload(ports, ctx.principal, input);
+      return ok(toPublicUpload(upload));
+    }),
+    operation(routes.stage, async (ctx) => ok(await stageUpload(ctx.principal.organizationId, ctx.query?.format ?? 'csv'))),
+    operation(routes.list, async (ctx) => {
+      const page = await listUploads(ctx.principal.organizationId, ctx.query.limit, ctx.query.cursor);
+      return ok({ data: page.data.map(toPublicUpload), next_cursor: page.nextCursor });
+    }),
+    operation(routes.get, async (ctx) => ok(toPublicUpload(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
+    operation(routes.remove, async () => {
+      throw gone('Deleting uploads was removed on 2026-08-10; uploads cannot be deleted or cancelled');
+    }),
+    operation(routes.downloadOriginal, async (ctx) => ok(await originalLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
+    operation(routes.downloadProcessed, async (ctx) => ok(await processedLink(await ownUpload(ctx.principal.organizationId, ctx.params.id), (ctx.query ?? {}) as Parameters<typeof processedLink>[1]))),
+    operation(routes.downloadProcessedFiltered, async (ctx) => ok(await processedFilteredLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
+  ]);
+
+/** The uploads API Lambda, wired by the AWS composition root. */
+export const handler = uploadsApi(awsWorkflowPorts());

@@ -1,8 +1,20 @@
-import { csvLine } from './csv';
+import { filesBucket, getObject } from '../platform/blob';
+import { csvLine, parseCsv } from './csv';
 import { createUpload } from './create-upload';
+import type { RowResult } from './results';
 import { getUpload } from './upload-repository';
-import type { UploadRecord } from './upload';
-import { startUploadWorkflow } from './workflow';
+
+export { getUpload, settleUpload } from './upload-repository';
+export type { UploadRecord } from './upload';
+export type { WorkflowPorts } from './workflow';
+import { keys, type UploadRecord } from './upload';
+import { parseWork } from './work-file';
+import type { WorkflowPorts } from './workflow';
+
+// The uploads feature's public module for the contacts feature, the only one contacts imports
+// (lint): creating an `api_pool` upload from queued contacts, and reading back, once it has ended,
+// which contact each row was and what the row became. Uploads never calls contacts: the pool's
+// outcome is the workflow's NotifyPool step (contacts/pool-step.ts).
 
 export interface PoolRow {
   contact_id: string;
@@ -17,10 +29,10 @@ export interface PoolRow {
  * was charged when created), no minimum size. Idempotent per upload id: called again for an
  * upload that exists, it only makes sure its workflow runs.
  */
-export async function createPoolUpload(input: { organizationId: string; uploadId: string; tier: 'standard' | 'max'; skipMobileLookup: boolean; rows: PoolRow[] }): Promise<UploadRecord> {
+export async function createPoolUpload(ports: WorkflowPorts, input: { organizationId: string; uploadId: string; tier: 'standard' | 'max'; skipMobileLookup: boolean; rows: PoolRow[] }): Promise<UploadRecord> {
   const existing = await getUpload(input.uploadId);
   if (existing) {
-    if (existing.status === 'ready_for_processing' || existing.status === 'processing') await startUploadWorkflow(existing.id);
+    if (existing.status === 'ready_for_processing' || existing.status === 'processing') await ports.workflow(existing.id);
     return existing;
   }
   const full = input.rows.some((r) => r.full_name);
@@ -31,6 +43,7 @@ export async function createPoolUpload(input: { organizationId: string; uploadId
     ...input.rows.map((r) => csvLine([r.contact_id, r.phone, ...(full ? [r.full_name ?? ''] : []), ...(split ? [r.first_name ?? '', r.last_name ?? ''] : [])])),
   ];
   return createUpload(
+    ports,
     { organizationId: input.organizationId, userId: '00000000-0000-0000-0000-000000000000', apiKeyId: 'contacts-pool' },
     {
       csv: Buffer.from(lines.join('\n') + '\n'),
@@ -42,4 +55,23 @@ export async function createPoolUpload(input: { organizationId: string; uploadId
     },
     input.uploadId,
   );
+}
+
+/** The pooled contacts' ids, one per row: contact_id is the pool file's first column. */
+export async function poolContactIds(upload: UploadRecord): Promise<string[]> {
+  const stored = await getObject(filesBucket(), keys.work(upload));
+  if (stored) {
+    const ids = parseWork(stored.toString('utf8'), upload.phone_columns.length).firstCells;
+    if (ids) return ids;
+  }
+  const original = await getObject(filesBucket(), keys.original(upload));
+  if (!original) return [];
+  const [, ...rows] = parseCsv(original.toString('utf8')).records;
+  return rows.map((r) => r.fields[0] ?? '');
+}
+
+/** A completed upload's row results, in row order (empty when none were written). */
+export async function poolRowResults(upload: UploadRecord): Promise<RowResult[]> {
+  const stored = await getObject(filesBucket(), keys.results(upload));
+  return stored ? (JSON.parse(stored.toString('utf8')) as { rows: RowResult[] }).rows : [];
 }

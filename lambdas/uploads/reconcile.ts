@@ -7,7 +7,7 @@ import { finalize } from './pipeline/finalize';
 import { processingBoundMs } from './pipeline/prepare';
 import type { UploadRecord } from './upload';
 import { claimStaleUploads, deleteChargingUpload, transitionUpload } from './upload-repository';
-import { startUploadWorkflow } from './workflow';
+import type { UploadPorts } from './workflow';
 
 // Recovery of uploads: every upload that still owes something is in the watch index with the time
 // after which it counts as interrupted; this drives each one to a terminal state (completed, or
@@ -26,11 +26,11 @@ export interface UploadRecovery {
   settled: number;
 }
 
-export async function recoverUploads(): Promise<UploadRecovery> {
+export async function recoverUploads(ports: UploadPorts): Promise<UploadRecovery> {
   const summary: UploadRecovery = { resumed: 0, removed: 0, restarted: 0, failed: 0, settled: 0 };
   for (const upload of await claimStaleUploads(nowMs(), LEASE_MS)) {
     try {
-      await recoverOne(upload, summary);
+      await recoverOne(ports, upload, summary);
     } catch (error) {
       // One upload's failure must not stop the others; its lease expires and the next run retries.
       logger.error('upload recovery failed', { upload_id: upload.id, status: upload.status, error: error as Error });
@@ -40,14 +40,14 @@ export async function recoverUploads(): Promise<UploadRecovery> {
   return summary;
 }
 
-async function recoverOne(upload: UploadRecord, summary: UploadRecovery): Promise<void> {
+async function recoverOne(ports: UploadPorts, upload: UploadRecord, summary: UploadRecovery): Promise<void> {
   switch (upload.status) {
     case 'charging': {
       // The balance's in-flight changes count too: a debit applied but not yet in the ledger.
       const charge = await chargeOf(upload.organization_id, `upload:${upload.id}`);
       if (charge) {
-        await becomeReady(upload, charge.amount);
-        await startUploadWorkflow(upload.id);
+        await becomeReady(ports, upload, charge.amount);
+        await ports.workflow(upload.id);
         summary.resumed++;
       } else {
         await deleteChargingUpload(upload.id);
@@ -57,23 +57,25 @@ async function recoverOne(upload: UploadRecord, summary: UploadRecovery): Promis
     }
     case 'ready_for_processing':
       if (nowMs() - Date.parse(upload.updated_at) > READY_GIVE_UP_MS) {
-        await failUpload(upload, 'Processing could not be started');
+        await settleOwedToPool(ports, await failUpload(ports, upload, 'Processing could not be started'));
         summary.failed++;
       } else {
-        await startUploadWorkflow(upload.id);
+        await ports.workflow(upload.id);
         summary.restarted++;
       }
       return;
     case 'processing':
-      await failUpload(upload, 'Processing did not finish in time');
+      await settleOwedToPool(ports, await failUpload(ports, upload, 'Processing did not finish in time'));
       summary.failed++;
       return;
     case 'completed':
-      await finalize({ upload_id: upload.id });
+      await finalize(ports, { upload_id: upload.id });
+      await settleOwedToPool(ports, upload);
       summary.settled++;
       return;
     case 'failed':
-      await settleFailedUpload(upload);
+      await settleFailedUpload(ports, upload);
+      await settleOwedToPool(ports, upload);
       summary.settled++;
       return;
     default:
@@ -81,12 +83,17 @@ async function recoverOne(upload: UploadRecord, summary: UploadRecovery): Promis
   }
 }
 
+/** An ended pool upload's contacts, had its workflow not reached (or not finished) NotifyPool. */
+async function settleOwedToPool(ports: UploadPorts, upload: UploadRecord): Promise<void> {
+  if (upload.source === 'api_pool' && (upload.status === 'completed' || upload.status === 'failed')) await ports.settlePool(upload);
+}
+
 /**
  * The charging part alone (kept for the admin command and its tests): finishes uploads a crash
  * left in `charging`; charged ones become ready and start, uncharged ones are removed.
  */
-export async function reconcileStaleUploads(): Promise<{ resumed: number; removed: number }> {
-  const { resumed, removed } = await recoverUploads();
+export async function reconcileStaleUploads(ports: UploadPorts): Promise<{ resumed: number; removed: number }> {
+  const { resumed, removed } = await recoverUploads(ports);
   return { resumed, removed };
 }
 
@@ -96,15 +103,15 @@ export async function reconcileStaleUploads(): Promise<{ resumed: number; remove
  * ready or processing ones start again (each step is idempotent), the rest are recovered. Only
  * uploads last changed before this process started: a create already running in it is left alone.
  */
-export async function resumeUnfinishedUploads(startedBeforeIso: string): Promise<number> {
+export async function resumeUnfinishedUploads(ports: UploadPorts, startedBeforeIso: string): Promise<number> {
   let resumed = 0;
   for (const upload of await claimStaleUploads(nowMs(), LEASE_MS, startedBeforeIso)) {
     if (upload.status === 'ready_for_processing' || upload.status === 'processing') {
       if (upload.status === 'processing') await transitionUpload(upload.id, ['processing'], 'processing', {}, nowIso(), new Date(nowMs() + processingBoundMs()).toISOString());
-      await startUploadWorkflow(upload.id);
+      await ports.workflow(upload.id);
       resumed++;
     } else {
-      await recoverOne(upload, { resumed: 0, removed: 0, restarted: 0, failed: 0, settled: 0 }).catch((error: unknown) =>
+      await recoverOne(ports, upload, { resumed: 0, removed: 0, restarted: 0, failed: 0, settled: 0 }).catch((error: unknown) =>
         logger.error('upload recovery failed', { upload_id: upload.id, error: error as Error }),
       );
     }

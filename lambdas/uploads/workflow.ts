@@ -1,30 +1,24 @@
-import { SFNClient, StartExecutionCommand, ExecutionAlreadyExists } from '@aws-sdk/client-sfn';
-import { config } from '../platform/config';
+import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
+import type { UploadRecord } from './upload';
 
-// Starting the processing workflow: Step Functions in AWS (UPLOAD_STATE_MACHINE_ARN), the same ASL
-// run in-process locally (the local runtime registers its runner here).
-
+/**
+ * Starts the processing workflow of one upload: Step Functions in AWS
+ * (`sfn-workflow-starter.ts`), the same ASL run in-process locally (`local/workflow.ts`). Starting
+ * the same upload twice never runs it twice.
+ */
 export type WorkflowStarter = (uploadId: string) => Promise<void>;
 
-let localStarter: WorkflowStarter | null = null;
-let sfn: SFNClient | null = null;
-
-export function setLocalWorkflowStarter(starter: WorkflowStarter | null): void {
-  localStarter = starter;
+/** What creating and starting uploads needs, given by the runtime's composition root. */
+export interface WorkflowPorts extends DeliveryPorts {
+  readonly workflow: WorkflowStarter;
 }
 
-export async function startUploadWorkflow(uploadId: string): Promise<void> {
-  const arn = config().UPLOAD_STATE_MACHINE_ARN;
-  if (arn) {
-    sfn ??= new SFNClient({});
-    try {
-      // The execution name is the upload id: starting twice is a no-op, never a second run.
-      await sfn.send(new StartExecutionCommand({ stateMachineArn: arn, name: uploadId, input: JSON.stringify({ upload_id: uploadId }) }));
-    } catch (error) {
-      if (!(error instanceof ExecutionAlreadyExists) && (error as Error).name !== 'ExecutionAlreadyExists') throw error;
-    }
-    return;
-  }
-  if (!localStarter) throw new Error('No workflow runner: set UPLOAD_STATE_MACHINE_ARN or start the local runtime');
-  await localStarter(uploadId);
+/** What recovering uploads needs besides. */
+export interface UploadPorts extends WorkflowPorts {
+  /**
+   * What an ended `api_pool` upload owes its contacts, for recovery to settle when the workflow's
+   * NotifyPool step never ran: the contacts feature's, wired in by each composition root (uploads
+   * never imports contacts).
+   */
+  readonly settlePool: (upload: UploadRecord) => Promise<void>;
 }

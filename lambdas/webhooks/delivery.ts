@@ -1,7 +1,7 @@
 import { nowIso, nowMs } from '../platform/clock';
 import { logger } from '../platform/logger';
 import { disableEndpoint, getEndpoint, recordEndpointFailure, recordEndpointSuccess } from './endpoint-repository';
-import { enqueueDelivery } from './delivery-queue';
+import { enqueueDelivery, type DeliveryPorts } from './delivery-queue';
 import { claimAttempt, getDelivery, markExhausted, recordAttempt, type DeliveryRecord, type DeliveryState } from './delivery-repository';
 import { publishAutoDisabledMetric } from './metrics';
 import { AUTO_DISABLE_AFTER_FAILURES, isPermanentFailure, MAX_ATTEMPTS, nextAttemptAtMs } from './retry-policy';
@@ -21,7 +21,7 @@ export type ProcessResult =
  * Makes the next attempt of one delivery if it is due: the one code path behind the SQS consumer,
  * the local queue and the sweeper. Safe to call any number of times for the same delivery.
  */
-export async function processDelivery(deliveryId: string): Promise<ProcessResult> {
+export async function processDelivery(ports: DeliveryPorts, deliveryId: string): Promise<ProcessResult> {
   const record = await getDelivery(deliveryId);
   if (!record || record.state !== 'pending' || !record.next_attempt_at) return { kind: 'gone' };
   const dueAtMs = Date.parse(record.next_attempt_at);
@@ -38,7 +38,7 @@ export async function processDelivery(deliveryId: string): Promise<ProcessResult
 
   const attemptNo = record.attempt_count + 1;
   const attemptedAt = new Date(startedMs).toISOString();
-  const outcome = await sendSigned({
+  const outcome = await sendSigned(ports.net, {
     url: target.url,
     secret: target.secret,
     body: record.body,
@@ -75,7 +75,7 @@ export async function processDelivery(deliveryId: string): Promise<ProcessResult
   });
 
   if (record.kind === 'webhook' && record.webhook_id) await countOutcome(record.webhook_id, outcome.ok);
-  if (nextMs !== null) await enqueueDelivery(record.id, nextMs);
+  if (nextMs !== null) await enqueueDelivery(ports.deliveryQueue, record.id, nextMs);
   return { kind: 'attempted', attempt: attemptNo, state, statusCode: outcome.statusCode, error: outcome.error };
 }
 

@@ -7,6 +7,7 @@ import { listDeliveriesOfWebhook, markExhausted, pendingDeliveryIdsOfWebhook, ty
 import { deleteEndpointItem, getEndpoint, listEndpoints, putEndpoint, updateEndpointFields, type EndpointRecord } from './endpoint-repository';
 import { pingOrThrow, recordPing } from './ping';
 import { assertSafeUrl } from './url-safety';
+import type { NetPorts } from '../platform/net/outbound';
 
 export type WebhookEndpoint = Omit<EndpointRecord, 'organization_id' | 'secret'>;
 
@@ -38,13 +39,14 @@ export function normalizeEvents(events: string[] | undefined): EventType[] {
 }
 
 export async function createEndpoint(
+  ports: NetPorts,
   organizationId: string,
   input: { url: string; description?: string | null; events?: string[] },
 ): Promise<{ webhook: WebhookEndpoint; secret: string }> {
   const events = normalizeEvents(input.events);
-  await assertSafeUrl(input.url);
+  await assertSafeUrl(ports.net, input.url);
   const secret = randomHex(32);
-  const ping = await pingOrThrow(input.url, secret);
+  const ping = await pingOrThrow(ports.net, input.url, secret);
   const at = nowIso();
   const record: EndpointRecord = {
     id: newId(),
@@ -84,6 +86,7 @@ export async function getEndpointOf(organizationId: string, id: string): Promise
 }
 
 export async function updateEndpoint(
+  ports: NetPorts,
   organizationId: string,
   id: string,
   patch: { url?: string; description?: string | null; events?: string[]; is_active?: boolean },
@@ -95,9 +98,9 @@ export async function updateEndpoint(
   if (patch.description !== undefined) fields.description = patch.description;
   let ping: Awaited<ReturnType<typeof pingOrThrow>> | null = null;
   if (patch.url !== undefined && patch.url !== current.url) {
-    await assertSafeUrl(patch.url);
+    await assertSafeUrl(ports.net, patch.url);
     // Re-verified with the existing secret; a failing ping rejects the whole update.
-    ping = await pingOrThrow(patch.url, current.secret);
+    ping = await pingOrThrow(ports.net, patch.url, current.secret);
     fields.url = patch.url;
     // A 2xx ping is a successful delivery: it sets last_success_at and resets the failure count,
     // as any successful delivery does (spec, WebhookEndpoint).

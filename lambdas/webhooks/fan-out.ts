@@ -2,6 +2,7 @@ import { nowIso, nowMs } from '../platform/clock';
 import { sha256Hex } from '../platform/ids';
 import type { EventEnvelope } from '../events/envelope';
 import { enqueueDelivery } from './delivery-queue';
+import type { DeliveryPorts } from './delivery-queue-port';
 import { createDelivery, type DeliveryRecord } from './delivery-repository';
 import { listEndpoints } from './endpoint-repository';
 
@@ -37,13 +38,13 @@ function newDelivery(
 }
 
 /** One delivery per active endpoint of the organization subscribed to the event's type. */
-export async function fanOutToEndpoints(organizationId: string, event: EventEnvelope): Promise<string[]> {
+export async function fanOutToEndpoints(ports: DeliveryPorts, organizationId: string, event: EventEnvelope): Promise<string[]> {
   const endpoints = (await listEndpoints(organizationId)).filter((e) => e.is_active && e.events.includes(event.type));
   const ids: string[] = [];
   for (const endpoint of endpoints) {
     const id = deliveryIdFor(event.id, `webhook:${endpoint.id}`);
     const record = newDelivery(organizationId, event, { kind: 'webhook', webhook_id: endpoint.id, callback_url: null, callback_secret: null }, id);
-    if (await createDelivery(record)) await enqueueDelivery(id, nowMs());
+    if (await createDelivery(record)) await enqueueDelivery(ports.deliveryQueue, id, nowMs());
     ids.push(id);
   }
   return ids;
@@ -54,9 +55,9 @@ export async function fanOutToEndpoints(organizationId: string, event: EventEnve
  * keyed by the callback secret, under the same URL-safety rules (checked again at every attempt).
  * Returns the delivery id.
  */
-export async function enqueueCallback(input: { organizationId: string; url: string; secret: string; event: EventEnvelope }): Promise<string> {
+export async function enqueueCallback(ports: DeliveryPorts, input: { organizationId: string; url: string; secret: string; event: EventEnvelope }): Promise<string> {
   const id = deliveryIdFor(input.event.id, `callback:${input.url}`);
   const record = newDelivery(input.organizationId, input.event, { kind: 'callback', webhook_id: null, callback_url: input.url, callback_secret: input.secret }, id);
-  if (await createDelivery(record)) await enqueueDelivery(id, nowMs());
+  if (await createDelivery(record)) await enqueueDelivery(ports.deliveryQueue, id, nowMs());
   return id;
 }

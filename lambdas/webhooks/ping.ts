@@ -5,6 +5,7 @@ import { API_VERSION, newEventId, type EventEnvelope } from '../events/envelope'
 import { createDelivery } from './delivery-repository';
 import { deliveryIdFor } from './fan-out';
 import { sendSigned } from './send';
+import type { OutboundNet } from '../platform/net/outbound';
 
 export interface PingResult {
   event: EventEnvelope;
@@ -17,11 +18,11 @@ export interface PingResult {
  * The synchronous `webhook.ping` of registration and URL change: one signed attempt, no retry.
  * Throws the spec's 400 `ping_failed` unless the receiver answers 2xx.
  */
-export async function pingOrThrow(url: string, secret: string): Promise<PingResult> {
+export async function pingOrThrow(net: OutboundNet, url: string, secret: string): Promise<PingResult> {
   const event: EventEnvelope = { id: newEventId(), type: 'webhook.ping', api_version: API_VERSION, created_at: nowIso(), data: { challenge: randomHex(16) } };
   const deliveryId = deliveryIdFor(event.id, 'ping');
   const attemptedAt = new Date(nowMs()).toISOString();
-  const outcome = await sendSigned({ url, secret, body: JSON.stringify(event), eventType: event.type, eventId: event.id, deliveryId, attempt: 1 });
+  const outcome = await sendSigned(net, { url, secret, body: JSON.stringify(event), eventType: event.type, eventId: event.id, deliveryId, attempt: 1 });
   if (!outcome.ok) {
     const message =
       outcome.statusCode !== null

@@ -1,5 +1,6 @@
 import { nowUnix } from '../platform/clock';
 import { safePost, type PostOutcome } from '../platform/net/safe-post';
+import type { OutboundNet } from '../platform/net/outbound';
 import { signatureHeader } from './signature';
 
 export const USER_AGENT = 'Service-Webhooks/1.0';
@@ -30,6 +31,6 @@ export function deliveryHeaders(input: Omit<SendInput, 'url'>, timestamp: number
 }
 
 /** One signed POST under the URL-safety rules. */
-export async function sendSigned(input: SendInput): Promise<PostOutcome> {
-  return safePost(input.url, input.body, deliveryHeaders(input, nowUnix()));
+export async function sendSigned(net: OutboundNet, input: SendInput): Promise<PostOutcome> {
+  return safePost(net, input.url, input.body, deliveryHeaders(input, nowUnix()));
 }

@@ -2,6 +2,8 @@ import { nowMs } from '../platform/clock';
 import { logger } from '../platform/logger';
 import { dueDeliveryIds } from './delivery-repository';
 import { processDelivery } from './delivery';
+import type { DeliveryPorts } from './delivery-queue-port';
+import { awsDeliveryPorts } from '../composition/aws';
 
 export interface SweepOptions {
   /**
@@ -16,7 +18,7 @@ export interface SweepOptions {
 }
 
 /** Every minute (EventBridge Scheduler in AWS, a timer locally): attempts deliveries that are due. */
-export async function sweepDueDeliveries(options: SweepOptions = {}): Promise<{ found: number; attempted: number }> {
+export async function sweepDueDeliveries(ports: DeliveryPorts, options: SweepOptions = {}): Promise<{ found: number; attempted: number }> {
   const dueBy = new Date(nowMs() - (options.overdueMs ?? 60_000)).toISOString();
   const ids = await dueDeliveryIds(dueBy, options.limit ?? 200);
   let attempted = 0;
@@ -24,7 +26,7 @@ export async function sweepDueDeliveries(options: SweepOptions = {}): Promise<{ 
   const worker = async () => {
     for (let id = queue.shift(); id; id = queue.shift()) {
       try {
-        const result = await processDelivery(id);
+        const result = await processDelivery(ports, id);
         if (result.kind === 'attempted' || result.kind === 'skipped') attempted++;
       } catch (error) {
         logger.error('webhook sweep: delivery failed', { delivery_id: id, error: error as Error });
@@ -36,4 +38,5 @@ export async function sweepDueDeliveries(options: SweepOptions = {}): Promise<{ 
   return { found: ids.length, attempted };
 }
 
-export const handler = async () => sweepDueDeliveries();
+/** The scheduled Lambda, wired by the AWS composition root. */
+export const handler = async () => sweepDueDeliveries(awsDeliveryPorts());

@@ -258,7 +258,7 @@ describe('console in Chromium', () => {
     await page.getByLabel('Verification code for +12023180666').fill(message!.code);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByText('Number verified; daily spam monitoring has begun.').waitFor();
-    await runSpamTestsNow(service.organizationId);
+    await runSpamTestsNow(service.runtime.ports, service.organizationId);
     await page.reload();
     await card.getByRole('row', { name: /verizon/ }).waitFor();
     expect(await card.getByRole('row', { name: /at&t/ }).innerText()).toContain('spam label');

@@ -11,6 +11,7 @@ describe('upload workflow task timeouts', () => {
     ClassifyChunk: /^Uploads: classify one chunk/,
     Finalize: /^Uploads: summary/,
     MarkFailed: /^Uploads: failed, refund/,
+    NotifyPool: /^Contacts: pooled contacts get their outcome/,
   };
 
   it('every Task declares TimeoutSeconds', () => {

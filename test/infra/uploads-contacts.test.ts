@@ -9,7 +9,7 @@ describe('upload pipeline and contact pool infrastructure', () => {
   it('deploys the same ASL file the local runtime runs, with every function placeholder substituted', () => {
     const asl = readFileSync('statemachines/upload-processing.asl.json', 'utf8');
     const placeholders = [...asl.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]);
-    expect(placeholders.sort()).toEqual(['ClassifyChunkFunctionArn', 'FailFunctionArn', 'FinalizeFunctionArn', 'PrepareFunctionArn']);
+    expect(placeholders.sort()).toEqual(['ClassifyChunkFunctionArn', 'FailFunctionArn', 'FinalizeFunctionArn', 'NotifyPoolFunctionArn', 'PrepareFunctionArn']);
     const machines = Object.values(template.findResources('AWS::StepFunctions::StateMachine'));
     expect(machines).toHaveLength(1);
     const props = machines[0]!.Properties;

@@ -3,7 +3,6 @@ import { useTestService } from '../support/runtime';
 import { getBalance } from '../../lambdas/credits/credits';
 import { runContactPool } from '../../lambdas/contacts/pool-job';
 import { runRecovery } from '../../lambdas/recovery/recovery-job';
-import { settleWorkflows } from '../../local/workflow';
 import { allContacts } from './all-contacts';
 import { newCustomer } from '../support/customer';
 
@@ -82,10 +81,10 @@ describe('scheduled jobs running twice at once (Scheduler delivers at least once
     for (let i = 0; i < 300; i += 50) {
       await Promise.all(Array.from({ length: 50 }, (_, j) => post(keys[0]!, { phone: `+1312555${String(4000 + i + j).padStart(4, '0')}` }).then((r) => expect(r.status).toBe(201))));
     }
-    await Promise.all([runContactPool(), runContactPool(), runRecovery(), runRecovery()]);
-    await settleWorkflows();
-    await Promise.all([runContactPool(), runRecovery()]);
-    await settleWorkflows();
+    await Promise.all([runContactPool(service.runtime.ports), runContactPool(service.runtime.ports), runRecovery(service.runtime.ports), runRecovery(service.runtime.ports)]);
+    await service.runtime.settleWorkflows();
+    await Promise.all([runContactPool(service.runtime.ports), runRecovery(service.runtime.ports)]);
+    await service.runtime.settleWorkflows();
     const contacts = await allContacts(org.id);
     expect(contacts).toHaveLength(300);
     expect(contacts.filter((c) => c.status !== 'completed')).toEqual([]);

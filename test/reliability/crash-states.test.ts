@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { useTestService } from '../support/runtime';
-import { settleWorkflows } from '../../local/workflow';
 import * as admin from '../../lambdas/admin/admin';
 import { debit, getBalance } from '../../lambdas/credits/credits';
 import { applyPoolDelta } from '../../lambdas/credits/balance-repository';
@@ -30,8 +29,8 @@ async function eventsOf(orgId: string): Promise<{ id: string; type: string }[]> 
 }
 
 async function uploadIn(status: UploadRecord['status'] | 'charging', orgId: string, id: string): Promise<UploadRecord> {
-  const made = await createUpload({ organizationId: orgId, userId: service.userId, apiKeyId: 'k' }, { csv, filename: 'a.csv', mapping: { phoneColumns: ['phone'] }, tier: 'standard', skipMobileLookup: false, source: 'api' });
-  await settleWorkflows();
+  const made = await createUpload(service.runtime.ports, { organizationId: orgId, userId: service.userId, apiKeyId: 'k' }, { csv, filename: 'a.csv', mapping: { phoneColumns: ['phone'] }, tier: 'standard', skipMobileLookup: false, source: 'api' });
+  await service.runtime.settleWorkflows();
   const record = { ...(await getUpload(made.id))!, id, status, result_summary: null, processed_available: false, credits_charged: status === 'charging' ? null : 100, created_at: PAST, updated_at: PAST } as UploadRecord;
   await putObject(filesBucket(), keys.original(record), csv, 'text/csv');
   await insertUpload(record, PAST); // watched, stale since PAST
@@ -44,8 +43,8 @@ describe('upload crash states', () => {
     const upload = await uploadIn('charging', org.id, '55555555-5555-4555-8555-555555555555');
     expect(await applyPoolDelta(org.id, `upload:${upload.id}`, { subscription: 0, purchased: -100 }, { kind: 'none' }, PAST)).toBe(true);
     const before = await getBalance(org.id);
-    expect(await recoverUploads()).toMatchObject({ resumed: 1, removed: 0 });
-    await settleWorkflows();
+    expect(await recoverUploads(service.runtime.ports)).toMatchObject({ resumed: 1, removed: 0 });
+    await service.runtime.settleWorkflows();
     expect(await getUpload(upload.id)).toMatchObject({ status: 'completed', credits_charged: 100 });
     expect(await getBalance(org.id)).toEqual(before);
     expect((await eventsOf(org.id)).filter((e) => e.type === 'upload.created')).toHaveLength(2);
@@ -61,8 +60,8 @@ describe('upload crash states', () => {
     await putObject(filesBucket(), keys.original(fresh), csv, 'text/csv');
     await insertUpload(fresh, PAST);
     await debit(org.id, `upload:${fresh.id}`, 100, { reason: 'test' });
-    expect(await recoverUploads()).toMatchObject({ restarted: 1, failed: 1 });
-    await settleWorkflows();
+    expect(await recoverUploads(service.runtime.ports)).toMatchObject({ restarted: 1, failed: 1 });
+    await service.runtime.settleWorkflows();
     expect(await getUpload('66666666-6666-4666-8666-666666666667')).toMatchObject({ status: 'completed' });
     // The one left ready for over an hour was failed and refunded, with its event.
     expect(await getUpload(upload.id)).toMatchObject({ status: 'failed', credits_refunded: 100 });
@@ -74,11 +73,11 @@ describe('upload crash states', () => {
     const upload = await uploadIn('processing', org.id, '77777777-7777-4777-8777-777777777777');
     await debit(org.id, `upload:${upload.id}`, 100, { reason: 'test' });
     const before = await getBalance(org.id);
-    await Promise.all([recoverUploads(), recoverUploads()]);
+    await Promise.all([recoverUploads(service.runtime.ports), recoverUploads(service.runtime.ports)]);
     expect(await getUpload(upload.id)).toMatchObject({ status: 'failed', credits_charged: 100, credits_refunded: 100 });
     expect((await getBalance(org.id)).total).toBe(before.total + 100);
     expect((await eventsOf(org.id)).filter((e) => e.type === 'upload.failed')).toHaveLength(1);
-    expect(await recoverUploads()).toEqual({ resumed: 0, removed: 0, restarted: 0, failed: 0, settled: 0 });
+    expect(await recoverUploads(service.runtime.ports)).toEqual({ resumed: 0, removed: 0, restarted: 0, failed: 0, settled: 0 });
   });
 });
 
@@ -126,12 +125,12 @@ describe('contact crash states', () => {
     // The state change with its event, and then the process died.
     await transitionContact(contact, ['processing'], 'completed', { answer_intent: 'Likely Answer', ...outboxFields(key, [{ organization_id: org.id, event, callback: { url: contact.callback_url, secret: 's' } }], PAST) }, PAST);
     expect(await eventsOf(org.id)).toEqual([]);
-    const drained = await drainOutbox(new Date().toISOString());
+    const drained = await drainOutbox(service.runtime.ports, new Date().toISOString());
     expect(drained).toEqual({ items: 1, events: 1 });
     expect(await eventsOf(org.id)).toEqual([{ id: event.id, type: 'contact.completed' }]);
     const callbacks = await db().send(new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${org.id}#CALLBACKS` } }));
     expect(callbacks.Items).toHaveLength(1);
-    expect(await drainOutbox(new Date().toISOString())).toEqual({ items: 0, events: 0 });
+    expect(await drainOutbox(service.runtime.ports, new Date().toISOString())).toEqual({ items: 0, events: 0 });
     expect(await getContact(contact.id)).toMatchObject({ status: 'completed' });
   });
 });

@@ -15,7 +15,6 @@ import { runRecovery } from '../../lambdas/recovery/recovery-job';
 import { runDailySpamTests } from '../../lambdas/spam/daily-run';
 import { sweepDueDeliveries } from '../../lambdas/webhooks/sweeper';
 import { setClock } from '../../lambdas/platform/clock';
-import { settleWorkflows } from '../../local/workflow';
 import { newCustomer } from '../support/customer';
 
 // EventBridge Scheduler invokes at least once and may run two copies of a job at once; SQS
@@ -45,23 +44,23 @@ describe('two copies of every scheduled job at once', () => {
     const ids: string[] = [];
     for (let i = 0; i < CONTACTS; i += 100) {
       const batch = await Promise.all(
-        Array.from({ length: Math.min(100, CONTACTS - i) }, (_, j) => createContact(principal, { phone: `+1${i + j < 1250 ? '312' : '646'}555${String(2000 + ((i + j) % 1250)).padStart(4, '0')}` })),
+        Array.from({ length: Math.min(100, CONTACTS - i) }, (_, j) => createContact(service.runtime.ports, principal, { phone: `+1${i + j < 1250 ? '312' : '646'}555${String(2000 + ((i + j) % 1250)).padStart(4, '0')}` })),
       );
       ids.push(...batch.map((b) => b.contact.id));
     }
     expect((await getBalance(org.id)).total).toBe(credits - CONTACTS);
 
     // The issue's case: the second run starts once the first has moved a contact to processing.
-    const first = runContactPool();
+    const first = runContactPool(service.runtime.ports);
     let second: ReturnType<typeof runContactPool> | null = null;
     const sample = ids.slice(0, 25);
     while (!second) {
       const states = await Promise.all(sample.map((id) => getContact(id)));
-      if (states.some((c) => c?.status !== 'queued')) second = runContactPool();
+      if (states.some((c) => c?.status !== 'queued')) second = runContactPool(service.runtime.ports);
       else await new Promise((r) => setTimeout(r, 5));
     }
-    const [a, b] = await Promise.all([first, second, runRecovery(), runRecovery()]);
-    await settleWorkflows();
+    const [a, b] = await Promise.all([first, second, runRecovery(service.runtime.ports), runRecovery(service.runtime.ports)]);
+    await service.runtime.settleWorkflows();
     // One run pooled (up to its 2,000 per run); the other took nothing from it.
     expect(a.pooled + b.pooled).toBeLessThanOrEqual(CONTACTS);
     expect(Math.min(a.pooled, b.pooled)).toBe(0);
@@ -71,8 +70,8 @@ describe('two copies of every scheduled job at once', () => {
     expect(afterOverlap.filter((c) => c.status === 'queued')).toHaveLength(CONTACTS - a.pooled - b.pooled);
 
     // The next scheduled runs (again two at once) take the rest.
-    await Promise.all([runContactPool(), runContactPool()]);
-    await settleWorkflows();
+    await Promise.all([runContactPool(service.runtime.ports), runContactPool(service.runtime.ports)]);
+    await service.runtime.settleWorkflows();
     const contacts = await allContacts(org.id);
     expect(contacts).toHaveLength(CONTACTS);
     expect(contacts.filter((c) => c.status !== 'completed').map((c) => c.status)).toEqual([]);
@@ -111,7 +110,7 @@ describe('two copies of every scheduled job at once', () => {
       expect((await request(key, 'POST', `/api/v1/spam/numbers/${number.id}/verify`, { code: code!.code })).status).toBe(200);
       numberIds.push(number.id);
     }
-    const [a, b] = await Promise.all([runDailySpamTests({ organizationId: org.id }), runDailySpamTests({ organizationId: org.id })]);
+    const [a, b] = await Promise.all([runDailySpamTests(service.runtime.ports, { organizationId: org.id }), runDailySpamTests(service.runtime.ports, { organizationId: org.id })]);
     for (const id of numberIds) {
       const history = (await (await request(key, 'GET', `/api/v1/spam/numbers/${id}/history`)).json()) as { results: { carrier: string }[] };
       // One test per carrier today, however many runs were started.
@@ -140,7 +139,7 @@ describe('two copies of every scheduled job at once', () => {
       const webhookId = ((await hook.json()) as { webhook: { id: string } }).webhook.id;
       const numbers = Array.from({ length: 100 }, (_, i) => `+1415555${String(2000 + i)}`);
       expect((await request(key, 'POST', '/api/v1/uploads', { phone_numbers: numbers })).status).toBe(200);
-      await settleWorkflows();
+      await service.runtime.settleWorkflows();
       // The first attempt (500) was made by the local queue right away.
       for (let i = 0; i < 100 && received.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
       expect(received).toHaveLength(2);
@@ -148,7 +147,7 @@ describe('two copies of every scheduled job at once', () => {
       // Two minutes later: the retry is due; two sweeps run at once.
       const later = Date.now() + 120_000;
       setClock(() => later);
-      await Promise.all([sweepDueDeliveries(), sweepDueDeliveries()]);
+      await Promise.all([sweepDueDeliveries(service.runtime.ports), sweepDueDeliveries(service.runtime.ports)]);
       setClock(null);
       expect(received).toHaveLength(3);
       expect(received[2]).toBe(received[1]); // the same signed body, attempted again once

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startRuntime, type Runtime } from '../../local/runtime';
+import type { PortOverrides } from '../../local/composition';
 
 export interface TestService {
   runtime: Runtime;
@@ -13,9 +14,10 @@ export interface TestService {
 
 /**
  * Starts the whole local runtime (embedded DynamoDB and S3, or AWS_ENDPOINT_URL when set, e.g.
- * LocalStack) on a free loopback port for one test file, with a fresh demo organization.
+ * LocalStack) on a free loopback port for one test file, with a fresh demo organization. `ports`
+ * puts a test's stand-ins into the runtime's composition root (they live as long as the runtime).
  */
-export function useTestService(): TestService {
+export function useTestService(options: { ports?: PortOverrides } = {}): TestService {
   const service = {} as TestService;
   beforeAll(async () => {
     // Each test file gets its own table so files running against one shared endpoint do not collide.
@@ -23,7 +25,7 @@ export function useTestService(): TestService {
     // Tests run the contact pool themselves (runContactPool), so its timer must not race them.
     process.env.CONTACT_POOL_INTERVAL_MS ??= '3600000';
     process.env.LOCAL_RECOVERY_INTERVAL_MS ??= '3600000';
-    const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir: null, maxBodyBytes: 110 * 1024 * 1024, seedDemo: true });
+    const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir: null, maxBodyBytes: 110 * 1024 * 1024, seedDemo: true, ports: options.ports });
     service.runtime = runtime;
     service.url = runtime.url;
     service.apiKey = runtime.demo!.apiKey!;

@@ -2,7 +2,7 @@ import type { LookupFunction } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { checkUrl, UnsafeUrlError } from './safe-url';
-import { extraTrustedCa, requestTimeoutMs } from './settings';
+import type { OutboundNet } from './outbound';
 import { rootCertificates } from 'node:tls';
 
 export interface PostOutcome {
@@ -22,21 +22,21 @@ export interface PostOutcome {
  * header, so no second lookup can be rebound), follow no redirect, give up after the timeout.
  * Never throws for anything the receiver or the network does.
  */
-export async function safePost(rawUrl: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
+export async function safePost(net: OutboundNet, rawUrl: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
   let checked;
   try {
-    checked = await checkUrl(rawUrl);
+    checked = await checkUrl(net, rawUrl);
   } catch (error) {
     if (error instanceof UnsafeUrlError) return { ok: false, statusCode: null, error: error.message, unsafe: true };
     throw error;
   }
-  const timeout = requestTimeoutMs();
+  const timeout = net.timeoutMs;
   const pinned: LookupFunction = (_hostname, options, callback) => {
     // net.connect with autoSelectFamily asks for every address; answer with the checked one only.
     if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: checked.address, family: checked.family }]);
     else callback(null, checked.address, checked.family);
   };
-  const testCa = extraTrustedCa();
+  const testCa = net.trustedCa;
   try {
     const statusCode = await post(new URL(checked.url), body, headers, pinned, timeout, testCa ? [...rootCertificates, testCa] : undefined);
     const ok = statusCode >= 200 && statusCode < 300;

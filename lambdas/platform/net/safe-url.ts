@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { checkAddress } from './address-policy';
+import type { OutboundNet } from './outbound';
 import { resolveHost } from './resolver';
 import { loopbackAllowed } from './settings';
 
@@ -25,7 +26,7 @@ export const MAX_URL_LENGTH = 2048;
  * host resolves to must be public. Numeric spellings of IPv4 (decimal, hex, octal, short forms)
  * are normalized by the WHATWG URL parser before the check, so they meet the same rule.
  */
-export async function checkUrl(raw: string): Promise<CheckedUrl> {
+export async function checkUrl(net: Pick<OutboundNet, 'resolve'>, raw: string): Promise<CheckedUrl> {
   if (raw.length > MAX_URL_LENGTH) throw new UnsafeUrlError(`URL is longer than ${MAX_URL_LENGTH} characters`);
   let url: URL;
   try {
@@ -42,7 +43,7 @@ export async function checkUrl(raw: string): Promise<CheckedUrl> {
 
   let addresses: string[];
   try {
-    addresses = await resolveHost(url.hostname);
+    addresses = await resolveHost(net.resolve, url.hostname);
   } catch (error) {
     throw new UnsafeUrlError(`host ${url.hostname} could not be resolved (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }

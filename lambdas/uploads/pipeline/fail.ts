@@ -2,21 +2,22 @@ import { nowIso } from '../../platform/clock';
 import { logger } from '../../platform/logger';
 import { refund } from '../../credits/credits';
 import { flushOutbox, outboxFields } from '../../events/outbox';
-import { handlePoolUploadFinished } from '../../contacts/pool-results';
 import type { UploadRecord } from '../upload';
 import { getUpload, settleUpload, transitionUpload, uploadItemKey } from '../upload-repository';
 import { failedEntries } from './announce';
-import { poolContactIds, SETTLE_BOUND_MS } from './finalize';
+import { SETTLE_BOUND_MS } from './finalize';
+import type { DeliveryPorts } from '../../webhooks/delivery-queue-port';
+import { awsDeliveryPorts } from '../../composition/aws';
 
 /**
  * The workflow's catch-all: the upload fails, its credits come back (it produced nothing), and
  * upload.failed is announced. The client sees a plain message; the cause stays in the logs.
  */
-export async function fail(input: { upload_id: string; error?: { Error?: string; Cause?: string } }): Promise<{ status: string }> {
+export async function fail(ports: DeliveryPorts, input: { upload_id: string; error?: { Error?: string; Cause?: string } }): Promise<{ status: string }> {
   logger.error('upload processing failed', { upload_id: input.upload_id, error: input.error?.Error, cause: input.error?.Cause });
   const upload = await getUpload(input.upload_id);
   if (!upload) throw new Error(`upload ${input.upload_id} not found`);
-  return { status: (await failUpload(upload, `Processing failed (${input.error?.Error ?? 'unknown error'})`)).status };
+  return { status: (await failUpload(ports, upload, `Processing failed (${input.error?.Error ?? 'unknown error'})`)).status };
 }
 
 /**
@@ -25,7 +26,7 @@ export async function fail(input: { upload_id: string; error?: { Error?: string;
  * workers failing one upload only one wins the change, and a crash before the refund is finished
  * by recovery (settleFailedUpload), which never needs to guess whether it was refunded.
  */
-export async function failUpload(upload: UploadRecord, cause: string): Promise<UploadRecord> {
+export async function failUpload(ports: DeliveryPorts, upload: UploadRecord, cause: string): Promise<UploadRecord> {
   if (upload.status === 'ready_for_processing' || upload.status === 'processing') {
     const at = nowIso();
     const message = `${cause}; the credits were refunded. Upload the file again, or contact support with upload id ${upload.id}.`;
@@ -36,18 +37,21 @@ export async function failUpload(upload: UploadRecord, cause: string): Promise<U
     if (!failed) return (await getUpload(upload.id)) ?? upload; // completed or failed by another worker
     upload = failed;
   }
-  if (upload.status === 'failed') await settleFailedUpload(upload);
+  if (upload.status === 'failed') await settleFailedUpload(ports, upload);
   return upload;
 }
 
-/** Refund (once per upload), the pooled contacts' outcome, the event: each safe to repeat. */
-export async function settleFailedUpload(upload: UploadRecord): Promise<void> {
+/**
+ * Refund (once per upload) and the event: each safe to repeat. A pool upload's contacts are settled
+ * by the workflow's NotifyPool step (or recovery), which then takes the upload off the watch index.
+ */
+export async function settleFailedUpload(ports: DeliveryPorts, upload: UploadRecord): Promise<void> {
   if ((upload.credits_charged ?? 0) > 0) {
     await refund(upload.organization_id, `refund:upload:${upload.id}`, `upload:${upload.id}`, { reason: 'upload failed', resourceId: upload.id });
   }
-  await flushOutbox(uploadItemKey(upload.id));
-  if (upload.source === 'api_pool') await handlePoolUploadFinished(upload, [], await poolContactIds(upload));
-  await settleUpload(upload.id);
+  await flushOutbox(ports, uploadItemKey(upload.id));
+  if (upload.source !== 'api_pool') await settleUpload(upload.id);
 }
 
-export const handler = fail;
+/** The workflow step's Lambda, wired by the AWS composition root. */
+export const handler = (input: Parameters<typeof fail>[1]) => fail(awsDeliveryPorts(), input);

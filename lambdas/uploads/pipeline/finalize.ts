@@ -4,34 +4,31 @@ import { logger } from '../../platform/logger';
 import { crashPoint } from '../../platform/crash-point';
 import { filesBucket, getObject, putObject } from '../../platform/blob';
 import type { AnswerIntent, IdentityBand } from '../../classification';
-import { handlePoolUploadFinished, type PoolRowResult } from '../../contacts/pool-results';
-import { parseCsv } from '../csv';
 import { writeProcessedCsv } from '../processed-file';
 import { writeCommonSlices } from '../downloads';
-import { originalText, parseWork } from '../work-file';
-import { rowResults, summarize, type RowResult } from '../results';
+import { originalText } from '../work-file';
+import { rowResults, summarize } from '../results';
 import { keys, type UploadRecord } from '../upload';
-import { getUpload, settleUpload, transitionUpload, uploadItemKey } from '../upload-repository';
+import { getUpload, transitionUpload, uploadItemKey } from '../upload-repository';
 import { flushOutbox, outboxFields } from '../../events/outbox';
 import { completedEntries } from './announce';
 import type { ChunkAnswer } from './classify-chunk';
 import { loadUploadWork } from './prepare';
+import type { DeliveryPorts } from '../../webhooks/delivery-queue-port';
+import { awsDeliveryPorts } from '../../composition/aws';
 
 /**
  * Last step: join the chunk answers to the rows, summarize, write the processed file and the row
  * results (for slices), mark the upload completed and announce it. Safe to run again.
  */
-export async function finalize(input: { upload_id: string; chunks?: number[] }): Promise<{ status: string }> {
+export async function finalize(ports: DeliveryPorts, input: { upload_id: string; chunks?: number[] }): Promise<{ status: string }> {
   const current = await getUpload(input.upload_id);
   if (!current) throw new Error(`upload ${input.upload_id} not found`);
   const bucket = filesBucket();
   let upload: UploadRecord = current;
-  let results: RowResult[];
   if (current.status === 'completed') {
-    // A retry, or recovery finishing what a crash interrupted: publish and settle what is left.
-    const stored = await getObject(bucket, keys.results(current));
-    results = stored ? (JSON.parse(stored.toString('utf8')) as { rows: RowResult[] }).rows : [];
-    await flushOutbox(uploadItemKey(current.id));
+    // A retry, or recovery finishing what a crash interrupted: publish what is left.
+    await flushOutbox(ports, uploadItemKey(current.id));
   } else if (current.status === 'processing' || current.status === 'ready_for_processing') {
     const answers = new Map<string, { answerIntent: AnswerIntent; identity: IdentityBand | null }>();
     let simulated = false;
@@ -48,7 +45,7 @@ export async function finalize(input: { upload_id: string; chunks?: number[] }):
     failIfTooManyLookupsFailed(current.id, lookupFailures, answers.size);
     const [work, original] = await Promise.all([loadUploadWork(current), getObject(bucket, keys.original(current))]);
     if (!original) throw new Error(`upload ${current.id}: original missing`);
-    results = rowResults(work.rows, current.identity_enabled, (key) => answers.get(key));
+    const results = rowResults(work.rows, current.identity_enabled, (key) => answers.get(key));
     const text = originalText(original);
     await putObject(bucket, keys.results(current), JSON.stringify({ rows: results }), 'application/json');
     await putObject(bucket, keys.processed(current), writeProcessedCsv(text, work.layout, current.phone_columns, current.identity_enabled, results), 'text/csv');
@@ -59,19 +56,16 @@ export async function finalize(input: { upload_id: string; chunks?: number[] }):
     const fields = { result_summary: summarize(results, current.identity_enabled, simulated), processed_available: true };
     const key = uploadItemKey(current.id);
     const entries = await completedEntries({ ...current, ...fields, status: 'completed', updated_at: at });
-    // Pooled contacts still have to be settled: the upload stays watched until they are.
+    // Pooled contacts still have to be settled (the workflow's NotifyPool step, or recovery): the
+    // upload stays watched until they are.
     const staleAt = current.source === 'api_pool' ? new Date(Date.parse(at) + SETTLE_BOUND_MS).toISOString() : null;
     const done = await transitionUpload(current.id, ['processing', 'ready_for_processing'], 'completed', { ...fields, ...outboxFields(key, entries, at) }, at, staleAt);
     if (!done) return { status: (await getUpload(current.id))?.status ?? 'unknown' }; // failed by recovery meanwhile
     upload = done;
     crashPoint('pipeline.after-complete');
-    if (entries.length) await flushOutbox(key);
+    if (entries.length) await flushOutbox(ports, key);
   } else {
     return { status: current.status };
-  }
-  if (upload.source === 'api_pool') {
-    await finishPool(upload, results);
-    await settleUpload(upload.id);
   }
   return { status: upload.status };
 }
@@ -95,26 +89,5 @@ function failIfTooManyLookupsFailed(uploadId: string, failures: ChunkAnswer[], t
 /** Time allowed between an upload's end and the settling of what it still owes (refund, pooled contacts). */
 export const SETTLE_BOUND_MS = 5 * 60_000;
 
-/** The pooled contacts' rows: contact_id is the pool file's first column. */
-export async function poolContactIds(upload: UploadRecord): Promise<string[]> {
-  const stored = await getObject(filesBucket(), keys.work(upload));
-  if (stored) {
-    const ids = parseWork(stored.toString('utf8'), upload.phone_columns.length).firstCells;
-    if (ids) return ids;
-  }
-  const original = await getObject(filesBucket(), keys.original(upload));
-  if (!original) return [];
-  const [, ...rows] = parseCsv(original.toString('utf8')).records;
-  return rows.map((r) => r.fields[0] ?? '');
-}
-
-async function finishPool(upload: UploadRecord, results: RowResult[]): Promise<void> {
-  const ids = await poolContactIds(upload);
-  const rows: PoolRowResult[] = ids.map((contact_id, i) => {
-    const cell = results[i]?.cells[0];
-    return cell ? { contact_id, answerIntent: cell.answerIntent, identity: cell.identity, status: cell.status } : { contact_id, missing: true };
-  });
-  await handlePoolUploadFinished(upload, rows, ids);
-}
-
-export const handler = finalize;
+/** The workflow step's Lambda, wired by the AWS composition root. */
+export const handler = (input: Parameters<typeof finalize>[1]) => finalize(awsDeliveryPorts(), input);

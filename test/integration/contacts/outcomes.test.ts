@@ -42,9 +42,9 @@ describe('contact outcomes from a finished pool', () => {
     await intoPool([done, missing], uploadId);
 
     const rows = [{ contact_id: done, answerIntent: 'Likely Answer' as const, identity: 'High' as const, status: '1 - Likely Right-Party Answer' }];
-    expect(await handlePoolUploadFinished({ id: uploadId, status: 'completed' }, rows, [done, missing])).toEqual({ completed: 1, failed: 1 });
+    expect(await handlePoolUploadFinished(service.runtime.ports, { id: uploadId, status: 'completed' }, rows, [done, missing])).toEqual({ completed: 1, failed: 1 });
     // Repeating the step changes nothing more.
-    expect(await handlePoolUploadFinished({ id: uploadId, status: 'completed' }, rows, [done, missing])).toEqual({ completed: 0, failed: 0 });
+    expect(await handlePoolUploadFinished(service.runtime.ports, { id: uploadId, status: 'completed' }, rows, [done, missing])).toEqual({ completed: 0, failed: 0 });
 
     const v2 = (await (await service.request('GET', `/api/v2/contacts/${done}`, { key })).json()) as Record<string, unknown>;
     expect(v2).toMatchObject({ status: 'completed', service_status: '1 - Likely Right-Party Answer', service_answer_intent: 'Likely Answer', service_identity: 'High', message: null });
@@ -69,7 +69,7 @@ describe('contact outcomes from a finished pool', () => {
     const a = await create(key, { phone: '3125550101' });
     const b = await create(key, { phone: '3125550102' });
     await intoPool([a, b], '22222222-2222-4222-8222-222222222222');
-    expect(await handlePoolUploadFinished({ id: '22222222-2222-4222-8222-222222222222', status: 'failed', error_message: 'provider down' }, [], [a, b])).toEqual({ completed: 0, failed: 2 });
+    expect(await handlePoolUploadFinished(service.runtime.ports, { id: '22222222-2222-4222-8222-222222222222', status: 'failed', error_message: 'provider down' }, [], [a, b])).toEqual({ completed: 0, failed: 2 });
     expect((await getBalance(org.id)).total).toBe(5);
     // Spoken to the integrator: what happened and what to do, nothing internal (issue 16, item 10).
     expect((await getContact(a))?.error_message).toMatch(/Processing failed on our side; its credits were refunded/);

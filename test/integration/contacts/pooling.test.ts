@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
-import { settleWorkflows } from '../../../local/workflow';
 import { getBalance } from '../../../lambdas/credits/credits';
 import { runContactPool } from '../../../lambdas/contacts/pool-job';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
@@ -29,7 +28,7 @@ describe('contact pooling through the upload pipeline', () => {
     const plain2 = await create(key, { phone: '4155550101', validation_tier: 'max' });
     expect([named.credits_charged, plain.credits_charged, plain2.credits_charged]).toEqual([1, 2, 1]);
 
-    const run = await runContactPool();
+    const run = await runContactPool(service.runtime.ports);
     expect(run.pooled).toBe(3);
     expect(run.uploads).toHaveLength(2);
     expect((await get(key, named.id)).status).toBe('processing');
@@ -38,7 +37,7 @@ describe('contact pooling through the upload pipeline', () => {
     expect(pool?.source).toBe('api_pool');
     expect(pool?.credits_charged).toBe(0);
 
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     const v2 = await get(key, named.id);
     expect(v2.status).toBe('completed');
     // 555-0143 is the simulator's Unknown Answer Intent with Low identity: Low replaces any Answer Intent.
@@ -58,7 +57,7 @@ describe('contact pooling through the upload pipeline', () => {
     const types = (await db().send(new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${org.id}#EVENTS` } }))).Items!.map((i) => String(i.type));
     expect(types.filter((t) => t.startsWith('upload.'))).toEqual([]);
     expect(types.filter((t) => t === 'contact.completed')).toHaveLength(3);
-    expect((await runContactPool()).pooled).toBe(0);
+    expect((await runContactPool(service.runtime.ports)).pooled).toBe(0);
 
     // The max batch closed when pooled: the next max contact starts again at 2.
     expect((await create(key, { phone: '4155550102', validation_tier: 'max' })).credits_charged).toBe(2);
@@ -70,7 +69,7 @@ describe('contact pooling through the upload pipeline', () => {
     const start = Date.now();
     setClock(() => start + 8 * 86_400_000);
     try {
-      const run = await runContactPool();
+      const run = await runContactPool(service.runtime.ports);
       expect(run.discarded).toBeGreaterThanOrEqual(1);
     } finally {
       setClock(null);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
-import { settleWorkflows } from '../../../local/workflow';
 import { newCustomer } from '../../support/customer';
 
 const service = useTestService();
@@ -32,7 +31,7 @@ async function createUploads(key: string, count: number): Promise<string[]> {
     expect(res.status).toBe(200);
     ids.push(((await res.json()) as { id: string }).id);
   }
-  await settleWorkflows();
+  await service.runtime.settleWorkflows();
   return ids.reverse(); // newest first
 }
 

@@ -18,10 +18,10 @@ describe('daily runs across days', () => {
     const id = await addVerified(service, org.key, '+12023180666');
     for (let day = 0; day < 4; day++) {
       atDay(day);
-      await admin.runSpamTestsNow(org.id);
+      await admin.runSpamTestsNow(service.runtime.ports, org.id);
     }
     // Running the same day again changes nothing either.
-    await admin.runSpamTestsNow(org.id);
+    await admin.runSpamTestsNow(service.runtime.ports, org.id);
     const events = await eventsOf(org.id, 'spam.detected');
     expect(events.map((e) => e.data.carrier).sort()).toEqual(['at&t', 't-mobile', 'verizon']);
     const att = events.find((e) => e.data.carrier === 'at&t')!;
@@ -56,7 +56,7 @@ describe('daily runs across days', () => {
     const perDay: number[] = [];
     for (let day = 0; day < 5; day++) {
       atDay(day);
-      perDay.push((await admin.runSpamTestsNow(org.id)).spam_detected_events);
+      perDay.push((await admin.runSpamTestsNow(service.runtime.ports, org.id)).spam_detected_events);
     }
     // flagged, clean, flagged, clean, flagged
     expect(perDay).toEqual([3, 0, 3, 0, 3]);
@@ -68,7 +68,7 @@ describe('daily runs across days', () => {
     const id = await addVerified(service, org.key, '+12023180124');
     for (const day of [0, 1, 9]) {
       atDay(day);
-      await admin.runSpamTestsNow(org.id);
+      await admin.runSpamTestsNow(service.runtime.ports, org.id);
     }
     const history = await json<{ total: number; results: { tested_at: string }[] }>(
       await service.request('GET', `/api/v1/spam/numbers/${id}/history`, { key: org.key }),
@@ -86,7 +86,7 @@ describe('daily runs across days', () => {
     const ids = [];
     for (const phone of ['+12023180201', '+12023180202', '+12023180203']) ids.push(await addVerified(service, org.key, phone));
     await admin.setSpamLimit(org.id, 1, 1); // downgrade: 2 numbers
-    const run = await admin.runSpamTestsNow(org.id);
+    const run = await admin.runSpamTestsNow(service.runtime.ports, org.id);
     expect(run).toMatchObject({ numbers_tested: 2, numbers_beyond_limit: 1 });
     const list = await json<{ numbers: { id: string; status: string; carrier_statuses: unknown[] }[]; spam_monitoring_limit: number }>(
       await service.request('GET', '/api/v1/spam/numbers', { key: org.key }),
@@ -103,7 +103,7 @@ describe('daily runs across days', () => {
 
     await admin.setSpamLimit(org.id, 1, 2); // buys an add-on
     expect((await json<{ status: string }>(await service.request('GET', `/api/v1/spam/numbers/${ids[2]}`, { key: org.key }))).status).toBe('active');
-    expect((await admin.runSpamTestsNow(org.id)).numbers_tested).toBe(3);
+    expect((await admin.runSpamTestsNow(service.runtime.ports, org.id)).numbers_tested).toBe(3);
 
     await admin.setSpamLimit(org.id, null, 0); // no cap
     const uncapped = await json<{ spam_monitoring_limit: number | null }>(await service.request('GET', '/api/v1/spam/numbers', { key: org.key }));
@@ -114,8 +114,8 @@ describe('daily runs across days', () => {
     const org = await newOrg('Lapsed');
     await addVerified(service, org.key, '+12023180205');
     await admin.setSubscription(org.id, false);
-    expect(await admin.runSpamTestsNow(org.id)).toMatchObject({ numbers_tested: 0, skipped_organizations: 1 });
+    expect(await admin.runSpamTestsNow(service.runtime.ports, org.id)).toMatchObject({ numbers_tested: 0, skipped_organizations: 1 });
     await admin.setSubscription(org.id, true);
-    expect((await admin.runSpamTestsNow(org.id)).numbers_tested).toBe(1);
+    expect((await admin.runSpamTestsNow(service.runtime.ports, org.id)).numbers_tested).toBe(1);
   });
 });

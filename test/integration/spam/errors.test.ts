@@ -1,18 +1,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as admin from '../../../lambdas/admin/admin';
 import { setClock } from '../../../lambdas/platform/clock';
-import { setTelephony } from '../../../lambdas/spam/telephony';
+import { SimulatedTelephony } from '../../../lambdas/spam/telephony/simulator';
 import { TelephonyError, type TelephonyPort } from '../../../lambdas/spam/telephony/port';
 import { useTestService } from '../../support/runtime';
 import { addVerified, json, newOrg } from './helpers';
-
-const service = useTestService();
 
 const failingTelephony: TelephonyPort = {
   name: 'failing',
   sendCode: async () => {
     throw new TelephonyError('carrier network unreachable');
   },
+};
+
+// This file's runtime sends codes through `telephony`: the simulator, or the failing stand-in
+// while a test says so.
+const simulator = new SimulatedTelephony();
+let telephony: TelephonyPort = simulator;
+const service = useTestService({ ports: { telephony: { name: 'switchable', sendCode: (input) => telephony.sendCode(input) } } });
+const setTelephony = (port: TelephonyPort | null) => {
+  telephony = port ?? simulator;
 };
 
 afterEach(() => {

@@ -11,7 +11,7 @@ import { listRuns } from '../../../lambdas/spam/run-repository';
 import { useTestService } from '../../support/runtime';
 import { newOrg } from './helpers';
 
-useTestService();
+const service = useTestService();
 
 const SETTINGS = { SPAM_RUN_CONCURRENCY: '64', SPAM_ITEM_ATTEMPTS: '3', SPAM_TEST_TIMEOUT_MS: '2000' };
 const saved: Record<string, string | undefined> = {};
@@ -105,7 +105,7 @@ describe('the daily run fans out one work item per number and carrier', () => {
       alwaysThrow: new Set([key(NUMBERS - 1, 2)]),
     };
     const lab = new HostileLab(20, faults);
-    const summary = await runDailySpamTests({ port: lab, organizationId: org.id });
+    const summary = await runDailySpamTests(service.runtime.ports, { port: lab, organizationId: org.id });
 
     expect(summary.numbers_tested).toBe(NUMBERS);
     expect(summary.work_items).toBe(3 * NUMBERS);

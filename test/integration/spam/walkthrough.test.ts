@@ -30,7 +30,7 @@ describe('spam monitoring walk-through over HTTP', () => {
     const id = added.number.id;
 
     // Not tested before verification.
-    expect((await admin.runSpamTestsNow(org.id)).numbers_tested).toBe(0);
+    expect((await admin.runSpamTestsNow(service.runtime.ports, org.id)).numbers_tested).toBe(0);
 
     const [sent] = await admin.spamVerificationCodes('202-318-0667');
     expect(sent).toMatchObject({ number_id: id, method: 'sms', code: expect.stringMatching(/^\d{6}$/) });
@@ -41,7 +41,7 @@ describe('spam monitoring walk-through over HTTP', () => {
     expect(verified).toHaveLength(1);
     expect(verified[0]!.data).toEqual({ number_id: id, phone_number: '+12023180667', carrier: null, status: 'active', verified_at: expect.any(String) });
 
-    const summary = await admin.runSpamTestsNow(org.id);
+    const summary = await admin.runSpamTestsNow(service.runtime.ports, org.id);
     expect(summary).toMatchObject({ numbers_tested: 1, tests_completed: 3, tests_failed: 0, spam_detected_events: 1, simulated: true });
 
     const got = await json<{ carrier: string; verified: boolean; same_carrier_warning: boolean; carrier_statuses: CarrierStatus[] }>(
@@ -91,7 +91,7 @@ describe('spam monitoring walk-through over HTTP', () => {
   it('a failed carrier test is recorded as failed, with no screenshot for that carrier', async () => {
     const org = await newOrg('Failing carrier');
     const id = await addVerified(service, org.key, '+12023180669');
-    expect(await admin.runSpamTestsNow(org.id)).toMatchObject({ tests_completed: 2, tests_failed: 1, spam_detected_events: 0 });
+    expect(await admin.runSpamTestsNow(service.runtime.ports, org.id)).toMatchObject({ tests_completed: 2, tests_failed: 1, spam_detected_events: 0 });
     const got = await json<{ carrier_statuses: CarrierStatus[] }>(await service.request('GET', `/api/v1/spam/numbers/${id}`, { key: org.key }));
     expect(got.carrier_statuses.find((s) => s.carrier === 't-mobile')).toMatchObject({ status: 'failed', spam_detected: null, screenshot_available: false });
     const history = await json<{ results: Record<string, unknown>[] }>(await service.request('GET', `/api/v1/spam/numbers/${id}/history`, { key: org.key }));
@@ -102,13 +102,13 @@ describe('spam monitoring walk-through over HTTP', () => {
   it('delete stops monitoring, answers its body, and frees the number to be added again', async () => {
     const org = await newOrg('Deleter');
     const id = await addVerified(service, org.key, '+12023180123');
-    await admin.runSpamTestsNow(org.id);
+    await admin.runSpamTestsNow(service.runtime.ports, org.id);
     const del = await service.request('DELETE', `/api/v1/spam/numbers/${id}`, { key: org.key });
     expect(del.status).toBe(200);
     expect(await json(del)).toEqual({ success: true, number_id: id, phone_number: '+12023180123', message: expect.any(String) });
     for (const path of ['', '/history', '/screenshot']) expect((await service.request('GET', `/api/v1/spam/numbers/${id}${path}`, { key: org.key })).status).toBe(404);
     expect((await service.request('DELETE', `/api/v1/spam/numbers/${id}`, { key: org.key })).status).toBe(404);
-    expect((await admin.runSpamTestsNow(org.id)).numbers_tested).toBe(0);
+    expect((await admin.runSpamTestsNow(service.runtime.ports, org.id)).numbers_tested).toBe(0);
     expect((await service.request('POST', '/api/v1/spam/numbers', { body: { phone_number: '+12023180123' }, key: org.key })).status).toBe(201);
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse as csvParse } from 'csv-parse/sync';
 import { useTestService } from '../../support/runtime';
-import { settleWorkflows } from '../../../local/workflow';
 
 // Customer values must come back exactly as sent (issue 14, item 8): the original keeps them, the
 // processed file keeps them by default, and only neutralize_formulas=true applies OWASP's
@@ -50,7 +49,7 @@ describe('JSON uploads keep the customer values exactly', () => {
     expect(read(original)).toEqual([['phone'], ...numbers.map((n) => [n])]);
     expect(original).toContain('\n+12125551000\n');
     expect(original).not.toContain("'");
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     const processed = read(await linkText(`/api/v1/uploads/${id}/download/processed`));
     expect(processed.map((row) => row[0])).toEqual(['phone', ...numbers]);
   });
@@ -62,7 +61,7 @@ describe('JSON uploads keep the customer values exactly', () => {
     const expected = [columns, ...contacts.map((c) => columns.map((k) => (k in c ? String((c as Record<string, unknown>)[k]) : '')))];
     expect(read(await linkText(`/api/v1/uploads/${id}/download/original`))).toEqual(expected);
 
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     const processed = read(await linkText(`/api/v1/uploads/${id}/download/processed`));
     expect(processed[0]).toEqual([...columns, 'Service_Status']);
     expect(processed.map((row) => row.slice(0, columns.length))).toEqual(expected);
@@ -86,7 +85,7 @@ describe('processed files: customer cells kept by default, neutralize_formulas=t
     form.append('phone_columns', 'phone,-alt');
     form.append('file', new Blob([csv], { type: 'text/csv' }), 'list.csv');
     const id = await upload(form);
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
 
     const plain = await linkText(`/api/v1/uploads/${id}/download/processed`);
     const plainLines = plain.split('\r\n');
@@ -115,7 +114,7 @@ describe('processed files: customer cells kept by default, neutralize_formulas=t
   it('JSON contacts: the option neutralises +1… phones and formula cells; slices combine with it', async () => {
     const contacts = phones(110).map((phone, i) => ({ phone, note: i % 2 ? '=SUM(1)' : 'plain, "quoted"' }));
     const id = await upload({ contacts, phone_column: 'phone' });
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     const plain = read(await linkText(`/api/v1/uploads/${id}/download/processed`));
     expect(plain.slice(1).map((r) => [r[0], r[1]])).toEqual(contacts.map((c) => [c.phone, c.note]));
     const safe = read(await linkText(`/api/v1/uploads/${id}/download/processed?neutralize_formulas=true&sort=best_status`));

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseDisposition } from 'content-disposition';
 import { useTestService } from '../../support/runtime';
-import { settleWorkflows } from '../../../local/workflow';
 
 // Signed download links carry the upload's name in Content-Disposition (RFC 6266): an ASCII
 // `filename` fallback and `filename*` (RFC 8187) with the exact name. Names come from customers
@@ -39,7 +38,7 @@ describe('download names', () => {
     expect(original.header).toMatch(/^attachment; filename="[\x20-\x7e]+"; filename\*=UTF-8''[\x21-\x7e]+$/);
     expect(parseDisposition(original.header, { extended: false }).parameters.filename).toBe('Liste ete 2026 _.csv');
 
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     expect((await download(`/api/v1/uploads/${id}/download/processed`)).name).toBe('Liste été 2026 ✓_processed.csv');
     expect((await download(`/api/v1/uploads/${id}/download/processed?include_identity=true`)).name).toBe('Liste été 2026 ✓_processed.csv');
     expect((await download(`/api/v1/uploads/${id}/download/processed-filtered`)).name).toBe('Liste été 2026 ✓_processed_filtered.csv');
@@ -63,7 +62,7 @@ describe('download names', () => {
     expect(name.split('…')[0]!.length).toBeGreaterThan(50);
     expect(name.endsWith(long.slice(-20))).toBe(true);
 
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     const processed = await download(`/api/v1/uploads/${id}/download/processed`);
     expect(Buffer.byteLength(processed.name)).toBeLessThanOrEqual(255);
     expect(processed.name.endsWith(`${long.slice(-14, -4)}_processed.csv`)).toBe(true);

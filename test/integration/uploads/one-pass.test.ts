@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { useTestService } from '../../support/runtime';
-import { settleWorkflows } from '../../../local/workflow';
 import { csvParseCount } from '../../../lambdas/uploads/csv';
 import { normalizationCount } from '../../../lambdas/classification/normalize';
 import { filesBucket, getObject, s3 } from '../../../lambdas/platform/blob';
@@ -55,11 +54,11 @@ async function linkBytes(path: string): Promise<Buffer> {
 
 describe('one pass over each upload', () => {
   it('parses the original once and normalizes each number once, create and processing together', async () => {
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     const { csv, cells } = awkwardCsv(300);
     const [parses, normalizations] = [csvParseCount(), normalizationCount()];
     const id = await create(csv);
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     expect((await getUpload(id))?.status).toBe('completed');
     expect(csvParseCount() - parses).toBe(1);
     expect(normalizationCount() - normalizations).toBe(cells);
@@ -68,7 +67,7 @@ describe('one pass over each upload', () => {
   it('writes the processed file and its slices exactly as parsing the original again would', async () => {
     const { csv } = awkwardCsv(300);
     const id = await create(csv);
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     const upload = (await getUpload(id))!;
     const results = (JSON.parse((await getObject(filesBucket(), keys.results(upload)))!.toString('utf8')) as { rows: RowResult[] }).rows;
     const expected = (options = {}) => Buffer.from(buildProcessedCsv(csv.toString('utf8'), upload.phone_columns, true, results, options), 'utf8');
@@ -82,7 +81,7 @@ describe('one pass over each upload', () => {
   it('an upload stored before the work file existed is read from its original, to the same rows and spans', async () => {
     const { csv } = awkwardCsv(150);
     const id = await create(csv);
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     const upload = (await getUpload(id))!;
     const stored = await loadUploadWork(upload);
     await s3().send(new DeleteObjectCommand({ Bucket: filesBucket(), Key: keys.work(upload) }));
@@ -94,7 +93,7 @@ describe('one pass over each upload', () => {
   it('the common slices exist when processing ends; a download checks them with HEAD and never reads them', async () => {
     const { csv } = awkwardCsv(120);
     const id = await create(csv);
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     const commands: string[] = [];
     s3().middlewareStack.add((next, context) => (args) => {
       commands.push(`${context.commandName} ${String((args.input as { Key?: string }).Key)}`);

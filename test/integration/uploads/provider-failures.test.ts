@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settleWorkflows } from '../../../local/workflow';
 import * as admin from '../../../lambdas/admin/admin';
 import { getBalance } from '../../../lambdas/credits/credits';
 import { reloadConfig } from '../../../lambdas/platform/config';
@@ -62,7 +61,7 @@ async function upload(phones: string[]) {
   const res = await fetch(`${service.url}/api/v1/uploads`, { method: 'POST', body: form, headers: { authorization: `Bearer ${key}` } });
   expect(res.status, await res.clone().text()).toBe(200);
   const created = (await res.json()) as { id: string; credits_charged: number };
-  await settleWorkflows();
+  await service.runtime.settleWorkflows();
   const done = (await (await service.request('GET', `/api/v1/uploads/${created.id}`, { key })).json()) as {
     status: string;
     result_summary: { status_counts: Record<string, number> } | null;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
-import { settleWorkflows } from '../../../local/workflow';
 import * as admin from '../../../lambdas/admin/admin';
 import { debit, getBalance } from '../../../lambdas/credits/credits';
 import { createUpload } from '../../../lambdas/uploads/create-upload';
@@ -17,8 +16,8 @@ describe('uploads interrupted mid-create', () => {
     const principal = { organizationId: org.id, userId: service.userId, apiKeyId: 'k' };
     const csv = Buffer.from(['phone', ...Array.from({ length: 100 }, (_, i) => `212-555-${2000 + i}`)].join('\n'));
     // A normal create, then rewind its record to `charging` as if the process died right after the debit.
-    const made = await createUpload(principal, { csv, filename: 'a.csv', mapping: { phoneColumns: ['phone'] }, tier: 'standard', skipMobileLookup: false, source: 'api' });
-    await settleWorkflows();
+    const made = await createUpload(service.runtime.ports, principal, { csv, filename: 'a.csv', mapping: { phoneColumns: ['phone'] }, tier: 'standard', skipMobileLookup: false, source: 'api' });
+    await service.runtime.settleWorkflows();
     const charged = { ...(await getUpload(made.id))!, id: '33333333-3333-4333-8333-333333333333', status: 'charging' as const, credits_charged: null, created_at: '2026-01-01T00:00:00.000Z' };
     await putObject(filesBucket(), keys.original(charged), csv, 'text/csv');
     await insertUpload(charged);
@@ -27,14 +26,14 @@ describe('uploads interrupted mid-create', () => {
     await insertUpload(uncharged);
     const before = await getBalance(org.id);
 
-    const result = await reconcileStaleUploads();
+    const result = await reconcileStaleUploads(service.runtime.ports);
     expect(result).toMatchObject({ resumed: 1, removed: 1 });
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     expect(await getUpload(uncharged.id)).toBeNull();
     const resumed = (await getUpload(charged.id))!;
     expect(resumed).toMatchObject({ status: 'completed', credits_charged: 100 });
     expect(await getBalance(org.id)).toEqual(before);
-    expect(await reconcileStaleUploads()).toEqual({ resumed: 0, removed: 0 });
+    expect(await reconcileStaleUploads(service.runtime.ports)).toEqual({ resumed: 0, removed: 0 });
     // A fresh create in flight is left alone.
   });
 });

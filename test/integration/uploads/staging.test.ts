@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
-import { settleWorkflows } from '../../../local/workflow';
 import * as admin from '../../../lambdas/admin/admin';
 import { newCustomer } from '../../support/customer';
 
@@ -26,7 +25,7 @@ describe('large files through S3 staging', () => {
     const created = await service.request('POST', '/api/v1/uploads', { body: { staged_upload_id: staged.staged_upload_id, phone_column: 'phone', filename: 'big.csv' } });
     expect(created.status).toBe(200);
     expect(await created.json()).toMatchObject({ original_filename: 'big.csv', valid_number_count: 120, credits_charged: 120 });
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
 
     const unknown = await service.request('POST', '/api/v1/uploads', { body: { staged_upload_id: '00000000-0000-4000-8000-000000000000', phone_column: 'phone' } });
     expect(unknown.status).toBe(400);
@@ -79,7 +78,7 @@ describe('large files through S3 staging', () => {
       expect(detail).toMatch(/POST \/api\/v1\/uploads\/staging/);
       expect((await admin.showBalance(org.id)).total).toBe(balance);
       expect(await uploadCount(key)).toBe(uploads);
-      await settleWorkflows();
+      await service.runtime.settleWorkflows();
     });
 
     it('of creates racing with one staged id, exactly one succeeds and exactly one charge is made', async () => {
@@ -90,7 +89,7 @@ describe('large files through S3 staging', () => {
       expect(statuses).toEqual([200, 409, 409, 409, 409]);
       expect((await admin.showBalance(org.id)).total).toBe(10_000 - 110);
       expect(await uploadCount(key)).toBe(1);
-      await settleWorkflows();
+      await service.runtime.settleWorkflows();
     });
   });
 });

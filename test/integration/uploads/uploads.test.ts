@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
-import { settleWorkflows } from '../../../local/workflow';
 import { getBalance } from '../../../lambdas/credits/credits';
 import { newCustomer } from '../../support/customer';
 
@@ -56,7 +55,7 @@ describe('POST /api/v1/uploads → processing → downloads', () => {
     expect(upload).toMatchObject({ status: 'ready_for_processing', valid_row_count: 150, valid_number_count: 200, invalid_row_count: 0, credits_charged: 300, identity_enabled: true, source: 'api', original_filename: 'list.csv' });
     expect((await getBalance(org.id)).total).toBe(700);
 
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     const done = (await (await service.request('GET', `/api/v1/uploads/${upload.id}`, { key })).json()) as UploadBody;
     expect(done.status).toBe('completed');
     expect(done.result_summary!.format).toBe('identity');
@@ -94,7 +93,7 @@ describe('POST /api/v1/uploads → processing → downloads', () => {
     const upload = (await res.json()) as UploadBody;
     expect(upload.original_filename).toMatch(/^api_upload_[0-9a-f]+\.csv$/);
     expect(upload).toMatchObject({ valid_number_count: 120, invalid_row_count: 2, credits_charged: 120, identity_enabled: false });
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     const link = (await (await service.request('GET', `/api/v1/uploads/${upload.id}/download/processed`)).json()) as { url: string };
     const lines = (await fetchText(link.url)).split('\n');
     expect(lines[0]).toBe('phone,Service_Status');
@@ -102,7 +101,7 @@ describe('POST /api/v1/uploads → processing → downloads', () => {
 
     const contacts = numbers(110, 646).map((phone, i) => ({ phone, name: `N ${i}`, meta: { i } }));
     const withNames = (await (await post({ contacts, phone_column: 'phone', full_name_column: 'name', filename: 'crm.csv' })).json()) as UploadBody;
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     const plain = await fetchText(((await (await service.request('GET', `/api/v1/uploads/${withNames.id}/download/processed`)).json()) as { url: string }).url);
     expect(plain.split('\n')[0]).toBe('phone,name,meta,Service_Status');
     const withIdentity = await fetchText(((await (await service.request('GET', `/api/v1/uploads/${withNames.id}/download/processed?include_identity=true`)).json()) as { url: string }).url);
@@ -163,14 +162,14 @@ describe('POST /api/v1/uploads → processing → downloads', () => {
     expect((await service.request('GET', `/api/v1/uploads/${mine.id}`)).status).toBe(200);
     expect((await service.request('GET', `/api/v1/uploads/${mine.id}`, { key: poor.key })).status).toBe(404);
     expect((await service.request('GET', `/api/v1/uploads/${mine.id}/download/original`, { key: poor.key })).status).toBe(404);
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
   });
 
   it('lists newest first with cursors', async () => {
     const { key } = await orgKey(10_000);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push(((await (await post({ phone_numbers: numbers(100, 202, 2000 + i * 100) }, key)).json()) as UploadBody).id);
-    await settleWorkflows();
+    await service.runtime.settleWorkflows();
     const first = (await (await service.request('GET', '/api/v1/uploads?limit=2', { key })).json()) as { data: UploadBody[]; next_cursor: string };
     expect(first.data.map((u) => u.id)).toEqual([ids[2], ids[1]]);
     const second = (await (await service.request('GET', `/api/v1/uploads?limit=2&cursor=${first.next_cursor}`, { key })).json()) as { data: UploadBody[]; next_cursor: string | null };

@@ -4,11 +4,11 @@ import { useTestService } from '../../support/runtime';
 import { startReceiver, header, type Receiver } from './receiver';
 import { verifyWebhook } from '../../../lambdas/webhooks/verify-signature';
 import { emitEvent } from '../../../lambdas/events/events';
-import { setResolver } from '../../../lambdas/platform/net/resolver';
+import type { Resolver } from '../../../lambdas/platform/net/resolver';
+import { systemNet } from '../../../lambdas/platform/net/outbound';
 import { getDelivery } from '../../../lambdas/webhooks/delivery-repository';
 import { recordEndpointFailure } from '../../../lambdas/webhooks/endpoint-repository';
 import { setClock } from '../../../lambdas/platform/clock';
-import { setTrustedCaForTests } from '../../../lambdas/platform/net/settings';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { TLSSocket } from 'node:tls';
@@ -19,7 +19,27 @@ import { newCustomer } from '../../support/customer';
 process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
 reloadConfig();
 
-const service = useTestService();
+// This file's runtime reaches receivers through the system's resolver and CAs, or the stub
+// resolver and test CA a test sets for itself.
+let resolve: Resolver = systemNet().resolve;
+let trustedCa: string | null = null;
+const setResolver = (stub: Resolver | null) => {
+  resolve = stub ?? systemNet().resolve;
+};
+const setTrustedCaForTests = (pem: string | null) => {
+  trustedCa = pem;
+};
+const service = useTestService({
+  ports: {
+    net: {
+      resolve: (host) => resolve(host),
+      timeoutMs: systemNet().timeoutMs,
+      get trustedCa() {
+        return trustedCa;
+      },
+    },
+  },
+});
 let ok: Receiver;
 let other: Receiver;
 
@@ -35,6 +55,7 @@ afterEach(() => {
   process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
   reloadConfig();
   setResolver(null);
+  setTrustedCaForTests(null);
 });
 
 interface Endpoint {
@@ -153,8 +174,8 @@ describe('delivery of events', () => {
     const receiver = await startReceiver();
     try {
       const { webhook, secret } = await create({ url: receiver.url, events: ['upload.completed'] });
-      await emitEvent({ organizationId: service.organizationId, type: 'upload.created', data: { upload: { id: 'u0' } } });
-      const emitted = await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: { upload: { id: 'u1', downloads: { processed: 'https://x', processed_filtered: 'https://y' } } } });
+      await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.created', data: { upload: { id: 'u0' } } });
+      const emitted = await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: { upload: { id: 'u1', downloads: { processed: 'https://x', processed_filtered: 'https://y' } } } });
       await receiver.waitFor(2); // ping + upload.completed
       const request = receiver.requests[1]!;
       const event = verifyWebhook(request.body, header(request, 'x-service-signature'), secret);
@@ -186,7 +207,7 @@ describe('delivery of events', () => {
     try {
       const { webhook } = await create({ url: receiver.url });
       const second = await create({ url: receiver.url });
-      for (let i = 0; i < 3; i++) await emitEvent({ organizationId: service.organizationId, type: 'upload.failed', data: { i } });
+      for (let i = 0; i < 3; i++) await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.failed', data: { i } });
       await until(async () => {
         const page = (await (await service.request('GET', `/api/v1/webhooks/${webhook.id}/deliveries?limit=100`)).json()) as { data: Array<{ state: string }> };
         return page.data.length === 4 && page.data.every((d) => d.state === 'succeeded');
@@ -282,7 +303,7 @@ describe('PATCH and DELETE', () => {
     try {
       const { webhook } = await create({ url: receiver.url });
       receiver.mode = { kind: 'status', status: 500 };
-      const event = await emitEvent({ organizationId: service.organizationId, type: 'upload.failed', data: {} });
+      const event = await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.failed', data: {} });
       await receiver.waitFor(2);
       let deliveryId = '';
       await until(async () => {
@@ -413,7 +434,7 @@ describe('URL safety at delivery', () => {
       expect(header(receiver.requests[0]!, 'host')).toBe(`hook.example.test:${receiver.port}`);
 
       names['hook.example.test'] = ['10.0.0.5'];
-      const event = await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: {} });
+      const event = await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: {} });
       let entry: { attempts: Array<{ status_code: number | null; error: string | null }>; state: string } | undefined;
       await until(async () => {
         const log = (await (await service.request('GET', `/api/v1/webhooks/${webhook.id}/deliveries`)).json()) as { data: Array<{ event_id: string; attempt_count: number } & NonNullable<typeof entry>> };

@@ -5,22 +5,41 @@ import { startReceiver, header, type Receiver, type ReceiverMode } from './recei
 import { verifyWebhook } from '../../../lambdas/webhooks/verify-signature';
 import { emitEvent, enqueueCallback } from '../../../lambdas/events/events';
 import { setClock } from '../../../lambdas/platform/clock';
-import { setRequestTimeoutMs } from '../../../lambdas/platform/net/settings';
-import { setDeliveryQueue } from '../../../lambdas/webhooks/delivery-queue';
+import { systemNet } from '../../../lambdas/platform/net/outbound';
+import type { DeliveryQueue } from '../../../lambdas/webhooks/delivery-queue-port';
 import { claimAttempt, getDelivery } from '../../../lambdas/webhooks/delivery-repository';
-import { handler as consumer } from '../../../lambdas/webhooks/consumer';
+import { deliveryConsumer } from '../../../lambdas/webhooks/consumer';
 import { sweepDueDeliveries } from '../../../lambdas/webhooks/sweeper';
 import { fanOutToEndpoints } from '../../../lambdas/webhooks/fan-out';
 
 process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
 
-const service = useTestService();
+/** What the delivery chain asked the queue to carry, instead of an in-process timer. */
+let enqueued: Array<{ id: string; dueAtMs: number; atMs: number }> = [];
+const recording: DeliveryQueue = { enqueue: async (id, dueAtMs) => void enqueued.push({ id, dueAtMs, atMs: clock }) };
+/** The queue of this file's runtime: recording, or one that loses every message when a test says so. */
+let queue: DeliveryQueue = recording;
+/** The per-attempt timeout of this file's runtime (a test shortens it for a hanging receiver). */
+let timeoutMs = systemNet().timeoutMs;
+const setRequestTimeoutMs = (ms: number | null) => {
+  timeoutMs = ms ?? systemNet().timeoutMs;
+};
+const service = useTestService({
+  ports: {
+    deliveryQueue: { enqueue: (id, dueAtMs) => queue.enqueue(id, dueAtMs) },
+    net: {
+      ...systemNet(),
+      get timeoutMs() {
+        return timeoutMs;
+      },
+    },
+  },
+});
+const consumer = (event: SQSEvent) => deliveryConsumer(service.runtime.ports)(event);
 // Each test starts a week after the previous one ended: the clock only moves forward, as the rate
 // limiter's token buckets expect.
 let T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
 let clock = T0;
-/** What the delivery chain asked the queue to carry, instead of an in-process timer. */
-let enqueued: Array<{ id: string; dueAtMs: number; atMs: number }> = [];
 let receiver: Receiver;
 
 beforeAll(async () => {
@@ -37,12 +56,12 @@ beforeEach(() => {
   clock = T0;
   setClock(() => clock);
   enqueued = [];
-  setDeliveryQueue({ enqueue: async (id, dueAtMs) => void enqueued.push({ id, dueAtMs, atMs: clock }) });
+  queue = recording;
   receiver.mode = { kind: 'status', status: 200 };
   receiver.requests.length = 0;
 });
 afterEach(() => {
-  setDeliveryQueue(null);
+  queue = recording;
 });
 
 const sqsEvent = (ids: string[]): SQSEvent => ({
@@ -79,7 +98,7 @@ describe.each<[string, ReceiverMode, RegExp | number]>([
     receiver.requests.length = 0;
     receiver.mode = mode;
 
-    const event = await emitEvent({ organizationId: service.organizationId, type: 'upload.failed', data: { error_message: 'x' } });
+    const event = await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.failed', data: { error_message: 'x' } });
     expect(enqueued).toHaveLength(1);
     const deliveryId = enqueued[0]!.id;
     expect(enqueued[0]!.dueAtMs).toBe(T0);
@@ -94,12 +113,12 @@ describe.each<[string, ReceiverMode, RegExp | number]>([
       // One second early, neither the queue nor the sweeper attempts it.
       clock = due - 1000;
       await consumer(sqsEvent([deliveryId]));
-      expect((await sweepDueDeliveries({ overdueMs: 0 })).attempted).toBe(0);
+      expect((await sweepDueDeliveries(service.runtime.ports, { overdueMs: 0 })).attempted).toBe(0);
       expect(receiver.requests).toHaveLength(index + 1);
       // On time, the sweeper (or the queue) makes the attempt.
       clock = due;
       if (index % 2 === 0) await consumer(sqsEvent([deliveryId]));
-      else expect((await sweepDueDeliveries({ overdueMs: 0 })).attempted).toBe(1);
+      else expect((await sweepDueDeliveries(service.runtime.ports, { overdueMs: 0 })).attempted).toBe(1);
       expect(receiver.requests).toHaveLength(index + 2);
     }
 
@@ -129,7 +148,7 @@ describe.each<[string, ReceiverMode, RegExp | number]>([
     const queued = enqueued.length;
     clock += 86_400_000;
     await consumer(sqsEvent([deliveryId]));
-    expect((await sweepDueDeliveries({ overdueMs: 0 })).attempted).toBe(0);
+    expect((await sweepDueDeliveries(service.runtime.ports, { overdueMs: 0 })).attempted).toBe(0);
     expect(receiver.requests).toHaveLength(6);
     expect(enqueued).toHaveLength(queued);
 
@@ -144,7 +163,7 @@ describe('the SQS delay chain', () => {
   it('re-enqueues a message that arrives before a wait longer than 15 minutes is over', async () => {
     const { id: webhookId } = await createEndpoint();
     receiver.mode = { kind: 'status', status: 502 };
-    await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: {} });
     const deliveryId = enqueued[0]!.id;
     await consumer(sqsEvent([deliveryId])); // attempt 1 at T0
     clock = T0 + 60_000;
@@ -169,7 +188,7 @@ describe('the SQS delay chain', () => {
   it('ends a delivery at once on 410 Gone', async () => {
     const { id: webhookId } = await createEndpoint();
     receiver.mode = { kind: 'status', status: 410 };
-    await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: {} });
     const deliveryId = enqueued[0]!.id;
     await consumer(sqsEvent([deliveryId]));
     const delivery = (await getDelivery(deliveryId))!;
@@ -184,17 +203,17 @@ describe('at-least-once', () => {
   it('the sweeper finds a delivery whose message was lost or whose worker died mid-attempt', async () => {
     const { id: webhookId } = await createEndpoint();
     receiver.requests.length = 0;
-    setDeliveryQueue({ enqueue: async () => undefined }); // every message lost
-    const event = await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: {} });
-    const [deliveryId] = await fanOutToEndpoints(service.organizationId, event); // a repeated fan-out adds nothing
-    expect((await sweepDueDeliveries()).attempted).toBe(0); // not overdue yet: the queue should get it
+    queue = { enqueue: async () => undefined }; // every message lost
+    const event = await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    const [deliveryId] = await fanOutToEndpoints(service.runtime.ports, service.organizationId, event); // a repeated fan-out adds nothing
+    expect((await sweepDueDeliveries(service.runtime.ports)).attempted).toBe(0); // not overdue yet: the queue should get it
     clock = T0 + 60_000;
     // A worker takes the attempt and dies before sending.
     expect(await claimAttempt((await getDelivery(deliveryId!))!, clock, 60_000)).toBe(true);
-    expect((await sweepDueDeliveries()).attempted).toBe(0);
+    expect((await sweepDueDeliveries(service.runtime.ports)).attempted).toBe(0);
     expect(receiver.requests).toHaveLength(0);
     clock = T0 + 121_000; // the lease lapsed
-    expect((await sweepDueDeliveries()).attempted).toBe(1);
+    expect((await sweepDueDeliveries(service.runtime.ports)).attempted).toBe(1);
     expect(receiver.requests).toHaveLength(1);
     expect((await getDelivery(deliveryId!))!.state).toBe('succeeded');
     expect((await endpoint(webhookId)).last_success_at).toBe(new Date(clock).toISOString());
@@ -209,7 +228,7 @@ describe('auto-disable', () => {
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
       enqueued = [];
-      await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: { i } });
+      await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: { i } });
       ids.push(enqueued[0]!.id);
     }
     await consumer(sqsEvent(ids.slice(0, 10)));
@@ -221,11 +240,11 @@ describe('auto-disable', () => {
 
     // No new deliveries, and pending retries end without another request.
     enqueued = [];
-    await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: {} });
     expect(enqueued).toHaveLength(0);
     const sent = receiver.requests.length;
     clock = T0 + 120_000;
-    await sweepDueDeliveries({ overdueMs: 0 });
+    await sweepDueDeliveries(service.runtime.ports, { overdueMs: 0 });
     expect(receiver.requests.length).toBe(sent);
     expect((await getDelivery(ids[0]!))!).toMatchObject({ state: 'exhausted', exhausted_reason: 'endpoint inactive' });
 
@@ -235,12 +254,12 @@ describe('auto-disable', () => {
 
     // A failure counts again from zero; a success resets the count.
     enqueued = [];
-    await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: {} });
     await consumer(sqsEvent([enqueued[0]!.id]));
     expect((await endpoint(webhookId)).consecutive_failures).toBe(1);
     receiver.mode = { kind: 'status', status: 204 };
     enqueued = [];
-    await emitEvent({ organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: {} });
     await consumer(sqsEvent([enqueued[0]!.id]));
     expect(await endpoint(webhookId)).toMatchObject({ consecutive_failures: 0, is_active: true });
 
@@ -254,10 +273,10 @@ describe('auto-disable', () => {
 describe('per-contact callbacks', () => {
   it('are signed with the callback secret, carry every header, and retry like webhooks', async () => {
     receiver.mode = { kind: 'status', status: 503 };
-    const event = await emitEvent({ organizationId: service.organizationId, type: 'contact.completed', data: { contact: { id: 'c1', validation_tier: 'standard' } } });
+    const event = await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'contact.completed', data: { contact: { id: 'c1', validation_tier: 'standard' } } });
     enqueued = [];
-    const deliveryId = await enqueueCallback({ organizationId: service.organizationId, url: `${receiver.url}?contact=c1`, secret: 'callback-secret', event });
-    expect(await enqueueCallback({ organizationId: service.organizationId, url: `${receiver.url}?contact=c1`, secret: 'callback-secret', event })).toBe(deliveryId);
+    const deliveryId = await enqueueCallback(service.runtime.ports, { organizationId: service.organizationId, url: `${receiver.url}?contact=c1`, secret: 'callback-secret', event });
+    expect(await enqueueCallback(service.runtime.ports, { organizationId: service.organizationId, url: `${receiver.url}?contact=c1`, secret: 'callback-secret', event })).toBe(deliveryId);
     await consumer(sqsEvent([deliveryId]));
     receiver.mode = { kind: 'status', status: 200 };
     clock = T0 + 60_000;

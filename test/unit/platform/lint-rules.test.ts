@@ -30,6 +30,18 @@ describe('import rules held by the linter', () => {
     expect(await problems('lambdas/platform/violation.ts', "import type { Principal } from '../auth/authenticate';\nexport type X = Principal;\n")).toEqual([]);
   });
 
+  it('uploads never imports contacts; contacts use uploads only through uploads/pool', async () => {
+    expect(await problems('lambdas/uploads/pipeline/violation.ts', "import { handlePoolUploadFinished } from '../../contacts/pool-results';\nexport const x = handlePoolUploadFinished;\n")).toEqual([
+      expect.stringMatching(/Uploads never calls contacts/),
+    ]);
+    expect(await problems('lambdas/contacts/violation.ts', "import { transitionUpload } from '../uploads/upload-repository';\nexport const x = transitionUpload;\n")).toEqual([
+      expect.stringMatching(/only through uploads\/pool\.ts/),
+    ]);
+    expect(await problems('lambdas/contacts/violation.ts', "import { createPoolUpload } from '../uploads/pool';\nexport const x = createPoolUpload;\n")).toEqual([]);
+    // The general rules still hold there.
+    expect(await problems('lambdas/contacts/violation.ts', "import { startRuntime } from '../../local/runtime';\nexport const x = startRuntime;\n")).toEqual([expect.stringMatching(/local stand-ins live in local/)]);
+  });
+
   it("a feature's rules import no AWS SDK, no Lambda types and no storage", async () => {
     expect(await problems('lambdas/credits/balance-rules.ts', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const x = DynamoDBClient;\n")).toEqual([expect.stringMatching(/plain function: no AWS SDK/)]);
     expect(await problems('lambdas/uploads/plan.ts', "import type { APIGatewayProxyEventV2 } from 'aws-lambda';\nexport type X = APIGatewayProxyEventV2;\n")).toEqual([expect.stringMatching(/no Lambda types/)]);

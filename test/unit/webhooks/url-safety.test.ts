@@ -1,7 +1,8 @@
 import { reloadConfig } from '../../../lambdas/platform/config';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkAddress } from '../../../lambdas/platform/net/address-policy';
-import { setResolver } from '../../../lambdas/platform/net/resolver';
+import { systemNet, type OutboundNet } from '../../../lambdas/platform/net/outbound';
+import type { Resolver } from '../../../lambdas/platform/net/resolver';
 import { checkUrl, UnsafeUrlError } from '../../../lambdas/platform/net/safe-url';
 import { loopbackAllowed } from '../../../lambdas/platform/net/settings';
 import { safePost } from '../../../lambdas/platform/net/safe-post';
@@ -9,8 +10,15 @@ import { safePost } from '../../../lambdas/platform/net/safe-post';
 const env = { ...process.env };
 afterEach(() => {
   process.env = { ...env };
-  setResolver(null);
+  resolve = systemNet().resolve;
 });
+
+// The outbound port these checks get: the system's, with the test's resolver when one is set.
+let resolve: Resolver = systemNet().resolve;
+const net: OutboundNet = { ...systemNet(), resolve: (host) => resolve(host) };
+const setResolver = (stub: Resolver) => {
+  resolve = stub;
+};
 
 describe('checkAddress', () => {
   it.each([
@@ -50,24 +58,24 @@ describe('checkUrl', () => {
 
   it('pins the first address of a public name and keeps the host name', async () => {
     setResolver(stub);
-    const checked = await checkUrl('https://public.example.test:8443/hooks?x=1');
+    const checked = await checkUrl(net, 'https://public.example.test:8443/hooks?x=1');
     expect(checked).toMatchObject({ address: '93.184.216.34', family: 4 });
     expect(checked.url.host).toBe('public.example.test:8443');
   });
 
   it('refuses when any address of the name is private, or the name does not resolve', async () => {
     setResolver(stub);
-    await expect(checkUrl('https://half.example.test/')).rejects.toThrow(/10\.0\.0\.1 is a private address/);
-    await expect(checkUrl('https://nowhere.example.test/')).rejects.toThrow(/could not be resolved \(ENOTFOUND\)/);
+    await expect(checkUrl(net, 'https://half.example.test/')).rejects.toThrow(/10\.0\.0\.1 is a private address/);
+    await expect(checkUrl(net, 'https://nowhere.example.test/')).rejects.toThrow(/could not be resolved \(ENOTFOUND\)/);
   });
 
   it('normalizes numeric IPv4 spellings before checking them', async () => {
     for (const url of ['https://2130706433/', 'https://0x7f.1/', 'https://0177.0.0.1/', 'https://127.1/']) {
-      await expect(checkUrl(url)).rejects.toThrow(/127\.0\.0\.1 is a loopback address/);
+      await expect(checkUrl(net, url)).rejects.toThrow(/127\.0\.0\.1 is a loopback address/);
     }
-    await expect(checkUrl('https://[::ffff:127.0.0.1]/')).rejects.toThrow(/IPv4-mapped/);
-    await expect(checkUrl('https://user@93.184.216.34/')).rejects.toThrow(/credentials/);
-    await expect(checkUrl('https://a.test/' + 'x'.repeat(2048))).rejects.toThrow(UnsafeUrlError);
+    await expect(checkUrl(net, 'https://[::ffff:127.0.0.1]/')).rejects.toThrow(/IPv4-mapped/);
+    await expect(checkUrl(net, 'https://user@93.184.216.34/')).rejects.toThrow(/credentials/);
+    await expect(checkUrl(net, 'https://a.test/' + 'x'.repeat(2048))).rejects.toThrow(UnsafeUrlError);
   });
 
   it('honours the loopback setting only with DEPLOYMENT=local, and plain http only to loopback', async () => {
@@ -75,12 +83,12 @@ describe('checkUrl', () => {
     process.env.DEPLOYMENT = 'aws';
     reloadConfig();
     expect(loopbackAllowed()).toBe(false);
-    await expect(checkUrl('http://127.0.0.1:9/')).rejects.toThrow(/https/);
+    await expect(checkUrl(net, 'http://127.0.0.1:9/')).rejects.toThrow(/https/);
     process.env.DEPLOYMENT = 'local';
     reloadConfig();
     expect(loopbackAllowed()).toBe(true);
-    expect((await checkUrl('http://127.0.0.1:9/')).address).toBe('127.0.0.1');
-    await expect(checkUrl('http://93.184.216.34/')).rejects.toThrow(/must use https/);
+    expect((await checkUrl(net, 'http://127.0.0.1:9/')).address).toBe('127.0.0.1');
+    await expect(checkUrl(net, 'http://93.184.216.34/')).rejects.toThrow(/must use https/);
     process.env.WEBHOOKS_ALLOW_LOOPBACK = '1';
     reloadConfig();
     expect(loopbackAllowed()).toBe(false);
@@ -88,7 +96,7 @@ describe('checkUrl', () => {
 
   it('safePost reports a refused URL without opening a connection', async () => {
     setResolver(stub);
-    const outcome = await safePost('https://half.example.test/', '{}', {});
+    const outcome = await safePost(net, 'https://half.example.test/', '{}', {});
     expect(outcome).toEqual({ ok: false, statusCode: null, error: expect.stringMatching(/private/), unsafe: true });
   });
 });

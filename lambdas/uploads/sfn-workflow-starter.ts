@@ -1,0 +1,16 @@
+import { SFNClient, StartExecutionCommand, ExecutionAlreadyExists } from '@aws-sdk/client-sfn';
+import type { WorkflowStarter } from './workflow';
+
+/** The AWS adapter: one Step Functions execution per upload, named by the upload id. */
+export function sfnWorkflowStarter(stateMachineArn: () => string): WorkflowStarter {
+  let sfn: SFNClient | null = null;
+  return async (uploadId) => {
+    sfn ??= new SFNClient({});
+    try {
+      // The execution name is the upload id: starting twice is a no-op, never a second run.
+      await sfn.send(new StartExecutionCommand({ stateMachineArn: stateMachineArn(), name: uploadId, input: JSON.stringify({ upload_id: uploadId }) }));
+    } catch (error) {
+      if (!(error instanceof ExecutionAlreadyExists) && (error as Error).name !== 'ExecutionAlreadyExists') throw error;
+    }
+  };
+}

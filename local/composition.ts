@@ -1,0 +1,53 @@
+import { config } from '../lambdas/platform/config';
+import type { Ports } from '../lambdas/composition/ports';
+import { systemNet } from '../lambdas/platform/net/outbound';
+import { settlePoolUpload } from '../lambdas/contacts/pool-settle';
+import { configuredCarrierTests } from '../lambdas/spam/carrier-test';
+import { configuredTelephony } from '../lambdas/spam/telephony';
+import { createLocalDeliveryQueue } from './webhook-worker';
+import { createUploadWorkflowRunner } from './workflow';
+
+/** Stand-ins a test (or the admin CLI) puts in place of the local ones; each defaults to the configured adapter. */
+export type PortOverrides = Partial<Ports>;
+
+export interface LocalRoot {
+  readonly ports: Ports;
+  /** Waits until every workflow started so far, queued ones included, has ended (tests, the admin CLI). */
+  settleWorkflows(): Promise<void>;
+  /** Stops the workflow runner (waiting for running steps) and drops pending delivery timers. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The local composition root (`npm start`, the admin CLI, tests): the same ports the AWS root builds
+ * (lambdas/composition/aws.ts), with in-process stand-ins: the upload workflow's ASL run by
+ * aws-local-stepfunctions, a timer queue for webhook deliveries, and the telephony and carrier-test
+ * adapters the configuration names (simulators by default). Built after the environment is set
+ * (the runtime calls reloadConfig first); nothing of it outlives `stop()`.
+ */
+export function createLocalRoot(overrides: PortOverrides = {}): LocalRoot {
+  const cfg = config();
+  // The runner and the queue run use cases that need the ports they are part of.
+  const ports = {} as { -readonly [K in keyof Ports]: Ports[K] };
+  const runner = createUploadWorkflowRunner(ports);
+  const queue = createLocalDeliveryQueue(ports);
+  ports.net = overrides.net ?? systemNet();
+  ports.workflow = overrides.workflow ?? (async (uploadId) => runner.start(uploadId, { upload_id: uploadId }));
+  ports.deliveryQueue = 'deliveryQueue' in overrides ? (overrides.deliveryQueue ?? null) : queue;
+  ports.settlePool = overrides.settlePool ?? ((upload) => settlePoolUpload(ports, upload));
+  // Built at first use, as in AWS: a setting an adapter lacks fails the call that needs it.
+  let telephony = overrides.telephony ?? null;
+  let carrierTests = overrides.carrierTests ?? null;
+  Object.defineProperties(ports, {
+    telephony: { enumerable: true, get: () => (telephony ??= configuredTelephony(cfg)) },
+    carrierTests: { enumerable: true, get: () => (carrierTests ??= configuredCarrierTests(cfg)) },
+  });
+  return {
+    ports,
+    settleWorkflows: () => runner.settle(),
+    stop: async () => {
+      queue.stop();
+      await runner.stop();
+    },
+  };
+}
