@@ -175,6 +175,13 @@ describe('console in Chromium', () => {
     expect((await call()).status).toBe(200);
     const row = page.getByRole('row', { name: new RegExp(key.slice(0, 12).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
     expect(await row.innerText()).toContain('2099');
+    // The call above is the key's last use; the panel lists it (it was "—" before).
+    expect(await row.getByRole('cell').nth(4).innerText()).toBe('—');
+    await page.getByRole('link', { name: 'Credits' }).click();
+    await page.getByRole('link', { name: 'Developer' }).click();
+    const used = await row.getByRole('cell').nth(4).innerText();
+    expect(used).not.toBe('—');
+    expect(used).toMatch(new RegExp(String(new Date().getFullYear())));
     page.once('dialog', (d) => void d.accept());
     await row.getByRole('button', { name: /Revoke/ }).click();
     await page.getByText(`Key ${key.slice(0, 12)}… revoked.`).waitFor();
