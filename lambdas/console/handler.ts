@@ -11,7 +11,7 @@ import { getUpload, listUploads } from '../uploads/upload-repository';
 import { listLedger, listMembers } from './directory';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpointsOf, updateEndpoint } from '../webhooks/endpoints';
 import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../events/envelope';
-import { addNumber, history as spamHistory, listNumbers, resendCode, screenshot as spamScreenshot, verifyNumber } from '../spam/numbers';
+import { addNumber, deleteNumber as deleteSpamNumber, history as spamHistory, listNumbers, resendCode, screenshot as spamScreenshot, verifyNumber } from '../spam/numbers';
 import { isCarrier } from '../spam/carriers';
 import { consolePrincipal, requireOwner, type ConsolePrincipal } from './principal';
 import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from './web-upload';
@@ -131,6 +131,8 @@ route('GET', '/console/api/spam', async (p) => listNumbers(p.organization, 100, 
 route('POST', '/console/api/spam', async (p, { event }) =>
   addNumber(p.organization, json(z.object({ phone_number: z.string().min(1).max(40), verification_method: z.enum(['sms', 'call']).default('sms') }), event)),
 );
+// Everyone may stop monitoring, as anyone may add a number: the API's delete (limits slot, phone guard, history).
+route('DELETE', '/console/api/spam/{id}', async (p, { params }) => deleteSpamNumber(p.organization, params.id!));
 route('POST', '/console/api/spam/{id}/verify', async (p, { params, event }) => verifyNumber(p.organization, params.id!, json(z.object({ code: z.string().min(1).max(20) }), event).code));
 route('POST', '/console/api/spam/{id}/resend', async (p, { params, event }) => resendCode(p.organization, params.id!, json(z.object({ method: z.enum(['sms', 'call']) }), event).method));
 route('GET', '/console/api/spam/{id}/history', async (p, { params }) => spamHistory(p.organization, params.id!));

@@ -242,10 +242,31 @@ describe('console in Chromium', () => {
       expect(listed).toHaveLength(1);
       expect(listed[0]).toMatchObject({ is_active: false, description: 'CRM sync' });
       expect(listed[0]!.events).toContain('upload.created');
+      const hooksOverApi = async () => (await (await service.request('GET', '/api/v1/webhooks')).json()) as { id: string; is_active: boolean; events: string[] }[];
+      // Re-enable; edit its events from the page (unticking one, ticking another).
+      await card.getByRole('button', { name: 'Re-enable' }).click();
+      await card.getByText('active', { exact: true }).waitFor();
+      await card.getByRole('checkbox', { name: 'upload.created' }).uncheck();
+      await expect.poll(async () => (await hooksOverApi())[0]!.events).not.toContain('upload.created');
+      const before = (await hooksOverApi())[0]!.events;
+      expect(before).not.toContain('spam.detected');
+      await card.getByRole('checkbox', { name: 'spam.detected', exact: true }).check();
+      await expect.poll(async () => (await hooksOverApi())[0]!.events.sort()).toEqual([...before, 'spam.detected'].sort());
+      expect((await hooksOverApi())[0]!.is_active).toBe(true);
+      expect(await card.getByRole('checkbox', { name: 'upload.created' }).isChecked()).toBe(false);
       // A URL that does not answer 2xx is not registered; the page says why.
       await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/nothing-listens');
       await page.getByRole('button', { name: 'Register endpoint' }).click();
       await page.getByText(/Not registered: The webhook.ping to the URL did not complete/).waitFor();
+      // Delete it: the page asks first; dismissing keeps it, accepting removes it.
+      page.once('dialog', (d) => void d.dismiss());
+      await card.getByRole('button', { name: `Delete endpoint ${hookUrl}` }).click();
+      expect(await hooksOverApi()).toHaveLength(1);
+      page.once('dialog', (d) => void d.accept());
+      await card.getByRole('button', { name: `Delete endpoint ${hookUrl}` }).click();
+      await page.getByText(`${hookUrl} deleted.`).waitFor();
+      await page.getByText('No endpoints yet.').waitFor();
+      expect(await hooksOverApi()).toEqual([]);
     } finally {
       await new Promise<void>((r) => receiver.close(() => r()));
     }
@@ -275,6 +296,13 @@ describe('console in Chromium', () => {
     await img.waitFor();
     expect(await img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
     await shot(page, 'spam-monitoring');
+    // Stop monitoring it from the page: gone from the page and from the API.
+    page.once('dialog', (d) => void d.accept());
+    await card.getByRole('button', { name: 'Stop monitoring +12023180666' }).click();
+    await page.getByText('+12023180666 is no longer monitored; its history was removed.').waitFor();
+    await card.waitFor({ state: 'detached' });
+    const numbers = (await (await service.request('GET', '/api/v1/spam/numbers')).json()) as { numbers: unknown[] };
+    expect(numbers.numbers).toEqual([]);
   });
 
   it('works from the keyboard, and every field and button on every page has a name', async () => {

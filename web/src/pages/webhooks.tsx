@@ -38,6 +38,7 @@ export function WebhooksPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
 
   const load = async () => {
     const r = await api<{ data: Webhook[]; event_types: string[]; default_events: string[] }>('GET', '/webhooks');
@@ -76,10 +77,24 @@ export function WebhooksPage() {
     }
   };
 
+  const remove = async (h: Webhook) => {
+    setError(null);
+    setNotice(null);
+    try {
+      await api('DELETE', `/webhooks/${h.id}`);
+      if (open === h.id) setOpen(null);
+      setNotice(`${h.url} deleted.`);
+      await load();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+
   return (
     <>
       <h1>Webhooks</h1>
       {error && <p role="alert" class="error">{error}</p>}
+      {notice && <p role="status">{notice}</p>}
       <form class="card" onSubmit={(e) => void register(e)} aria-labelledby="wh-new">
         <h2 id="wh-new">Register an endpoint</h2>
         <p>The service sends a signed <code>webhook.ping</code> at once; the endpoint must answer 2xx.</p>
@@ -128,6 +143,17 @@ export function WebhooksPage() {
               </button>
               <button type="button" class="secondary" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>
                 {open === h.id ? 'Hide deliveries' : 'Show deliveries'}
+              </button>
+              <button
+                type="button"
+                class="danger"
+                aria-label={`Delete endpoint ${h.url}`}
+                onClick={() =>
+                  confirm(`Delete the endpoint ${h.url}? It receives no more events; deliveries still pending are abandoned.`) &&
+                  void remove(h)
+                }
+              >
+                Delete
               </button>
             </div>
             {open === h.id && <Deliveries id={h.id} />}
