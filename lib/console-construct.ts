@@ -22,7 +22,7 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { AccountRecovery, Mfa, OAuthScope, StringAttribute, UserPool, UserPoolClient, UserPoolClientIdentityProvider } from 'aws-cdk-lib/aws-cognito';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct, type IConstruct } from 'constructs';
 import { PROJECT_ROOT, ServiceFunction } from './service-function';
@@ -40,6 +40,13 @@ export interface ConsoleConstructProps {
   grantEmit: (fn: LambdaFunction) => void;
   /** Read the pagination cursor key (the console lists uploads). */
   grantCursorKey: (fn: LambdaFunction) => void;
+  /** What the spam API function has (telephony settings, screenshots, sending codes): the spam page calls the same functions. */
+  grantSpam: (fn: LambdaFunction) => void;
+  /**
+   * The files bucket: files over the HTTP API's 10 MB go from the browser straight to it through
+   * the staging path's presigned POST, so it answers CORS for the console's origin only.
+   */
+  filesBucket: Bucket;
 }
 
 /** The console's audience-free scope: Cognito access tokens carry the client id, which the authorizer checks. */
@@ -111,10 +118,21 @@ export class ConsoleConstruct extends Construct {
     });
 
     this.handler = new ServiceFunction(this, 'ApiFunction', { entry: 'lambdas/console/handler.ts', description: 'Console API', environment: props.environment });
-    grantTable(this.handler, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']);
+    // BatchWriteItem: stopping monitoring of a spam number removes its history rows in batches.
+    grantTable(this.handler, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']);
     props.grantUploads(this.handler);
     props.grantEmit(this.handler);
     props.grantCursorKey(this.handler);
+    props.grantSpam(this.handler);
+    // Browsers upload to the files bucket from the console's page only: its one origin, POST (the
+    // presigned POST form) and PUT, the content type as the only non-simple header.
+    props.filesBucket.addCorsRule({
+      allowedOrigins: [origin],
+      allowedMethods: [HttpMethods.POST, HttpMethods.PUT],
+      allowedHeaders: ['content-type'],
+      exposedHeaders: ['ETag'],
+      maxAge: 3600,
+    });
     const authorizer = new HttpJwtAuthorizer('ConsoleJwt', this.userPool.userPoolProviderUrl, { jwtAudience: [this.client.userPoolClientId] });
     props.api.addRoutes({
       path: '/console/api/{proxy+}',

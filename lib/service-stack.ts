@@ -113,7 +113,7 @@ export class PhoneValidationStack extends Stack {
     });
     void contacts;
 
-    new SpamConstruct(this, 'Spam', { table: this.data.table, screenshots: this.data.screenshotsBucket, environment, api: this.api.functions.get('spam')!, webhooks: this.webhooks, settings: config.spam });
+    const spam = new SpamConstruct(this, 'Spam', { table: this.data.table, screenshots: this.data.screenshotsBucket, environment, api: this.api.functions.get('spam')!, webhooks: this.webhooks, settings: config.spam });
 
     // The web console (docs/console.md): user pool, JWT-authorized /console/api routes, CloudFront.
     new ConsoleConstruct(this, 'Console', {
@@ -129,6 +129,8 @@ export class PhoneValidationStack extends Stack {
         fn.addEnvironment('CURSOR_SECRET_ARN', cursorKey.secretArn);
         grantSecretValue(fn, cursorKey);
       },
+      grantSpam: (fn) => spam.grantServe(fn),
+      filesBucket: this.data.filesBucket,
     });
     // Last: alarms cover every function and schedule the stack holds.
     new MonitoringConstruct(this, 'Monitoring', {
