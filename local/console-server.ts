@@ -63,7 +63,7 @@ export function createConsoleLayer(options: { maxBodyBytes: number }): ConsoleLa
       return serveConsoleFile(req, res, url, { config, connect: [] });
     },
     attach(origin, accounts) {
-      oidc = startConsoleOidc({ origin, logins: [accounts.owner, accounts.member], keys: accounts.keys });
+      oidc = startConsoleOidc({ origin, logins: [accounts.owner, accounts.member], keys: accounts.keys, sessionsFile: accounts.sessionsFile });
       config = { authority: oidc.issuer, client_id: CONSOLE_CLIENT_ID, scope: CONSOLE_SCOPE };
       return oidc;
     },
