@@ -97,7 +97,12 @@ export class ConsoleConstruct extends Construct {
     const domainPrefix = (this.node.tryGetContext('consoleDomainPrefix') as string | undefined) ?? `phone-validation-${stack.account}`;
     const domain = this.userPool.addDomain('HostedSignIn', { cognitoDomain: { domainPrefix } });
 
-    const website = this.distributionFor(props.api, domain.baseUrl());
+    // The page posts large files to the files bucket. Its CSP cannot name the bucket: the bucket's
+    // CORS rule names this distribution, so the distribution's headers naming the bucket would be a
+    // dependency cycle. It names S3's virtual-hosted endpoints instead; the bucket's CORS rule is
+    // what admits this origin, and only to this bucket.
+    const uploadOrigins = [`https://*.s3.${stack.region}.amazonaws.com`, 'https://*.s3.amazonaws.com'];
+    const website = this.distributionFor(props.api, domain.baseUrl(), uploadOrigins);
     this.distribution = website;
     const origin = `https://${website.distributionDomainName}`;
     this.client = this.userPool.addClient('ConsoleClient', {
@@ -190,7 +195,7 @@ export class ConsoleConstruct extends Construct {
     new CfnOutput(stack, 'ConsoleHostedSignIn', { value: domain.baseUrl() });
   }
 
-  private distributionFor(api: HttpApi, signInOrigin: string): Distribution {
+  private distributionFor(api: HttpApi, signInOrigin: string, uploadOrigins: string[]): Distribution {
     const stack = Stack.of(this);
     // App routes (/uploads/…, /callback) have no file: they get index.html. Only paths without an
     // extension are rewritten, so a missing asset is still a 404 and the API behaviour is untouched.
@@ -209,7 +214,7 @@ export class ConsoleConstruct extends Construct {
             "style-src 'self'",
             "img-src 'self' data:",
             "font-src 'self'",
-            `connect-src 'self' https://cognito-idp.${stack.region}.amazonaws.com ${signInOrigin}`,
+            `connect-src 'self' https://cognito-idp.${stack.region}.amazonaws.com ${signInOrigin} ${uploadOrigins.join(' ')}`,
             `form-action 'self' ${signInOrigin}`,
             "frame-ancestors 'none'",
             "base-uri 'none'",

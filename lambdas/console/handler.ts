@@ -6,6 +6,7 @@ import { getBalance } from '../credits/credits';
 import { badRequest, HttpError, notFound } from '../platform/errors';
 import { rawBodyOf } from '../platform/http/raw-body';
 import { originalLink, processedLink, type ProcessedQuery } from '../uploads/downloads';
+import { readStaged, stageUpload } from '../uploads/staging';
 import { toPublicUpload, type UploadRecord } from '../uploads/upload';
 import { getUpload, listUploads } from '../uploads/upload-repository';
 import { listLedger, listMembers } from './directory';
@@ -153,6 +154,13 @@ route('GET', '/console/api/uploads', async (p, { query }) => {
 route('POST', '/console/api/uploads', async (p, { event, query }) => {
   const draft = await startWebUpload(p, query.filename ?? 'web_upload.csv', rawBodyOf(event));
   return { draft };
+});
+// Files over what the HTTP API carries (10 MB; a Lambda event 6 MB) go from the browser straight to
+// the files bucket through the staging path's presigned POST (the API's own), then become a draft.
+route('POST', '/console/api/uploads/staging', async (p) => stageUpload(p.organizationId));
+route('POST', '/console/api/uploads/staged', async (p, { event }) => {
+  const body = json(z.object({ staged_upload_id: z.uuid(), filename: z.string().min(1).max(255).optional() }), event);
+  return { draft: await startWebUpload(p, body.filename ?? 'web_upload.csv', await readStaged(p.organizationId, body.staged_upload_id)) };
 });
 route('GET', '/console/api/uploads/{id}', async (p, { params }) => {
   const upload = await getUpload(params.id!);

@@ -161,6 +161,36 @@ describe('console in Chromium', () => {
     expect(text).toMatch(/43,Phone,12345,not a valid US\/CA phone number/);
   });
 
+  it('sends a file over 4 MB straight to the file store (the staging path), then maps it', async () => {
+    const { page } = owner;
+    // 150 numbers with long notes: about 5 MB.
+    const big = callList(150).replace(/,n(\d+)\n/g, (_, i: string) => `,${'n'.repeat(33_000)}${i}\n`);
+    expect(big.length).toBeGreaterThan(4 * 1024 * 1024);
+    const posts: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && posts.push(new URL(r.url()).origin === service.url ? new URL(r.url()).pathname + new URL(r.url()).search : `store:${new URL(r.url()).pathname}`));
+    await page.getByRole('link', { name: 'New upload' }).first().click();
+    await page.getByLabel('CSV file').setInputFiles({ name: 'big-list.csv', mimeType: 'text/csv', buffer: Buffer.from(big) });
+    await page.getByRole('button', { name: 'Upload file' }).click();
+    await page.getByRole('heading', { name: 'Map columns' }).waitFor();
+    page.removeAllListeners('request');
+    // The bytes went to the store, not through the console's API.
+    expect(posts).toEqual(['/console/api/uploads/staging', `store:/${process.env.FILES_BUCKET ?? 'phone-validation-files'}`, '/console/api/uploads/staged']);
+    expect(await page.getByRole('checkbox', { name: /^Phone/ }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByRole('heading', { name: 'Confirm' }).waitFor();
+    expect(await page.locator('section.card dl.counts').innerText()).toMatch(/Valid numbers\s*150/);
+    // The store answers CORS for the console's origin only, POST and PUT.
+    const store = posts[1]!.slice('store:'.length);
+    const storeUrl = `${new URL((await (await service.request('POST', '/api/v1/uploads/staging')).json() as { url: string }).url).origin}${store}`;
+    const preflight = (origin: string, method: string) => fetch(storeUrl, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method } });
+    const allowed = await preflight(service.url, 'POST');
+    // (s3rver answers a matched preflight with `*`; the upload's own response names the origin,
+    // which the browser checked above.)
+    expect(allowed.status).toBe(200);
+    expect((await preflight('http://elsewhere.example', 'POST')).status).toBe(403);
+    expect((await preflight(service.url, 'DELETE')).status).toBe(403);
+  });
+
   it('mints a key shown once, which then calls the API; revoking it ends that', async () => {
     const { page } = owner;
     await page.getByRole('link', { name: 'Developer' }).click();

@@ -44,6 +44,10 @@ describe('the console in AWS', () => {
     // https:// + the console distribution's domain, nothing wider.
     expect(origins).toMatch(/"https:\/\/",\{"Fn::GetAtt":\["ConsoleDistribution[0-9A-F]+","DomainName"\]\}/);
     expect(origins).not.toContain('*');
+    // The page may connect to the files bucket (its CSP), where the presigned POST sends the file.
+    const csp = JSON.stringify(Object.values(template.findResources('AWS::CloudFront::ResponseHeadersPolicy'))[0]);
+    expect(csp).toContain("connect-src 'self' https://cognito-idp.us-east-1.amazonaws.com");
+    expect(csp).toContain(' https://*.s3.us-east-1.amazonaws.com https://*.s3.amazonaws.com;');
   });
 
   it('gives the console function what the spam API function has: telephony settings and the screenshots', () => {

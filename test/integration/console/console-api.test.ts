@@ -175,6 +175,30 @@ describe('deleting from the console', () => {
   });
 });
 
+describe('large files through the staging path', () => {
+  it("a staged file becomes a draft of the organization that staged it only; a malformed id is refused", async () => {
+    const owner = await tokenFor(service.userId);
+    const stage = await call(owner, 'POST', '/uploads/staging');
+    expect(stage.status).toBe(200);
+    expect(stage.body).toMatchObject({ staged_upload_id: expect.any(String), url: expect.any(String), fields: expect.any(Object), max_bytes: 100 * 1024 * 1024 });
+    const form = new FormData();
+    for (const [k, v] of Object.entries(stage.body.fields as Record<string, string>)) form.append(k, v);
+    form.append('file', new Blob([csv(120)], { type: 'text/csv' }), 'list.csv');
+    expect((await fetch(stage.body.url as string, { method: 'POST', body: form })).status).toBeLessThan(300);
+
+    const other = await otherOrg(10);
+    const theirs = await call(other.token, 'POST', '/uploads/staged', { staged_upload_id: stage.body.staged_upload_id });
+    expect(theirs.status).toBe(400);
+    expect(theirs.body.detail).toMatch(/No staged file/);
+    expect((await call(owner, 'POST', '/uploads/staged', { staged_upload_id: '../../uploads/x' })).status).toBe(400);
+    expect((await call(owner, 'POST', '/uploads/staged', { staged_upload_id: '00000000-0000-4000-8000-000000000000' })).status).toBe(400);
+
+    const mine = await call(owner, 'POST', '/uploads/staged', { staged_upload_id: stage.body.staged_upload_id, filename: 'big.csv' });
+    expect(mine.status).toBe(200);
+    expect(mine.body.draft).toMatchObject({ status: 'pending_mapping', filename: 'big.csv', total_rows: 120, header: ['name', 'phone'] });
+  });
+});
+
 describe('in-app upload flow', () => {
   it('a bad mapping fails validation with the API rule; a corrected one goes on; confirming twice at once charges once', async () => {
     const owner = await tokenFor(service.userId);
