@@ -39,6 +39,8 @@ export function WebhooksPage() {
   const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // Ticks not yet reflected by a reload: the next tick builds on these, not on the stale list.
+  const [pendingEvents, setPendingEvents] = useState<Record<string, string[]>>({});
 
   const load = async () => {
     const r = await api<{ data: Webhook[]; event_types: string[]; default_events: string[] }>('GET', '/webhooks');
@@ -136,7 +138,21 @@ export function WebhooksPage() {
               <span class={`status ${h.is_active ? 's-completed' : 's-failed'}`}>{h.is_active ? 'active' : 'disabled'}</span> · last success {when(h.last_success_at)} · last failure {when(h.last_failure_at)} · {h.consecutive_failures} failures in a row
               {h.description ? ` · ${h.description}` : ''}
             </p>
-            <EventChecks idPrefix={h.id} types={types} selected={h.events} onChange={(ev) => void update(h.id, { events: ev })} />
+            <EventChecks
+              idPrefix={h.id}
+              types={types}
+              selected={pendingEvents[h.id] ?? h.events}
+              onChange={(ev) => {
+                setPendingEvents((p) => ({ ...p, [h.id]: ev }));
+                void update(h.id, { events: ev }).then(() =>
+                  setPendingEvents((p) => {
+                    if (p[h.id] !== ev) return p;
+                    const { [h.id]: _done, ...rest } = p;
+                    return rest;
+                  }),
+                );
+              }}
+            />
             <div class="buttons">
               <button type="button" class="secondary" onClick={() => void update(h.id, { is_active: !h.is_active })}>
                 {h.is_active ? 'Disable' : 'Re-enable'}
