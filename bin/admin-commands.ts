@@ -3,6 +3,7 @@ import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
 import { LOCAL_RESOURCES } from '../local/environment';
 import { awsPorts } from '../lambdas/composition/aws';
 import { reloadConfig } from '../lambdas/platform/config';
+import { createConsoleUser } from '../lambdas/console/cognito-users';
 
 export class AdminUsageError extends Error {}
 
@@ -48,6 +49,16 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
       }),
   },
   'create-user': { usage: '--email EMAIL', options: { email: str }, run: (v) => admin.createUser(required(v, 'email')) },
+  'console-user': {
+    usage: '--user USER_ID [--user-pool POOL_ID]   (AWS: the console sign-in for a user; --stack names the pool)',
+    options: { user: str, 'user-pool': str },
+    run: async (v) => {
+      const pool = (v['user-pool'] as string | undefined) ?? process.env.CONSOLE_USER_POOL_ID;
+      if (!pool) throw new AdminUsageError('--user-pool POOL_ID or --stack NAME (its ConsoleUserPoolId output) is required; locally, npm start prints the console sign-ins');
+      const { CognitoIdentityProviderClient } = await import('@aws-sdk/client-cognito-identity-provider');
+      return createConsoleUser(new CognitoIdentityProviderClient({}), pool, required(v, 'user'));
+    },
+  },
   'add-member': {
     usage: '--org ORG_ID --user USER_ID [--role owner|member]',
     options: { org: str, user: str, role: str },

@@ -71,6 +71,7 @@ async function connect(table: string | undefined, stack: string | undefined): Pr
       if (outputs.FilesBucketName) process.env.FILES_BUCKET ??= outputs.FilesBucketName;
       if (outputs.UploadStateMachineArn) process.env.UPLOAD_STATE_MACHINE_ARN ??= outputs.UploadStateMachineArn;
       if (outputs.WebhookQueueUrl) process.env.WEBHOOK_QUEUE_URL ??= outputs.WebhookQueueUrl;
+      if (outputs.ConsoleUserPoolId) process.env.CONSOLE_USER_POOL_ID ??= outputs.ConsoleUserPoolId;
       process.env.DEPLOYMENT ??= 'aws';
     } else process.env.TABLE_NAME = table;
     return null;

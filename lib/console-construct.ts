@@ -23,7 +23,7 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { AccountRecovery, Mfa, OAuthScope, StringAttribute, UserPool, UserPoolClient, UserPoolClientIdentityProvider } from 'aws-cdk-lib/aws-cognito';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct, type IConstruct } from 'constructs';
 import { PROJECT_ROOT, ServiceFunction } from './service-function';
@@ -41,6 +41,13 @@ export interface ConsoleConstructProps {
   grantEmit: (fn: LambdaFunction) => void;
   /** Read the pagination cursor key (the console lists uploads). */
   grantCursorKey: (fn: LambdaFunction) => void;
+  /** What the spam API function has (telephony settings, screenshots, sending codes): the spam page calls the same functions. */
+  grantSpam: (fn: LambdaFunction) => void;
+  /**
+   * The files bucket: files over the HTTP API's 10 MB go from the browser straight to it through
+   * the staging path's presigned POST, so it answers CORS for the console's origin only.
+   */
+  filesBucket: Bucket;
 }
 
 /** The console's audience-free scope: Cognito access tokens carry the client id, which the authorizer checks. */
@@ -91,7 +98,12 @@ export class ConsoleConstruct extends Construct {
     const domainPrefix = (this.node.tryGetContext('consoleDomainPrefix') as string | undefined) ?? `phone-validation-${stack.account}`;
     const domain = this.userPool.addDomain('HostedSignIn', { cognitoDomain: { domainPrefix } });
 
-    const website = this.distributionFor(props.api, domain.baseUrl());
+    // The page posts large files to the files bucket. Its CSP cannot name the bucket: the bucket's
+    // CORS rule names this distribution, so the distribution's headers naming the bucket would be a
+    // dependency cycle. It names S3's virtual-hosted endpoints instead; the bucket's CORS rule is
+    // what admits this origin, and only to this bucket.
+    const uploadOrigins = [`https://*.s3.${stack.region}.amazonaws.com`, 'https://*.s3.amazonaws.com'];
+    const website = this.distributionFor(props.api, domain.baseUrl(), uploadOrigins);
     this.distribution = website;
     const origin = `https://${website.distributionDomainName}`;
     this.client = this.userPool.addClient('ConsoleClient', {
@@ -113,10 +125,21 @@ export class ConsoleConstruct extends Construct {
 
     // The console creates uploads from staged CSVs through the same code as the uploads API: same memory.
     this.handler = new ServiceFunction(this, 'ApiFunction', { entry: 'lambdas/console/handler.ts', description: 'Console API', environment: props.environment, memorySize: UPLOAD_CREATE_MEMORY_MB });
-    grantTable(this.handler, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']);
+    // BatchWriteItem: stopping monitoring of a spam number removes its history rows in batches.
+    grantTable(this.handler, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']);
     props.grantUploads(this.handler);
     props.grantEmit(this.handler);
     props.grantCursorKey(this.handler);
+    props.grantSpam(this.handler);
+    // Browsers upload to the files bucket from the console's page only: its one origin, POST (the
+    // presigned POST form) and PUT, the content type as the only non-simple header.
+    props.filesBucket.addCorsRule({
+      allowedOrigins: [origin],
+      allowedMethods: [HttpMethods.POST, HttpMethods.PUT],
+      allowedHeaders: ['content-type'],
+      exposedHeaders: ['ETag'],
+      maxAge: 3600,
+    });
     const authorizer = new HttpJwtAuthorizer('ConsoleJwt', this.userPool.userPoolProviderUrl, { jwtAudience: [this.client.userPoolClientId] });
     props.api.addRoutes({
       path: '/console/api/{proxy+}',
@@ -174,7 +197,7 @@ export class ConsoleConstruct extends Construct {
     new CfnOutput(stack, 'ConsoleHostedSignIn', { value: domain.baseUrl() });
   }
 
-  private distributionFor(api: HttpApi, signInOrigin: string): Distribution {
+  private distributionFor(api: HttpApi, signInOrigin: string, uploadOrigins: string[]): Distribution {
     const stack = Stack.of(this);
     // App routes (/uploads/…, /callback) have no file: they get index.html. Only paths without an
     // extension are rewritten, so a missing asset is still a 404 and the API behaviour is untouched.
@@ -193,7 +216,7 @@ export class ConsoleConstruct extends Construct {
             "style-src 'self'",
             "img-src 'self' data:",
             "font-src 'self'",
-            `connect-src 'self' https://cognito-idp.${stack.region}.amazonaws.com ${signInOrigin}`,
+            `connect-src 'self' https://cognito-idp.${stack.region}.amazonaws.com ${signInOrigin} ${uploadOrigins.join(' ')}`,
             `form-action 'self' ${signInOrigin}`,
             "frame-ancestors 'none'",
             "base-uri 'none'",

@@ -138,6 +138,8 @@ export class PhoneValidationStack extends Stack {
         fn.addEnvironment('CURSOR_SECRET_ARN', cursorKey.secretArn);
         grantSecretValue(fn, cursorKey);
       },
+      grantSpam: (fn) => spam.grantServe(fn),
+      filesBucket: this.data.filesBucket,
     });
     // Last: alarms cover every function and schedule the stack holds.
     new MonitoringConstruct(this, 'Monitoring', {

@@ -120,29 +120,44 @@ export class SpamConstruct extends Construct {
     });
     acknowledgeInvokeVersions(this, this.dailyRun);
 
-    props.api.addEnvironment('TELEPHONY_PROVIDER', telephonyProvider);
-    props.api.addEnvironment('SMS_VOICE_ORIGINATION_IDENTITY', origination);
-    props.api.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [screenshotObjects] }));
+    Validations.of(this.testConsumer).acknowledge({ id: this.screenshotsWildcard(props.screenshots), reason: 'Screenshots are objects under the spam/ prefix of the screenshots bucket; the wildcard covers only their keys.' });
+    this.serving = { telephonyProvider, origination, screenshots: props.screenshots, screenshotObjects };
+    this.grantServe(props.api);
+  }
+
+  private readonly serving: { telephonyProvider: string; origination: string; screenshots: IBucket; screenshotObjects: string };
+
+  /**
+   * What a function that serves the spam API needs: the telephony settings, reading screenshots,
+   * and sending codes through AWS when telephony is AWS. The `spam` API function and the console's
+   * function (its spam page calls the same feature functions) get exactly this.
+   */
+  grantServe(fn: LambdaFunction): void {
+    const { telephonyProvider, origination, screenshots, screenshotObjects } = this.serving;
+    fn.addEnvironment('TELEPHONY_PROVIDER', telephonyProvider);
+    fn.addEnvironment('SMS_VOICE_ORIGINATION_IDENTITY', origination);
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [screenshotObjects] }));
     // Sending codes through AWS only when telephony is AWS; the simulator writes to the table.
     if (telephonyProvider === 'aws') {
-      props.api.addToRolePolicy(
+      fn.addToRolePolicy(
         new PolicyStatement({
           actions: ['sms-voice:SendTextMessage', 'sms-voice:SendVoiceMessage'],
           // An ARN names the one identity; a bare phone number or sender id is one of the account's own.
-          resources: [origination.startsWith('arn:') ? origination : ownSmsVoiceIdentities(props.api)],
+          resources: [origination.startsWith('arn:') ? origination : ownSmsVoiceIdentities(fn)],
         }),
       );
       if (!origination.startsWith('arn:')) {
-        Validations.of(props.api).acknowledge({
+        Validations.of(fn).acknowledge({
           id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sms-voice:${nagText(Stack.of(this).region, 'AWS::Region')}:${nagText(Stack.of(this).account, 'AWS::AccountId')}:*]`,
           reason: 'The origination identity was given as a phone number or sender id, not an ARN: sending is allowed from this account\'s own SMS/Voice identities in this region only.',
         });
       }
     }
-    const objectsWildcard = `AwsSolutions-IAM5[Resource::<${Stack.of(this).resolve(Stack.of(this).getLogicalId(props.screenshots.node.defaultChild as CfnElement))}.Arn>/spam/*]`;
-    for (const holder of [this.testConsumer, props.api]) {
-      Validations.of(holder).acknowledge({ id: objectsWildcard, reason: 'Screenshots are objects under the spam/ prefix of the screenshots bucket; the wildcard covers only their keys.' });
-    }
+    Validations.of(fn).acknowledge({ id: this.screenshotsWildcard(screenshots), reason: 'Screenshots are objects under the spam/ prefix of the screenshots bucket; the wildcard covers only their keys.' });
+  }
+
+  private screenshotsWildcard(screenshots: IBucket): string {
+    return `AwsSolutions-IAM5[Resource::<${Stack.of(this).resolve(Stack.of(this).getLogicalId(screenshots.node.defaultChild as CfnElement))}.Arn>/spam/*]`;
   }
 }
 

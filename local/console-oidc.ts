@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { timingSafeEqual } from 'node:crypto';
 import Provider, { errors, type Configuration } from 'oidc-provider';
-import { MemoryAdapter } from './console-oidc-store';
+import { oidcAdapter } from './console-oidc-store';
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK, type JWTPayload } from 'jose';
 
 // The local stand-in for Cognito's hosted sign-in: an OpenID Connect provider (panva's
@@ -37,7 +37,7 @@ export interface ConsoleOidc {
   verifyAccessToken(token: string): Promise<JWTPayload>;
 }
 
-export function startConsoleOidc(options: { origin: string; logins: ConsoleLogin[]; keys: OidcKeys }): ConsoleOidc {
+export function startConsoleOidc(options: { origin: string; logins: ConsoleLogin[]; keys: OidcKeys; sessionsFile?: string | null }): ConsoleOidc {
   const issuer = `${options.origin}/oidc`;
   const byId = new Map(options.logins.map((l) => [l.userId, l]));
   const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...publicJwk } = options.keys.signing;
@@ -54,7 +54,7 @@ export function startConsoleOidc(options: { origin: string; logins: ConsoleLogin
         response_types: ['code'],
       },
     ],
-    adapter: MemoryAdapter,
+    adapter: oidcAdapter(options.sessionsFile ?? null),
     // The console is served from the provider's own origin; no other origin may call it from a browser.
     clientBasedCORS: (_ctx, origin) => origin === options.origin,
     jwks: { keys: [options.keys.signing] },

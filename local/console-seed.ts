@@ -9,8 +9,9 @@ import { newOidcKeys, type ConsoleLogin, type OidcKeys } from './console-oidc';
 import type { DemoAccount } from './seed';
 
 // The console's local sign-in: the demo owner (the seeded demo user) and a member of the demo
-// organization, with passwords and the provider's keys in DATA_DIR/console-oidc.json (mode 600), so
-// sign-ins and sessions survive restarts. The passwords are local demo credentials, printed by
+// organization, with passwords and the provider's keys in DATA_DIR/console-oidc.json (mode 600), and
+// the provider's sessions in DATA_DIR/console-oidc-sessions.json (mode 600), so sign-ins and
+// sessions survive restarts. The passwords are local demo credentials, printed by
 // `npm start`; in AWS, Cognito holds the users.
 
 const SEED_KEY = { pk: 'LOCAL#CONSOLE', sk: 'META' };
@@ -24,6 +25,8 @@ export interface ConsoleAccounts {
   owner: ConsoleLogin;
   member: ConsoleLogin;
   keys: OidcKeys;
+  /** Where the provider keeps its sessions; null (no data folder): in memory only. */
+  sessionsFile: string | null;
 }
 
 export async function ensureConsoleAccounts(demo: DemoAccount, dataDir: string | null): Promise<ConsoleAccounts> {
@@ -40,6 +43,7 @@ export async function ensureConsoleAccounts(demo: DemoAccount, dataDir: string |
     owner: { userId: demo.userId, email: 'demo@example.com', password: secrets.passwords.owner! },
     member: { userId: memberId, email: 'member@example.com', password: secrets.passwords.member! },
     keys: secrets.keys,
+    sessionsFile: dataDir ? join(dataDir, 'console-oidc-sessions.json') : null,
   };
 }
 

@@ -7,6 +7,8 @@ import { readBody, send, toEvent } from './api-gateway-server';
 import { CONSOLE_CLIENT_ID, CONSOLE_SCOPE, startConsoleOidc, type ConsoleOidc } from './console-oidc';
 import { serveConsoleFile } from './console-static';
 import type { ConsoleAccounts } from './console-seed';
+import { PutBucketCorsCommand } from '@aws-sdk/client-s3';
+import { filesBucket, presignGet, s3 } from '../lambdas/platform/blob';
 
 // Everything of the console that the local server answers besides the API: its pages, the
 // embedded OpenID Connect provider under /oidc, and /console/api/* behind a JWT check that plays
@@ -30,6 +32,9 @@ export function createConsoleLayer(options: { maxBodyBytes: number; ports: Ports
   const consoleApi = consoleApiFor(options.ports);
   let oidc: ConsoleOidc | null = null;
   let config: unknown = null;
+  // Large files go from the page straight to the file store (the staging path), another origin.
+  let storeOrigin: string | null = null;
+  let corsReady: Promise<void> = Promise.resolve();
 
   async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
@@ -62,12 +67,32 @@ export function createConsoleLayer(options: { maxBodyBytes: number; ports: Ports
         await api(req, res, url);
         return true;
       }
-      return serveConsoleFile(req, res, url, { config, connect: [] });
+      await corsReady;
+      return serveConsoleFile(req, res, url, { config, connect: storeOrigin ? [storeOrigin] : [] });
     },
     attach(origin, accounts) {
-      oidc = startConsoleOidc({ origin, logins: [accounts.owner, accounts.member], keys: accounts.keys });
+      oidc = startConsoleOidc({ origin, logins: [accounts.owner, accounts.member], keys: accounts.keys, sessionsFile: accounts.sessionsFile });
       config = { authority: oidc.issuer, client_id: CONSOLE_CLIENT_ID, scope: CONSOLE_SCOPE };
+      corsReady = allowConsoleUploads(origin).then(
+        (o) => void (storeOrigin = o),
+        (error: unknown) => console.warn(`console: large uploads will not reach the file store from the page: ${(error as Error).message}`),
+      );
       return oidc;
     },
   };
+}
+
+/**
+ * As the files bucket's CORS rule in AWS (lib/console-construct.ts): the console's origin only,
+ * POST (the presigned form) and PUT. Returns the store's origin as the page sees it (for its CSP).
+ */
+async function allowConsoleUploads(consoleOrigin: string): Promise<string> {
+  await s3().send(
+    new PutBucketCorsCommand({
+      Bucket: filesBucket(),
+      CORSConfiguration: { CORSRules: [{ AllowedOrigins: [consoleOrigin], AllowedMethods: ['POST', 'PUT'], AllowedHeaders: ['content-type'], ExposeHeaders: ['ETag'], MaxAgeSeconds: 3600 }] },
+    }),
+  );
+  // Where links point (S3_LINK_ENDPOINT or the store itself): read from a link, as the page gets one.
+  return new URL(await presignGet(filesBucket(), 'origin-probe', 60)).origin;
 }

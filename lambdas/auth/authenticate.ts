@@ -2,6 +2,7 @@ import { unauthorized } from '../platform/errors';
 import { nowMs } from '../platform/clock';
 import { KEY_PREFIX, hashApiKey } from './api-key';
 import { getApiKeyByHash, getOrganization, getUser, type Organization } from './identity-repository';
+import { recordKeyUse } from './key-usage';
 import { PRINCIPAL_CACHE_ENTRIES, PRINCIPAL_CACHE_MS, principals } from './principal-cache';
 
 export interface Principal {
@@ -30,6 +31,7 @@ export async function authenticate(authorization: string | undefined): Promise<P
   if (cached && now - cached.at < PRINCIPAL_CACHE_MS && now >= cached.at) {
     // Expiry is a property of the key itself: it holds to the millisecond even from the cache.
     if (cached.expiresAt !== null && cached.expiresAt <= now) throw unauthorized('Invalid or revoked API key');
+    await recordKeyUse(hash, now);
     return cached.principal;
   }
   principals.delete(hash);
@@ -38,7 +40,8 @@ export async function authenticate(authorization: string | undefined): Promise<P
   if (!key || key.revoked_at) throw unauthorized('Invalid or revoked API key');
   if (key.expires_at && Date.parse(key.expires_at) <= now) throw unauthorized('Invalid or revoked API key');
 
-  const [user, organization] = await Promise.all([getUser(key.created_by_user_id), getOrganization(key.organization_id)]);
+  // The use is recorded beside the two reads (at most once a minute per key, key-usage.ts).
+  const [user, organization] = await Promise.all([getUser(key.created_by_user_id), getOrganization(key.organization_id), recordKeyUse(hash, now)]);
   if (!user) throw unauthorized('API key creator no longer exists');
   if (!organization) throw unauthorized('Organization for this API key no longer exists');
 

@@ -6,12 +6,13 @@ import { getBalance } from '../credits/credits';
 import { badRequest, HttpError, notFound } from '../platform/errors';
 import { rawBodyOf } from '../platform/http/raw-body';
 import { originalLink, processedLink, type ProcessedQuery } from '../uploads/downloads';
+import { readStaged, stageUpload } from '../uploads/staging';
 import { toPublicUpload, type UploadRecord } from '../uploads/upload';
 import { getUpload, listUploads } from '../uploads/upload-repository';
 import { listLedger, listMembers } from './directory';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpointsOf, updateEndpoint } from '../webhooks/endpoints';
 import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../events/envelope';
-import { addNumber, history as spamHistory, listNumbers, resendCode, screenshot as spamScreenshot, verifyNumber } from '../spam/numbers';
+import { addNumber, deleteNumber as deleteSpamNumber, history as spamHistory, listNumbers, resendCode, screenshot as spamScreenshot, verifyNumber } from '../spam/numbers';
 import { isCarrier } from '../spam/carriers';
 import { consolePrincipal, requireOwner, type ConsolePrincipal } from './principal';
 import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from './web-upload';
@@ -133,6 +134,8 @@ route('GET', '/console/api/spam', async (p) => listNumbers(p.organization, 100, 
 route('POST', '/console/api/spam', async (p, { event, ports }) =>
   addNumber(ports, p.organization, json(z.object({ phone_number: z.string().min(1).max(40), verification_method: z.enum(['sms', 'call']).default('sms') }), event)),
 );
+// Everyone may stop monitoring, as anyone may add a number: the API's delete (limits slot, phone guard, history).
+route('DELETE', '/console/api/spam/{id}', async (p, { params }) => deleteSpamNumber(p.organization, params.id!));
 route('POST', '/console/api/spam/{id}/verify', async (p, { params, event, ports }) => verifyNumber(ports, p.organization, params.id!, json(z.object({ code: z.string().min(1).max(20) }), event).code));
 route('POST', '/console/api/spam/{id}/resend', async (p, { params, event, ports }) => resendCode(ports, p.organization, params.id!, json(z.object({ method: z.enum(['sms', 'call']) }), event).method));
 route('GET', '/console/api/spam/{id}/history', async (p, { params }) => spamHistory(p.organization, params.id!));
@@ -153,6 +156,13 @@ route('GET', '/console/api/uploads', async (p, { query }) => {
 route('POST', '/console/api/uploads', async (p, { event, query }) => {
   const draft = await startWebUpload(p, query.filename ?? 'web_upload.csv', rawBodyOf(event));
   return { draft };
+});
+// Files over what the HTTP API carries (10 MB; a Lambda event 6 MB) go from the browser straight to
+// the files bucket through the staging path's presigned POST (the API's own), then become a draft.
+route('POST', '/console/api/uploads/staging', async (p) => stageUpload(p.organizationId));
+route('POST', '/console/api/uploads/staged', async (p, { event }) => {
+  const body = json(z.object({ staged_upload_id: z.uuid(), filename: z.string().min(1).max(255).optional() }), event);
+  return { draft: await startWebUpload(p, body.filename ?? 'web_upload.csv', await readStaged(p.organizationId, body.staged_upload_id)) };
 });
 route('GET', '/console/api/uploads/{id}', async (p, { params }) => {
   const upload = await getUpload(params.id!);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { useTestService } from '../support/runtime';
 import { buildConsole, launch, newContext, shot, signIn } from './browser';
 import { runSpamTestsNow, spamVerificationCodes } from '../../lambdas/admin/admin';
@@ -161,6 +161,36 @@ describe('console in Chromium', () => {
     expect(text).toMatch(/43,Phone,12345,not a valid US\/CA phone number/);
   });
 
+  it('sends a file over 4 MB straight to the file store (the staging path), then maps it', async () => {
+    const { page } = owner;
+    // 150 numbers with long notes: about 5 MB.
+    const big = callList(150).replace(/,n(\d+)\n/g, (_, i: string) => `,${'n'.repeat(33_000)}${i}\n`);
+    expect(big.length).toBeGreaterThan(4 * 1024 * 1024);
+    const posts: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && posts.push(new URL(r.url()).origin === service.url ? new URL(r.url()).pathname + new URL(r.url()).search : `store:${new URL(r.url()).pathname}`));
+    await page.getByRole('link', { name: 'New upload' }).first().click();
+    await page.getByLabel('CSV file').setInputFiles({ name: 'big-list.csv', mimeType: 'text/csv', buffer: Buffer.from(big) });
+    await page.getByRole('button', { name: 'Upload file' }).click();
+    await page.getByRole('heading', { name: 'Map columns' }).waitFor();
+    page.removeAllListeners('request');
+    // The bytes went to the store, not through the console's API.
+    expect(posts).toEqual(['/console/api/uploads/staging', `store:/${process.env.FILES_BUCKET ?? 'phone-validation-files'}`, '/console/api/uploads/staged']);
+    expect(await page.getByRole('checkbox', { name: /^Phone/ }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByRole('heading', { name: 'Confirm' }).waitFor();
+    expect(await page.locator('section.card dl.counts').innerText()).toMatch(/Valid numbers\s*150/);
+    // The store answers CORS for the console's origin only, POST and PUT.
+    const store = posts[1]!.slice('store:'.length);
+    const storeUrl = `${new URL((await (await service.request('POST', '/api/v1/uploads/staging')).json() as { url: string }).url).origin}${store}`;
+    const preflight = (origin: string, method: string) => fetch(storeUrl, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method } });
+    const allowed = await preflight(service.url, 'POST');
+    // (s3rver answers a matched preflight with `*`; the upload's own response names the origin,
+    // which the browser checked above.)
+    expect(allowed.status).toBe(200);
+    expect((await preflight('http://elsewhere.example', 'POST')).status).toBe(403);
+    expect((await preflight(service.url, 'DELETE')).status).toBe(403);
+  });
+
   it('mints a key shown once, which then calls the API; revoking it ends that', async () => {
     const { page } = owner;
     await page.getByRole('link', { name: 'Developer' }).click();
@@ -175,6 +205,13 @@ describe('console in Chromium', () => {
     expect((await call()).status).toBe(200);
     const row = page.getByRole('row', { name: new RegExp(key.slice(0, 12).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
     expect(await row.innerText()).toContain('2099');
+    // The call above is the key's last use; the panel lists it (it was "—" before).
+    expect(await row.getByRole('cell').nth(4).innerText()).toBe('—');
+    await page.getByRole('link', { name: 'Credits' }).click();
+    await page.getByRole('link', { name: 'Developer' }).click();
+    const used = await row.getByRole('cell').nth(4).innerText();
+    expect(used).not.toBe('—');
+    expect(used).toMatch(new RegExp(String(new Date().getFullYear())));
     page.once('dialog', (d) => void d.accept());
     await row.getByRole('button', { name: /Revoke/ }).click();
     await page.getByText(`Key ${key.slice(0, 12)}… revoked.`).waitFor();
@@ -235,10 +272,42 @@ describe('console in Chromium', () => {
       expect(listed).toHaveLength(1);
       expect(listed[0]).toMatchObject({ is_active: false, description: 'CRM sync' });
       expect(listed[0]!.events).toContain('upload.created');
+      const hooksOverApi = async () => (await (await service.request('GET', '/api/v1/webhooks')).json()) as { id: string; is_active: boolean; events: string[] }[];
+      // Re-enable; edit its events from the page (unticking one, ticking another).
+      await card.getByRole('button', { name: 'Re-enable' }).click();
+      await card.getByText('active', { exact: true }).waitFor();
+      const before = (await hooksOverApi())[0]!.events;
+      expect(before).toContain('upload.created');
+      expect(before).not.toContain('spam.detected');
+      // Two ticks in a row, the second before the first has saved (a slow network, played by
+      // holding each save back a little): both hold.
+      const slowSaves = async (route: Route) => {
+        if (route.request().method() === 'POST') await new Promise((r) => setTimeout(r, 400));
+        await route.continue();
+      };
+      await page.route('**/console/api/webhooks/*', slowSaves);
+      await card.getByRole('checkbox', { name: 'upload.created' }).uncheck();
+      await card.getByRole('checkbox', { name: 'spam.detected', exact: true }).check();
+      const expected = [...before.filter((e) => e !== 'upload.created'), 'spam.detected'].sort();
+      await expect.poll(async () => (await hooksOverApi())[0]!.events.sort()).toEqual(expected);
+      await page.waitForLoadState('networkidle');
+      await page.unroute('**/console/api/webhooks/*', slowSaves);
+      expect((await hooksOverApi())[0]!.events.sort()).toEqual(expected);
+      expect((await hooksOverApi())[0]!.is_active).toBe(true);
+      expect(await card.getByRole('checkbox', { name: 'upload.created' }).isChecked()).toBe(false);
       // A URL that does not answer 2xx is not registered; the page says why.
       await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/nothing-listens');
       await page.getByRole('button', { name: 'Register endpoint' }).click();
       await page.getByText(/Not registered: The webhook.ping to the URL did not complete/).waitFor();
+      // Delete it: the page asks first; dismissing keeps it, accepting removes it.
+      page.once('dialog', (d) => void d.dismiss());
+      await card.getByRole('button', { name: `Delete endpoint ${hookUrl}` }).click();
+      expect(await hooksOverApi()).toHaveLength(1);
+      page.once('dialog', (d) => void d.accept());
+      await card.getByRole('button', { name: `Delete endpoint ${hookUrl}` }).click();
+      await page.getByText(`${hookUrl} deleted.`).waitFor();
+      await page.getByText('No endpoints yet.').waitFor();
+      expect(await hooksOverApi()).toEqual([]);
     } finally {
       await new Promise<void>((r) => receiver.close(() => r()));
     }
@@ -268,6 +337,13 @@ describe('console in Chromium', () => {
     await img.waitFor();
     expect(await img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
     await shot(page, 'spam-monitoring');
+    // Stop monitoring it from the page: gone from the page and from the API.
+    page.once('dialog', (d) => void d.accept());
+    await card.getByRole('button', { name: 'Stop monitoring +12023180666' }).click();
+    await page.getByText('+12023180666 is no longer monitored; its history was removed.').waitFor();
+    await card.waitFor({ state: 'detached' });
+    const numbers = (await (await service.request('GET', '/api/v1/spam/numbers')).json()) as { numbers: unknown[] };
+    expect(numbers.numbers).toEqual([]);
   });
 
   it('works from the keyboard, and every field and button on every page has a name', async () => {

@@ -96,7 +96,7 @@ describe('spam monitoring infrastructure', () => {
     expect(JSON.stringify(template.findResources('AWS::IAM::Policy'))).not.toContain('sms-voice:');
   });
 
-  it('lets only the spam API function send codes through End User Messaging SMS and Voice v2, from the configured identity', () => {
+  it('lets only the spam API function and the console function (its spam page) send codes through End User Messaging SMS and Voice v2, from the configured identity', () => {
     const sendingPolicies = (origination: string) => {
       const app = new App({ context: { 'aws:cdk:bundling-stacks': [], spamOriginationIdentity: origination } });
       const stack = new PhoneValidationStack(app, 'SmsStack', { env: { account: '111111111111', region: 'us-east-1' } });
@@ -106,12 +106,16 @@ describe('spam monitoring infrastructure', () => {
     };
     const arn = 'arn:aws:sms-voice:us-east-1:111111111111:phone-number/phone-0123456789abcdef';
     const byArn = sendingPolicies(arn);
-    expect(byArn).toHaveLength(1);
-    expect(byArn[0]).toMatchObject({ Action: ['sms-voice:SendTextMessage', 'sms-voice:SendVoiceMessage'], Resource: arn, roles: [{ Ref: expect.stringMatching(/^ApiSpamFunctionServiceRole/) }] });
+    expect(byArn).toHaveLength(2);
+    for (const [i, role] of [/^ApiSpamFunctionServiceRole/, /^ConsoleApiFunctionServiceRole/].entries()) {
+      expect(byArn[i]).toMatchObject({ Action: ['sms-voice:SendTextMessage', 'sms-voice:SendVoiceMessage'], Resource: arn, roles: [{ Ref: expect.stringMatching(role) }] });
+    }
     const byNumber = sendingPolicies('+12025550100');
-    expect(byNumber).toHaveLength(1);
-    expect(JSON.stringify(byNumber[0]!.Resource)).toContain(':sms-voice:');
-    expect(byNumber[0]!.Resource).not.toBe('*');
+    expect(byNumber).toHaveLength(2);
+    for (const statement of byNumber) {
+      expect(JSON.stringify(statement.Resource)).toContain(':sms-voice:');
+      expect(statement.Resource).not.toBe('*');
+    }
     expect(nagErrors({ spamOriginationIdentity: '+12025550100' })).toEqual([]);
   });
 

@@ -72,6 +72,36 @@ export async function sendFile<T>(path: string, file: File, onProgress: (fractio
   });
 }
 
+export interface StagedPost {
+  staged_upload_id: string;
+  url: string;
+  fields: Record<string, string>;
+  max_bytes: number;
+}
+
+/**
+ * Sends a file straight to the file store with the staging path's presigned POST (the form's
+ * fields first, the file last, as S3 requires), reporting progress (0..1).
+ */
+export function postToStore(stage: StagedPost, file: File, onProgress: (fraction: number) => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(stage.fields)) form.append(name, value);
+    form.append('file', file);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', stage.url);
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.onerror = () => reject(new ApiError(0, 'The upload to storage was interrupted; check the connection and try again'));
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) return resolve();
+      // S3 answers in XML; its Message says why (too large, expired link).
+      const message = /<Message>([^<]*)<\/Message>/.exec(xhr.responseText)?.[1];
+      reject(new ApiError(xhr.status, `Storage refused the file${message ? `: ${message}` : ` (${xhr.status})`}`));
+    };
+    xhr.send(form);
+  });
+}
+
 /** Asks for a signed link and follows it: the browser downloads the file. */
 export async function download(path: string): Promise<void> {
   const { url } = await api<{ url: string }>('GET', path);

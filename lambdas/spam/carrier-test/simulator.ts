@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { nowIso } from '../../platform/clock';
 import { CARRIERS, type Carrier } from '../carriers';
-import { encodeBlockJpeg } from './jpeg';
+import { renderCallScreen } from './call-screen';
 import type { CarrierTestOutcome, CarrierTestPort, CarrierTestRequest } from './port';
 
 /** What each carrier's handset displays for a flagged call in the simulator. */
@@ -68,6 +68,7 @@ export class SimulatedCarrierTests implements CarrierTestPort {
     }
     const flagged = verdict === 'flagged';
     const label = flagged ? SIMULATED_LABELS[request.carrier] : null;
+    const capturedAt = nowIso();
     return {
       status: 'completed',
       spam_detected: flagged,
@@ -75,26 +76,10 @@ export class SimulatedCarrierTests implements CarrierTestPort {
       sip_response_code: '200',
       caller_id_verified: !flagged,
       originating_carrier: originating,
-      screenshot: { bytes: simulatedScreenshot(request, label), contentType: 'image/jpeg' },
-      captured_at: nowIso(),
+      screenshot: { bytes: renderCallScreen({ carrier: request.carrier, phoneNumber: request.phoneNumber, capturedAt, label }), contentType: 'image/jpeg' },
+      captured_at: capturedAt,
       error: null,
       simulated: true,
     };
   }
-}
-
-/** A 72x128 greyscale "incoming call" screen; a bright banner when the call was labelled. */
-export function simulatedScreenshot(request: Pick<CarrierTestRequest, 'phoneNumber' | 'carrier' | 'day'>, label: string | null): Buffer {
-  const carrierShade = { 'at&t': 90, 't-mobile': 150, verizon: 200 }[request.carrier];
-  const blocks = Array.from({ length: 16 }, (_, row) =>
-    Array.from({ length: 9 }, (_, col) => {
-      if (row === 0) return carrierShade; // status bar: which handset
-      if (label && row >= 3 && row <= 4) return 235; // the spam banner
-      if (row >= 6 && row <= 7 && col >= 1 && col <= 7) return 180; // the caller id line
-      if (row >= 13 && row <= 14 && (col === 2 || col === 6)) return col === 2 ? 60 : 140; // decline / answer
-      return 30;
-    }),
-  );
-  const caption = `SIMULATED incoming call from ${request.phoneNumber} on ${request.carrier} ${request.day}: ${label ?? 'no label'}`;
-  return encodeBlockJpeg(blocks, caption);
 }

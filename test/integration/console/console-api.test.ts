@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { SignJWT, generateKeyPair, importJWK } from 'jose';
 import { useTestService } from '../../support/runtime';
@@ -7,6 +8,8 @@ import { newCustomer } from '../../support/customer';
 // The console's API over HTTP with tokens as the provider issues them (signed with the runtime's
 // key), and hostile ones: other organizations, members, races, refused charges.
 
+// The webhook receiver below listens on loopback, which the service refuses unless told (local only).
+process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
 const service = useTestService();
 const AUD = 'urn:phone-validation:console';
 type SigningKey = Parameters<SignJWT['sign']>[0];
@@ -127,6 +130,71 @@ describe('developer panel', () => {
     expect((await use()).status).toBe(401);
     expect((await call(owner, 'POST', '/keys', { expires_at: '2001-01-01T00:00:00Z' })).status).toBe(400);
     expect((await call(owner, 'DELETE', `/members/${service.userId}`)).status).toBe(400);
+  });
+});
+
+describe('deleting from the console', () => {
+  it("another organization's monitored number and webhook endpoint are 404 and stay; a member may stop monitoring a number of theirs", async () => {
+    const other = await otherOrg(1000);
+    const added = await call(other.token, 'POST', '/spam', { phone_number: '(202) 318-0777', verification_method: 'sms' });
+    expect(added.status).toBe(200);
+    const numberId = added.body.number.id as string;
+    expect(numberId).toMatch(/^[0-9a-f-]{36}$/);
+    const owner = await tokenFor(service.userId);
+    expect(await call(owner, 'DELETE', `/spam/${numberId}`)).toEqual({ status: 404, body: { detail: expect.any(String) } });
+    expect((await call(other.token, 'GET', '/spam')).body.numbers.map((n: { id: string }) => n.id)).toEqual([numberId]);
+    // Members watch labels too: a member of that organization stops monitoring it.
+    const member = await createUser(`member-${Math.random().toString(36).slice(2)}@example.com`);
+    await addMember(other.org.id, member.id, 'member');
+    const gone = await call(await tokenFor(member.id), 'DELETE', `/spam/${numberId}`);
+    expect(gone.status).toBe(200);
+    expect(gone.body).toMatchObject({ success: true, number_id: numberId, phone_number: '+12023180777' });
+    expect((await call(other.token, 'GET', '/spam')).body.numbers).toEqual([]);
+    expect((await call(other.token, 'DELETE', `/spam/${numberId}`)).status).toBe(404);
+    // The number can be added again (its guard went with it).
+    expect((await call(other.token, 'POST', '/spam', { phone_number: '(202) 318-0777', verification_method: 'sms' })).status).toBe(200);
+
+    // Webhooks: owners only, and only their own.
+    const receiver = createServer((_req, res) => res.writeHead(200).end('ok'));
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const port = (receiver.address() as { port: number }).port;
+      const hook = await call(other.token, 'POST', '/webhooks', { url: `http://127.0.0.1:${port}/h` });
+      expect(hook.status).toBe(200);
+      const hookId = hook.body.webhook.id as string;
+      expect((await call(owner, 'DELETE', `/webhooks/${hookId}`)).status).toBe(404);
+      expect((await call(owner, 'POST', `/webhooks/${hookId}`, { is_active: false })).status).toBe(404);
+      expect((await call(await tokenFor(member.id), 'DELETE', `/webhooks/${hookId}`)).status).toBe(403);
+      expect((await call(other.token, 'GET', '/webhooks')).body.data).toHaveLength(1);
+      expect((await call(other.token, 'DELETE', `/webhooks/${hookId}`)).body).toEqual({ id: hookId, deleted: true });
+      expect((await call(other.token, 'GET', '/webhooks')).body.data).toEqual([]);
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
+  });
+});
+
+describe('large files through the staging path', () => {
+  it("a staged file becomes a draft of the organization that staged it only; a malformed id is refused", async () => {
+    const owner = await tokenFor(service.userId);
+    const stage = await call(owner, 'POST', '/uploads/staging');
+    expect(stage.status).toBe(200);
+    expect(stage.body).toMatchObject({ staged_upload_id: expect.any(String), url: expect.any(String), fields: expect.any(Object), max_bytes: 100 * 1024 * 1024 });
+    const form = new FormData();
+    for (const [k, v] of Object.entries(stage.body.fields as Record<string, string>)) form.append(k, v);
+    form.append('file', new Blob([csv(120)], { type: 'text/csv' }), 'list.csv');
+    expect((await fetch(stage.body.url as string, { method: 'POST', body: form })).status).toBeLessThan(300);
+
+    const other = await otherOrg(10);
+    const theirs = await call(other.token, 'POST', '/uploads/staged', { staged_upload_id: stage.body.staged_upload_id });
+    expect(theirs.status).toBe(400);
+    expect(theirs.body.detail).toMatch(/No staged file/);
+    expect((await call(owner, 'POST', '/uploads/staged', { staged_upload_id: '../../uploads/x' })).status).toBe(400);
+    expect((await call(owner, 'POST', '/uploads/staged', { staged_upload_id: '00000000-0000-4000-8000-000000000000' })).status).toBe(400);
+
+    const mine = await call(owner, 'POST', '/uploads/staged', { staged_upload_id: stage.body.staged_upload_id, filename: 'big.csv' });
+    expect(mine.status).toBe(200);
+    expect(mine.body.draft).toMatchObject({ status: 'pending_mapping', filename: 'big.csv', total_rows: 120, header: ['name', 'phone'] });
   });
 });
 

@@ -70,7 +70,7 @@ describe('spam monitoring walk-through over HTTP', () => {
     expect(shot.headers.get('content-type')).toBe('image/jpeg');
     const bytes = Buffer.from(await shot.arrayBuffer());
     const image = jpeg.decode(bytes, { useTArray: true });
-    expect([image.width, image.height]).toEqual([72, 128]);
+    expect([image.width, image.height]).toEqual([360, 640]);
     expect(bytes.toString('latin1')).toContain('SIMULATED incoming call from +12023180667 on verizon');
 
     // Without carrier: the most recent across carriers.

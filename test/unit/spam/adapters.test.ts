@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import jpeg from 'jpeg-js';
+import { setClock } from '../../../lambdas/platform/clock';
 import { PinpointSMSVoiceV2Client, SendTextMessageCommand, SendVoiceMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { AwsSmsVoiceTelephony } from '../../../lambdas/spam/telephony/aws-sms-voice';
 import { TelephonyError } from '../../../lambdas/spam/telephony/port';
@@ -164,10 +165,21 @@ describe('simulator and its JPEG screenshots', () => {
     expect(simulatedVerdict('+12023180669', 't-mobile', '2030-01-03')).toBe('failed');
     expect(simulatedVerdict('+12023180123', 'verizon', '2030-01-03')).toBe('clean');
     const sim = new SimulatedCarrierTests();
-    const a = await sim.runTest({ testRunId: 'r', numberId: 'n', phoneNumber: '+12023180666', carrier: 'verizon', day: '2030-01-03' });
-    const b = await sim.runTest({ testRunId: 'r2', numberId: 'n', phoneNumber: '+12023180666', carrier: 'verizon', day: '2030-01-03' });
+    // The screen shows the capture time, so the same clock gives the same image.
+    const at = Date.parse('2030-01-03T09:15:00Z');
+    setClock(() => at);
+    let a, b, later;
+    try {
+      a = await sim.runTest({ testRunId: 'r', numberId: 'n', phoneNumber: '+12023180666', carrier: 'verizon', day: '2030-01-03' });
+      b = await sim.runTest({ testRunId: 'r2', numberId: 'n', phoneNumber: '+12023180666', carrier: 'verizon', day: '2030-01-03' });
+      setClock(() => at + 60_000);
+      later = await sim.runTest({ testRunId: 'r3', numberId: 'n', phoneNumber: '+12023180666', carrier: 'verizon', day: '2030-01-03' });
+    } finally {
+      setClock(null);
+    }
     expect(a.simulated).toBe(true);
     expect(a.screenshot!.bytes.equals(b.screenshot!.bytes)).toBe(true);
+    expect(a.screenshot!.bytes.equals(later.screenshot!.bytes)).toBe(false);
     expect(a.screenshot!.bytes.toString('latin1')).toContain('SIMULATED');
   });
 });

@@ -1,9 +1,14 @@
 import { useState } from 'preact/hooks';
-import { sendFile } from '../api';
+import { api, postToStore, sendFile, type StagedPost } from '../api';
 import { navigate } from '../router';
 import type { Draft } from '../types';
 
 const MAX_BYTES = 100 * 1024 * 1024;
+/**
+ * Larger files go straight to storage (the staging path): in AWS a request through the HTTP API
+ * carries at most 10 MB, and a Lambda event 6 MB, which the body fills base64 encoded.
+ */
+export const DIRECT_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Step 1: choose a CSV; it is stored with a progress bar, then the mapping step opens. */
 export function NewUploadPage() {
@@ -18,7 +23,14 @@ export function NewUploadPage() {
     setError(null);
     setProgress(0);
     try {
-      const { draft } = await sendFile<{ draft: Draft }>(`/uploads?filename=${encodeURIComponent(file.name)}`, file, setProgress);
+      let draft: Draft;
+      if (file.size > DIRECT_MAX_BYTES) {
+        const stage = await api<StagedPost>('POST', '/uploads/staging');
+        await postToStore(stage, file, setProgress);
+        ({ draft } = await api<{ draft: Draft }>('POST', '/uploads/staged', { staged_upload_id: stage.staged_upload_id, filename: file.name }));
+      } else {
+        ({ draft } = await sendFile<{ draft: Draft }>(`/uploads?filename=${encodeURIComponent(file.name)}`, file, setProgress));
+      }
       navigate(`/uploads/${draft.id}`);
     } catch (err) {
       setProgress(null);

@@ -123,11 +123,28 @@ export function SpamPage() {
               </table>
             </div>
           )}
-          {n.verified && (
-            <button type="button" class="secondary" aria-expanded={open === n.id} onClick={() => setOpen(open === n.id ? null : n.id)}>
-              {open === n.id ? 'Hide history' : 'History and screenshots'}
+          <div class="buttons">
+            {n.verified && (
+              <button type="button" class="secondary" aria-expanded={open === n.id} onClick={() => setOpen(open === n.id ? null : n.id)}>
+                {open === n.id ? 'Hide history' : 'History and screenshots'}
+              </button>
+            )}
+            <button
+              type="button"
+              class="danger"
+              aria-label={`Stop monitoring ${n.phone_number}`}
+              onClick={() =>
+                confirm(`Stop monitoring ${n.phone_number}? Its history and screenshots are removed.`) &&
+                void act(async () => {
+                  await api('DELETE', `/spam/${n.id}`);
+                  if (open === n.id) setOpen(null);
+                  return `${n.phone_number} is no longer monitored; its history was removed.`;
+                })
+              }
+            >
+              Stop monitoring
             </button>
-          )}
+          </div>
           {open === n.id && <History number={n} />}
         </article>
       ))}

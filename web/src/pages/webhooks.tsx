@@ -38,6 +38,9 @@ export function WebhooksPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  // Ticks not yet reflected by a reload: the next tick builds on these, not on the stale list.
+  const [pendingEvents, setPendingEvents] = useState<Record<string, string[]>>({});
 
   const load = async () => {
     const r = await api<{ data: Webhook[]; event_types: string[]; default_events: string[] }>('GET', '/webhooks');
@@ -76,10 +79,24 @@ export function WebhooksPage() {
     }
   };
 
+  const remove = async (h: Webhook) => {
+    setError(null);
+    setNotice(null);
+    try {
+      await api('DELETE', `/webhooks/${h.id}`);
+      if (open === h.id) setOpen(null);
+      setNotice(`${h.url} deleted.`);
+      await load();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+
   return (
     <>
       <h1>Webhooks</h1>
       {error && <p role="alert" class="error">{error}</p>}
+      {notice && <p role="status">{notice}</p>}
       <form class="card" onSubmit={(e) => void register(e)} aria-labelledby="wh-new">
         <h2 id="wh-new">Register an endpoint</h2>
         <p>The service sends a signed <code>webhook.ping</code> at once; the endpoint must answer 2xx.</p>
@@ -121,13 +138,38 @@ export function WebhooksPage() {
               <span class={`status ${h.is_active ? 's-completed' : 's-failed'}`}>{h.is_active ? 'active' : 'disabled'}</span> · last success {when(h.last_success_at)} · last failure {when(h.last_failure_at)} · {h.consecutive_failures} failures in a row
               {h.description ? ` · ${h.description}` : ''}
             </p>
-            <EventChecks idPrefix={h.id} types={types} selected={h.events} onChange={(ev) => void update(h.id, { events: ev })} />
+            <EventChecks
+              idPrefix={h.id}
+              types={types}
+              selected={pendingEvents[h.id] ?? h.events}
+              onChange={(ev) => {
+                setPendingEvents((p) => ({ ...p, [h.id]: ev }));
+                void update(h.id, { events: ev }).then(() =>
+                  setPendingEvents((p) => {
+                    if (p[h.id] !== ev) return p;
+                    const { [h.id]: _done, ...rest } = p;
+                    return rest;
+                  }),
+                );
+              }}
+            />
             <div class="buttons">
               <button type="button" class="secondary" onClick={() => void update(h.id, { is_active: !h.is_active })}>
                 {h.is_active ? 'Disable' : 'Re-enable'}
               </button>
               <button type="button" class="secondary" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>
                 {open === h.id ? 'Hide deliveries' : 'Show deliveries'}
+              </button>
+              <button
+                type="button"
+                class="danger"
+                aria-label={`Delete endpoint ${h.url}`}
+                onClick={() =>
+                  confirm(`Delete the endpoint ${h.url}? It receives no more events; deliveries still pending are abandoned.`) &&
+                  void remove(h)
+                }
+              >
+                Delete
               </button>
             </div>
             {open === h.id && <Deliveries id={h.id} />}
