@@ -89,10 +89,15 @@ export async function createUpload(principal: Pick<Principal, 'organizationId' |
   };
   // File and (invisible) record first, then the charge, then visibility: a crash anywhere leaves at
   // most an invisible `charging` record, never a charge without an upload.
-  // What the pipeline needs (numbers, names, record spans) is stored once here, so neither it nor
+  // What the pipeline needs (numbers, names; record spans apart) is stored once here, so neither it nor
   // the downloads parse the original or normalize a number again (work-file.ts).
   const bucket = filesBucket();
-  await Promise.all([putObject(bucket, keys.original(record), input.csv, 'text/csv'), putObject(bucket, keys.work(record), work, 'application/json'), insertUpload(record)]);
+  await Promise.all([
+    putObject(bucket, keys.original(record), input.csv, 'text/csv'),
+    putObject(bucket, keys.work(record), work.work, 'application/json'),
+    putObject(bucket, keys.layout(record), work.layout, 'application/json'),
+    insertUpload(record),
+  ]);
 
   const amount = record.credits_required ?? 0;
   try {

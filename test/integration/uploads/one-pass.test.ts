@@ -9,7 +9,7 @@ import { keys } from '../../../lambdas/uploads/upload';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
 import { buildProcessedCsv } from '../../../lambdas/uploads/processed-file';
 import { loadUploadWork } from '../../../lambdas/uploads/pipeline/prepare';
-import type { RowResult } from '../../../lambdas/uploads/results';
+import { parseResults } from '../../../lambdas/uploads/results';
 
 // Issue 15, item 2: an upload's original is parsed once (at create) and each number normalized
 // once; the pipeline and the downloads use what create stored (work-file.ts) and write the same
@@ -70,7 +70,7 @@ describe('one pass over each upload', () => {
     const id = await create(csv);
     await settleWorkflows();
     const upload = (await getUpload(id))!;
-    const results = (JSON.parse((await getObject(filesBucket(), keys.results(upload)))!.toString('utf8')) as { rows: RowResult[] }).rows;
+    const results = parseResults((await getObject(filesBucket(), keys.results(upload)))!);
     const expected = (options = {}) => Buffer.from(buildProcessedCsv(csv.toString('utf8'), upload.phone_columns, true, results, options), 'utf8');
     expect((await linkBytes(`/api/v1/uploads/${id}/download/processed`)).equals(expected())).toBe(true);
     expect((await linkBytes(`/api/v1/uploads/${id}/download/processed?neutralize_formulas=true`)).equals(expected({ neutralizeFormulas: true }))).toBe(true);
@@ -86,6 +86,7 @@ describe('one pass over each upload', () => {
     const upload = (await getUpload(id))!;
     const stored = await loadUploadWork(upload);
     await s3().send(new DeleteObjectCommand({ Bucket: filesBucket(), Key: keys.work(upload) }));
+    await s3().send(new DeleteObjectCommand({ Bucket: filesBucket(), Key: keys.layout(upload) }));
     const reread = await loadUploadWork(upload);
     expect(reread.rows).toEqual(stored.rows);
     expect(reread.layout).toEqual(stored.layout);
