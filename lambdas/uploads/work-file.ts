@@ -158,7 +158,10 @@ export function readWorkLayout(work: Buffer): StoredLayout | null {
 }
 
 export function readWorkRows(bytes: Buffer): StoredRows {
-  if (isV1(bytes)) return parseV1(bytes);
+  if (isV1(bytes)) {
+    const { numbers, names } = parseV1(bytes);
+    return { numbers, names };
+  }
   checkV2(bytes);
   return { numbers: JSON.parse(line(bytes, 1)) as StoredRows['numbers'], names: JSON.parse(line(bytes, 2)) as StoredRows['names'] };
 }

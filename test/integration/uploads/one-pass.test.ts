@@ -17,7 +17,7 @@ import { parseResults } from '../../../lambdas/uploads/results';
 
 const service = useTestService();
 
-/** A file with what the spans must survive: BOM, CRLF and a bare LF, quoted commas and newlines, short rows, formula cells, no final newline. */
+/** A file with what the spans must survive: BOM, CRLF and a bare LF, quoted commas and newlines, short rows, formula cells, non-ASCII text, no final newline. */
 function awkwardCsv(rows: number): { csv: Buffer; cells: number } {
   const lines = ['id,name,mobile,home,note'];
   let cells = 0;
@@ -25,7 +25,9 @@ function awkwardCsv(rows: number): { csv: Buffer; cells: number } {
     const mobile = i % 7 === 0 ? '' : `(212) 555-${String(1000 + i).padStart(4, '0')}`;
     const home = i % 5 === 0 ? 'n/a' : i % 3 === 0 ? '' : `+1 646 555 ${String(2000 + i).padStart(4, '0')}`;
     const note = i % 11 === 0 ? '=SUM(A1)' : i % 13 === 0 ? '"line1\nline2, quoted"' : '';
-    const line = i % 17 === 0 ? `${i},"Doe, Jane",${mobile}` : `${i},"Doe, Jane",${mobile},${home},${note}`;
+    // Non-ASCII names (2-, 3- and 4-byte UTF-8) make record offsets differ from byte offsets.
+    const name = i % 4 === 0 ? '"Doë, Jané €"' : i % 6 === 1 ? '"Doe 😀, Jane"' : '"Doe, Jane"';
+    const line = i % 17 === 0 ? `${i},${name},${mobile}` : `${i},${name},${mobile},${home},${note}`;
     cells += (mobile ? 1 : 0) + (home && i % 17 !== 0 ? 1 : 0);
     lines.push(line);
   }
