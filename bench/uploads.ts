@@ -6,6 +6,7 @@ import { csvParseCount } from '../lambdas/uploads/csv';
 import { normalizationCount } from '../lambdas/classification/normalize';
 import { multiColumnCsv, singleColumnCsv } from './csv-files';
 import { runChild } from './child';
+import { bundleChild } from './bundle-child';
 
 const ROWS = Number(process.env.BENCH_UPLOAD_ROWS ?? 250_000);
 const MULTI_ROWS = Number(process.env.BENCH_UPLOAD_MULTI_ROWS ?? 100_000);
@@ -58,8 +59,44 @@ interface Processed {
   status: string;
   maxRssKb: number;
   rssBeforeKb: number;
+  /** Each step's own peak (prepare, the busiest classify container, finalize). */
+  stepPeakKb: Record<string, number>;
   csvParses: number;
   normalizations: number;
+}
+
+interface StepOutput<T> {
+  answer: T;
+  ms: number;
+  maxRssKb: number;
+  rssBeforeKb: number;
+  csvParses: number;
+  normalizations: number;
+}
+
+/**
+ * The workflow's steps as the state machine runs them, each in its own process as each is its own
+ * function: Prepare; ClassifyChunk in 4 containers at once (the Map's concurrency), each taking
+ * its chunks one after another; Finalize. Peak memory is the largest any one process reached.
+ */
+async function processUpload(child: string, id: string): Promise<Processed> {
+  const t = performance.now();
+  const prepared = await runChild<StepOutput<{ chunks: number[] }>>(child, ['prepare', id]);
+  const chunks = prepared.answer.chunks;
+  const containers = [0, 1, 2, 3].map((k) => chunks.filter((_, i) => i % 4 === k)).filter((c) => c.length);
+  const classified = await Promise.all(containers.map((c) => runChild<StepOutput<unknown>>(child, ['classify', id, ...c.map(String)])));
+  const finalized = await runChild<StepOutput<{ status: string }>>(child, ['finalize', id, ...chunks.map(String)]);
+  const ms = performance.now() - t;
+  const all = [prepared, ...classified, finalized];
+  return {
+    ms,
+    status: finalized.answer.status,
+    maxRssKb: Math.max(...all.map((s) => s.maxRssKb)),
+    rssBeforeKb: Math.max(...all.map((s) => s.rssBeforeKb)),
+    stepPeakKb: { prepare: prepared.maxRssKb, classify: Math.max(...classified.map((s) => s.maxRssKb)), finalize: finalized.maxRssKb },
+    csvParses: all.reduce((n, s) => n + s.csvParses, 0),
+    normalizations: all.reduce((n, s) => n + s.normalizations, 0),
+  };
 }
 
 /** Phone cells holding something (what a normalizer must read once each). */
@@ -72,8 +109,8 @@ function phoneCells(csv: string, columns: number[]): number {
 /**
  * Uploads of 250,000 valid distinct numbers with name columns (and a multi-column variant): the
  * create call over the local API against the fastest of three CSV parsers on the same file; then
- * the workflow's steps in a separate process (as a Lambda runs them), whose own peak memory is
- * measured; CSV parses and normalizations counted by instrumentation across create and
+ * the workflow's steps each in processes of their own running the bundled code (as Lambdas run
+ * them), whose own peak memory is measured; CSV parses and normalizations counted by instrumentation across create and
  * processing; then the first filtered download.
  */
 export async function runUploadsBench(): Promise<Record<string, number | string>> {
@@ -89,12 +126,13 @@ export async function runUploadsBench(): Promise<Record<string, number | string>
   try {
     const single = await create(runtime, csv, { phone_column: 'phone', first_name_column: 'first_name', last_name_column: 'last_name' });
     single.cells = phoneCells(csv, [3]);
-    const processed = await runChild<Processed>('./pipeline-child.ts', [single.id]);
+    const child = await bundleChild('./pipeline-child.ts');
+    const processed = await processUpload(child, single.id);
     if (processed.status !== 'completed') throw new Error(`upload ended ${processed.status}`);
 
     const multiCreated = await create(runtime, multi, { phone_columns: 'mobile,home,work', full_name_column: 'full_name' });
     multiCreated.cells = phoneCells(multi, [2, 3, 4]);
-    const multiProcessed = await runChild<Processed>('./pipeline-child.ts', [multiCreated.id]);
+    const multiProcessed = await processUpload(child, multiCreated.id);
     if (multiProcessed.status !== 'completed') throw new Error(`multi-column upload ended ${multiProcessed.status}`);
 
     const download = async (id: string) => {
@@ -128,6 +166,9 @@ export async function runUploadsBench(): Promise<Record<string, number | string>
       process_peak_rss_mb: Math.round(processed.maxRssKb / 1024),
       process_idle_rss_mb: Math.round(processed.rssBeforeKb / 1024),
       process_peak_kb_per_row: Number((processed.maxRssKb / ROWS).toFixed(2)),
+      process_peak_rss_mb_prepare: Math.round(processed.stepPeakKb.prepare! / 1024),
+      process_peak_rss_mb_classify: Math.round(processed.stepPeakKb.classify! / 1024),
+      process_peak_rss_mb_finalize: Math.round(processed.stepPeakKb.finalize! / 1024),
       csv_parses_per_upload: Math.max(perUpload(single, processed), perUpload(multiCreated, multiProcessed)),
       normalizations_per_number: Number(
         Math.max((single.normalizations + processed.normalizations) / single.cells, (multiCreated.normalizations + multiProcessed.normalizations) / multiCreated.cells).toFixed(2),

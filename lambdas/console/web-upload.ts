@@ -3,7 +3,8 @@ import { newId } from '../platform/ids';
 import { badRequest, conflict, forbidden, HttpError, notFound, payloadTooLarge } from '../platform/errors';
 import { filesBucket, getObject, presignGet, putObject } from '../platform/blob';
 import { normalizeUsCa } from '../classification';
-import { createUpload, readCsv } from '../uploads/create-upload';
+import { createUpload, plannedOf, readCsv, type PlannedCsv } from '../uploads/create-upload';
+import { layoutOf, hasUtf8Bom, serializeWork } from '../uploads/work-file';
 import { MAX_PHONE_COLUMNS, MIN_NUMBERS, planUpload, priceOf, type ColumnMapping, type Tier, type UploadPlan } from '../uploads/plan';
 import { MAX_CSV_BYTES } from '../uploads/request';
 import { csvLine } from '../uploads/csv';
@@ -23,6 +24,8 @@ const PREVIEW_ROWS = 5;
 const INVALID_CELLS_KEPT = 100;
 const originalKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/${d.organization_id}/${d.id}.csv`;
 const reportKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/${d.organization_id}/${d.id}-report.csv`;
+/** The plan validation made (createUpload's PlannedCsv) with its mapping: confirm does not parse the file again. */
+const plannedKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/${d.organization_id}/${d.id}-planned.json`;
 
 const clean = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -95,7 +98,8 @@ export async function mapWebUpload(principal: ConsolePrincipal, id: string, mapp
 
   const bytes = await getObject(filesBucket(), originalKey(draft));
   if (!bytes) throw new Error(`web upload ${draft.id}: original missing`);
-  const [header, ...rows] = readCsv(bytes).records;
+  const parsed = readCsv(bytes);
+  const [header, ...rows] = parsed.records;
   const fields = rows.map((r) => r.fields);
   let plan: UploadPlan | null = null;
   let failure: WebDraft['failure'] = null;
@@ -112,6 +116,13 @@ export async function mapWebUpload(principal: ConsolePrincipal, id: string, mapp
   }
   const invalid = plan ? invalidCells(plan, fields, header!.fields, mapping) : [];
   await putObject(filesBucket(), reportKey(draft), reportCsv(invalid, failure), 'text/csv');
+  if (plan && !failure) {
+    // What create stores of the file, from this parse: confirming does not parse it again.
+    const layout = layoutOf(parsed);
+    layout.bom ||= hasUtf8Bom(bytes);
+    const planned: PlannedCsv = { ...plannedOf(plan), ...serializeWork({ rows: plan.rows, layout }, mapping.phoneColumns.length) };
+    await putObject(filesBucket(), plannedKey(draft), JSON.stringify({ mapping: clean(mapping), planned }), 'application/json');
+  }
   const validation = plan ? validationOf(plan) : null;
   await transitionDraft(
     draft.id,
@@ -173,14 +184,18 @@ export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsoleP
   if (!(await transitionDraft(draft.id, ['awaiting_confirmation'], 'confirming', {}, nowIso()))) {
     throw conflict(`This upload is ${draft.status}; only an upload awaiting confirmation can be confirmed`);
   }
-  const csv = await getObject(filesBucket(), originalKey(draft));
+  const [csv, stored] = await Promise.all([getObject(filesBucket(), originalKey(draft)), getObject(filesBucket(), plannedKey(draft))]);
   if (!csv) throw new Error(`web upload ${draft.id}: original missing`);
+  // The plan validation made for this mapping; a draft validated before it was kept is planned again.
+  const saved = stored ? (JSON.parse(stored.toString('utf8')) as { mapping: ColumnMapping; planned: PlannedCsv }) : null;
+  const planned = saved && sameMapping(saved.mapping, draft.mapping!) ? saved.planned : undefined;
   try {
     const upload = await createUpload(
       ports,
       { organizationId: principal.organizationId, userId: principal.userId, apiKeyId: null },
       { csv, filename: draft.filename, mapping: draft.mapping!, tier, skipMobileLookup, source: 'web' },
       draft.id,
+      planned,
     );
     await transitionDraft(draft.id, ['confirming'], 'confirmed', {}, nowIso());
     return upload;
@@ -189,6 +204,9 @@ export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsoleP
     throw error;
   }
 }
+
+const sameMapping = (a: ColumnMapping, b: ColumnMapping): boolean =>
+  a.phoneColumns.join('\u0000') === b.phoneColumns.join('\u0000') && a.fullNameColumn === b.fullNameColumn && a.firstNameColumn === b.firstNameColumn && a.lastNameColumn === b.lastNameColumn;
 
 export const openDrafts = (principal: ConsolePrincipal) => listOpenDrafts(principal.organizationId);
 

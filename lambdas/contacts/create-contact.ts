@@ -107,7 +107,8 @@ async function chargeAndQueue(
     updated_at: at,
   };
   // Invisible until charged: lists and gets never show a contact that was not paid for.
-  if (!(await insertContact(draft, new Date(Date.parse(at) + CREATING_BOUND_MS).toISOString()))) {
+  const inserted = await insertContact(draft, new Date(Date.parse(at) + CREATING_BOUND_MS).toISOString());
+  if (!inserted) {
     const existing = await getContact(id);
     if (!existing) throw new Error(`contact ${id} vanished during creation`);
     if (existing.status !== 'creating') return existing;
@@ -118,7 +119,8 @@ async function chargeAndQueue(
   // A max contact is charged 2 up front and its place in the batch decided only after the charge
   // succeeded: a refused charge must not leave a hole in the 2, 1, 2, 1 sequence (a hole at an
   // even place would make the next contact cost 2 again).
-  await debit(principal.organizationId, changeId, tier === 'max' ? 2 : 1, { reason: `contact (${tier})`, resourceId: id });
+  // A contact this call inserted was never charged (the charge comes after the insert): no ledger read.
+  await debit(principal.organizationId, changeId, tier === 'max' ? 2 : 1, { reason: `contact (${tier})`, resourceId: id, neverCharged: inserted });
   crashPoint('contact.after-debit');
   let position: number | null = null;
   if (tier === 'max') {

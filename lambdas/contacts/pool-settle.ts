@@ -9,7 +9,7 @@ export async function settlePoolUpload(ports: DeliveryPorts, upload: UploadRecor
   const rows: PoolRowResult[] =
     upload.status === 'completed'
       ? ids.map((contact_id, i) => {
-          const cell = results[i]?.cells[0];
+          const cell = results.at(i)?.cells[0];
           return cell ? { contact_id, answerIntent: cell.answerIntent, identity: cell.identity, status: cell.status } : { contact_id, missing: true };
         })
       : [];

@@ -81,10 +81,15 @@ export async function debit(
   orgId: string,
   changeId: string,
   amount: number,
-  meta: { reason: string; resourceId?: string },
+  meta: { reason: string; resourceId?: string; neverCharged?: boolean },
 ): Promise<ChargeResult> {
-  const existing = await getLedgerEntry(orgId, changeId);
-  if (existing) return fromLedger(existing, true);
+  // `neverCharged`: the caller created the resource this change pays for in this very call (a
+  // conditional insert of a new id succeeded), so no earlier attempt can have charged it and the
+  // ledger is not read first. The pool write below still refuses a change already in flight.
+  if (!meta.neverCharged) {
+    const existing = await getLedgerEntry(orgId, changeId);
+    if (existing) return fromLedger(existing, true);
+  }
   if (amount === 0) return recordChange(orgId, changeId, 'debit', { subscription: 0, purchased: 0 }, meta);
 
   // Fast path, no read: the subscription pool alone covers it.

@@ -45,11 +45,33 @@ export async function putObject(bucket: string, key: string, body: string | Buff
 export async function getObject(bucket: string, key: string): Promise<Buffer | null> {
   try {
     const out = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : null;
+    if (!out.Body) return null;
+    return await readBody(out.Body as AsyncIterable<Uint8Array>, out.ContentLength);
   } catch (error) {
     if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey' || (error as Error).name === 'NotFound') return null;
     throw error;
   }
+}
+
+/**
+ * The body in one buffer of its announced length, filled as the chunks arrive: collecting the
+ * chunks and joining them held a large file (a 100 MB original) twice.
+ */
+async function readBody(body: AsyncIterable<Uint8Array>, length: number | undefined): Promise<Buffer> {
+  if (length === undefined) {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of body) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  }
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for await (const chunk of body) {
+    if (at + chunk.length > length) throw new Error(`object body is longer than its Content-Length ${length}`);
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  if (at !== length) throw new Error(`object body ended at ${at} of ${length} bytes`);
+  return out;
 }
 
 /** Whether an object exists, asked with HEAD: nothing is downloaded. */

@@ -19,43 +19,63 @@ export async function takeToken(bucketId: string, shape: BucketShape, now: numbe
   return null;
 }
 
+// The tat this container last wrote per bucket: which of the two conditional writes below will
+// most likely succeed. Only the order of the attempts follows it, never the outcome (each write
+// keeps its own condition), so a stale guess costs one more call, as every attempt used to.
+const lastTat = new Map<string, number>();
+const MAX_REMEMBERED = 10_000;
+
+function remember(bucketId: string, tat: number): number {
+  if (lastTat.size >= MAX_REMEMBERED && !lastTat.has(bucketId)) lastTat.clear();
+  lastTat.set(bucketId, tat);
+  return tat;
+}
+
 async function tryTake(bucketId: string, shape: BucketShape, now: number): Promise<number | null> {
   const t = intervalMs(shape);
   const ttl = Math.ceil(now / 1000) + IDLE_TTL_S;
   // Path 1: the bucket has been used recently (tat in the future) and still has room.
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: bucketKey(bucketId),
-        UpdateExpression: 'SET tat = tat + :t, #ttl = :ttl',
-        ConditionExpression: 'tat >= :now AND tat <= :limit',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':t': t, ':now': now, ':limit': now + toleranceMs(shape), ':ttl': ttl },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    return Number(out.Attributes?.tat);
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+  const spend = async (): Promise<number | null> => {
+    try {
+      const out = await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: bucketKey(bucketId),
+          UpdateExpression: 'SET tat = tat + :t, #ttl = :ttl',
+          ConditionExpression: 'tat >= :now AND tat <= :limit',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':t': t, ':now': now, ':limit': now + toleranceMs(shape), ':ttl': ttl },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return remember(bucketId, Number(out.Attributes?.tat));
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+      return null;
+    }
+  };
   // Path 2: the bucket is full (tat in the past, or never used): restart it from now.
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: bucketKey(bucketId),
-        UpdateExpression: 'SET tat = :next, #ttl = :ttl',
-        ConditionExpression: 'attribute_not_exists(tat) OR tat < :now',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':next': now + t, ':now': now, ':ttl': ttl },
-      }),
-    );
-    return now + t;
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
-  return null;
+  const restart = async (): Promise<number | null> => {
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: bucketKey(bucketId),
+          UpdateExpression: 'SET tat = :next, #ttl = :ttl',
+          ConditionExpression: 'attribute_not_exists(tat) OR tat < :now',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':next': now + t, ':now': now, ':ttl': ttl },
+        }),
+      );
+      return remember(bucketId, now + t);
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+      return null;
+    }
+  };
+  const known = lastTat.get(bucketId);
+  if (known !== undefined && known < now) return (await restart()) ?? (await spend());
+  return (await spend()) ?? (await restart());
 }
 
 /** Gives back a token taken from a bucket when a later check refused the request. */

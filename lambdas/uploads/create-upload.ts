@@ -8,7 +8,7 @@ import { buildEvent } from '../events/events';
 import { flushOutbox, outboxFields, type OutboxEntry } from '../events/outbox';
 import type { Principal } from '../auth/authenticate';
 import { CsvSyntaxError, parseCsv } from './csv';
-import { planUpload, priceOf, type ColumnMapping, type Tier } from './plan';
+import { planUpload, priceOf, type ColumnMapping, type Tier, type UploadPlan } from './plan';
 import { keys, type UploadRecord } from './upload';
 import { deleteChargingUpload, getUpload, insertUpload, transitionUpload, uploadItemKey } from './upload-repository';
 import type { WorkflowPorts } from './workflow';
@@ -47,16 +47,50 @@ export function decodeCsv(bytes: Buffer): string {
   }
 }
 
-export async function createUpload(ports: WorkflowPorts, principal: Pick<Principal, 'organizationId' | 'userId'> & { apiKeyId: string | null }, input: CreateUploadInput, uploadId = newId()): Promise<UploadRecord> {
-  const parsed = readCsv(input.csv);
+/** What create stores of a CSV besides its bytes, from its one parse (work-file.ts), and the plan's counts. */
+export interface PlannedCsv {
+  totalRows: number;
+  validRowCount: number;
+  validNumberCount: number;
+  invalidCount: number;
+  identity: boolean;
+  /** The work file and the layout object, serialized. */
+  work: string;
+  layout: string;
+}
+
+/** Parses and plans a CSV under the upload rules (the one parse of it), ready for createUpload. */
+export function planCsv(csv: Buffer, mapping: ColumnMapping, source: CreateUploadInput['source']): PlannedCsv {
+  const parsed = readCsv(csv);
   const [header, ...rows] = parsed.records;
   if (!header) throw badRequest('The file is empty; it needs a header row and at least 100 numbers');
   // Pools of single contacts were charged per contact and may be any size.
-  const plan = planUpload(header.fields, rows.map((r) => r.fields), input.mapping, { minimum: input.source === 'api_pool' ? 1 : undefined });
+  const plan = planUpload(header.fields, rows.map((r) => r.fields), mapping, { minimum: source === 'api_pool' ? 1 : undefined });
   const layout = layoutOf(parsed);
-  layout.bom ||= hasUtf8Bom(input.csv);
-  const work = serializeWork({ rows: plan.rows, layout, firstCells: input.source === 'api_pool' ? rows.map((r) => r.fields[0] ?? '') : undefined }, input.mapping.phoneColumns.length);
-  const price = priceOf(plan.validNumberCount, input.tier);
+  layout.bom ||= hasUtf8Bom(csv);
+  return { ...plannedOf(plan), ...serializeWork({ rows: plan.rows, layout, firstCells: source === 'api_pool' ? rows.map((r) => r.fields[0] ?? '') : undefined }, mapping.phoneColumns.length) };
+}
+
+export const plannedOf = (plan: UploadPlan): Omit<PlannedCsv, 'work' | 'layout'> => ({
+  totalRows: plan.totalRows,
+  validRowCount: plan.validRowCount,
+  validNumberCount: plan.validNumberCount,
+  invalidCount: plan.invalidCount,
+  identity: plan.identity,
+});
+
+/**
+ * `planned`: the CSV's plan when the caller already made it from these same bytes and mapping
+ * (the console validates before confirming); otherwise it is made here.
+ */
+export async function createUpload(
+  ports: WorkflowPorts,
+  principal: Pick<Principal, 'organizationId' | 'userId'> & { apiKeyId: string | null },
+  input: CreateUploadInput,
+  uploadId = newId(),
+  planned: PlannedCsv = planCsv(input.csv, input.mapping, input.source),
+): Promise<UploadRecord> {
+  const price = priceOf(planned.validNumberCount, input.tier);
   const at = nowIso();
   const record: UploadRecord = {
     id: uploadId,
@@ -65,10 +99,10 @@ export async function createUpload(ports: WorkflowPorts, principal: Pick<Princip
     original_filename: input.filename,
     file_size_bytes: input.csv.length,
     status: 'charging',
-    valid_row_count: plan.validRowCount,
-    valid_number_count: plan.validNumberCount,
-    invalid_row_count: plan.invalidCount,
-    total_rows: plan.totalRows,
+    valid_row_count: planned.validRowCount,
+    valid_number_count: planned.validNumberCount,
+    invalid_row_count: planned.invalidCount,
+    total_rows: planned.totalRows,
     credits_required: input.source === 'api_pool' ? 0 : price,
     credits_charged: null,
     credits_refunded: null,
@@ -76,7 +110,7 @@ export async function createUpload(ports: WorkflowPorts, principal: Pick<Princip
     api_key_id: principal.apiKeyId,
     skip_mobile_lookup: input.skipMobileLookup,
     validation_tier: input.tier,
-    identity_enabled: plan.identity,
+    identity_enabled: planned.identity,
     phone_columns: input.mapping.phoneColumns,
     name_columns: { full: input.mapping.fullNameColumn, first: input.mapping.firstNameColumn, last: input.mapping.lastNameColumn },
     result_summary: null,
@@ -90,10 +124,15 @@ export async function createUpload(ports: WorkflowPorts, principal: Pick<Princip
   };
   // File and (invisible) record first, then the charge, then visibility: a crash anywhere leaves at
   // most an invisible `charging` record, never a charge without an upload.
-  // What the pipeline needs (numbers, names, record spans) is stored once here, so neither it nor
+  // What the pipeline needs (numbers, names; record spans apart) is stored once here, so neither it nor
   // the downloads parse the original or normalize a number again (work-file.ts).
   const bucket = filesBucket();
-  await Promise.all([putObject(bucket, keys.original(record), input.csv, 'text/csv'), putObject(bucket, keys.work(record), work, 'application/json'), insertUpload(record)]);
+  await Promise.all([
+    putObject(bucket, keys.original(record), input.csv, 'text/csv'),
+    putObject(bucket, keys.work(record), planned.work, 'application/json'),
+    putObject(bucket, keys.layout(record), planned.layout, 'application/json'),
+    insertUpload(record),
+  ]);
 
   const amount = record.credits_required ?? 0;
   try {

@@ -3,10 +3,11 @@ import { nowIso, nowUnix } from '../platform/clock';
 import { sha256Hex } from '../platform/ids';
 import { filesBucket, getObject, objectExists, putObject } from '../platform/blob';
 import { signedDownloadUrl } from './download-signer';
-import { writeProcessedCsv, type SliceOptions } from './processed-file';
-import { hasUtf8Bom, layoutOf, originalText, parseWork, type CsvLayout } from './work-file';
-import { parseCsv } from './csv';
-import { vocabularyFor, type RowResult } from './results';
+import { writeProcessedBytes, type SliceOptions } from './processed-file';
+import type { StoredLayout } from './work-file';
+import { loadLayout } from './layout-source';
+import type { ByteSink } from './byte-sink';
+import { parseResults, vocabularyFor, type ResultRows } from './results';
 import { keys, type UploadRecord } from './upload';
 import { recordExport } from './upload-repository';
 
@@ -84,10 +85,10 @@ const commonSlices = (upload: Pick<UploadRecord, 'identity_enabled'>): SliceOpti
 const sliceName = (options: SliceOptions): string =>
   sha256Hex(JSON.stringify({ s: options.statuses ? [...options.statuses].sort() : null, i: options.includeIdentity ?? false, o: options.sort ?? null, ...(options.neutralizeFormulas ? { f: true } : {}) })).slice(0, 24);
 
-export async function writeCommonSlices(upload: UploadRecord, original: string, layout: CsvLayout, results: RowResult[]): Promise<void> {
+export async function writeCommonSlices(upload: UploadRecord, original: Buffer, skip: number, layout: StoredLayout, results: ResultRows, sink?: ByteSink): Promise<void> {
   const bucket = filesBucket();
   for (const options of commonSlices(upload)) {
-    await putObject(bucket, keys.slice(upload, sliceName(options)), writeProcessedCsv(original, layout, upload.phone_columns, upload.identity_enabled, results, options), 'text/csv');
+    await putObject(bucket, keys.slice(upload, sliceName(options)), writeProcessedBytes(original, skip, layout, upload.phone_columns, upload.identity_enabled, results, options, sink), 'text/csv');
   }
 }
 
@@ -96,13 +97,10 @@ async function sliceKey(upload: UploadRecord, options: SliceOptions): Promise<st
   const key = keys.slice(upload, sliceName(options));
   const bucket = filesBucket();
   if (await objectExists(bucket, key)) return key;
-  const [original, results, work] = await Promise.all([getObject(bucket, keys.original(upload)), getObject(bucket, keys.results(upload)), getObject(bucket, keys.work(upload))]);
-  if (!original || !results) throw new Error(`upload ${upload.id}: processed data missing`);
-  const rows = (JSON.parse(results.toString('utf8')) as { rows: RowResult[] }).rows;
-  const text = originalText(original);
-  const layout = work ? parseWork(work.toString('utf8'), upload.phone_columns.length).layout : { ...layoutOf(parseCsv(text)), ...(hasUtf8Bom(original) ? { bom: true } : {}) };
-  const csv = writeProcessedCsv(text, layout, upload.phone_columns, upload.identity_enabled, rows, options);
-  await putObject(bucket, key, csv, 'text/csv');
+  const [original, stored] = await Promise.all([getObject(bucket, keys.original(upload)), getObject(bucket, keys.results(upload))]);
+  if (!original || !stored) throw new Error(`upload ${upload.id}: processed data missing`);
+  const { layout, skip } = await loadLayout(upload, original);
+  await putObject(bucket, key, writeProcessedBytes(original, skip, layout, upload.phone_columns, upload.identity_enabled, parseResults(stored), options), 'text/csv');
   return key;
 }
 

@@ -1,14 +1,14 @@
 import { filesBucket, getObject } from '../platform/blob';
 import { csvLine, parseCsv } from './csv';
 import { createUpload } from './create-upload';
-import type { RowResult } from './results';
+import { parseResults, type ResultRows } from './results';
 import { getUpload } from './upload-repository';
 
 export { getUpload, settleUpload } from './upload-repository';
 export type { UploadRecord } from './upload';
 export type { WorkflowPorts } from './workflow';
 import { keys, type UploadRecord } from './upload';
-import { parseWork } from './work-file';
+import { readFirstCells } from './work-file';
 import type { WorkflowPorts } from './workflow';
 
 // The uploads feature's public module for the contacts feature, the only one contacts imports
@@ -61,7 +61,7 @@ export async function createPoolUpload(ports: WorkflowPorts, input: { organizati
 export async function poolContactIds(upload: UploadRecord): Promise<string[]> {
   const stored = await getObject(filesBucket(), keys.work(upload));
   if (stored) {
-    const ids = parseWork(stored.toString('utf8'), upload.phone_columns.length).firstCells;
+    const ids = readFirstCells(stored);
     if (ids) return ids;
   }
   const original = await getObject(filesBucket(), keys.original(upload));
@@ -71,7 +71,7 @@ export async function poolContactIds(upload: UploadRecord): Promise<string[]> {
 }
 
 /** A completed upload's row results, in row order (empty when none were written). */
-export async function poolRowResults(upload: UploadRecord): Promise<RowResult[]> {
+export async function poolRowResults(upload: UploadRecord): Promise<ResultRows> {
   const stored = await getObject(filesBucket(), keys.results(upload));
-  return stored ? (JSON.parse(stored.toString('utf8')) as { rows: RowResult[] }).rows : [];
+  return stored ? parseResults(stored) : [];
 }

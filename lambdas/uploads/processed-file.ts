@@ -1,6 +1,8 @@
 import { parseCsv, safeCsvCell } from './csv';
-import { rankOf, type RowResult } from './results';
-import { layoutOf, type CsvLayout, type RecordSpan } from './work-file';
+import { rankOf, type ResultRows } from './results';
+import { layoutOf, rowCount, spanAt, storedLayoutOf, type CsvLayout, type StoredLayout } from './work-file';
+import { byteSpans } from './byte-offsets';
+import { ByteSink } from './byte-sink';
 
 export interface SliceOptions {
   /** Keep a row when any of its numbers has one of these statuses. */
@@ -14,62 +16,92 @@ export interface SliceOptions {
 }
 
 /**
- * The record's source text; with `neutralize`, a record holding a formula-like cell is written
- * again, each such cell as safeCsvCell writes it (the others as their value needs).
- */
-function recordText(original: string, record: RecordSpan, neutralize: boolean): string {
-  if (!neutralize || !record.formulaFields) return original.slice(record.start, record.end);
-  return record.formulaFields.map(safeCsvCell).join(',');
-}
-
-/**
  * The processed file: the original rows, byte for byte (quoting, empty cells, extra columns, BOM,
  * line endings), with the service's columns appended (spec, "Processed file columns"). Only
  * `neutralizeFormulas` changes customer cells.
  */
-export function buildProcessedCsv(original: string, phoneColumns: string[], identity: boolean, results: RowResult[], options: SliceOptions = {}): string {
+export function buildProcessedCsv(original: string, phoneColumns: string[], identity: boolean, results: ResultRows, options: SliceOptions = {}): string {
   const parsed = parseCsv(original);
   if (!parsed.records.length) return original;
   return writeProcessedCsv(original, layoutOf(parsed), phoneColumns, identity, results, options);
 }
 
-/** buildProcessedCsv from the layout stored at create (work-file.ts): the original is not parsed again. */
-export function writeProcessedCsv(original: string, layout: CsvLayout, phoneColumns: string[], identity: boolean, results: RowResult[], options: SliceOptions = {}): string {
-  const { bom, header, rows } = layout;
+/** buildProcessedCsv from a layout already known: the original is not parsed again. */
+export function writeProcessedCsv(original: string, layout: CsvLayout, phoneColumns: string[], identity: boolean, results: ResultRows, options: SliceOptions = {}): string {
+  return writeProcessedBytes(Buffer.from(original, 'utf8'), 0, storedLayoutOf(layout), phoneColumns, identity, results, options).toString('utf8');
+}
+
+/**
+ * The processed file (or a slice) as bytes, from the original's bytes and the layout stored at
+ * create (work-file.ts): each record's bytes are copied, never decoded. `skip` is what precedes
+ * the text the layout's offsets count in (3 for a BOM the decoder dropped). With `sink`, the bytes
+ * are written into it (the answer is a view of its memory, valid until it is written again).
+ */
+export function writeProcessedBytes(
+  original: Buffer,
+  skip: number,
+  layout: StoredLayout,
+  phoneColumns: string[],
+  identity: boolean,
+  results: ResultRows,
+  options: SliceOptions = {},
+  sink?: ByteSink,
+): Buffer {
+  const { bom, header } = layout;
+  const n = rowCount(layout);
+  const spans = byteSpans(original, skip, layout);
   const single = phoneColumns.length === 1;
   const withIdentity = identity && (!single || options.includeIdentity === true);
   const added = single
     ? ['Service_Status', ...(withIdentity ? ['Service_Identity'] : [])]
     : phoneColumns.flatMap((c) => [`${c}_Service_Status`, ...(identity ? [`${c}_Service_Answer_Intent`, `${c}_Service_Identity`] : [])]);
 
-  let order = rows.map((_, i) => i);
+  let order: Iterable<number> = rowIndexes(n);
   if (options.statuses) {
     const wanted = options.statuses;
-    order = order.filter((i) => results[i]!.cells.some((c) => c && wanted.has(c.status)) || (wanted.has('Unknown') && results[i]!.best === 'Unknown'));
+    const kept: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const r = results.at(i)!;
+      if (r.cells.some((c) => c && wanted.has(c.status)) || (wanted.has('Unknown') && r.best === 'Unknown')) kept.push(i);
+    }
+    order = kept;
   }
   if (options.sort === 'best_status') {
-    order = order
-      .map((i) => ({ i, rank: rankOf(results[i]!.best, identity) }))
-      .sort((a, b) => a.rank - b.rank || a.i - b.i)
-      .map((x) => x.i);
+    // Stable: ties keep file order.
+    const ranked: number[] = [...order];
+    const rank = new Float64Array(n);
+    for (const i of ranked) rank[i] = rankOf(results.at(i)!.best, identity);
+    ranked.sort((a, b) => rank[a]! - rank[b]! || a - b);
+    order = ranked;
   }
 
   const width = header.width;
-  const line = (recordIndex: number, cells: string[]): string => {
-    const record = recordIndex < 0 ? header : rows[recordIndex]!;
-    const padding = ','.repeat(Math.max(0, width - record.width));
-    return recordText(original, record, options.neutralizeFormulas === true) + padding + ',' + cells.map(safeCsvCell).join(',');
-  };
+  const neutralize = options.neutralizeFormulas === true;
+  const out = sink?.reset() ?? new ByteSink(original.length + n * 24);
   const eol = header.eol || '\n';
-  const out: string[] = [line(-1, added)];
+  if (bom) out.write('\uFEFF');
+  const line = (recordIndex: number, cells: string[]): void => {
+    const record = recordIndex < 0 ? header : spanAt(layout, recordIndex);
+    if (neutralize && record.formulaFields) out.write(record.formulaFields.map(safeCsvCell).join(','));
+    else if (recordIndex < 0) out.copy(original, spans.header[0], spans.header[1]);
+    else out.copy(original, spans.start[recordIndex]!, spans.end[recordIndex]!);
+    out.write(','.repeat(Math.max(0, width - record.width)) + ',' + cells.map(safeCsvCell).join(','));
+  };
+  line(-1, added);
   for (const i of order) {
-    const r = results[i]!;
+    const r = results.at(i)!;
     const cells = single
       ? [r.cells[0]?.status ?? r.best, ...(withIdentity ? [r.cells[0]?.identity ?? r.bestIdentity ?? 'Unknown'] : [])]
       : r.cells.flatMap((c) => (c ? [c.status, ...(identity ? [c.answerIntent, c.identity ?? ''] : [])] : ['', ...(identity ? ['', ''] : [])]));
-    out.push(line(i, cells));
+    out.write(eol);
+    line(i, cells);
   }
   // Keep the original's ending: a file without a final newline stays without one.
-  const last = rows.length ? rows[rows.length - 1]! : header;
-  return (bom ? '\uFEFF' : '') + out.join(eol) + (last.eol ? eol : '');
+  const lastEol = n ? spanAt(layout, n - 1).eol : header.eol;
+  if (lastEol) out.write(eol);
+  return out.bytes();
+}
+
+function* rowIndexes(n: number): Generator<number> {
+  for (let i = 0; i < n; i++) yield i;
 }

@@ -95,6 +95,10 @@ export const keys = {
   processed: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/processed.csv`,
   /** Rows, numbers and record spans computed at create (work-file.ts). */
   work: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/work.json`,
+  /** Where each record sits in the original, computed at create (work-file.ts). */
+  layout: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/layout.json`,
+  /** Which distinct item each cell is, written by prepare (pipeline/cell-items.ts). */
+  cellItems: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/cell-items.bin`,
   results: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/results.json`,
   slice: (u: Pick<UploadRecord, 'organization_id' | 'id'>, name: string) => `uploads/${u.organization_id}/${u.id}/slices/${name}.csv`,
 };

@@ -41,10 +41,14 @@ export function layoutOf(parsed: ParsedCsv): CsvLayout {
   return { bom: parsed.bom, header: header ? spanOf(header) : { start: 0, end: 0, eol: '', width: 0 }, rows: rows.map(spanOf) };
 }
 
-// Stored column-wise (one array per attribute), which keeps 250,000 rows to a few MB of JSON and
-// parses fast: version 1.
-interface Stored {
-  v: 1;
+// Stored column-wise (one array per attribute), in parts a reader parses only if it needs them.
+// The layout (what writing the processed file needs) is an object of its own, read by finalize
+// and the downloads; the work file (version 2) is four lines of JSON (JSON never writes a raw
+// newline): the version, the numbers, the names, the first cells, read by prepare. Version 1 (one
+// JSON object holding all of it, layout included) is still read, for uploads created before.
+
+/** Where each record sits in the original (character offsets into its text), column-wise. */
+export interface StoredLayout {
   bom: boolean;
   header: RecordSpan;
   width: number;
@@ -52,25 +56,38 @@ interface Stored {
   end: number[];
   /** One character per row: c = CRLF, n = LF, r = CR, - = none (the last record). */
   eol: string;
-  numbers: (string | null)[];
-  names: (WorkRow['name'] | 0)[] | null;
   widths: Record<number, number>;
   formulas: Record<number, string[]>;
+}
+
+/** Each row's numbers (phoneColumns per row, row-major) and name (0 for none; null without identity). */
+export interface StoredRows {
+  numbers: (string | null)[];
+  names: (WorkRow['name'] | 0)[] | null;
+}
+
+interface StoredV1 extends StoredLayout, StoredRows {
+  v: 1;
   firstCells?: string[];
 }
 
 const EOL_CODE: Record<string, string> = { '\r\n': 'c', '\n': 'n', '\r': 'r', '': '-' };
 const EOL_OF: Record<string, string> = { c: '\r\n', n: '\n', r: '\r', '-': '' };
 
-export function serializeWork(work: UploadWork, phoneColumns: number): string {
-  const { layout, rows } = work;
-  const n = rows.length;
+export const rowCount = (layout: StoredLayout): number => layout.start.length;
+
+export function spanAt(layout: StoredLayout, i: number): RecordSpan {
+  const span: RecordSpan = { start: layout.start[i]!, end: layout.end[i]!, eol: EOL_OF[layout.eol[i]!]!, width: layout.widths[i] ?? layout.width };
+  const formula = layout.formulas[i];
+  if (formula) span.formulaFields = formula;
+  return span;
+}
+
+export function storedLayoutOf(layout: CsvLayout): StoredLayout {
+  const n = layout.rows.length;
   const start = new Array<number>(n);
   const end = new Array<number>(n);
   let eol = '';
-  const numbers: (string | null)[] = new Array(n * phoneColumns);
-  const identity = rows.some((r) => r.name);
-  const names: (WorkRow['name'] | 0)[] | null = identity ? new Array(n) : null;
   const widths: Record<number, number> = {};
   const formulas: Record<number, string[]> = {};
   const width = layout.header.width;
@@ -81,6 +98,15 @@ export function serializeWork(work: UploadWork, phoneColumns: number): string {
     eol += EOL_CODE[span.eol];
     if (span.width !== width) widths[i] = span.width;
     if (span.formulaFields) formulas[i] = span.formulaFields;
+  }
+  return { bom: layout.bom, header: layout.header, width, start, end, eol, widths, formulas };
+}
+
+export function storedRowsOf(rows: WorkRow[], phoneColumns: number): StoredRows {
+  const n = rows.length;
+  const numbers: (string | null)[] = new Array(n * phoneColumns);
+  const names: (WorkRow['name'] | 0)[] | null = rows.some((r) => r.name) ? new Array(n) : null;
+  for (let i = 0; i < n; i++) {
     const row = rows[i]!;
     for (let c = 0; c < phoneColumns; c++) {
       const value = row.numbers[c];
@@ -88,34 +114,77 @@ export function serializeWork(work: UploadWork, phoneColumns: number): string {
     }
     if (names) names[i] = row.name ?? 0;
   }
-  const stored: Stored = { v: 1, bom: layout.bom, header: layout.header, width, start, end, eol, numbers, names, widths, formulas, firstCells: work.firstCells };
-  return JSON.stringify(stored);
+  return { numbers, names };
 }
 
-export function parseWork(text: string, phoneColumns: number): UploadWork {
-  const s = JSON.parse(text) as Stored;
+/** The work file (version 2) and the layout object, as create stores them. */
+export function serializeWork(work: UploadWork, phoneColumns: number): { work: string; layout: string } {
+  const { numbers, names } = storedRowsOf(work.rows, phoneColumns);
+  return {
+    work: [JSON.stringify({ v: 2 }), JSON.stringify(numbers), JSON.stringify(names), JSON.stringify(work.firstCells ?? null)].join('\n'),
+    layout: JSON.stringify(storedLayoutOf(work.layout)),
+  };
+}
+
+/** Line `n` (0-based) of a version 2 work file. */
+function line(bytes: Buffer, n: number): string {
+  let from = 0;
+  for (let i = 0; i < n; i++) from = bytes.indexOf(10, from) + 1;
+  const nl = bytes.indexOf(10, from);
+  return bytes.toString('utf8', from, nl === -1 ? bytes.length : nl);
+}
+
+const isV1 = (bytes: Buffer): boolean => bytes.indexOf(10) === -1;
+
+function parseV1(bytes: Buffer): StoredV1 {
+  const s = JSON.parse(bytes.toString('utf8')) as StoredV1;
   if (s.v !== 1) throw new Error(`work file version ${String(s.v)} is not known`);
-  const n = s.start.length;
+  return s;
+}
+
+function checkV2(bytes: Buffer): void {
+  const { v } = JSON.parse(line(bytes, 0)) as { v: unknown };
+  if (v !== 2) throw new Error(`work file version ${String(v)} is not known`);
+}
+
+/** The layout: the object create stored, or a version 1 work file's. */
+export function readLayout(bytes: Buffer): StoredLayout {
+  return JSON.parse(bytes.toString('utf8')) as StoredLayout;
+}
+
+/** A version 1 work file's layout (a version 2 file has none: it is stored on its own). */
+export function readWorkLayout(work: Buffer): StoredLayout | null {
+  return isV1(work) ? parseV1(work) : null;
+}
+
+export function readWorkRows(bytes: Buffer): StoredRows {
+  if (isV1(bytes)) {
+    const { numbers, names } = parseV1(bytes);
+    return { numbers, names };
+  }
+  checkV2(bytes);
+  return { numbers: JSON.parse(line(bytes, 1)) as StoredRows['numbers'], names: JSON.parse(line(bytes, 2)) as StoredRows['names'] };
+}
+
+export function readFirstCells(bytes: Buffer): string[] | undefined {
+  if (isV1(bytes)) return parseV1(bytes).firstCells;
+  checkV2(bytes);
+  return (JSON.parse(line(bytes, 3)) as string[] | null) ?? undefined;
+}
+
+/** The whole of it as rows and spans (tests, and the fallback that parses an original again). */
+export function parseWork(work: Buffer, layout: StoredLayout, phoneColumns: number): UploadWork {
+  const { numbers, names } = readWorkRows(work);
+  const n = rowCount(layout);
   const rows: WorkRow[] = new Array(n);
   const spans: RecordSpan[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    const numbers = s.numbers.slice(i * phoneColumns, (i + 1) * phoneColumns);
-    const name = s.names?.[i];
-    rows[i] = name ? { numbers, name } : { numbers };
-    const span: RecordSpan = { start: s.start[i]!, end: s.end[i]!, eol: EOL_OF[s.eol[i]!]!, width: s.widths[i] ?? s.width };
-    const formula = s.formulas[i];
-    if (formula) span.formulaFields = formula;
-    spans[i] = span;
+    const row = numbers.slice(i * phoneColumns, (i + 1) * phoneColumns);
+    const name = names?.[i];
+    rows[i] = name ? { numbers: row, name } : { numbers: row };
+    spans[i] = spanAt(layout, i);
   }
-  return { rows, layout: { bom: s.bom, header: s.header, rows: spans }, firstCells: s.firstCells };
+  return { rows, layout: { bom: layout.bom, header: layout.header, rows: spans }, firstCells: readFirstCells(work) };
 }
-
-const decoder = new TextDecoder('utf-8');
-
-/**
- * The original's text as create parsed it (the decoder drops a leading BOM; `layout.bom` says to
- * write it back), so the stored offsets point into it.
- */
-export const originalText = (bytes: Buffer): string => decoder.decode(bytes);
 
 export const hasUtf8Bom = (bytes: Buffer): boolean => bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;

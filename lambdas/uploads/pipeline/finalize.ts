@@ -4,16 +4,18 @@ import { logger } from '../../platform/logger';
 import { crashPoint } from '../../platform/crash-point';
 import { filesBucket, getObject, putObject } from '../../platform/blob';
 import type { AnswerIntent, IdentityBand } from '../../classification';
-import { writeProcessedCsv } from '../processed-file';
+import { writeProcessedBytes } from '../processed-file';
 import { writeCommonSlices } from '../downloads';
-import { originalText } from '../work-file';
-import { rowResults, summarize } from '../results';
+import { loadLayout } from '../layout-source';
+import { ByteSink } from '../byte-sink';
+import { cellResult, ResultTable, serializeResults, summarize, type ItemAnswer } from '../results';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload, transitionUpload, uploadItemKey } from '../upload-repository';
 import { flushOutbox, outboxFields } from '../../events/outbox';
 import { completedEntries } from './announce';
 import type { ChunkAnswer } from './classify-chunk';
-import { loadUploadWork } from './prepare';
+import { loadCellItems } from './prepare';
+import { INVALID, type CellItems } from './cell-items';
 import type { DeliveryPorts } from '../../webhooks/delivery-queue-port';
 import { awsDeliveryPorts } from '../../composition/aws';
 
@@ -30,27 +32,20 @@ export async function finalize(ports: DeliveryPorts, input: { upload_id: string;
     // A retry, or recovery finishing what a crash interrupted: publish what is left.
     await flushOutbox(ports, uploadItemKey(current.id));
   } else if (current.status === 'processing' || current.status === 'ready_for_processing') {
-    const answers = new Map<string, { answerIntent: AnswerIntent; identity: IdentityBand | null }>();
-    let simulated = false;
-    const lookupFailures: ChunkAnswer[] = [];
-    for (const n of input.chunks ?? []) {
-      const bytes = await getObject(bucket, keys.chunkResult(current, n));
-      if (!bytes) throw new Error(`upload ${current.id}: answers of chunk ${n} missing`);
-      for (const a of JSON.parse(bytes.toString('utf8')) as ChunkAnswer[]) {
-        answers.set(a.key, { answerIntent: a.answerIntent as AnswerIntent, identity: a.identity as IdentityBand | null });
-        simulated ||= a.simulated;
-        if (a.lookupError) lookupFailures.push(a);
-      }
-    }
-    failIfTooManyLookupsFailed(current.id, lookupFailures, answers.size);
-    const [work, original] = await Promise.all([loadUploadWork(current), getObject(bucket, keys.original(current))]);
+    const index = await loadCellItems(current);
+    const { answers, simulated, lookupFailures } = await loadAnswers(current, input.chunks ?? [], index.named.length);
+    failIfTooManyLookupsFailed(current.id, lookupFailures, index.named.length);
+    const table = joinResults(index, answers, current.identity_enabled);
+    const results = table;
+    await putObject(bucket, keys.results(current), serializeResults(table), 'application/json');
+    const original = await getObject(bucket, keys.original(current));
     if (!original) throw new Error(`upload ${current.id}: original missing`);
-    const results = rowResults(work.rows, current.identity_enabled, (key) => answers.get(key));
-    const text = originalText(original);
-    await putObject(bucket, keys.results(current), JSON.stringify({ rows: results }), 'application/json');
-    await putObject(bucket, keys.processed(current), writeProcessedCsv(text, work.layout, current.phone_columns, current.identity_enabled, results), 'text/csv');
+    const { layout, skip } = await loadLayout(current, original);
+    // One buffer for the processed file and the slices, written one after the other.
+    const sink = new ByteSink(original.length + table.length * 24);
+    await putObject(bucket, keys.processed(current), writeProcessedBytes(original, skip, layout, current.phone_columns, current.identity_enabled, results, {}, sink), 'text/csv');
     // The slices most asked for are written now, so their first download only signs a link.
-    await writeCommonSlices(current, text, work.layout, results);
+    await writeCommonSlices(current, original, skip, layout, results, sink);
     crashPoint('pipeline.before-complete');
     const at = nowIso();
     const fields = { result_summary: summarize(results, current.identity_enabled, simulated), processed_available: true };
@@ -91,3 +86,51 @@ export const SETTLE_BOUND_MS = 5 * 60_000;
 
 /** The workflow step's Lambda, wired by the AWS composition root. */
 export const handler = (input: Parameters<typeof finalize>[1]) => finalize(awsDeliveryPorts(), input);
+
+/**
+ * The chunks' answers by item number: chunk after chunk in the order prepare wrote them, each
+ * answer a code into a small table of distinct answers (0: none).
+ */
+async function loadAnswers(upload: UploadRecord, chunks: number[], items: number): Promise<{ answers: { codes: Uint8Array; table: ItemAnswer[] }; simulated: boolean; lookupFailures: ChunkAnswer[] }> {
+  const lookupFailures: ChunkAnswer[] = [];
+  const codes = new Uint8Array(items);
+  const table: ItemAnswer[] = [];
+  const byKey = new Map<string, number>();
+  let simulated = false;
+  let item = 0;
+  for (const n of chunks) {
+    const bytes = await getObject(filesBucket(), keys.chunkResult(upload, n));
+    if (!bytes) throw new Error(`upload ${upload.id}: answers of chunk ${n} missing`);
+    for (const a of JSON.parse(bytes.toString('utf8')) as ChunkAnswer[]) {
+      const k = `${a.answerIntent}|${a.identity ?? ''}`;
+      let code = byKey.get(k);
+      if (code === undefined) {
+        table.push({ answerIntent: a.answerIntent as AnswerIntent, identity: a.identity as IdentityBand | null });
+        code = table.length;
+        byKey.set(k, code);
+      }
+      if (item >= items) throw new Error(`upload ${upload.id}: the chunks hold more answers than the upload has items`);
+      codes[item++] = code;
+      simulated ||= a.simulated;
+      if (a.lookupError) lookupFailures.push(a);
+    }
+  }
+  if (chunks.length && item !== items) throw new Error(`upload ${upload.id}: the chunks hold ${item} answers for ${items} items`);
+  return { answers: { codes, table }, simulated, lookupFailures };
+}
+
+/** Each cell's result from its item's answer (results.ts rules), one byte per cell. */
+function joinResults(index: CellItems, answers: { codes: Uint8Array; table: ItemAnswer[] }, identity: boolean): ResultTable {
+  const results = new ResultTable(index.columns, identity, new Uint8Array(index.cells.length));
+  for (let i = 0; i < index.cells.length; i++) {
+    const item = index.cells[i]!;
+    if (item < 0) {
+      results.cells[i] = results.codeOf(cellResult(item === INVALID ? null : '', false, undefined, identity));
+      continue;
+    }
+    const code = answers.codes[item]!;
+    // Any non-empty string stands for the number here: cellResult only tells '' and null apart.
+    results.cells[i] = results.codeOf(cellResult('+', index.named[item] === 1, code ? answers.table[code - 1] : undefined, identity));
+  }
+  return results;
+}

@@ -1,13 +1,14 @@
 import { nowIso } from '../../platform/clock';
 import { crashPoint } from '../../platform/crash-point';
 import { filesBucket, getObject, putObject } from '../../platform/blob';
-import { planUpload, type WorkRow } from '../plan';
+import { planUpload } from '../plan';
 import { readCsv } from '../create-upload';
-import { classifyKey } from '../results';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload, transitionUpload } from '../upload-repository';
 import { config } from '../../platform/config';
-import { hasUtf8Bom, layoutOf, parseWork, type UploadWork } from '../work-file';
+import { loadStoredLayout } from '../layout-source';
+import { hasUtf8Bom, layoutOf, parseWork, readWorkRows, storedRowsOf, type StoredRows, type UploadWork } from '../work-file';
+import { cellItemsOf, numberItems, parseCellItems, serializeCellItems, type CellItems, type ChunkItem } from './cell-items';
 
 /**
  * An upload still `processing` this long after it started is failed and refunded by recovery
@@ -16,11 +17,7 @@ import { hasUtf8Bom, layoutOf, parseWork, type UploadWork } from '../work-file';
 export const processingBoundMs = (): number => config().UPLOAD_PROCESSING_BOUND_MS;
 
 
-export interface ChunkItem {
-  key: string;
-  e164: string;
-  name?: WorkRow['name'];
-}
+export type { ChunkItem } from './cell-items';
 
 /**
  * The upload's rows and record spans as the create call computed them (work-file.ts). An upload
@@ -28,8 +25,8 @@ export interface ChunkItem {
  */
 export async function loadUploadWork(upload: UploadRecord): Promise<UploadWork> {
   const bucket = filesBucket();
-  const stored = await getObject(bucket, keys.work(upload));
-  if (stored) return parseWork(stored.toString('utf8'), upload.phone_columns.length);
+  const [stored, storedLayout] = await Promise.all([getObject(bucket, keys.work(upload)), loadStoredLayout(upload)]);
+  if (stored && storedLayout) return parseWork(stored, storedLayout, upload.phone_columns.length);
   const bytes = await getObject(bucket, keys.original(upload));
   if (!bytes) throw new Error(`upload ${upload.id}: original missing`);
   const parsed = readCsv(bytes);
@@ -40,30 +37,27 @@ export async function loadUploadWork(upload: UploadRecord): Promise<UploadWork> 
   return { rows: planUpload(header!.fields, rows.map((r) => r.fields), mapping, { minimum: 0 }).rows, layout, firstCells: rows.map((r) => r.fields[0] ?? '') };
 }
 
-/** The upload's rows as the create call planned them. */
-export async function loadWork(upload: UploadRecord): Promise<WorkRow[]> {
-  return (await loadUploadWork(upload)).rows;
+/** Each row's numbers and name as create stored them (or as the original gives them again). */
+async function loadRows(upload: UploadRecord): Promise<StoredRows> {
+  const stored = await getObject(filesBucket(), keys.work(upload));
+  if (stored) return readWorkRows(stored);
+  return storedRowsOf((await loadUploadWork(upload)).rows, upload.phone_columns.length);
 }
 
-/** The distinct things to classify, in a deterministic order (so a retried step writes the same chunks). */
-export function distinctItems(rows: WorkRow[], identity: boolean): ChunkItem[] {
-  const seen = new Set<string>();
-  const items: ChunkItem[] = [];
-  for (const row of rows) {
-    for (const n of row.numbers) {
-      if (!n) continue;
-      const key = classifyKey(n, row.name, identity);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      items.push(identity && row.name ? { key, e164: n, name: row.name } : { key, e164: n });
-    }
-  }
-  return items;
+/**
+ * Which item each cell is (cell-items.ts), as prepare wrote it; recomputed from the rows for an
+ * upload prepared before that index existed.
+ */
+export async function loadCellItems(upload: UploadRecord): Promise<CellItems> {
+  const stored = await getObject(filesBucket(), keys.cellItems(upload));
+  if (stored) return parseCellItems(stored);
+  return cellItemsOf(await loadRows(upload), upload.phone_columns.length, upload.identity_enabled);
 }
 
 /**
  * First step: `ready_for_processing → processing` (the workflow has started), then the distinct
- * numbers are written to S3 in chunks; only the chunk numbers travel in the state (256 KB limit).
+ * numbers are written to S3 in chunks as they are met (one chunk is held at a time), then the
+ * index of which item each cell is; only the chunk numbers travel in the state (256 KB limit).
  */
 export async function prepare(input: { upload_id: string }): Promise<{ chunks: number[] }> {
   const upload = await getUpload(input.upload_id);
@@ -75,15 +69,24 @@ export async function prepare(input: { upload_id: string }): Promise<{ chunks: n
     throw new Error(`upload ${upload.id} is ${upload.status}; nothing to process`);
   }
   crashPoint('pipeline.after-start');
-  const items = distinctItems(await loadWork(upload), upload.identity_enabled);
   const bucket = filesBucket();
-  const chunks: number[] = [];
   const chunkSize = config().UPLOAD_CHUNK_SIZE;
-  for (let i = 0, n = 0; i < items.length; i += chunkSize, n++) {
-    await putObject(bucket, keys.chunk(upload, n), JSON.stringify(items.slice(i, i + chunkSize)), 'application/json');
-    chunks.push(n);
+  const chunks: number[] = [];
+  const items = numberItems(await loadRows(upload), upload.phone_columns.length, upload.identity_enabled);
+  let chunk: ChunkItem[] = [];
+  for (;;) {
+    const next = items.next();
+    if (!next.done) chunk.push(next.value);
+    if (chunk.length === chunkSize || (next.done && chunk.length)) {
+      chunks.push(chunks.length);
+      await putObject(bucket, keys.chunk(upload, chunks.length - 1), JSON.stringify(chunk), 'application/json');
+      chunk = [];
+    }
+    if (next.done) {
+      await putObject(bucket, keys.cellItems(upload), serializeCellItems(next.value), 'application/octet-stream');
+      return { chunks };
+    }
   }
-  return { chunks };
 }
 
 export const handler = prepare;

@@ -4,6 +4,7 @@ import { SignJWT, generateKeyPair, importJWK } from 'jose';
 import { useTestService } from '../../support/runtime';
 import { addMember, createUser, mintKey } from '../../../lambdas/admin/admin';
 import { newCustomer } from '../../support/customer';
+import { csvParseCount } from '../../../lambdas/uploads/csv';
 
 // The console's API over HTTP with tokens as the provider issues them (signed with the runtime's
 // key), and hostile ones: other organizations, members, races, refused charges.
@@ -220,6 +221,22 @@ describe('in-app upload flow', () => {
     expect(await upload).toMatchObject({ source: 'web', api_key_id: null });
     // Mapping after confirmation is refused.
     expect((await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'] })).status).toBe(409);
+  });
+
+  it('confirming uses the plan validation made (no second parse of the file), and only for the mapping it was made for', async () => {
+    const owner = await tokenFor(service.userId);
+    const started = await call(owner, 'POST', '/uploads?filename=once.csv', undefined, { type: 'text/csv', data: csv(125) });
+    const id = started.body.draft.id as string;
+    expect((await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'] })).body.draft.status).toBe('awaiting_confirmation');
+    // Mapped again with a name column: the plan kept is this mapping's, not the first one's.
+    const parses = csvParseCount();
+    const remapped = await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'], full_name_column: 'name' });
+    expect(remapped.body.draft.validation.identity).toBe(true);
+    const confirmed = await call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard' });
+    expect(confirmed.status).toBe(200);
+    expect(csvParseCount() - parses).toBe(1);
+    const upload = (await (await service.request('GET', `/api/v1/uploads/${id}`)).json()) as { identity_enabled: boolean; valid_number_count: number };
+    expect(upload).toMatchObject({ identity_enabled: true, valid_number_count: 125 });
   });
 
   it('a refused charge (402) leaves the draft awaiting confirmation, nothing visible and nothing charged', async () => {

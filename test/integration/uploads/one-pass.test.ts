@@ -8,7 +8,7 @@ import { keys } from '../../../lambdas/uploads/upload';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
 import { buildProcessedCsv } from '../../../lambdas/uploads/processed-file';
 import { loadUploadWork } from '../../../lambdas/uploads/pipeline/prepare';
-import type { RowResult } from '../../../lambdas/uploads/results';
+import { parseResults } from '../../../lambdas/uploads/results';
 
 // Issue 15, item 2: an upload's original is parsed once (at create) and each number normalized
 // once; the pipeline and the downloads use what create stored (work-file.ts) and write the same
@@ -16,7 +16,7 @@ import type { RowResult } from '../../../lambdas/uploads/results';
 
 const service = useTestService();
 
-/** A file with what the spans must survive: BOM, CRLF and a bare LF, quoted commas and newlines, short rows, formula cells, no final newline. */
+/** A file with what the spans must survive: BOM, CRLF and a bare LF, quoted commas and newlines, short rows, formula cells, non-ASCII text, no final newline. */
 function awkwardCsv(rows: number): { csv: Buffer; cells: number } {
   const lines = ['id,name,mobile,home,note'];
   let cells = 0;
@@ -24,7 +24,9 @@ function awkwardCsv(rows: number): { csv: Buffer; cells: number } {
     const mobile = i % 7 === 0 ? '' : `(212) 555-${String(1000 + i).padStart(4, '0')}`;
     const home = i % 5 === 0 ? 'n/a' : i % 3 === 0 ? '' : `+1 646 555 ${String(2000 + i).padStart(4, '0')}`;
     const note = i % 11 === 0 ? '=SUM(A1)' : i % 13 === 0 ? '"line1\nline2, quoted"' : '';
-    const line = i % 17 === 0 ? `${i},"Doe, Jane",${mobile}` : `${i},"Doe, Jane",${mobile},${home},${note}`;
+    // Non-ASCII names (2-, 3- and 4-byte UTF-8) make record offsets differ from byte offsets.
+    const name = i % 4 === 0 ? '"Doë, Jané €"' : i % 6 === 1 ? '"Doe 😀, Jane"' : '"Doe, Jane"';
+    const line = i % 17 === 0 ? `${i},${name},${mobile}` : `${i},${name},${mobile},${home},${note}`;
     cells += (mobile ? 1 : 0) + (home && i % 17 !== 0 ? 1 : 0);
     lines.push(line);
   }
@@ -69,7 +71,7 @@ describe('one pass over each upload', () => {
     const id = await create(csv);
     await service.runtime.settleWorkflows();
     const upload = (await getUpload(id))!;
-    const results = (JSON.parse((await getObject(filesBucket(), keys.results(upload)))!.toString('utf8')) as { rows: RowResult[] }).rows;
+    const results = parseResults((await getObject(filesBucket(), keys.results(upload)))!);
     const expected = (options = {}) => Buffer.from(buildProcessedCsv(csv.toString('utf8'), upload.phone_columns, true, results, options), 'utf8');
     expect((await linkBytes(`/api/v1/uploads/${id}/download/processed`)).equals(expected())).toBe(true);
     expect((await linkBytes(`/api/v1/uploads/${id}/download/processed?neutralize_formulas=true`)).equals(expected({ neutralizeFormulas: true }))).toBe(true);
@@ -85,6 +87,7 @@ describe('one pass over each upload', () => {
     const upload = (await getUpload(id))!;
     const stored = await loadUploadWork(upload);
     await s3().send(new DeleteObjectCommand({ Bucket: filesBucket(), Key: keys.work(upload) }));
+    await s3().send(new DeleteObjectCommand({ Bucket: filesBucket(), Key: keys.layout(upload) }));
     const reread = await loadUploadWork(upload);
     expect(reread.rows).toEqual(stored.rows);
     expect(reread.layout).toEqual(stored.layout);
