@@ -8,8 +8,8 @@ import { eventTypes, hundredNumbers, newDataDir, startChild, waitFor, type Child
 // and credits are conserved exactly (docs/reliability.md lists the points and what recovers each).
 
 const TERMINAL = new Set(['completed', 'failed']);
-/** Two child runtimes start per test: on a loaded 2-core machine that alone can take a minute. */
-const CHILD_TEST_MS = 180_000;
+/** Two child runtimes start per test, and recovery then pools and processes: on a loaded 2-core machine that can take minutes. */
+const CHILD_TEST_MS = 300_000;
 const children: Child[] = [];
 afterEach(async () => {
   while (children.length) await children.pop()!.stop();

@@ -72,7 +72,8 @@ export async function eventTypes(child: Child): Promise<string[]> {
   return (out.Items ?? []).map((i) => String(i.type)).sort();
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
+/** Polls until `probe` answers; the bound only stops a hung test (under load, recovery and pooling take a while). */
+export async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 120_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
