@@ -46,7 +46,9 @@ function start(port: number): Started {
   // Node with tsx's loader, as `npm start` runs it, without a wrapper process that a kill would orphan the server behind.
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DEBUG: '' },
+    // The file store on a port of its own choosing: its default (the API's port + 1) may belong to
+    // another test's server while files run in parallel.
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), FILES_PORT: '0', HOST: '127.0.0.1', DEBUG: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
