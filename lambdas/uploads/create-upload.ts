@@ -1,7 +1,7 @@
 import { nowIso } from '../platform/clock';
 import { crashPoint } from '../platform/crash-point';
 import { newId, randomHex, sha256Hex } from '../platform/ids';
-import { badRequest, paymentRequired } from '../platform/errors';
+import { InsufficientCredits, InvalidInput } from '../platform/domain-errors';
 import { filesBucket, putObject } from '../platform/blob';
 import { debit, InsufficientCreditsError } from '../credits/credits';
 import { buildEvent } from '../events/events';
@@ -33,7 +33,7 @@ export function readCsv(bytes: Buffer) {
   try {
     return { text, ...parseCsv(text) };
   } catch (error) {
-    if (error instanceof CsvSyntaxError) throw badRequest(`The file is not valid CSV: ${error.message}`);
+    if (error instanceof CsvSyntaxError) throw new InvalidInput(`The file is not valid CSV: ${error.message}`);
     throw error;
   }
 }
@@ -42,14 +42,14 @@ export function decodeCsv(bytes: Buffer): string {
   try {
     return utf8.decode(bytes);
   } catch {
-    throw badRequest('The file is not valid UTF-8 text; save the CSV as UTF-8 and upload it again');
+    throw new InvalidInput('The file is not valid UTF-8 text; save the CSV as UTF-8 and upload it again');
   }
 }
 
 export async function createUpload(principal: Pick<Principal, 'organizationId' | 'userId'> & { apiKeyId: string | null }, input: CreateUploadInput, uploadId = newId()): Promise<UploadRecord> {
   const parsed = readCsv(input.csv);
   const [header, ...rows] = parsed.records;
-  if (!header) throw badRequest('The file is empty; it needs a header row and at least 100 numbers');
+  if (!header) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
   // Pools of single contacts were charged per contact and may be any size.
   const plan = planUpload(header.fields, rows.map((r) => r.fields), input.mapping, { minimum: input.source === 'api_pool' ? 1 : undefined });
   const layout = layoutOf(parsed);
@@ -100,7 +100,7 @@ export async function createUpload(principal: Pick<Principal, 'organizationId' |
   } catch (error) {
     if (error instanceof InsufficientCreditsError) {
       await deleteChargingUpload(record.id);
-      throw paymentRequired(`Insufficient credits: this upload needs ${amount} credits and the balance is ${error.available}`);
+      throw new InsufficientCredits(`Insufficient credits: this upload needs ${amount} credits and the balance is ${error.available}`);
     }
     throw error;
   }

@@ -1,6 +1,6 @@
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest, conflict, HttpError } from '../platform/errors';
+import { Conflict, InvalidInput, isRefusal } from '../platform/domain-errors';
 import { nowIso, nowUnix } from '../platform/clock';
 import { newId } from '../platform/ids';
 import { conditionalWrite, db, tableName } from '../platform/table';
@@ -35,7 +35,7 @@ export async function readStagedJson(orgId: string, id: string): Promise<Buffer 
 /** The staged CSV of this organization (another organization's id finds nothing). */
 export async function readStaged(orgId: string, id: string): Promise<Buffer> {
   const bytes = await getObject(filesBucket(), stagedKey(orgId, id));
-  if (!bytes) throw badRequest(`No staged file for staged_upload_id ${id}: POST the file to the staging URL first (links expire after an hour)`);
+  if (!bytes) throw new InvalidInput(`No staged file for staged_upload_id ${id}: POST the file to the staging URL first (links expire after an hour)`);
   return bytes;
 }
 
@@ -67,14 +67,14 @@ export async function createFromStagedOnce<T>(orgId: string, stagedId: string, c
   if (!claimed) {
     const existing = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
     const by = existing.Item?.upload_id ? ` by upload ${String(existing.Item.upload_id)}` : '';
-    throw conflict(
+    throw new Conflict(
       `staged_upload_id ${stagedId} was already used${by}; a staged file makes one upload. To upload it again, POST /api/v1/uploads/staging for a new staged_upload_id and send the file there`,
     );
   }
   try {
     return await create(uploadId);
   } catch (error) {
-    if (error instanceof HttpError && error.status < 500) await releaseClaim(key, uploadId);
+    if (isRefusal(error)) await releaseClaim(key, uploadId);
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { badRequest } from '../platform/errors';
+import { InvalidInput } from '../platform/domain-errors';
 import { checkUrl, UnsafeUrlError } from '../platform/net/safe-url';
 
 /**
@@ -9,7 +9,7 @@ export async function assertSafeUrl(url: string): Promise<void> {
   try {
     await checkUrl(url);
   } catch (error) {
-    if (error instanceof UnsafeUrlError) throw badRequest(`Invalid url: ${error.message}`);
+    if (error instanceof UnsafeUrlError) throw new InvalidInput(`Invalid url: ${error.message}`);
     throw error;
   }
 }
