@@ -1,6 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { forgetPrincipals } from './principal-cache';
 import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName } from '../platform/table';
+import { stamp } from '../platform/table-entities';
+import { z } from 'zod';
+import { readEntity, readExisting } from '../platform/table-read';
 
 // Organizations, users, memberships and API keys: everything authentication reads.
 
@@ -37,17 +40,32 @@ const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'META' });
 const memberKey = (orgId: string, userId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBER#${userId}` });
 const apiKeyKey = (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'META' });
 
-function strip<T>(item: Record<string, unknown> | undefined): T | null {
-  if (!item) return null;
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, entity: _e, ...rest } = item;
-  return rest as T;
-}
+const organizationSchema: z.ZodType<Organization> = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  subscription_active: z.boolean(),
+  spam_included_numbers: z.number().nullable(),
+  spam_addon_numbers: z.number(),
+  created_at: z.string(),
+});
+const userSchema: z.ZodType<User> = z.looseObject({ id: z.string(), email: z.string(), created_at: z.string() });
+const apiKeySchema: z.ZodType<ApiKeyRecord> = z.looseObject({
+  id: z.string(),
+  organization_id: z.string(),
+  created_by_user_id: z.string(),
+  display_prefix: z.string(),
+  key_hash: z.string(),
+  scopes: z.array(z.string()),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
 
 export async function putOrganization(org: Organization): Promise<void> {
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...orgKey(org.id), entity: 'Organization', ...org },
+      Item: { ...orgKey(org.id), ...stamp('Organization'), ...org },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -55,7 +73,7 @@ export async function putOrganization(org: Organization): Promise<void> {
 
 export async function getOrganization(id: string): Promise<Organization | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: orgKey(id) }));
-  return strip<Organization>(out.Item);
+  return readEntity('Organization', organizationSchema, out.Item);
 }
 
 export async function updateOrganization(id: string, fields: Partial<Omit<Organization, 'id'>>): Promise<Organization> {
@@ -73,7 +91,7 @@ export async function updateOrganization(id: string, fields: Partial<Omit<Organi
       }),
     );
     forgetPrincipals();
-    return strip<Organization>(out.Attributes)!;
+    return readExisting('Organization', organizationSchema, out.Attributes ?? {});
   } catch (error) {
     if (isConditionFailed(error)) throw new Error(`organization ${id} does not exist`);
     throw error;
@@ -90,7 +108,7 @@ export async function putUser(user: User): Promise<void> {
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...userKey(user.id), entity: 'User', ...user },
+      Item: { ...userKey(user.id), ...stamp('User'), ...user },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -98,7 +116,7 @@ export async function putUser(user: User): Promise<void> {
 
 export async function getUser(id: string): Promise<User | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: userKey(id) }));
-  return strip<User>(out.Item);
+  return readEntity('User', userSchema, out.Item);
 }
 
 export async function deleteUser(id: string): Promise<boolean> {
@@ -113,7 +131,7 @@ export async function putMembership(orgId: string, userId: string, role: 'owner'
       TableName: tableName(),
       Item: {
         ...memberKey(orgId, userId),
-        entity: 'Membership',
+        ...stamp('Membership'),
         gsi1pk: `USER#${userId}#ORGS`,
         gsi1sk: orgId,
         organization_id: orgId,
@@ -155,7 +173,7 @@ export async function putApiKey(record: ApiKeyRecord): Promise<void> {
       TableName: tableName(),
       Item: {
         ...apiKeyKey(record.key_hash),
-        entity: 'ApiKey',
+        ...stamp('ApiKey'),
         gsi1pk: `ORG#${record.organization_id}#KEYS`,
         gsi1sk: `${record.created_at}#${record.id}`,
         gsi2pk: `APIKEYID#${record.id}`,
@@ -169,7 +187,7 @@ export async function putApiKey(record: ApiKeyRecord): Promise<void> {
 
 export async function getApiKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(hash) }));
-  return strip<ApiKeyRecord>(out.Item);
+  return readEntity('ApiKey', apiKeySchema, out.Item);
 }
 
 export async function getApiKeyById(id: string): Promise<ApiKeyRecord | null> {
@@ -181,13 +199,13 @@ export async function getApiKeyById(id: string): Promise<ApiKeyRecord | null> {
       ExpressionAttributeValues: { ':pk': `APIKEYID#${id}` },
     }),
   );
-  return strip<ApiKeyRecord>(out.Items?.[0]);
+  return readEntity('ApiKey', apiKeySchema, out.Items?.[0]);
 }
 
 export async function listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
   const items: ApiKeyRecord[] = [];
   for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${orgId}#KEYS` } })) {
-    items.push(strip<ApiKeyRecord>(item)!);
+    items.push(readExisting('ApiKey', apiKeySchema, item));
   }
   return items;
 }

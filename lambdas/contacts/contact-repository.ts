@@ -1,10 +1,12 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, tableName } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, tableName, type Item } from '../platform/table';
 import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
 import { deleteIfStatus, transitionStatus } from '../platform/status-transition';
-import { withoutOutbox } from '../events/outbox';
+import { z } from 'zod';
+import { readEntity } from '../platform/table-read';
 import type { ContactRecord, ContactStatus } from './contact';
+import { stamp } from '../platform/table-entities';
 
 const contactKey = (id: string) => ({ pk: `CONTACT#${id}`, sk: 'META' });
 export const contactItemKey = contactKey;
@@ -23,11 +25,27 @@ function indexKeys(contact: ContactRecord) {
   };
 }
 
-function toRecord(item: Record<string, unknown> | undefined): ContactRecord | null {
-  if (!item) return null;
-  const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, gsi2pk: _e, gsi2sk: _f, entity: _g, ...rest } = withoutOutbox(item);
-  return rest as unknown as ContactRecord;
-}
+const contactSchema: z.ZodType<ContactRecord> = z.looseObject({
+  id: z.string(),
+  organization_id: z.string(),
+  api_key_id: z.string(),
+  phone: z.string(),
+  properties: z.record(z.string(), z.unknown()),
+  status: z.enum(['creating', 'queued', 'processing', 'completed', 'failed', 'discarded']),
+  validation_tier: z.enum(['standard', 'max']),
+  credits_charged: z.number(),
+  batch_position: z.number().nullable(),
+  answer_intent: z.enum(['Likely Answer', 'Likely Call Screening', 'Likely Voicemail', 'Non-Mobile', 'Unknown']).nullable(),
+  identity: z.enum(['Very High', 'High', 'Medium', 'Low', 'Unknown']).nullable(),
+  error_message: z.string().nullable(),
+  callback_url: z.string().nullable(),
+  callback_secret: z.string().nullable(),
+  pool_upload_id: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+const toRecord = (item: Item | undefined): ContactRecord | null => readEntity('Contact', contactSchema, item);
 
 /** While `creating`, a contact is listed for recovery (gsi3) by the time it becomes stale. */
 const RECOVERY_PK = 'RECOVER#Contact';
@@ -39,7 +57,7 @@ export async function insertContact(contact: ContactRecord, staleAt: string): Pr
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...contactKey(contact.id), entity: 'Contact', ...indexKeys(contact), gsi3pk: RECOVERY_PK, gsi3sk: `${staleAt}#${contact.id}`, ...contact },
+        Item: { ...contactKey(contact.id), ...stamp('Contact'), ...indexKeys(contact), gsi3pk: RECOVERY_PK, gsi3sk: `${staleAt}#${contact.id}`, ...contact },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     ),
@@ -161,7 +179,7 @@ export async function enqueueForPool(contact: Pick<ContactRecord, 'id' | 'organi
       Item: {
         pk: queueShard(contact.id),
         sk: `${contact.created_at}#${contact.id}`,
-        entity: 'ContactQueueEntry',
+        ...stamp('ContactQueueEntry'),
         contact_id: contact.id,
         organization_id: contact.organization_id,
         created_at: contact.created_at,

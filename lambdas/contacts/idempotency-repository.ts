@@ -1,6 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailed, tableName } from '../platform/table';
 import { sha256Hex } from '../platform/ids';
+import { z } from 'zod';
+import { readEntity } from '../platform/table-read';
+import { stamp } from '../platform/table-entities';
 
 // idempotency_key → contact, scoped per (organization, API key). The key itself is hashed: it may
 // be anything the client chose, up to 255 characters.
@@ -10,6 +13,8 @@ export interface IdempotencyClaim {
   fingerprint: string;
   created_at: string;
 }
+
+const claimSchema: z.ZodType<IdempotencyClaim> = z.looseObject({ contact_id: z.string(), fingerprint: z.string(), created_at: z.string() });
 
 const claimKey = (orgId: string, apiKeyId: string, idempotencyKey: string) => ({
   pk: `IDEMP#${orgId}#${apiKeyId}#${sha256Hex(idempotencyKey)}`,
@@ -42,7 +47,7 @@ async function claimOnce(
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...claimKey(orgId, apiKeyId, idempotencyKey), entity: 'IdempotencyKey', ...claim },
+        Item: { ...claimKey(orgId, apiKeyId, idempotencyKey), ...stamp('IdempotencyKey'), ...claim },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -51,7 +56,7 @@ async function claimOnce(
     if (!isConditionFailed(error)) throw error;
   }
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: claimKey(orgId, apiKeyId, idempotencyKey), ConsistentRead: true }));
-  return { claimed: false, existing: (out.Item as IdempotencyClaim | undefined) ?? null };
+  return { claimed: false, existing: readEntity('IdempotencyKey', claimSchema, out.Item) };
 }
 
 /** Frees the key when the request it guarded changed nothing (e.g. insufficient credits). */

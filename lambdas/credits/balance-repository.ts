@@ -1,6 +1,9 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, db, setClause, queryItems, tableName } from '../platform/table';
 import type { Pools } from './balance-rules';
+import { z } from 'zod';
+import { readEntity } from '../platform/table-read';
+import { stamp } from '../platform/table-entities';
 
 export interface BalanceItem extends Pools {
   organization_id: string;
@@ -26,12 +29,34 @@ export interface LedgerEntry {
   created_at: string;
 }
 
+const pools = { subscription: z.number(), purchased: z.number() };
+const balanceSchema: z.ZodType<BalanceItem> = z.looseObject({
+  ...pools,
+  organization_id: z.string(),
+  monthly_allocation: z.number(),
+  subscription_cap: z.number().nullable(),
+  period_started_at: z.string(),
+  inflight: z.record(z.string(), z.looseObject(pools)),
+  updated_at: z.string(),
+});
+const ledgerSchema: z.ZodType<LedgerEntry> = z.looseObject({
+  change_id: z.string(),
+  organization_id: z.string(),
+  kind: z.enum(['debit', 'refund', 'purchase', 'replenish', 'adjustment']),
+  subscription_delta: z.number(),
+  purchased_delta: z.number(),
+  reason: z.string(),
+  resource_id: z.string().nullable(),
+  refunds_change_id: z.string().nullable(),
+  created_at: z.string(),
+});
+
 const balanceKey = (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'BALANCE' });
 const ledgerKey = (orgId: string, changeId: string) => ({ pk: `ORG#${orgId}`, sk: `LEDGER#${changeId}` });
 
 export async function getBalanceItem(orgId: string): Promise<BalanceItem | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: balanceKey(orgId), ConsistentRead: true }));
-  return (out.Item as BalanceItem | undefined) ?? null;
+  return readEntity('Balance', balanceSchema, out.Item);
 }
 
 export async function createBalance(item: BalanceItem): Promise<void> {
@@ -41,7 +66,7 @@ export async function createBalance(item: BalanceItem): Promise<void> {
       new PutCommand({
         TableName: tableName(),
         // gsi1 lists every balance for the billing-period job.
-        Item: { ...balanceKey(item.organization_id), entity: 'Balance', gsi1pk: 'BALANCES', gsi1sk: item.organization_id, ...item },
+        Item: { ...balanceKey(item.organization_id), ...stamp('Balance'), gsi1pk: 'BALANCES', gsi1sk: item.organization_id, ...item },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     ),
@@ -138,7 +163,7 @@ export async function updateBalanceSettings(
 
 export async function getLedgerEntry(orgId: string, changeId: string): Promise<LedgerEntry | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: ledgerKey(orgId, changeId), ConsistentRead: true }));
-  return (out.Item as LedgerEntry | undefined) ?? null;
+  return readEntity('LedgerEntry', ledgerSchema, out.Item);
 }
 
 export async function putLedgerEntry(entry: LedgerEntry): Promise<void> {
@@ -147,7 +172,7 @@ export async function putLedgerEntry(entry: LedgerEntry): Promise<void> {
       TableName: tableName(),
       Item: {
         ...ledgerKey(entry.organization_id, entry.change_id),
-        entity: 'LedgerEntry',
+        ...stamp('LedgerEntry'),
         gsi1pk: `ORG#${entry.organization_id}#LEDGER`,
         gsi1sk: `${entry.created_at}#${entry.change_id}`,
         ...entry,

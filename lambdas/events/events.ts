@@ -3,6 +3,7 @@ import { nowIso } from '../platform/clock';
 import { conditionalWrite, db, tableName } from '../platform/table';
 import { fanOutToEndpoints } from '../webhooks/fan-out';
 import { API_VERSION, newEventId, type EventEnvelope, type EventType } from './envelope';
+import { stamp } from '../platform/table-entities';
 
 // The one module every feature emits events through. An event is recorded in the table first,
 // then one delivery record per subscribed active endpoint, then a queue message per delivery; a
@@ -37,7 +38,7 @@ export async function publishEvent(organizationId: string, event: EventEnvelope)
         Item: {
           pk: `EVENT#${event.id}`,
           sk: 'META',
-          entity: 'Event',
+          ...stamp('Event'),
           gsi1pk: `ORG#${organizationId}#EVENTS`,
           gsi1sk: `${event.created_at}#${event.id}`,
           organization_id: organizationId,

@@ -1,8 +1,10 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, type Item } from '../platform/table';
-import { withoutOutbox } from '../events/outbox';
-import type { Carrier, CarrierTestStatus } from './carriers';
+import { z } from 'zod';
+import { readEntity } from '../platform/table-read';
+import { CARRIERS, type Carrier, type CarrierTestStatus } from './carriers';
 import type { Challenge } from './verification-code';
+import { stamp, stampUpdate } from '../platform/table-entities';
 
 // Monitored numbers and their guards (docs/data-model.md, patterns 24-27). No transactions: each
 // write is one conditional item operation, ordered so a failure can be compensated.
@@ -43,14 +45,52 @@ const numberKey = (id: string) => ({ pk: `SPAMNUM#${id}`, sk: 'META' });
 export const numberItemKey = numberKey;
 const guardKey = (orgId: string, e164: string) => ({ pk: `SPAMPHONE#${orgId}#${e164}`, sk: 'META' });
 const counterKey = (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'SPAMNUMS#COUNT' });
+const COUNT_STAMP = stampUpdate('SpamNumberCount');
 const orgIndexKey = (orgId: string) => `ORG#${orgId}#SPAMNUMS`;
 export const VERIFIED_INDEX_PK = 'SPAMNUM#VERIFIED';
 
-function toRecord(item: Item | undefined): NumberRecord | null {
-  if (!item) return null;
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, entity: _e, version: _v, ...rest } = withoutOutbox(item);
-  return rest as unknown as NumberRecord;
-}
+const carrier = z.enum(CARRIERS);
+const testStatus = z.enum(['pending', 'running', 'completed', 'failed']);
+const carrierStatusSchema: z.ZodType<CarrierStatusRecord> = z.looseObject({
+  carrier,
+  status: testStatus,
+  spam_detected: z.boolean().nullable(),
+  spam_label: z.string().nullable(),
+  test_run_id: z.string().nullable(),
+  tested_at: z.string(),
+  captured_at: z.string().nullable(),
+  screenshot_key: z.string().nullable(),
+  screenshot_content_type: z.string().nullable(),
+  same_carrier_warning: z.boolean(),
+  simulated: z.boolean(),
+});
+const challengeSchema: z.ZodType<Challenge> = z.looseObject({
+  method: z.enum(['call', 'sms']),
+  salt: z.string(),
+  code_hash: z.string(),
+  expires_at: z.number(),
+  attempts: z.number(),
+  last_sent_at: z.number().nullable(),
+  sends: z.array(z.number()),
+});
+const numberSchema: z.ZodType<NumberRecord> = z.looseObject({
+  id: z.string(),
+  organization_id: z.string(),
+  phone_number: z.string(),
+  region: z.enum(['US', 'CA']),
+  line_type: z.string(),
+  sms_capable: z.boolean(),
+  verified: z.boolean(),
+  verified_at: z.string().nullable(),
+  carrier: carrier.nullable(),
+  created_at: z.string(),
+  updated_at: z.string().nullable(),
+  verification: challengeSchema.nullable(),
+  carrier_statuses: z.partialRecord(carrier, carrierStatusSchema),
+  spam_state: z.partialRecord(carrier, z.boolean()),
+});
+
+const toRecord = (item: Item | undefined): NumberRecord | null => readEntity('MonitoredNumber', numberSchema, item);
 
 /** Claims a phone number for an organization; false when it is already monitored there (409). */
 export async function claimPhone(orgId: string, e164: string, numberId: string): Promise<boolean> {
@@ -58,7 +98,7 @@ export async function claimPhone(orgId: string, e164: string, numberId: string):
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...guardKey(orgId, e164), entity: 'SpamPhoneGuard', organization_id: orgId, number_id: numberId },
+        Item: { ...guardKey(orgId, e164), ...stamp('SpamPhoneGuard'), organization_id: orgId, number_id: numberId },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     ),
@@ -81,10 +121,10 @@ export async function reserveSlot(orgId: string, limit: number | null): Promise<
       new UpdateCommand({
         TableName: tableName(),
         Key: counterKey(orgId),
-        UpdateExpression: 'ADD #count :one SET entity = :entity',
+        UpdateExpression: `ADD #count :one SET ${COUNT_STAMP.set}`,
         ...(limit === null ? {} : { ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit' }),
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':one': 1, ':entity': 'SpamNumberCount', ...(limit === null ? {} : { ':limit': limit }) },
+        ExpressionAttributeNames: { '#count': 'count', ...COUNT_STAMP.names },
+        ExpressionAttributeValues: { ':one': 1, ...COUNT_STAMP.values, ...(limit === null ? {} : { ':limit': limit }) },
       }),
     );
     return true;
@@ -115,7 +155,7 @@ export async function putNumber(record: NumberRecord): Promise<void> {
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...numberKey(record.id), entity: 'MonitoredNumber', version: 1, gsi1pk: orgIndexKey(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record },
+      Item: { ...numberKey(record.id), ...stamp('MonitoredNumber'), gsi1pk: orgIndexKey(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );

@@ -6,6 +6,7 @@ import { newId } from '../platform/ids';
 import { conditionalWrite, db, tableName } from '../platform/table';
 import { filesBucket, getObject, linkSigner } from '../platform/blob';
 import { MAX_CSV_BYTES } from './request';
+import { stamp } from '../platform/table-entities';
 
 // Large files in AWS: API Gateway carries at most 10 MB and a Lambda takes a 6 MB event (binary
 // bodies base64 encoded, so a multipart file over about 4.4 MB), so a CSV or a JSON document up to
@@ -59,7 +60,7 @@ export async function createFromStagedOnce<T>(orgId: string, stagedId: string, c
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...key, entity: 'StagedUploadClaim', organization_id: orgId, upload_id: uploadId, claimed_at: nowIso(), ttl: nowUnix() + CLAIM_TTL_SECONDS },
+        Item: { ...key, ...stamp('StagedUploadClaim'), organization_id: orgId, upload_id: uploadId, claimed_at: nowIso(), ttl: nowUnix() + CLAIM_TTL_SECONDS },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     ),

@@ -1,6 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName } from '../platform/table';
-import type { EventType } from '../events/envelope';
+import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, type Item } from '../platform/table';
+import { EVENT_TYPES, type EventType } from '../events/envelope';
+import { z } from 'zod';
+import { readExisting } from '../platform/table-read';
+import { stamp } from '../platform/table-entities';
 
 /**
  * A webhook endpoint as stored. `secret` is kept in the item so deliveries can sign; the table is
@@ -30,7 +33,7 @@ export async function putEndpoint(record: EndpointRecord): Promise<void> {
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...key(record.id), entity: 'WebhookEndpoint', gsi1pk: orgPartition(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record },
+      Item: { ...key(record.id), ...stamp('WebhookEndpoint'), gsi1pk: orgPartition(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -140,7 +143,21 @@ export async function disableEndpoint(id: string, at: string, threshold: number)
   }
 }
 
-function strip(item: Record<string, unknown>): EndpointRecord {
-  const { pk: _pk, sk: _sk, entity: _e, gsi1pk: _g1, gsi1sk: _g1s, ...rest } = item;
-  return rest as unknown as EndpointRecord;
-}
+const endpointSchema: z.ZodType<EndpointRecord> = z.looseObject({
+  id: z.string(),
+  organization_id: z.string(),
+  url: z.string(),
+  description: z.string().nullable(),
+  events: z.array(z.enum(EVENT_TYPES)),
+  is_active: z.boolean(),
+  verified_at: z.string().nullable(),
+  last_success_at: z.string().nullable(),
+  last_failure_at: z.string().nullable(),
+  consecutive_failures: z.number(),
+  disabled_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  secret: z.string(),
+});
+
+const strip = (item: Item): EndpointRecord => readExisting('WebhookEndpoint', endpointSchema, item);
