@@ -21,10 +21,10 @@ export const ENTITIES = {
   ApiKey: { version: 1, pk: 'APIKEY#<sha256(key)>', sk: 'META', indexes: { gsi1: { pk: 'ORG#<org>#KEYS', sk: '<created_at>#<key_id>' }, gsi2: { pk: 'APIKEYID#<key_id>', sk: 'META' } } },
   Organization: { version: 1, pk: 'ORG#<org>', sk: 'META' },
   User: { version: 1, pk: 'USER#<user>', sk: 'META' },
-  Membership: { version: 1, pk: 'ORG#<org>', sk: 'MEMBER#<user>', indexes: { gsi1: { pk: 'USER#<user>#ORGS' } } },
+  Membership: { version: 1, pk: 'ORG#<org>', sk: 'MEMBER#<user>', indexes: { gsi1: { pk: 'USER#<user>#ORGS', sk: '<org>' } } },
   Balance: { version: 1, pk: 'ORG#<org>', sk: 'BALANCE', indexes: { gsi1: { pk: 'BALANCES', sk: '<org>' } } },
   LedgerEntry: { version: 1, pk: 'ORG#<org>', sk: 'LEDGER#<change_id>', indexes: { gsi1: { pk: 'ORG#<org>#LEDGER', sk: '<created_at>#<change_id>' } } },
-  RateBucket: { version: 1, pk: 'RATE#<bucket>', sk: 'BUCKET' },
+  RateBucket: { version: 1, pk: 'RATE#<scope>#<id>', sk: 'BUCKET' },
   Upload: { version: 1, pk: 'UPLOAD#<id>', sk: 'META', indexes: { gsi1: { pk: 'ORG#<org>#UPLOADS', sk: '<created_at>#<id>' }, gsi2: { pk: 'UPLOAD#WATCH', sk: '<stale_at>#<id>' } } },
   StagedUploadClaim: { version: 1, pk: 'STAGED#<org>#<staged_upload_id>', sk: 'CLAIM' },
   Contact: {

@@ -37,8 +37,8 @@ export interface DeliveryRecord {
   next_attempt_at: string | null;
   /** Why the delivery ended without success when no attempt says it (endpoint deleted or inactive). */
   exhausted_reason: string | null;
-  /** Epoch ms until which one worker owns the next attempt. */
-  lease_until: number | null;
+  /** Epoch ms until which one worker owns the next attempt; absent (removed) when nobody does. */
+  lease_until?: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -216,7 +216,7 @@ const deliverySchema: z.ZodType<DeliveryRecord> = z.looseObject({
   attempts: z.array(attemptSchema),
   next_attempt_at: z.string().nullable(),
   exhausted_reason: z.string().nullable(),
-  lease_until: z.number().nullable(),
+  lease_until: z.number().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });
