@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { forgetPrincipals } from './principal-cache';
-import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName } from '../platform/table';
+import { conditionalWrite, db, setClause, queryItems, tableName, updateReturning } from '../platform/table';
 import { stamp } from '../platform/table-entities';
 import { z } from 'zod';
 import { readEntity, readExisting } from '../platform/table-read';
@@ -78,24 +78,10 @@ export async function getOrganization(id: string): Promise<Organization | null> 
 
 export async function updateOrganization(id: string, fields: Partial<Omit<Organization, 'id'>>): Promise<Organization> {
   const { sets, names, values } = setClause(fields);
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: orgKey(id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    forgetPrincipals();
-    return readExisting('Organization', organizationSchema, out.Attributes ?? {});
-  } catch (error) {
-    if (isConditionFailed(error)) throw new Error(`organization ${id} does not exist`);
-    throw error;
-  }
+  const item = await updateReturning({ Key: orgKey(id), UpdateExpression: `SET ${sets.join(', ')}`, ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: names, ExpressionAttributeValues: values });
+  if (!item) throw new Error(`organization ${id} does not exist`);
+  forgetPrincipals();
+  return readExisting('Organization', organizationSchema, item);
 }
 
 export async function deleteOrganization(id: string): Promise<boolean> {

@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, setClause, tableName } from '../platform/table';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, setClause, tableName, updateReturning } from '../platform/table';
 import type { ColumnMapping } from '../uploads/plan';
 import { stamp } from '../platform/table-entities';
 import { z } from 'zod';
@@ -96,22 +96,18 @@ export async function getDraft(id: string): Promise<WebDraft | null> {
   return readEntity('WebUploadDraft', draftSchema, out.Item);
 }
 
-/** Moves a draft on only from one of `from`: of two requests racing, one wins. Null when it lost. */
-export async function transitionDraft(id: string, from: DraftStatus[], to: DraftStatus, fields: Partial<WebDraft>, at: string): Promise<boolean> {
+/** Moves a draft on only from one of `from`: of two requests racing, one wins. The draft as moved; null when it lost. */
+export async function transitionDraft(id: string, from: DraftStatus[], to: DraftStatus, fields: Partial<WebDraft>, at: string): Promise<WebDraft | null> {
   const { sets, names, values } = setClause({ ...fields, status: to, updated_at: at });
   const allowed = from.map((_, i) => `:from${i}`);
-  return conditionalWrite(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: draftKey(id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: `attribute_exists(pk) AND #status_now IN (${allowed.join(', ')})`,
-        ExpressionAttributeNames: { ...names, '#status_now': 'status' },
-        ExpressionAttributeValues: { ...values, ...Object.fromEntries(from.map((s, i) => [`:from${i}`, s])) },
-      }),
-    ),
-  );
+  const item = await updateReturning({
+    Key: draftKey(id),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: `attribute_exists(pk) AND #status_now IN (${allowed.join(', ')})`,
+    ExpressionAttributeNames: { ...names, '#status_now': 'status' },
+    ExpressionAttributeValues: { ...values, ...Object.fromEntries(from.map((s, i) => [`:from${i}`, s])) },
+  });
+  return item ? readExisting('WebUploadDraft', draftSchema, item) : null;
 }
 
 /** Drafts not yet confirmed, newest first. */

@@ -114,14 +114,15 @@ export async function mapWebUpload(principal: ConsolePrincipal, id: string, mapp
   const invalid = plan ? invalidCells(plan, fields, header!.fields, mapping) : [];
   await putObject(filesBucket(), reportKey(draft), reportCsv(invalid, failure), 'text/csv');
   const validation = plan ? validationOf(plan) : null;
-  await transitionDraft(
+  const validated = await transitionDraft(
     draft.id,
     ['validating'],
     failure ? 'validation_failed' : 'awaiting_confirmation',
     { failure: failure ? clean(failure) : null, validation, invalid_cells: invalid.slice(0, INVALID_CELLS_KEPT) },
     nowIso(),
   );
-  return (await getDraft(draft.id))!;
+  // The write answers with the draft as it left it: no second read.
+  return validated ?? (await getDraft(draft.id))!;
 }
 
 function validationOf(plan: UploadPlan) {

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, UpdateCommand, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { required } from './config';
 
@@ -63,6 +63,20 @@ export async function conditionalWrite(write: () => Promise<unknown>): Promise<b
     return true;
   } catch (error) {
     if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * One conditional update that answers with the item as the write left it (ReturnValues ALL_NEW),
+ * or null when its condition failed: the caller has the new state without reading it again.
+ */
+export async function updateReturning(input: Omit<UpdateCommandInput, 'TableName' | 'ReturnValues'>): Promise<Item | null> {
+  try {
+    const out = await db().send(new UpdateCommand({ ...input, TableName: tableName(), ReturnValues: 'ALL_NEW' }));
+    return out.Attributes ?? null;
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
     throw error;
   }
 }

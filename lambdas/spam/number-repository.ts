@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, type Item } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, updateReturning, type Item } from '../platform/table';
 import { z } from 'zod';
 import { readEntity } from '../platform/table-read';
 import { CARRIERS, type Carrier, type CarrierTestStatus } from './carriers';
@@ -250,23 +250,14 @@ export async function countAttempt(id: string, salt: string, maxAttempts: number
 /** `outbox`: the number.verified event, written with the change (events/outbox.ts). */
 export async function markVerified(id: string, salt: string, at: string, createdAt: string, outbox: Record<string, unknown> = {}): Promise<NumberRecord | null> {
   const extra = setClause(outbox);
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: numberKey(id),
-        UpdateExpression: ['SET verified = :true, verified_at = :at, updated_at = :at, verification = :null, gsi2pk = :g2pk, gsi2sk = :g2sk', ...extra.sets].join(', '),
-        ConditionExpression: 'verified = :false AND verification.salt = :salt',
-        ...(extra.sets.length ? { ExpressionAttributeNames: extra.names } : {}),
-        ExpressionAttributeValues: { ':true': true, ':false': false, ':at': at, ':null': null, ':salt': salt, ':g2pk': VERIFIED_INDEX_PK, ':g2sk': `${createdAt}#${id}`, ...extra.values },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toRecord(out.Attributes);
-  } catch (error) {
-    if (isConditionFailed(error)) return null;
-    throw error;
-  }
+  const item = await updateReturning({
+    Key: numberKey(id),
+    UpdateExpression: ['SET verified = :true, verified_at = :at, updated_at = :at, verification = :null, gsi2pk = :g2pk, gsi2sk = :g2sk', ...extra.sets].join(', '),
+    ConditionExpression: 'verified = :false AND verification.salt = :salt',
+    ...(extra.sets.length ? { ExpressionAttributeNames: extra.names } : {}),
+    ExpressionAttributeValues: { ':true': true, ':false': false, ':at': at, ':null': null, ':salt': salt, ':g2pk': VERIFIED_INDEX_PK, ':g2sk': `${createdAt}#${id}`, ...extra.values },
+  });
+  return item && toRecord(item);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, type Item } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, updateReturning, type Item } from '../platform/table';
 import { EVENT_TYPES, type EventType } from '../events/envelope';
 import { z } from 'zod';
 import { readExisting } from '../platform/table-read';
@@ -61,23 +61,14 @@ export async function updateEndpointFields(
 ): Promise<EndpointRecord | null> {
   const { sets, names, values } = setClause(fields);
   values[':org'] = orgId;
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk) AND organization_id = :org',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return strip(out.Attributes!);
-  } catch (error) {
-    if (isConditionFailed(error)) return null;
-    throw error;
-  }
+  const item = await updateReturning({
+    Key: key(id),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: 'attribute_exists(pk) AND organization_id = :org',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
+  return item && strip(item);
 }
 
 export async function deleteEndpointItem(id: string, orgId: string): Promise<boolean> {
@@ -106,22 +97,15 @@ export async function recordEndpointSuccess(id: string, at: string): Promise<voi
 
 /** Counts one failed attempt; returns the new count and whether the endpoint is still active. */
 export async function recordEndpointFailure(id: string, at: string): Promise<{ consecutive_failures: number; is_active: boolean } | null> {
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(id),
-        UpdateExpression: 'SET last_failure_at = :at ADD consecutive_failures :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1, ':at': at },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return { consecutive_failures: Number(out.Attributes!.consecutive_failures), is_active: Boolean(out.Attributes!.is_active) };
-  } catch (error) {
-    if (isConditionFailed(error)) return null;
-    throw error;
-  }
+  const item = await updateReturning({
+    Key: key(id),
+    UpdateExpression: 'SET last_failure_at = :at ADD consecutive_failures :one',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':one': 1, ':at': at },
+  });
+  if (!item) return null;
+  const endpoint = strip(item);
+  return { consecutive_failures: endpoint.consecutive_failures, is_active: endpoint.is_active };
 }
 
 /** Auto-disable; true only for the call that actually switched the endpoint off. */

@@ -3,7 +3,7 @@ import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { useTestService } from '../../support/runtime';
 import { addVerified } from '../spam/helpers';
 import * as admin from '../../../lambdas/admin/admin';
-import { db, tableName, type Item } from '../../../lambdas/platform/table';
+import { db, tableName, updateReturning, type Item } from '../../../lambdas/platform/table';
 import { ENTITIES, type EntityDefinition, type EntityName } from '../../../lambdas/platform/table-entities';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
 import { getLedgerEntry } from '../../../lambdas/credits/balance-repository';
@@ -97,6 +97,15 @@ describe('the single table', () => {
     for (const entity of ['Organization', 'User', 'Membership', 'ApiKey', 'Balance', 'LedgerEntry', 'Contact', 'IdempotencyKey', 'ContactBatch', 'RateBucket', 'Upload', 'MonitoredNumber', 'SpamPhoneGuard', 'SpamNumberCount', 'Event', 'LocalSeed']) {
       expect(seen, entity).toContain(entity);
     }
+  });
+
+  it('a conditional update answers with the item as it left it, or null when its condition failed', async () => {
+    await db().send(new PutCommand({ TableName: tableName(), Item: { pk: 'T#1', sk: 'META', n: 1, status: 'a' } }));
+    const moved = await updateReturning({ Key: { pk: 'T#1', sk: 'META' }, UpdateExpression: 'SET #s = :to ADD n :one', ConditionExpression: '#s = :from', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':to': 'b', ':from': 'a', ':one': 1 } });
+    expect(moved).toEqual({ pk: 'T#1', sk: 'META', n: 2, status: 'b' });
+    const lost = await updateReturning({ Key: { pk: 'T#1', sk: 'META' }, UpdateExpression: 'SET #s = :to', ConditionExpression: '#s = :from', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':to': 'c', ':from': 'a' } });
+    expect(lost).toBeNull();
+    await expect(updateReturning({ Key: { pk: 'T#1' }, UpdateExpression: 'SET x = :x', ExpressionAttributeValues: { ':x': 1 } })).rejects.toThrow();
   });
 
   it('reads an item written before versions existed as version 1, with attributes the schema does not name kept', async () => {
