@@ -1,7 +1,6 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { forgetPrincipals } from './principal-cache';
-import { conditionalWrite, db, setClause, queryItems, tableName, updateReturning } from '../platform/table';
-import { stamp } from '../platform/table-entities';
+import { conditionalWrite, db, setClause, queryItems, tableName, updateReturning, putItem, IF_NEW } from '../platform/table';
 import { z } from 'zod';
 import { readEntity, readExisting } from '../platform/table-read';
 
@@ -62,13 +61,7 @@ const apiKeySchema: z.ZodType<ApiKeyRecord> = z.looseObject({
 });
 
 export async function putOrganization(org: Organization): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...orgKey(org.id), ...stamp('Organization'), ...org },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem('Organization', { ...orgKey(org.id), ...org }, IF_NEW);
 }
 
 export async function getOrganization(id: string): Promise<Organization | null> {
@@ -91,13 +84,7 @@ export async function deleteOrganization(id: string): Promise<boolean> {
 }
 
 export async function putUser(user: User): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...userKey(user.id), ...stamp('User'), ...user },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem('User', { ...userKey(user.id), ...user }, IF_NEW);
 }
 
 export async function getUser(id: string): Promise<User | null> {
@@ -112,21 +99,15 @@ export async function deleteUser(id: string): Promise<boolean> {
 }
 
 export async function putMembership(orgId: string, userId: string, role: 'owner' | 'member', at: string): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...memberKey(orgId, userId),
-        ...stamp('Membership'),
-        gsi1pk: `USER#${userId}#ORGS`,
-        gsi1sk: orgId,
-        organization_id: orgId,
-        user_id: userId,
-        role,
-        created_at: at,
-      },
-    }),
-  );
+  await putItem('Membership', {
+    ...memberKey(orgId, userId),
+    gsi1pk: `USER#${userId}#ORGS`,
+    gsi1sk: orgId,
+    organization_id: orgId,
+    user_id: userId,
+    role,
+    created_at: at,
+  });
 }
 
 export async function getMembership(orgId: string, userId: string): Promise<{ role: string } | null> {
@@ -142,33 +123,22 @@ export async function deleteMembership(orgId: string, userId: string): Promise<b
 }
 
 export async function listMembershipsOfUser(userId: string): Promise<string[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `USER#${userId}#ORGS` },
-    }),
-  );
-  return (out.Items ?? []).map((item) => String(item.organization_id));
+  const orgs: string[] = [];
+  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${userId}#ORGS` } })) {
+    orgs.push(String(item.organization_id));
+  }
+  return orgs;
 }
 
 export async function putApiKey(record: ApiKeyRecord): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...apiKeyKey(record.key_hash),
-        ...stamp('ApiKey'),
-        gsi1pk: `ORG#${record.organization_id}#KEYS`,
-        gsi1sk: `${record.created_at}#${record.id}`,
-        gsi2pk: `APIKEYID#${record.id}`,
-        gsi2sk: 'META',
-        ...record,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem('ApiKey', {
+    ...apiKeyKey(record.key_hash),
+    gsi1pk: `ORG#${record.organization_id}#KEYS`,
+    gsi1sk: `${record.created_at}#${record.id}`,
+    gsi2pk: `APIKEYID#${record.id}`,
+    gsi2sk: 'META',
+    ...record,
+  }, IF_NEW);
 }
 
 export async function getApiKeyByHash(hash: string): Promise<ApiKeyRecord | null> {

@@ -1,7 +1,6 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, setClause, tableName, updateReturning } from '../platform/table';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, setClause, tableName, updateReturning, putItem, IF_NEW, queryItems } from '../platform/table';
 import type { ColumnMapping } from '../uploads/plan';
-import { stamp } from '../platform/table-entities';
 import { z } from 'zod';
 import { readEntity, readExisting } from '../platform/table-read';
 
@@ -82,13 +81,7 @@ const draftSchema: z.ZodType<WebDraft> = z.looseObject({
 const draftKey = (id: string) => ({ pk: `WEBUPLOAD#${id}`, sk: 'META' });
 
 export async function insertDraft(draft: WebDraft): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...draftKey(draft.id), ...stamp('WebUploadDraft'), gsi1pk: `ORG#${draft.organization_id}#WEBUPLOADS`, gsi1sk: `${draft.created_at}#${draft.id}`, ...draft },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem('WebUploadDraft', { ...draftKey(draft.id), gsi1pk: `ORG#${draft.organization_id}#WEBUPLOADS`, gsi1sk: `${draft.created_at}#${draft.id}`, ...draft }, IF_NEW);
 }
 
 export async function getDraft(id: string): Promise<WebDraft | null> {
@@ -112,15 +105,10 @@ export async function transitionDraft(id: string, from: DraftStatus[], to: Draft
 
 /** Drafts not yet confirmed, newest first. */
 export async function listOpenDrafts(orgId: string, limit = 50): Promise<WebDraft[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `ORG#${orgId}#WEBUPLOADS` },
-      ScanIndexForward: false,
-      Limit: limit,
-    }),
-  );
-  return (out.Items ?? []).filter((item) => item.status !== 'confirmed').map((item) => readExisting('WebUploadDraft', draftSchema, item));
+  const drafts: WebDraft[] = [];
+  // The newest `limit` drafts, of which the confirmed ones are no longer open.
+  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${orgId}#WEBUPLOADS` }, ScanIndexForward: false }, limit)) {
+    if (item.status !== 'confirmed') drafts.push(readExisting('WebUploadDraft', draftSchema, item));
+  }
+  return drafts;
 }

@@ -1,12 +1,11 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, tableName, type Item } from '../platform/table';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, isConditionFailed, tableName, type Item, putItem, insertItem } from '../platform/table';
 import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
 import { deleteIfStatus, transitionStatus } from '../platform/status-transition';
 import { z } from 'zod';
 import { readEntity } from '../platform/table-read';
 import type { ContactRecord, ContactStatus } from './contact';
-import { stamp } from '../platform/table-entities';
 
 const contactKey = (id: string) => ({ pk: `CONTACT#${id}`, sk: 'META' });
 export const contactItemKey = contactKey;
@@ -53,15 +52,7 @@ export const RECOVERY_INDEX = ['gsi3pk', 'gsi3sk'] as const;
 
 /** Writes a new contact; false when one with this id exists already. */
 export async function insertContact(contact: ContactRecord, staleAt: string): Promise<boolean> {
-  return conditionalWrite(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...contactKey(contact.id), ...stamp('Contact'), ...indexKeys(contact), gsi3pk: RECOVERY_PK, gsi3sk: `${staleAt}#${contact.id}`, ...contact },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  return insertItem('Contact', { ...contactKey(contact.id), ...indexKeys(contact), gsi3pk: RECOVERY_PK, gsi3sk: `${staleAt}#${contact.id}`, ...contact });
 }
 
 /** Removes a contact that never became visible (its creation was refused). */
@@ -173,19 +164,13 @@ export interface QueueEntry {
 }
 
 export async function enqueueForPool(contact: Pick<ContactRecord, 'id' | 'organization_id' | 'created_at'>): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        pk: queueShard(contact.id),
-        sk: `${contact.created_at}#${contact.id}`,
-        ...stamp('ContactQueueEntry'),
-        contact_id: contact.id,
-        organization_id: contact.organization_id,
-        created_at: contact.created_at,
-      },
-    }),
-  );
+  await putItem('ContactQueueEntry', {
+    pk: queueShard(contact.id),
+    sk: `${contact.created_at}#${contact.id}`,
+    contact_id: contact.id,
+    organization_id: contact.organization_id,
+    created_at: contact.created_at,
+  });
 }
 
 /** Oldest queued contacts first, across all organizations. */

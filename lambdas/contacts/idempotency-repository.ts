@@ -1,9 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, tableName } from '../platform/table';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailed, tableName, putItem, IF_NEW } from '../platform/table';
 import { sha256Hex } from '../platform/ids';
 import { z } from 'zod';
 import { readEntity } from '../platform/table-read';
-import { stamp } from '../platform/table-entities';
 
 // idempotency_key → contact, scoped per (organization, API key). The key itself is hashed: it may
 // be anything the client chose, up to 255 characters.
@@ -44,13 +43,7 @@ async function claimOnce(
   claim: IdempotencyClaim,
 ): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyClaim | null }> {
   try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...claimKey(orgId, apiKeyId, idempotencyKey), ...stamp('IdempotencyKey'), ...claim },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await putItem('IdempotencyKey', { ...claimKey(orgId, apiKeyId, idempotencyKey), ...claim }, IF_NEW);
     return { claimed: true };
   } catch (error) {
     if (!isConditionFailed(error)) throw error;

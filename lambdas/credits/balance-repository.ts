@@ -1,9 +1,8 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, setClause, queryItems, tableName } from '../platform/table';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, setClause, queryItems, tableName, putItem, insertItem } from '../platform/table';
 import type { Pools } from './balance-rules';
 import { z } from 'zod';
 import { readEntity } from '../platform/table-read';
-import { stamp } from '../platform/table-entities';
 
 export interface BalanceItem extends Pools {
   organization_id: string;
@@ -61,16 +60,8 @@ export async function getBalanceItem(orgId: string): Promise<BalanceItem | null>
 
 export async function createBalance(item: BalanceItem): Promise<void> {
   // The balance exists already: creating it again changes nothing.
-  await conditionalWrite(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        // gsi1 lists every balance for the billing-period job.
-        Item: { ...balanceKey(item.organization_id), ...stamp('Balance'), gsi1pk: 'BALANCES', gsi1sk: item.organization_id, ...item },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  // gsi1 lists every balance for the billing-period job.
+  await insertItem('Balance', { ...balanceKey(item.organization_id), gsi1pk: 'BALANCES', gsi1sk: item.organization_id, ...item });
 }
 
 /**
@@ -167,18 +158,12 @@ export async function getLedgerEntry(orgId: string, changeId: string): Promise<L
 }
 
 export async function putLedgerEntry(entry: LedgerEntry): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...ledgerKey(entry.organization_id, entry.change_id),
-        ...stamp('LedgerEntry'),
-        gsi1pk: `ORG#${entry.organization_id}#LEDGER`,
-        gsi1sk: `${entry.created_at}#${entry.change_id}`,
-        ...entry,
-      },
-    }),
-  );
+  await putItem('LedgerEntry', {
+    ...ledgerKey(entry.organization_id, entry.change_id),
+    gsi1pk: `ORG#${entry.organization_id}#LEDGER`,
+    gsi1sk: `${entry.created_at}#${entry.change_id}`,
+    ...entry,
+  });
 }
 
 /** Every organization that has a balance, a page at a time. */

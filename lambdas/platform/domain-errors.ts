@@ -14,34 +14,29 @@ export abstract class DomainError extends Error {
   }
 }
 
+/** A kind whose detail is always a string (the spec gives them no object shape). */
+function withTextDetail<K extends DomainErrorKind>(kind: K) {
+  return class extends DomainError {
+    readonly kind: K = kind;
+    constructor(detail: string) {
+      super(detail);
+    }
+  };
+}
+
 /** Malformed input or a violated constraint. */
 export class InvalidInput extends DomainError {
   readonly kind = 'InvalidInput';
 }
 
 /** The caller could not be authenticated (missing, malformed, revoked key; no session). */
-export class AuthenticationFailed extends DomainError {
-  readonly kind = 'AuthenticationFailed';
-  constructor(detail: string) {
-    super(detail);
-  }
-}
+export class AuthenticationFailed extends withTextDetail('AuthenticationFailed') {}
 
 /** The balance does not cover the charge. */
-export class InsufficientCredits extends DomainError {
-  readonly kind = 'InsufficientCredits';
-  constructor(detail: string) {
-    super(detail);
-  }
-}
+export class InsufficientCredits extends withTextDetail('InsufficientCredits') {}
 
 /** Authenticated but not allowed: no active subscription, a limit reached, a missing scope. */
-export class Forbidden extends DomainError {
-  readonly kind = 'Forbidden';
-  constructor(detail: string) {
-    super(detail);
-  }
-}
+export class Forbidden extends withTextDetail('Forbidden') {}
 
 /** Absent, or belonging to another organization (not distinguished). */
 export class NotFound extends DomainError {
@@ -57,28 +52,13 @@ export class Conflict extends DomainError {
 }
 
 /** An operation the interface removed (DELETE on an upload). */
-export class Removed extends DomainError {
-  readonly kind = 'Removed';
-  constructor(detail: string) {
-    super(detail);
-  }
-}
+export class Removed extends withTextDetail('Removed') {}
 
 /** Over a size limit (CSV bytes, entries per upload, body bytes). */
-export class TooLarge extends DomainError {
-  readonly kind = 'TooLarge';
-  constructor(detail: string) {
-    super(detail);
-  }
-}
+export class TooLarge extends withTextDetail('TooLarge') {}
 
 /** A Content-Type the operation does not take. */
-export class UnsupportedContentType extends DomainError {
-  readonly kind = 'UnsupportedContentType';
-  constructor(detail: string) {
-    super(detail);
-  }
-}
+export class UnsupportedContentType extends withTextDetail('UnsupportedContentType') {}
 
 /** Fewer valid numbers than the minimum (`min_contacts_required`). */
 export class TooFewNumbers extends DomainError {
@@ -106,12 +86,7 @@ export class RateLimited extends DomainError {
 }
 
 /** A provider the request depends on failed (a verification code that could not be sent). */
-export class UpstreamFailed extends DomainError {
-  readonly kind = 'UpstreamFailed';
-  constructor(detail: string) {
-    super(detail);
-  }
-}
+export class UpstreamFailed extends withTextDetail('UpstreamFailed') {}
 
 export type DomainErrorKind =
   | 'InvalidInput'

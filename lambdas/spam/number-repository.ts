@@ -1,10 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, updateReturning, type Item } from '../platform/table';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, updateReturning, type Item, putItem, insertItem, IF_NEW, updateItem } from '../platform/table';
 import { z } from 'zod';
 import { readEntity } from '../platform/table-read';
 import { CARRIERS, type Carrier, type CarrierTestStatus } from './carriers';
 import type { Challenge } from './verification-code';
-import { stamp, stampUpdate } from '../platform/table-entities';
+import { stampUpdate } from '../platform/table-entities';
 
 // Monitored numbers and their guards (docs/data-model.md, patterns 24-27). No transactions: each
 // write is one conditional item operation, ordered so a failure can be compensated.
@@ -94,15 +94,7 @@ const toRecord = (item: Item | undefined): NumberRecord | null => readEntity('Mo
 
 /** Claims a phone number for an organization; false when it is already monitored there (409). */
 export async function claimPhone(orgId: string, e164: string, numberId: string): Promise<boolean> {
-  return conditionalWrite(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...guardKey(orgId, e164), ...stamp('SpamPhoneGuard'), organization_id: orgId, number_id: numberId },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  return insertItem('SpamPhoneGuard', { ...guardKey(orgId, e164), organization_id: orgId, number_id: numberId });
 }
 
 export async function releasePhone(orgId: string, e164: string, numberId: string): Promise<void> {
@@ -116,49 +108,27 @@ export async function releasePhone(orgId: string, e164: string, numberId: string
 
 /** Takes one slot of the organization's limit; false when the limit is reached (403). */
 export async function reserveSlot(orgId: string, limit: number | null): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: counterKey(orgId),
-        UpdateExpression: `ADD #count :one SET ${COUNT_STAMP.set}`,
-        ...(limit === null ? {} : { ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit' }),
-        ExpressionAttributeNames: { '#count': 'count', ...COUNT_STAMP.names },
-        ExpressionAttributeValues: { ':one': 1, ...COUNT_STAMP.values, ...(limit === null ? {} : { ':limit': limit }) },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+  return updateItem({
+    Key: counterKey(orgId),
+    UpdateExpression: `ADD #count :one SET ${COUNT_STAMP.set}`,
+    ...(limit === null ? {} : { ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit' }),
+    ExpressionAttributeNames: { '#count': 'count', ...COUNT_STAMP.names },
+    ExpressionAttributeValues: { ':one': 1, ...COUNT_STAMP.values, ...(limit === null ? {} : { ':limit': limit }) },
+  });
 }
 
 export async function releaseSlot(orgId: string): Promise<void> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: counterKey(orgId),
-        UpdateExpression: 'ADD #count :minus',
-        ConditionExpression: '#count > :zero',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+  await updateItem({
+    Key: counterKey(orgId),
+    UpdateExpression: 'ADD #count :minus',
+    ConditionExpression: '#count > :zero',
+    ExpressionAttributeNames: { '#count': 'count' },
+    ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+  });
 }
 
 export async function putNumber(record: NumberRecord): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...numberKey(record.id), ...stamp('MonitoredNumber'), gsi1pk: orgIndexKey(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem('MonitoredNumber', { ...numberKey(record.id), gsi1pk: orgIndexKey(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record }, IF_NEW);
 }
 
 export async function getNumber(id: string): Promise<NumberRecord | null> {
@@ -187,41 +157,25 @@ export async function* verifiedNumbers(): AsyncGenerator<NumberRecord> {
  * resends cannot both send) and the number is still unverified.
  */
 export async function replaceChallenge(id: string, expectedSalt: string | null, challenge: Challenge, at: string): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: numberKey(id),
-        UpdateExpression: 'SET verification = :c, updated_at = :at',
-        ConditionExpression:
-          expectedSalt === null
-            ? 'attribute_exists(pk) AND verified = :false AND (attribute_not_exists(verification) OR verification = :null)'
-            : 'attribute_exists(pk) AND verified = :false AND verification.salt = :salt',
-        ExpressionAttributeValues: { ':c': challenge, ':at': at, ':false': false, ...(expectedSalt === null ? { ':null': null } : { ':salt': expectedSalt }) },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+  return updateItem({
+    Key: numberKey(id),
+    UpdateExpression: 'SET verification = :c, updated_at = :at',
+    ConditionExpression:
+      expectedSalt === null
+        ? 'attribute_exists(pk) AND verified = :false AND (attribute_not_exists(verification) OR verification = :null)'
+        : 'attribute_exists(pk) AND verified = :false AND verification.salt = :salt',
+    ExpressionAttributeValues: { ':c': challenge, ':at': at, ':false': false, ...(expectedSalt === null ? { ':null': null } : { ':salt': expectedSalt }) },
+  });
 }
 
 /** A send that failed does not count towards the resend cooldown. */
 export async function markChallengeUnsent(id: string, salt: string): Promise<void> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: numberKey(id),
-        UpdateExpression: 'SET verification.last_sent_at = :null',
-        ConditionExpression: 'verification.salt = :salt',
-        ExpressionAttributeValues: { ':null': null, ':salt': salt },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+  await updateItem({
+    Key: numberKey(id),
+    UpdateExpression: 'SET verification.last_sent_at = :null',
+    ConditionExpression: 'verification.salt = :salt',
+    ExpressionAttributeValues: { ':null': null, ':salt': salt },
+  });
 }
 
 /**
@@ -229,21 +183,12 @@ export async function markChallengeUnsent(id: string, salt: string): Promise<voi
  * the bound. False when the challenge changed or is used up.
  */
 export async function countAttempt(id: string, salt: string, maxAttempts: number): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: numberKey(id),
-        UpdateExpression: 'SET verification.attempts = verification.attempts + :one',
-        ConditionExpression: 'verified = :false AND verification.salt = :salt AND verification.attempts < :max',
-        ExpressionAttributeValues: { ':one': 1, ':false': false, ':salt': salt, ':max': maxAttempts },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+  return updateItem({
+    Key: numberKey(id),
+    UpdateExpression: 'SET verification.attempts = verification.attempts + :one',
+    ConditionExpression: 'verified = :false AND verification.salt = :salt AND verification.attempts < :max',
+    ExpressionAttributeValues: { ':one': 1, ':false': false, ':salt': salt, ':max': maxAttempts },
+  });
 }
 
 /** Marks the number verified and puts it on the daily run's index; false if it already was. */

@@ -1,9 +1,8 @@
-import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, queryItems, tableName } from '../platform/table';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, queryItems, tableName, putItem, insertItem } from '../platform/table';
 import { CARRIERS, HISTORY_WINDOW_MS, type Carrier, type CarrierTestStatus } from './carriers';
 import { z } from 'zod';
 import { readExisting } from '../platform/table-read';
-import { stamp } from '../platform/table-entities';
 
 // Test-run history (docs/data-model.md, pattern 28): one row per number, carrier and UTC day,
 // overwritten if the day's test is run again, expiring by TTL after 7 days.
@@ -52,12 +51,7 @@ const runKey = (numberId: string, day: string, carrier: Carrier) => ({ pk: `SPAM
 
 export async function putRun(run: TestRunRecord): Promise<void> {
   const testedMs = Date.parse(run.tested_at);
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...runKey(run.number_id, run.day, run.carrier), ...stamp('SpamTestRun'), ttl: Math.floor((testedMs + HISTORY_WINDOW_MS) / 1000), ...run },
-    }),
-  );
+  await putItem('SpamTestRun', { ...runKey(run.number_id, run.day, run.carrier), ttl: Math.floor((testedMs + HISTORY_WINDOW_MS) / 1000), ...run });
 }
 
 /** Rows tested within the window ending at `nowMs`, newest first. dynalite keeps expired rows, so filter here too. */
@@ -83,13 +77,5 @@ export async function deleteRuns(numberId: string): Promise<void> {
 
 /** Claims the scheduled run of one day (local timer); false when that day already ran. */
 export async function claimScheduledDay(day: string, at: string): Promise<boolean> {
-  return conditionalWrite(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { pk: `SPAMRUN#${day}`, sk: 'META', ...stamp('SpamScheduledRun'), started_at: at, ttl: Math.floor(Date.parse(at) / 1000) + 30 * 86_400 },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  return insertItem('SpamScheduledRun', { pk: `SPAMRUN#${day}`, sk: 'META', started_at: at, ttl: Math.floor(Date.parse(at) / 1000) + 30 * 86_400 });
 }

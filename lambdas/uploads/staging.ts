@@ -1,12 +1,11 @@
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, InvalidInput, isRefusal } from '../platform/domain-errors';
 import { nowIso, nowUnix } from '../platform/clock';
 import { newId } from '../platform/ids';
-import { conditionalWrite, db, tableName } from '../platform/table';
+import { conditionalWrite, db, tableName, insertItem } from '../platform/table';
 import { filesBucket, getObject, linkSigner } from '../platform/blob';
 import { MAX_CSV_BYTES } from './request';
-import { stamp } from '../platform/table-entities';
 
 // Large files in AWS: API Gateway carries at most 10 MB and a Lambda takes a 6 MB event (binary
 // bodies base64 encoded, so a multipart file over about 4.4 MB), so a CSV or a JSON document up to
@@ -56,15 +55,7 @@ const claimKey = (orgId: string, id: string) => ({ pk: `STAGED#${orgId}#${id}`, 
 export async function createFromStagedOnce<T>(orgId: string, stagedId: string, create: (uploadId: string) => Promise<T>): Promise<T> {
   const uploadId = newId();
   const key = claimKey(orgId, stagedId);
-  const claimed = await conditionalWrite(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...key, ...stamp('StagedUploadClaim'), organization_id: orgId, upload_id: uploadId, claimed_at: nowIso(), ttl: nowUnix() + CLAIM_TTL_SECONDS },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  const claimed = await insertItem('StagedUploadClaim', { ...key, organization_id: orgId, upload_id: uploadId, claimed_at: nowIso(), ttl: nowUnix() + CLAIM_TTL_SECONDS });
   if (!claimed) {
     const existing = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
     const by = existing.Item?.upload_id ? ` by upload ${String(existing.Item.upload_id)}` : '';

@@ -1,12 +1,11 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, queryItems, tableName, type Item } from '../platform/table';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, queryItems, tableName, type Item, insertItem } from '../platform/table';
 import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
 import { deleteIfStatus, transitionStatus } from '../platform/status-transition';
 import type { ResultSummary, UploadRecord, UploadStatus } from './upload';
 import { z } from 'zod';
 import { readEntity } from '../platform/table-read';
-import { stamp } from '../platform/table-entities';
 
 /** A create call finishes in well under this; a `charging` upload older than this was interrupted. */
 export const CREATE_BOUND_MS = 15 * 60_000;
@@ -69,22 +68,13 @@ const watchKeys = (id: string, staleAt: string | null) =>
 
 /** False when an upload with this id exists already. A `charging` upload is watched from `created_at + CREATE_BOUND_MS`. */
 export async function insertUpload(upload: UploadRecord, staleAt: string | null = upload.status === 'charging' ? new Date(Date.parse(upload.created_at) + CREATE_BOUND_MS).toISOString() : null): Promise<boolean> {
-  return conditionalWrite(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...uploadKey(upload.id),
-          ...stamp('Upload'),
-          gsi1pk: `ORG#${upload.organization_id}#UPLOADS`,
-          gsi1sk: `${upload.created_at}#${upload.id}`,
-          ...watchKeys(upload.id, staleAt),
-          ...upload,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  return insertItem('Upload', {
+    ...uploadKey(upload.id),
+    gsi1pk: `ORG#${upload.organization_id}#UPLOADS`,
+    gsi1sk: `${upload.created_at}#${upload.id}`,
+    ...watchKeys(upload.id, staleAt),
+    ...upload,
+  });
 }
 
 export async function getUpload(id: string): Promise<UploadRecord | null> {

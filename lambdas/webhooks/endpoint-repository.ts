@@ -1,9 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, updateReturning, type Item } from '../platform/table';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, setClause, queryItems, tableName, updateReturning, type Item, putItem, IF_NEW, updateItem } from '../platform/table';
 import { EVENT_TYPES, type EventType } from '../events/envelope';
 import { z } from 'zod';
 import { readExisting } from '../platform/table-read';
-import { stamp } from '../platform/table-entities';
 
 /**
  * A webhook endpoint as stored. `secret` is kept in the item so deliveries can sign; the table is
@@ -30,13 +29,7 @@ const key = (id: string) => ({ pk: `WEBHOOK#${id}`, sk: 'META' });
 const orgPartition = (orgId: string) => `ORG#${orgId}#WEBHOOKS`;
 
 export async function putEndpoint(record: EndpointRecord): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...key(record.id), ...stamp('WebhookEndpoint'), gsi1pk: orgPartition(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem('WebhookEndpoint', { ...key(record.id), gsi1pk: orgPartition(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record }, IF_NEW);
 }
 
 export async function getEndpoint(id: string): Promise<EndpointRecord | null> {
@@ -80,19 +73,13 @@ export async function deleteEndpointItem(id: string, orgId: string): Promise<boo
 }
 
 export async function recordEndpointSuccess(id: string, at: string): Promise<void> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(id),
-        UpdateExpression: 'SET consecutive_failures = :zero, last_success_at = :at',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':zero': 0, ':at': at },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error; // deleted meanwhile: nothing to count
-  }
+  // A failed condition: the endpoint was deleted meanwhile, nothing to count.
+  await updateItem({
+    Key: key(id),
+    UpdateExpression: 'SET consecutive_failures = :zero, last_success_at = :at',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':zero': 0, ':at': at },
+  });
 }
 
 /** Counts one failed attempt; returns the new count and whether the endpoint is still active. */
@@ -110,21 +97,12 @@ export async function recordEndpointFailure(id: string, at: string): Promise<{ c
 
 /** Auto-disable; true only for the call that actually switched the endpoint off. */
 export async function disableEndpoint(id: string, at: string, threshold: number): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(id),
-        UpdateExpression: 'SET is_active = :false, disabled_at = :at',
-        ConditionExpression: 'attribute_exists(pk) AND is_active = :true AND consecutive_failures >= :threshold',
-        ExpressionAttributeValues: { ':false': false, ':true': true, ':at': at, ':threshold': threshold },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+  return updateItem({
+    Key: key(id),
+    UpdateExpression: 'SET is_active = :false, disabled_at = :at',
+    ConditionExpression: 'attribute_exists(pk) AND is_active = :true AND consecutive_failures >= :threshold',
+    ExpressionAttributeValues: { ':false': false, ':true': true, ':at': at, ':threshold': threshold },
+  });
 }
 
 const endpointSchema: z.ZodType<EndpointRecord> = z.looseObject({
