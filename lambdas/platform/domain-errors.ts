@@ -14,6 +14,13 @@ export abstract class DomainError extends Error {
   }
 }
 
+/** A kind whose detail may be a string or one of the spec's object shapes. */
+function withDetail<K extends DomainErrorKind>(kind: K) {
+  return class extends DomainError {
+    readonly kind: K = kind;
+  };
+}
+
 /** A kind whose detail is always a string (the spec gives them no object shape). */
 function withTextDetail<K extends DomainErrorKind>(kind: K) {
   return class extends DomainError {
@@ -25,9 +32,7 @@ function withTextDetail<K extends DomainErrorKind>(kind: K) {
 }
 
 /** Malformed input or a violated constraint. */
-export class InvalidInput extends DomainError {
-  readonly kind = 'InvalidInput';
-}
+export class InvalidInput extends withDetail('InvalidInput') {}
 
 /** The caller could not be authenticated (missing, malformed, revoked key; no session). */
 export class AuthenticationFailed extends withTextDetail('AuthenticationFailed') {}
@@ -47,9 +52,7 @@ export class NotFound extends DomainError {
 }
 
 /** The request collides with the current state (already monitored, key reused, not ready yet). */
-export class Conflict extends DomainError {
-  readonly kind = 'Conflict';
-}
+export class Conflict extends withDetail('Conflict') {}
 
 /** An operation the interface removed (DELETE on an upload). */
 export class Removed extends withTextDetail('Removed') {}
@@ -61,9 +64,7 @@ export class TooLarge extends withTextDetail('TooLarge') {}
 export class UnsupportedContentType extends withTextDetail('UnsupportedContentType') {}
 
 /** Fewer valid numbers than the minimum (`min_contacts_required`). */
-export class TooFewNumbers extends DomainError {
-  readonly kind = 'TooFewNumbers';
-}
+export class TooFewNumbers extends withDetail('TooFewNumbers') {}
 
 /** What a client needs to back off: the wait and the state of the bucket that refused. */
 export interface RateLimitState {
