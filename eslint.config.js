@@ -15,6 +15,9 @@ export const RULE_FILES = [
   'lambdas/ratelimit/gcra.ts',
 ];
 
+/** The HTTP layer: the one place that speaks HTTP statuses; everything else throws domain errors. */
+export const HTTP_LAYER = ['lambdas/api/**', 'lambdas/platform/http/**', 'lambdas/platform/handler.ts', 'lambdas/console/handler.ts'];
+
 const noLocal = { group: ['**/local/**', '**/local'], message: 'lambdas/ is what AWS runs: local stand-ins live in local/ and are wired by the local runtime.' };
 
 export default tseslint.config(
@@ -31,6 +34,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noLocal] }],
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through lambdas/platform/config.ts (parsed once, validated).' }],
+    },
+  },
+  {
+    // A rule says what went wrong (lambdas/platform/domain-errors.ts); which status and headers that
+    // is, is the HTTP layer's business (lambdas/platform/http/error-response.ts, one table).
+    files: ['lambdas/**/*.ts'],
+    ignores: HTTP_LAYER,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)errors$', message: 'Only the HTTP layer builds HTTP errors: throw a domain error from lambdas/platform/domain-errors.ts.' }] }],
     },
   },
   {

@@ -7,6 +7,7 @@ import { addMember, createUser } from '../lambdas/admin/admin';
 import { nowIso } from '../lambdas/platform/clock';
 import { newOidcKeys, type ConsoleLogin, type OidcKeys } from './console-oidc';
 import type { DemoAccount } from './seed';
+import { stamp } from '../lambdas/platform/table-entities';
 
 // The console's local sign-in: the demo owner (the seeded demo user) and a member of the demo
 // organization, with passwords and the provider's keys in DATA_DIR/console-oidc.json (mode 600), and
@@ -35,7 +36,7 @@ export async function ensureConsoleAccounts(demo: DemoAccount, dataDir: string |
   if (!memberId) {
     const member = await createUser('member@example.com');
     await addMember(demo.organizationId, member.id, 'member');
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...SEED_KEY, member_user_id: member.id, created_at: nowIso() } }));
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...SEED_KEY, ...stamp('LocalConsoleSeed'), member_user_id: member.id, created_at: nowIso() } }));
     memberId = member.id;
   }
   const secrets = await loadSecrets(dataDir);

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lambdas/platform/table';
 import { addMember, AdminError, createOrganization, createUser, mintKey, revokeKey } from '../lambdas/admin/admin';
 import { nowIso } from '../lambdas/platform/clock';
+import { stamp } from '../lambdas/platform/table-entities';
 
 export interface DemoAccount {
   organizationId: string;
@@ -43,7 +44,7 @@ export async function ensureDemoAccount(): Promise<DemoAccount> {
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...SEED_KEY, organization_id: org.id, user_id: user.id, key_id: minted.record.id, key_shown: false, created_at: nowIso() },
+      Item: { ...SEED_KEY, ...stamp('LocalSeed'), organization_id: org.id, user_id: user.id, key_id: minted.record.id, key_shown: false, created_at: nowIso() },
     }),
   );
   return { organizationId: org.id, userId: user.id, apiKey: minted.key };

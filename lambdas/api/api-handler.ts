@@ -2,7 +2,9 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { authenticate } from '../auth/authenticate';
 import { consumeRateLimit } from '../ratelimit/rate-limiter';
-import { HttpError, forbidden, payloadTooLarge, unsupportedMediaType } from '../platform/errors';
+import { HttpError } from '../platform/errors';
+import { Forbidden, RateLimited, TooLarge, UnsupportedContentType } from '../platform/domain-errors';
+import { toHttpError } from '../platform/http/error-response';
 import { logger, withLogContext } from '../platform/logger';
 import { isJsonMediaType, mediaType } from '../platform/http/content-type';
 import type { ApiContext, BoundOperation } from '../platform/http/operation';
@@ -55,17 +57,17 @@ async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, r
   if (route.auth !== false) {
     ctx.principal = await authenticate(headers.authorization);
     logger.appendKeys({ organization_id: ctx.principal.organizationId, api_key_id: ctx.principal.apiKeyId });
-    if (route.scope && !ctx.principal.scopes.includes(route.scope)) throw forbidden(`API key lacks scope ${route.scope}`);
+    if (route.scope && !ctx.principal.scopes.includes(route.scope)) throw new Forbidden(`API key lacks scope ${route.scope}`);
     if (route.rateLimited) {
       try {
         Object.assign(ctx.responseHeaders, await consumeRateLimit(ctx.principal.apiKeyId, ctx.principal.organizationId));
       } catch (error) {
-        if (error instanceof HttpError) logger.warn('rate limited', { detail: error.detail });
+        if (error instanceof RateLimited) logger.warn('rate limited', { detail: error.detail });
         throw error;
       }
     }
     if (route.subscription && !ctx.principal.organization.subscription_active) {
-      throw forbidden('An active subscription is required for this endpoint');
+      throw new Forbidden('An active subscription is required for this endpoint');
     }
   }
 
@@ -77,7 +79,8 @@ async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, r
     return { ...result, headers: { ...ctx.responseHeaders, ...result.headers } };
   } catch (error) {
     // A call that spent a token reports the bucket even when it then fails.
-    if (error instanceof HttpError) throw new HttpError(error.status, error.detail, { ...ctx.responseHeaders, ...error.headers });
+    const known = toHttpError(error);
+    if (known) throw new HttpError(known.status, known.detail, { ...ctx.responseHeaders, ...known.headers });
     throw error;
   }
 }
@@ -91,9 +94,9 @@ function acceptsOnlyJson(route: RouteSpec): boolean {
 export function parseJsonBody(route: RouteSpec, ctx: Pick<ApiContext, 'rawBody' | 'headers'>): unknown {
   const type = mediaType(ctx.headers['content-type']);
   // An absent Content-Type on an empty body is fine (e.g. a bare POST); anything else must be JSON.
-  if (type && !isJsonMediaType(type)) throw unsupportedMediaType(`Unsupported Content-Type '${type}'; send application/json`);
+  if (type && !isJsonMediaType(type)) throw new UnsupportedContentType(`Unsupported Content-Type '${type}'; send application/json`);
   const maxJsonBytes = config().MAX_JSON_BODY_BYTES;
-  if (ctx.rawBody.length > maxJsonBytes) throw payloadTooLarge(`Request body exceeds ${maxJsonBytes} bytes`);
+  if (ctx.rawBody.length > maxJsonBytes) throw new TooLarge(`Request body exceeds ${maxJsonBytes} bytes`);
   let parsed: unknown = {};
   if (ctx.rawBody.length > 0) {
     if (jsonNestingDepth(ctx.rawBody, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {

@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { HttpError } from '../platform/errors';
+import { toHttpError } from '../platform/http/error-response';
 import { logger } from '../platform/logger';
 
 /**
@@ -19,9 +19,9 @@ export function errorEnvelope(): middy.MiddlewareObj<APIGatewayProxyEventV2, API
     },
     onError: (request) => {
       const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
-      const error = request.error;
-      if (error instanceof HttpError) {
-        if (error.status >= 500) logger.error('request failed', { status: error.status, error });
+      const error = toHttpError(request.error);
+      if (error) {
+        if (error.status >= 500) logger.error('request failed', { status: error.status, error: request.error as Error });
         else logger.info('request', { status: error.status, path: request.event.rawPath, detail: error.detail });
         request.response = {
           statusCode: error.status,
@@ -30,7 +30,7 @@ export function errorEnvelope(): middy.MiddlewareObj<APIGatewayProxyEventV2, API
         };
         return;
       }
-      logger.error('unhandled error', { error: error as Error });
+      logger.error('unhandled error', { error: request.error as Error });
       request.response = {
         statusCode: 500,
         headers: { 'content-type': 'application/json', 'x-request-id': requestId },

@@ -1,6 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { forgetPrincipals } from './principal-cache';
-import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName } from '../platform/table';
+import { conditionalWrite, db, setClause, queryItems, tableName, updateReturning, putItem, IF_NEW } from '../platform/table';
+import { z } from 'zod';
+import { readEntity, readExisting } from '../platform/table-read';
 
 // Organizations, users, memberships and API keys: everything authentication reads.
 
@@ -37,47 +39,42 @@ const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'META' });
 const memberKey = (orgId: string, userId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBER#${userId}` });
 const apiKeyKey = (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'META' });
 
-function strip<T>(item: Record<string, unknown> | undefined): T | null {
-  if (!item) return null;
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, entity: _e, ...rest } = item;
-  return rest as T;
-}
+const organizationSchema: z.ZodType<Organization> = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  subscription_active: z.boolean(),
+  spam_included_numbers: z.number().nullable(),
+  spam_addon_numbers: z.number(),
+  created_at: z.string(),
+});
+const userSchema: z.ZodType<User> = z.looseObject({ id: z.string(), email: z.string(), created_at: z.string() });
+const apiKeySchema: z.ZodType<ApiKeyRecord> = z.looseObject({
+  id: z.string(),
+  organization_id: z.string(),
+  created_by_user_id: z.string(),
+  display_prefix: z.string(),
+  key_hash: z.string(),
+  scopes: z.array(z.string()),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
 
 export async function putOrganization(org: Organization): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...orgKey(org.id), entity: 'Organization', ...org },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem('Organization', { ...orgKey(org.id), ...org }, IF_NEW);
 }
 
 export async function getOrganization(id: string): Promise<Organization | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: orgKey(id) }));
-  return strip<Organization>(out.Item);
+  return readEntity('Organization', organizationSchema, out.Item);
 }
 
 export async function updateOrganization(id: string, fields: Partial<Omit<Organization, 'id'>>): Promise<Organization> {
   const { sets, names, values } = setClause(fields);
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: orgKey(id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    forgetPrincipals();
-    return strip<Organization>(out.Attributes)!;
-  } catch (error) {
-    if (isConditionFailed(error)) throw new Error(`organization ${id} does not exist`);
-    throw error;
-  }
+  const item = await updateReturning({ Key: orgKey(id), UpdateExpression: `SET ${sets.join(', ')}`, ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: names, ExpressionAttributeValues: values });
+  if (!item) throw new Error(`organization ${id} does not exist`);
+  forgetPrincipals();
+  return readExisting('Organization', organizationSchema, item);
 }
 
 export async function deleteOrganization(id: string): Promise<boolean> {
@@ -87,18 +84,12 @@ export async function deleteOrganization(id: string): Promise<boolean> {
 }
 
 export async function putUser(user: User): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...userKey(user.id), entity: 'User', ...user },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem('User', { ...userKey(user.id), ...user }, IF_NEW);
 }
 
 export async function getUser(id: string): Promise<User | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: userKey(id) }));
-  return strip<User>(out.Item);
+  return readEntity('User', userSchema, out.Item);
 }
 
 export async function deleteUser(id: string): Promise<boolean> {
@@ -108,21 +99,15 @@ export async function deleteUser(id: string): Promise<boolean> {
 }
 
 export async function putMembership(orgId: string, userId: string, role: 'owner' | 'member', at: string): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...memberKey(orgId, userId),
-        entity: 'Membership',
-        gsi1pk: `USER#${userId}#ORGS`,
-        gsi1sk: orgId,
-        organization_id: orgId,
-        user_id: userId,
-        role,
-        created_at: at,
-      },
-    }),
-  );
+  await putItem('Membership', {
+    ...memberKey(orgId, userId),
+    gsi1pk: `USER#${userId}#ORGS`,
+    gsi1sk: orgId,
+    organization_id: orgId,
+    user_id: userId,
+    role,
+    created_at: at,
+  });
 }
 
 export async function getMembership(orgId: string, userId: string): Promise<{ role: string } | null> {
@@ -138,38 +123,27 @@ export async function deleteMembership(orgId: string, userId: string): Promise<b
 }
 
 export async function listMembershipsOfUser(userId: string): Promise<string[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `USER#${userId}#ORGS` },
-    }),
-  );
-  return (out.Items ?? []).map((item) => String(item.organization_id));
+  const orgs: string[] = [];
+  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${userId}#ORGS` } })) {
+    orgs.push(String(item.organization_id));
+  }
+  return orgs;
 }
 
 export async function putApiKey(record: ApiKeyRecord): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...apiKeyKey(record.key_hash),
-        entity: 'ApiKey',
-        gsi1pk: `ORG#${record.organization_id}#KEYS`,
-        gsi1sk: `${record.created_at}#${record.id}`,
-        gsi2pk: `APIKEYID#${record.id}`,
-        gsi2sk: 'META',
-        ...record,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem('ApiKey', {
+    ...apiKeyKey(record.key_hash),
+    gsi1pk: `ORG#${record.organization_id}#KEYS`,
+    gsi1sk: `${record.created_at}#${record.id}`,
+    gsi2pk: `APIKEYID#${record.id}`,
+    gsi2sk: 'META',
+    ...record,
+  }, IF_NEW);
 }
 
 export async function getApiKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(hash) }));
-  return strip<ApiKeyRecord>(out.Item);
+  return readEntity('ApiKey', apiKeySchema, out.Item);
 }
 
 export async function getApiKeyById(id: string): Promise<ApiKeyRecord | null> {
@@ -181,13 +155,13 @@ export async function getApiKeyById(id: string): Promise<ApiKeyRecord | null> {
       ExpressionAttributeValues: { ':pk': `APIKEYID#${id}` },
     }),
   );
-  return strip<ApiKeyRecord>(out.Items?.[0]);
+  return readEntity('ApiKey', apiKeySchema, out.Items?.[0]);
 }
 
 export async function listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
   const items: ApiKeyRecord[] = [];
   for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${orgId}#KEYS` } })) {
-    items.push(strip<ApiKeyRecord>(item)!);
+    items.push(readExisting('ApiKey', apiKeySchema, item));
   }
   return items;
 }

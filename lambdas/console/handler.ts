@@ -3,7 +3,9 @@ import * as z from 'zod';
 import { AdminError, listKeys, mintKey, removeMember, revokeKey } from '../admin/admin';
 import { getApiKeyById } from '../auth/identity-repository';
 import { getBalance } from '../credits/credits';
-import { badRequest, HttpError, notFound } from '../platform/errors';
+import { HttpError } from '../platform/errors';
+import { toHttpError } from '../platform/http/error-response';
+import { InvalidInput, NotFound } from '../platform/domain-errors';
 import { rawBodyOf } from '../platform/http/raw-body';
 import { originalLink, processedLink, type ProcessedQuery } from '../uploads/downloads';
 import { readStaged, stageUpload } from '../uploads/staging';
@@ -45,10 +47,10 @@ function json<T extends z.ZodType>(schema: T, event: APIGatewayProxyEventV2): z.
     const raw = rawBodyOf(event);
     body = raw.length ? JSON.parse(raw.toString('utf8')) : {};
   } catch {
-    throw badRequest('The body is not valid JSON');
+    throw new InvalidInput('The body is not valid JSON');
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw badRequest(parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+  if (!parsed.success) throw new InvalidInput(parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
   return parsed.data;
 }
 
@@ -56,7 +58,7 @@ const adminCall = async <T>(call: () => Promise<T>): Promise<T> => {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof AdminError) throw badRequest(error.message);
+    if (error instanceof AdminError) throw new InvalidInput(error.message);
     throw error;
   }
 };
@@ -81,14 +83,14 @@ route('GET', '/console/api/keys', async (p) => {
 route('POST', '/console/api/keys', async (p, { event }) => {
   requireOwner(p);
   const body = json(z.object({ expires_at: z.string().datetime({ offset: true }).nullish() }), event);
-  if (body.expires_at && Date.parse(body.expires_at) <= Date.now()) throw badRequest('expires_at must be in the future');
+  if (body.expires_at && Date.parse(body.expires_at) <= Date.now()) throw new InvalidInput('expires_at must be in the future');
   const minted = await adminCall(() => mintKey(p.organizationId, p.userId, body.expires_at ?? undefined));
   return { key: minted.key, id: minted.record.id, display_prefix: minted.record.display_prefix, created_at: minted.record.created_at, expires_at: minted.record.expires_at };
 });
 route('DELETE', '/console/api/keys/{id}', async (p, { params }) => {
   requireOwner(p);
   const key = await getApiKeyById(params.id!);
-  if (!key || key.organization_id !== p.organizationId) throw notFound('API key not found');
+  if (!key || key.organization_id !== p.organizationId) throw new NotFound('API key not found');
   await adminCall(() => revokeKey(key.id));
   return { id: key.id, revoked: true };
 });
@@ -98,7 +100,7 @@ route('GET', '/console/api/members', async (p) => {
 });
 route('DELETE', '/console/api/members/{userId}', async (p, { params }) => {
   requireOwner(p);
-  if (params.userId === p.userId) throw badRequest('You cannot remove yourself; another owner can');
+  if (params.userId === p.userId) throw new InvalidInput('You cannot remove yourself; another owner can');
   const result = await adminCall(() => removeMember(p.organizationId, params.userId!));
   return { user_id: params.userId, revoked_keys: result.revokedKeys };
 });
@@ -141,7 +143,7 @@ route('POST', '/console/api/spam/{id}/resend', async (p, { params, event, ports 
 route('GET', '/console/api/spam/{id}/history', async (p, { params }) => spamHistory(p.organization, params.id!));
 // The image as a data: URL, so the page shows it under its strict CSP (img-src 'self' data:).
 route('GET', '/console/api/spam/{id}/screenshot', async (p, { params, query }) => {
-  if (query.carrier !== undefined && !isCarrier(query.carrier)) throw badRequest('carrier must be at&t, t-mobile or verizon');
+  if (query.carrier !== undefined && !isCarrier(query.carrier)) throw new InvalidInput('carrier must be at&t, t-mobile or verizon');
   const image = await spamScreenshot(p.organization, params.id!, query.carrier as Parameters<typeof spamScreenshot>[2]);
   return { content_type: image.contentType, data_url: `data:${image.contentType};base64,${image.bytes.toString('base64')}` };
 });
@@ -194,12 +196,12 @@ route('GET', '/console/api/uploads/{id}/download/{kind}', async (p, { params, qu
   const upload = await ownUpload(p, params.id!);
   if (params.kind === 'original') return originalLink(upload);
   if (params.kind === 'processed') return processedLink(upload, query as ProcessedQuery);
-  throw notFound('Unknown download');
+  throw new NotFound('Unknown download');
 });
 
 async function ownUpload(p: ConsolePrincipal, id: string): Promise<UploadRecord> {
   const upload = await getUpload(id);
-  if (!upload || upload.organization_id !== p.organizationId || upload.status === 'charging') throw notFound('Upload not found');
+  if (!upload || upload.organization_id !== p.organizationId || upload.status === 'charging') throw new NotFound('Upload not found');
   return upload;
 }
 
@@ -213,7 +215,7 @@ export const consoleApi =
       const method = event.requestContext.http.method.toUpperCase();
       const path = event.rawPath;
       const candidates = routes.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
-      if (candidates.length === 0) throw notFound('Not found');
+      if (candidates.length === 0) throw new NotFound('Not found');
       const hit = candidates.find((x) => x.r.method === method);
       if (!hit) throw new HttpError(405, 'Method not allowed', { allow: candidates.map((x) => x.r.method).join(', ') });
       const params = Object.fromEntries(hit.r.names.map((n, i) => [n, decodeURIComponent(hit.m![i + 1]!)]));
@@ -221,7 +223,8 @@ export const consoleApi =
       const body = await hit.r.handle(principal, { params, query: (event.queryStringParameters ?? {}) as Record<string, string>, event, ports });
       return { statusCode: 200, headers: HEADERS, body: JSON.stringify(body) };
     } catch (error) {
-      if (error instanceof HttpError) return { statusCode: error.status, headers: { ...HEADERS, ...error.headers }, body: JSON.stringify({ detail: error.detail }) };
+      const known = toHttpError(error);
+      if (known) return { statusCode: known.status, headers: { ...HEADERS, ...known.headers }, body: JSON.stringify({ detail: known.detail }) };
       console.error('console api: unhandled', error);
       return { statusCode: 500, headers: HEADERS, body: JSON.stringify({ detail: `Internal server error (request ${event.requestContext.requestId})` }) };
     }

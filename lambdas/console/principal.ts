@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { HttpError } from '../platform/errors';
+import { AuthenticationFailed, Forbidden } from '../platform/domain-errors';
 import { getMembership, getOrganization, getUser, listMembershipsOfUser, type Organization, type User } from '../auth/identity-repository';
 
 // Who is calling a console route. The JWT was already verified before the handler runs: in AWS by
@@ -36,17 +36,17 @@ export function userIdOf(claims: Record<string, unknown>): string | null {
 export async function consolePrincipal(event: APIGatewayProxyEventV2): Promise<ConsolePrincipal> {
   const claims = verifiedClaims(event);
   const userId = claims ? userIdOf(claims) : null;
-  if (!userId) throw new HttpError(401, 'Sign in to use the console', { 'WWW-Authenticate': 'Bearer' });
+  if (!userId) throw new AuthenticationFailed('Sign in to use the console');
   const user = await getUser(userId);
-  if (!user) throw new HttpError(403, 'This account is not a user of the service; ask an organization owner to add you');
+  if (!user) throw new Forbidden('This account is not a user of the service; ask an organization owner to add you');
   // A user belongs to one organization in the console (the first membership); see docs/console.md.
   const [orgId] = await listMembershipsOfUser(userId);
   const membership = orgId ? await getMembership(orgId, userId) : null;
   const organization = orgId ? await getOrganization(orgId) : null;
-  if (!orgId || !membership || !organization) throw new HttpError(403, 'This account is not a member of any organization');
+  if (!orgId || !membership || !organization) throw new Forbidden('This account is not a member of any organization');
   return { user, organization, organizationId: orgId, userId, role: membership.role === 'owner' ? 'owner' : 'member' };
 }
 
 export function requireOwner(principal: ConsolePrincipal): void {
-  if (principal.role !== 'owner') throw new HttpError(403, 'Only an organization owner can do this');
+  if (principal.role !== 'owner') throw new Forbidden('Only an organization owner can do this');
 }

@@ -1,6 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, setClause, tableName } from '../platform/table';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, setClause, tableName, updateReturning, putItem, IF_NEW, queryItems } from '../platform/table';
 import type { ColumnMapping } from '../uploads/plan';
+import { z } from 'zod';
+import { readEntity, readExisting } from '../platform/table-read';
 
 // The in-app flow's steps before an upload exists (docs/console.md): one item per web upload, keyed
 // by the id the upload will have once confirmed. Drafts are not uploads: GET /api/v1/uploads never
@@ -46,57 +48,67 @@ export interface WebDraft {
   updated_at: string;
 }
 
+const optionalName = z.string().optional();
+const draftSchema: z.ZodType<WebDraft> = z.looseObject({
+  id: z.string(),
+  organization_id: z.string(),
+  user_id: z.string(),
+  filename: z.string(),
+  file_size_bytes: z.number(),
+  status: z.enum(['pending_mapping', 'validating', 'validation_failed', 'awaiting_confirmation', 'confirming', 'confirmed']),
+  header: z.array(z.string()),
+  preview: z.array(z.array(z.string())),
+  total_rows: z.number(),
+  suggested: z.looseObject({ phone_columns: z.array(z.string()), full_name_column: optionalName, first_name_column: optionalName, last_name_column: optionalName }),
+  mapping: z.looseObject({ phoneColumns: z.array(z.string()), fullNameColumn: optionalName, firstNameColumn: optionalName, lastNameColumn: optionalName }).nullable(),
+  validation: z
+    .looseObject({
+      total_rows: z.number(),
+      valid_row_count: z.number(),
+      valid_number_count: z.number(),
+      invalid_count: z.number(),
+      duplicate_count: z.number(),
+      identity: z.boolean(),
+      price: z.looseObject({ standard: z.number(), max: z.number() }),
+    })
+    .nullable(),
+  failure: z.looseObject({ status: z.number(), detail: z.unknown() }).nullable(),
+  invalid_cells: z.array(z.looseObject({ row: z.number(), column: z.string(), value: z.string(), reason: z.string() })),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
 const draftKey = (id: string) => ({ pk: `WEBUPLOAD#${id}`, sk: 'META' });
 
 export async function insertDraft(draft: WebDraft): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...draftKey(draft.id), entity: 'WebUploadDraft', gsi1pk: `ORG#${draft.organization_id}#WEBUPLOADS`, gsi1sk: `${draft.created_at}#${draft.id}`, ...draft },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem('WebUploadDraft', { ...draftKey(draft.id), gsi1pk: `ORG#${draft.organization_id}#WEBUPLOADS`, gsi1sk: `${draft.created_at}#${draft.id}`, ...draft }, IF_NEW);
 }
 
 export async function getDraft(id: string): Promise<WebDraft | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: draftKey(id), ConsistentRead: true }));
-  if (!out.Item) return null;
-  const { pk: _a, sk: _b, entity: _c, gsi1pk: _d, gsi1sk: _e, ...draft } = out.Item;
-  return draft as WebDraft;
+  return readEntity('WebUploadDraft', draftSchema, out.Item);
 }
 
-/** Moves a draft on only from one of `from`: of two requests racing, one wins. Null when it lost. */
-export async function transitionDraft(id: string, from: DraftStatus[], to: DraftStatus, fields: Partial<WebDraft>, at: string): Promise<boolean> {
+/** Moves a draft on only from one of `from`: of two requests racing, one wins. The draft as moved; null when it lost. */
+export async function transitionDraft(id: string, from: DraftStatus[], to: DraftStatus, fields: Partial<WebDraft>, at: string): Promise<WebDraft | null> {
   const { sets, names, values } = setClause({ ...fields, status: to, updated_at: at });
   const allowed = from.map((_, i) => `:from${i}`);
-  return conditionalWrite(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: draftKey(id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: `attribute_exists(pk) AND #status_now IN (${allowed.join(', ')})`,
-        ExpressionAttributeNames: { ...names, '#status_now': 'status' },
-        ExpressionAttributeValues: { ...values, ...Object.fromEntries(from.map((s, i) => [`:from${i}`, s])) },
-      }),
-    ),
-  );
+  const item = await updateReturning({
+    Key: draftKey(id),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: `attribute_exists(pk) AND #status_now IN (${allowed.join(', ')})`,
+    ExpressionAttributeNames: { ...names, '#status_now': 'status' },
+    ExpressionAttributeValues: { ...values, ...Object.fromEntries(from.map((s, i) => [`:from${i}`, s])) },
+  });
+  return item ? readExisting('WebUploadDraft', draftSchema, item) : null;
 }
 
 /** Drafts not yet confirmed, newest first. */
 export async function listOpenDrafts(orgId: string, limit = 50): Promise<WebDraft[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `ORG#${orgId}#WEBUPLOADS` },
-      ScanIndexForward: false,
-      Limit: limit,
-    }),
-  );
-  return (out.Items ?? []).filter((item) => item.status !== 'confirmed').map((item) => {
-    const { pk: _a, sk: _b, entity: _c, gsi1pk: _d, gsi1sk: _e, ...draft } = item;
-    return draft as WebDraft;
-  });
+  const drafts: WebDraft[] = [];
+  // The newest `limit` drafts, of which the confirmed ones are no longer open.
+  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${orgId}#WEBUPLOADS` }, ScanIndexForward: false }, limit)) {
+    if (item.status !== 'confirmed') drafts.push(readExisting('WebUploadDraft', draftSchema, item));
+  }
+  return drafts;
 }

@@ -1,6 +1,7 @@
 import { nowIso } from '../platform/clock';
 import { newId } from '../platform/ids';
-import { badRequest, conflict, forbidden, HttpError, notFound, payloadTooLarge } from '../platform/errors';
+import { Conflict, Forbidden, InvalidInput, isRefusal, NotFound, TooFewNumbers, TooLarge } from '../platform/domain-errors';
+import { statusOf } from '../platform/http/error-response';
 import { filesBucket, getObject, presignGet, putObject } from '../platform/blob';
 import { normalizeUsCa } from '../classification';
 import { createUpload, plannedOf, readCsv, type PlannedCsv } from '../uploads/create-upload';
@@ -30,10 +31,10 @@ const plannedKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/
 const clean = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 export async function startWebUpload(principal: ConsolePrincipal, filename: string, csv: Buffer): Promise<WebDraft> {
-  if (csv.length === 0) throw badRequest('The file is empty; it needs a header row and at least 100 numbers');
-  if (csv.length > MAX_CSV_BYTES) throw payloadTooLarge(`The file is larger than ${MAX_CSV_BYTES} bytes`);
+  if (csv.length === 0) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
+  if (csv.length > MAX_CSV_BYTES) throw new TooLarge(`The file is larger than ${MAX_CSV_BYTES} bytes`);
   const [header, ...rows] = readCsv(csv).records;
-  if (!header) throw badRequest('The file is empty; it needs a header row and at least 100 numbers');
+  if (!header) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
   const columns = header.fields.map((h) => h.trim());
   const preview = rows.slice(0, PREVIEW_ROWS).map((r) => r.fields);
   const at = nowIso();
@@ -79,7 +80,7 @@ export function suggestMapping(header: string[], sample: string[][]): WebDraft['
 
 export async function ownDraft(principal: ConsolePrincipal, id: string): Promise<WebDraft> {
   const draft = await getDraft(id);
-  if (!draft || draft.organization_id !== principal.organizationId) throw notFound('Upload not found');
+  if (!draft || draft.organization_id !== principal.organizationId) throw new NotFound('Upload not found');
   return draft;
 }
 
@@ -89,12 +90,12 @@ export async function ownDraft(principal: ConsolePrincipal, id: string): Promise
  */
 export async function mapWebUpload(principal: ConsolePrincipal, id: string, mapping: ColumnMapping): Promise<WebDraft> {
   const draft = await ownDraft(principal, id);
-  if (mapping.phoneColumns.length === 0) throw badRequest('Choose at least one phone column');
-  if (mapping.phoneColumns.length > MAX_PHONE_COLUMNS) throw badRequest(`At most ${MAX_PHONE_COLUMNS} phone columns`);
-  if (Boolean(mapping.firstNameColumn) !== Boolean(mapping.lastNameColumn)) throw badRequest('first_name_column and last_name_column go together');
-  if (mapping.fullNameColumn && mapping.firstNameColumn) throw badRequest('Use either full_name_column or first_name_column with last_name_column, not both');
+  if (mapping.phoneColumns.length === 0) throw new InvalidInput('Choose at least one phone column');
+  if (mapping.phoneColumns.length > MAX_PHONE_COLUMNS) throw new InvalidInput(`At most ${MAX_PHONE_COLUMNS} phone columns`);
+  if (Boolean(mapping.firstNameColumn) !== Boolean(mapping.lastNameColumn)) throw new InvalidInput('first_name_column and last_name_column go together');
+  if (mapping.fullNameColumn && mapping.firstNameColumn) throw new InvalidInput('Use either full_name_column or first_name_column with last_name_column, not both');
   const started = await transitionDraft(draft.id, ['pending_mapping', 'validation_failed', 'awaiting_confirmation'], 'validating', { mapping: clean(mapping), failure: null, validation: null }, nowIso());
-  if (!started) throw conflict(`This upload is ${draft.status}; its mapping can no longer change`);
+  if (!started) throw new Conflict(`This upload is ${draft.status}; its mapping can no longer change`);
 
   const bytes = await getObject(filesBucket(), originalKey(draft));
   if (!bytes) throw new Error(`web upload ${draft.id}: original missing`);
@@ -106,13 +107,14 @@ export async function mapWebUpload(principal: ConsolePrincipal, id: string, mapp
   try {
     plan = planUpload(header!.fields, fields, mapping);
   } catch (error) {
-    if (!(error instanceof HttpError) || error.status >= 500) {
+    if (!isRefusal(error)) {
       await transitionDraft(draft.id, ['validating'], 'pending_mapping', {}, nowIso());
       throw error;
     }
-    failure = { status: error.status, detail: error.detail };
+    // The console shows the status the API would have answered for the same file.
+    failure = { status: statusOf(error), detail: error.detail };
     // Too few numbers still has rows to report on: the same rules without the minimum.
-    if (error.status === 422) plan = planUpload(header!.fields, fields, mapping, { minimum: 0 });
+    if (error instanceof TooFewNumbers) plan = planUpload(header!.fields, fields, mapping, { minimum: 0 });
   }
   const invalid = plan ? invalidCells(plan, fields, header!.fields, mapping) : [];
   await putObject(filesBucket(), reportKey(draft), reportCsv(invalid, failure), 'text/csv');
@@ -124,14 +126,15 @@ export async function mapWebUpload(principal: ConsolePrincipal, id: string, mapp
     await putObject(filesBucket(), plannedKey(draft), JSON.stringify({ mapping: clean(mapping), planned }), 'application/json');
   }
   const validation = plan ? validationOf(plan) : null;
-  await transitionDraft(
+  const validated = await transitionDraft(
     draft.id,
     ['validating'],
     failure ? 'validation_failed' : 'awaiting_confirmation',
     { failure: failure ? clean(failure) : null, validation, invalid_cells: invalid.slice(0, INVALID_CELLS_KEPT) },
     nowIso(),
   );
-  return (await getDraft(draft.id))!;
+  // The write answers with the draft as it left it: no second read.
+  return validated ?? (await getDraft(draft.id))!;
 }
 
 function validationOf(plan: UploadPlan) {
@@ -168,7 +171,7 @@ function reportCsv(cells: InvalidCell[], failure: WebDraft['failure']): string {
 
 export async function reportLink(principal: ConsolePrincipal, id: string): Promise<{ url: string }> {
   const draft = await ownDraft(principal, id);
-  if (draft.status !== 'validation_failed' && draft.status !== 'awaiting_confirmation') throw conflict('No validation report yet: map the columns first');
+  if (draft.status !== 'validation_failed' && draft.status !== 'awaiting_confirmation') throw new Conflict('No validation report yet: map the columns first');
   const name = draft.filename.replace(/\.csv$/i, '') + '_validation.csv';
   return { url: await presignGet(filesBucket(), reportKey(draft), 3600, `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`) };
 }
@@ -180,9 +183,9 @@ export async function reportLink(principal: ConsolePrincipal, id: string): Promi
  */
 export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsolePrincipal, id: string, tier: Tier, skipMobileLookup: boolean): Promise<UploadRecord> {
   const draft = await ownDraft(principal, id);
-  if (!principal.organization.subscription_active) throw forbidden('An active subscription is required for this endpoint');
+  if (!principal.organization.subscription_active) throw new Forbidden('An active subscription is required for this endpoint');
   if (!(await transitionDraft(draft.id, ['awaiting_confirmation'], 'confirming', {}, nowIso()))) {
-    throw conflict(`This upload is ${draft.status}; only an upload awaiting confirmation can be confirmed`);
+    throw new Conflict(`This upload is ${draft.status}; only an upload awaiting confirmation can be confirmed`);
   }
   const [csv, stored] = await Promise.all([getObject(filesBucket(), originalKey(draft)), getObject(filesBucket(), plannedKey(draft))]);
   if (!csv) throw new Error(`web upload ${draft.id}: original missing`);
@@ -200,7 +203,7 @@ export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsoleP
     await transitionDraft(draft.id, ['confirming'], 'confirmed', {}, nowIso());
     return upload;
   } catch (error) {
-    if (error instanceof HttpError && error.status < 500) await transitionDraft(draft.id, ['confirming'], 'awaiting_confirmation', {}, nowIso());
+    if (isRefusal(error)) await transitionDraft(draft.id, ['confirming'], 'awaiting_confirmation', {}, nowIso());
     throw error;
   }
 }

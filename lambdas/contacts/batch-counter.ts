@@ -1,11 +1,13 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../platform/table';
 import { newId } from '../platform/ids';
+import { stampUpdate } from '../platform/table-entities';
 
 // The organization's current queued max-tier batch (max contacts not yet processing). Positions
 // are handed out by an atomic counter, so concurrent creates each get their own place in the
 // 2, 1, 2, 1 sequence.
 
+const BATCH_STAMP = stampUpdate('ContactBatch');
 const counterKey = (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'CONTACTBATCH#max' });
 
 export async function nextBatchPosition(orgId: string): Promise<{ batchId: string; position: number }> {
@@ -13,8 +15,9 @@ export async function nextBatchPosition(orgId: string): Promise<{ batchId: strin
     new UpdateCommand({
       TableName: tableName(),
       Key: counterKey(orgId),
-      UpdateExpression: 'SET batch_id = if_not_exists(batch_id, :fresh), entity = :entity ADD position_count :one',
-      ExpressionAttributeValues: { ':fresh': newId(), ':one': 1, ':entity': 'ContactBatch' },
+      UpdateExpression: `SET batch_id = if_not_exists(batch_id, :fresh), ${BATCH_STAMP.set} ADD position_count :one`,
+      ExpressionAttributeNames: BATCH_STAMP.names,
+      ExpressionAttributeValues: { ':fresh': newId(), ':one': 1, ...BATCH_STAMP.values },
       ReturnValues: 'ALL_NEW',
     }),
   );
@@ -27,8 +30,9 @@ export async function closeBatch(orgId: string): Promise<void> {
     new UpdateCommand({
       TableName: tableName(),
       Key: counterKey(orgId),
-      UpdateExpression: 'SET batch_id = :fresh, position_count = :zero',
-      ExpressionAttributeValues: { ':fresh': newId(), ':zero': 0 },
+      UpdateExpression: `SET batch_id = :fresh, position_count = :zero, ${BATCH_STAMP.set}`,
+      ExpressionAttributeNames: BATCH_STAMP.names,
+      ExpressionAttributeValues: { ':fresh': newId(), ':zero': 0, ...BATCH_STAMP.values },
     }),
   );
 }

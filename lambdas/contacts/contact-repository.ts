@@ -1,9 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, tableName } from '../platform/table';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, isConditionFailed, tableName, type Item, putItem, insertItem } from '../platform/table';
 import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
 import { deleteIfStatus, transitionStatus } from '../platform/status-transition';
-import { withoutOutbox } from '../events/outbox';
+import { z } from 'zod';
+import { readEntity } from '../platform/table-read';
 import type { ContactRecord, ContactStatus } from './contact';
 
 const contactKey = (id: string) => ({ pk: `CONTACT#${id}`, sk: 'META' });
@@ -23,11 +24,27 @@ function indexKeys(contact: ContactRecord) {
   };
 }
 
-function toRecord(item: Record<string, unknown> | undefined): ContactRecord | null {
-  if (!item) return null;
-  const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, gsi2pk: _e, gsi2sk: _f, entity: _g, ...rest } = withoutOutbox(item);
-  return rest as unknown as ContactRecord;
-}
+const contactSchema: z.ZodType<ContactRecord> = z.looseObject({
+  id: z.string(),
+  organization_id: z.string(),
+  api_key_id: z.string(),
+  phone: z.string(),
+  properties: z.record(z.string(), z.unknown()),
+  status: z.enum(['creating', 'queued', 'processing', 'completed', 'failed', 'discarded']),
+  validation_tier: z.enum(['standard', 'max']),
+  credits_charged: z.number(),
+  batch_position: z.number().nullable(),
+  answer_intent: z.enum(['Likely Answer', 'Likely Call Screening', 'Likely Voicemail', 'Non-Mobile', 'Unknown']).nullable(),
+  identity: z.enum(['Very High', 'High', 'Medium', 'Low', 'Unknown']).nullable(),
+  error_message: z.string().nullable(),
+  callback_url: z.string().nullable(),
+  callback_secret: z.string().nullable(),
+  pool_upload_id: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+const toRecord = (item: Item | undefined): ContactRecord | null => readEntity('Contact', contactSchema, item);
 
 /** While `creating`, a contact is listed for recovery (gsi3) by the time it becomes stale. */
 const RECOVERY_PK = 'RECOVER#Contact';
@@ -35,15 +52,7 @@ export const RECOVERY_INDEX = ['gsi3pk', 'gsi3sk'] as const;
 
 /** Writes a new contact; false when one with this id exists already. */
 export async function insertContact(contact: ContactRecord, staleAt: string): Promise<boolean> {
-  return conditionalWrite(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...contactKey(contact.id), entity: 'Contact', ...indexKeys(contact), gsi3pk: RECOVERY_PK, gsi3sk: `${staleAt}#${contact.id}`, ...contact },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  return insertItem('Contact', { ...contactKey(contact.id), ...indexKeys(contact), gsi3pk: RECOVERY_PK, gsi3sk: `${staleAt}#${contact.id}`, ...contact });
 }
 
 /** Removes a contact that never became visible (its creation was refused). */
@@ -155,19 +164,13 @@ export interface QueueEntry {
 }
 
 export async function enqueueForPool(contact: Pick<ContactRecord, 'id' | 'organization_id' | 'created_at'>): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        pk: queueShard(contact.id),
-        sk: `${contact.created_at}#${contact.id}`,
-        entity: 'ContactQueueEntry',
-        contact_id: contact.id,
-        organization_id: contact.organization_id,
-        created_at: contact.created_at,
-      },
-    }),
-  );
+  await putItem('ContactQueueEntry', {
+    pk: queueShard(contact.id),
+    sk: `${contact.created_at}#${contact.id}`,
+    contact_id: contact.id,
+    organization_id: contact.organization_id,
+    created_at: contact.created_at,
+  });
 }
 
 /** Oldest queued contacts first, across all organizations. */

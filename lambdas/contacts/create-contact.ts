@@ -1,4 +1,4 @@
-import { conflict, badRequest, paymentRequired } from '../platform/errors';
+import { Conflict, InsufficientCredits, InvalidInput } from '../platform/domain-errors';
 import type { NetPorts } from '../platform/net/outbound';
 import { nowIso, nowMs } from '../platform/clock';
 import { crashPoint } from '../platform/crash-point';
@@ -33,14 +33,14 @@ export const CREATING_BOUND_MS = 5 * 60_000;
 
 export async function createContact(ports: NetPorts, principal: Principal, input: CreateContactInput): Promise<{ contact: ContactRecord; replayed: boolean }> {
   const normalized = normalizeUsCa(input.phone);
-  if (!normalized) throw badRequest(`phone '${input.phone}' is not a valid US or Canadian phone number`);
+  if (!normalized) throw new InvalidInput(`phone '${input.phone}' is not a valid US or Canadian phone number`);
   const tier = parseValidationTier(input.validation_tier);
-  if (!tier) throw badRequest(`validation_tier must be one of: standard, max (got '${input.validation_tier}')`);
+  if (!tier) throw new InvalidInput(`validation_tier must be one of: standard, max (got '${input.validation_tier}')`);
   const properties = input.properties ?? {};
-  if (Buffer.byteLength(JSON.stringify(properties)) > MAX_PROPERTIES_BYTES) throw badRequest(`properties must be at most ${MAX_PROPERTIES_BYTES} bytes of JSON`);
-  if (input.callback_secret && !input.callback_url) throw badRequest('callback_secret was given without callback_url');
+  if (Buffer.byteLength(JSON.stringify(properties)) > MAX_PROPERTIES_BYTES) throw new InvalidInput(`properties must be at most ${MAX_PROPERTIES_BYTES} bytes of JSON`);
+  if (input.callback_secret && !input.callback_url) throw new InvalidInput('callback_secret was given without callback_url');
   if (input.callback_url) {
-    if (!input.callback_secret) throw badRequest('callback_secret is required with callback_url: callbacks are always signed');
+    if (!input.callback_secret) throw new InvalidInput('callback_secret is required with callback_url: callbacks are always signed');
     await assertSafeUrl(ports.net, input.callback_url);
   }
 
@@ -51,14 +51,14 @@ export async function createContact(ports: NetPorts, principal: Principal, input
     );
     const claim = await claimIdempotencyKey(principal.organizationId, principal.apiKeyId, input.idempotency_key, { contact_id: id, fingerprint, created_at: nowIso() });
     if (!claim.claimed) {
-      if (!claim.existing) throw conflict('A request with this idempotency_key is still being processed; retry in a few seconds');
+      if (!claim.existing) throw new Conflict('A request with this idempotency_key is still being processed; retry in a few seconds');
       if (claim.existing.fingerprint !== fingerprint) {
-        throw conflict('idempotency_key was already used with a different request; use a new key for a different contact');
+        throw new Conflict('idempotency_key was already used with a different request; use a new key for a different contact');
       }
       const existing = await getContact(claim.existing.contact_id);
       if (existing && existing.status !== 'creating') return { contact: existing, replayed: true };
       if (nowMs() - Date.parse(claim.existing.created_at) < IN_FLIGHT_MS) {
-        throw conflict('A request with this idempotency_key is still being processed; retry in a few seconds');
+        throw new Conflict('A request with this idempotency_key is still being processed; retry in a few seconds');
       }
       // The first request died part-way: finish it under the same contact id (every step below is
       // idempotent per contact id).
@@ -72,7 +72,7 @@ export async function createContact(ports: NetPorts, principal: Principal, input
     if (error instanceof InsufficientCreditsError) {
       await deleteCreatingContact(id);
       if (input.idempotency_key !== undefined) await releaseIdempotencyKey(principal.organizationId, principal.apiKeyId, input.idempotency_key);
-      throw paymentRequired(`Insufficient credits: this contact needs ${error.required} credits and the balance is ${error.available}`);
+      throw new InsufficientCredits(`Insufficient credits: this contact needs ${error.required} credits and the balance is ${error.available}`);
     }
     throw error;
   }

@@ -1,5 +1,5 @@
 import { apiHandler } from '../api/api-handler';
-import { notFound } from '../platform/errors';
+import { NotFound } from '../platform/domain-errors';
 import { operation } from '../platform/http/operation';
 import { ok } from '../platform/http/response';
 import { toV1, toV2, type ContactRecord } from './contact';
@@ -31,7 +31,7 @@ export const contactsApi = (ports: NetPorts) =>
       operation(routes.get, async (ctx) => {
         const contact = await getContact(ctx.params.contact_id);
         // Another organization's contact is indistinguishable from a missing one (spec, 404).
-        if (!contact || contact.organization_id !== ctx.principal.organizationId || contact.status === 'creating') throw notFound('Contact not found');
+        if (!contact || contact.organization_id !== ctx.principal.organizationId || contact.status === 'creating') throw new NotFound('Contact not found');
         return ok(view(contact));
       }),
     ]),

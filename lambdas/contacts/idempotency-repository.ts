@@ -1,6 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, tableName } from '../platform/table';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailed, tableName, putItem, IF_NEW } from '../platform/table';
 import { sha256Hex } from '../platform/ids';
+import { z } from 'zod';
+import { readEntity } from '../platform/table-read';
 
 // idempotency_key → contact, scoped per (organization, API key). The key itself is hashed: it may
 // be anything the client chose, up to 255 characters.
@@ -10,6 +12,8 @@ export interface IdempotencyClaim {
   fingerprint: string;
   created_at: string;
 }
+
+const claimSchema: z.ZodType<IdempotencyClaim> = z.looseObject({ contact_id: z.string(), fingerprint: z.string(), created_at: z.string() });
 
 const claimKey = (orgId: string, apiKeyId: string, idempotencyKey: string) => ({
   pk: `IDEMP#${orgId}#${apiKeyId}#${sha256Hex(idempotencyKey)}`,
@@ -39,19 +43,13 @@ async function claimOnce(
   claim: IdempotencyClaim,
 ): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyClaim | null }> {
   try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...claimKey(orgId, apiKeyId, idempotencyKey), entity: 'IdempotencyKey', ...claim },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await putItem('IdempotencyKey', { ...claimKey(orgId, apiKeyId, idempotencyKey), ...claim }, IF_NEW);
     return { claimed: true };
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
   }
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: claimKey(orgId, apiKeyId, idempotencyKey), ConsistentRead: true }));
-  return { claimed: false, existing: (out.Item as IdempotencyClaim | undefined) ?? null };
+  return { claimed: false, existing: readEntity('IdempotencyKey', claimSchema, out.Item) };
 }
 
 /** Frees the key when the request it guarded changed nothing (e.g. insufficient credits). */

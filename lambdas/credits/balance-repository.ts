@@ -1,6 +1,8 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, setClause, queryItems, tableName } from '../platform/table';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, setClause, queryItems, tableName, putItem, insertItem } from '../platform/table';
 import type { Pools } from './balance-rules';
+import { z } from 'zod';
+import { readEntity } from '../platform/table-read';
 
 export interface BalanceItem extends Pools {
   organization_id: string;
@@ -26,26 +28,40 @@ export interface LedgerEntry {
   created_at: string;
 }
 
+const pools = { subscription: z.number(), purchased: z.number() };
+const balanceSchema: z.ZodType<BalanceItem> = z.looseObject({
+  ...pools,
+  organization_id: z.string(),
+  monthly_allocation: z.number(),
+  subscription_cap: z.number().nullable(),
+  period_started_at: z.string(),
+  inflight: z.record(z.string(), z.looseObject(pools)),
+  updated_at: z.string(),
+});
+const ledgerSchema: z.ZodType<LedgerEntry> = z.looseObject({
+  change_id: z.string(),
+  organization_id: z.string(),
+  kind: z.enum(['debit', 'refund', 'purchase', 'replenish', 'adjustment']),
+  subscription_delta: z.number(),
+  purchased_delta: z.number(),
+  reason: z.string(),
+  resource_id: z.string().nullable(),
+  refunds_change_id: z.string().nullable(),
+  created_at: z.string(),
+});
+
 const balanceKey = (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'BALANCE' });
 const ledgerKey = (orgId: string, changeId: string) => ({ pk: `ORG#${orgId}`, sk: `LEDGER#${changeId}` });
 
 export async function getBalanceItem(orgId: string): Promise<BalanceItem | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: balanceKey(orgId), ConsistentRead: true }));
-  return (out.Item as BalanceItem | undefined) ?? null;
+  return readEntity('Balance', balanceSchema, out.Item);
 }
 
 export async function createBalance(item: BalanceItem): Promise<void> {
   // The balance exists already: creating it again changes nothing.
-  await conditionalWrite(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        // gsi1 lists every balance for the billing-period job.
-        Item: { ...balanceKey(item.organization_id), entity: 'Balance', gsi1pk: 'BALANCES', gsi1sk: item.organization_id, ...item },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  // gsi1 lists every balance for the billing-period job.
+  await insertItem('Balance', { ...balanceKey(item.organization_id), gsi1pk: 'BALANCES', gsi1sk: item.organization_id, ...item });
 }
 
 /**
@@ -138,22 +154,16 @@ export async function updateBalanceSettings(
 
 export async function getLedgerEntry(orgId: string, changeId: string): Promise<LedgerEntry | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: ledgerKey(orgId, changeId), ConsistentRead: true }));
-  return (out.Item as LedgerEntry | undefined) ?? null;
+  return readEntity('LedgerEntry', ledgerSchema, out.Item);
 }
 
 export async function putLedgerEntry(entry: LedgerEntry): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...ledgerKey(entry.organization_id, entry.change_id),
-        entity: 'LedgerEntry',
-        gsi1pk: `ORG#${entry.organization_id}#LEDGER`,
-        gsi1sk: `${entry.created_at}#${entry.change_id}`,
-        ...entry,
-      },
-    }),
-  );
+  await putItem('LedgerEntry', {
+    ...ledgerKey(entry.organization_id, entry.change_id),
+    gsi1pk: `ORG#${entry.organization_id}#LEDGER`,
+    gsi1sk: `${entry.created_at}#${entry.change_id}`,
+    ...entry,
+  });
 }
 
 /** Every organization that has a balance, a page at a time. */

@@ -1,6 +1,5 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../platform/clock';
-import { conditionalWrite, db, tableName } from '../platform/table';
+import { insertItem } from '../platform/table';
 import { fanOutToEndpoints } from '../webhooks/fan-out';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 import { API_VERSION, newEventId, type EventEnvelope, type EventType } from './envelope';
@@ -31,22 +30,13 @@ export function buildEvent(input: { type: EventType; data: Record<string, unknow
 
 /** Records the event (once: a second publication keeps the first record) and fans it out. */
 export async function publishEvent(ports: DeliveryPorts, organizationId: string, event: EventEnvelope): Promise<void> {
-  await conditionalWrite(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          pk: `EVENT#${event.id}`,
-          sk: 'META',
-          entity: 'Event',
-          gsi1pk: `ORG#${organizationId}#EVENTS`,
-          gsi1sk: `${event.created_at}#${event.id}`,
-          organization_id: organizationId,
-          ...event,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  await insertItem('Event', {
+    pk: `EVENT#${event.id}`,
+    sk: 'META',
+    gsi1pk: `ORG#${organizationId}#EVENTS`,
+    gsi1sk: `${event.created_at}#${event.id}`,
+    organization_id: organizationId,
+    ...event,
+  });
   await fanOutToEndpoints(ports, organizationId, event);
 }

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { badRequest } from './errors';
+import { InvalidInput } from './domain-errors';
 import { config } from './config';
 
 // Pagination cursors are opaque and authenticated: the position (a table key) is encrypted with
@@ -20,7 +20,7 @@ const TAG_BYTES = 16;
 const INVALID = 'Invalid cursor: pass next_cursor from the previous page of the same list, with the same filters, unchanged';
 
 /** The one 400 for every cursor that is not the unchanged next_cursor of this list. */
-export const invalidCursor = () => badRequest(INVALID);
+export const invalidCursor = () => new InvalidInput(INVALID);
 
 let key: Promise<Buffer> | null = null;
 

@@ -1,5 +1,9 @@
-// Every error leaves the service as `{ "detail": string | object }` (spec, Errors).
-export type ErrorDetail = string | Record<string, unknown>;
+import type { ErrorDetail } from './domain-errors';
+
+// The HTTP layer's own error: a status, the spec's `{ "detail": ... }` and headers. Only the HTTP
+// layer (lambdas/api/, lambdas/platform/http/, the function entries that answer HTTP) builds one;
+// everything else throws a domain error (./domain-errors.ts), which http/error-response.ts maps.
+export type { ErrorDetail };
 
 export class HttpError extends Error {
   constructor(
@@ -11,15 +15,3 @@ export class HttpError extends Error {
     this.name = 'HttpError';
   }
 }
-
-export const badRequest = (detail: ErrorDetail) => new HttpError(400, detail);
-export const unauthorized = (detail: string) => new HttpError(401, detail, { 'WWW-Authenticate': 'Bearer' });
-export const paymentRequired = (detail: string) => new HttpError(402, detail);
-export const forbidden = (detail: string) => new HttpError(403, detail);
-export const notFound = (detail = 'Not found') => new HttpError(404, detail);
-export const conflict = (detail: ErrorDetail) => new HttpError(409, detail);
-export const gone = (detail: string) => new HttpError(410, detail);
-export const payloadTooLarge = (detail: string) => new HttpError(413, detail);
-export const unsupportedMediaType = (detail: string) => new HttpError(415, detail);
-export const unprocessable = (detail: ErrorDetail) => new HttpError(422, detail);
-export const badGateway = (detail: string) => new HttpError(502, detail);

@@ -2,6 +2,7 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { nowMs } from './clock';
 import { newId } from './ids';
 import { conditionalWrite, db, tableName } from './table';
+import { stamp } from './table-entities';
 
 // A named lease in the table: EventBridge Scheduler delivers at least once and may run two copies of
 // a job at once, so a job that must not overlap itself takes the lease first (one conditional
@@ -18,7 +19,7 @@ export async function withLease<T>(name: string, ttlMs: number, work: () => Prom
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...leaseKey(name), entity: 'Lease', holder, expires_at: now + ttlMs, ttl: Math.ceil((now + ttlMs) / 1000) + 86_400 },
+        Item: { ...leaseKey(name), ...stamp('Lease'), holder, expires_at: now + ttlMs, ttl: Math.ceil((now + ttlMs) / 1000) + 86_400 },
         ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
         ExpressionAttributeValues: { ':now': now },
       }),

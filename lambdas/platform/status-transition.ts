@@ -1,5 +1,5 @@
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, setClause, tableName } from './table';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, setClause, tableName, updateReturning } from './table';
 
 /**
  * Moves an item's `status` from one of `from` to `to` in one conditional write, setting `fields`
@@ -23,23 +23,13 @@ export async function transitionStatus(
     values[`:from${i}`] = status;
     return `:from${i}`;
   });
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        UpdateExpression: `SET ${sets.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
-        ConditionExpression: `#status IN (${froms.join(', ')})`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return out.Attributes ?? null;
-  } catch (error) {
-    if (isConditionFailed(error)) return null;
-    throw error;
-  }
+  return updateReturning({
+    Key: key,
+    UpdateExpression: `SET ${sets.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+    ConditionExpression: `#status IN (${froms.join(', ')})`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
 }
 
 /** Deletes an item only while it is in `status` (an invisible record whose creation was abandoned). */

@@ -1,7 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { required } from './config';
+import { stamp, type EntityName } from './table-entities';
 
 // Created once per process; the endpoint comes from the SDK's own configuration
 // (AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL), which is how the local runtime and
@@ -63,6 +64,41 @@ export async function conditionalWrite(write: () => Promise<unknown>): Promise<b
     return true;
   } catch (error) {
     if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** The condition of a create: no item under this key yet. */
+export const IF_NEW = 'attribute_not_exists(pk)';
+
+/**
+ * Writes `item` whole, stamped with what it is (`entity`, `version`: docs/data-model.md). A failed
+ * `condition` throws, as DynamoDB does; insertItem turns that into false.
+ */
+export async function putItem(entity: EntityName, item: Item, condition?: string): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...item, ...stamp(entity) }, ...(condition === undefined ? {} : { ConditionExpression: condition }) }));
+}
+
+/** Creates `item`: true when written, false when an item with its key exists (a guard, a taken id). */
+export function insertItem(entity: EntityName, item: Item): Promise<boolean> {
+  return conditionalWrite(() => putItem(entity, item, IF_NEW));
+}
+
+/** One conditional update: true when it was applied, false when its condition failed. */
+export function updateItem(input: Omit<UpdateCommandInput, 'TableName'>): Promise<boolean> {
+  return conditionalWrite(() => db().send(new UpdateCommand({ ...input, TableName: tableName() })));
+}
+
+/**
+ * One conditional update that answers with the item as the write left it (ReturnValues ALL_NEW),
+ * or null when its condition failed: the caller has the new state without reading it again.
+ */
+export async function updateReturning(input: Omit<UpdateCommandInput, 'TableName' | 'ReturnValues'>): Promise<Item | null> {
+  try {
+    const out = await db().send(new UpdateCommand({ ...input, TableName: tableName(), ReturnValues: 'ALL_NEW' }));
+    return out.Attributes ?? null;
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
     throw error;
   }
 }

@@ -1,7 +1,10 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailed, tableName } from '../platform/table';
 import { intervalMs, toleranceMs, type BucketShape } from './gcra';
+import { stampUpdate } from '../platform/table-entities';
 
+// Path 2 below creates the bucket (or restarts it): that write says what the item is.
+const BUCKET_STAMP = stampUpdate('RateBucket');
 const bucketKey = (bucketId: string) => ({ pk: `RATE#${bucketId}`, sk: 'BUCKET' });
 // A bucket idle for a day is as good as full; TTL deletes it.
 const IDLE_TTL_S = 86_400;
@@ -61,10 +64,10 @@ async function tryTake(bucketId: string, shape: BucketShape, now: number): Promi
         new UpdateCommand({
           TableName: tableName(),
           Key: bucketKey(bucketId),
-          UpdateExpression: 'SET tat = :next, #ttl = :ttl',
+          UpdateExpression: `SET tat = :next, #ttl = :ttl, ${BUCKET_STAMP.set}`,
           ConditionExpression: 'attribute_not_exists(tat) OR tat < :now',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':next': now + t, ':now': now, ':ttl': ttl },
+          ExpressionAttributeNames: { '#ttl': 'ttl', ...BUCKET_STAMP.names },
+          ExpressionAttributeValues: { ':next': now + t, ':now': now, ':ttl': ttl, ...BUCKET_STAMP.values },
         }),
       );
       return remember(bucketId, now + t);

@@ -1,4 +1,4 @@
-import { HttpError } from '../platform/errors';
+import { RateLimited } from '../platform/domain-errors';
 import { nowMs } from '../platform/clock';
 import { allows, remainingAfter, resetAtUnix, retryAfterMs, type BucketShape } from './gcra';
 import { readTat, returnToken, takeToken } from './bucket-repository';
@@ -35,16 +35,15 @@ export async function consumeRateLimit(apiKeyId: string, organizationId: string)
   return headers(shape, remaining, tat, now);
 }
 
-async function limited(scope: 'per_key' | 'per_org', bucketId: string, shape: BucketShape, now: number): Promise<HttpError> {
+async function limited(scope: 'per_key' | 'per_org', bucketId: string, shape: BucketShape, now: number): Promise<RateLimited> {
   const tat = (await readTat(bucketId)) ?? now;
   // A refill may have happened between the failed write and this read; still report a wait of at
   // least one second so clients back off.
   const waitMs = allows(shape, tat, now) ? 1000 : retryAfterMs(shape, tat, now);
   const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
-  return new HttpError(
-    429,
+  return new RateLimited(
     { error: 'rate_limit_exceeded', scope, limit: shape.limit, retry_after_seconds: retryAfter },
-    { 'Retry-After': String(retryAfter), ...headers(shape, 0, tat, now) },
+    { retryAfterSeconds: retryAfter, limit: shape.limit, remaining: 0, resetAt: resetAtUnix(tat, now) },
   );
 }
 

@@ -1,8 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, type Item } from '../platform/table';
-import { withoutOutbox } from '../events/outbox';
-import type { Carrier, CarrierTestStatus } from './carriers';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, updateReturning, type Item, putItem, insertItem, IF_NEW, updateItem } from '../platform/table';
+import { z } from 'zod';
+import { readEntity } from '../platform/table-read';
+import { CARRIERS, type Carrier, type CarrierTestStatus } from './carriers';
 import type { Challenge } from './verification-code';
+import { stampUpdate } from '../platform/table-entities';
 
 // Monitored numbers and their guards (docs/data-model.md, patterns 24-27). No transactions: each
 // write is one conditional item operation, ordered so a failure can be compensated.
@@ -43,26 +45,56 @@ const numberKey = (id: string) => ({ pk: `SPAMNUM#${id}`, sk: 'META' });
 export const numberItemKey = numberKey;
 const guardKey = (orgId: string, e164: string) => ({ pk: `SPAMPHONE#${orgId}#${e164}`, sk: 'META' });
 const counterKey = (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'SPAMNUMS#COUNT' });
+const COUNT_STAMP = stampUpdate('SpamNumberCount');
 const orgIndexKey = (orgId: string) => `ORG#${orgId}#SPAMNUMS`;
 export const VERIFIED_INDEX_PK = 'SPAMNUM#VERIFIED';
 
-function toRecord(item: Item | undefined): NumberRecord | null {
-  if (!item) return null;
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, entity: _e, version: _v, ...rest } = withoutOutbox(item);
-  return rest as unknown as NumberRecord;
-}
+const carrier = z.enum(CARRIERS);
+const testStatus = z.enum(['pending', 'running', 'completed', 'failed']);
+const carrierStatusSchema: z.ZodType<CarrierStatusRecord> = z.looseObject({
+  carrier,
+  status: testStatus,
+  spam_detected: z.boolean().nullable(),
+  spam_label: z.string().nullable(),
+  test_run_id: z.string().nullable(),
+  tested_at: z.string(),
+  captured_at: z.string().nullable(),
+  screenshot_key: z.string().nullable(),
+  screenshot_content_type: z.string().nullable(),
+  same_carrier_warning: z.boolean(),
+  simulated: z.boolean(),
+});
+const challengeSchema: z.ZodType<Challenge> = z.looseObject({
+  method: z.enum(['call', 'sms']),
+  salt: z.string(),
+  code_hash: z.string(),
+  expires_at: z.number(),
+  attempts: z.number(),
+  last_sent_at: z.number().nullable(),
+  sends: z.array(z.number()),
+});
+const numberSchema: z.ZodType<NumberRecord> = z.looseObject({
+  id: z.string(),
+  organization_id: z.string(),
+  phone_number: z.string(),
+  region: z.enum(['US', 'CA']),
+  line_type: z.string(),
+  sms_capable: z.boolean(),
+  verified: z.boolean(),
+  verified_at: z.string().nullable(),
+  carrier: carrier.nullable(),
+  created_at: z.string(),
+  updated_at: z.string().nullable(),
+  verification: challengeSchema.nullable(),
+  carrier_statuses: z.partialRecord(carrier, carrierStatusSchema),
+  spam_state: z.partialRecord(carrier, z.boolean()),
+});
+
+const toRecord = (item: Item | undefined): NumberRecord | null => readEntity('MonitoredNumber', numberSchema, item);
 
 /** Claims a phone number for an organization; false when it is already monitored there (409). */
 export async function claimPhone(orgId: string, e164: string, numberId: string): Promise<boolean> {
-  return conditionalWrite(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...guardKey(orgId, e164), entity: 'SpamPhoneGuard', organization_id: orgId, number_id: numberId },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  return insertItem('SpamPhoneGuard', { ...guardKey(orgId, e164), organization_id: orgId, number_id: numberId });
 }
 
 export async function releasePhone(orgId: string, e164: string, numberId: string): Promise<void> {
@@ -76,49 +108,27 @@ export async function releasePhone(orgId: string, e164: string, numberId: string
 
 /** Takes one slot of the organization's limit; false when the limit is reached (403). */
 export async function reserveSlot(orgId: string, limit: number | null): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: counterKey(orgId),
-        UpdateExpression: 'ADD #count :one SET entity = :entity',
-        ...(limit === null ? {} : { ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit' }),
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':one': 1, ':entity': 'SpamNumberCount', ...(limit === null ? {} : { ':limit': limit }) },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+  return updateItem({
+    Key: counterKey(orgId),
+    UpdateExpression: `ADD #count :one SET ${COUNT_STAMP.set}`,
+    ...(limit === null ? {} : { ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit' }),
+    ExpressionAttributeNames: { '#count': 'count', ...COUNT_STAMP.names },
+    ExpressionAttributeValues: { ':one': 1, ...COUNT_STAMP.values, ...(limit === null ? {} : { ':limit': limit }) },
+  });
 }
 
 export async function releaseSlot(orgId: string): Promise<void> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: counterKey(orgId),
-        UpdateExpression: 'ADD #count :minus',
-        ConditionExpression: '#count > :zero',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+  await updateItem({
+    Key: counterKey(orgId),
+    UpdateExpression: 'ADD #count :minus',
+    ConditionExpression: '#count > :zero',
+    ExpressionAttributeNames: { '#count': 'count' },
+    ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+  });
 }
 
 export async function putNumber(record: NumberRecord): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...numberKey(record.id), entity: 'MonitoredNumber', version: 1, gsi1pk: orgIndexKey(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem('MonitoredNumber', { ...numberKey(record.id), gsi1pk: orgIndexKey(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record }, IF_NEW);
 }
 
 export async function getNumber(id: string): Promise<NumberRecord | null> {
@@ -147,41 +157,25 @@ export async function* verifiedNumbers(): AsyncGenerator<NumberRecord> {
  * resends cannot both send) and the number is still unverified.
  */
 export async function replaceChallenge(id: string, expectedSalt: string | null, challenge: Challenge, at: string): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: numberKey(id),
-        UpdateExpression: 'SET verification = :c, updated_at = :at',
-        ConditionExpression:
-          expectedSalt === null
-            ? 'attribute_exists(pk) AND verified = :false AND (attribute_not_exists(verification) OR verification = :null)'
-            : 'attribute_exists(pk) AND verified = :false AND verification.salt = :salt',
-        ExpressionAttributeValues: { ':c': challenge, ':at': at, ':false': false, ...(expectedSalt === null ? { ':null': null } : { ':salt': expectedSalt }) },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+  return updateItem({
+    Key: numberKey(id),
+    UpdateExpression: 'SET verification = :c, updated_at = :at',
+    ConditionExpression:
+      expectedSalt === null
+        ? 'attribute_exists(pk) AND verified = :false AND (attribute_not_exists(verification) OR verification = :null)'
+        : 'attribute_exists(pk) AND verified = :false AND verification.salt = :salt',
+    ExpressionAttributeValues: { ':c': challenge, ':at': at, ':false': false, ...(expectedSalt === null ? { ':null': null } : { ':salt': expectedSalt }) },
+  });
 }
 
 /** A send that failed does not count towards the resend cooldown. */
 export async function markChallengeUnsent(id: string, salt: string): Promise<void> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: numberKey(id),
-        UpdateExpression: 'SET verification.last_sent_at = :null',
-        ConditionExpression: 'verification.salt = :salt',
-        ExpressionAttributeValues: { ':null': null, ':salt': salt },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+  await updateItem({
+    Key: numberKey(id),
+    UpdateExpression: 'SET verification.last_sent_at = :null',
+    ConditionExpression: 'verification.salt = :salt',
+    ExpressionAttributeValues: { ':null': null, ':salt': salt },
+  });
 }
 
 /**
@@ -189,44 +183,26 @@ export async function markChallengeUnsent(id: string, salt: string): Promise<voi
  * the bound. False when the challenge changed or is used up.
  */
 export async function countAttempt(id: string, salt: string, maxAttempts: number): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: numberKey(id),
-        UpdateExpression: 'SET verification.attempts = verification.attempts + :one',
-        ConditionExpression: 'verified = :false AND verification.salt = :salt AND verification.attempts < :max',
-        ExpressionAttributeValues: { ':one': 1, ':false': false, ':salt': salt, ':max': maxAttempts },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+  return updateItem({
+    Key: numberKey(id),
+    UpdateExpression: 'SET verification.attempts = verification.attempts + :one',
+    ConditionExpression: 'verified = :false AND verification.salt = :salt AND verification.attempts < :max',
+    ExpressionAttributeValues: { ':one': 1, ':false': false, ':salt': salt, ':max': maxAttempts },
+  });
 }
 
 /** Marks the number verified and puts it on the daily run's index; false if it already was. */
 /** `outbox`: the number.verified event, written with the change (events/outbox.ts). */
 export async function markVerified(id: string, salt: string, at: string, createdAt: string, outbox: Record<string, unknown> = {}): Promise<NumberRecord | null> {
   const extra = setClause(outbox);
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: numberKey(id),
-        UpdateExpression: ['SET verified = :true, verified_at = :at, updated_at = :at, verification = :null, gsi2pk = :g2pk, gsi2sk = :g2sk', ...extra.sets].join(', '),
-        ConditionExpression: 'verified = :false AND verification.salt = :salt',
-        ...(extra.sets.length ? { ExpressionAttributeNames: extra.names } : {}),
-        ExpressionAttributeValues: { ':true': true, ':false': false, ':at': at, ':null': null, ':salt': salt, ':g2pk': VERIFIED_INDEX_PK, ':g2sk': `${createdAt}#${id}`, ...extra.values },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toRecord(out.Attributes);
-  } catch (error) {
-    if (isConditionFailed(error)) return null;
-    throw error;
-  }
+  const item = await updateReturning({
+    Key: numberKey(id),
+    UpdateExpression: ['SET verified = :true, verified_at = :at, updated_at = :at, verification = :null, gsi2pk = :g2pk, gsi2sk = :g2sk', ...extra.sets].join(', '),
+    ConditionExpression: 'verified = :false AND verification.salt = :salt',
+    ...(extra.sets.length ? { ExpressionAttributeNames: extra.names } : {}),
+    ExpressionAttributeValues: { ':true': true, ':false': false, ':at': at, ':null': null, ':salt': salt, ':g2pk': VERIFIED_INDEX_PK, ':g2sk': `${createdAt}#${id}`, ...extra.values },
+  });
+  return item && toRecord(item);
 }
 
 /**

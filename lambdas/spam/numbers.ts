@@ -2,7 +2,7 @@ import type { Organization } from '../auth/identity-repository';
 import { buildEvent } from '../events/events';
 import { flushOutbox, outboxFields } from '../events/outbox';
 import { nowIso, nowMs } from '../platform/clock';
-import { badGateway, badRequest, conflict, forbidden, HttpError, notFound } from '../platform/errors';
+import { Conflict, Forbidden, InvalidInput, NotFound, RateLimited, UpstreamFailed } from '../platform/domain-errors';
 import { newId, sha256Hex } from '../platform/ids';
 import { logger } from '../platform/logger';
 import type { Carrier } from './carriers';
@@ -50,9 +50,9 @@ async function sendChallengeCode(ports: { readonly telephony: TelephonyPort }, n
 
 function parseOr400(raw: string, method: VerificationMethod) {
   const parsed = normalizeUsCa(raw);
-  if (!parsed) throw badRequest('phone_number is not a valid US or Canadian phone number');
+  if (!parsed) throw new InvalidInput('phone_number is not a valid US or Canadian phone number');
   const smsCapable = isSmsCapable(parsed.type);
-  if (method === 'sms' && !smsCapable) throw badRequest(`sms verification is not available for this number (line type ${parsed.type}); use call`);
+  if (method === 'sms' && !smsCapable) throw new InvalidInput(`sms verification is not available for this number (line type ${parsed.type}); use call`);
   return { ...parsed, smsCapable };
 }
 
@@ -60,11 +60,11 @@ export async function addNumber(ports: SpamPorts, org: Organization, input: { ph
   const method = input.verification_method;
   const phone = parseOr400(input.phone_number, method);
   const id = newId();
-  if (!(await claimPhone(org.id, phone.e164, id))) throw conflict('This phone number is already monitored in your organization');
+  if (!(await claimPhone(org.id, phone.e164, id))) throw new Conflict('This phone number is already monitored in your organization');
   const limit = effectiveLimit(org);
   if (!(await reserveSlot(org.id, limit))) {
     await releasePhone(org.id, phone.e164, id);
-    throw forbidden(`Spam monitoring number limit reached (${limit}); delete a number or purchase add-on numbers`);
+    throw new Forbidden(`Spam monitoring number limit reached (${limit}); delete a number or purchase add-on numbers`);
   }
   const code = generateCode();
   const at = nowIso();
@@ -101,27 +101,27 @@ export async function addNumber(ports: SpamPorts, org: Organization, input: { ph
 
 async function ownNumber(orgId: string, id: string): Promise<NumberRecord> {
   const n = await getNumber(id);
-  if (!n || n.organization_id !== orgId) throw notFound('Monitored number not found');
+  if (!n || n.organization_id !== orgId) throw new NotFound('Monitored number not found');
   return n;
 }
 
 export async function verifyNumber(ports: SpamPorts, org: Organization, id: string, code: string) {
   const n = await ownNumber(org.id, id);
-  if (n.verified) throw badRequest('This number is already verified');
+  if (n.verified) throw new InvalidInput('This number is already verified');
   const refused = guessAllowed(n.verification, nowMs());
-  if (refused === 'missing') throw badRequest('No verification code is pending; request one with verify/resend');
-  if (refused === 'exhausted') throw badRequest('Too many wrong codes; request a new code with verify/resend');
-  if (refused === 'expired') throw badRequest('The verification code has expired; request a new one with verify/resend');
+  if (refused === 'missing') throw new InvalidInput('No verification code is pending; request one with verify/resend');
+  if (refused === 'exhausted') throw new InvalidInput('Too many wrong codes; request a new code with verify/resend');
+  if (refused === 'expired') throw new InvalidInput('The verification code has expired; request a new one with verify/resend');
   const challenge = n.verification!;
   // Count the guess first: parallel guesses cannot get past the bound.
   if (!(await countAttempt(id, challenge.salt, MAX_ATTEMPTS))) {
     const again = await ownNumber(org.id, id);
-    if (again.verified) throw badRequest('This number is already verified');
-    throw badRequest('Too many wrong codes; request a new code with verify/resend');
+    if (again.verified) throw new InvalidInput('This number is already verified');
+    throw new InvalidInput('Too many wrong codes; request a new code with verify/resend');
   }
   if (!codeMatches(challenge, code.trim())) {
     const left = MAX_ATTEMPTS - challenge.attempts - 1;
-    throw badRequest(left > 0 ? `Invalid verification code; ${left} attempt(s) left` : 'Invalid verification code; request a new code with verify/resend');
+    throw new InvalidInput(left > 0 ? `Invalid verification code; ${left} attempt(s) left` : 'Invalid verification code; request a new code with verify/resend');
   }
   const at = nowIso();
   // number.verified is written with the change (outbox) and its id is fixed by the number and the
@@ -133,29 +133,29 @@ export async function verifyNumber(ports: SpamPorts, org: Organization, id: stri
     data: { number_id: id, phone_number: n.phone_number, carrier: n.carrier, status: (await numberStatus(org, id)) ?? 'active', verified_at: at },
   });
   const verified = await markVerified(id, challenge.salt, at, n.created_at, outboxFields(key, [{ organization_id: org.id, event }], at));
-  if (!verified) throw badRequest('This number is already verified');
+  if (!verified) throw new InvalidInput('This number is already verified');
   await flushOutbox(ports, key);
   return { success: true, verified: true, phone_number: n.phone_number, message: 'Number verified; daily spam monitoring has begun.' };
 }
 
 export async function resendCode(ports: SpamPorts, org: Organization, id: string, method: VerificationMethod) {
   const n = await ownNumber(org.id, id);
-  if (n.verified) throw badRequest('This number is already verified');
-  if (method === 'sms' && !n.sms_capable) throw badRequest(`sms verification is not available for this number (line type ${n.line_type}); use call`);
+  if (n.verified) throw new InvalidInput('This number is already verified');
+  if (method === 'sms' && !n.sms_capable) throw new InvalidInput(`sms verification is not available for this number (line type ${n.line_type}); use call`);
   const throttle = resendThrottle(n.verification, nowMs());
   if (throttle) throw resendThrottled(throttle);
   const code = generateCode();
   const challenge = newChallenge(code, method, nowMs(), n.verification);
   if (!(await replaceChallenge(id, n.verification?.salt ?? null, challenge, nowIso()))) {
     const again = await ownNumber(org.id, id);
-    if (again.verified) throw badRequest('This number is already verified');
+    if (again.verified) throw new InvalidInput('This number is already verified');
     // The other request sent a code just now, so the cooldown starts over.
     throw resendThrottled({ limit: 1, windowSeconds: RESEND_COOLDOWN_MS / 1000, waitMs: RESEND_COOLDOWN_MS }, 'Another code was requested at the same time');
   }
   const error = await sendChallengeCode(ports, n, code, method);
   if (error) {
     await markChallengeUnsent(id, challenge.salt);
-    throw badGateway('The verification code could not be sent; try again shortly');
+    throw new UpstreamFailed('The verification code could not be sent; try again shortly');
   }
   return { success: true, phone_number: n.phone_number, method, message: instructions(method, n.phone_number, id) };
 }
@@ -164,14 +164,14 @@ export async function resendCode(ports: SpamPorts, org: Organization, id: string
  * The resend throttle's 429 (docs/spam-monitoring.md): a string detail, and the headers of the
  * spec's 429 row describing the throttle that refused (not the API key's bucket).
  */
-function resendThrottled(throttle: ResendThrottle, reason?: string): HttpError {
+function resendThrottled(throttle: ResendThrottle, reason?: string): RateLimited {
   const seconds = Math.max(1, Math.ceil(throttle.waitMs / 1000));
   const why = reason ?? (throttle.limit === 1 ? 'A code was sent recently' : `${throttle.limit} codes were sent in the last 24 hours`);
-  return new HttpError(429, `${why}; wait ${seconds} seconds before requesting another`, {
-    'Retry-After': String(seconds),
-    'X-RateLimit-Limit': String(throttle.limit),
-    'X-RateLimit-Remaining': '0',
-    'X-RateLimit-Reset': String(Math.ceil((nowMs() + throttle.waitMs) / 1000)),
+  return new RateLimited(`${why}; wait ${seconds} seconds before requesting another`, {
+    retryAfterSeconds: seconds,
+    limit: throttle.limit,
+    remaining: 0,
+    resetAt: Math.ceil((nowMs() + throttle.waitMs) / 1000),
   });
 }
 
@@ -216,9 +216,9 @@ export async function screenshot(org: Organization, id: string, carrier: Carrier
   const latest = candidates[0];
   // A carrier's latest test may have failed without a screenshot; fall back to its history.
   const source = latest ?? (await listRuns(id, now)).find((r) => (carrier ? r.carrier === carrier : true) && screenshotAvailable(r, now));
-  if (!source?.screenshot_key) throw notFound(carrier ? `No screenshot for ${carrier} in the last 7 days` : 'No screenshot in the last 7 days');
+  if (!source?.screenshot_key) throw new NotFound(carrier ? `No screenshot for ${carrier} in the last 7 days` : 'No screenshot in the last 7 days');
   const bytes = await getScreenshot(source.screenshot_key);
-  if (!bytes) throw notFound('Screenshot no longer available');
+  if (!bytes) throw new NotFound('Screenshot no longer available');
   return { bytes, contentType: source.screenshot_content_type ?? 'image/jpeg' };
 }
 
@@ -227,7 +227,7 @@ export async function deleteNumber(org: Organization, id: string) {
   // Removing the item first stops the daily run from testing it; a run already under way fails
   // its conditional writes for this number and stops. Screenshots expire with the bucket rule.
   const removed = await deleteNumberItem(id);
-  if (!removed) throw notFound('Monitored number not found');
+  if (!removed) throw new NotFound('Monitored number not found');
   await releasePhone(org.id, n.phone_number, id);
   await releaseSlot(org.id);
   await deleteRuns(id);

@@ -1,6 +1,8 @@
-import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, queryItems, tableName } from '../platform/table';
-import { HISTORY_WINDOW_MS, type Carrier, type CarrierTestStatus } from './carriers';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, queryItems, tableName, putItem, insertItem } from '../platform/table';
+import { CARRIERS, HISTORY_WINDOW_MS, type Carrier, type CarrierTestStatus } from './carriers';
+import { z } from 'zod';
+import { readExisting } from '../platform/table-read';
 
 // Test-run history (docs/data-model.md, pattern 28): one row per number, carrier and UTC day,
 // overwritten if the day's test is run again, expiring by TTL after 7 days.
@@ -25,16 +27,31 @@ export interface TestRunRecord {
   simulated: boolean;
 }
 
+const runSchema: z.ZodType<TestRunRecord> = z.looseObject({
+  test_run_id: z.string(),
+  number_id: z.string(),
+  organization_id: z.string(),
+  carrier: z.enum(CARRIERS),
+  day: z.string(),
+  status: z.enum(['pending', 'running', 'completed', 'failed']),
+  tested_at: z.string(),
+  spam_detected: z.boolean().nullable(),
+  spam_label: z.string().nullable(),
+  sip_response_code: z.string().nullable(),
+  caller_id_verified: z.boolean().nullable(),
+  same_carrier_warning: z.boolean(),
+  captured_at: z.string().nullable(),
+  screenshot_key: z.string().nullable(),
+  screenshot_content_type: z.string().nullable(),
+  error: z.string().nullable(),
+  simulated: z.boolean(),
+});
+
 const runKey = (numberId: string, day: string, carrier: Carrier) => ({ pk: `SPAMNUM#${numberId}`, sk: `RUN#${day}#${carrier}` });
 
 export async function putRun(run: TestRunRecord): Promise<void> {
   const testedMs = Date.parse(run.tested_at);
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...runKey(run.number_id, run.day, run.carrier), entity: 'SpamTestRun', version: 1, ttl: Math.floor((testedMs + HISTORY_WINDOW_MS) / 1000), ...run },
-    }),
-  );
+  await putItem('SpamTestRun', { ...runKey(run.number_id, run.day, run.carrier), ttl: Math.floor((testedMs + HISTORY_WINDOW_MS) / 1000), ...run });
 }
 
 /** Rows tested within the window ending at `nowMs`, newest first. dynalite keeps expired rows, so filter here too. */
@@ -42,7 +59,7 @@ export async function listRuns(numberId: string, nowMs: number): Promise<TestRun
   const since = nowMs - HISTORY_WINDOW_MS;
   const rows: TestRunRecord[] = [];
   for await (const item of queryItems({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)', ExpressionAttributeValues: { ':pk': `SPAMNUM#${numberId}`, ':run': 'RUN#' }, ScanIndexForward: false })) {
-    const run = item as unknown as TestRunRecord;
+    const run = readExisting('SpamTestRun', runSchema, item);
     if (Date.parse(run.tested_at) >= since && Date.parse(run.tested_at) <= nowMs) rows.push(run);
   }
   return rows.sort((a, b) => b.tested_at.localeCompare(a.tested_at) || a.carrier.localeCompare(b.carrier));
@@ -60,13 +77,5 @@ export async function deleteRuns(numberId: string): Promise<void> {
 
 /** Claims the scheduled run of one day (local timer); false when that day already ran. */
 export async function claimScheduledDay(day: string, at: string): Promise<boolean> {
-  return conditionalWrite(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { pk: `SPAMRUN#${day}`, sk: 'META', entity: 'SpamScheduledRun', started_at: at, ttl: Math.floor(Date.parse(at) / 1000) + 30 * 86_400 },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  return insertItem('SpamScheduledRun', { pk: `SPAMRUN#${day}`, sk: 'META', started_at: at, ttl: Math.floor(Date.parse(at) / 1000) + 30 * 86_400 });
 }

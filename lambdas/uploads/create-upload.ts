@@ -1,7 +1,7 @@
 import { nowIso } from '../platform/clock';
 import { crashPoint } from '../platform/crash-point';
 import { newId, randomHex, sha256Hex } from '../platform/ids';
-import { badRequest, paymentRequired } from '../platform/errors';
+import { InsufficientCredits, InvalidInput } from '../platform/domain-errors';
 import { filesBucket, putObject } from '../platform/blob';
 import { debit, InsufficientCreditsError } from '../credits/credits';
 import { buildEvent } from '../events/events';
@@ -34,7 +34,7 @@ export function readCsv(bytes: Buffer) {
   try {
     return { text, ...parseCsv(text) };
   } catch (error) {
-    if (error instanceof CsvSyntaxError) throw badRequest(`The file is not valid CSV: ${error.message}`);
+    if (error instanceof CsvSyntaxError) throw new InvalidInput(`The file is not valid CSV: ${error.message}`);
     throw error;
   }
 }
@@ -43,7 +43,7 @@ export function decodeCsv(bytes: Buffer): string {
   try {
     return utf8.decode(bytes);
   } catch {
-    throw badRequest('The file is not valid UTF-8 text; save the CSV as UTF-8 and upload it again');
+    throw new InvalidInput('The file is not valid UTF-8 text; save the CSV as UTF-8 and upload it again');
   }
 }
 
@@ -63,7 +63,7 @@ export interface PlannedCsv {
 export function planCsv(csv: Buffer, mapping: ColumnMapping, source: CreateUploadInput['source']): PlannedCsv {
   const parsed = readCsv(csv);
   const [header, ...rows] = parsed.records;
-  if (!header) throw badRequest('The file is empty; it needs a header row and at least 100 numbers');
+  if (!header) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
   // Pools of single contacts were charged per contact and may be any size.
   const plan = planUpload(header.fields, rows.map((r) => r.fields), mapping, { minimum: source === 'api_pool' ? 1 : undefined });
   const layout = layoutOf(parsed);
@@ -140,7 +140,7 @@ export async function createUpload(
   } catch (error) {
     if (error instanceof InsufficientCreditsError) {
       await deleteChargingUpload(record.id);
-      throw paymentRequired(`Insufficient credits: this upload needs ${amount} credits and the balance is ${error.available}`);
+      throw new InsufficientCredits(`Insufficient credits: this upload needs ${amount} credits and the balance is ${error.available}`);
     }
     throw error;
   }

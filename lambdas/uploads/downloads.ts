@@ -1,4 +1,4 @@
-import { badRequest, conflict } from '../platform/errors';
+import { Conflict, InvalidInput } from '../platform/domain-errors';
 import { nowIso, nowUnix } from '../platform/clock';
 import { sha256Hex } from '../platform/ids';
 import { filesBucket, getObject, objectExists, putObject } from '../platform/blob';
@@ -39,9 +39,9 @@ export function parseStatuses(raw: string | undefined, identity: boolean): Set<s
   if (raw === undefined) return undefined;
   const vocabulary = vocabularyFor(identity);
   const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (values.length === 0) throw badRequest(`statuses is empty; valid values: ${vocabulary.join(', ')}`);
+  if (values.length === 0) throw new InvalidInput(`statuses is empty; valid values: ${vocabulary.join(', ')}`);
   const unknown = values.filter((v) => !vocabulary.includes(v));
-  if (unknown.length) throw badRequest(`Unrecognized status ${unknown.map((u) => `'${u}'`).join(', ')}; valid values for this upload: ${vocabulary.join(', ')}`);
+  if (unknown.length) throw new InvalidInput(`Unrecognized status ${unknown.map((u) => `'${u}'`).join(', ')}; valid values for this upload: ${vocabulary.join(', ')}`);
   return new Set(values);
 }
 
@@ -106,6 +106,6 @@ async function sliceKey(upload: UploadRecord, options: SliceOptions): Promise<st
 
 function requireCompleted(upload: UploadRecord): void {
   if (upload.status !== 'completed' || !upload.processed_available) {
-    throw conflict(`The processed file is not available yet: the upload is ${upload.status === 'charging' ? 'ready_for_processing' : upload.status}`);
+    throw new Conflict(`The processed file is not available yet: the upload is ${upload.status === 'charging' ? 'ready_for_processing' : upload.status}`);
   }
 }

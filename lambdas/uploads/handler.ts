@@ -1,5 +1,5 @@
 import { apiHandler, parseJsonBody } from '../api/api-handler';
-import { gone, notFound, unsupportedMediaType } from '../platform/errors';
+import { NotFound, Removed, UnsupportedContentType } from '../platform/domain-errors';
 import { mediaType } from '../platform/http/content-type';
 import { operation } from '../platform/http/operation';
 import { ok } from '../platform/http/response';
@@ -17,7 +17,7 @@ import { awsWorkflowPorts } from '../composition/aws';
 async function ownUpload(orgId: string, id: string): Promise<UploadRecord> {
   const upload = await getUpload(id);
   // Another organization's upload is indistinguishable from a missing one.
-  if (!upload || upload.organization_id !== orgId || upload.status === 'charging') throw notFound('Upload not found');
+  if (!upload || upload.organization_id !== orgId || upload.status === 'charging') throw new NotFound('Upload not found');
   return upload;
 }
 
@@ -36,7 +36,7 @@ export const uploadsApi = (ports: WorkflowPorts) =>
         request = stagedJson ? parseStagedJsonUpload(body, stagedJson) : parseJsonUpload(body);
         if (request.stagedUploadId && !stagedJson) request.csv = await readStaged(ctx.principal.organizationId, request.stagedUploadId);
       } else {
-        throw unsupportedMediaType(`Unsupported Content-Type '${type || 'none'}'; send multipart/form-data (CSV file) or application/json`);
+        throw new UnsupportedContentType(`Unsupported Content-Type '${type || 'none'}'; send multipart/form-data (CSV file) or application/json`);
       }
       const input = {
         csv: request.csv,
@@ -58,7 +58,7 @@ export const uploadsApi = (ports: WorkflowPorts) =>
     }),
     operation(routes.get, async (ctx) => ok(toPublicUpload(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
     operation(routes.remove, async () => {
-      throw gone('Deleting uploads was removed on 2026-08-10; uploads cannot be deleted or cancelled');
+      throw new Removed('Deleting uploads was removed on 2026-08-10; uploads cannot be deleted or cancelled');
     }),
     operation(routes.downloadOriginal, async (ctx) => ok(await originalLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
     operation(routes.downloadProcessed, async (ctx) => ok(await processedLink(await ownUpload(ctx.principal.organizationId, ctx.params.id), (ctx.query ?? {}) as Parameters<typeof processedLink>[1]))),

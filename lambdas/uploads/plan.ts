@@ -1,4 +1,4 @@
-import { badRequest, payloadTooLarge, unprocessable } from '../platform/errors';
+import { InvalidInput, TooFewNumbers, TooLarge } from '../platform/domain-errors';
 import { normalizeUsCa } from '../classification';
 
 export const MIN_NUMBERS = 100;
@@ -38,11 +38,11 @@ export const priceOf = (validNumbers: number, tier: Tier): number => (tier === '
  */
 export function planUpload(header: string[], rows: string[][], mapping: ColumnMapping, options: { minimum?: number } = {}): UploadPlan {
   const minimum = options.minimum ?? MIN_NUMBERS;
-  if (rows.length > MAX_NUMBERS) throw payloadTooLarge(`At most ${MAX_NUMBERS} rows per upload; got ${rows.length}`);
+  if (rows.length > MAX_NUMBERS) throw new TooLarge(`At most ${MAX_NUMBERS} rows per upload; got ${rows.length}`);
   const index = (name: string, role: string): number => {
     const positions = header.flatMap((h, i) => (h.trim() === name ? [i] : []));
-    if (positions.length === 0) throw badRequest(`${role} '${name}' is not a column of the file; columns: ${header.map((h) => `'${h}'`).join(', ')}`);
-    if (positions.length > 1) throw badRequest(`${role} '${name}' names ${positions.length} columns of the file; column names must be unique`);
+    if (positions.length === 0) throw new InvalidInput(`${role} '${name}' is not a column of the file; columns: ${header.map((h) => `'${h}'`).join(', ')}`);
+    if (positions.length > 1) throw new InvalidInput(`${role} '${name}' names ${positions.length} columns of the file; column names must be unique`);
     return positions[0]!;
   };
   const phoneIdx = mapping.phoneColumns.map((c) => index(c, 'phone column'));
@@ -58,7 +58,7 @@ export function planUpload(header: string[], rows: string[][], mapping: ColumnMa
   for (let r = 0; r < rows.length; r++) {
     const fields = rows[r]!;
     if (fields.length > header.length) {
-      throw badRequest(`Row ${r + 2} has ${fields.length} fields but the header has ${header.length}; quote cells that contain commas`);
+      throw new InvalidInput(`Row ${r + 2} has ${fields.length} fields but the header has ${header.length}; quote cells that contain commas`);
     }
     const numbers: (string | null)[] = new Array(phoneIdx.length);
     let any = false;
@@ -89,9 +89,9 @@ export function planUpload(header: string[], rows: string[][], mapping: ColumnMa
     }
     work[r] = row;
   }
-  if (seen.size > MAX_NUMBERS) throw payloadTooLarge(`At most ${MAX_NUMBERS} numbers per upload; got ${seen.size}`);
+  if (seen.size > MAX_NUMBERS) throw new TooLarge(`At most ${MAX_NUMBERS} numbers per upload; got ${seen.size}`);
   if (seen.size < minimum) {
-    throw unprocessable({
+    throw new TooFewNumbers({
       error: 'min_contacts_required',
       min: MIN_NUMBERS,
       got: seen.size,

@@ -1,6 +1,6 @@
 import Busboy from 'busboy';
 import * as z from 'zod';
-import { badRequest, payloadTooLarge } from '../platform/errors';
+import { InvalidInput, TooLarge } from '../platform/domain-errors';
 import { describeZodError } from '../platform/http/validation';
 import { csvLine } from './csv';
 import { MAX_NUMBERS, MAX_PHONE_COLUMNS, type ColumnMapping, type Tier } from './plan';
@@ -47,12 +47,12 @@ interface RawMapping {
 /** Spec rules 2, 3, 5 and the 10-column limit. */
 export function resolveMapping(raw: RawMapping): ColumnMapping {
   const list = raw.phone_columns?.map((c) => c.trim()).filter(Boolean);
-  if (!raw.phone_column && (!list || list.length === 0)) throw badRequest('phone_column or phone_columns is required');
-  if (list && list.length > MAX_PHONE_COLUMNS) throw badRequest(`At most ${MAX_PHONE_COLUMNS} phone columns; got ${list.length}`);
-  if (list && new Set(list).size !== list.length) throw badRequest('phone_columns lists a column more than once');
-  if (raw.phone_column && list && !list.includes(raw.phone_column)) throw badRequest(`phone_column '${raw.phone_column}' is not among phone_columns`);
-  if (Boolean(raw.first_name_column) !== Boolean(raw.last_name_column)) throw badRequest('first_name_column and last_name_column must be given together');
-  if (raw.full_name_column && raw.first_name_column) throw badRequest('Use full_name_column, or first_name_column with last_name_column, not both');
+  if (!raw.phone_column && (!list || list.length === 0)) throw new InvalidInput('phone_column or phone_columns is required');
+  if (list && list.length > MAX_PHONE_COLUMNS) throw new InvalidInput(`At most ${MAX_PHONE_COLUMNS} phone columns; got ${list.length}`);
+  if (list && new Set(list).size !== list.length) throw new InvalidInput('phone_columns lists a column more than once');
+  if (raw.phone_column && list && !list.includes(raw.phone_column)) throw new InvalidInput(`phone_column '${raw.phone_column}' is not among phone_columns`);
+  if (Boolean(raw.first_name_column) !== Boolean(raw.last_name_column)) throw new InvalidInput('first_name_column and last_name_column must be given together');
+  if (raw.full_name_column && raw.first_name_column) throw new InvalidInput('Use full_name_column, or first_name_column with last_name_column, not both');
   return {
     phoneColumns: list && list.length ? list : [raw.phone_column!],
     fullNameColumn: raw.full_name_column,
@@ -67,19 +67,19 @@ export function parseJsonUpload(body: z.infer<typeof JsonUploadBody>): UploadReq
   const hasContacts = body.contacts !== undefined;
   const common = { filename: body.filename ?? null, tier: body.validation_tier ?? 'standard', skipMobileLookup: body.skip_mobile_lookup ?? false } as const;
   if (body.staged_upload_id) {
-    if (hasNumbers || hasContacts) throw badRequest('staged_upload_id cannot be combined with phone_numbers or contacts');
+    if (hasNumbers || hasContacts) throw new InvalidInput('staged_upload_id cannot be combined with phone_numbers or contacts');
     return { ...common, csv: Buffer.alloc(0), mapping: resolveMapping(body), stagedUploadId: body.staged_upload_id };
   }
-  if (hasNumbers === hasContacts) throw badRequest('Send exactly one of phone_numbers or contacts');
+  if (hasNumbers === hasContacts) throw new InvalidInput('Send exactly one of phone_numbers or contacts');
   const count = (body.phone_numbers ?? body.contacts)!.length;
-  if (count > MAX_NUMBERS) throw payloadTooLarge(`At most ${MAX_NUMBERS} entries per upload; got ${count}`);
+  if (count > MAX_NUMBERS) throw new TooLarge(`At most ${MAX_NUMBERS} entries per upload; got ${count}`);
   if (hasNumbers) {
-    if (body.full_name_column || body.first_name_column || body.last_name_column) throw badRequest('Name columns require contacts, not phone_numbers');
-    if (body.phone_column || body.phone_columns) throw badRequest('phone_column and phone_columns apply to contacts, not phone_numbers');
+    if (body.full_name_column || body.first_name_column || body.last_name_column) throw new InvalidInput('Name columns require contacts, not phone_numbers');
+    if (body.phone_column || body.phone_columns) throw new InvalidInput('phone_column and phone_columns apply to contacts, not phone_numbers');
     const lines = ['phone', ...body.phone_numbers!.map((n) => csvLine([n]))];
     return { ...common, csv: Buffer.from(lines.join('\n') + '\n'), mapping: { phoneColumns: ['phone'] } };
   }
-  if (!body.phone_column) throw badRequest('phone_column is required with contacts');
+  if (!body.phone_column) throw new InvalidInput('phone_column is required with contacts');
   const mapping = resolveMapping(body);
   const columns: string[] = [];
   const seen = new Set<string>();
@@ -105,16 +105,16 @@ export function parseStagedJsonUpload(call: z.infer<typeof JsonUploadBody>, docu
   try {
     raw = JSON.parse(document.toString('utf8'));
   } catch (error) {
-    throw badRequest(`The staged file is not valid JSON: ${(error as Error).message}`);
+    throw new InvalidInput(`The staged file is not valid JSON: ${(error as Error).message}`);
   }
   const parsed = JsonUploadBody.safeParse(raw);
-  if (!parsed.success) throw badRequest(`The staged JSON file is not an upload body: ${describeZodError(parsed.error)}`);
-  if (parsed.data.staged_upload_id) throw badRequest('The staged JSON file cannot itself name a staged_upload_id');
+  if (!parsed.success) throw new InvalidInput(`The staged JSON file is not an upload body: ${describeZodError(parsed.error)}`);
+  if (parsed.data.staged_upload_id) throw new InvalidInput('The staged JSON file cannot itself name a staged_upload_id');
   const { staged_upload_id: stagedUploadId, ...added } = call;
   const staged = parsed.data as Record<string, unknown>;
   for (const [field, value] of Object.entries(added)) {
     if (value !== undefined && staged[field] !== undefined && JSON.stringify(staged[field]) !== JSON.stringify(value)) {
-      throw badRequest(`${field} differs between the create call and the staged JSON file`);
+      throw new InvalidInput(`${field} differs between the create call and the staged JSON file`);
     }
   }
   return { ...parseJsonUpload({ ...parsed.data, ...added }), stagedUploadId };
@@ -134,9 +134,9 @@ export const MultipartFields = z.object({
 /** multipart/form-data: the `file` part (CSV, ≤ 100 MB) and the mapping fields. */
 export async function parseMultipartUpload(body: Buffer, contentType: string): Promise<UploadRequest> {
   const { fields, file, filename } = await readMultipart(body, contentType);
-  if (!file) throw badRequest("The multipart body has no 'file' part");
+  if (!file) throw new InvalidInput("The multipart body has no 'file' part");
   const parsed = MultipartFields.safeParse(fields);
-  if (!parsed.success) throw badRequest(`Invalid form fields: ${describeZodError(parsed.error)}`);
+  if (!parsed.success) throw new InvalidInput(`Invalid form fields: ${describeZodError(parsed.error)}`);
   const f = parsed.data;
   const mapping = resolveMapping({
     phone_column: f.phone_column,
@@ -160,7 +160,7 @@ function readMultipart(body: Buffer, contentType: string): Promise<{ fields: Rec
     try {
       parser = Busboy({ headers: { 'content-type': contentType }, limits: { fileSize: MAX_CSV_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } });
     } catch (error) {
-      reject(badRequest(`Malformed multipart body: ${(error as Error).message}`));
+      reject(new InvalidInput(`Malformed multipart body: ${(error as Error).message}`));
       return;
     }
     const fields: Record<string, string> = {};
@@ -174,7 +174,7 @@ function readMultipart(body: Buffer, contentType: string): Promise<{ fields: Rec
     const malformed = (error: Error) => {
       if (failed) return;
       failed = true;
-      reject(badRequest(`Malformed multipart body: ${error.message}; send each part complete, followed by the closing boundary`));
+      reject(new InvalidInput(`Malformed multipart body: ${error.message}; send each part complete, followed by the closing boundary`));
     };
     parser.on('field', (name, value) => {
       fields[name] = value;
@@ -199,7 +199,7 @@ function readMultipart(body: Buffer, contentType: string): Promise<{ fields: Rec
     parser.on('error', malformed);
     parser.on('close', () => {
       if (failed) return;
-      if (tooLarge) reject(payloadTooLarge(`The CSV file exceeds ${MAX_CSV_BYTES} bytes (100 MB)`));
+      if (tooLarge) reject(new TooLarge(`The CSV file exceeds ${MAX_CSV_BYTES} bytes (100 MB)`));
       else resolve({ fields, file, filename });
     });
     parser.end(body);

@@ -1,9 +1,9 @@
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest, conflict, HttpError } from '../platform/errors';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict, InvalidInput, isRefusal } from '../platform/domain-errors';
 import { nowIso, nowUnix } from '../platform/clock';
 import { newId } from '../platform/ids';
-import { conditionalWrite, db, tableName } from '../platform/table';
+import { conditionalWrite, db, tableName, insertItem } from '../platform/table';
 import { filesBucket, getObject, linkSigner } from '../platform/blob';
 import { MAX_CSV_BYTES } from './request';
 
@@ -35,7 +35,7 @@ export async function readStagedJson(orgId: string, id: string): Promise<Buffer 
 /** The staged CSV of this organization (another organization's id finds nothing). */
 export async function readStaged(orgId: string, id: string): Promise<Buffer> {
   const bytes = await getObject(filesBucket(), stagedKey(orgId, id));
-  if (!bytes) throw badRequest(`No staged file for staged_upload_id ${id}: POST the file to the staging URL first (links expire after an hour)`);
+  if (!bytes) throw new InvalidInput(`No staged file for staged_upload_id ${id}: POST the file to the staging URL first (links expire after an hour)`);
   return bytes;
 }
 
@@ -55,26 +55,18 @@ const claimKey = (orgId: string, id: string) => ({ pk: `STAGED#${orgId}#${id}`, 
 export async function createFromStagedOnce<T>(orgId: string, stagedId: string, create: (uploadId: string) => Promise<T>): Promise<T> {
   const uploadId = newId();
   const key = claimKey(orgId, stagedId);
-  const claimed = await conditionalWrite(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...key, entity: 'StagedUploadClaim', organization_id: orgId, upload_id: uploadId, claimed_at: nowIso(), ttl: nowUnix() + CLAIM_TTL_SECONDS },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  const claimed = await insertItem('StagedUploadClaim', { ...key, organization_id: orgId, upload_id: uploadId, claimed_at: nowIso(), ttl: nowUnix() + CLAIM_TTL_SECONDS });
   if (!claimed) {
     const existing = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
     const by = existing.Item?.upload_id ? ` by upload ${String(existing.Item.upload_id)}` : '';
-    throw conflict(
+    throw new Conflict(
       `staged_upload_id ${stagedId} was already used${by}; a staged file makes one upload. To upload it again, POST /api/v1/uploads/staging for a new staged_upload_id and send the file there`,
     );
   }
   try {
     return await create(uploadId);
   } catch (error) {
-    if (error instanceof HttpError && error.status < 500) await releaseClaim(key, uploadId);
+    if (isRefusal(error)) await releaseClaim(key, uploadId);
     throw error;
   }
 }

@@ -1,10 +1,11 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, queryItems, tableName } from '../platform/table';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, queryItems, tableName, type Item, insertItem } from '../platform/table';
 import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
 import { deleteIfStatus, transitionStatus } from '../platform/status-transition';
-import { withoutOutbox } from '../events/outbox';
-import type { UploadRecord, UploadStatus } from './upload';
+import type { ResultSummary, UploadRecord, UploadStatus } from './upload';
+import { z } from 'zod';
+import { readEntity } from '../platform/table-read';
 
 /** A create call finishes in well under this; a `charging` upload older than this was interrupted. */
 export const CREATE_BOUND_MS = 15 * 60_000;
@@ -13,11 +14,48 @@ const uploadKey = (id: string) => ({ pk: `UPLOAD#${id}`, sk: 'META' });
 
 export const uploadItemKey = uploadKey;
 
-function toRecord(item: Record<string, unknown> | undefined): UploadRecord | null {
-  if (!item) return null;
-  const { pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, gsi2pk: _w, gsi2sk: _x, entity: _e, ...rest } = withoutOutbox(item);
-  return rest as unknown as UploadRecord;
-}
+const nullableNumber = z.number().nullable();
+const resultSummary: z.ZodType<ResultSummary> = z.looseObject({
+  format: z.enum(['identity', 'answer_intent']),
+  total_rows: z.number(),
+  status_counts: z.record(z.string(), z.number()),
+  identity_counts: z.record(z.string(), z.number()),
+  has_answer_intent_column: z.boolean(),
+  has_identity_column: z.boolean(),
+  simulated: z.boolean(),
+});
+const uploadSchema: z.ZodType<UploadRecord> = z.looseObject({
+  id: z.string(),
+  user_id: z.string(),
+  organization_id: z.string(),
+  original_filename: z.string(),
+  file_size_bytes: nullableNumber,
+  status: z.enum(['charging', 'pending_mapping', 'validating', 'validation_failed', 'awaiting_confirmation', 'ready_for_processing', 'processing', 'completed', 'failed', 'cancelled']),
+  valid_row_count: nullableNumber,
+  valid_number_count: nullableNumber,
+  invalid_row_count: nullableNumber,
+  total_rows: z.number(),
+  credits_required: nullableNumber,
+  credits_charged: nullableNumber,
+  credits_refunded: nullableNumber,
+  source: z.enum(['web', 'api', 'api_pool']),
+  api_key_id: z.string().nullable(),
+  skip_mobile_lookup: z.boolean(),
+  validation_tier: z.enum(['standard', 'max']),
+  identity_enabled: z.boolean(),
+  phone_columns: z.array(z.string()),
+  name_columns: z.looseObject({ full: z.string().optional(), first: z.string().optional(), last: z.string().optional() }),
+  result_summary: resultSummary.nullable(),
+  export_count: z.number(),
+  last_exported_at: z.string().nullable(),
+  processed_available: z.boolean(),
+  error_message: z.string().nullable(),
+  exceeded_daily_limit: z.boolean().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+const toRecord = (item: Item | undefined): UploadRecord | null => readEntity('Upload', uploadSchema, item);
 
 /**
  * An upload that still owes something (to be charged, started, finished, refunded, or its pooled
@@ -30,22 +68,13 @@ const watchKeys = (id: string, staleAt: string | null) =>
 
 /** False when an upload with this id exists already. A `charging` upload is watched from `created_at + CREATE_BOUND_MS`. */
 export async function insertUpload(upload: UploadRecord, staleAt: string | null = upload.status === 'charging' ? new Date(Date.parse(upload.created_at) + CREATE_BOUND_MS).toISOString() : null): Promise<boolean> {
-  return conditionalWrite(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...uploadKey(upload.id),
-          entity: 'Upload',
-          gsi1pk: `ORG#${upload.organization_id}#UPLOADS`,
-          gsi1sk: `${upload.created_at}#${upload.id}`,
-          ...watchKeys(upload.id, staleAt),
-          ...upload,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  return insertItem('Upload', {
+    ...uploadKey(upload.id),
+    gsi1pk: `ORG#${upload.organization_id}#UPLOADS`,
+    gsi1sk: `${upload.created_at}#${upload.id}`,
+    ...watchKeys(upload.id, staleAt),
+    ...upload,
+  });
 }
 
 export async function getUpload(id: string): Promise<UploadRecord | null> {

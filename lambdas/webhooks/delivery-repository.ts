@@ -1,7 +1,10 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
-import { conditionalWrite, db, isConditionFailed, queryItems, tableName } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, queryItems, tableName, type Item } from '../platform/table';
+import { stamp } from '../platform/table-entities';
+import { z } from 'zod';
+import { readExisting } from '../platform/table-read';
 
 export type DeliveryState = 'pending' | 'succeeded' | 'exhausted';
 
@@ -34,8 +37,8 @@ export interface DeliveryRecord {
   next_attempt_at: string | null;
   /** Why the delivery ended without success when no attempt says it (endpoint deleted or inactive). */
   exhausted_reason: string | null;
-  /** Epoch ms until which one worker owns the next attempt. */
-  lease_until: number | null;
+  /** Epoch ms until which one worker owns the next attempt; absent (removed) when nobody does. */
+  lease_until?: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -52,7 +55,7 @@ const logPartition = (record: Pick<DeliveryRecord, 'kind' | 'webhook_id' | 'orga
 export async function createDelivery(record: DeliveryRecord): Promise<boolean> {
   const item: Record<string, unknown> = {
     ...key(record.id),
-    entity: 'WebhookDelivery',
+    ...stamp('WebhookDelivery'),
     gsi1pk: logPartition(record),
     gsi1sk: `${record.created_at}#${record.id}`,
     ttl: Math.floor(Date.parse(record.created_at) / 1000) + DELIVERY_RETENTION_SECONDS,
@@ -197,7 +200,25 @@ export async function listDeliveriesOfWebhook(
   return { items: page.data, nextCursor: page.nextCursor };
 }
 
-function strip(item: Record<string, unknown>): DeliveryRecord {
-  const { pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ttl: _t, ...rest } = item;
-  return rest as unknown as DeliveryRecord;
-}
+const attemptSchema: z.ZodType<AttemptRecord> = z.looseObject({ attempt: z.number(), attempted_at: z.string(), status_code: z.number().nullable(), error: z.string().nullable() });
+const deliverySchema: z.ZodType<DeliveryRecord> = z.looseObject({
+  id: z.string(),
+  organization_id: z.string(),
+  kind: z.enum(['webhook', 'callback']),
+  webhook_id: z.string().nullable(),
+  callback_url: z.string().nullable(),
+  callback_secret: z.string().nullable(),
+  event_id: z.string(),
+  event_type: z.string(),
+  body: z.string(),
+  state: z.enum(['pending', 'succeeded', 'exhausted']),
+  attempt_count: z.number(),
+  attempts: z.array(attemptSchema),
+  next_attempt_at: z.string().nullable(),
+  exhausted_reason: z.string().nullable(),
+  lease_until: z.number().nullable().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+const strip = (item: Item): DeliveryRecord => readExisting('WebhookDelivery', deliverySchema, item);

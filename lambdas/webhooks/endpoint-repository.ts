@@ -1,6 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName } from '../platform/table';
-import type { EventType } from '../events/envelope';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, setClause, queryItems, tableName, updateReturning, type Item, putItem, IF_NEW, updateItem } from '../platform/table';
+import { EVENT_TYPES, type EventType } from '../events/envelope';
+import { z } from 'zod';
+import { readExisting } from '../platform/table-read';
 
 /**
  * A webhook endpoint as stored. `secret` is kept in the item so deliveries can sign; the table is
@@ -27,13 +29,7 @@ const key = (id: string) => ({ pk: `WEBHOOK#${id}`, sk: 'META' });
 const orgPartition = (orgId: string) => `ORG#${orgId}#WEBHOOKS`;
 
 export async function putEndpoint(record: EndpointRecord): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...key(record.id), entity: 'WebhookEndpoint', gsi1pk: orgPartition(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putItem('WebhookEndpoint', { ...key(record.id), gsi1pk: orgPartition(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record }, IF_NEW);
 }
 
 export async function getEndpoint(id: string): Promise<EndpointRecord | null> {
@@ -58,23 +54,14 @@ export async function updateEndpointFields(
 ): Promise<EndpointRecord | null> {
   const { sets, names, values } = setClause(fields);
   values[':org'] = orgId;
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk) AND organization_id = :org',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return strip(out.Attributes!);
-  } catch (error) {
-    if (isConditionFailed(error)) return null;
-    throw error;
-  }
+  const item = await updateReturning({
+    Key: key(id),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: 'attribute_exists(pk) AND organization_id = :org',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
+  return item && strip(item);
 }
 
 export async function deleteEndpointItem(id: string, orgId: string): Promise<boolean> {
@@ -86,61 +73,53 @@ export async function deleteEndpointItem(id: string, orgId: string): Promise<boo
 }
 
 export async function recordEndpointSuccess(id: string, at: string): Promise<void> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(id),
-        UpdateExpression: 'SET consecutive_failures = :zero, last_success_at = :at',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':zero': 0, ':at': at },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error; // deleted meanwhile: nothing to count
-  }
+  // A failed condition: the endpoint was deleted meanwhile, nothing to count.
+  await updateItem({
+    Key: key(id),
+    UpdateExpression: 'SET consecutive_failures = :zero, last_success_at = :at',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':zero': 0, ':at': at },
+  });
 }
 
 /** Counts one failed attempt; returns the new count and whether the endpoint is still active. */
 export async function recordEndpointFailure(id: string, at: string): Promise<{ consecutive_failures: number; is_active: boolean } | null> {
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(id),
-        UpdateExpression: 'SET last_failure_at = :at ADD consecutive_failures :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1, ':at': at },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return { consecutive_failures: Number(out.Attributes!.consecutive_failures), is_active: Boolean(out.Attributes!.is_active) };
-  } catch (error) {
-    if (isConditionFailed(error)) return null;
-    throw error;
-  }
+  const item = await updateReturning({
+    Key: key(id),
+    UpdateExpression: 'SET last_failure_at = :at ADD consecutive_failures :one',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':one': 1, ':at': at },
+  });
+  if (!item) return null;
+  const endpoint = strip(item);
+  return { consecutive_failures: endpoint.consecutive_failures, is_active: endpoint.is_active };
 }
 
 /** Auto-disable; true only for the call that actually switched the endpoint off. */
 export async function disableEndpoint(id: string, at: string, threshold: number): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(id),
-        UpdateExpression: 'SET is_active = :false, disabled_at = :at',
-        ConditionExpression: 'attribute_exists(pk) AND is_active = :true AND consecutive_failures >= :threshold',
-        ExpressionAttributeValues: { ':false': false, ':true': true, ':at': at, ':threshold': threshold },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+  return updateItem({
+    Key: key(id),
+    UpdateExpression: 'SET is_active = :false, disabled_at = :at',
+    ConditionExpression: 'attribute_exists(pk) AND is_active = :true AND consecutive_failures >= :threshold',
+    ExpressionAttributeValues: { ':false': false, ':true': true, ':at': at, ':threshold': threshold },
+  });
 }
 
-function strip(item: Record<string, unknown>): EndpointRecord {
-  const { pk: _pk, sk: _sk, entity: _e, gsi1pk: _g1, gsi1sk: _g1s, ...rest } = item;
-  return rest as unknown as EndpointRecord;
-}
+const endpointSchema: z.ZodType<EndpointRecord> = z.looseObject({
+  id: z.string(),
+  organization_id: z.string(),
+  url: z.string(),
+  description: z.string().nullable(),
+  events: z.array(z.enum(EVENT_TYPES)),
+  is_active: z.boolean(),
+  verified_at: z.string().nullable(),
+  last_success_at: z.string().nullable(),
+  last_failure_at: z.string().nullable(),
+  consecutive_failures: z.number(),
+  disabled_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  secret: z.string(),
+});
+
+const strip = (item: Item): EndpointRecord => readExisting('WebhookEndpoint', endpointSchema, item);

@@ -1,5 +1,5 @@
 import { nowIso } from '../platform/clock';
-import { badRequest, notFound } from '../platform/errors';
+import { InvalidInput, NotFound } from '../platform/domain-errors';
 import { isUuid, newId, randomHex } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES, type EventType } from '../events/envelope';
@@ -32,9 +32,9 @@ export function toPublic(record: EndpointRecord): WebhookEndpoint {
 /** Unknown, duplicated-away or empty lists are a 400 (spec, Status codes). */
 export function normalizeEvents(events: string[] | undefined): EventType[] {
   if (events === undefined) return [...DEFAULT_EVENT_TYPES];
-  if (events.length === 0) throw badRequest('events must list at least one event type');
+  if (events.length === 0) throw new InvalidInput('events must list at least one event type');
   const unknown = events.filter((e) => !(SUBSCRIBABLE_EVENT_TYPES as string[]).includes(e));
-  if (unknown.length) throw badRequest(`Unknown event type(s): ${unknown.join(', ')}. Valid: ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
+  if (unknown.length) throw new InvalidInput(`Unknown event type(s): ${unknown.join(', ')}. Valid: ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
   return [...new Set(events)] as EventType[];
 }
 
@@ -77,7 +77,7 @@ export async function listEndpointsOf(organizationId: string): Promise<WebhookEn
 
 async function ownEndpoint(organizationId: string, id: string): Promise<EndpointRecord> {
   const record = isUuid(id) ? await getEndpoint(id) : null;
-  if (!record || record.organization_id !== organizationId) throw notFound('Webhook endpoint not found');
+  if (!record || record.organization_id !== organizationId) throw new NotFound('Webhook endpoint not found');
   return record;
 }
 
@@ -112,7 +112,7 @@ export async function updateEndpoint(
     fields.is_active = false;
   }
   const updated = await updateEndpointFields(id, organizationId, fields);
-  if (!updated) throw notFound('Webhook endpoint not found');
+  if (!updated) throw new NotFound('Webhook endpoint not found');
   if (ping) await recordPing(organizationId, id, ping);
   return toPublic(updated);
 }
@@ -120,7 +120,7 @@ export async function updateEndpoint(
 /** Hard delete; deliveries still in flight end as exhausted. */
 export async function deleteEndpoint(organizationId: string, id: string): Promise<void> {
   await ownEndpoint(organizationId, id);
-  if (!(await deleteEndpointItem(id, organizationId))) throw notFound('Webhook endpoint not found');
+  if (!(await deleteEndpointItem(id, organizationId))) throw new NotFound('Webhook endpoint not found');
   const at = nowIso();
   for (const deliveryId of await pendingDeliveryIdsOfWebhook(id)) await markExhausted(deliveryId, 'endpoint deleted', at);
 }

@@ -1,5 +1,5 @@
 import { nowIso, nowMs } from '../platform/clock';
-import { HttpError } from '../platform/errors';
+import { InvalidInput } from '../platform/domain-errors';
 import { randomHex } from '../platform/ids';
 import { API_VERSION, newEventId, type EventEnvelope } from '../events/envelope';
 import { createDelivery } from './delivery-repository';
@@ -30,7 +30,7 @@ export async function pingOrThrow(net: OutboundNet, url: string, secret: string)
         : outcome.unsafe
           ? `The webhook.ping was not sent: ${outcome.error}`
           : `The webhook.ping to the URL did not complete: ${outcome.error}`;
-    throw new HttpError(400, { error: 'ping_failed', message, status_code: outcome.statusCode, underlying_error: outcome.statusCode === null ? outcome.error : null });
+    throw new InvalidInput({ error: 'ping_failed', message, status_code: outcome.statusCode, underlying_error: outcome.statusCode === null ? outcome.error : null });
   }
   return { event, deliveryId, attemptedAt, statusCode: outcome.statusCode! };
 }

@@ -1,4 +1,4 @@
-import { badRequest } from '../platform/errors';
+import { InvalidInput } from '../platform/domain-errors';
 import { checkUrl, UnsafeUrlError } from '../platform/net/safe-url';
 import type { OutboundNet } from '../platform/net/outbound';
 
@@ -10,7 +10,7 @@ export async function assertSafeUrl(net: OutboundNet, url: string): Promise<void
   try {
     await checkUrl(net, url);
   } catch (error) {
-    if (error instanceof UnsafeUrlError) throw badRequest(`Invalid url: ${error.message}`);
+    if (error instanceof UnsafeUrlError) throw new InvalidInput(`Invalid url: ${error.message}`);
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import type { ZodError, ZodType } from 'zod';
-import { badRequest, notFound } from '../errors';
+import { InvalidInput, NotFound } from '../domain-errors';
 
 /** Zod issues as one readable sentence, for the string form of the error envelope. */
 export function describeZodError(error: ZodError): string {
@@ -14,7 +14,7 @@ export function describeZodError(error: ZodError): string {
 
 export function parseOr400<S extends ZodType>(schema: S, value: unknown, what: string): ReturnType<S['parse']> {
   const result = schema.safeParse(value);
-  if (!result.success) throw badRequest(`Invalid ${what}: ${describeZodError(result.error)}`);
+  if (!result.success) throw new InvalidInput(`Invalid ${what}: ${describeZodError(result.error)}`);
   return result.data as ReturnType<S['parse']>;
 }
 
@@ -24,6 +24,6 @@ export function parseOr400<S extends ZodType>(schema: S, value: unknown, what: s
  */
 export function parseParamsOr404<S extends ZodType>(schema: S, value: unknown): ReturnType<S['parse']> {
   const result = schema.safeParse(value);
-  if (!result.success) throw notFound(result.error.issues[0]?.message ?? 'Not found');
+  if (!result.success) throw new NotFound(result.error.issues[0]?.message ?? 'Not found');
   return result.data as ReturnType<S['parse']>;
 }

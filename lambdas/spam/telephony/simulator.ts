@@ -3,6 +3,7 @@ import { nowIso, nowUnix } from '../../platform/clock';
 import { newId } from '../../platform/ids';
 import { db, tableName } from '../../platform/table';
 import { TelephonyError, type TelephonyPort } from './port';
+import { stamp } from '../../platform/table-entities';
 
 /**
  * Local stand-in for the messaging service: nothing is dialled; each "sent" code is written to the
@@ -31,7 +32,7 @@ export class SimulatedTelephony implements TelephonyPort {
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { pk: outboxPk(input.to), sk: `${message.sent_at}#${message.id}`, entity: 'SimulatedMessage', ttl: nowUnix() + 86_400, ...message },
+        Item: { pk: outboxPk(input.to), sk: `${message.sent_at}#${message.id}`, ...stamp('SimulatedMessage'), ttl: nowUnix() + 86_400, ...message },
       }),
     );
     return { messageId: message.id };

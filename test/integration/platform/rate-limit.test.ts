@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { consumeRateLimit } from '../../../lambdas/ratelimit/rate-limiter';
-import { HttpError } from '../../../lambdas/platform/errors';
+import { toHttpError } from '../../../lambdas/platform/http/error-response';
 import { setClock } from '../../../lambdas/platform/clock';
 
 useTestService();
@@ -20,7 +20,7 @@ describe('token buckets in the table', () => {
       const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(ok).toHaveLength(600);
       expect(refused).toHaveLength(100);
-      const error = refused[0]!.reason as HttpError;
+      const error = toHttpError(refused[0]!.reason)!;
       expect(error.status).toBe(429);
       expect(error.detail).toEqual({ error: 'rate_limit_exceeded', scope: 'per_key', limit: 600, retry_after_seconds: 1 });
       expect(error.headers).toMatchObject({ 'Retry-After': '1', 'X-RateLimit-Limit': '600', 'X-RateLimit-Remaining': '0' });
@@ -43,7 +43,7 @@ describe('token buckets in the table', () => {
       expect(all.filter((r) => r.status === 'fulfilled')).toHaveLength(1500);
       const refused = all.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(refused).toHaveLength(500);
-      expect((refused[0]!.reason as HttpError).detail).toMatchObject({ scope: 'per_org', limit: 1500 });
+      expect(toHttpError(refused[0]!.reason)!.detail).toMatchObject({ scope: 'per_org', limit: 1500 });
     } finally {
       setClock(null);
     }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cursorScope, decodeCursor, encodeCursor, resetCursorKey } from '../../../lambdas/platform/cursor';
-import { HttpError } from '../../../lambdas/platform/errors';
+import { toHttpError } from '../../../lambdas/platform/http/error-response';
 import { localCursorSecret } from '../../../local/cursor-secret';
 
 const saved = { ...process.env };
@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 const position = { pk: 'UPLOAD#1', sk: 'META', gsi1pk: 'ORG#o#UPLOADS', gsi1sk: '2026#1' };
-const status = async (promise: Promise<unknown>) => promise.then(() => 200, (error: unknown) => (error instanceof HttpError ? error.status : 500));
+const status = async (promise: Promise<unknown>) => promise.then(() => 200, (error: unknown) => toHttpError(error)?.status ?? 500);
 
 describe('cursor key', () => {
   it('a cursor issued under one CURSOR_SECRET decodes after a restart with the same secret, and not under another', async () => {

@@ -42,6 +42,14 @@ describe('import rules held by the linter', () => {
     expect(await problems('lambdas/contacts/violation.ts', "import { startRuntime } from '../../local/runtime';\nexport const x = startRuntime;\n")).toEqual([expect.stringMatching(/local stand-ins live in local/)]);
   });
 
+  it('only the HTTP layer imports the HTTP error module; the rest throws domain errors', async () => {
+    const httpError = "import { HttpError } from '../platform/errors';\nexport const x = new HttpError(400, 'no');\n";
+    expect(await problems('lambdas/uploads/violation.ts', httpError)).toEqual([expect.stringMatching(/no-restricted-imports: .*Only the HTTP layer builds HTTP errors/)]);
+    expect(await problems('lambdas/platform/violation.ts', "import { HttpError } from './errors';\nexport const x = HttpError;\n")).toEqual([expect.stringMatching(/Only the HTTP layer/)]);
+    expect(await problems('lambdas/api/violation.ts', httpError)).toEqual([]);
+    expect(await problems('lambdas/uploads/violation.ts', "import { InvalidInput } from '../platform/domain-errors';\nexport const x = new InvalidInput('no');\n")).toEqual([]);
+  });
+
   it("a feature's rules import no AWS SDK, no Lambda types and no storage", async () => {
     expect(await problems('lambdas/credits/balance-rules.ts', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const x = DynamoDBClient;\n")).toEqual([expect.stringMatching(/plain function: no AWS SDK/)]);
     expect(await problems('lambdas/uploads/plan.ts', "import type { APIGatewayProxyEventV2 } from 'aws-lambda';\nexport type X = APIGatewayProxyEventV2;\n")).toEqual([expect.stringMatching(/no Lambda types/)]);

@@ -4,7 +4,7 @@ import { csvField, safeCsvCell, parseCsv } from '../../../lambdas/uploads/csv';
 import { planUpload, priceOf } from '../../../lambdas/uploads/plan';
 import { buildProcessedCsv } from '../../../lambdas/uploads/processed-file';
 import { rowResults, summarize } from '../../../lambdas/uploads/results';
-import { HttpError } from '../../../lambdas/platform/errors';
+import { toHttpError } from '../../../lambdas/platform/http/error-response';
 
 const numbers = (n: number, from = 1000) => Array.from({ length: n }, (_, i) => `(212) 555-${String(from + i)}`);
 
@@ -54,7 +54,7 @@ describe('upload rules', () => {
       try {
         fn();
       } catch (e) {
-        return e as HttpError;
+        return toHttpError(e)!;
       }
       throw new Error('expected an error');
     };

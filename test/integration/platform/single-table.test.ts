@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { useTestService } from '../../support/runtime';
+import { newCustomer } from '../../support/customer';
+import { addVerified } from '../spam/helpers';
+import * as admin from '../../../lambdas/admin/admin';
+import { db, tableName, updateReturning, type Item } from '../../../lambdas/platform/table';
+import { ENTITIES, type EntityDefinition, type EntityName } from '../../../lambdas/platform/table-entities';
+import { getUpload } from '../../../lambdas/uploads/upload-repository';
+import { getLedgerEntry } from '../../../lambdas/credits/balance-repository';
+import { runContactPool } from '../../../lambdas/contacts/pool-job';
+
+// The single-table layer against the embedded table: what every write leaves in an item, and how
+// items of older and newer schema versions read.
+
+const service = useTestService();
+
+const numbers = (n: number, from = 2000) => Array.from({ length: n }, (_, i) => `(312) 555-${String(from + i).padStart(4, '0')}`);
+
+async function allItems(): Promise<Item[]> {
+  const items: Item[] = [];
+  let start: Item | undefined;
+  do {
+    const out = await db().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start }));
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** `ORG#<org>#KEYS` → /^ORG#[^#]+#KEYS$/ (a `<value>` may hold '#' only where the pattern is all value). */
+const patternRegex = (pattern: string) => new RegExp(`^${pattern.split(/<[^>]+>/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+')}$`);
+
+const upload = (id: string, extra: Item = {}): Item => ({
+  pk: `UPLOAD#${id}`,
+  sk: 'META',
+  id,
+  user_id: 'u',
+  organization_id: 'o',
+  original_filename: 'legacy.csv',
+  file_size_bytes: 10,
+  status: 'completed',
+  valid_row_count: 100,
+  valid_number_count: 100,
+  invalid_row_count: 0,
+  total_rows: 100,
+  credits_required: 100,
+  credits_charged: 100,
+  credits_refunded: null,
+  source: 'api',
+  api_key_id: null,
+  skip_mobile_lookup: false,
+  validation_tier: 'standard',
+  identity_enabled: false,
+  phone_columns: ['phone'],
+  name_columns: {},
+  result_summary: null,
+  export_count: 0,
+  last_exported_at: null,
+  processed_available: true,
+  error_message: null,
+  exceeded_daily_limit: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+  ...extra,
+});
+
+describe('the single table', () => {
+  it('every item the service writes says which entity it is, with its schema version, under its key pattern', async () => {
+    const { org, key } = await newCustomer({ name: 'Stamps', credits: 1000, subscriptionActive: true });
+    await admin.setSpamLimit(org.id, 5, 0);
+    const contact = await service.request('POST', '/api/v2/contacts', { body: { phone: '+12125550143', validation_tier: 'max', idempotency_key: 'stamp-1' }, key });
+    expect(contact.status).toBe(201);
+    const created = await service.request('POST', '/api/v1/uploads', { body: { phone_numbers: numbers(100) }, key });
+    expect(created.status).toBe(200);
+    await addVerified(service, key, '+12125550199');
+    await runContactPool(service.runtime.ports);
+
+    const items = await allItems();
+    const seen = new Set<string>();
+    for (const item of items) {
+      const where = `${String(item.pk)} / ${String(item.sk)}`;
+      expect(Object.keys(ENTITIES), `${where} entity`).toContain(item.entity);
+      const entity = item.entity as EntityName;
+      const definition: EntityDefinition = ENTITIES[entity];
+      expect(item.version, `${where} version`).toBe(definition.version);
+      expect(String(item.pk), `${where} pk`).toMatch(patternRegex(definition.pk));
+      expect(String(item.sk), `${where} sk`).toMatch(patternRegex(definition.sk));
+      for (const [index, keys] of Object.entries(definition.indexes ?? {})) {
+        if (item[`${index}pk`] !== undefined) expect(String(item[`${index}pk`]), `${where} ${index}pk`).toMatch(patternRegex(keys.pk));
+      }
+      seen.add(entity);
+    }
+    // The flow above touched these kinds at least (so the loop above checked something real).
+    for (const entity of ['Organization', 'User', 'Membership', 'ApiKey', 'Balance', 'LedgerEntry', 'Contact', 'IdempotencyKey', 'ContactBatch', 'RateBucket', 'Upload', 'MonitoredNumber', 'SpamPhoneGuard', 'SpamNumberCount', 'Event', 'LocalSeed']) {
+      expect(seen, entity).toContain(entity);
+    }
+  });
+
+  it('a conditional update answers with the item as it left it, or null when its condition failed', async () => {
+    await db().send(new PutCommand({ TableName: tableName(), Item: { pk: 'T#1', sk: 'META', n: 1, status: 'a' } }));
+    const moved = await updateReturning({ Key: { pk: 'T#1', sk: 'META' }, UpdateExpression: 'SET #s = :to ADD n :one', ConditionExpression: '#s = :from', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':to': 'b', ':from': 'a', ':one': 1 } });
+    expect(moved).toEqual({ pk: 'T#1', sk: 'META', n: 2, status: 'b' });
+    const lost = await updateReturning({ Key: { pk: 'T#1', sk: 'META' }, UpdateExpression: 'SET #s = :to', ConditionExpression: '#s = :from', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':to': 'c', ':from': 'a' } });
+    expect(lost).toBeNull();
+    await expect(updateReturning({ Key: { pk: 'T#1' }, UpdateExpression: 'SET x = :x', ExpressionAttributeValues: { ':x': 1 } })).rejects.toThrow();
+  });
+
+  it('reads an item written before versions existed as version 1, with attributes the schema does not name kept', async () => {
+    await db().send(new PutCommand({ TableName: tableName(), Item: upload('legacy-1', { legacy_note: 'kept' }) }));
+    const record = await getUpload('legacy-1');
+    expect(record).toMatchObject({ id: 'legacy-1', status: 'completed', legacy_note: 'kept' });
+    expect(record).not.toHaveProperty('pk');
+    expect(record).not.toHaveProperty('version');
+  });
+
+  it('refuses to serve an item that does not match its schema, is of a newer version, or is another entity', async () => {
+    await db().send(new PutCommand({ TableName: tableName(), Item: upload('bad-status', { entity: 'Upload', version: 1, status: 'exploded' }) }));
+    await expect(getUpload('bad-status')).rejects.toThrow(/Upload item UPLOAD#bad-status \/ META: status/);
+    await db().send(new PutCommand({ TableName: tableName(), Item: upload('missing', { credits_charged: undefined, total_rows: '100' }) }));
+    await expect(getUpload('missing')).rejects.toThrow(/total_rows/);
+    await db().send(new PutCommand({ TableName: tableName(), Item: upload('future', { entity: 'Upload', version: ENTITIES.Upload.version + 1 }) }));
+    await expect(getUpload('future')).rejects.toThrow(/newer than this code reads/);
+    await db().send(new PutCommand({ TableName: tableName(), Item: { pk: 'ORG#o', sk: 'LEDGER#c', entity: 'Balance', version: 1 } }));
+    await expect(getLedgerEntry('o', 'c')).rejects.toThrow(/holds a Balance/);
+  });
+});
