@@ -28,13 +28,16 @@ export interface PoolRunSummary {
  */
 export async function runContactPool(ports: WorkflowPorts): Promise<PoolRunSummary> {
   // Scheduler may start two runs at once: the second finds the lease held and skips.
-  const run = await withLease('contact-pool', POOL_LEASE_MS, () => poolOnce(ports));
+  const run = await withLease(POOL_LEASE, POOL_LEASE_MS, () => poolOnce(ports));
   if (run.skipped) {
     logger.info('contact pool run skipped: another run holds the lease');
     return { pooled: 0, uploads: [], discarded: 0, resumed: 0 };
   }
   return run.result;
 }
+
+/** The pool run's lease name (recovery after a local restart releases it: recovery-job.ts). */
+export const POOL_LEASE = 'contact-pool';
 
 /** Longer than the pool function's timeout, so a live run never loses its lease. */
 const POOL_LEASE_MS = 6 * 60_000;

@@ -2,6 +2,8 @@ import { nowMs } from '../platform/clock';
 import { logger } from '../platform/logger';
 import { drainOutbox } from '../events/outbox';
 import { recoverCreatingContacts } from '../contacts/create-contact';
+import { POOL_LEASE } from '../contacts/pool-job';
+import { releaseLeasesTakenBefore } from '../platform/lease';
 import { recoverUploads, resumeUnfinishedUploads } from '../uploads/reconcile';
 import type { UploadPorts } from '../uploads/workflow';
 import { awsUploadPorts } from '../composition/aws';
@@ -33,8 +35,10 @@ export const handler = async () => runRecovery(awsUploadPorts());
  * items from before `startedAtIso`, so work this process has begun is left alone.
  */
 export async function recoverAfterRestart(ports: UploadPorts, startedAtIso: string) {
+  // A pool run killed mid-way holds its lease for minutes: the process that held it is gone.
+  const leases = await releaseLeasesTakenBefore([POOL_LEASE], Date.parse(startedAtIso));
   const uploads = await resumeUnfinishedUploads(ports, startedAtIso);
   const contacts = await recoverCreatingContacts(startedAtIso);
   const events = await drainOutbox(ports, startedAtIso);
-  if (uploads || contacts.resumed || contacts.removed || events.events) logger.warn('recovered after a restart', { uploads, contacts, events });
+  if (leases || uploads || contacts.resumed || contacts.removed || events.events) logger.warn('recovered after a restart', { leases, uploads, contacts, events });
 }

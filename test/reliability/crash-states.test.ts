@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { useTestService } from '../support/runtime';
 import * as admin from '../../lambdas/admin/admin';
 import { debit, getBalance } from '../../lambdas/credits/credits';
@@ -15,6 +15,10 @@ import { getUpload, insertUpload } from '../../lambdas/uploads/upload-repository
 import { recoverCreatingContacts } from '../../lambdas/contacts/create-contact';
 import { contactItemKey, getContact, insertContact, transitionContact } from '../../lambdas/contacts/contact-repository';
 import type { ContactRecord } from '../../lambdas/contacts/contact';
+import { runContactPool } from '../../lambdas/contacts/pool-job';
+import { releaseLeasesTakenBefore } from '../../lambdas/platform/lease';
+import { recoverAfterRestart } from '../../lambdas/recovery/recovery-job';
+import { newCustomer } from '../support/customer';
 
 // The intermediate states a crash between two writes leaves, written directly, each driven to a
 // terminal state by recovery with credits conserved (docs/reliability.md).
@@ -132,5 +136,26 @@ describe('contact crash states', () => {
     expect(callbacks.Items).toHaveLength(1);
     expect(await drainOutbox(service.runtime.ports, new Date().toISOString())).toEqual({ items: 0, events: 0 });
     expect(await getContact(contact.id)).toMatchObject({ status: 'completed' });
+  });
+});
+
+describe('job crash states', () => {
+  it('a pool run killed while holding its lease: a restart releases it and pools at once; a lease taken since is kept', async () => {
+    const { key } = await newCustomer({ name: 'Leased pool', credits: 10 });
+    const created = await service.request('POST', '/api/v2/contacts', { key, body: { phone: '+12125550177' } });
+    expect(created.status).toBe(201);
+    const contactId = ((await created.json()) as { id: string }).id;
+    // What a pool run killed mid-way leaves: its lease, minutes from expiring.
+    const leaseKey = { pk: 'LEASE#contact-pool', sk: 'META' };
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...leaseKey, entity: 'Lease', version: 1, holder: 'killed', taken_at: Date.now() - 1_000, expires_at: Date.now() + 6 * 60_000 } }));
+    expect((await runContactPool(service.runtime.ports)).pooled).toBe(0);
+
+    // A lease taken after the restart began belongs to the new process: kept.
+    expect(await releaseLeasesTakenBefore(['contact-pool'], Date.now() - 60_000)).toBe(0);
+    await recoverAfterRestart(service.runtime.ports, new Date().toISOString());
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: leaseKey }))).Item).toBeUndefined();
+    expect((await runContactPool(service.runtime.ports)).pooled).toBe(1);
+    await service.runtime.settleWorkflows();
+    expect(await getContact(contactId)).toMatchObject({ status: 'completed' });
   });
 });
