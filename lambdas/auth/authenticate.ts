@@ -1,17 +1,12 @@
 import { AuthenticationFailed } from '../platform/domain-errors';
 import { nowMs } from '../platform/clock';
 import { KEY_PREFIX, hashApiKey } from './api-key';
-import { getApiKeyByHash, getOrganization, getUser, type Organization } from './identity-repository';
+import { getApiKeyByHash, getOrganization, getUser } from './identity-repository';
 import { recordKeyUse } from './key-usage';
 import { PRINCIPAL_CACHE_ENTRIES, PRINCIPAL_CACHE_MS, principals } from './principal-cache';
 
-export interface Principal {
-  organization: Organization;
-  organizationId: string;
-  userId: string;
-  apiKeyId: string;
-  scopes: string[];
-}
+export type { Principal } from './principal';
+import type { Principal } from './principal';
 
 /** The spec's Authentication section, rule 8: each failure has its own exact detail string. */
 export async function authenticate(authorization: string | undefined): Promise<Principal> {

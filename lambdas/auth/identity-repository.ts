@@ -6,33 +6,8 @@ import { readEntity, readExisting } from '../platform/table-read';
 
 // Organizations, users, memberships and API keys: everything authentication reads.
 
-export interface Organization {
-  id: string;
-  name: string;
-  subscription_active: boolean;
-  /** Spam monitoring: numbers included in the plan plus purchased add-ons. */
-  spam_included_numbers: number | null;
-  spam_addon_numbers: number;
-  created_at: string;
-}
-
-export interface User {
-  id: string;
-  email: string;
-  created_at: string;
-}
-
-export interface ApiKeyRecord {
-  id: string;
-  organization_id: string;
-  created_by_user_id: string;
-  display_prefix: string;
-  key_hash: string;
-  scopes: string[];
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-}
+export type { Organization, User, ApiKeyRecord } from './identities';
+import type { Organization, User, ApiKeyRecord } from './identities';
 
 const orgKey = (id: string) => ({ pk: `ORG#${id}`, sk: 'META' });
 const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'META' });

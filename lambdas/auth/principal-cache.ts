@@ -1,4 +1,4 @@
-import type { Principal } from './authenticate';
+import type { Principal } from './principal';
 
 /**
  * How long a container reuses what it read for a key (the key, its creator, its organization):
