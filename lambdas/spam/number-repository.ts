@@ -2,7 +2,8 @@ import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, updateReturning, type Item, putItem, insertItem, IF_NEW, updateItem } from '../platform/table';
 import { z } from 'zod';
 import { readEntity } from '../platform/table-read';
-import { CARRIERS, type Carrier, type CarrierTestStatus } from './carriers';
+import { type Carrier, type CarrierTestStatus } from './carriers';
+import { carrierSchema, testStatusSchema } from './test-run-fields';
 import type { Challenge } from './verification-code';
 import { stampUpdate } from '../platform/table-entities';
 
@@ -49,8 +50,8 @@ const COUNT_STAMP = stampUpdate('SpamNumberCount');
 const orgIndexKey = (orgId: string) => `ORG#${orgId}#SPAMNUMS`;
 export const VERIFIED_INDEX_PK = 'SPAMNUM#VERIFIED';
 
-const carrier = z.enum(CARRIERS);
-const testStatus = z.enum(['pending', 'running', 'completed', 'failed']);
+const carrier = carrierSchema;
+const testStatus = testStatusSchema;
 const carrierStatusSchema: z.ZodType<CarrierStatusRecord> = z.looseObject({
   carrier,
   status: testStatus,

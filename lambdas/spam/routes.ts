@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { authErrors, byIdParams, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
-import { CARRIERS } from './carriers';
+import { carrierSchema, testStatusSchema, verdictFields } from './test-run-fields';
 
-const CarrierEnum = z.enum(CARRIERS);
-const TestStatus = z.enum(['pending', 'running', 'completed', 'failed']);
+const CarrierEnum = carrierSchema;
+const TestStatus = testStatusSchema;
 const Method = z.enum(['call', 'sms']);
 
 export const CarrierStatus = z
@@ -42,11 +42,7 @@ export const TestRunHistoryItem = z
     status: TestStatus,
     screenshot_available: z.boolean(),
     tested_at: z.string(),
-    spam_detected: z.boolean().nullable(),
-    spam_label: z.string().nullable(),
-    sip_response_code: z.string().nullable(),
-    caller_id_verified: z.boolean().nullable(),
-    same_carrier_warning: z.boolean(),
+    ...verdictFields,
     simulated: z.boolean(),
   })
   .meta({ id: 'TestRunHistoryItem' });

@@ -1,8 +1,9 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, queryItems, tableName, putItem, insertItem } from '../platform/table';
-import { CARRIERS, HISTORY_WINDOW_MS, type Carrier, type CarrierTestStatus } from './carriers';
+import { HISTORY_WINDOW_MS, type Carrier, type CarrierTestStatus } from './carriers';
 import { z } from 'zod';
 import { readExisting } from '../platform/table-read';
+import { carrierSchema, testStatusSchema, verdictFields } from './test-run-fields';
 
 // Test-run history (docs/data-model.md, pattern 28): one row per number, carrier and UTC day,
 // overwritten if the day's test is run again, expiring by TTL after 7 days.
@@ -31,15 +32,11 @@ const runSchema: z.ZodType<TestRunRecord> = z.looseObject({
   test_run_id: z.string(),
   number_id: z.string(),
   organization_id: z.string(),
-  carrier: z.enum(CARRIERS),
+  carrier: carrierSchema,
   day: z.string(),
-  status: z.enum(['pending', 'running', 'completed', 'failed']),
+  status: testStatusSchema,
   tested_at: z.string(),
-  spam_detected: z.boolean().nullable(),
-  spam_label: z.string().nullable(),
-  sip_response_code: z.string().nullable(),
-  caller_id_verified: z.boolean().nullable(),
-  same_carrier_warning: z.boolean(),
+  ...verdictFields,
   captured_at: z.string().nullable(),
   screenshot_key: z.string().nullable(),
   screenshot_content_type: z.string().nullable(),
