@@ -1,4 +1,5 @@
 import tseslint from 'typescript-eslint';
+import { featureBoundaries } from './tools/eslint/feature-boundaries.js';
 
 // The layers the code keeps (docs/architecture.md), held by the linter; test/unit/platform/
 // lint-rules.test.ts checks that a deliberate violation of each fails.
@@ -35,6 +36,11 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noLocal] }],
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through lambdas/platform/config.ts (parsed once, validated).' }],
     },
+  },
+  {
+    files: ['lambdas/**/*.ts'],
+    plugins: { project: { rules: { 'feature-boundaries': featureBoundaries } } },
+    rules: { 'project/feature-boundaries': 'error' },
   },
   {
     // A rule says what went wrong (lambdas/platform/domain-errors.ts); which status and headers that

@@ -33,6 +33,7 @@ describe('import rules held by the linter', () => {
   it('uploads never imports contacts; contacts use uploads only through uploads/pool', async () => {
     expect(await problems('lambdas/uploads/pipeline/violation.ts', "import { handlePoolUploadFinished } from '../../contacts/pool-results';\nexport const x = handlePoolUploadFinished;\n")).toEqual([
       expect.stringMatching(/Uploads never calls contacts/),
+      expect.stringMatching(/'contacts\/pool-results' is internal to contacts/),
     ]);
     expect(await problems('lambdas/contacts/violation.ts', "import { transitionUpload } from '../uploads/upload-repository';\nexport const x = transitionUpload;\n")).toEqual([
       expect.stringMatching(/only through uploads\/pool\.ts/),
@@ -55,5 +56,15 @@ describe('import rules held by the linter', () => {
     expect(await problems('lambdas/uploads/plan.ts', "import type { APIGatewayProxyEventV2 } from 'aws-lambda';\nexport type X = APIGatewayProxyEventV2;\n")).toEqual([expect.stringMatching(/no Lambda types/)]);
     expect(await problems('lambdas/contacts/contact.ts', "import { getContact } from './contact-repository';\nexport const x = getContact;\n")).toEqual([expect.stringMatching(/does not touch storage/)]);
     expect(await problems('lambdas/contacts/contact.ts', 'export const price = (n: number) => Math.ceil(n * 1.5);\n')).toEqual([]);
+  });
+
+  it("a feature uses another only through that feature's public modules", async () => {
+    const internal = "import { insertLedgerEntry } from '../credits/ledger-repository';\nexport const x = insertLedgerEntry;\n";
+    expect(await problems('lambdas/webhooks/violation.ts', internal)).toEqual([expect.stringMatching(/project\/feature-boundaries: 'credits\/ledger-repository' is internal to credits: use one of its public modules \(credits, routes\)/)]);
+    expect(await problems('lambdas/webhooks/violation.ts', "export { createUpload } from '../uploads/pipeline/classify-chunk';\n")).toEqual([expect.stringMatching(/'uploads\/pipeline\/classify-chunk' is internal to uploads/)]);
+    expect(await problems('lambdas/webhooks/violation.ts', "export const load = () => import('../spam/test-consumer');\n")).toEqual([expect.stringMatching(/'spam\/test-consumer' is internal to spam/)]);
+    expect(await problems('lambdas/recovery/violation.ts', "import { reconcileUploads } from '../uploads/reconcile';\nexport const x = reconcileUploads;\n")).toEqual([]);
+    expect(await problems('lambdas/webhooks/violation.ts', "import { sign } from './signature';\nexport const x = sign;\n")).toEqual([]);
+    expect(await problems('lambdas/composition/violation.ts', "import { startDailyRun } from '../spam/daily-run-handler';\nexport const x = startDailyRun;\n")).toEqual([]);
   });
 });
