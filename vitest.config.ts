@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // A clock a test pins (setClock) never outlives that test.
+    setupFiles: ['test/support/restore-time.ts'],
     // Integration tests start embedded DynamoDB/S3 on loopback; keep parallelism modest on 2 cores.
     pool: 'forks',
     maxWorkers: 2,

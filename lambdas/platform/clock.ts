@@ -18,7 +18,10 @@ export function nowUnix(): number {
   return Math.floor(nowMs() / 1000);
 }
 
-/** Test hook: pin or advance the clock. Pass null to restore real time. */
+/**
+ * Test hook: pin or advance the clock. Pass null to restore real time. The test setup
+ * (test/support/restore-time.ts) passes null after every test. The service itself never calls it.
+ */
 export function setClock(fn: (() => number) | null): void {
   override = fn;
 }
