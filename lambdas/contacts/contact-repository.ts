@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, tableName, type Item, putItem, insertItem } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, tableName, type Item, insertItem } from '../platform/table';
 import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
 import { deleteIfStatus, transitionStatus } from '../platform/status-transition';
@@ -11,7 +11,7 @@ const contactKey = (id: string) => ({ pk: `CONTACT#${id}`, sk: 'META' });
 export const contactItemKey = contactKey;
 const byOrg = (orgId: string) => `ORG#${orgId}#CONTACTS`;
 const byOrgStatus = (orgId: string, status: string) => `ORG#${orgId}#CONTACTS#${status}`;
-/** Queued contacts waiting for the pool, spread over shards so one partition never gets hot. */
+/** Queued contacts waiting for the pool (gsi3), spread over shards so one partition never gets hot. */
 const QUEUE_SHARDS = 8;
 const queueShard = (contactId: string) => `CONTACTQ#${parseInt(contactId.slice(0, 2), 16) % QUEUE_SHARDS}`;
 
@@ -48,7 +48,6 @@ const toRecord = (item: Item | undefined): ContactRecord | null => readEntity('C
 
 /** While `creating`, a contact is listed for recovery (gsi3) by the time it becomes stale. */
 const RECOVERY_PK = 'RECOVER#Contact';
-export const RECOVERY_INDEX = ['gsi3pk', 'gsi3sk'] as const;
 
 /** Writes a new contact; false when one with this id exists already. */
 export async function insertContact(contact: ContactRecord, staleAt: string): Promise<boolean> {
@@ -155,49 +154,66 @@ export async function listContacts(orgId: string, options: { status?: ContactSta
   });
 }
 
+/**
+ * A contact waiting for the pool. Since the queue moved onto the contact item itself, `legacy` is
+ * false; a `ContactQueueEntry` item written before that (its own item in `CONTACTQ#<shard>`) is
+ * still read and removed, so no contact queued before an upgrade is stranded.
+ */
 export interface QueueEntry {
   contact_id: string;
   organization_id: string;
   created_at: string;
   shard: string;
   sk: string;
+  legacy: boolean;
 }
 
-export async function enqueueForPool(contact: Pick<ContactRecord, 'id' | 'organization_id' | 'created_at'>): Promise<void> {
-  await putItem('ContactQueueEntry', {
-    pk: queueShard(contact.id),
-    sk: `${contact.created_at}#${contact.id}`,
-    contact_id: contact.id,
-    organization_id: contact.organization_id,
-    created_at: contact.created_at,
-  });
+/**
+ * The attributes that put a contact in the pool's queue (gsi3, sparse): written in the same
+ * conditional write as `creating → queued`, so a queued contact without a queue entry cannot
+ * exist. They replace the recovery entry (also gsi3) the contact had while `creating`.
+ */
+export function queueIndexKeys(contact: Pick<ContactRecord, 'id' | 'created_at'>): { gsi3pk: string; gsi3sk: string } {
+  return { gsi3pk: queueShard(contact.id), gsi3sk: `${contact.created_at}#${contact.id}` };
 }
 
 /** Oldest queued contacts first, across all organizations. */
 export async function readQueue(limitPerShard: number): Promise<QueueEntry[]> {
   const entries: QueueEntry[] = [];
   for (let shard = 0; shard < QUEUE_SHARDS; shard++) {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `CONTACTQ#${shard}` },
-        Limit: limitPerShard,
-      }),
+    const pk = `CONTACTQ#${shard}`;
+    const indexed = await db().send(
+      new QueryCommand({ TableName: tableName(), IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Limit: limitPerShard }),
     );
-    for (const item of out.Items ?? []) {
-      entries.push({
-        contact_id: String(item.contact_id),
-        organization_id: String(item.organization_id),
-        created_at: String(item.created_at),
-        shard: String(item.pk),
-        sk: String(item.sk),
-      });
+    for (const item of indexed.Items ?? []) {
+      entries.push({ contact_id: String(item.id), organization_id: String(item.organization_id), created_at: String(item.created_at), shard: pk, sk: String(item.gsi3sk), legacy: false });
+    }
+    const legacy = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Limit: limitPerShard }));
+    for (const item of legacy.Items ?? []) {
+      entries.push({ contact_id: String(item.contact_id), organization_id: String(item.organization_id), created_at: String(item.created_at), shard: pk, sk: String(item.sk), legacy: true });
     }
   }
   return entries.sort((a, b) => a.created_at.localeCompare(b.created_at));
 }
 
-export async function dequeue(entry: Pick<QueueEntry, 'shard' | 'sk'>): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: entry.shard, sk: entry.sk } }));
+/**
+ * Takes a contact out of the queue. Only the queue's own index entry is removed: a contact that
+ * meanwhile carries another gsi3 entry (its outbox, once terminal) keeps it.
+ */
+export async function dequeue(entry: Pick<QueueEntry, 'contact_id' | 'shard' | 'sk' | 'legacy'>): Promise<void> {
+  if (entry.legacy) {
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: entry.shard, sk: entry.sk } }));
+    return;
+  }
+  await conditionalWrite(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: contactKey(entry.contact_id),
+        UpdateExpression: 'REMOVE gsi3pk, gsi3sk',
+        ConditionExpression: 'gsi3pk = :pk AND gsi3sk = :sk',
+        ExpressionAttributeValues: { ':pk': entry.shard, ':sk': entry.sk },
+      }),
+    ),
+  );
 }

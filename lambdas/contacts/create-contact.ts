@@ -9,7 +9,7 @@ import { assertSafeUrl } from '../webhooks/url-safety';
 import type { Principal } from '../auth/authenticate';
 import { nextBatchPosition } from './batch-counter';
 import { parseValidationTier, tierCost, type ContactRecord, type ValidationTier } from './contact';
-import { claimStaleCreating, deleteCreatingContact, enqueueForPool, getContact, insertContact, RECOVERY_INDEX, setBatchPosition, transitionContact } from './contact-repository';
+import { claimStaleCreating, deleteCreatingContact, getContact, insertContact, queueIndexKeys, setBatchPosition, transitionContact } from './contact-repository';
 import { claimIdempotencyKey, releaseIdempotencyKey } from './idempotency-repository';
 import { MAX_PROPERTIES_BYTES } from './routes';
 
@@ -129,12 +129,12 @@ async function chargeAndQueue(
       await refund(principal.organizationId, `${changeId}:batch-discount`, changeId, { reason: 'max batch: even position costs 1', resourceId: id, amount: 1 });
     }
   }
-  // The queue entry before the state that needs it: a crash in between leaves an entry whose
-  // contact is still `creating` (the pool skips it; recovery finishes it), never a queued contact
-  // the pool cannot see.
-  await enqueueForPool(draft);
-  crashPoint('contact.after-enqueue');
-  const queued = await transitionContact(draft, ['creating'], 'queued', { credits_charged: tierCost(tier, position), batch_position: position }, nowIso(), RECOVERY_INDEX);
+  // `queued` and the queue entry (index attributes on the contact itself) in one conditional write:
+  // a queued contact the pool cannot see cannot exist, and a crash before it leaves `creating`,
+  // which recovery finishes.
+  const fields = { credits_charged: tierCost(tier, position), batch_position: position, ...queueIndexKeys(draft) };
+  const queued = await transitionContact(draft, ['creating'], 'queued', fields, nowIso());
+  crashPoint('contact.after-queued');
   const contact = queued ?? (await getContact(id));
   if (!contact) throw new Error(`contact ${id} vanished during creation`);
   return contact;

@@ -15,8 +15,17 @@ export interface EntityDefinition {
   /** Key patterns as the docs show them: `<name>` is a value, everything else literal. */
   pk: string;
   sk: string;
-  indexes?: Partial<Record<IndexName, { pk: string; sk?: string }>>;
+  /** An item may sit in one index under different patterns in different states (a list: one at a time). */
+  indexes?: Partial<Record<IndexName, IndexKeyPattern | IndexKeyPattern[]>>;
 }
+
+export interface IndexKeyPattern {
+  pk: string;
+  sk?: string;
+}
+
+/** An index's patterns as a list, whether the definition gives one or several. */
+export const indexPatterns = (patterns: IndexKeyPattern | IndexKeyPattern[]): IndexKeyPattern[] => (Array.isArray(patterns) ? patterns : [patterns]);
 
 export type EntityName = keyof typeof definitions;
 

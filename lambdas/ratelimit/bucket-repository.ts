@@ -81,21 +81,6 @@ async function tryTake(bucketId: string, shape: BucketShape, now: number): Promi
   return (await spend()) ?? (await restart());
 }
 
-/** Gives back a token taken from a bucket when a later check refused the request. */
-export async function returnToken(bucketId: string, shape: BucketShape): Promise<void> {
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: bucketKey(bucketId),
-      UpdateExpression: 'SET tat = tat - :t',
-      ConditionExpression: 'attribute_exists(tat)',
-      ExpressionAttributeValues: { ':t': intervalMs(shape) },
-    }),
-  ).catch((error: unknown) => {
-    if (!isConditionFailed(error)) throw error;
-  });
-}
-
 export async function readTat(bucketId: string): Promise<number | undefined> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: bucketKey(bucketId), ConsistentRead: true }));
   return out.Item?.tat === undefined ? undefined : Number(out.Item.tat);

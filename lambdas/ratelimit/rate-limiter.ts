@@ -1,7 +1,7 @@
 import { RateLimited } from '../platform/domain-errors';
 import { nowMs } from '../platform/clock';
 import { allows, remainingAfter, resetAtUnix, retryAfterMs, type BucketShape } from './gcra';
-import { readTat, returnToken, takeToken } from './bucket-repository';
+import { takeKeyAndOrgTokens } from './org-bucket-repository';
 import { config } from '../platform/config';
 
 const PER_KEY = (): BucketShape => ({ limit: config().RATE_LIMIT_PER_KEY });
@@ -14,31 +14,23 @@ export interface RateLimitHeaders {
 }
 
 /**
- * Spends one token from the key's bucket and one from the organization's. Returns the headers for
- * the response (of the tighter bucket), or throws the spec's 429.
+ * Spends one token from the key's bucket and one from the organization's, both in one conditional
+ * write or neither. Returns the headers for the response (of the tighter bucket), or throws the
+ * spec's 429.
  */
 export async function consumeRateLimit(apiKeyId: string, organizationId: string): Promise<RateLimitHeaders> {
   const now = nowMs();
-  const keyBucket = `key#${apiKeyId}`;
-  const orgBucket = `org#${organizationId}`;
-
-  const keyTat = await takeToken(keyBucket, PER_KEY(), now);
-  if (keyTat === null) throw await limited('per_key', keyBucket, PER_KEY(), now);
-  const orgTat = await takeToken(orgBucket, PER_ORG(), now);
-  if (orgTat === null) {
-    await returnToken(keyBucket, PER_KEY());
-    throw await limited('per_org', orgBucket, PER_ORG(), now);
-  }
-  const keyRemaining = remainingAfter(PER_KEY(), keyTat, now);
-  const orgRemaining = remainingAfter(PER_ORG(), orgTat, now);
-  const [shape, remaining, tat] = keyRemaining <= orgRemaining ? [PER_KEY(), keyRemaining, keyTat] : [PER_ORG(), orgRemaining, orgTat];
+  const outcome = await takeKeyAndOrgTokens(apiKeyId, organizationId, { key: PER_KEY(), org: PER_ORG() }, now);
+  if (!outcome.taken) throw limited(outcome.scope, outcome.scope === 'per_key' ? PER_KEY() : PER_ORG(), outcome.tat ?? now, now);
+  const keyRemaining = remainingAfter(PER_KEY(), outcome.keyTat, now);
+  const orgRemaining = remainingAfter(PER_ORG(), outcome.orgTat, now);
+  const [shape, remaining, tat] = keyRemaining <= orgRemaining ? [PER_KEY(), keyRemaining, outcome.keyTat] : [PER_ORG(), orgRemaining, outcome.orgTat];
   return headers(shape, remaining, tat, now);
 }
 
-async function limited(scope: 'per_key' | 'per_org', bucketId: string, shape: BucketShape, now: number): Promise<RateLimited> {
-  const tat = (await readTat(bucketId)) ?? now;
-  // A refill may have happened between the failed write and this read; still report a wait of at
-  // least one second so clients back off.
+function limited(scope: 'per_key' | 'per_org', shape: BucketShape, tat: number, now: number): RateLimited {
+  // A bucket that had room when read (every write lost a race) still reports a wait of at least
+  // one second, so clients back off.
   const waitMs = allows(shape, tat, now) ? 1000 : retryAfterMs(shape, tat, now);
   const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
   return new RateLimited(

@@ -50,7 +50,7 @@ describe('uploads survive kill -9 at every step', () => {
 });
 
 describe('contacts survive kill -9 at every step', () => {
-  for (const point of ['contact.after-debit', 'contact.after-enqueue', 'contact.after-completed']) {
+  for (const point of ['contact.after-debit', 'contact.after-queued', 'contact.after-completed']) {
     it(`killed at ${point}: the contact is charged once and completes, with its event`, async () => {
       // Past create, the child's pool (every 300 ms) takes the contact and the crash comes in processing.
       const c = await crashThenRestart(point, (child) => child.request('POST', '/api/v2/contacts', { phone: '+12125550123', validation_tier: 'max' }));

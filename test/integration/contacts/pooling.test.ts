@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { getBalance } from '../../../lambdas/credits/credits';
 import { runContactPool } from '../../../lambdas/contacts/pool-job';
+import { contactItemKey, dequeue } from '../../../lambdas/contacts/contact-repository';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
 import { setClock } from '../../../lambdas/platform/clock';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../../lambdas/platform/table';
 import { newCustomer } from '../../support/customer';
 
@@ -76,5 +77,41 @@ describe('contact pooling through the upload pipeline', () => {
     }
     expect(await get(key, old.id)).toMatchObject({ status: 'discarded', message: null });
     expect((await getBalance(org.id)).total).toBe(10);
+  });
+
+  it('a contact becomes queued and enters the queue in one write; entries of the earlier layout are still pooled and removed; dequeuing never takes an outbox entry', async () => {
+    const { key } = await setup(10);
+    const raw = async (id: string) => (await db().send(new GetCommand({ TableName: tableName(), Key: contactItemKey(id), ConsistentRead: true }))).Item!;
+    const current = await create(key, { phone: '3125550111' });
+    const item = await raw(current.id);
+    expect(item.status).toBe('queued');
+    expect(String(item.gsi3pk)).toMatch(/^CONTACTQ#[0-7]$/);
+    expect(item.gsi3sk).toBe(`${String(item.created_at)}#${current.id}`);
+
+    // A contact queued by the earlier layout: no index attributes, an entry item of its own.
+    const earlier = await create(key, { phone: '3125550112' });
+    const earlierItem = await raw(earlier.id);
+    const legacyKey = { pk: String(earlierItem.gsi3pk), sk: String(earlierItem.gsi3sk) };
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: contactItemKey(earlier.id), UpdateExpression: 'REMOVE gsi3pk, gsi3sk' }));
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...legacyKey, contact_id: earlier.id, organization_id: earlierItem.organization_id, created_at: earlierItem.created_at, entity: 'ContactQueueEntry', version: 1 },
+      }),
+    );
+
+    await runContactPool(service.runtime.ports);
+    for (const id of [current.id, earlier.id]) {
+      expect((await get(key, id)).status).not.toBe('queued');
+      expect((await raw(id)).gsi3pk === undefined || (await raw(id)).gsi3pk === 'OUTBOX').toBe(true);
+    }
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: legacyKey, ConsistentRead: true }))).Item).toBeUndefined();
+
+    // A stale queue entry of a contact whose gsi3 now holds its outbox entry: the outbox entry stays.
+    const outboxed = await create(key, { phone: '3125550113' });
+    const queuedItem = await raw(outboxed.id);
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: contactItemKey(outboxed.id), UpdateExpression: 'SET gsi3pk = :pk', ExpressionAttributeValues: { ':pk': 'OUTBOX' } }));
+    await dequeue({ contact_id: outboxed.id, shard: String(queuedItem.gsi3pk), sk: String(queuedItem.gsi3sk), legacy: false });
+    expect((await raw(outboxed.id)).gsi3pk).toBe('OUTBOX');
   });
 });

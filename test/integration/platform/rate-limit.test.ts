@@ -3,6 +3,8 @@ import { useTestService } from '../../support/runtime';
 import { consumeRateLimit } from '../../../lambdas/ratelimit/rate-limiter';
 import { toHttpError } from '../../../lambdas/platform/http/error-response';
 import { setClock } from '../../../lambdas/platform/clock';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../../lambdas/platform/table';
 
 useTestService();
 
@@ -57,4 +59,51 @@ describe('token buckets in the table', () => {
     expect(headers['X-RateLimit-Remaining']).toBe('599');
     expect(Number(headers['X-RateLimit-Reset'])).toBeGreaterThan(Date.now() / 1000 - 1);
   });
+
+  it('both buckets of a request are one item and one write; a refusal by the organization takes nothing from the key', async () => {
+    let calls = 0;
+    db().middlewareStack.add((next) => (args) => {
+      calls++;
+      return next(args);
+    }, { step: 'initialize', name: 'rateLimitCallCounter' });
+    const t0 = Date.now() + 7_200_000;
+    setClock(() => t0);
+    try {
+      await consumeRateLimit('key-one-write', 'org-one-write'); // this container learns the buckets
+      const before = calls;
+      for (let i = 1; i <= 10; i++) await consumeRateLimit('key-one-write', 'org-one-write');
+      expect(calls - before).toBe(10);
+      const item = (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: 'RATE#org#org-one-write', sk: 'BUCKET' }, ConsistentRead: true }))).Item!;
+      expect(Object.keys(item).filter((name) => name.startsWith('key_'))).toEqual(['key_key-one-write']);
+
+      // The organization's bucket empty, the key's untouched: the refusal is per_org and the key keeps every token.
+      await db().send(
+        new UpdateCommand({ TableName: tableName(), Key: { pk: 'RATE#org#org-one-write', sk: 'BUCKET' }, UpdateExpression: 'SET tat = :full', ExpressionAttributeValues: { ':full': t0 + 60_000 } }),
+      );
+      await expect(consumeRateLimit('key-spare', 'org-one-write')).rejects.toMatchObject({ detail: { scope: 'per_org' } });
+      const after = (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: 'RATE#org#org-one-write', sk: 'BUCKET' }, ConsistentRead: true }))).Item!;
+      expect(after['key_key-spare']).toBeUndefined();
+    } finally {
+      setClock(null);
+      db().middlewareStack.remove('rateLimitCallCounter');
+    }
+  });
+
+  it('key attributes that went idle are removed, a key in use keeps its state', async () => {
+    const t0 = Date.now() + 10_800_000;
+    setClock(() => t0);
+    try {
+      for (let k = 0; k < 20; k++) await consumeRateLimit(`idle-${k}`, 'org-prune');
+      for (let i = 0; i < 300; i++) await consumeRateLimit('busy', 'org-prune'); // busy's tat: 30 s ahead
+      setClock(() => t0 + 10_000); // the idle keys' buckets are full again, busy's is not
+      const headers = await consumeRateLimit('late', 'org-prune');
+      const item = (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: 'RATE#org#org-prune', sk: 'BUCKET' }, ConsistentRead: true }))).Item!;
+      expect(Object.keys(item).filter((name) => name.startsWith('key_')).sort()).toEqual(['key_busy', 'key_late']);
+      expect(headers['X-RateLimit-Remaining']).toBe('599');
+      // busy's bucket still holds what it spent: 300 taken, 100 refilled in 10 s.
+      expect((await consumeRateLimit('busy', 'org-prune'))['X-RateLimit-Remaining']).toBe('399');
+    } finally {
+      setClock(null);
+    }
+  }, 120_000);
 });
