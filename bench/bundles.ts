@@ -1,4 +1,5 @@
 import { build } from 'esbuild';
+import { BUNDLE_ALIASES } from '../lib/bundle-aliases';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,6 +60,7 @@ export async function runBundlesBench(): Promise<Record<string, number | string>
         target: 'node22',
         minify: true,
         mainFields: ['module', 'main'],
+        alias: BUNDLE_ALIASES,
         banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
         logLevel: 'silent',
       });
