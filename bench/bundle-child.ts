@@ -1,4 +1,5 @@
 import { build } from 'esbuild';
+import { BUNDLE_ALIASES } from '../lib/bundle-aliases';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ export async function bundleChild(script: string): Promise<string> {
     target: 'node22',
     minify: true,
     mainFields: ['module', 'main'],
+    alias: BUNDLE_ALIASES,
     banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
     logLevel: 'silent',
   });

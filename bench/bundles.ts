@@ -1,4 +1,5 @@
 import { build } from 'esbuild';
+import { BUNDLE_ALIASES } from '../lib/bundle-aliases';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Every function the stack deploys (lib/): the API handlers, the workflow steps, the jobs. */
+/** Every function the stack deploys (lib/): the API handlers, the workflow steps, the consumers, the jobs. */
 function entries(): string[] {
   const api = readdirSync(join(ROOT, 'lambdas')).map((d) => `lambdas/${d}/handler.ts`).filter((p) => existsSync(join(ROOT, p)));
   const others = [
@@ -15,10 +16,12 @@ function entries(): string[] {
     'lambdas/uploads/pipeline/classify-chunk.ts',
     'lambdas/uploads/pipeline/finalize.ts',
     'lambdas/uploads/pipeline/fail.ts',
+    'lambdas/contacts/pool-step.ts',
     'lambdas/credits/billing-period-job.ts',
     'lambdas/contacts/pool-job.ts',
     'lambdas/recovery/recovery-job.ts',
-    'lambdas/spam/daily-run.ts',
+    'lambdas/spam/daily-run-handler.ts',
+    'lambdas/spam/test-consumer.ts',
     'lambdas/webhooks/consumer.ts',
     'lambdas/webhooks/sweeper.ts',
   ];
@@ -59,6 +62,7 @@ export async function runBundlesBench(): Promise<Record<string, number | string>
         target: 'node22',
         minify: true,
         mainFields: ['module', 'main'],
+        alias: BUNDLE_ALIASES,
         banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
         logLevel: 'silent',
       });

@@ -6,6 +6,7 @@ import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { acknowledgeFunctionFindings } from './nag-acknowledgements';
+import { BUNDLE_ALIASES } from './bundle-aliases';
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -29,7 +30,9 @@ export interface ServiceFunctionProps {
  * The bundle holds the AWS SDK and every other dependency at the lockfile's versions: the SDK the
  * Lambda runtime ships is a convenience whose packages and versions are not ours to know
  * (lib-dynamodb, s3-presigned-post, cloudfront-signer… may be missing or differ from what the
- * tests ran). test/deployed/ loads each bundle from an empty folder to hold this.
+ * tests ran). test/deployed/ loads each bundle from an empty folder to hold this. One part of the SDK
+ * is replaced (lib/bundle-aliases.ts): the default credential chain reads the environment only, where
+ * Lambda puts the execution role's credentials.
  */
 export class ServiceFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
@@ -67,6 +70,7 @@ export class ServiceFunction extends NodejsFunction {
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
         bundleAwsSDK: true,
         externalModules: [],
+        esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIASES).map(([from, to]) => `${from}=${to}`) },
       },
     });
     acknowledgeFunctionFindings(this);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 // A deployment stage's configuration, kept in the repository (config/stages/<stage>.json) and
 // validated at synth: a bad field stops `cdk synth` with the file, the field and what it accepts.

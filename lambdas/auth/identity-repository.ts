@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { forgetPrincipals } from './principal-cache';
 import { conditionalWrite, db, setClause, queryItems, tableName, updateReturning, putItem, IF_NEW } from '../platform/table';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readEntity, readExisting } from '../platform/table-read';
 
 // Organizations, users, memberships and API keys: everything authentication reads.

@@ -72,10 +72,17 @@ export function literalStarts(alternative: string): string[] {
   return [''];
 }
 
-const ALTERNATIVES = NANP_REGIONS.flatMap((region) => {
-  const { general, types } = regionPatterns(region);
-  return [general, ...types].flatMap((p) => topLevelAlternatives(p)).map((alt) => ({ literals: literalStarts(alt), decides: 10 - freeTail(alt) }));
-});
+// Derived on first use, not at module load: the 800 area codes × every pattern alternative took
+// ~20 ms of each cold start of a function that carries the normalizer (most requests of the
+// uploads and contacts APIs never normalize a number).
+let alternatives: { literals: string[]; decides: number }[] | null = null;
+function patternAlternatives(): { literals: string[]; decides: number }[] {
+  alternatives ??= NANP_REGIONS.flatMap((region) => {
+    const { general, types } = regionPatterns(region);
+    return [general, ...types].flatMap((p) => topLevelAlternatives(p)).map((alt) => ({ literals: literalStarts(alt), decides: 10 - freeTail(alt) }));
+  });
+  return alternatives;
+}
 
 /**
  * How many leading digits of a 10-digit national number with this area code decide validity,
@@ -84,7 +91,7 @@ const ALTERNATIVES = NANP_REGIONS.flatMap((region) => {
  */
 export function decidingDigits(areaCode: string): number {
   let most = 3;
-  for (const { literals, decides } of ALTERNATIVES) {
+  for (const { literals, decides } of patternAlternatives()) {
     const applies = literals.some((literal) => {
       const k = Math.min(3, literal.length);
       return literal.slice(0, k) === areaCode.slice(0, k);
@@ -94,8 +101,13 @@ export function decidingDigits(areaCode: string): number {
   return Math.min(10, most);
 }
 
-const decidingByArea = new Map<string, number>();
-for (let npa = 200; npa <= 999; npa++) decidingByArea.set(String(npa), decidingDigits(String(npa)));
+let decidingByArea: Map<string, number> | null = null;
 
-/** decidingDigits, precomputed for every area code [2-9]xx. */
-export const decidingDigitsFor = (areaCode: string): number => decidingByArea.get(areaCode) ?? 10;
+/** decidingDigits, computed for every area code [2-9]xx on the first call. */
+export function decidingDigitsFor(areaCode: string): number {
+  if (!decidingByArea) {
+    decidingByArea = new Map<string, number>();
+    for (let npa = 200; npa <= 999; npa++) decidingByArea.set(String(npa), decidingDigits(String(npa)));
+  }
+  return decidingByArea.get(areaCode) ?? 10;
+}

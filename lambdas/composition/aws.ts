@@ -1,26 +1,23 @@
 import { config, required } from '../platform/config';
 import { settlePoolUpload } from '../contacts/pool-settle';
-import { configuredCarrierTests } from '../spam/carrier-test';
-import { configuredTelephony } from '../spam/telephony';
-import type { SpamPorts } from '../spam/ports';
 import { sfnWorkflowStarter } from '../uploads/sfn-workflow-starter';
 import type { UploadPorts, WorkflowPorts } from '../uploads/workflow';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 import { sqsDeliveryQueue } from '../webhooks/sqs-delivery-queue';
-import type { Ports } from './ports';
 import { systemNet, type NetPorts } from '../platform/net/outbound';
 
 // The AWS composition root: every Lambda entry (API handlers, workflow steps, the SQS consumer,
 // scheduled jobs) takes its ports from here, built once per container from the parsed
 // configuration. Each adapter creates its SDK client at first use, and a missing setting fails only
 // the call that needs it. One builder per group of ports, so a function's bundle carries only the
-// adapters it can use (esbuild drops the others).
+// adapters it can use (esbuild drops the others). The spam ports live in ./aws-spam.ts: esbuild
+// keeps a module with top-level work (the carrier test's bitmap font, jpeg-js) once it is imported,
+// used or not, so only the functions that can reach them import that module.
 
 let net: NetPorts | null = null;
 let delivery: DeliveryPorts | null = null;
 let workflow: WorkflowPorts | null = null;
 let uploads: UploadPorts | null = null;
-let spam: SpamPorts | null = null;
 
 /** Reaching customer-supplied URLs: the system's resolver and CAs, 10 s per attempt. */
 export function awsNetPorts(): NetPorts {
@@ -48,40 +45,4 @@ export function awsUploadPorts(): UploadPorts {
     settlePool: (upload) => settlePoolUpload(awsDeliveryPorts(), upload),
   };
   return uploads;
-}
-
-/**
- * Spam monitoring: the telephony and carrier-test adapters the configuration names, each built at
- * first use, so a setting they lack (SMS_VOICE_ORIGINATION_IDENTITY…) fails the send that needs
- * it, answered as such, and never the container's start.
- */
-export function awsSpamPorts(): SpamPorts {
-  if (!spam) {
-    let telephony: SpamPorts['telephony'] | null = null;
-    let carrierTests: SpamPorts['carrierTests'] | null = null;
-    spam = {
-      ...awsDeliveryPorts(),
-      get telephony() {
-        return (telephony ??= configuredTelephony(config()));
-      },
-      get carrierTests() {
-        return (carrierTests ??= configuredCarrierTests(config()));
-      },
-    };
-  }
-  return spam;
-}
-
-/** Every port (the console API and the admin CLI against a deployed stack use both features). */
-export function awsPorts(): Ports {
-  const spamPorts = awsSpamPorts();
-  return {
-    ...awsUploadPorts(),
-    get telephony() {
-      return spamPorts.telephony;
-    },
-    get carrierTests() {
-      return spamPorts.carrierTests;
-    },
-  };
 }

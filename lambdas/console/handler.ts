@@ -19,7 +19,7 @@ import { isCarrier } from '../spam/carriers';
 import { consolePrincipal, requireOwner, type ConsolePrincipal } from './principal';
 import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from './web-upload';
 import type { Ports } from '../composition/ports';
-import { awsPorts } from '../composition/aws';
+import { awsPorts } from '../composition/aws-spam';
 
 // The console's API (/console/api/*): thin handlers over the same feature functions the public API
 // and the admin CLI use. Authority comes only from a verified OpenID Connect access token (see

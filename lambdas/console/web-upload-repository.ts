@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, setClause, tableName, updateReturning, putItem, IF_NEW, queryItems } from '../platform/table';
 import type { ColumnMapping } from '../uploads/plan';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readEntity, readExisting } from '../platform/table-read';
 
 // The in-app flow's steps before an upload exists (docs/console.md): one item per web upload, keyed

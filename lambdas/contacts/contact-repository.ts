@@ -3,7 +3,7 @@ import { conditionalWrite, db, isConditionFailed, tableName, type Item, insertIt
 import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
 import { deleteIfStatus, transitionStatus } from '../platform/status-transition';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readEntity } from '../platform/table-read';
 import type { ContactRecord, ContactStatus } from './contact';
 

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailed, tableName, putItem, IF_NEW } from '../platform/table';
 import { sha256Hex } from '../platform/ids';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readEntity } from '../platform/table-read';
 
 // idempotency_key → contact, scoped per (organization, API key). The key itself is hashed: it may

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, db, setClause, queryItems, tableName, putItem, insertItem } from '../platform/table';
 import type { Pools } from './balance-rules';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readEntity } from '../platform/table-read';
 
 export interface BalanceItem extends Pools {

@@ -4,7 +4,7 @@ import { created, ok } from '../platform/http/response';
 import { addNumber, deleteNumber, getNumberView, history, listNumbers, resendCode, screenshot, verifyNumber } from './numbers';
 import { spamRoutes } from './routes';
 import type { SpamPorts } from './ports';
-import { awsSpamPorts } from '../composition/aws';
+import { awsSpamPorts } from '../composition/aws-spam';
 
 /** The spam monitoring API over the ports of its runtime's composition root. */
 export const spamApi = (ports: SpamPorts) =>

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, updateReturning, type Item, putItem, insertItem, IF_NEW, updateItem } from '../platform/table';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readEntity } from '../platform/table-read';
 import { type Carrier, type CarrierTestStatus } from './carriers';
 import { carrierSchema, testStatusSchema } from './test-run-fields';

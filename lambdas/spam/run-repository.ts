@@ -1,7 +1,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, queryItems, tableName, putItem, insertItem } from '../platform/table';
 import { HISTORY_WINDOW_MS, type Carrier, type CarrierTestStatus } from './carriers';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readExisting } from '../platform/table-read';
 import { carrierSchema, testStatusSchema, verdictFields } from './test-run-fields';
 

@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { config } from '../platform/config';
 import { logger } from '../platform/logger';
-import { awsSpamPorts } from '../composition/aws';
+import { awsSpamPorts } from '../composition/aws-spam';
 import { runWorkItem } from './carrier-item';
 import { parseWorkItem } from './work-item';
 import type { SpamPorts } from './ports';

@@ -4,7 +4,7 @@ import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
 import { deleteIfStatus, transitionStatus } from '../platform/status-transition';
 import type { ResultSummary, UploadRecord, UploadStatus } from './upload';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readEntity } from '../platform/table-read';
 
 /** A create call finishes in well under this; a `charging` upload older than this was interrupted. */

@@ -3,7 +3,7 @@ import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
 import { conditionalWrite, db, isConditionFailed, queryItems, tableName, type Item } from '../platform/table';
 import { stamp } from '../platform/table-entities';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readExisting } from '../platform/table-read';
 
 export type DeliveryState = 'pending' | 'succeeded' | 'exhausted';

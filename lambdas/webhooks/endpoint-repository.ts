@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, db, setClause, queryItems, tableName, updateReturning, type Item, putItem, IF_NEW, updateItem } from '../platform/table';
 import { EVENT_TYPES, type EventType } from '../events/envelope';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readExisting } from '../platform/table-read';
 
 /**

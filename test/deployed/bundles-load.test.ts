@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,6 +23,16 @@ describe('synthesized bundles', () => {
 
   it('are all found in the template (one per service function)', () => {
     expect(assembly.functions.length).toBeGreaterThanOrEqual(16);
+  });
+
+  it('take credentials from the environment only, where Lambda puts the role\'s: no SSO, STS or ini-file providers (lib/bundle-aliases.ts)', () => {
+    // Operation names of the clients the SDK's default chain carries (@aws-sdk/nested-clients).
+    const chainOnly = ['GetRoleCredentials', 'AssumeRoleWithWebIdentity'];
+    const carrying = assembly.functions.filter((fn) => {
+      const source = readFileSync(join(fn.assetDir, `${fn.handler.split('.')[0]}.mjs`), 'utf8');
+      return chainOnly.some((name) => source.includes(name));
+    });
+    expect(carrying.map((fn) => fn.logicalId)).toEqual([]);
   });
 
   it('each load from an empty folder on Node 22 and export the handler the template names', async () => {

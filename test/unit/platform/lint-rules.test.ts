@@ -51,6 +51,12 @@ describe('import rules held by the linter', () => {
     expect(await problems('lambdas/uploads/violation.ts', "import { InvalidInput } from '../platform/domain-errors';\nexport const x = new InvalidInput('no');\n")).toEqual([]);
   });
 
+  it('zod is imported as a namespace, so bundles drop what they do not use (its locales)', async () => {
+    expect(await problems('lambdas/credits/violation.ts', "import { z } from 'zod';\nexport const x = z.string();\n")).toEqual([expect.stringMatching(/no-restricted-syntax: .*import \* as z from 'zod'/)]);
+    expect(await problems('lambdas/credits/violation.ts', "import * as z from 'zod';\nexport const x = z.string();\n")).toEqual([]);
+    expect(await problems('lambdas/credits/violation.ts', "import type { z } from 'zod';\nexport type X = z.infer<z.ZodString>;\n")).toEqual([]);
+  });
+
   it("a feature's rules import no AWS SDK, no Lambda types and no storage", async () => {
     expect(await problems('lambdas/credits/balance-rules.ts', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const x = DynamoDBClient;\n")).toEqual([expect.stringMatching(/plain function: no AWS SDK/)]);
     expect(await problems('lambdas/uploads/plan.ts', "import type { APIGatewayProxyEventV2 } from 'aws-lambda';\nexport type X = APIGatewayProxyEventV2;\n")).toEqual([expect.stringMatching(/no Lambda types/)]);
