@@ -1,34 +1,36 @@
 // Paired timing for ratios that hold on a loaded machine. Timing a baseline over all inputs and
 // then the candidate over the same inputs lets a change in the machine's load between the two
 // passes (other processes on the 2 shared cores) move the ratio by half or more. Here both run
-// over the same inputs in alternating blocks small enough (a few ms) that a change of load falls
+// over the same inputs in alternating blocks small enough (a few ms of CPU) that a change of load falls
 // on both alike; the order within each pair of blocks alternates too, so neither always runs
 // right after the other's garbage. The inputs are split into rounds, each a ratio of its own: the
-// median of those is the figure, the lowest and highest its spread.
+// median of those is the figure, the lowest and highest its spread. Time is the process's CPU
+// time (process.cpuUsage), not wall time: with more runnable processes than cores, a block may
+// wait for a core for longer than it runs, and that wait says nothing of either function.
 
 export interface PairedRatio {
   /** Median over the rounds of (baseline time / candidate time). */
   median: number;
   min: number;
   max: number;
-  /** Totals over every round, in milliseconds. */
+  /** CPU time over every round, in milliseconds. */
   aMs: number;
   bMs: number;
 }
 
-const BLOCK = Number(process.env.BENCH_PAIRED_BLOCK ?? 500);
+const BLOCK = Number(process.env.BENCH_PAIRED_BLOCK ?? 1000);
 
 // A result is counted so that no call can be dropped as unused.
 let sink = 0;
 export const pairedSink = (): number => sink;
 
 function block(fn: (raw: string) => unknown, inputs: string[], from: number, to: number): number {
-  const t = performance.now();
+  const t = process.cpuUsage();
   let kept = 0;
   for (let i = from; i < to; i++) if (fn(inputs[i]!)) kept++;
-  const ms = performance.now() - t;
+  const used = process.cpuUsage(t);
   sink += kept;
-  return ms;
+  return (used.user + used.system) / 1000;
 }
 
 /** `a` (the baseline) and `b` (the candidate) timed on `inputs` in `rounds` rounds of alternating blocks. */

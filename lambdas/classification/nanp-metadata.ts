@@ -94,8 +94,10 @@ export function decidingDigits(areaCode: string): number {
   return Math.min(10, most);
 }
 
-const decidingByArea = new Map<string, number>();
-for (let npa = 200; npa <= 999; npa++) decidingByArea.set(String(npa), decidingDigits(String(npa)));
+// Indexed by the area code as a number (the fast path reads digits, not strings): 0 below 200.
+const decidingByArea = new Uint8Array(1000);
+for (let npa = 200; npa <= 999; npa++) decidingByArea[npa] = decidingDigits(String(npa));
 
-/** decidingDigits, precomputed for every area code [2-9]xx. */
-export const decidingDigitsFor = (areaCode: string): number => decidingByArea.get(areaCode) ?? 10;
+/** decidingDigits, precomputed for every area code [2-9]xx (as a number); 10 for anything else. */
+export const decidingDigitsOfArea = (npa: number): number => decidingByArea[npa] || 10;
+export const decidingDigitsFor = (areaCode: string): number => (/^[2-9]\d\d$/.test(areaCode) ? decidingDigitsOfArea(Number(areaCode)) : 10);
