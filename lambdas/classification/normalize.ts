@@ -60,6 +60,20 @@ const ANSWERS: PrefixAnswer[] = table.classes.map(({ valid, region, type }) => (
 }));
 const INVALID: Analysis = Object.freeze({ valid: false, e164: null, region: null, type: null }) as Analysis;
 
+/**
+ * '+1' and the 10 digits of `national`. Converting the number itself to a string (a double: it
+ * exceeds 2^31) took half the fast path's time; this works on two 5-digit halves.
+ */
+function e164Of(national: number): string {
+  const hi = Math.floor(national / 1e5);
+  const lo = national - hi * 1e5;
+  return String.fromCharCode(
+    43, 49,
+    48 + Math.floor(hi / 1e4), 48 + (Math.floor(hi / 1e3) % 10), 48 + (Math.floor(hi / 100) % 10), 48 + (Math.floor(hi / 10) % 10), 48 + (hi % 10),
+    48 + Math.floor(lo / 1e4), 48 + (Math.floor(lo / 1e3) % 10), 48 + (Math.floor(lo / 100) % 10), 48 + (Math.floor(lo / 10) % 10), 48 + (lo % 10),
+  );
+}
+
 /** `national`: 10 digits, area code 2-9xx. */
 const answerFor = (national: number): PrefixAnswer => ANSWERS[table.classOf(national)]!;
 
@@ -76,7 +90,7 @@ export function analyze(raw: string): Analysis {
   if (national === NOT_READ) national = slowPath(raw);
   if (typeof national !== 'number') return national;
   const a = answerFor(national);
-  return a.valid ? { valid: true, e164: `+1${national}`, region: a.region, type: a.type } : INVALID;
+  return a.valid ? { valid: true, e164: e164Of(national), region: a.region, type: a.type } : INVALID;
 }
 
 // How many times this process has normalized a number: the bench holds "once per number per upload".
@@ -98,7 +112,7 @@ export function normalizeUsCa(raw: string): NormalizedNumber | null {
     return a.valid && (a.region === 'US' || a.region === 'CA') ? { e164: a.e164!, region: a.region, type: a.type ?? 'UNKNOWN' } : null;
   }
   const usCa = answerFor(national).usCa;
-  return usCa ? { e164: `+1${national}`, region: usCa.region, type: usCa.type } : null;
+  return usCa ? { e164: e164Of(national), region: usCa.region, type: usCa.type } : null;
 }
 
 /**
