@@ -45,6 +45,8 @@ describe('normalizeUsCa', () => {
   // 20,000 here keeps the suite fast; `npm run test:differential` runs 1,000,000 (and the bench
   // checks 1,000,000 too, beside the speed it reports).
   const DIFFERENTIAL_INPUTS = Number(process.env.DIFFERENTIAL_INPUTS ?? 20_000);
+  // Each input asks libphonenumber-js once (~20-40 µs, more on a loaded machine).
+  const DIFFERENTIAL_TIMEOUT = Math.max(60_000, DIFFERENTIAL_INPUTS * 0.5);
 
   it(`answers exactly as libphonenumber-js on ${DIFFERENTIAL_INPUTS.toLocaleString('en-US')} generated inputs`, () => {
     let differences = 0;
@@ -59,7 +61,7 @@ describe('normalizeUsCa', () => {
     }
     expect(examples).toEqual([]);
     expect(differences).toBe(0);
-  });
+  }, DIFFERENTIAL_TIMEOUT);
 
   it('answers as libphonenumber-js where the character classes differ (tabs, line breaks, non-ASCII, RFC 3966, extension forms)', () => {
     const hostile = [
@@ -93,7 +95,7 @@ describe('normalizeUsCa', () => {
       if (ours !== theirs && examples.length < 5) examples.push(`${JSON.stringify(raw)}: ${ours} vs ${theirs}`);
     }
     expect(examples).toEqual([]);
-  });
+  }, DIFFERENTIAL_TIMEOUT);
 
   it('relies on properties of the metadata that make the prefix memo exact', () => {
     // Every alternative of every NANP pattern ends in a free run of at least 3 digits, and every
