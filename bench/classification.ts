@@ -2,34 +2,40 @@ import { analyzeWithLibphonenumber, normalizeUsCa } from '../lambdas/classificat
 import { realisticInputs } from './inputs';
 import { baselineUsCa } from './baseline';
 import { runChild } from './child';
+import { pairedRounds, type PairedRatio } from './paired';
 
 const N = Number(process.env.BENCH_NORMALIZE_N ?? 1_000_000);
 const COLD_N = Number(process.env.BENCH_NORMALIZE_COLD_N ?? 20_000);
+const ROUNDS = Number(process.env.BENCH_NORMALIZE_ROUNDS ?? 9);
+const COLD_PAIRS = Number(process.env.BENCH_NORMALIZE_COLD_PAIRS ?? 3);
 
-function time(inputs: string[], fn: (raw: string) => unknown): number {
-  const t = performance.now();
-  for (const raw of inputs) fn(raw);
-  return performance.now() - t;
-}
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const round2 = (x: number): number => Number(x.toFixed(2));
 
 /**
  * The normalizer against libphonenumber-js parse + isValid on realistic inputs (every area code in
- * service, ~7% odd shapes), in the same run: warm (after a warm-up on other inputs), on the odd
- * shapes alone, and cold (a fresh process each). Every input is also checked against
- * libphonenumber-js's full answer: the differences must be 0.
+ * service, ~7% odd shapes), in the same run. Warm: both warmed alike on other inputs, then timed
+ * on the same inputs in alternating blocks (bench/paired.ts), the inputs split into rounds; the
+ * figure is the median of the rounds' ratios, with the lowest and highest beside it. Odd shapes
+ * alone the same way. Cold: fresh processes, ours and theirs alternately, median of the pairs.
+ * Every input is also checked against libphonenumber-js's full answer: the differences must be 0.
  */
 export async function runClassificationBench(): Promise<Record<string, number>> {
   const warmup = realisticInputs(100_000, 99).map((i) => i.raw);
-  time(warmup, normalizeUsCa);
-  time(warmup, baselineUsCa);
+  for (let i = 0; i < 2; i++) {
+    for (const raw of warmup) normalizeUsCa(raw);
+    for (const raw of warmup) baselineUsCa(raw);
+  }
 
   const inputs = realisticInputs(N, 7);
   const raws = inputs.map((i) => i.raw);
   const odd = inputs.filter((i) => i.odd).map((i) => i.raw);
-  const theirsMs = time(raws, baselineUsCa);
-  const oursMs = time(raws, normalizeUsCa);
-  const theirsOddMs = time(odd, baselineUsCa);
-  const oursOddMs = time(odd, normalizeUsCa);
+  const realistic = pairedRounds(raws, baselineUsCa, normalizeUsCa, ROUNDS);
+  const oddShapes = pairedRounds(odd, baselineUsCa, normalizeUsCa, ROUNDS);
 
   let differences = 0;
   for (const raw of raws) {
@@ -39,16 +45,34 @@ export async function runClassificationBench(): Promise<Record<string, number>> 
     if ((ours ? `${ours.e164}|${ours.region}|${ours.type}` : null) !== expected) differences++;
   }
 
-  const coldOurs = await runChild<{ ms: number }>('./normalize-child.ts', ['ours', String(COLD_N), '5']);
-  const coldTheirs = await runChild<{ ms: number }>('./normalize-child.ts', ['theirs', String(COLD_N), '5']);
+  // Paired fresh processes, the order alternating so that neither always starts on a quieter machine.
+  const coldRatios: number[] = [];
+  for (let p = 0; p < COLD_PAIRS; p++) {
+    const seed = String(5 + p);
+    const run = (mode: string) => runChild<{ ms: number }>('./normalize-child.ts', [mode, String(COLD_N), seed]);
+    const [first, second] = p % 2 ? ['theirs', 'ours'] : ['ours', 'theirs'];
+    const a = await run(first!);
+    const b = await run(second!);
+    const [ours, theirs] = first === 'ours' ? [a, b] : [b, a];
+    coldRatios.push(theirs.ms / ours.ms);
+  }
+
+  const figures = (name: string, r: PairedRatio): Record<string, number> => ({
+    [name]: round2(r.median),
+    [`${name}_min`]: round2(r.min),
+    [`${name}_max`]: round2(r.max),
+  });
   return {
     normalize_inputs: N,
     normalize_odd_inputs: odd.length,
-    normalize_per_s: Math.round(N / (oursMs / 1000)),
-    libphonenumber_per_s: Math.round(N / (theirsMs / 1000)),
-    normalize_speedup_realistic: Number((theirsMs / oursMs).toFixed(2)),
-    normalize_speedup_odd_shapes: Number((theirsOddMs / oursOddMs).toFixed(2)),
-    normalize_speedup_cold: Number((coldTheirs.ms / coldOurs.ms).toFixed(2)),
+    normalize_rounds: ROUNDS,
+    normalize_per_s: Math.round(N / (realistic.bMs / 1000)),
+    libphonenumber_per_s: Math.round(N / (realistic.aMs / 1000)),
+    ...figures('normalize_speedup_realistic', realistic),
+    ...figures('normalize_speedup_odd_shapes', oddShapes),
+    normalize_speedup_cold: round2(median(coldRatios)),
+    normalize_speedup_cold_min: round2(Math.min(...coldRatios)),
+    normalize_speedup_cold_max: round2(Math.max(...coldRatios)),
     normalize_differences: differences,
   };
 }

@@ -1,6 +1,8 @@
 import { parsePhoneNumberFromString, type MetadataJson, type PhoneNumber } from 'libphonenumber-js/core';
 import nanpMetadata from './nanp-metadata.max.json';
-import { decidingDigitsFor } from './nanp-metadata';
+import prefixes from './nanp-prefixes.json';
+import { loadPrefixTable, type PrefixTableJson } from './nanp-prefix-table';
+import { NOT_READ, scanNanp } from './scan-nanp';
 
 export interface NormalizedNumber {
   e164: string;
@@ -34,41 +36,61 @@ function analysisOf(parsed: PhoneNumber): Analysis {
 // type, for all regions of +1) ends in a free run \d{n}, so for a 10-digit national number,
 // validity, region and type depend only on its first few digits: per area code, the most that any
 // alternative that can apply to it reads (nanp-metadata.ts; 4 for most area codes, up to 7).
-// Those answers are memoized by that prefix, each filled by asking libphonenumber-js once.
-// Common shapes are read by a regular expression; the form (national, national prefix 1, +1)
-// does not matter, as a 10-digit national number whose area code starts with 2-9 is read the same
-// in each. Other inputs are parsed by libphonenumber-js (no isValid, no getType) and, when that
-// yields such a +1 number, answered from the same memo; anything else gets the full answer.
-// An extension ("ext. 12", "x12") does not change validity, region, type or E.164.
-const SHAPE = /^\s*(?:\+1|1)?[\s.-]?\(?([2-9]\d{2})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})(?:\s*(?:ext\.?|x)\s*\d{1,6})?\s*$/;
+// libphonenumber-js's answer for every such prefix is stored (nanp-prefix-table.ts), so no number
+// asks it again. The shapes customer lists hold are read by scan-nanp.ts, one pass over char codes
+// without intermediate strings; the form (national, national prefix 1, +1) does not matter, as a
+// 10-digit national number whose area code starts with 2-9 is read the same in each. Other inputs
+// are parsed by libphonenumber-js (no isValid, no getType) and, when that yields such a +1 number,
+// answered from the same table; anything else gets the full answer. An extension does not change
+// validity, region, type or E.164.
 const NATIONAL = /^[2-9]\d{9}$/;
+const table = loadPrefixTable(prefixes as PrefixTableJson);
 interface PrefixAnswer {
   valid: boolean;
   region: string | null;
   type: string | null;
+  /** What normalizeUsCa answers: region US or CA, type or 'UNKNOWN'; null for anything else. */
+  usCa: { region: 'US' | 'CA'; type: string } | null;
 }
-const prefixMemo = new Map<string, PrefixAnswer>();
+const ANSWERS: PrefixAnswer[] = table.classes.map(({ valid, region, type }) => ({
+  valid,
+  region,
+  type,
+  usCa: valid && (region === 'US' || region === 'CA') ? { region, type: type ?? 'UNKNOWN' } : null,
+}));
 const INVALID: Analysis = Object.freeze({ valid: false, e164: null, region: null, type: null }) as Analysis;
 
-/** `parsed`: libphonenumber-js's reading of this number when there is one, asked on a memo miss. */
-function answerFor(national: string, parsed?: PhoneNumber): Analysis {
-  const key = national.slice(0, decidingDigitsFor(national.slice(0, 3)));
-  let answer = prefixMemo.get(key);
-  if (!answer) {
-    const probe = parsed ? analysisOf(parsed) : analyzeWithLibphonenumber(national);
-    answer = { valid: probe.valid, region: probe.region, type: probe.type };
-    prefixMemo.set(key, answer);
-  }
-  return answer.valid ? { valid: true, e164: `+1${national}`, region: answer.region, type: answer.type } : INVALID;
+/**
+ * '+1' and the 10 digits of `national`. Converting the number itself to a string (a double: it
+ * exceeds 2^31) took half the fast path's time; this works on two 5-digit halves.
+ */
+function e164Of(national: number): string {
+  const hi = Math.floor(national / 1e5);
+  const lo = national - hi * 1e5;
+  return String.fromCharCode(
+    43, 49,
+    48 + Math.floor(hi / 1e4), 48 + (Math.floor(hi / 1e3) % 10), 48 + (Math.floor(hi / 100) % 10), 48 + (Math.floor(hi / 10) % 10), 48 + (hi % 10),
+    48 + Math.floor(lo / 1e4), 48 + (Math.floor(lo / 1e3) % 10), 48 + (Math.floor(lo / 100) % 10), 48 + (Math.floor(lo / 10) % 10), 48 + (lo % 10),
+  );
+}
+
+/** `national`: 10 digits, area code 2-9xx. */
+const answerFor = (national: number): PrefixAnswer => ANSWERS[table.classOf(national)]!;
+
+/** The national number libphonenumber-js reads in `raw` when the prefix table answers it, else its full answer. */
+function slowPath(raw: string): number | Analysis {
+  const parsed = parsePhoneNumberFromString(raw, 'US', metadata);
+  if (!parsed) return INVALID;
+  if (parsed.countryCallingCode === '1' && NATIONAL.test(parsed.nationalNumber)) return Number(parsed.nationalNumber);
+  return analysisOf(parsed);
 }
 
 export function analyze(raw: string): Analysis {
-  const m = SHAPE.exec(raw);
-  if (m) return answerFor(m[1]! + m[2]! + m[3]!);
-  const parsed = parsePhoneNumberFromString(raw, 'US', metadata);
-  if (!parsed) return INVALID;
-  if (parsed.countryCallingCode === '1' && NATIONAL.test(parsed.nationalNumber)) return answerFor(parsed.nationalNumber, parsed);
-  return analysisOf(parsed);
+  let national: number | Analysis = scanNanp(raw);
+  if (national === NOT_READ) national = slowPath(raw);
+  if (typeof national !== 'number') return national;
+  const a = answerFor(national);
+  return a.valid ? { valid: true, e164: e164Of(national), region: a.region, type: a.type } : INVALID;
 }
 
 // How many times this process has normalized a number: the bench holds "once per number per upload".
@@ -83,9 +105,14 @@ export const normalizationCount = (): number => normalizations;
 export function normalizeUsCa(raw: string): NormalizedNumber | null {
   normalizations++;
   if (typeof raw !== 'string' || raw.length > 256) return null;
-  const a = analyze(raw);
-  if (!a.valid || (a.region !== 'US' && a.region !== 'CA')) return null;
-  return { e164: a.e164!, region: a.region, type: a.type ?? 'UNKNOWN' };
+  let national: number | Analysis = scanNanp(raw);
+  if (national === NOT_READ) national = slowPath(raw);
+  if (typeof national !== 'number') {
+    const a = national;
+    return a.valid && (a.region === 'US' || a.region === 'CA') ? { e164: a.e164!, region: a.region, type: a.type ?? 'UNKNOWN' } : null;
+  }
+  const usCa = answerFor(national).usCa;
+  return usCa ? { e164: e164Of(national), region: usCa.region, type: usCa.type } : null;
 }
 
 /**
