@@ -9,6 +9,9 @@ import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 import { sqsDeliveryQueue } from '../webhooks/sqs-delivery-queue';
 import type { Ports } from './ports';
 import { systemNet, type NetPorts } from '../platform/net/outbound';
+import { kmsSecretSealer } from '../webhooks/kms-sealer';
+import { kmsSecretOpener } from '../webhooks/kms-opener';
+import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
 
 // The AWS composition root: every Lambda entry (API handlers, workflow steps, the SQS consumer,
 // scheduled jobs) takes its ports from here, built once per container from the parsed
@@ -21,6 +24,8 @@ let delivery: DeliveryPorts | null = null;
 let workflow: WorkflowPorts | null = null;
 let uploads: UploadPorts | null = null;
 let spam: SpamPorts | null = null;
+let seal: SealPorts | null = null;
+let open: OpenPorts | null = null;
 
 /** Reaching customer-supplied URLs: the system's resolver and CAs, 10 s per attempt. */
 export function awsNetPorts(): NetPorts {
@@ -72,11 +77,25 @@ export function awsSpamPorts(): SpamPorts {
   return spam;
 }
 
+/** Sealing new signing secrets with KMS Encrypt (SECRETS_KMS_KEY_ARN): endpoint registration, contact creation. */
+export function awsSealPorts(): SealPorts {
+  seal ??= { sealer: kmsSecretSealer(() => required('SECRETS_KMS_KEY_ARN')) };
+  return seal;
+}
+
+/** Opening stored signing secrets with KMS Decrypt: only the functions that sign (deliveries, the URL-change ping). */
+export function awsOpenPorts(): OpenPorts {
+  open ??= { opener: kmsSecretOpener(() => required('SECRETS_KMS_KEY_ARN')) };
+  return open;
+}
+
 /** Every port (the console API and the admin CLI against a deployed stack use both features). */
 export function awsPorts(): Ports {
   const spamPorts = awsSpamPorts();
   return {
     ...awsUploadPorts(),
+    ...awsSealPorts(),
+    ...awsOpenPorts(),
     get telephony() {
       return spamPorts.telephony;
     },
