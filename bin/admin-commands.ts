@@ -1,6 +1,6 @@
 import * as admin from '../lambdas/admin/admin';
 import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
-import { LOCAL_RESOURCES } from '../local/environment';
+import { dataDirFromEnv, LOCAL_RESOURCES } from '../local/environment';
 import { awsPorts } from '../lambdas/composition/aws-spam';
 import { reloadConfig } from '../lambdas/platform/config';
 import { createConsoleUser } from '../lambdas/console/cognito-users';
@@ -118,7 +118,7 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
       reloadConfig();
       // Loaded only here: the pipeline is heavy, and no other command needs it.
       const { createLocalRoot } = await import('../local/composition');
-      const root = createLocalRoot();
+      const root = createLocalRoot({}, { dataDir: dataDirFromEnv() });
       try {
         const summary = await admin.runContactPoolNow(root.ports);
         await root.settleWorkflows();
@@ -137,7 +137,7 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
       const org = v.org === undefined ? undefined : required(v, 'org');
       if (process.env.DEPLOYMENT === 'aws') return admin.runSpamTestsNow(awsPorts(), org);
       const { createLocalRoot } = await import('../local/composition');
-      const root = createLocalRoot();
+      const root = createLocalRoot({}, { dataDir: dataDirFromEnv() });
       try {
         return await admin.runSpamTestsNow(root.ports, org);
       } finally {

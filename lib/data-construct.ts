@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { TABLE_KEYS } from '../lambdas/platform/table-definition';
 import { acknowledgeBucketFindings } from './nag-acknowledgements';
@@ -10,6 +11,13 @@ export class DataConstruct extends Construct {
   readonly table: TableV2;
   readonly filesBucket: Bucket;
   readonly screenshotsBucket: Bucket;
+  /**
+   * Seals webhook and callback signing secrets (docs/webhooks.md, Secrets at rest). Customer
+   * managed so that only the functions granted on it can encrypt or decrypt, whatever their table
+   * access; rotated yearly by KMS (old key material stays, so older secrets still open). Retained
+   * with the table: deleting it would make every stored secret unreadable.
+   */
+  readonly secretsKey: Key;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -27,6 +35,12 @@ export class DataConstruct extends Construct {
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
       })),
+    });
+
+    this.secretsKey = new Key(this, 'SecretsKey', {
+      description: 'Phone validation: seals webhook and callback signing secrets',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
     });
 
     const bucketDefaults = {

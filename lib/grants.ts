@@ -6,6 +6,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 
 // Least privilege, one function at a time: each grant names the actions a function's code calls
 // (test/deployed/ checks every grant against what its bundle can call and what the walk through
@@ -69,3 +70,13 @@ export const ownSmsVoiceIdentities = (scope: LambdaFunction): string => {
   const stack = Stack.of(scope);
   return `arn:${stack.partition}:sms-voice:${stack.region}:${stack.account}:*`;
 };
+
+/**
+ * One use of the secrets key: Encrypt for the functions that create signing secrets, Decrypt for
+ * those that sign with them; never both by default (CDK's grantEncrypt would add ReEncrypt* and
+ * GenerateDataKey*, which the code never calls). The key's ARN goes in the function's environment.
+ */
+export function grantSecretsKey(fn: LambdaFunction, key: IKey, use: 'Encrypt' | 'Decrypt'): void {
+  fn.addEnvironment('SECRETS_KMS_KEY_ARN', key.keyArn);
+  fn.addToRolePolicy(new PolicyStatement({ actions: [`kms:${use}`], resources: [key.keyArn] }));
+}

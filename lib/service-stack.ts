@@ -13,7 +13,7 @@ import { RecoveryConstruct } from './recovery-construct';
 import { DownloadsConstruct } from './downloads-construct';
 import { SpamConstruct } from './spam-construct';
 import { MonitoringConstruct } from './monitoring-construct';
-import { grantObjects, grantSecretValue, grantTable, type TableAction } from './grants';
+import { grantObjects, grantSecretValue, grantSecretsKey, grantTable, type TableAction } from './grants';
 import type { ApiFunctionName } from '../lambdas/platform/http/route-spec';
 import { parseStageConfig, type StageConfig } from './stage-config';
 
@@ -125,7 +125,7 @@ export class PhoneValidationStack extends Stack {
     const spam = new SpamConstruct(this, 'Spam', { table: this.data.table, screenshots: this.data.screenshotsBucket, environment, api: this.api.functions.get('spam')!, webhooks: this.webhooks, settings: config.spam, reserveConcurrency: config.reserveConcurrency });
 
     // The web console (docs/console.md): user pool, JWT-authorized /console/api routes, CloudFront.
-    new ConsoleConstruct(this, 'Console', {
+    const consoleUi = new ConsoleConstruct(this, 'Console', {
       api: this.api.api,
       table: this.data.table,
       environment,
@@ -141,6 +141,11 @@ export class PhoneValidationStack extends Stack {
       grantSpam: (fn) => spam.grantServe(fn),
       filesBucket: this.data.filesBucket,
     });
+    // Signing secrets: sealed where they are created (endpoint registration, contact creation),
+    // opened only where they sign (deliveries, the sweeper's attempts, the URL-change ping).
+    const webhooksApi = this.api.functions.get('webhooks')!;
+    for (const fn of [webhooksApi, this.api.functions.get('contacts')!, consoleUi.handler]) grantSecretsKey(fn, this.data.secretsKey, 'Encrypt');
+    for (const fn of [webhooksApi, consoleUi.handler, this.webhooks.consumer, this.webhooks.sweeper]) grantSecretsKey(fn, this.data.secretsKey, 'Decrypt');
     // Last: alarms cover every function and schedule the stack holds.
     new MonitoringConstruct(this, 'Monitoring', {
       api: this.api.api,

@@ -6,6 +6,7 @@ import { configuredCarrierTests } from '../lambdas/spam/carrier-test';
 import { configuredTelephony } from '../lambdas/spam/telephony';
 import { createLocalDeliveryQueue } from './webhook-worker';
 import { createUploadWorkflowRunner } from './workflow';
+import { localSecretSealer, localSecretsKey } from './local-secret-sealer';
 
 /** Stand-ins a test (or the admin CLI) puts in place of the local ones; each defaults to the configured adapter. */
 export type PortOverrides = Partial<Ports>;
@@ -23,9 +24,11 @@ export interface LocalRoot {
  * (lambdas/composition/aws.ts), with in-process stand-ins: the upload workflow's ASL run by
  * aws-local-stepfunctions, a timer queue for webhook deliveries, and the telephony and carrier-test
  * adapters the configuration names (simulators by default). Built after the environment is set
- * (the runtime calls reloadConfig first); nothing of it outlives `stop()`.
+ * (the runtime calls reloadConfig first); nothing of it outlives `stop()`. Signing secrets are
+ * sealed with the key in `dataDir` (created there at first start), or a key of this process when
+ * there is no data folder (tests: the table is in memory too).
  */
-export function createLocalRoot(overrides: PortOverrides = {}): LocalRoot {
+export function createLocalRoot(overrides: PortOverrides = {}, options: { dataDir: string | null } = { dataDir: null }): LocalRoot {
   const cfg = config();
   // The runner and the queue run use cases that need the ports they are part of.
   const ports = {} as { -readonly [K in keyof Ports]: Ports[K] };
@@ -35,6 +38,9 @@ export function createLocalRoot(overrides: PortOverrides = {}): LocalRoot {
   ports.workflow = overrides.workflow ?? (async (uploadId) => runner.start(uploadId, { upload_id: uploadId }));
   ports.deliveryQueue = 'deliveryQueue' in overrides ? (overrides.deliveryQueue ?? null) : queue;
   ports.settlePool = overrides.settlePool ?? ((upload) => settlePoolUpload(ports, upload));
+  const secrets = overrides.sealer && overrides.opener ? null : localSecretSealer(localSecretsKey(options.dataDir));
+  ports.sealer = overrides.sealer ?? secrets!;
+  ports.opener = overrides.opener ?? secrets!;
   // Built at first use, as in AWS: a setting an adapter lacks fails the call that needs it.
   let telephony = overrides.telephony ?? null;
   let carrierTests = overrides.carrierTests ?? null;

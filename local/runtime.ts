@@ -73,7 +73,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     await ensureTable(endpoints.dynamo, process.env.TABLE_NAME ?? LOCAL_RESOURCES.table);
     await ensureBuckets(endpoints.s3, [process.env.FILES_BUCKET!, process.env.SCREENSHOTS_BUCKET!]);
 
-    root = createLocalRoot(options.ports);
+    root = createLocalRoot(options.ports, { dataDir: options.dataDir });
     const ports = root.ports;
     const demo = options.seedDemo ? await ensureDemoAccount() : null;
     const consoleLayer = createConsoleLayer({ maxBodyBytes: options.maxBodyBytes, ports });

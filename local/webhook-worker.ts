@@ -2,6 +2,7 @@ import { nowMs } from '../lambdas/platform/clock';
 import { logger } from '../lambdas/platform/logger';
 import type { DeliveryPorts, DeliveryQueue } from '../lambdas/webhooks/delivery-queue-port';
 import { processDelivery } from '../lambdas/webhooks/delivery';
+import type { OpenPorts } from '../lambdas/webhooks/secret-sealer';
 import { sweepDueDeliveries } from '../lambdas/webhooks/sweeper';
 import type { LocalWorker } from './local-worker';
 
@@ -13,7 +14,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * ports of the root that built the queue. Timers are not durable; the records are, and the sweeper
  * picks up whatever a restart dropped.
  */
-export function createLocalDeliveryQueue(ports: DeliveryPorts): DeliveryQueue & { stop(): void } {
+export function createLocalDeliveryQueue(ports: DeliveryPorts & OpenPorts): DeliveryQueue & { stop(): void } {
   const timers = new Set<NodeJS.Timeout>();
   let stopped = false;
   const queue = {
@@ -38,7 +39,7 @@ export function createLocalDeliveryQueue(ports: DeliveryPorts): DeliveryQueue & 
 }
 
 /** The local stand-in for the sweeper's schedule. */
-export async function startLocalWebhookSweeper(ports: DeliveryPorts): Promise<LocalWorker> {
+export async function startLocalWebhookSweeper(ports: DeliveryPorts & OpenPorts): Promise<LocalWorker> {
   let sweeping = false;
   const sweeper = setInterval(() => {
     if (sweeping) return;

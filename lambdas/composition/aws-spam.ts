@@ -2,7 +2,7 @@ import { config } from '../platform/config';
 import { configuredCarrierTests } from '../spam/carrier-test';
 import { configuredTelephony } from '../spam/telephony';
 import type { SpamPorts } from '../spam/ports';
-import { awsDeliveryPorts, awsUploadPorts } from './aws';
+import { awsDeliveryPorts, awsOpenPorts, awsSealPorts, awsUploadPorts } from './aws';
 import type { Ports } from './ports';
 
 // The AWS composition root's spam monitoring ports (./aws.ts has the others), in a module of its
@@ -38,6 +38,8 @@ export function awsPorts(): Ports {
   const spamPorts = awsSpamPorts();
   return {
     ...awsUploadPorts(),
+    ...awsSealPorts(),
+    ...awsOpenPorts(),
     get telephony() {
       return spamPorts.telephony;
     },

@@ -5,6 +5,9 @@ import type { UploadPorts, WorkflowPorts } from '../uploads/workflow';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 import { sqsDeliveryQueue } from '../webhooks/sqs-delivery-queue';
 import { systemNet, type NetPorts } from '../platform/net/outbound';
+import { kmsSecretSealer } from '../webhooks/kms-sealer';
+import { kmsSecretOpener } from '../webhooks/kms-opener';
+import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
 
 // The AWS composition root: every Lambda entry (API handlers, workflow steps, the SQS consumer,
 // scheduled jobs) takes its ports from here, built once per container from the parsed
@@ -18,6 +21,8 @@ let net: NetPorts | null = null;
 let delivery: DeliveryPorts | null = null;
 let workflow: WorkflowPorts | null = null;
 let uploads: UploadPorts | null = null;
+let seal: SealPorts | null = null;
+let open: OpenPorts | null = null;
 
 /** Reaching customer-supplied URLs: the system's resolver and CAs, 10 s per attempt. */
 export function awsNetPorts(): NetPorts {
@@ -45,4 +50,16 @@ export function awsUploadPorts(): UploadPorts {
     settlePool: (upload) => settlePoolUpload(awsDeliveryPorts(), upload),
   };
   return uploads;
+}
+
+/** Sealing new signing secrets with KMS Encrypt (SECRETS_KMS_KEY_ARN): endpoint registration, contact creation. */
+export function awsSealPorts(): SealPorts {
+  seal ??= { sealer: kmsSecretSealer(() => required('SECRETS_KMS_KEY_ARN')) };
+  return seal;
+}
+
+/** Opening stored signing secrets with KMS Decrypt: only the functions that sign (deliveries, the URL-change ping). */
+export function awsOpenPorts(): OpenPorts {
+  open ??= { opener: kmsSecretOpener(() => required('SECRETS_KMS_KEY_ARN')) };
+  return open;
 }

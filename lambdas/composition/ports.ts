@@ -1,10 +1,11 @@
 import type { SpamPorts } from '../spam/ports';
 import type { UploadPorts } from '../uploads/workflow';
+import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
 
 /**
  * Every port a use case of this service can be given, built by one composition root per runtime:
  * `lambdas/composition/aws.ts` for the Lambdas, `local/composition.ts` for `npm start`, the admin
  * CLI and tests. Each use case names only the ports it needs (`DeliveryPorts`, `UploadPorts`,
- * `SpamPorts`); a root's `Ports` satisfies all of them.
+ * `SpamPorts`, `SealPorts`…); a root's `Ports` satisfies all of them.
  */
-export interface Ports extends UploadPorts, SpamPorts {}
+export interface Ports extends UploadPorts, SpamPorts, SealPorts, OpenPorts {}

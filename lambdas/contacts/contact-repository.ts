@@ -6,6 +6,7 @@ import { deleteIfStatus, transitionStatus } from '../platform/status-transition'
 import * as z from 'zod';
 import { readEntity } from '../platform/table-read';
 import type { ContactRecord, ContactStatus } from './contact';
+import { StoredSecretSchema } from '../webhooks/secret-sealer';
 
 const contactKey = (id: string) => ({ pk: `CONTACT#${id}`, sk: 'META' });
 export const contactItemKey = contactKey;
@@ -38,7 +39,7 @@ const contactSchema: z.ZodType<ContactRecord> = z.looseObject({
   identity: z.enum(['Very High', 'High', 'Medium', 'Low', 'Unknown']).nullable(),
   error_message: z.string().nullable(),
   callback_url: z.string().nullable(),
-  callback_secret: z.string().nullable(),
+  callback_secret: StoredSecretSchema.nullable(),
   pool_upload_id: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

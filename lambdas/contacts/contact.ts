@@ -1,3 +1,4 @@
+import type { StoredSecret } from '../webhooks/secret-sealer';
 import { deriveStatus, type AnswerIntent, type IdentityBand } from '../classification';
 
 export type ContactStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'discarded';
@@ -19,7 +20,8 @@ export interface ContactRecord {
   identity: IdentityBand | null;
   error_message: string | null;
   callback_url: string | null;
-  callback_secret: string | null;
+  /** Sealed under the organization and callback URL (older items: the plaintext string). */
+  callback_secret: StoredSecret | null;
   pool_upload_id: string | null;
   created_at: string;
   updated_at: string;

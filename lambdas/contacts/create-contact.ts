@@ -12,6 +12,7 @@ import { parseValidationTier, tierCost, type ContactRecord, type ValidationTier 
 import { claimStaleCreating, deleteCreatingContact, getContact, insertContact, queueIndexKeys, setBatchPosition, transitionContact } from './contact-repository';
 import { claimIdempotencyKey, releaseIdempotencyKey } from './idempotency-repository';
 import { MAX_PROPERTIES_BYTES } from './routes';
+import { callbackSecretContext, type SealPorts, type StoredSecret } from '../webhooks/secret-sealer';
 
 export interface CreateContactInput {
   phone: string;
@@ -31,7 +32,7 @@ const IN_FLIGHT_MS = 30_000;
  */
 export const CREATING_BOUND_MS = 5 * 60_000;
 
-export async function createContact(ports: NetPorts, principal: Principal, input: CreateContactInput): Promise<{ contact: ContactRecord; replayed: boolean }> {
+export async function createContact(ports: NetPorts & SealPorts, principal: Principal, input: CreateContactInput): Promise<{ contact: ContactRecord; replayed: boolean }> {
   const normalized = normalizeUsCa(input.phone);
   if (!normalized) throw new InvalidInput(`phone '${input.phone}' is not a valid US or Canadian phone number`);
   const tier = parseValidationTier(input.validation_tier);
@@ -66,8 +67,13 @@ export async function createContact(ports: NetPorts, principal: Principal, input
     }
   }
 
+  // Sealed before it is stored; only the delivery that signs a callback opens it again.
+  const callback =
+    input.callback_url && input.callback_secret
+      ? { url: input.callback_url, secret: await ports.sealer.seal(input.callback_secret, callbackSecretContext(principal.organizationId, input.callback_url)) }
+      : null;
   try {
-    return { contact: await chargeAndQueue(principal, id, normalized.e164, tier, properties, input), replayed: false };
+    return { contact: await chargeAndQueue(principal, id, normalized.e164, tier, properties, callback), replayed: false };
   } catch (error) {
     if (error instanceof InsufficientCreditsError) {
       await deleteCreatingContact(id);
@@ -84,7 +90,7 @@ async function chargeAndQueue(
   phone: string,
   tier: ValidationTier,
   properties: Record<string, unknown>,
-  input: CreateContactInput,
+  callback: { url: string; secret: StoredSecret } | null,
 ): Promise<ContactRecord> {
   const at = nowIso();
   const draft: ContactRecord = {
@@ -100,8 +106,8 @@ async function chargeAndQueue(
     answer_intent: null,
     identity: null,
     error_message: null,
-    callback_url: input.callback_url ?? null,
-    callback_secret: input.callback_secret ?? null,
+    callback_url: callback?.url ?? null,
+    callback_secret: callback?.secret ?? null,
     pool_upload_id: null,
     created_at: at,
     updated_at: at,
@@ -152,11 +158,9 @@ export async function recoverCreatingContacts(createdBeforeIso?: string): Promis
     const charged = await chargeOf(contact.organization_id, `contact:${contact.id}`);
     if (charged) {
       const principal = { organizationId: contact.organization_id, apiKeyId: contact.api_key_id } as Principal;
-      await chargeAndQueue(principal, contact.id, contact.phone, contact.validation_tier, contact.properties, {
-        phone: contact.phone,
-        callback_url: contact.callback_url ?? undefined,
-        callback_secret: contact.callback_secret ?? undefined,
-      });
+      // The secret as stored (sealed): recovery never needs to open it.
+      const callback = contact.callback_url && contact.callback_secret ? { url: contact.callback_url, secret: contact.callback_secret } : null;
+      await chargeAndQueue(principal, contact.id, contact.phone, contact.validation_tier, contact.properties, callback);
       resumed++;
     } else {
       await deleteCreatingContact(contact.id);

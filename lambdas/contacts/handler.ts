@@ -7,7 +7,8 @@ import { getContact, listContacts } from './contact-repository';
 import { createContact } from './create-contact';
 import { contactsV1Routes, contactsV2Routes } from './routes';
 import type { NetPorts } from '../platform/net/outbound';
-import { awsNetPorts } from '../composition/aws';
+import { awsNetPorts, awsSealPorts } from '../composition/aws';
+import type { SealPorts } from '../webhooks/secret-sealer';
 
 // v1 and v2 act on the same contacts; only the response shape differs.
 const versions = [
@@ -16,7 +17,7 @@ const versions = [
 ] as const;
 
 /** The contacts API over the ports of its runtime's composition root. */
-export const contactsApi = (ports: NetPorts) =>
+export const contactsApi = (ports: NetPorts & SealPorts) =>
   apiHandler(
     versions.flatMap(({ routes, view }) => [
       operation(routes.create, async (ctx) => {
@@ -38,4 +39,5 @@ export const contactsApi = (ports: NetPorts) =>
   );
 
 /** The contacts API Lambda, wired by the AWS composition root. */
-export const handler = contactsApi(awsNetPorts());
+// Seals callback secrets; never opens one (the delivery consumer signs callbacks).
+export const handler = contactsApi({ ...awsNetPorts(), ...awsSealPorts() });

@@ -5,6 +5,7 @@ import type { EventEnvelope } from './envelope';
 import { publishEvent } from './events';
 import { enqueueCallback } from '../webhooks/fan-out';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
+import type { StoredSecret } from '../webhooks/secret-sealer';
 
 // The transactional outbox: an event is written into the same item, in the same conditional write,
 // as the state change it announces (dynalite has no transactions, so it cannot be a second item).
@@ -17,7 +18,7 @@ export interface OutboxEntry {
   organization_id: string;
   event: EventEnvelope;
   /** A per-contact callback that goes with the event, signed with its own secret. */
-  callback?: { url: string; secret: string } | null;
+  callback?: { url: string; secret: StoredSecret } | null;
 }
 
 const PREFIX = 'outbox_';

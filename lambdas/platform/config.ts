@@ -34,6 +34,8 @@ export const ConfigSchema = z.object({
   DOWNLOADS_CLOUDFRONT_DOMAIN: optional,
   DOWNLOADS_CLOUDFRONT_KEY_ID: optional,
   WEBHOOK_QUEUE_URL: optional,
+  /** The customer-managed KMS key that seals webhook and callback signing secrets (AWS only). */
+  SECRETS_KMS_KEY_ARN: optional,
   /** How long one delivery attempt is held before another worker may retry it (a dead worker's lapses). */
   WEBHOOK_ATTEMPT_LEASE_MS: int(60_000),
   WEBHOOKS_ALLOW_LOOPBACK: flag,

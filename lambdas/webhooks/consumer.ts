@@ -2,7 +2,8 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '../platform/logger';
 import { enqueueDelivery, type DeliveryPorts } from './delivery-queue';
 import { processDelivery } from './delivery';
-import { awsDeliveryPorts } from '../composition/aws';
+import { awsDeliveryPorts, awsOpenPorts } from '../composition/aws';
+import type { OpenPorts } from './secret-sealer';
 
 /**
  * SQS consumer of the delivery chain. A message that arrives before its attempt is due (waits
@@ -10,7 +11,7 @@ import { awsDeliveryPorts } from '../composition/aws';
  * per message, so one bad delivery does not redeliver the batch.
  */
 export const deliveryConsumer =
-  (ports: DeliveryPorts) =>
+  (ports: DeliveryPorts & OpenPorts) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     await Promise.all(
@@ -30,4 +31,4 @@ export const deliveryConsumer =
   };
 
 /** The SQS-triggered Lambda, wired by the AWS composition root. */
-export const handler = deliveryConsumer(awsDeliveryPorts());
+export const handler = deliveryConsumer({ ...awsDeliveryPorts(), ...awsOpenPorts() });

@@ -5,6 +5,7 @@ import { conditionalWrite, db, isConditionFailed, queryItems, tableName, type It
 import { stamp } from '../platform/table-entities';
 import * as z from 'zod';
 import { readExisting } from '../platform/table-read';
+import { StoredSecretSchema, type StoredSecret } from './secret-sealer';
 
 export type DeliveryState = 'pending' | 'succeeded' | 'exhausted';
 
@@ -24,9 +25,9 @@ export interface DeliveryRecord {
   organization_id: string;
   kind: 'webhook' | 'callback';
   webhook_id: string | null;
-  /** Callbacks carry their own target; the secret is encrypted at rest with the table. */
+  /** Callbacks carry their own target; the secret as the contact holds it (sealed, or an old plaintext). */
   callback_url: string | null;
-  callback_secret: string | null;
+  callback_secret: StoredSecret | null;
   event_id: string;
   event_type: string;
   /** The exact body sent on every attempt (the JSON envelope). */
@@ -207,7 +208,7 @@ const deliverySchema: z.ZodType<DeliveryRecord> = z.looseObject({
   kind: z.enum(['webhook', 'callback']),
   webhook_id: z.string().nullable(),
   callback_url: z.string().nullable(),
-  callback_secret: z.string().nullable(),
+  callback_secret: StoredSecretSchema.nullable(),
   event_id: z.string(),
   event_type: z.string(),
   body: z.string(),

@@ -8,6 +8,7 @@ import { AUTO_DISABLE_AFTER_FAILURES, isPermanentFailure, MAX_ATTEMPTS, nextAtte
 import { sendSigned } from './send';
 import { config } from '../platform/config';
 import { crashPoint } from '../platform/crash-point';
+import { callbackSecretContext, openStored, SecretUnopenable, webhookSecretContext, type OpenPorts } from './secret-sealer';
 
 
 export type ProcessResult =
@@ -21,7 +22,7 @@ export type ProcessResult =
  * Makes the next attempt of one delivery if it is due: the one code path behind the SQS consumer,
  * the local queue and the sweeper. Safe to call any number of times for the same delivery.
  */
-export async function processDelivery(ports: DeliveryPorts, deliveryId: string): Promise<ProcessResult> {
+export async function processDelivery(ports: DeliveryPorts & OpenPorts, deliveryId: string): Promise<ProcessResult> {
   const record = await getDelivery(deliveryId);
   if (!record || record.state !== 'pending' || !record.next_attempt_at) return { kind: 'gone' };
   const dueAtMs = Date.parse(record.next_attempt_at);
@@ -30,7 +31,7 @@ export async function processDelivery(ports: DeliveryPorts, deliveryId: string):
   // Longer than one attempt can take (10 s timeout plus table writes); a dead worker's lease lapses.
   if (!(await claimAttempt(record, startedMs, config().WEBHOOK_ATTEMPT_LEASE_MS))) return { kind: 'busy' };
 
-  const target = await resolveTarget(record);
+  const target = await resolveTarget(ports, record);
   if ('skip' in target) {
     await markExhausted(record.id, target.skip, nowIso());
     return { kind: 'skipped', reason: target.skip };
@@ -79,15 +80,29 @@ export async function processDelivery(ports: DeliveryPorts, deliveryId: string):
   return { kind: 'attempted', attempt: attemptNo, state, statusCode: outcome.statusCode, error: outcome.error };
 }
 
-async function resolveTarget(record: DeliveryRecord): Promise<{ url: string; secret: string } | { skip: string }> {
+async function resolveTarget(ports: OpenPorts, record: DeliveryRecord): Promise<{ url: string; secret: string } | { skip: string }> {
   if (record.kind === 'callback') {
     if (!record.callback_url || !record.callback_secret) return { skip: 'callback has no url or secret' };
-    return { url: record.callback_url, secret: record.callback_secret };
+    return withSecret(record.callback_url, () => openStored(ports, record.callback_secret!, callbackSecretContext(record.organization_id, record.callback_url!)));
   }
   const endpoint = record.webhook_id ? await getEndpoint(record.webhook_id) : null;
   if (!endpoint) return { skip: 'endpoint deleted' };
   if (!endpoint.is_active) return { skip: 'endpoint inactive' };
-  return { url: endpoint.url, secret: endpoint.secret };
+  return withSecret(endpoint.url, () => openStored(ports, endpoint.secret, webhookSecretContext(endpoint.organization_id, endpoint.id)));
+}
+
+/**
+ * A secret that can never open (altered, or moved to another organization, endpoint or URL) ends the
+ * delivery unsigned and unsent; a KMS outage or throttling throws, and the lapsed lease retries it.
+ */
+async function withSecret(url: string, open: () => Promise<string>): Promise<{ url: string; secret: string } | { skip: string }> {
+  try {
+    return { url, secret: await open() };
+  } catch (error) {
+    if (!(error instanceof SecretUnopenable)) throw error;
+    logger.error('webhook secret does not open', { error });
+    return { skip: 'signing secret could not be opened' };
+  }
 }
 
 /** Spec: every failed attempt counts, success resets, 20 in a row disable the endpoint. */

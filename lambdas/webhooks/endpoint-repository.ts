@@ -3,10 +3,12 @@ import { conditionalWrite, db, setClause, queryItems, tableName, updateReturning
 import { EVENT_TYPES, type EventType } from '../events/envelope';
 import * as z from 'zod';
 import { readExisting } from '../platform/table-read';
+import { StoredSecretSchema, type StoredSecret } from './secret-sealer';
 
 /**
- * A webhook endpoint as stored. `secret` is kept in the item so deliveries can sign; the table is
- * encrypted at rest (KMS) and the secret never leaves through the API after creation.
+ * A webhook endpoint as stored. `secret` is kept in the item so deliveries can sign, sealed with the
+ * service's KMS key under the endpoint's context (items written before sealing hold the plaintext
+ * string; both are read). It never leaves through the API after creation.
  */
 export interface EndpointRecord {
   id: string;
@@ -22,7 +24,7 @@ export interface EndpointRecord {
   disabled_at: string | null;
   created_at: string;
   updated_at: string;
-  secret: string;
+  secret: StoredSecret;
 }
 
 const key = (id: string) => ({ pk: `WEBHOOK#${id}`, sk: 'META' });
@@ -119,7 +121,7 @@ const endpointSchema: z.ZodType<EndpointRecord> = z.looseObject({
   disabled_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
-  secret: z.string(),
+  secret: StoredSecretSchema,
 });
 
 const strip = (item: Item): EndpointRecord => readExisting('WebhookEndpoint', endpointSchema, item);

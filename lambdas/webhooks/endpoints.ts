@@ -8,6 +8,7 @@ import { deleteEndpointItem, getEndpoint, listEndpoints, putEndpoint, updateEndp
 import { pingOrThrow, recordPing } from './ping';
 import { assertSafeUrl } from './url-safety';
 import type { NetPorts } from '../platform/net/outbound';
+import { openStored, webhookSecretContext, type OpenPorts, type SealPorts } from './secret-sealer';
 
 export type WebhookEndpoint = Omit<EndpointRecord, 'organization_id' | 'secret'>;
 
@@ -39,7 +40,7 @@ export function normalizeEvents(events: string[] | undefined): EventType[] {
 }
 
 export async function createEndpoint(
-  ports: NetPorts,
+  ports: NetPorts & SealPorts,
   organizationId: string,
   input: { url: string; description?: string | null; events?: string[] },
 ): Promise<{ webhook: WebhookEndpoint; secret: string }> {
@@ -48,8 +49,9 @@ export async function createEndpoint(
   const secret = randomHex(32);
   const ping = await pingOrThrow(ports.net, input.url, secret);
   const at = nowIso();
+  const id = newId();
   const record: EndpointRecord = {
-    id: newId(),
+    id,
     organization_id: organizationId,
     url: input.url,
     description: input.description ?? null,
@@ -63,7 +65,8 @@ export async function createEndpoint(
     disabled_at: null,
     created_at: at,
     updated_at: at,
-    secret,
+    // Sealed after the ping: a refused registration costs no KMS call. The plaintext is returned once, below.
+    secret: await ports.sealer.seal(secret, webhookSecretContext(organizationId, id)),
   };
   await putEndpoint(record);
   await recordPing(organizationId, record.id, ping);
@@ -86,7 +89,7 @@ export async function getEndpointOf(organizationId: string, id: string): Promise
 }
 
 export async function updateEndpoint(
-  ports: NetPorts,
+  ports: NetPorts & OpenPorts,
   organizationId: string,
   id: string,
   patch: { url?: string; description?: string | null; events?: string[]; is_active?: boolean },
@@ -100,7 +103,7 @@ export async function updateEndpoint(
   if (patch.url !== undefined && patch.url !== current.url) {
     await assertSafeUrl(ports.net, patch.url);
     // Re-verified with the existing secret; a failing ping rejects the whole update.
-    ping = await pingOrThrow(ports.net, patch.url, current.secret);
+    ping = await pingOrThrow(ports.net, patch.url, await openStored(ports, current.secret, webhookSecretContext(organizationId, id)));
     fields.url = patch.url;
     // A 2xx ping is a successful delivery: it sets last_success_at and resets the failure count,
     // as any successful delivery does (spec, WebhookEndpoint).

@@ -5,6 +5,7 @@ import { enqueueDelivery } from './delivery-queue';
 import type { DeliveryPorts } from './delivery-queue-port';
 import { createDelivery, type DeliveryRecord } from './delivery-repository';
 import { listEndpoints } from './endpoint-repository';
+import type { StoredSecret } from './secret-sealer';
 
 /**
  * Delivery ids are derived from the event and the receiver, so emitting the same event again
@@ -53,9 +54,9 @@ export async function fanOutToEndpoints(ports: DeliveryPorts, organizationId: st
 /**
  * A per-contact callback: the same signed POST, headers and retry chain as a webhook delivery,
  * keyed by the callback secret, under the same URL-safety rules (checked again at every attempt).
- * Returns the delivery id.
+ * The secret stays as stored (sealed): only the attempt opens it. Returns the delivery id.
  */
-export async function enqueueCallback(ports: DeliveryPorts, input: { organizationId: string; url: string; secret: string; event: EventEnvelope }): Promise<string> {
+export async function enqueueCallback(ports: DeliveryPorts, input: { organizationId: string; url: string; secret: StoredSecret; event: EventEnvelope }): Promise<string> {
   const id = deliveryIdFor(input.event.id, `callback:${input.url}`);
   const record = newDelivery(input.organizationId, input.event, { kind: 'callback', webhook_id: null, callback_url: input.url, callback_secret: input.secret }, id);
   if (await createDelivery(record)) await enqueueDelivery(ports.deliveryQueue, id, nowMs());

@@ -4,10 +4,11 @@ import { created, ok } from '../platform/http/response';
 import { createEndpoint, deleteEndpoint, getEndpointOf, listDeliveries, listEndpointsOf, updateEndpoint } from './endpoints';
 import { webhooksRoutes as routes } from './routes';
 import type { NetPorts } from '../platform/net/outbound';
-import { awsNetPorts } from '../composition/aws';
+import { awsNetPorts, awsOpenPorts, awsSealPorts } from '../composition/aws';
+import type { OpenPorts, SealPorts } from './secret-sealer';
 
 /** The webhooks API over the ports of its runtime's composition root. */
-export const webhooksApi = (ports: NetPorts) =>
+export const webhooksApi = (ports: NetPorts & SealPorts & OpenPorts) =>
   apiHandler([
     operation(routes.create, async (ctx) => created(await createEndpoint(ports, ctx.principal.organizationId, ctx.body))),
     operation(routes.list, async (ctx) => ok(await listEndpointsOf(ctx.principal.organizationId))),
@@ -21,4 +22,5 @@ export const webhooksApi = (ports: NetPorts) =>
   ]);
 
 /** The webhooks API Lambda, wired by the AWS composition root. */
-export const handler = webhooksApi(awsNetPorts());
+// Seals the secret of a new endpoint; opens it for the ping of a URL change.
+export const handler = webhooksApi({ ...awsNetPorts(), ...awsSealPorts(), ...awsOpenPorts() });

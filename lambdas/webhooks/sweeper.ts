@@ -3,7 +3,8 @@ import { logger } from '../platform/logger';
 import { dueDeliveryIds } from './delivery-repository';
 import { processDelivery } from './delivery';
 import type { DeliveryPorts } from './delivery-queue-port';
-import { awsDeliveryPorts } from '../composition/aws';
+import { awsDeliveryPorts, awsOpenPorts } from '../composition/aws';
+import type { OpenPorts } from './secret-sealer';
 
 export interface SweepOptions {
   /**
@@ -18,7 +19,7 @@ export interface SweepOptions {
 }
 
 /** Every minute (EventBridge Scheduler in AWS, a timer locally): attempts deliveries that are due. */
-export async function sweepDueDeliveries(ports: DeliveryPorts, options: SweepOptions = {}): Promise<{ found: number; attempted: number }> {
+export async function sweepDueDeliveries(ports: DeliveryPorts & OpenPorts, options: SweepOptions = {}): Promise<{ found: number; attempted: number }> {
   const dueBy = new Date(nowMs() - (options.overdueMs ?? 60_000)).toISOString();
   const ids = await dueDeliveryIds(dueBy, options.limit ?? 200);
   let attempted = 0;
@@ -39,4 +40,5 @@ export async function sweepDueDeliveries(ports: DeliveryPorts, options: SweepOpt
 }
 
 /** The scheduled Lambda, wired by the AWS composition root. */
-export const handler = async () => sweepDueDeliveries(awsDeliveryPorts());
+const ports = { ...awsDeliveryPorts(), ...awsOpenPorts() };
+export const handler = async () => sweepDueDeliveries(ports);

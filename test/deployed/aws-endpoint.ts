@@ -2,6 +2,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { createHash, randomUUID } from 'node:crypto';
 import { ACCOUNT, REGION } from './assembly';
+import type { KmsFake } from './kms-fake';
 
 /** One AWS call a function made, as IAM would authorize it. */
 export interface RecordedCall {
@@ -32,6 +33,8 @@ export interface AwsFakes {
   startExecution(stateMachineArn: string, name: string, input: string): 'started' | 'exists';
   /** Secret values by ARN. */
   secrets: Map<string, string>;
+  /** The template's KMS keys (signing secrets at rest). */
+  kms: KmsFake;
   /** Messages sent to SQS queues, in order; the test delivers them as SQS batches. */
   queues: QueuedMessage[];
   /** The stack's clock (real time plus any offset the test moved it by). */
@@ -42,7 +45,7 @@ export interface AwsFakes {
  * The endpoint every deployed function's SDK talks to (AWS_ENDPOINT_URL): one loopback port per
  * function, so each call is attributed to the function that made it. It records service, action
  * and resources, then forwards DynamoDB to dynalite and S3 to the embedded store unchanged (the
- * signature still verifies), and answers SQS, Step Functions and Secrets Manager itself.
+ * signature still verifies), and answers SQS, Step Functions, Secrets Manager and KMS itself.
  */
 export class RecordingEndpoint {
   readonly calls: RecordedCall[] = [];
@@ -95,6 +98,8 @@ export class RecordingEndpoint {
         return this.states(fn, operation, json, res);
       case 'secretsmanager':
         return this.secrets(fn, operation, json, res);
+      case 'kms':
+        return this.kms(fn, operation, json, res);
       default:
         this.unknown.push(`${fn}: ${service} ${target} ${req.method} ${req.url}`);
         this.record(fn, service, operation || `${req.method}`, ['*']);
@@ -192,6 +197,14 @@ export class RecordingEndpoint {
     if (operation !== 'GetSecretValue') return reply(400, { __type: 'UnknownOperationException', message: operation });
     if (value === undefined) return reply(400, { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." });
     reply(200, { ARN: id, Name: id.split(':').pop(), SecretString: value, VersionId: 'v1', VersionStages: ['AWSCURRENT'], CreatedDate: Date.now() / 1000 });
+  }
+
+  private kms(fn: string, operation: string, json: Record<string, unknown>, res: ServerResponse): void {
+    // IAM authorizes a Decrypt on the key the blob names (and the KeyId, when given, must be it).
+    const key = operation === 'Decrypt' ? this.fakes.kms.blobKeyArn(json.CiphertextBlob) : this.fakes.kms.keyArnOf(json.KeyId);
+    this.record(fn, 'kms', operation, [key ?? String(json.KeyId ?? '*')]);
+    const answer = this.fakes.kms.handle(operation, json);
+    res.writeHead(answer.status, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify(answer.body));
   }
 }
 

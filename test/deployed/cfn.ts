@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ACCOUNT, REGION, STACK_NAME, type Template } from './assembly';
 
 /**
@@ -45,6 +46,11 @@ export class CfnResolver {
         return `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:${name}-AbCdEf`;
       case 'AWS::StepFunctions::StateMachine':
         return `arn:aws:states:${REGION}:${ACCOUNT}:stateMachine:${name}`;
+      case 'AWS::KMS::Key': {
+        // KMS key ids are UUIDs; this one is stable per logical id.
+        const h = createHash('sha256').update(logicalId).digest('hex');
+        return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+      }
       case 'AWS::Cognito::UserPool':
         // Cognito pool ids are `<region>_<9 characters>`.
         return `${REGION}_${logicalId.slice(-9)}`;
@@ -67,6 +73,7 @@ export class CfnResolver {
       'AWS::Logs::LogGroup': `arn:aws:logs:${REGION}:${ACCOUNT}:log-group:${name}:*`,
       'AWS::StepFunctions::StateMachine': `arn:aws:states:${REGION}:${ACCOUNT}:stateMachine:${name}`,
       'AWS::SecretsManager::Secret': this.ref(logicalId),
+      'AWS::KMS::Key': `arn:aws:kms:${REGION}:${ACCOUNT}:key/${this.ref(logicalId)}`,
     };
     if (attribute === 'Arn' && arns[resource.Type]) return arns[resource.Type]!;
     if (resource.Type === 'AWS::SQS::Queue' && attribute === 'QueueName') return name;

@@ -15,6 +15,7 @@ import { resetS3 } from '../../lambdas/platform/blob';
 import { deployedAssembly, REGION, type DeployedAssembly } from './assembly';
 import { CfnResolver } from './cfn';
 import { RecordingEndpoint, type QueuedMessage } from './aws-endpoint';
+import { KmsFake } from './kms-fake';
 import { DeployedLambda } from './lambda-host';
 import { startHttpApi } from './http-api';
 import { reloadConfig } from '../../lambdas/platform/config';
@@ -106,6 +107,7 @@ export async function startDeployedStack(): Promise<DeployedStack> {
     dynamo: dynamo.endpoint,
     s3: s3.endpoint,
     secrets,
+    kms: new KmsFake(resolver.ofType('AWS::KMS::Key').map(([id]) => resolver.getAtt(id, 'Arn'))),
     queues,
     nowMs,
     startExecution: (_arn, name, input) => {

@@ -28,6 +28,7 @@ const SERVICE_OF: Record<string, string> = {
   GetItem: 'dynamodb', PutItem: 'dynamodb', UpdateItem: 'dynamodb', DeleteItem: 'dynamodb', Query: 'dynamodb', BatchWriteItem: 'dynamodb', BatchGetItem: 'dynamodb', TransactWriteItems: 'dynamodb',
   GetObject: 's3', PutObject: 's3', DeleteObject: 's3', CopyObject: 's3', ListObjectsV2: 's3',
   SendMessage: 'sqs', StartExecution: 'states', GetSecretValue: 'secretsmanager', SendTextMessage: 'sms-voice', SendVoiceMessage: 'sms-voice',
+  Encrypt: 'kms', Decrypt: 'kms',
 };
 
 // What IAM adds beyond the calls: s3:ListBucket lets a missing key answer 404 rather than 403.
@@ -73,6 +74,7 @@ describe('IAM least privilege', () => {
         if (op === 'SendMessage') return 'WEBHOOK_QUEUE_URL' in env;
         if (op === 'SendMessageBatch') return 'SPAM_QUEUE_URL' in env;
         if (op === 'StartExecution') return 'UPLOAD_STATE_MACHINE_ARN' in env;
+        if (op === 'Encrypt' || op === 'Decrypt') return 'SECRETS_KMS_KEY_ARN' in env;
         if (op === 'SendTextMessage' || op === 'SendVoiceMessage') return env.TELEPHONY_PROVIDER === 'aws';
         return true;
       };

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '../../lambdas/admin/admin';
 import { startDeployedStack, RECEIVER_HOST, type DeployedStack } from './deployed-stack';
 import { evaluateCalls } from './iam';
+import { verifyWebhook } from '../../lambdas/webhooks/verify-signature';
 
 /**
  * The deployed artifacts walked through the main flows: every request goes through the HTTP API
@@ -99,7 +100,7 @@ describe('deployed artifacts: the main flows', () => {
   });
 
   it('registers a webhook (ping), pools contacts on the schedule, completes them, and delivers upload events with one retry', async () => {
-    const hook = await json<{ webhook: { id: string } }>(await call('POST', '/api/v1/webhooks', { url: `https://${RECEIVER_HOST}/events`, events: ['contact.completed'] }), 201);
+    const hook = await json<{ webhook: { id: string }; secret: string }>(await call('POST', '/api/v1/webhooks', { url: `https://${RECEIVER_HOST}/events`, events: ['contact.completed'] }), 201);
     expect(stack.receiver.received.some((r) => r.body.includes('webhook.ping'))).toBe(true);
 
     const ids: string[] = [];
@@ -128,6 +129,10 @@ describe('deployed artifacts: the main flows', () => {
     // One delivery failed once (500) and succeeded on its retry a minute later; none was sent again after success.
     expect(deliveries.map((d) => d.attempts.length).sort()).toEqual([1, 1, 2]);
     expect(stack.receiver.received.length - before).toBe(4);
+    // Signed with the secret the API showed once: the consumer opened the sealed copy (KMS Decrypt).
+    for (const r of stack.receiver.received.slice(before)) {
+      expect(verifyWebhook(r.body, String(r.headers['x-service-signature']), hook.secret, { toleranceSeconds: 3600 })).toMatchObject({ type: 'contact.completed' });
+    }
   });
 
   it('adds and verifies a spam-monitored number and runs the daily tests on the schedule', async () => {
@@ -182,5 +187,8 @@ describe('deployed artifacts: the main flows', () => {
     // Every deployed function answered at least one real-shaped event in the walk.
     expect([...stack.functions.entries()].filter(([, f]) => f.invocations === 0).map(([id]) => id)).toEqual([]);
     expect(used.size).toBeGreaterThan(0);
+    // Signing secrets: sealed by the API that created them, opened only by the consumer that signed.
+    const kms = [...new Set(stack.endpoint.calls.filter((c) => c.service === 'kms').map((c) => `${c.fn.replace(/[0-9A-F]{8}$/, '')} ${c.action}`))].sort();
+    expect(kms).toEqual(['ApiWebhooksFunction kms:Encrypt', 'WebhooksDeliveryConsumer kms:Decrypt']);
   });
 });

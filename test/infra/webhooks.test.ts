@@ -56,13 +56,13 @@ describe('webhook delivery infrastructure', () => {
     }
   });
 
-  it('grants the workers only the table and the queue', () => {
+  it('grants the workers only the table, the queue and opening signing secrets', () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy'));
     const sweeperRole = resolve(stack.webhooks.sweeper.role!.roleName);
     const sweeperPolicy = policies.find((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([sweeperRole]));
     expect(sweeperPolicy).toBeDefined();
     const actions = (sweeperPolicy!.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).flatMap((s) => [s.Action].flat());
-    for (const action of actions) expect(action).toMatch(/^(dynamodb:(GetItem|Query|UpdateItem)$|sqs:SendMessage$|xray:)/);
+    for (const action of actions) expect(action).toMatch(/^(dynamodb:(GetItem|Query|UpdateItem)$|sqs:SendMessage$|kms:Decrypt$|xray:)/);
   });
 
   it('alarms on the dead-letter queue and on auto-disabled endpoints', () => {
