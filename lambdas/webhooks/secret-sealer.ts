@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Signing secrets at rest (docs/webhooks.md, Secrets at rest): webhook endpoint secrets and contact
 // callback secrets are stored sealed, never as plaintext. Two ports, not one, so least privilege
