@@ -26,6 +26,25 @@ function callList(valid: number): string {
   return lines.join('\n') + '\n';
 }
 
+/** A loopback webhook receiver that answers 200 and keeps the event types it got. */
+async function startReceiver(path: string): Promise<{ url: string; received: { type: string }[]; close(): Promise<void> }> {
+  const received: { type: string }[] = [];
+  const receiver: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ type: (JSON.parse(body) as { type: string }).type });
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}${path}`,
+    received,
+    close: () => new Promise<void>((r) => receiver.close(() => r())),
+  };
+}
+
 async function accessToken(page: Page): Promise<string> {
   return page.evaluate(() => {
     for (let i = 0; i < sessionStorage.length; i++) {
@@ -238,18 +257,10 @@ describe('console in Chromium', () => {
     await memberCtx.close();
   });
 
-  it('registers a webhook to a loopback receiver: ping outcome, secret once, deliveries log, disable', async () => {
-    const received: { type: string }[] = [];
-    const receiver: Server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        received.push({ type: (JSON.parse(body) as { type: string }).type });
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  it('registers a webhook to a loopback receiver: ping outcome, secret once, deliveries log, disable, change its URL', async () => {
+    const first = await startReceiver('/hooks');
+    const second = await startReceiver('/moved');
+    const { received, url: hookUrl } = first;
     try {
       const { page } = owner;
       await page.getByRole('link', { name: 'Webhooks' }).click();
@@ -272,7 +283,7 @@ describe('console in Chromium', () => {
       expect(listed).toHaveLength(1);
       expect(listed[0]).toMatchObject({ is_active: false, description: 'CRM sync' });
       expect(listed[0]!.events).toContain('upload.created');
-      const hooksOverApi = async () => (await (await service.request('GET', '/api/v1/webhooks')).json()) as { id: string; is_active: boolean; events: string[] }[];
+      const hooksOverApi = async () => (await (await service.request('GET', '/api/v1/webhooks')).json()) as { id: string; url: string; verified_at: string; is_active: boolean; events: string[] }[];
       // Re-enable; edit its events from the page (unticking one, ticking another).
       await card.getByRole('button', { name: 'Re-enable' }).click();
       await card.getByText('active', { exact: true }).waitFor();
@@ -295,21 +306,57 @@ describe('console in Chromium', () => {
       expect((await hooksOverApi())[0]!.events.sort()).toEqual(expected);
       expect((await hooksOverApi())[0]!.is_active).toBe(true);
       expect(await card.getByRole('checkbox', { name: 'upload.created' }).isChecked()).toBe(false);
+      // Change its URL to a second receiver: the API's update pings it there (the page shows the
+      // answer), and the next delivery goes there, not to the first.
+      const pingedBefore = (await hooksOverApi())[0]!;
+      await card.getByRole('button', { name: `Change URL of ${hookUrl}` }).click();
+      await card.getByLabel(`New URL for ${hookUrl}`).fill(second.url);
+      await card.getByRole('button', { name: 'Save URL' }).click();
+      const moved = page.getByRole('article', { name: `Endpoint ${second.url}` });
+      await moved.getByText(`Ping answered 200: events now go to ${second.url}.`).waitFor();
+      expect(second.received.map((r) => r.type)).toEqual(['webhook.ping']);
+      // Both pings in the deliveries log (the registration's, and the new URL's).
+      await expect.poll(() => moved.getByRole('cell', { name: 'webhook.ping' }).count()).toBe(2);
+      expect((await hooksOverApi())[0]).toMatchObject({ id: pingedBefore.id, url: second.url, is_active: true });
+      await shot(page, 'webhooks-url-changed');
+      // Hostile URLs (the metadata service, a private address) are the API's 400: the page shows
+      // its reason and the endpoint keeps its URL; nothing is sent anywhere.
+      for (const [hostile, reason] of [
+        ['http://169.254.169.254/latest/meta-data/', /URL not changed: Invalid url: URL host must resolve to a public address/],
+        ['https://10.0.0.7/hooks', /URL not changed: Invalid url: URL host must resolve to a public address/],
+      ] as const) {
+        await moved.getByRole('button', { name: `Change URL of ${second.url}` }).click();
+        await moved.getByLabel(`New URL for ${second.url}`).fill(hostile);
+        await moved.getByRole('button', { name: 'Save URL' }).click();
+        await moved.getByRole('alert').getByText(reason).waitFor();
+        await moved.getByRole('button', { name: 'Cancel' }).click();
+        expect((await hooksOverApi())[0]!.url).toBe(second.url);
+      }
+      await shot(page, 'webhooks-url-refused');
+      const verifiedAt = (await hooksOverApi())[0]!.verified_at;
+      // The next event: tick upload.created again, create an upload through the API.
+      await moved.getByRole('checkbox', { name: 'upload.created' }).check();
+      await expect.poll(async () => (await hooksOverApi())[0]!.events).toContain('upload.created');
+      const numbers = Array.from({ length: 100 }, (_, i) => `+1415555${String(1000 + i).padStart(4, '0')}`);
+      expect((await service.request('POST', '/api/v1/uploads', { body: { phone_numbers: numbers, filename: 'after-move.csv' } })).status).toBe(200);
+      await expect.poll(() => second.received.map((r) => r.type), { timeout: 20_000 }).toContain('upload.created');
+      expect(received.map((r) => r.type)).toEqual(['webhook.ping']);
+      expect((await hooksOverApi())[0]!.verified_at).toBe(verifiedAt);
       // A URL that does not answer 2xx is not registered; the page says why.
       await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/nothing-listens');
       await page.getByRole('button', { name: 'Register endpoint' }).click();
       await page.getByText(/Not registered: The webhook.ping to the URL did not complete/).waitFor();
       // Delete it: the page asks first; dismissing keeps it, accepting removes it.
       page.once('dialog', (d) => void d.dismiss());
-      await card.getByRole('button', { name: `Delete endpoint ${hookUrl}` }).click();
+      await moved.getByRole('button', { name: `Delete endpoint ${second.url}` }).click();
       expect(await hooksOverApi()).toHaveLength(1);
       page.once('dialog', (d) => void d.accept());
-      await card.getByRole('button', { name: `Delete endpoint ${hookUrl}` }).click();
-      await page.getByText(`${hookUrl} deleted.`).waitFor();
+      await moved.getByRole('button', { name: `Delete endpoint ${second.url}` }).click();
+      await page.getByText(`${second.url} deleted.`).waitFor();
       await page.getByText('No endpoints yet.').waitFor();
       expect(await hooksOverApi()).toEqual([]);
     } finally {
-      await new Promise<void>((r) => receiver.close(() => r()));
+      await Promise.all([first.close(), second.close()]);
     }
   });
 
