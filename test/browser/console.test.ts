@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { useTestService } from '../support/runtime';
 import { buildConsole, launch, newContext, shot, signIn } from './browser';
 import { runSpamTestsNow, spamVerificationCodes } from '../../lambdas/admin/admin';
+import { db } from '../../lambdas/platform/table';
+import { VALIDATION_PROGRESS_ROWS } from '../../lambdas/console/web-upload';
 
 // The console in a real browser (Debian's Chromium) against the whole local runtime: sign-in on the
 // embedded OpenID Connect provider, the in-app upload flow to a downloaded processed file, the
@@ -450,5 +453,56 @@ describe('console in Chromium', () => {
     await page.getByRole('link', { name: 'Uploads' }).click();
     await page.getByRole('link', { name: /spring-campaign/ }).waitFor();
     await shot(page, 'uploads');
+  });
+
+  it('shows validation progress as a determinate bar that rises with the rows the server has checked, to completion', async () => {
+    const { page } = owner;
+    const rows = 6 * VALIDATION_PROGRESS_ROWS + 500;
+    const lines = ['Name,Phone', ...Array.from({ length: rows }, (_, i) => `P${i},(646) ${300 + (i % 600)}-${String(i % 10_000).padStart(4, '0')}`)];
+    // A slow database, played by holding each progress write back: the page's reads of the draft
+    // (every 250 ms) then meet each step, whatever the machine's speed.
+    const client = db() as unknown as { send: (command: unknown) => Promise<unknown> };
+    const send = client.send.bind(client);
+    const slowProgress = vi.spyOn(client, 'send').mockImplementation(async (command) => {
+      const out = await send(command);
+      if (command instanceof UpdateCommand && command.input.UpdateExpression?.includes('validated_rows = :n')) await new Promise((r) => setTimeout(r, 400));
+      return out;
+    });
+    try {
+      await page.getByRole('link', { name: 'New upload' }).first().click();
+      await page.getByLabel('CSV file').setInputFiles({ name: 'big-progress.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n') + '\n') });
+      await page.getByRole('button', { name: 'Upload file' }).click();
+      await page.getByRole('heading', { name: 'Map columns' }).waitFor();
+      // Every value the bar takes, as the page renders it.
+      // (A script string: the tests are compiled without the DOM's types.)
+      await page.evaluate(`
+        window.barValues = [];
+        new MutationObserver(() => {
+          const bar = document.getElementById('validation-progress');
+          if (bar) window.barValues.push(bar.getAttribute('value') + '/' + bar.getAttribute('max'));
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['value', 'max'] });
+      `);
+      await page.getByRole('button', { name: 'Validate' }).click();
+      const bar = page.getByRole('progressbar', { name: 'Validating' });
+      await bar.waitFor();
+      // An intermediate value, shown in words too; the screenshot is taken mid-way.
+      await page.getByText(new RegExp(`^[1-5]0,000 of ${rows.toLocaleString('en-US')} rows checked by the API's rules…$`)).waitFor();
+      expect(Number(await bar.getAttribute('max'))).toBe(rows);
+      await shot(page, 'upload-validating');
+      await page.getByRole('heading', { name: 'Confirm' }).waitFor();
+      // It ends complete, and stays so beside the counts.
+      const done = page.getByRole('progressbar', { name: 'Validated' });
+      expect([await done.getAttribute('value'), await done.getAttribute('max')]).toEqual([String(rows), String(rows)]);
+      await page.getByText(`All ${rows.toLocaleString('en-US')} rows checked by the API's rules.`).waitFor();
+      const values = [...new Set(await page.evaluate<string[]>('window.barValues'))].map((v) => Number(v.split('/')[0]));
+      const between = values.filter((v) => v > 0 && v < rows);
+      // Several distinct steps between 0 and the end, each one a multiple of the step (never per row), rising.
+      expect(between.length).toBeGreaterThanOrEqual(3);
+      for (const v of between) expect(v % VALIDATION_PROGRESS_ROWS).toBe(0);
+      expect(values).toEqual([...values].sort((a, b) => a - b));
+      expect(values.at(-1)).toBe(rows);
+    } finally {
+      slowProgress.mockRestore();
+    }
   });
 });
