@@ -140,6 +140,7 @@ export class PhoneValidationStack extends Stack {
       },
       grantSpam: (fn) => spam.grantServe(fn),
       filesBucket: this.data.filesBucket,
+      filesBucketOrigin: this.data.filesBucketOrigin,
     });
     // Last: alarms cover every function and schedule the stack holds.
     new MonitoringConstruct(this, 'Monitoring', {
