@@ -130,7 +130,8 @@ export class PhoneValidationStack extends Stack {
       table: this.data.table,
       environment,
       grantUploads: (fn) => {
-        grantObjects(fn, this.data.filesBucket, { read: ['uploads/', 'staging/'], write: ['uploads/', 'staging/'] });
+        // web-drafts/: a web upload's file, validation report and kept plan before confirmation (docs/console.md).
+        grantObjects(fn, this.data.filesBucket, { read: ['uploads/', 'staging/', 'web-drafts/'], write: ['uploads/', 'staging/', 'web-drafts/'] });
         uploads.grantStart(fn);
       },
       grantEmit,
