@@ -48,6 +48,12 @@ export interface ConsoleConstructProps {
    * the staging path's presigned POST, so it answers CORS for the console's origin only.
    */
   filesBucket: Bucket;
+  /**
+   * The files bucket's own origin (DataConstruct.filesBucketOrigin), for the page's CSP: built from
+   * the bucket's deterministic name, so naming it does not make the distribution depend on the
+   * bucket, which depends on the distribution through its CORS rule.
+   */
+  filesBucketOrigin: string;
 }
 
 /** The console's audience-free scope: Cognito access tokens carry the client id, which the authorizer checks. */
@@ -98,12 +104,11 @@ export class ConsoleConstruct extends Construct {
     const domainPrefix = (this.node.tryGetContext('consoleDomainPrefix') as string | undefined) ?? `phone-validation-${stack.account}`;
     const domain = this.userPool.addDomain('HostedSignIn', { cognitoDomain: { domainPrefix } });
 
-    // The page posts large files to the files bucket. Its CSP cannot name the bucket: the bucket's
-    // CORS rule names this distribution, so the distribution's headers naming the bucket would be a
-    // dependency cycle. It names S3's virtual-hosted endpoints instead; the bucket's CORS rule is
-    // what admits this origin, and only to this bucket.
-    const uploadOrigins = [`https://*.s3.${stack.region}.amazonaws.com`, 'https://*.s3.amazonaws.com'];
-    const website = this.distributionFor(props.api, domain.baseUrl(), uploadOrigins);
+    // The page posts large files to the files bucket, and its CSP names that bucket alone. The
+    // bucket's CORS rule names this distribution, so the CSP must not refer to the bucket resource
+    // (a dependency cycle): it uses the bucket's name, built from the stack name and
+    // pseudo-parameters (lib/data-construct.ts).
+    const website = this.distributionFor(props.api, domain.baseUrl(), [props.filesBucketOrigin]);
     this.distribution = website;
     const origin = `https://${website.distributionDomainName}`;
     this.client = this.userPool.addClient('ConsoleClient', {

@@ -130,7 +130,8 @@ export class PhoneValidationStack extends Stack {
       table: this.data.table,
       environment,
       grantUploads: (fn) => {
-        grantObjects(fn, this.data.filesBucket, { read: ['uploads/', 'staging/'], write: ['uploads/', 'staging/'] });
+        // web-drafts/: a web upload's file, validation report and kept plan before confirmation (docs/console.md).
+        grantObjects(fn, this.data.filesBucket, { read: ['uploads/', 'staging/', 'web-drafts/'], write: ['uploads/', 'staging/', 'web-drafts/'] });
         uploads.grantStart(fn);
       },
       grantEmit,
@@ -140,6 +141,7 @@ export class PhoneValidationStack extends Stack {
       },
       grantSpam: (fn) => spam.grantServe(fn),
       filesBucket: this.data.filesBucket,
+      filesBucketOrigin: this.data.filesBucketOrigin,
     });
     // Signing secrets: sealed where they are created (endpoint registration, contact creation),
     // opened only where they sign (deliveries, the sweeper's attempts, the URL-change ping).

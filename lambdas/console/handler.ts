@@ -12,7 +12,7 @@ import { readStaged, stageUpload } from '../uploads/staging';
 import { toPublicUpload, type UploadRecord } from '../uploads/upload';
 import { getUpload, listUploads } from '../uploads/upload-repository';
 import { listLedger, listMembers } from './directory';
-import { createEndpoint, deleteEndpoint, listDeliveries, listEndpointsOf, updateEndpoint } from '../webhooks/endpoints';
+import { createEndpoint, deleteEndpoint, listDeliveries, listEndpointsOf, updateEndpointWithPing } from '../webhooks/endpoints';
 import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../events/envelope';
 import { addNumber, deleteNumber as deleteSpamNumber, history as spamHistory, listNumbers, resendCode, screenshot as spamScreenshot, verifyNumber } from '../spam/numbers';
 import { isCarrier } from '../spam/carriers';
@@ -118,8 +118,10 @@ route('POST', '/console/api/webhooks', async (p, { event, ports }) => {
 });
 route('POST', '/console/api/webhooks/{id}', async (p, { params, event, ports }) => {
   requireOwner(p);
-  const body = json(z.object({ description: z.string().max(500).nullish(), events: z.array(z.string()).optional(), is_active: z.boolean().optional() }), event);
-  return { webhook: await updateEndpoint(ports, p.organizationId, params.id!, body) };
+  // A changed url goes through the API's own update: URL-safety check, then the synchronous ping
+  // with the endpoint's secret; a refusal leaves the endpoint as it was.
+  const body = json(z.object({ url: z.string().min(1).max(2048).optional(), description: z.string().max(500).nullish(), events: z.array(z.string()).optional(), is_active: z.boolean().optional() }), event);
+  return updateEndpointWithPing(ports, p.organizationId, params.id!, body);
 });
 route('DELETE', '/console/api/webhooks/{id}', async (p, { params }) => {
   requireOwner(p);

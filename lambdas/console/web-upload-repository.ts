@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, setClause, tableName, updateReturning, putItem, IF_NEW, queryItems } from '../platform/table';
+import { db, setClause, tableName, updateItem, updateReturning, putItem, IF_NEW, queryItems } from '../platform/table';
 import type { ColumnMapping } from '../uploads/plan';
 import * as z from 'zod';
 import { readEntity, readExisting } from '../platform/table-read';
@@ -37,6 +37,12 @@ export interface WebDraft {
   header: string[];
   preview: string[][];
   total_rows: number;
+  /**
+   * How many of total_rows validation has checked: 0 when it starts, raised every
+   * VALIDATION_PROGRESS_ROWS rows while it runs, total_rows when it ends. Absent on drafts never
+   * validated (and on drafts from before it was kept).
+   */
+  validated_rows?: number;
   suggested: { phone_columns: string[]; full_name_column?: string; first_name_column?: string; last_name_column?: string };
   mapping: ColumnMapping | null;
   validation: DraftValidation | null;
@@ -59,6 +65,7 @@ const draftSchema: z.ZodType<WebDraft> = z.looseObject({
   header: z.array(z.string()),
   preview: z.array(z.array(z.string())),
   total_rows: z.number(),
+  validated_rows: z.number().int().min(0).optional(),
   suggested: z.looseObject({ phone_columns: z.array(z.string()), full_name_column: optionalName, first_name_column: optionalName, last_name_column: optionalName }),
   mapping: z.looseObject({ phoneColumns: z.array(z.string()), fullNameColumn: optionalName, firstNameColumn: optionalName, lastNameColumn: optionalName }).nullable(),
   validation: z
@@ -101,6 +108,20 @@ export async function transitionDraft(id: string, from: DraftStatus[], to: Draft
     ExpressionAttributeValues: { ...values, ...Object.fromEntries(from.map((s, i) => [`:from${i}`, s])) },
   });
   return item ? readExisting('WebUploadDraft', draftSchema, item) : null;
+}
+
+/**
+ * Raises validated_rows while the draft is validating; false once it no longer is (validation ended
+ * elsewhere, or the draft went on). Never lowers it, so a late write cannot move the bar back.
+ */
+export async function recordValidationProgress(id: string, validatedRows: number, at: string): Promise<boolean> {
+  return updateItem({
+    Key: draftKey(id),
+    UpdateExpression: 'SET validated_rows = :n, updated_at = :at',
+    ConditionExpression: 'attribute_exists(pk) AND #status = :validating AND (attribute_not_exists(validated_rows) OR validated_rows < :n)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':n': validatedRows, ':at': at, ':validating': 'validating' },
+  });
 }
 
 /** Drafts not yet confirmed, newest first. */

@@ -37,6 +37,35 @@ export const priceOf = (validNumbers: number, tier: Tier): number => (tier === '
  * E.164, duplicates across columns and rows count once, 100–250,000 valid numbers.
  */
 export function planUpload(header: string[], rows: string[][], mapping: ColumnMapping, options: { minimum?: number } = {}): UploadPlan {
+  const planner = startPlan(header, rows, mapping, options);
+  planner.validate(rows.length);
+  return planner.finish();
+}
+
+/**
+ * planUpload in steps of `every` rows, awaiting `progress(rows validated so far)` after each step
+ * but the last: the console records how far validation is (at most one write per step) and, since
+ * each step awaits, a single process goes on answering other requests meanwhile. Same rules,
+ * same plan, same refusals as planUpload.
+ */
+export async function planUploadInSteps(
+  header: string[],
+  rows: string[][],
+  mapping: ColumnMapping,
+  options: { minimum?: number; every: number; progress: (validatedRows: number) => Promise<void> },
+): Promise<UploadPlan> {
+  if (!(options.every >= 1)) throw new RangeError('every must be at least 1 row');
+  const planner = startPlan(header, rows, mapping, options);
+  for (let done = 0; done < rows.length; ) {
+    done = Math.min(rows.length, done + options.every);
+    planner.validate(done);
+    if (done < rows.length) await options.progress(done);
+  }
+  return planner.finish();
+}
+
+/** The rules, run over rows [validated so far, upTo) at each validate() call. */
+function startPlan(header: string[], rows: string[][], mapping: ColumnMapping, options: { minimum?: number }): { validate(upTo: number): void; finish(): UploadPlan } {
   const minimum = options.minimum ?? MIN_NUMBERS;
   if (rows.length > MAX_NUMBERS) throw new TooLarge(`At most ${MAX_NUMBERS} rows per upload; got ${rows.length}`);
   const index = (name: string, role: string): number => {
@@ -55,48 +84,56 @@ export function planUpload(header: string[], rows: string[][], mapping: ColumnMa
   const work: WorkRow[] = new Array(rows.length);
   let validRows = 0;
   let invalid = 0;
-  for (let r = 0; r < rows.length; r++) {
-    const fields = rows[r]!;
-    if (fields.length > header.length) {
-      throw new InvalidInput(`Row ${r + 2} has ${fields.length} fields but the header has ${header.length}; quote cells that contain commas`);
-    }
-    const numbers: (string | null)[] = new Array(phoneIdx.length);
-    let any = false;
-    for (let c = 0; c < phoneIdx.length; c++) {
-      const cell = (fields[phoneIdx[c]!] ?? '').trim();
-      if (!cell) {
-        numbers[c] = '';
-        continue;
+  let next = 0;
+  const validate = (upTo: number): void => {
+    for (let r = next; r < upTo; r++) {
+      const fields = rows[r]!;
+      if (fields.length > header.length) {
+        throw new InvalidInput(`Row ${r + 2} has ${fields.length} fields but the header has ${header.length}; quote cells that contain commas`);
       }
-      const normalized = normalizeUsCa(cell);
-      if (!normalized) {
-        invalid++;
-        numbers[c] = null;
-        continue;
+      const numbers: (string | null)[] = new Array(phoneIdx.length);
+      let any = false;
+      for (let c = 0; c < phoneIdx.length; c++) {
+        const cell = (fields[phoneIdx[c]!] ?? '').trim();
+        if (!cell) {
+          numbers[c] = '';
+          continue;
+        }
+        const normalized = normalizeUsCa(cell);
+        if (!normalized) {
+          invalid++;
+          numbers[c] = null;
+          continue;
+        }
+        numbers[c] = normalized.e164;
+        seen.add(normalized.e164);
+        any = true;
       }
-      numbers[c] = normalized.e164;
-      seen.add(normalized.e164);
-      any = true;
+      if (any) validRows++;
+      const row: WorkRow = { numbers };
+      if (identity) {
+        const full = fullIdx >= 0 ? (fields[fullIdx] ?? '').trim() : '';
+        const first = firstIdx >= 0 ? (fields[firstIdx] ?? '').trim() : '';
+        const last = lastIdx >= 0 ? (fields[lastIdx] ?? '').trim() : '';
+        if (full) row.name = { full };
+        else if (first && last) row.name = { first, last };
+      }
+      work[r] = row;
     }
-    if (any) validRows++;
-    const row: WorkRow = { numbers };
-    if (identity) {
-      const full = fullIdx >= 0 ? (fields[fullIdx] ?? '').trim() : '';
-      const first = firstIdx >= 0 ? (fields[firstIdx] ?? '').trim() : '';
-      const last = lastIdx >= 0 ? (fields[lastIdx] ?? '').trim() : '';
-      if (full) row.name = { full };
-      else if (first && last) row.name = { first, last };
+    next = upTo;
+  };
+  const finish = (): UploadPlan => {
+    if (next !== rows.length) throw new Error(`plan finished after ${next} of ${rows.length} rows`);
+    if (seen.size > MAX_NUMBERS) throw new TooLarge(`At most ${MAX_NUMBERS} numbers per upload; got ${seen.size}`);
+    if (seen.size < minimum) {
+      throw new TooFewNumbers({
+        error: 'min_contacts_required',
+        min: MIN_NUMBERS,
+        got: seen.size,
+        message: `An upload needs at least ${MIN_NUMBERS} valid US/CA phone numbers; ${seen.size} remained after validation and de-duplication`,
+      });
     }
-    work[r] = row;
-  }
-  if (seen.size > MAX_NUMBERS) throw new TooLarge(`At most ${MAX_NUMBERS} numbers per upload; got ${seen.size}`);
-  if (seen.size < minimum) {
-    throw new TooFewNumbers({
-      error: 'min_contacts_required',
-      min: MIN_NUMBERS,
-      got: seen.size,
-      message: `An upload needs at least ${MIN_NUMBERS} valid US/CA phone numbers; ${seen.size} remained after validation and de-duplication`,
-    });
-  }
-  return { rows: work, totalRows: rows.length, validRowCount: validRows, validNumberCount: seen.size, invalidCount: invalid, identity };
+    return { rows: work, totalRows: rows.length, validRowCount: validRows, validNumberCount: seen.size, invalidCount: invalid, identity };
+  };
+  return { validate, finish };
 }

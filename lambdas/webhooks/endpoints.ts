@@ -88,12 +88,22 @@ export async function getEndpointOf(organizationId: string, id: string): Promise
   return toPublic(await ownEndpoint(organizationId, id));
 }
 
-export async function updateEndpoint(
+export type EndpointPatch = { url?: string; description?: string | null; events?: string[]; is_active?: boolean };
+
+export async function updateEndpoint(ports: NetPorts & OpenPorts, organizationId: string, id: string, patch: EndpointPatch): Promise<WebhookEndpoint> {
+  return (await updateEndpointWithPing(ports, organizationId, id, patch)).webhook;
+}
+
+/**
+ * The API's PATCH, also answering the synchronous ping a URL change sent (null when the URL did not
+ * change), so the console can show its outcome.
+ */
+export async function updateEndpointWithPing(
   ports: NetPorts & OpenPorts,
   organizationId: string,
   id: string,
-  patch: { url?: string; description?: string | null; events?: string[]; is_active?: boolean },
-): Promise<WebhookEndpoint> {
+  patch: EndpointPatch,
+): Promise<{ webhook: WebhookEndpoint; ping: { status_code: number; delivery_id: string; attempted_at: string } | null }> {
   const current = await ownEndpoint(organizationId, id);
   const at = nowIso();
   const fields: Partial<EndpointRecord> = { updated_at: at };
@@ -117,7 +127,7 @@ export async function updateEndpoint(
   const updated = await updateEndpointFields(id, organizationId, fields);
   if (!updated) throw new NotFound('Webhook endpoint not found');
   if (ping) await recordPing(organizationId, id, ping);
-  return toPublic(updated);
+  return { webhook: toPublic(updated), ping: ping && { status_code: ping.statusCode, delivery_id: ping.deliveryId, attempted_at: ping.attemptedAt } };
 }
 
 /** Hard delete; deliveries still in flight end as exhausted. */

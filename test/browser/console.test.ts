@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { useTestService } from '../support/runtime';
 import { buildConsole, launch, newContext, shot, signIn } from './browser';
 import { runSpamTestsNow, spamVerificationCodes } from '../../lambdas/admin/admin';
+import { db } from '../../lambdas/platform/table';
+import { VALIDATION_PROGRESS_ROWS } from '../../lambdas/console/web-upload';
 
 // The console in a real browser (Debian's Chromium) against the whole local runtime: sign-in on the
 // embedded OpenID Connect provider, the in-app upload flow to a downloaded processed file, the
@@ -24,6 +27,25 @@ function callList(valid: number): string {
   for (let i = 0; i < valid; i++) lines.push(`Person ${i},(415) ${200 + (i % 700)}-${String(1000 + i).padStart(4, '0')},n${i}`);
   lines.push('Dup Person,(415) 200-1000,dup', 'Bad One,12345,bad', 'Bad Two,call me,bad');
   return lines.join('\n') + '\n';
+}
+
+/** A loopback webhook receiver that answers 200 and keeps the event types it got. */
+async function startReceiver(path: string): Promise<{ url: string; received: { type: string }[]; close(): Promise<void> }> {
+  const received: { type: string }[] = [];
+  const receiver: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ type: (JSON.parse(body) as { type: string }).type });
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}${path}`,
+    received,
+    close: () => new Promise<void>((r) => receiver.close(() => r())),
+  };
 }
 
 async function accessToken(page: Page): Promise<string> {
@@ -238,18 +260,10 @@ describe('console in Chromium', () => {
     await memberCtx.close();
   });
 
-  it('registers a webhook to a loopback receiver: ping outcome, secret once, deliveries log, disable', async () => {
-    const received: { type: string }[] = [];
-    const receiver: Server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        received.push({ type: (JSON.parse(body) as { type: string }).type });
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  it('registers a webhook to a loopback receiver: ping outcome, secret once, deliveries log, disable, change its URL', async () => {
+    const first = await startReceiver('/hooks');
+    const second = await startReceiver('/moved');
+    const { received, url: hookUrl } = first;
     try {
       const { page } = owner;
       await page.getByRole('link', { name: 'Webhooks' }).click();
@@ -272,7 +286,7 @@ describe('console in Chromium', () => {
       expect(listed).toHaveLength(1);
       expect(listed[0]).toMatchObject({ is_active: false, description: 'CRM sync' });
       expect(listed[0]!.events).toContain('upload.created');
-      const hooksOverApi = async () => (await (await service.request('GET', '/api/v1/webhooks')).json()) as { id: string; is_active: boolean; events: string[] }[];
+      const hooksOverApi = async () => (await (await service.request('GET', '/api/v1/webhooks')).json()) as { id: string; url: string; verified_at: string; is_active: boolean; events: string[] }[];
       // Re-enable; edit its events from the page (unticking one, ticking another).
       await card.getByRole('button', { name: 'Re-enable' }).click();
       await card.getByText('active', { exact: true }).waitFor();
@@ -295,21 +309,57 @@ describe('console in Chromium', () => {
       expect((await hooksOverApi())[0]!.events.sort()).toEqual(expected);
       expect((await hooksOverApi())[0]!.is_active).toBe(true);
       expect(await card.getByRole('checkbox', { name: 'upload.created' }).isChecked()).toBe(false);
+      // Change its URL to a second receiver: the API's update pings it there (the page shows the
+      // answer), and the next delivery goes there, not to the first.
+      const pingedBefore = (await hooksOverApi())[0]!;
+      await card.getByRole('button', { name: `Change URL of ${hookUrl}` }).click();
+      await card.getByLabel(`New URL for ${hookUrl}`).fill(second.url);
+      await card.getByRole('button', { name: 'Save URL' }).click();
+      const moved = page.getByRole('article', { name: `Endpoint ${second.url}` });
+      await moved.getByText(`Ping answered 200: events now go to ${second.url}.`).waitFor();
+      expect(second.received.map((r) => r.type)).toEqual(['webhook.ping']);
+      // Both pings in the deliveries log (the registration's, and the new URL's).
+      await expect.poll(() => moved.getByRole('cell', { name: 'webhook.ping' }).count()).toBe(2);
+      expect((await hooksOverApi())[0]).toMatchObject({ id: pingedBefore.id, url: second.url, is_active: true });
+      await shot(page, 'webhooks-url-changed');
+      // Hostile URLs (the metadata service, a private address) are the API's 400: the page shows
+      // its reason and the endpoint keeps its URL; nothing is sent anywhere.
+      for (const [hostile, reason] of [
+        ['http://169.254.169.254/latest/meta-data/', /URL not changed: Invalid url: URL host must resolve to a public address/],
+        ['https://10.0.0.7/hooks', /URL not changed: Invalid url: URL host must resolve to a public address/],
+      ] as const) {
+        await moved.getByRole('button', { name: `Change URL of ${second.url}` }).click();
+        await moved.getByLabel(`New URL for ${second.url}`).fill(hostile);
+        await moved.getByRole('button', { name: 'Save URL' }).click();
+        await moved.getByRole('alert').getByText(reason).waitFor();
+        await moved.getByRole('button', { name: 'Cancel' }).click();
+        expect((await hooksOverApi())[0]!.url).toBe(second.url);
+      }
+      await shot(page, 'webhooks-url-refused');
+      const verifiedAt = (await hooksOverApi())[0]!.verified_at;
+      // The next event: tick upload.created again, create an upload through the API.
+      await moved.getByRole('checkbox', { name: 'upload.created' }).check();
+      await expect.poll(async () => (await hooksOverApi())[0]!.events).toContain('upload.created');
+      const numbers = Array.from({ length: 100 }, (_, i) => `+1415555${String(1000 + i).padStart(4, '0')}`);
+      expect((await service.request('POST', '/api/v1/uploads', { body: { phone_numbers: numbers, filename: 'after-move.csv' } })).status).toBe(200);
+      await expect.poll(() => second.received.map((r) => r.type), { timeout: 20_000 }).toContain('upload.created');
+      expect(received.map((r) => r.type)).toEqual(['webhook.ping']);
+      expect((await hooksOverApi())[0]!.verified_at).toBe(verifiedAt);
       // A URL that does not answer 2xx is not registered; the page says why.
       await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/nothing-listens');
       await page.getByRole('button', { name: 'Register endpoint' }).click();
       await page.getByText(/Not registered: The webhook.ping to the URL did not complete/).waitFor();
       // Delete it: the page asks first; dismissing keeps it, accepting removes it.
       page.once('dialog', (d) => void d.dismiss());
-      await card.getByRole('button', { name: `Delete endpoint ${hookUrl}` }).click();
+      await moved.getByRole('button', { name: `Delete endpoint ${second.url}` }).click();
       expect(await hooksOverApi()).toHaveLength(1);
       page.once('dialog', (d) => void d.accept());
-      await card.getByRole('button', { name: `Delete endpoint ${hookUrl}` }).click();
-      await page.getByText(`${hookUrl} deleted.`).waitFor();
+      await moved.getByRole('button', { name: `Delete endpoint ${second.url}` }).click();
+      await page.getByText(`${second.url} deleted.`).waitFor();
       await page.getByText('No endpoints yet.').waitFor();
       expect(await hooksOverApi()).toEqual([]);
     } finally {
-      await new Promise<void>((r) => receiver.close(() => r()));
+      await Promise.all([first.close(), second.close()]);
     }
   });
 
@@ -403,5 +453,56 @@ describe('console in Chromium', () => {
     await page.getByRole('link', { name: 'Uploads' }).click();
     await page.getByRole('link', { name: /spring-campaign/ }).waitFor();
     await shot(page, 'uploads');
+  });
+
+  it('shows validation progress as a determinate bar that rises with the rows the server has checked, to completion', async () => {
+    const { page } = owner;
+    const rows = 6 * VALIDATION_PROGRESS_ROWS + 500;
+    const lines = ['Name,Phone', ...Array.from({ length: rows }, (_, i) => `P${i},(646) ${300 + (i % 600)}-${String(i % 10_000).padStart(4, '0')}`)];
+    // A slow database, played by holding each progress write back: the page's reads of the draft
+    // (every 250 ms) then meet each step, whatever the machine's speed.
+    const client = db() as unknown as { send: (command: unknown) => Promise<unknown> };
+    const send = client.send.bind(client);
+    const slowProgress = vi.spyOn(client, 'send').mockImplementation(async (command) => {
+      const out = await send(command);
+      if (command instanceof UpdateCommand && command.input.UpdateExpression?.includes('validated_rows = :n')) await new Promise((r) => setTimeout(r, 400));
+      return out;
+    });
+    try {
+      await page.getByRole('link', { name: 'New upload' }).first().click();
+      await page.getByLabel('CSV file').setInputFiles({ name: 'big-progress.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n') + '\n') });
+      await page.getByRole('button', { name: 'Upload file' }).click();
+      await page.getByRole('heading', { name: 'Map columns' }).waitFor();
+      // Every value the bar takes, as the page renders it.
+      // (A script string: the tests are compiled without the DOM's types.)
+      await page.evaluate(`
+        window.barValues = [];
+        new MutationObserver(() => {
+          const bar = document.getElementById('validation-progress');
+          if (bar) window.barValues.push(bar.getAttribute('value') + '/' + bar.getAttribute('max'));
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['value', 'max'] });
+      `);
+      await page.getByRole('button', { name: 'Validate' }).click();
+      const bar = page.getByRole('progressbar', { name: 'Validating' });
+      await bar.waitFor();
+      // An intermediate value, shown in words too; the screenshot is taken mid-way.
+      await page.getByText(new RegExp(`^[1-5]0,000 of ${rows.toLocaleString('en-US')} rows checked by the API's rules…$`)).waitFor();
+      expect(Number(await bar.getAttribute('max'))).toBe(rows);
+      await shot(page, 'upload-validating');
+      await page.getByRole('heading', { name: 'Confirm' }).waitFor();
+      // It ends complete, and stays so beside the counts.
+      const done = page.getByRole('progressbar', { name: 'Validated' });
+      expect([await done.getAttribute('value'), await done.getAttribute('max')]).toEqual([String(rows), String(rows)]);
+      await page.getByText(`All ${rows.toLocaleString('en-US')} rows checked by the API's rules.`).waitFor();
+      const values = [...new Set(await page.evaluate<string[]>('window.barValues'))].map((v) => Number(v.split('/')[0]));
+      const between = values.filter((v) => v > 0 && v < rows);
+      // Several distinct steps between 0 and the end, each one a multiple of the step (never per row), rising.
+      expect(between.length).toBeGreaterThanOrEqual(3);
+      for (const v of between) expect(v % VALIDATION_PROGRESS_ROWS).toBe(0);
+      expect(values).toEqual([...values].sort((a, b) => a - b));
+      expect(values.at(-1)).toBe(rows);
+    } finally {
+      slowProgress.mockRestore();
+    }
   });
 });

@@ -22,8 +22,11 @@ export class CfnResolver {
     return new CfnResolver(this.template, queueEndpoint);
   }
 
-  /** A deterministic physical name, lowercase (bucket names must be). */
+  /** The name the template gives (a bucket's BucketName), else a deterministic one, lowercase (bucket names must be). */
   physicalName(logicalId: string): string {
+    const resource = this.template.Resources[logicalId];
+    const given = resource?.Type === 'AWS::S3::Bucket' ? resource.Properties?.BucketName : undefined;
+    if (given !== undefined) return String(this.resolve(given));
     return `${STACK_NAME}-${logicalId}`.toLowerCase();
   }
 

@@ -172,6 +172,24 @@ describe('deployed artifacts: the main flows', () => {
     expect(me.role).toBe('owner');
     const minted = await json<{ key: string }>(await consoleCall('/console/api/keys', token, { method: 'POST', body: JSON.stringify({}) }), 200);
     expect(minted.key).toMatch(/^svc_live_/);
+    // The in-app upload flow through the deployed console function: the draft's file, its
+    // validation report and kept plan live under web-drafts/, then confirmation creates the upload.
+    const started = await json<{ draft: { id: string; status: string } }>(
+      await fetch(`${stack.api}/console/api/uploads?filename=walk-web.csv`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' }, body: csvOf(120, 6000) }),
+      200,
+    );
+    expect(started.draft.status).toBe('pending_mapping');
+    const mapped = await json<{ draft: { status: string; total_rows: number; validated_rows: number } }>(
+      await consoleCall(`/console/api/uploads/${started.draft.id}/mapping`, token, { method: 'POST', body: JSON.stringify({ phone_columns: ['phone'] }) }),
+      200,
+    );
+    expect(mapped.draft).toMatchObject({ status: 'awaiting_confirmation', total_rows: 120, validated_rows: 120 });
+    expect((await json<{ url: string }>(await consoleCall(`/console/api/uploads/${started.draft.id}/report`, token), 200)).url).toContain('web-drafts/');
+    const confirmed = await json<{ upload: { id: string; source: string } }>(
+      await consoleCall(`/console/api/uploads/${started.draft.id}/confirm`, token, { method: 'POST', body: JSON.stringify({ validation_tier: 'standard' }) }),
+      200,
+    );
+    expect(confirmed.upload).toMatchObject({ id: started.draft.id, source: 'web' });
     // The authorizer answers before the function: no token, an API key, another issuer, another client, an expired token.
     for (const bad of [null, key, await stack.consoleToken(ownerId, { iss: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_other' }), await stack.consoleToken(ownerId, { client_id: 'another-client' }), await stack.consoleToken(ownerId, { exp: 1_000 })]) {
       const refused = await consoleCall('/console/api/me', bad);

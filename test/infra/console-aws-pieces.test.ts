@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { App } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { S3Client } from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { PhoneValidationStack } from '../../lib/service-stack';
+import { filesBucketName } from '../../lib/data-construct';
 import { nagErrors, synthStack } from '../support/stack';
 
 // What the console needs in AWS beyond its own pieces: the spam API's grants for its spam page,
@@ -24,6 +27,56 @@ function synthWith(context: Record<string, unknown>): Template {
   return Template.fromStack(new PhoneValidationStack(app, 'OptStack', { env: { account: '111111111111', region: 'us-east-1' } }));
 }
 
+const filesBucketId = (template: Template) => {
+  const buckets = Object.keys(template.findResources('AWS::S3::Bucket')).filter((id) => id.startsWith('DataFiles'));
+  expect(buckets).toHaveLength(1);
+  return buckets[0]!;
+};
+const filesBucket = (template: Template) => template.toJSON().Resources[filesBucketId(template)] as Resource;
+
+/** A template value as a string: pseudo-parameters filled in, other references as `<LogicalId>`. */
+function render(value: unknown, region = 'us-east-1'): string {
+  if (typeof value === 'string') return value;
+  const v = value as Record<string, unknown>;
+  if ('Fn::Join' in v) {
+    const [sep, parts] = v['Fn::Join'] as [string, unknown[]];
+    return parts.map((p) => render(p, region)).join(sep);
+  }
+  if ('Ref' in v) return ({ 'AWS::AccountId': '111111111111', 'AWS::Region': region, 'AWS::URLSuffix': 'amazonaws.com' } as Record<string, string>)[v.Ref as string] ?? `<${String(v.Ref)}>`;
+  if ('Fn::GetAtt' in v) return `<${(v['Fn::GetAtt'] as string[]).join('.')}>`;
+  throw new Error(`cannot render ${JSON.stringify(value)}`);
+}
+
+/** Logical ids a resource refers to (Ref, Fn::GetAtt, ${…} in Fn::Sub). */
+function referencesIn(value: unknown, resources: Record<string, unknown>): string[] {
+  const found = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (!v || typeof v !== 'object') return;
+    for (const [k, child] of Object.entries(v)) {
+      if (k === 'Ref' && typeof child === 'string' && child in resources) found.add(child);
+      else if (k === 'Fn::GetAtt') found.add((typeof child === 'string' ? child.split('.') : (child as string[]))[0]!);
+      else if (k === 'Fn::Sub') for (const m of JSON.stringify(child).matchAll(/\$\{([A-Za-z0-9]+)[.}]/g)) if (m[1]! in resources) found.add(m[1]!);
+      walk(child);
+    }
+  };
+  walk((value as { Properties?: unknown }).Properties);
+  return [...found];
+}
+
+function reaches(edges: Map<string, Set<string>>, from: string, to: string): boolean {
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length) {
+    const id = stack.pop()!;
+    if (id === to) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    stack.push(...(edges.get(id) ?? []));
+  }
+  return false;
+}
+
 const screenshotsBucketId = (template: Template) => {
   const buckets = Object.keys(template.findResources('AWS::S3::Bucket')).filter((id) => id.includes('Screenshots'));
   expect(buckets).toHaveLength(1);
@@ -44,10 +97,37 @@ describe('the console in AWS', () => {
     // https:// + the console distribution's domain, nothing wider.
     expect(origins).toMatch(/"https:\/\/",\{"Fn::GetAtt":\["ConsoleDistribution[0-9A-F]+","DomainName"\]\}/);
     expect(origins).not.toContain('*');
-    // The page may connect to the files bucket (its CSP), where the presigned POST sends the file.
-    const csp = JSON.stringify(Object.values(template.findResources('AWS::CloudFront::ResponseHeadersPolicy'))[0]);
-    expect(csp).toContain("connect-src 'self' https://cognito-idp.us-east-1.amazonaws.com");
-    expect(csp).toContain(' https://*.s3.us-east-1.amazonaws.com https://*.s3.amazonaws.com;');
+  });
+
+  it("lets the page connect to exactly the files bucket's regional host, where the SDK's presigned POST sends the file", async () => {
+    const bucketName = render(filesBucket(template).Properties.BucketName);
+    expect(bucketName).toBe('teststack-files-111111111111-us-east-1');
+    const policies = Object.values(template.findResources('AWS::CloudFront::ResponseHeadersPolicy')) as Resource[];
+    expect(policies).toHaveLength(1);
+    const csp = render((policies[0]!.Properties.ResponseHeadersPolicyConfig as { SecurityHeadersConfig: { ContentSecurityPolicy: { ContentSecurityPolicy: unknown } } }).SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy);
+    expect(csp).not.toContain('*');
+    const connect = csp.split('; ').find((d) => d.startsWith('connect-src '))!.split(' ').slice(1);
+    expect(connect).toEqual(["'self'", 'https://cognito-idp.us-east-1.amazonaws.com', expect.stringMatching(/^https:\/\/<ConsoleUsersHostedSignIn[0-9A-F]+>\.auth\.us-east-1\.amazoncognito\.com$/), `https://${bucketName}.s3.us-east-1.amazonaws.com`]);
+    // The host the page posts large files to: the staging path's presigned POST, as the SDK makes it.
+    for (const region of ['us-east-1', 'eu-west-1']) {
+      const name = render(filesBucket(template).Properties.BucketName, region);
+      const signer = new S3Client({ region, credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'example' } });
+      const post = await createPresignedPost(signer, { Bucket: name, Key: 'staging/org/id.csv', Expires: 60 });
+      const connectIn = render((policies[0]!.Properties.ResponseHeadersPolicyConfig as { SecurityHeadersConfig: { ContentSecurityPolicy: { ContentSecurityPolicy: unknown } } }).SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy, region);
+      expect(connectIn.split('; ').find((d) => d.startsWith('connect-src '))!.split(' ').at(-1)).toBe(new URL(post.url).origin);
+    }
+  });
+
+  it('has no dependency cycle: the CSP names the bucket by its name, the bucket names the distribution in its CORS rule', () => {
+    const resources = template.toJSON().Resources as Record<string, { DependsOn?: string | string[] }>;
+    const edges = new Map(Object.entries(resources).map(([id, r]) => [id, new Set([...referencesIn(r, resources), ...[r.DependsOn ?? []].flat()])]));
+    const bucket = filesBucketId(template);
+    const distribution = Object.keys(template.findResources('AWS::CloudFront::Distribution')).find((id) => id.startsWith('Console'))!;
+    // Each way round, as the design says: the bucket waits for the distribution (CORS), never the reverse.
+    expect(reaches(edges, bucket, distribution)).toBe(true);
+    expect(reaches(edges, distribution, bucket)).toBe(false);
+    // (A cycle would not get this far: Template.fromStack refuses one, "Template is undeployable";
+    // the CSP naming the bucket resource, bucketRegionalDomainName, does exactly that.)
   });
 
   it('gives the console function what the spam API function has: telephony settings and the screenshots', () => {
@@ -74,4 +154,27 @@ describe('the console in AWS', () => {
       expect(nagErrors({ spamOriginationIdentity: identity })).toEqual([]);
     }
   }, 120_000);
+});
+
+describe('the files bucket name', () => {
+  const named = (stackName: string) => {
+    const stack = new Stack(new App(), stackName);
+    return stack.resolve(filesBucketName(stack)) as { 'Fn::Join': [string, unknown[]] };
+  };
+  const withLongestRegion = (name: { 'Fn::Join': [string, unknown[]] }) =>
+    name['Fn::Join'][1].map((p) => (typeof p === 'string' ? p : (p as { Ref: string }).Ref === 'AWS::AccountId' ? '123456789012' : 'ap-southeast-2')).join('');
+
+  it('is the lowercased stack name, the account and the region; always a valid S3 name, even for the longest names', () => {
+    expect(withLongestRegion(named('PhoneValidation-dev'))).toBe('phonevalidation-dev-files-123456789012-ap-southeast-2');
+    const long = 'PhoneValidation-a-very-long-stage-name-for-the-customer-x';
+    const other = 'PhoneValidation-a-very-long-stage-name-for-the-customer-y';
+    for (const stackName of [long, other, 'A'.repeat(128), 'Xn--weird', 'Sthree-thing']) {
+      const name = withLongestRegion(named(stackName));
+      expect(name.length).toBeLessThanOrEqual(63);
+      expect(name).toMatch(/^[a-z0-9][a-z0-9-]*[a-z0-9]$/);
+      expect(name).not.toMatch(/^(xn--|sthree-)/);
+    }
+    // Cut names keep apart by a hash of the whole name.
+    expect(withLongestRegion(named(long))).not.toBe(withLongestRegion(named(other)));
+  });
 });

@@ -38,6 +38,8 @@ export interface Draft {
   header: string[];
   preview: string[][];
   total_rows: number;
+  /** Rows validation has checked so far (absent before the first validation). */
+  validated_rows?: number;
   suggested: { phone_columns: string[]; full_name_column?: string; first_name_column?: string; last_name_column?: string };
   mapping: { phoneColumns: string[]; fullNameColumn?: string; firstNameColumn?: string; lastNameColumn?: string } | null;
   validation: {

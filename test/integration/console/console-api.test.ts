@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { SignJWT, generateKeyPair, importJWK } from 'jose';
+import { generateKeyPair } from 'jose';
+import { consoleToken } from '../../support/console-token';
 import { useTestService } from '../../support/runtime';
 import { addMember, createUser, mintKey } from '../../../lambdas/admin/admin';
 import { newCustomer } from '../../support/customer';
@@ -12,21 +13,7 @@ import { csvParseCount } from '../../../lambdas/uploads/csv';
 // The webhook receiver below listens on loopback, which the service refuses unless told (local only).
 process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
 const service = useTestService();
-const AUD = 'urn:phone-validation:console';
-type SigningKey = Parameters<SignJWT['sign']>[0];
-
-async function tokenFor(userId: string, overrides: { key?: SigningKey; aud?: string; iss?: string; exp?: number } = {}): Promise<string> {
-  const jwk = service.runtime.console!.keys.signing;
-  const key = overrides.key ?? ((await importJWK(jwk, 'RS256')) as SigningKey);
-  return new SignJWT({ scope: 'console' })
-    .setProtectedHeader({ alg: 'RS256', kid: jwk.kid })
-    .setSubject(userId)
-    .setIssuer(overrides.iss ?? `${service.url}/oidc`)
-    .setAudience(overrides.aud ?? AUD)
-    .setIssuedAt()
-    .setExpirationTime(overrides.exp ?? Math.floor(Date.now() / 1000) + 600)
-    .sign(key);
-}
+const tokenFor = (userId: string, overrides: Parameters<typeof consoleToken>[2] = {}) => consoleToken(service, userId, overrides);
 
 async function call(token: string, method: string, path: string, body?: unknown, raw?: { type: string; data: string }) {
   const res = await fetch(`${service.url}/console/api${path}`, {

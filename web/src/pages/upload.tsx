@@ -28,6 +28,25 @@ export function UploadPage({ id }: { id: string }) {
   return <Results upload={state.upload} />;
 }
 
+/** How often the page reads the draft while the server validates it. */
+const VALIDATION_POLL_MS = 250;
+
+/** Server-side validation's progress: rows checked of the file's rows (a determinate bar). */
+function ValidationProgress({ done, total, running }: { done: number; total: number; running: boolean }) {
+  const max = Math.max(1, total);
+  return (
+    <div class="progress">
+      <label for="validation-progress">{running ? 'Validating' : 'Validated'}</label>
+      <progress id="validation-progress" max={max} value={Math.min(done, max)}>
+        {Math.round((Math.min(done, max) / max) * 100)}%
+      </progress>
+      <span role="status">
+        {running ? `${num(done)} of ${num(total)} rows checked by the API's rules…` : done >= total ? `All ${num(total)} rows checked by the API's rules.` : `${num(done)} of ${num(total)} rows checked.`}
+      </span>
+    </div>
+  );
+}
+
 const STEPS = ['Choose file', 'Map columns', 'Validate', 'Confirm', 'Results'];
 function Steps({ current }: { current: number }) {
   return (
@@ -52,15 +71,42 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: (s: Loaded) =
   const [full, setFull] = useState(initial.fullNameColumn ?? '');
   const [first, setFirst] = useState(initial.firstNameColumn ?? '');
   const [last, setLast] = useState(initial.lastNameColumn ?? '');
-  const [busy, setBusy] = useState<string | null>(draft.status === 'validating' ? 'Validating…' : null);
+  // Opened while validation runs (another tab, a reload): the draft's status says so, not `busy`.
+  const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tier, setTier] = useState<'standard' | 'max'>('standard');
   const [skipMobile, setSkipMobile] = useState(false);
+  // Rows the server has validated, read from the draft while validation runs (its request is still open).
+  const [checked, setChecked] = useState<number | null>(draft.status === 'validating' ? (draft.validated_rows ?? 0) : null);
+  const validating = busy === 'Validating…' || draft.status === 'validating';
+  useEffect(() => {
+    if (!validating) return;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const look = async () => {
+      try {
+        const now = await api<Loaded>('GET', `/uploads/${draft.id}`);
+        if (stopped) return;
+        if ('draft' in now && now.draft.status === 'validating') setChecked(now.draft.validated_rows ?? 0);
+        // Opened while another request validates: its end arrives here, not through our own request.
+        else if (busy === null) return onChange(now);
+      } catch {
+        // A missed look is retried on the next tick; the validation request reports its own errors.
+      }
+      if (!stopped) timer = setTimeout(() => void look(), VALIDATION_POLL_MS);
+    };
+    void look();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [validating, draft.id]);
 
   async function validate(e: Event) {
     e.preventDefault();
     if (phones.length === 0) return setError('Choose at least one phone column');
     setError(null);
+    setChecked(0);
     setBusy('Validating…');
     try {
       onChange(
@@ -89,7 +135,9 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: (s: Loaded) =
     }
   }
 
-  const step = draft.status === 'awaiting_confirmation' ? 3 : draft.status === 'validation_failed' || draft.status === 'validating' ? 2 : 1;
+  // While our own validation request is open the draft is validating on the server, whatever we last loaded.
+  const status = validating ? 'validating' : draft.status;
+  const step = status === 'awaiting_confirmation' ? 3 : status === 'validation_failed' || status === 'validating' ? 2 : 1;
   const v = draft.validation;
   const togglePhone = (col: string, on: boolean) => setPhones(on ? [...phones.filter((p) => p !== col), col].slice(0, 10) : phones.filter((p) => p !== col));
   const columnSelect = (id: string, text: string, value: string, set: (v: string) => void) => (
@@ -111,7 +159,7 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: (s: Loaded) =
       <h1>{draft.filename}</h1>
       <Steps current={step} />
       <p class="meta">
-        <span class={`status s-${draft.status}`}>{label(draft.status)}</span> · {num(draft.total_rows)} rows · {num(draft.file_size_bytes)} bytes
+        <span class={`status s-${status}`}>{label(status)}</span> · {num(draft.total_rows)} rows · {num(draft.file_size_bytes)} bytes
       </p>
 
       <section aria-labelledby="preview-h">
@@ -163,13 +211,13 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: (s: Loaded) =
             {columnSelect('last-name', 'Last name column', last, setLast)}
           </div>
         </fieldset>
-        <button type="submit" disabled={busy !== null}>
+        <button type="submit" disabled={busy !== null || draft.status === 'validating'}>
           Validate
         </button>
-        {busy === 'Validating…' && (
-          <div class="progress" role="status">
-            <progress aria-label="Validating" /> Validating by the API's rules…
-          </div>
+        {validating ? (
+          <ValidationProgress done={checked ?? 0} total={draft.total_rows} running />
+        ) : (
+          draft.validated_rows !== undefined && draft.status !== 'pending_mapping' && <ValidationProgress done={draft.validated_rows} total={draft.total_rows} running={false} />
         )}
       </form>
 

@@ -14,6 +14,7 @@ interface Webhook {
   consecutive_failures: number;
   disabled_at: string | null;
   created_at: string;
+  updated_at: string;
 }
 
 interface Delivery {
@@ -27,7 +28,7 @@ interface Delivery {
   created_at: string;
 }
 
-/** Owners: register endpoints (pinged at once, secret shown once), edit events, disable/enable, deliveries. */
+/** Owners: register endpoints (pinged at once, secret shown once), change URL (pinged again), edit events, disable/enable, deliveries. */
 export function WebhooksPage() {
   const [hooks, setHooks] = useState<Webhook[] | null>(null);
   const [types, setTypes] = useState<string[]>([]);
@@ -138,6 +139,7 @@ export function WebhooksPage() {
               <span class={`status ${h.is_active ? 's-completed' : 's-failed'}`}>{h.is_active ? 'active' : 'disabled'}</span> · last success {when(h.last_success_at)} · last failure {when(h.last_failure_at)} · {h.consecutive_failures} failures in a row
               {h.description ? ` · ${h.description}` : ''}
             </p>
+            <UrlEditor hook={h} onSaved={load} />
             <EventChecks
               idPrefix={h.id}
               types={types}
@@ -172,10 +174,67 @@ export function WebhooksPage() {
                 Delete
               </button>
             </div>
-            {open === h.id && <Deliveries id={h.id} />}
+            {/* Keyed by updated_at: a change (a new URL pinged, re-enabled) shows the log afresh. */}
+            {open === h.id && <Deliveries key={h.updated_at} id={h.id} />}
           </article>
         ))}
       </section>
+    </>
+  );
+}
+
+/**
+ * Changing the URL is the API's update: the same URL-safety check, then a signed webhook.ping to the
+ * new URL with the endpoint's secret; only a 2xx answer saves it, otherwise nothing changes.
+ */
+function UrlEditor({ hook, onSaved }: { hook: Webhook; onSaved: () => Promise<void> }) {
+  const [editing, setEditing] = useState(false);
+  const [value, setValue] = useState(hook.url);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const inputId = `url-${hook.id}`;
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const r = await api<{ webhook: Webhook; ping: { status_code: number } | null }>('POST', `/webhooks/${hook.id}`, { url: value });
+      setOutcome({ ok: true, text: r.ping ? `Ping answered ${r.ping.status_code}: events now go to ${r.webhook.url}.` : 'The URL is unchanged.' });
+      setEditing(false);
+      await onSaved();
+    } catch (err) {
+      setOutcome({ ok: false, text: `URL not changed: ${err instanceof Error ? err.message : String(err)}` });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      {outcome && (
+        <p role={outcome.ok ? 'status' : 'alert'} class={outcome.ok ? undefined : 'error'}>
+          {outcome.text}
+        </p>
+      )}
+      {editing ? (
+        <form class="url-edit" onSubmit={(e) => void save(e)}>
+          <label for={inputId}>New URL for {hook.url}</label>
+          <div class="copy-row">
+            <input id={inputId} type="url" required value={value} onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)} />
+            <button type="submit" disabled={busy}>
+              {busy ? 'Pinging…' : 'Save URL'}
+            </button>
+            <button type="button" class="secondary" disabled={busy} onClick={() => (setEditing(false), setValue(hook.url))}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div class="buttons">
+          <button type="button" class="secondary" aria-label={`Change URL of ${hook.url}`} onClick={() => (setEditing(true), setValue(hook.url), setOutcome(null))}>
+            Change URL
+          </button>
+        </div>
+      )}
     </>
   );
 }
