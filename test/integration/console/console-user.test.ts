@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { AdminCreateUserCommand, AdminGetUserCommand, CognitoIdentityProviderClient, InvalidParameterException, UsernameExistsException } from '@aws-sdk/client-cognito-identity-provider';
 import { useTestService } from '../../support/runtime';
@@ -14,6 +14,8 @@ const cognito = mockClient(CognitoIdentityProviderClient);
 const POOL = 'us-east-1_Abc123XyZ';
 
 beforeEach(() => cognito.reset());
+// The mock replaces the client class's send for the whole process: give it back for the files after this one.
+afterAll(() => cognito.restore());
 afterEach(() => delete process.env.CONSOLE_USER_POOL_ID);
 
 describe('console users in Cognito', () => {

@@ -91,8 +91,9 @@ async function addVerifiedDirect(orgId: string, count: number): Promise<string[]
 
 // The issue's case is 2,000 numbers (about 40,000 embedded-table writes: minutes on a loaded
 // 2-core machine), run by `npm run test:scale`; the suite runs the same plan, faults and
-// assertions over 300, so it stays fast.
-const NUMBERS = Number(process.env.SPAM_FANOUT_NUMBERS ?? 300);
+// assertions over 150 (every fault kind still present: 3 throw-once, 5 hang-once, 1 always-throw),
+// so it stays fast.
+const NUMBERS = Number(process.env.SPAM_FANOUT_NUMBERS ?? 150);
 
 describe('the daily run fans out one work item per number and carrier', () => {
   it(`${NUMBERS.toLocaleString('en-US')} verified numbers at a per-test delay: every number tested once per carrier, faults retried per item`, async () => {

@@ -15,6 +15,8 @@ describe('AWS End User Messaging SMS and Voice adapter', () => {
   const sms = mockClient(PinpointSMSVoiceV2Client);
   const telephony = new AwsSmsVoiceTelephony('+12025550100', new PinpointSMSVoiceV2Client({ region: 'us-east-1' }));
   beforeEach(() => sms.reset());
+  // The mock replaces the client class's send for the whole process: give it back for the files after this one.
+  afterAll(() => sms.restore());
 
   it('texts the code for sms', async () => {
     sms.on(SendTextMessageCommand).resolves({ MessageId: 'm-1' });
