@@ -13,13 +13,14 @@ const ISOLATED = ['test/deployed/**/*.test.ts', 'test/reliability/**/*.test.ts',
 
 export default defineConfig({
   test: {
-    // A clock a test pins (setClock) never outlives that test.
-    setupFiles: ['test/support/restore-time.ts'],
     // Integration tests start embedded DynamoDB/S3 on loopback; keep parallelism modest on 2 cores.
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Each test service's clock is an AsyncLocalStorage scope (lambdas/platform/clock.ts); Node 22
+    // propagates it with promise hooks unless its context frames are on (the default from Node 24).
+    execArgv: ['--experimental-async-context-frame'],
     // Request logs are JSON lines on stdout; tests only need the errors.
     env: { POWERTOOLS_LOG_LEVEL: 'ERROR' },
     projects: [

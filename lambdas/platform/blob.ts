@@ -1,18 +1,13 @@
 import { GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from './config';
+import { perConfig } from './per-config';
 
-// One S3 client per process. The endpoint comes from the SDK's configuration
+// One S3 client per configuration. The endpoint comes from the SDK's configuration
 // (AWS_ENDPOINT_URL_S3 locally, LocalStack via AWS_ENDPOINT_URL); s3rver needs path-style.
+export const s3: () => S3Client = perConfig((cfg) => new S3Client({ forcePathStyle: cfg.S3_FORCE_PATH_STYLE }));
 
-let client: S3Client | null = null;
-
-export function s3(): S3Client {
-  client ??= new S3Client({ forcePathStyle: config().S3_FORCE_PATH_STYLE });
-  return client;
-}
-
-let linkClient: S3Client | null = null;
+const linkClient = perConfig((cfg) => (cfg.S3_LINK_ENDPOINT ? new S3Client({ endpoint: cfg.S3_LINK_ENDPOINT, forcePathStyle: cfg.S3_FORCE_PATH_STYLE }) : null));
 
 /**
  * The client that signs links handed to clients (downloads, staging). Signing needs no network,
@@ -20,16 +15,7 @@ let linkClient: S3Client | null = null;
  * runtime to FILES_PUBLIC_URL (another machine reaches the store there). Else the S3 client.
  */
 export function linkSigner(): S3Client {
-  const endpoint = config().S3_LINK_ENDPOINT;
-  if (!endpoint) return s3();
-  linkClient ??= new S3Client({ endpoint, forcePathStyle: config().S3_FORCE_PATH_STYLE });
-  return linkClient;
-}
-
-/** Drop the cached clients (a process that switches endpoints, e.g. a second local runtime). */
-export function resetS3(): void {
-  client = null;
-  linkClient = null;
+  return linkClient() ?? s3();
 }
 
 export function filesBucket(): string {

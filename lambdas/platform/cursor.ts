@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { InvalidInput } from './domain-errors';
 import { config } from './config';
+import { perConfig } from './per-config';
 
 // Pagination cursors are opaque and authenticated: the position (a table key) is encrypted with
 // AES-256-GCM under a service key, with the list it belongs to (its name, organization and filters)
@@ -22,17 +23,16 @@ const INVALID = 'Invalid cursor: pass next_cursor from the previous page of the 
 /** The one 400 for every cursor that is not the unchanged next_cursor of this list. */
 export const invalidCursor = () => new InvalidInput(INVALID);
 
-let key: Promise<Buffer> | null = null;
-
-/** Test hook: forget the cached key (after changing CURSOR_SECRET). */
-export function resetCursorKey(): void {
-  key = null;
-}
+// The key is loaded once per configuration (CURSOR_SECRET changed and parsed again: a new key).
+const loaded = perConfig((): { key: Promise<Buffer> | null } => ({ key: null }));
 
 function cursorKey(): Promise<Buffer> {
-  key ??= loadSecret().then((secret) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'pagination-cursor/v1', 32)));
+  const slot = loaded();
+  const key = (slot.key ??= loadSecret().then((secret) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'pagination-cursor/v1', 32))));
   // A failed load (Secrets Manager unreachable) is retried by the next request, not cached.
-  key.catch(() => (key = null));
+  key.catch(() => {
+    if (slot.key === key) slot.key = null;
+  });
   return key;
 }
 

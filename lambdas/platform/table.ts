@@ -2,29 +2,18 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { required } from './config';
+import { perConfig } from './per-config';
 import { stamp, type EntityName } from './table-entities';
 
-// Created once per process; the endpoint comes from the SDK's own configuration
+// Created once per configuration; the endpoint comes from the SDK's own configuration
 // (AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL), which is how the local runtime and
 // LocalStack runs point it elsewhere.
-let client: DynamoDBDocumentClient | null = null;
-
-export function db(): DynamoDBDocumentClient {
-  if (!client) {
-    client = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
-      marshallOptions: { removeUndefinedValues: true },
-    });
-  }
-  return client;
-}
+export const db: () => DynamoDBDocumentClient = perConfig(() =>
+  DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } }),
+);
 
 export function tableName(): string {
   return required('TABLE_NAME');
-}
-
-/** Drop the cached client (tests that switch endpoints). */
-export function resetDb(): void {
-  client = null;
 }
 
 export function isConditionFailed(error: unknown): boolean {

@@ -4,6 +4,7 @@ import { nowUnix } from '../platform/clock';
 import { filesBucket, presignGet } from '../platform/blob';
 import { attachmentDisposition } from './content-disposition';
 import { config } from '../platform/config';
+import { perConfig } from '../platform/per-config';
 
 // Download links must stay valid for the whole promised hour. An S3 URL presigned with a Lambda
 // role's temporary credentials dies with that session, which can be sooner; a CloudFront signed
@@ -11,22 +12,19 @@ import { config } from '../platform/config';
 // creates one when given a public key) links are CloudFront signed URLs; otherwise S3 presigned
 // URLs (the local runtime, and stacks deployed without a key).
 
-let privateKey: string | null = null;
+// Read once per configuration (a failed read is not kept: the next link tries again).
+const loaded = perConfig((): { privateKey: string | null } => ({ privateKey: null }));
 
 async function signingKey(): Promise<string> {
-  if (privateKey) return privateKey;
+  const slot = loaded();
+  if (slot.privateKey) return slot.privateKey;
   const direct = config().DOWNLOADS_SIGNING_PRIVATE_KEY;
-  if (direct) return (privateKey = direct);
+  if (direct) return (slot.privateKey = direct);
   const arn = config().DOWNLOADS_SIGNING_KEY_SECRET_ARN;
   if (!arn) throw new Error('DOWNLOADS_CLOUDFRONT_DOMAIN is set but neither DOWNLOADS_SIGNING_KEY_SECRET_ARN nor DOWNLOADS_SIGNING_PRIVATE_KEY is');
   const out = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
   if (!out.SecretString?.includes('PRIVATE KEY')) throw new Error(`secret ${arn} does not hold a PEM private key yet: put the CloudFront key pair's private key in it`);
-  return (privateKey = out.SecretString);
-}
-
-/** Test hook: forget the cached key. */
-export function resetSigningKey(): void {
-  privateKey = null;
+  return (slot.privateKey = out.SecretString);
 }
 
 /**

@@ -10,8 +10,6 @@ import { startEmbeddedDynamo, ensureTable, type EmbeddedDynamo } from '../../loc
 import { ensureBuckets, startEmbeddedS3, type EmbeddedS3 } from '../../local/embedded-s3';
 import { localStoreSecret } from '../../local/environment';
 import { WorkflowRunner, taskStates, type AslDefinition, type TaskHandler } from '../../local/workflow-runner';
-import { resetDb } from '../../lambdas/platform/table';
-import { resetS3 } from '../../lambdas/platform/blob';
 import { deployedAssembly, REGION, type DeployedAssembly } from './assembly';
 import { CfnResolver } from './cfn';
 import { RecordingEndpoint, type QueuedMessage } from './aws-endpoint';
@@ -90,10 +88,9 @@ export async function startDeployedStack(): Promise<DeployedStack> {
   process.env.S3_FORCE_PATH_STYLE = 'true';
   process.env.TABLE_NAME = tableName;
   process.env.FILES_BUCKET = filesBucket;
-  // This process seeds the table in-process: parse the configuration it has just set.
+  // This process seeds the table in-process: parse the configuration it has just set (the SDK
+  // clients follow it).
   reloadConfig();
-  resetDb();
-  resetS3();
 
   const secrets = new Map<string, string>();
   for (const [id] of resolver.ofType('AWS::SecretsManager::Secret')) secrets.set(resolver.ref(id), id.startsWith('CursorKey') ? randomBytes(32).toString('base64url') : `token-${id}`);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -33,6 +33,7 @@ function childScript(): Promise<string> {
     mkdirSync(dir, { recursive: true });
     const outfile = join(dir, `child-runtime-${process.pid}.mjs`);
     await build({ entryPoints: [join(import.meta.dirname, 'child-runtime.ts')], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node22', packages: 'external', logLevel: 'warning' });
+    process.once('exit', () => rmSync(outfile, { force: true }));
     return outfile;
   })();
   return bundled;

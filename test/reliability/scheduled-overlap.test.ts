@@ -14,7 +14,6 @@ import { runContactPool } from '../../lambdas/contacts/pool-job';
 import { runRecovery } from '../../lambdas/recovery/recovery-job';
 import { runDailySpamTests } from '../../lambdas/spam/daily-run';
 import { sweepDueDeliveries } from '../../lambdas/webhooks/sweeper';
-import { setClock } from '../../lambdas/platform/clock';
 import { newCustomer } from '../support/customer';
 
 // EventBridge Scheduler invokes at least once and may run two copies of a job at once; SQS
@@ -23,7 +22,7 @@ import { newCustomer } from '../support/customer';
 
 process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
 const service = useTestService();
-afterAll(() => setClock(null));
+afterAll(() => service.clock.set(null));
 
 async function orgWithKey(name: string, options: { credits?: number; monthly?: number; cap?: number } = {}) {
   return newCustomer({ name, subscriptionActive: true, credits: options.credits, monthlyAllocation: options.monthly, cap: options.cap });
@@ -80,12 +79,12 @@ describe('two copies of every scheduled job at once', () => {
     expect((await getBalance(org.id)).total).toBe(credits - CONTACTS);
   }, 900_000);
 
-  it('billing period: two runs at once top a due subscription pool up once', async () => {
+  it('billing period: two runs at once top a due subscription pool up once', () => service.clock.run(async () => {
     const { org } = await orgWithKey('Billing overlap', { monthly: 1000, cap: 10_000 });
     const before = await getBalance(org.id);
     // A month and a day later.
     const later = Date.now() + 32 * 86_400_000;
-    setClock(() => later);
+    service.clock.set(() => later);
     try {
       await Promise.all([runBillingPeriodJob(), runBillingPeriodJob()]);
       const after = await getBalance(org.id);
@@ -95,9 +94,9 @@ describe('two copies of every scheduled job at once', () => {
       await runBillingPeriodJob();
       expect((await getBalance(org.id)).subscription).toBe(after.subscription);
     } finally {
-      setClock(null);
+      service.clock.set(null);
     }
-  });
+  }));
 
   it('spam run: two daily runs at once test each verified number once and announce spam once', async () => {
     const { org, key } = await orgWithKey('Spam overlap');
@@ -119,7 +118,7 @@ describe('two copies of every scheduled job at once', () => {
     expect(a.spam_detected_events + b.spam_detected_events).toBeLessThanOrEqual(numberIds.length);
   }, 120_000);
 
-  it('webhook sweeper: two sweeps at once make a due retry once', async () => {
+  it('webhook sweeper: two sweeps at once make a due retry once', () => service.clock.run(async () => {
     const received: string[] = [];
     const answers = [200, 500]; // the ping succeeds; the first delivery attempt fails
     const receiver: Server = createServer((req, res) => {
@@ -146,9 +145,9 @@ describe('two copies of every scheduled job at once', () => {
 
       // Two minutes later: the retry is due; two sweeps run at once.
       const later = Date.now() + 120_000;
-      setClock(() => later);
+      service.clock.set(() => later);
       await Promise.all([sweepDueDeliveries(service.runtime.ports), sweepDueDeliveries(service.runtime.ports)]);
-      setClock(null);
+      service.clock.set(null);
       expect(received).toHaveLength(3);
       expect(received[2]).toBe(received[1]); // the same signed body, attempted again once
       const log = (await (await request(key, 'GET', `/api/v1/webhooks/${webhookId}/deliveries`)).json()) as { data: { event_type: string; state: string; attempts: unknown[] }[] };
@@ -156,9 +155,9 @@ describe('two copies of every scheduled job at once', () => {
       expect(delivery).toMatchObject({ state: 'succeeded' });
       expect(delivery.attempts).toHaveLength(2);
     } finally {
-      setClock(null);
+      service.clock.set(null);
       receiver.closeAllConnections();
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
-  }, 120_000);
+  }), 120_000);
 });

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startRuntime, type Runtime } from '../../local/runtime';
 import type { PortOverrides } from '../../local/composition';
+import { manualClock, type ManualClock } from './manual-clock';
 
 export interface TestService {
   runtime: Runtime;
@@ -9,6 +10,12 @@ export interface TestService {
   apiKey: string;
   organizationId: string;
   userId: string;
+  /**
+   * The runtime's clock: real time until a test sets it. What the runtime serves and runs reads it;
+   * a use case the test calls directly reads it inside `clock.run(…)`. Back to real time after
+   * every test, so a pinned clock never outlives its test.
+   */
+  clock: ManualClock;
   request(method: string, path: string, init?: { body?: unknown; headers?: Record<string, string>; key?: string | null }): Promise<Response>;
 }
 
@@ -18,14 +25,15 @@ export interface TestService {
  * puts a test's stand-ins into the runtime's composition root (they live as long as the runtime).
  */
 export function useTestService(options: { ports?: PortOverrides } = {}): TestService {
-  const service = {} as TestService;
+  const service = { clock: manualClock() } as TestService;
+  afterEach(() => service.clock.set(null));
   beforeAll(async () => {
     // Each test file gets its own table so files running against one shared endpoint do not collide.
     process.env.TABLE_NAME = `test-${Math.random().toString(36).slice(2, 10)}`;
     // Tests run the contact pool themselves (runContactPool), so its timer must not race them.
     process.env.CONTACT_POOL_INTERVAL_MS ??= '3600000';
     process.env.LOCAL_RECOVERY_INTERVAL_MS ??= '3600000';
-    const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir: null, maxBodyBytes: 110 * 1024 * 1024, seedDemo: true, ports: options.ports });
+    const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir: null, maxBodyBytes: 110 * 1024 * 1024, seedDemo: true, ports: options.ports, clock: service.clock });
     service.runtime = runtime;
     service.url = runtime.url;
     service.apiKey = runtime.demo!.apiKey!;

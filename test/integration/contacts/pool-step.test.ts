@@ -5,7 +5,6 @@ import * as admin from '../../../lambdas/admin/admin';
 import { getBalance } from '../../../lambdas/credits/credits';
 import { runContactPool } from '../../../lambdas/contacts/pool-job';
 import { notifyPool } from '../../../lambdas/contacts/pool-step';
-import { setClock } from '../../../lambdas/platform/clock';
 import { classifyChunk } from '../../../lambdas/uploads/pipeline/classify-chunk';
 import { fail } from '../../../lambdas/uploads/pipeline/fail';
 import { finalize } from '../../../lambdas/uploads/pipeline/finalize';
@@ -76,19 +75,19 @@ describe('the contact pool is a step of the upload workflow', () => {
     expect((await getBalance(org.id)).total).toBe(charged + 2);
   });
 
-  it('recovery settles the contacts of a pool upload whose NotifyPool never ran, and takes the upload off the watch', async () => {
+  it('recovery settles the contacts of a pool upload whose NotifyPool never ran, and takes the upload off the watch', () => service.clock.run(async () => {
     const { uploadId, status } = await pooledContacts(['4155550104']);
     const chunks = await processUpTo(uploadId);
     await finalize(service.runtime.ports, { upload_id: uploadId, chunks });
     expect(await status()).toEqual(['processing']);
-    setClock(() => Date.now() + 6 * 60_000);
+    service.clock.set(() => Date.now() + 6 * 60_000);
     try {
       expect(await recoverUploads(service.runtime.ports)).toMatchObject({ settled: 1 });
       expect(await status()).toEqual(['completed']);
       expect(await recoverUploads(service.runtime.ports)).toMatchObject({ settled: 0 });
     } finally {
-      setClock(null);
+      service.clock.set(null);
     }
     expect((await getUpload(uploadId))?.status).toBe('completed');
-  });
+  }));
 });

@@ -4,7 +4,6 @@ import { getBalance } from '../../../lambdas/credits/credits';
 import { runContactPool } from '../../../lambdas/contacts/pool-job';
 import { contactItemKey, dequeue } from '../../../lambdas/contacts/contact-repository';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
-import { setClock } from '../../../lambdas/platform/clock';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../../lambdas/platform/table';
 import { newCustomer } from '../../support/customer';
@@ -64,20 +63,20 @@ describe('contact pooling through the upload pipeline', () => {
     expect((await create(key, { phone: '4155550102', validation_tier: 'max' })).credits_charged).toBe(2);
   });
 
-  it('discards and refunds contacts that waited past the maximum queue time', async () => {
+  it('discards and refunds contacts that waited past the maximum queue time', () => service.clock.run(async () => {
     const { org, key } = await setup(10);
     const old = await create(key, { phone: '3125550101' });
     const start = Date.now();
-    setClock(() => start + 8 * 86_400_000);
+    service.clock.set(() => start + 8 * 86_400_000);
     try {
       const run = await runContactPool(service.runtime.ports);
       expect(run.discarded).toBeGreaterThanOrEqual(1);
     } finally {
-      setClock(null);
+      service.clock.set(null);
     }
     expect(await get(key, old.id)).toMatchObject({ status: 'discarded', message: null });
     expect((await getBalance(org.id)).total).toBe(10);
-  });
+  }));
 
   it('a contact becomes queued and enters the queue in one write; entries of the earlier layout are still pooled and removed; dequeuing never takes an outbox entry', async () => {
     const { key } = await setup(10);

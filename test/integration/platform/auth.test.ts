@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import * as admin from '../../../lambdas/admin/admin';
-import { setClock } from '../../../lambdas/platform/clock';
 import { newCustomer } from '../../support/customer';
 
 const service = useTestService();
@@ -45,7 +44,7 @@ describe('authentication (spec, Authentication 8)', () => {
     }
   });
 
-  it('unknown, revoked or expired key: Invalid or revoked API key', async () => {
+  it('unknown, revoked or expired key: Invalid or revoked API key', () => service.clock.run(async () => {
     await expect401(await service.request('GET', BALANCE, { key: 'svc_live_' + 'x'.repeat(32) }), 'Invalid or revoked API key');
     // One character changed (case) in the random part is another key.
     const flipped = service.apiKey.slice(0, -1) + (service.apiKey.endsWith('a') ? 'A' : 'a');
@@ -59,13 +58,13 @@ describe('authentication (spec, Authentication 8)', () => {
 
     const expiring = await admin.mintKey(org.id, user.id, new Date(Date.now() + 60_000).toISOString());
     expect((await service.request('GET', BALANCE, { key: expiring.key })).status).toBe(200);
-    setClock(() => Date.now() + 120_000);
+    service.clock.set(() => Date.now() + 120_000);
     try {
       await expect401(await service.request('GET', BALANCE, { key: expiring.key }), 'Invalid or revoked API key');
     } finally {
-      setClock(null);
+      service.clock.set(null);
     }
-  });
+  }));
 
   it('a member leaving revokes every key they minted for that organization', async () => {
     const { org, user } = await orgWithOwner();

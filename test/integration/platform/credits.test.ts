@@ -3,9 +3,8 @@ import { useTestService } from '../../support/runtime';
 import * as admin from '../../../lambdas/admin/admin';
 import { debit, getBalance, InsufficientCreditsError, refund, replenishIfDue } from '../../../lambdas/credits/credits';
 import { getLedgerEntry } from '../../../lambdas/credits/balance-repository';
-import { setClock } from '../../../lambdas/platform/clock';
 
-useTestService();
+const service = useTestService();
 
 describe('credits module against the embedded table', () => {
   it('200 parallel debits of 1 against a balance of 100 succeed exactly 100 times', async () => {
@@ -55,30 +54,30 @@ describe('credits module against the embedded table', () => {
     expect(await getLedgerEntry(org.id, 'upload:crash')).toMatchObject({ purchased_delta: -4 });
   });
 
-  it('replenishes the subscription pool once per billing period, capped', async () => {
+  it('replenishes the subscription pool once per billing period, capped', () => service.clock.run(async () => {
     const org = await admin.createOrganization({ name: 'Monthly', monthlyAllocation: 100 });
     await admin.setAllocation(org.id, 100, 150);
     await debit(org.id, 'use', 30, { reason: 'x' });
     expect(await replenishIfDue(org.id)).toBe(false);
     const start = Date.now();
-    setClock(() => start + 32 * 86_400_000);
+    service.clock.set(() => start + 32 * 86_400_000);
     try {
       expect(await replenishIfDue(org.id)).toBe(true);
       expect(await replenishIfDue(org.id)).toBe(false);
     } finally {
-      setClock(null);
+      service.clock.set(null);
     }
     expect(await getBalance(org.id)).toEqual({ total: 150, subscription: 150, purchased: 0 });
-  });
+  }));
 });
 
 describe('billing period job', () => {
-  it('replenishes every organization whose period ended, once', async () => {
+  it('replenishes every organization whose period ended, once', () => service.clock.run(async () => {
     const { runBillingPeriodJob } = await import('../../../lambdas/credits/billing-period-job');
     const org = await admin.createOrganization({ name: 'Job', monthlyAllocation: 10 });
     await debit(org.id, 'spend', 10, { reason: 'x' });
     const start = Date.now();
-    setClock(() => start + 40 * 86_400_000);
+    service.clock.set(() => start + 40 * 86_400_000);
     try {
       const first = await runBillingPeriodJob();
       expect(first.replenished).toBeGreaterThanOrEqual(1);
@@ -86,7 +85,7 @@ describe('billing period job', () => {
       await runBillingPeriodJob();
       expect(await getBalance(org.id)).toEqual({ total: 10, subscription: 10, purchased: 0 });
     } finally {
-      setClock(null);
+      service.clock.set(null);
     }
-  });
+  }));
 });

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import * as admin from '../../../lambdas/admin/admin';
-import { setClock } from '../../../lambdas/platform/clock';
 import { forgetKeyUses, LAST_USED_RESOLUTION_MS } from '../../../lambdas/auth/key-usage';
 import { forgetPrincipals } from '../../../lambdas/auth/principal-cache';
 
@@ -23,25 +22,25 @@ async function freshKey() {
   return { org, minted: await admin.mintKey(org.id, user.id) };
 }
 
-afterEach(() => setClock(null));
+afterEach(() => service.clock.set(null));
 
 describe("API keys' last use", () => {
-  it('is empty until the key authenticates, then the time of that request', async () => {
+  it('is empty until the key authenticates, then the time of that request', () => service.clock.run(async () => {
     const { org, minted } = await freshKey();
     expect(await lastUsed(org.id, minted.record.id)).toBeUndefined();
     const t0 = Date.now();
-    setClock(() => t0);
+    service.clock.set(() => t0);
     expect((await service.request('GET', BALANCE, { key: minted.key })).status).toBe(200);
     expect(await lastUsed(org.id, minted.record.id)).toBe(new Date(t0).toISOString());
-  });
+  }));
 
-  it('is written at most once a minute per key, by one process or by several', async () => {
+  it('is written at most once a minute per key, by one process or by several', () => service.clock.run(async () => {
     const { org, minted } = await freshKey();
     const t0 = Date.now();
-    setClock(() => t0);
+    service.clock.set(() => t0);
     await service.request('GET', BALANCE, { key: minted.key });
     // 30 s later, past the principal cache: this process skips the write.
-    setClock(() => t0 + 30_000);
+    service.clock.set(() => t0 + 30_000);
     forgetPrincipals();
     expect((await service.request('GET', BALANCE, { key: minted.key })).status).toBe(200);
     expect(await lastUsed(org.id, minted.record.id)).toBe(new Date(t0).toISOString());
@@ -52,19 +51,19 @@ describe("API keys' last use", () => {
     expect(await lastUsed(org.id, minted.record.id)).toBe(new Date(t0).toISOString());
     // Past the resolution: recorded again.
     const t2 = t0 + 30_000 + LAST_USED_RESOLUTION_MS;
-    setClock(() => t2);
+    service.clock.set(() => t2);
     forgetPrincipals();
     expect((await service.request('GET', BALANCE, { key: minted.key })).status).toBe(200);
     expect(await lastUsed(org.id, minted.record.id)).toBe(new Date(t2).toISOString());
     // A request served from the principal cache records too, once the minute has passed.
-    setClock(() => t2 + 50_000);
+    service.clock.set(() => t2 + 50_000);
     forgetPrincipals();
     await service.request('GET', BALANCE, { key: minted.key });
     expect(await lastUsed(org.id, minted.record.id)).toBe(new Date(t2).toISOString());
-    setClock(() => t2 + LAST_USED_RESOLUTION_MS + 1_000);
+    service.clock.set(() => t2 + LAST_USED_RESOLUTION_MS + 1_000);
     expect((await service.request('GET', BALANCE, { key: minted.key })).status).toBe(200);
     expect(await lastUsed(org.id, minted.record.id)).toBe(new Date(t2 + LAST_USED_RESOLUTION_MS + 1_000).toISOString());
-  });
+  }));
 
   it('is not recorded for a revoked key, nor for a key that is not one', async () => {
     const { org, minted } = await freshKey();

@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { useTestService } from '../../support/runtime';
 import * as admin from '../../../lambdas/admin/admin';
-import { setClock } from '../../../lambdas/platform/clock';
 import { db, tableName } from '../../../lambdas/platform/table';
 import { hashApiKey } from '../../../lambdas/auth/api-key';
 import { PRINCIPAL_CACHE_MS } from '../../../lambdas/auth/principal-cache';
@@ -16,7 +15,7 @@ import { newCustomer } from '../../support/customer';
 const service = useTestService();
 const BALANCE = '/api/v1/credits/balance';
 
-afterEach(() => setClock(null));
+afterEach(() => service.clock.set(null));
 
 async function freshKey(expiresAt?: string) {
   return (await newCustomer({ name: 'Cache', subscriptionActive: true, credits: 10, expiresAt })).minted[0]!;
@@ -28,19 +27,19 @@ async function revokeElsewhere(key: string, at: string) {
 }
 
 describe('the key → organization cache', () => {
-  it('honours a revoke by another container within the bound, and not before it has read the key again', async () => {
+  it('honours a revoke by another container within the bound, and not before it has read the key again', () => service.clock.run(async () => {
     const { key } = await freshKey();
     const start = Date.now();
-    setClock(() => start);
+    service.clock.set(() => start);
     expect((await service.request('GET', BALANCE, { key })).status).toBe(200);
     await revokeElsewhere(key, new Date(start).toISOString());
-    setClock(() => start + PRINCIPAL_CACHE_MS - 1);
+    service.clock.set(() => start + PRINCIPAL_CACHE_MS - 1);
     expect((await service.request('GET', BALANCE, { key })).status).toBe(200);
-    setClock(() => start + PRINCIPAL_CACHE_MS);
+    service.clock.set(() => start + PRINCIPAL_CACHE_MS);
     const res = await service.request('GET', BALANCE, { key });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ detail: 'Invalid or revoked API key' });
-  });
+  }));
 
   it('honours a revoke made through this process at once', async () => {
     const { key, record } = await freshKey();
@@ -56,16 +55,16 @@ describe('the key → organization cache', () => {
     expect((await service.request('POST', '/api/v1/uploads', { key, body: { phone_numbers: ['+12125550100'] } })).status).toBe(403);
   });
 
-  it('a cached key stops at its expiry to the millisecond', async () => {
+  it('a cached key stops at its expiry to the millisecond', () => service.clock.run(async () => {
     const start = Date.now();
     const { key } = await freshKey(new Date(start + 5_000).toISOString());
-    setClock(() => start);
+    service.clock.set(() => start);
     expect((await service.request('GET', BALANCE, { key })).status).toBe(200);
-    setClock(() => start + 4_999);
+    service.clock.set(() => start + 4_999);
     expect((await service.request('GET', BALANCE, { key })).status).toBe(200);
-    setClock(() => start + 5_000);
+    service.clock.set(() => start + 5_000);
     expect((await service.request('GET', BALANCE, { key })).status).toBe(401);
-  });
+  }));
 
   it('a warm balance read makes at most 2 DynamoDB calls', async () => {
     const { key } = await freshKey();

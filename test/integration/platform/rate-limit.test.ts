@@ -2,20 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { consumeRateLimit } from '../../../lambdas/ratelimit/rate-limiter';
 import { toHttpError } from '../../../lambdas/platform/http/error-response';
-import { setClock } from '../../../lambdas/platform/clock';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../../lambdas/platform/table';
 
-useTestService();
+const service = useTestService();
 
 async function burst(n: number, keyId: string, orgId: string) {
   return Promise.allSettled(Array.from({ length: n }, () => consumeRateLimit(keyId, orgId)));
 }
 
 describe('token buckets in the table', () => {
-  it('a concurrent burst of 700 on one key lets exactly 600 through, then 429 per_key', async () => {
+  it('a concurrent burst of 700 on one key lets exactly 600 through, then 429 per_key', () => service.clock.run(async () => {
     const t0 = Date.now();
-    setClock(() => t0); // no refill during the burst: the count is exact
+    service.clock.set(() => t0); // no refill during the burst: the count is exact
     try {
       const results = await burst(700, 'key-burst', 'org-burst');
       const ok = results.filter((r) => r.status === 'fulfilled');
@@ -27,16 +26,16 @@ describe('token buckets in the table', () => {
       expect(error.detail).toEqual({ error: 'rate_limit_exceeded', scope: 'per_key', limit: 600, retry_after_seconds: 1 });
       expect(error.headers).toMatchObject({ 'Retry-After': '1', 'X-RateLimit-Limit': '600', 'X-RateLimit-Remaining': '0' });
       // Refill is continuous: 600/min is one token per 100 ms.
-      setClock(() => t0 + 250);
+      service.clock.set(() => t0 + 250);
       expect((await burst(5, 'key-burst', 'org-burst')).filter((r) => r.status === 'fulfilled')).toHaveLength(2);
     } finally {
-      setClock(null);
+      service.clock.set(null);
     }
-  });
+  }));
 
-  it('the organization bucket sums all keys: 1,500 per minute', async () => {
+  it('the organization bucket sums all keys: 1,500 per minute', () => service.clock.run(async () => {
     const t0 = Date.now();
-    setClock(() => t0);
+    service.clock.set(() => t0);
     try {
       const results = await Promise.allSettled(
         Array.from({ length: 4 }, (_, k) => burst(500, `org-key-${k}`, 'org-shared')).flat(),
@@ -47,11 +46,11 @@ describe('token buckets in the table', () => {
       expect(refused).toHaveLength(500);
       expect(toHttpError(refused[0]!.reason)!.detail).toMatchObject({ scope: 'per_org', limit: 1500 });
     } finally {
-      setClock(null);
+      service.clock.set(null);
     }
     // 2,000 conditional writes: on a loaded 2-core machine this outlasts the default 60 s, and a
     // timed-out test would leave its pinned clock to the next one.
-  }, 240_000);
+  }), 240_000);
 
   it('successful calls carry the X-RateLimit headers', async () => {
     const headers = await consumeRateLimit('key-headers', 'org-headers');
@@ -60,14 +59,14 @@ describe('token buckets in the table', () => {
     expect(Number(headers['X-RateLimit-Reset'])).toBeGreaterThan(Date.now() / 1000 - 1);
   });
 
-  it('both buckets of a request are one item and one write; a refusal by the organization takes nothing from the key', async () => {
+  it('both buckets of a request are one item and one write; a refusal by the organization takes nothing from the key', () => service.clock.run(async () => {
     let calls = 0;
     db().middlewareStack.add((next) => (args) => {
       calls++;
       return next(args);
     }, { step: 'initialize', name: 'rateLimitCallCounter' });
     const t0 = Date.now() + 7_200_000;
-    setClock(() => t0);
+    service.clock.set(() => t0);
     try {
       await consumeRateLimit('key-one-write', 'org-one-write'); // this container learns the buckets
       const before = calls;
@@ -84,18 +83,18 @@ describe('token buckets in the table', () => {
       const after = (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: 'RATE#org#org-one-write', sk: 'BUCKET' }, ConsistentRead: true }))).Item!;
       expect(after['key_key-spare']).toBeUndefined();
     } finally {
-      setClock(null);
+      service.clock.set(null);
       db().middlewareStack.remove('rateLimitCallCounter');
     }
-  });
+  }));
 
-  it('key attributes that went idle are removed, a key in use keeps its state', async () => {
+  it('key attributes that went idle are removed, a key in use keeps its state', () => service.clock.run(async () => {
     const t0 = Date.now() + 10_800_000;
-    setClock(() => t0);
+    service.clock.set(() => t0);
     try {
       for (let k = 0; k < 20; k++) await consumeRateLimit(`idle-${k}`, 'org-prune');
       for (let i = 0; i < 300; i++) await consumeRateLimit('busy', 'org-prune'); // busy's tat: 30 s ahead
-      setClock(() => t0 + 10_000); // the idle keys' buckets are full again, busy's is not
+      service.clock.set(() => t0 + 10_000); // the idle keys' buckets are full again, busy's is not
       const headers = await consumeRateLimit('late', 'org-prune');
       const item = (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: 'RATE#org#org-prune', sk: 'BUCKET' }, ConsistentRead: true }))).Item!;
       expect(Object.keys(item).filter((name) => name.startsWith('key_')).sort()).toEqual(['key_busy', 'key_late']);
@@ -103,7 +102,7 @@ describe('token buckets in the table', () => {
       // busy's bucket still holds what it spent: 300 taken, 100 refilled in 10 s.
       expect((await consumeRateLimit('busy', 'org-prune'))['X-RateLimit-Remaining']).toBe('399');
     } finally {
-      setClock(null);
+      service.clock.set(null);
     }
-  }, 120_000);
+  }), 120_000);
 });

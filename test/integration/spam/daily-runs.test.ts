@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as admin from '../../../lambdas/admin/admin';
-import { setClock } from '../../../lambdas/platform/clock';
 import { useTestService } from '../../support/runtime';
 import { addVerified, eventsOf, json, newOrg } from './helpers';
 
@@ -8,12 +7,12 @@ const service = useTestService();
 const DAY = 86_400_000;
 // 2030-01-02 is epoch day 21916 (even): the 0668 simulator number is flagged on even days.
 const EVEN_DAY_NOON = Date.parse('2030-01-02T12:00:00Z');
-const atDay = (n: number) => setClock(() => EVEN_DAY_NOON + n * DAY);
+const atDay = (n: number) => service.clock.set(() => EVEN_DAY_NOON + n * DAY);
 
-afterEach(() => setClock(null));
+afterEach(() => service.clock.set(null));
 
 describe('daily runs across days', () => {
-  it('raises exactly one spam.detected per carrier while a number stays flagged', async () => {
+  it('raises exactly one spam.detected per carrier while a number stays flagged', () => service.clock.run(async () => {
     const org = await newOrg('Always flagged');
     const id = await addVerified(service, org.key, '+12023180666');
     for (let day = 0; day < 4; day++) {
@@ -48,9 +47,9 @@ describe('daily runs across days', () => {
     expect([...times].sort().reverse()).toEqual(times);
     // Each day keeps its own three rows.
     expect(history.results.filter((r) => r.tested_at.startsWith('2030-01-02')).length).toBe(3);
-  });
+  }));
 
-  it('fires again after the number turned clean and was flagged once more', async () => {
+  it('fires again after the number turned clean and was flagged once more', () => service.clock.run(async () => {
     const org = await newOrg('Flip flop');
     await addVerified(service, org.key, '+12023180668');
     const perDay: number[] = [];
@@ -61,9 +60,9 @@ describe('daily runs across days', () => {
     // flagged, clean, flagged, clean, flagged
     expect(perDay).toEqual([3, 0, 3, 0, 3]);
     expect(await eventsOf(org.id, 'spam.detected')).toHaveLength(9);
-  });
+  }));
 
-  it('history covers only the last 7 days even though the embedded table keeps expired rows', async () => {
+  it('history covers only the last 7 days even though the embedded table keeps expired rows', () => service.clock.run(async () => {
     const org = await newOrg('Window');
     const id = await addVerified(service, org.key, '+12023180124');
     for (const day of [0, 1, 9]) {
@@ -79,9 +78,9 @@ describe('daily runs across days', () => {
     expect((await service.request('GET', `/api/v1/spam/numbers/${id}/screenshot`, { key: org.key })).status).toBe(200);
     atDay(17);
     expect((await service.request('GET', `/api/v1/spam/numbers/${id}/screenshot`, { key: org.key })).status).toBe(404);
-  });
+  }));
 
-  it('tests only the oldest numbers up to the limit; the rest are paused, and resume when the limit grows', async () => {
+  it('tests only the oldest numbers up to the limit; the rest are paused, and resume when the limit grows', () => service.clock.run(async () => {
     const org = await newOrg('Downgraded', { included: 3, addons: 0 });
     const ids = [];
     for (const phone of ['+12023180201', '+12023180202', '+12023180203']) ids.push(await addVerified(service, org.key, phone));
@@ -108,14 +107,14 @@ describe('daily runs across days', () => {
     await admin.setSpamLimit(org.id, null, 0); // no cap
     const uncapped = await json<{ spam_monitoring_limit: number | null }>(await service.request('GET', '/api/v1/spam/numbers', { key: org.key }));
     expect(uncapped.spam_monitoring_limit).toBeNull();
-  });
+  }));
 
-  it('skips organizations whose subscription lapsed, keeping their numbers', async () => {
+  it('skips organizations whose subscription lapsed, keeping their numbers', () => service.clock.run(async () => {
     const org = await newOrg('Lapsed');
     await addVerified(service, org.key, '+12023180205');
     await admin.setSubscription(org.id, false);
     expect(await admin.runSpamTestsNow(service.runtime.ports, org.id)).toMatchObject({ numbers_tested: 0, skipped_organizations: 1 });
     await admin.setSubscription(org.id, true);
     expect((await admin.runSpamTestsNow(service.runtime.ports, org.id)).numbers_tested).toBe(1);
-  });
+  }));
 });

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as admin from '../../../lambdas/admin/admin';
-import { setClock } from '../../../lambdas/platform/clock';
 import { SimulatedTelephony } from '../../../lambdas/spam/telephony/simulator';
 import { TelephonyError, type TelephonyPort } from '../../../lambdas/spam/telephony/port';
 import { useTestService } from '../../support/runtime';
@@ -24,7 +23,7 @@ const setTelephony = (port: TelephonyPort | null) => {
 
 afterEach(() => {
   setTelephony(null);
-  setClock(null);
+  service.clock.set(null);
 });
 
 const add = (key: string, body: unknown) => service.request('POST', '/api/v1/spam/numbers', { body, key });
@@ -104,18 +103,18 @@ describe('spam monitoring errors', () => {
     expect(locked.status).toBe(400);
     expect(await detail(locked)).toMatch(/request a new code/);
 
-    setClock(() => Date.now() + 31_000);
+    service.clock.set(() => Date.now() + 31_000);
     expect((await service.request('POST', `/api/v1/spam/numbers/${id}/verify/resend`, { body: { method: 'call' }, key: org.key })).status).toBe(200);
     const [fresh] = await admin.spamVerificationCodes('+12023180331');
     expect(fresh!.id).not.toBe(sent!.id);
     expect((await verify(sent!.code === fresh!.code ? wrong : sent!.code)).status).toBe(400); // the old code is void
 
-    setClock(() => Date.now() + 31_000 + 11 * 60_000);
+    service.clock.set(() => Date.now() + 31_000 + 11 * 60_000);
     const expired = await verify(fresh!.code);
     expect(expired.status).toBe(400);
     expect(await detail(expired)).toMatch(/expired/);
 
-    setClock(() => Date.now() + 31_000 + 12 * 60_000);
+    service.clock.set(() => Date.now() + 31_000 + 12 * 60_000);
     expect((await service.request('POST', `/api/v1/spam/numbers/${id}/verify/resend`, { key: org.key })).status).toBe(200);
     const [third] = await admin.spamVerificationCodes('+12023180331');
     expect((await verify(` ${third!.code} `)).status).toBe(200);
@@ -151,7 +150,7 @@ describe('spam monitoring errors', () => {
     const org = await newOrg('Impatient');
     const start = Date.now();
     let now = start;
-    setClock(() => now);
+    service.clock.set(() => now);
     const { number } = await json<{ number: { id: string } }>(await add(org.key, { phone_number: '+12023180351' }));
     const resend = () => service.request('POST', `/api/v1/spam/numbers/${number.id}/verify/resend`, { key: org.key });
 

@@ -8,7 +8,6 @@ import type { Resolver } from '../../../lambdas/platform/net/resolver';
 import { systemNet } from '../../../lambdas/platform/net/outbound';
 import { getDelivery } from '../../../lambdas/webhooks/delivery-repository';
 import { recordEndpointFailure } from '../../../lambdas/webhooks/endpoint-repository';
-import { setClock } from '../../../lambdas/platform/clock';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { TLSSocket } from 'node:tls';
@@ -237,7 +236,7 @@ describe('delivery of events', () => {
 });
 
 describe('last_success_at', () => {
-  it('is set by the successful registration ping, and again (with the failure count reset) by the ping of a changed URL', async () => {
+  it('is set by the successful registration ping, and again (with the failure count reset) by the ping of a changed URL', () => service.clock.run(async () => {
     // Its own organization and key: the clock moves forward below, and their rate-limit buckets must
     // not be the ones the other tests use.
     const { key } = await newCustomer({ name: 'Last success', subscriptionActive: true, credits: 0 });
@@ -253,7 +252,7 @@ describe('last_success_at', () => {
     await recordEndpointFailure(webhook.id, new Date(Date.now() + 1_000).toISOString());
     await recordEndpointFailure(webhook.id, new Date(Date.now() + 2_000).toISOString());
     const later = Date.now() + 60_000;
-    setClock(() => later);
+    service.clock.set(() => later);
     try {
       const res = await service.request('PATCH', `/api/v1/webhooks/${webhook.id}`, { key, body: { url: other.url } });
       expect(res.status).toBe(200);
@@ -262,13 +261,13 @@ describe('last_success_at', () => {
       expect(updated.last_failure_at).not.toBeNull();
 
       // A PATCH that does not change the URL sends no ping and leaves last_success_at alone.
-      setClock(() => later + 60_000);
+      service.clock.set(() => later + 60_000);
       const same = (await (await service.request('PATCH', `/api/v1/webhooks/${webhook.id}`, { key, body: { url: other.url, description: 'same url' } })).json()) as Endpoint & { last_success_at: string | null };
       expect(same.last_success_at).toBe(new Date(later).toISOString());
     } finally {
-      setClock(null);
+      service.clock.set(null);
     }
-  });
+  }));
 });
 
 describe('PATCH and DELETE', () => {

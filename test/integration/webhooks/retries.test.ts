@@ -4,7 +4,6 @@ import { useTestService } from '../../support/runtime';
 import { startReceiver, header, type Receiver, type ReceiverMode } from './receiver';
 import { verifyWebhook } from '../../../lambdas/webhooks/verify-signature';
 import { emitEvent, enqueueCallback } from '../../../lambdas/events/events';
-import { setClock } from '../../../lambdas/platform/clock';
 import { systemNet } from '../../../lambdas/platform/net/outbound';
 import type { DeliveryQueue } from '../../../lambdas/webhooks/delivery-queue-port';
 import { claimAttempt, getDelivery } from '../../../lambdas/webhooks/delivery-repository';
@@ -47,14 +46,14 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await receiver.close();
-  setClock(null);
+  service.clock.set(null);
   setRequestTimeoutMs(null);
 });
 beforeEach(() => {
   // Time moves only when the test says so; messages are delivered only when the test says so.
   T0 = Math.max(T0, clock) + 7 * 86_400_000;
   clock = T0;
-  setClock(() => clock);
+  service.clock.set(() => clock);
   enqueued = [];
   queue = recording;
   receiver.mode = { kind: 'status', status: 200 };
@@ -92,7 +91,7 @@ describe.each<[string, ReceiverMode, RegExp | number]>([
   ['timing out', { kind: 'hang' }, /timed out/],
   ['closing the connection', { kind: 'close' }, /closed|socket|ECONNRESET/i],
 ])('a receiver %s', (_name, mode, failure) => {
-  it('sees attempts 2…6 at 1 min, 5 min, 30 min, 2 h, 12 h, then the delivery is exhausted', async () => {
+  it('sees attempts 2…6 at 1 min, 5 min, 30 min, 2 h, 12 h, then the delivery is exhausted', () => service.clock.run(async () => {
     setRequestTimeoutMs(300);
     const { id: webhookId, secret } = await createEndpoint();
     receiver.requests.length = 0;
@@ -156,11 +155,11 @@ describe.each<[string, ReceiverMode, RegExp | number]>([
     expect(counted.consecutive_failures).toBe(6);
     expect(counted.is_active).toBe(true);
     await service.request('DELETE', `/api/v1/webhooks/${webhookId}`);
-  });
+  }));
 });
 
 describe('the SQS delay chain', () => {
-  it('re-enqueues a message that arrives before a wait longer than 15 minutes is over', async () => {
+  it('re-enqueues a message that arrives before a wait longer than 15 minutes is over', () => service.clock.run(async () => {
     const { id: webhookId } = await createEndpoint();
     receiver.mode = { kind: 'status', status: 502 };
     await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: {} });
@@ -178,14 +177,14 @@ describe('the SQS delay chain', () => {
     expect(receiver.requests.length).toBe(before);
     expect(enqueued.at(-1)).toEqual({ id: deliveryId, dueAtMs: due, atMs: clock });
     await service.request('DELETE', `/api/v1/webhooks/${webhookId}`);
-  });
+  }));
 
-  it('reports only the broken message of a batch as failed', async () => {
+  it('reports only the broken message of a batch as failed', () => service.clock.run(async () => {
     const result = await consumer({ Records: [{ messageId: 'bad', body: 'not json' }, { messageId: 'unknown', body: JSON.stringify({ delivery_id: 'dlv_none' }) }] } as SQSEvent);
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'bad' }] });
-  });
+  }));
 
-  it('ends a delivery at once on 410 Gone', async () => {
+  it('ends a delivery at once on 410 Gone', () => service.clock.run(async () => {
     const { id: webhookId } = await createEndpoint();
     receiver.mode = { kind: 'status', status: 410 };
     await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: {} });
@@ -196,11 +195,11 @@ describe('the SQS delay chain', () => {
     expect(enqueued).toHaveLength(1);
     expect((await endpoint(webhookId)).consecutive_failures).toBe(1);
     await service.request('DELETE', `/api/v1/webhooks/${webhookId}`);
-  });
+  }));
 });
 
 describe('at-least-once', () => {
-  it('the sweeper finds a delivery whose message was lost or whose worker died mid-attempt', async () => {
+  it('the sweeper finds a delivery whose message was lost or whose worker died mid-attempt', () => service.clock.run(async () => {
     const { id: webhookId } = await createEndpoint();
     receiver.requests.length = 0;
     queue = { enqueue: async () => undefined }; // every message lost
@@ -218,11 +217,11 @@ describe('at-least-once', () => {
     expect((await getDelivery(deliveryId!))!.state).toBe('succeeded');
     expect((await endpoint(webhookId)).last_success_at).toBe(new Date(clock).toISOString());
     await service.request('DELETE', `/api/v1/webhooks/${webhookId}`);
-  });
+  }));
 });
 
 describe('auto-disable', () => {
-  it('disables after 20 consecutive failures, skips further deliveries, and PATCH is_active re-enables', async () => {
+  it('disables after 20 consecutive failures, skips further deliveries, and PATCH is_active re-enables', () => service.clock.run(async () => {
     const { id: webhookId } = await createEndpoint();
     receiver.mode = { kind: 'status', status: 500 };
     const ids: string[] = [];
@@ -267,11 +266,11 @@ describe('auto-disable', () => {
     const off = await service.request('PATCH', `/api/v1/webhooks/${webhookId}`, { body: { is_active: false } });
     expect(await off.json()).toMatchObject({ is_active: false, disabled_at: null });
     await service.request('DELETE', `/api/v1/webhooks/${webhookId}`);
-  });
+  }));
 });
 
 describe('per-contact callbacks', () => {
-  it('are signed with the callback secret, carry every header, and retry like webhooks', async () => {
+  it('are signed with the callback secret, carry every header, and retry like webhooks', () => service.clock.run(async () => {
     receiver.mode = { kind: 'status', status: 503 };
     const event = await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'contact.completed', data: { contact: { id: 'c1', validation_tier: 'standard' } } });
     enqueued = [];
@@ -290,5 +289,5 @@ describe('per-contact callbacks', () => {
     expect(header(second!, 'user-agent')).toBe('Service-Webhooks/1.0');
     expect(verifyWebhook(second!.body, header(second!, 'x-service-signature'), 'callback-secret', { now: Math.floor(clock / 1000) })).toEqual(event);
     expect((await getDelivery(deliveryId))!.state).toBe('succeeded');
-  });
+  }));
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cursorScope, decodeCursor, encodeCursor, resetCursorKey } from '../../../lambdas/platform/cursor';
+import { cursorScope, decodeCursor, encodeCursor } from '../../../lambdas/platform/cursor';
 import { toHttpError } from '../../../lambdas/platform/http/error-response';
 import { localCursorSecret } from '../../../local/cursor-secret';
 
@@ -14,7 +14,6 @@ afterEach(() => {
     else process.env[name] = saved[name];
     reloadConfig();
   }
-  resetCursorKey();
 });
 
 const position = { pk: 'UPLOAD#1', sk: 'META', gsi1pk: 'ORG#o#UPLOADS', gsi1sk: '2026#1' };
@@ -25,13 +24,11 @@ describe('cursor key', () => {
     const scope = cursorScope('uploads', 'o');
     process.env.CURSOR_SECRET = 'a'.repeat(64);
     reloadConfig();
-    resetCursorKey();
     const cursor = await encodeCursor(scope, position);
-    resetCursorKey();
+    reloadConfig(); // a restart: the key is derived again from the same secret
     expect(await decodeCursor(scope, cursor)).toEqual(position);
     process.env.CURSOR_SECRET = 'b'.repeat(64);
     reloadConfig();
-    resetCursorKey();
     expect(await status(decodeCursor(scope, cursor))).toBe(400);
   });
 
@@ -48,14 +45,12 @@ describe('cursor key', () => {
     delete process.env.CURSOR_SECRET_ARN;
     process.env.AWS_LAMBDA_FUNCTION_NAME = 'uploads';
     reloadConfig();
-    resetCursorKey();
     await expect(encodeCursor(cursorScope('uploads', 'o'), position)).rejects.toThrow(/CURSOR_SECRET/);
   });
 
   it('refuses a CURSOR_SECRET shorter than 32 characters', async () => {
     process.env.CURSOR_SECRET = 'short';
     reloadConfig();
-    resetCursorKey();
     await expect(encodeCursor(cursorScope('uploads', 'o'), position)).rejects.toThrow(/at least 32/);
   });
 });

@@ -3,13 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import jpeg from 'jpeg-js';
-import { setClock } from '../../../lambdas/platform/clock';
+import { manualClock } from '../../support/manual-clock';
 import { PinpointSMSVoiceV2Client, SendTextMessageCommand, SendVoiceMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { AwsSmsVoiceTelephony } from '../../../lambdas/spam/telephony/aws-sms-voice';
 import { TelephonyError } from '../../../lambdas/spam/telephony/port';
 import { DeviceLabCarrierTests } from '../../../lambdas/spam/carrier-test/device-lab';
 import { encodeBlockJpeg } from '../../../lambdas/spam/carrier-test/jpeg';
 import { SimulatedCarrierTests, simulatedVerdict } from '../../../lambdas/spam/carrier-test/simulator';
+
+const clock = manualClock();
 
 describe('AWS End User Messaging SMS and Voice adapter', () => {
   const sms = mockClient(PinpointSMSVoiceV2Client);
@@ -158,7 +160,7 @@ describe('simulator and its JPEG screenshots', () => {
     expect(() => encodeBlockJpeg([], 'x')).toThrow();
   });
 
-  it('is deterministic per number, carrier and day, and says it is simulated', async () => {
+  it('is deterministic per number, carrier and day, and says it is simulated', () => clock.run(async () => {
     expect(simulatedVerdict('+12023180666', 'at&t', '2030-01-03')).toBe('flagged');
     expect(simulatedVerdict('+12023180667', 'at&t', '2030-01-03')).toBe('clean');
     expect(simulatedVerdict('+12023180667', 'verizon', '2030-01-03')).toBe('flagged');
@@ -169,19 +171,19 @@ describe('simulator and its JPEG screenshots', () => {
     const sim = new SimulatedCarrierTests();
     // The screen shows the capture time, so the same clock gives the same image.
     const at = Date.parse('2030-01-03T09:15:00Z');
-    setClock(() => at);
+    clock.set(() => at);
     let a, b, later;
     try {
       a = await sim.runTest({ testRunId: 'r', numberId: 'n', phoneNumber: '+12023180666', carrier: 'verizon', day: '2030-01-03' });
       b = await sim.runTest({ testRunId: 'r2', numberId: 'n', phoneNumber: '+12023180666', carrier: 'verizon', day: '2030-01-03' });
-      setClock(() => at + 60_000);
+      clock.set(() => at + 60_000);
       later = await sim.runTest({ testRunId: 'r3', numberId: 'n', phoneNumber: '+12023180666', carrier: 'verizon', day: '2030-01-03' });
     } finally {
-      setClock(null);
+      clock.set(null);
     }
     expect(a.simulated).toBe(true);
     expect(a.screenshot!.bytes.equals(b.screenshot!.bytes)).toBe(true);
     expect(a.screenshot!.bytes.equals(later.screenshot!.bytes)).toBe(false);
     expect(a.screenshot!.bytes.toString('latin1')).toContain('SIMULATED');
-  });
+  }));
 });

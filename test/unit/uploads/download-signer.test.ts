@@ -1,14 +1,15 @@
 import { reloadConfig } from '../../../lambdas/platform/config';
 import { generateKeyPairSync, verify } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resetSigningKey, signedDownloadUrl } from '../../../lambdas/uploads/download-signer';
-import { setClock } from '../../../lambdas/platform/clock';
+import { signedDownloadUrl } from '../../../lambdas/uploads/download-signer';
+import { manualClock } from '../../support/manual-clock';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const clock = manualClock();
 
 afterEach(() => {
-  setClock(null);
-  resetSigningKey();
+  clock.set(null);
+  // The signing key is read again once the configuration is (reloadConfig below).
   for (const k of ['DOWNLOADS_CLOUDFRONT_DOMAIN', 'DOWNLOADS_CLOUDFRONT_KEY_ID', 'DOWNLOADS_SIGNING_PRIVATE_KEY']) delete process.env[k];
   reloadConfig();
 });
@@ -17,13 +18,13 @@ afterEach(() => {
 const fromCloudFrontBase64 = (s: string) => Buffer.from(s.replace(/-/g, '+').replace(/_/g, '=').replace(/~/g, '/'), 'base64');
 
 describe('download links through CloudFront', () => {
-  it('signs a canned policy that expires exactly one hour from now, verifiable with the public key', async () => {
+  it('signs a canned policy that expires exactly one hour from now, verifiable with the public key', () => clock.run(async () => {
     process.env.DOWNLOADS_CLOUDFRONT_DOMAIN = 'd111111abcdef8.cloudfront.net';
     process.env.DOWNLOADS_CLOUDFRONT_KEY_ID = 'K2JCJMDEHXQW5F';
     process.env.DOWNLOADS_SIGNING_PRIVATE_KEY = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
     reloadConfig();
     const now = 1_800_000_000_000;
-    setClock(() => now);
+    clock.set(() => now);
     const link = new URL(await signedDownloadUrl('uploads/org/id/processed file.csv', 3600));
     expect(link.origin).toBe('https://d111111abcdef8.cloudfront.net');
     expect(link.pathname).toBe('/uploads/org/id/processed%20file.csv');
@@ -36,7 +37,7 @@ describe('download links through CloudFront', () => {
     // The same link for a later expiry would not verify: the expiry is signed.
     const tampered = policy.replace(String(expires), String(expires + 3600));
     expect(verify('RSA-SHA1', Buffer.from(tampered), publicKey, fromCloudFrontBase64(link.searchParams.get('Signature')!))).toBe(false);
-  });
+  }));
 
   it('carries the RFC 6266 file name as response-content-disposition, inside what is signed', async () => {
     process.env.DOWNLOADS_CLOUDFRONT_DOMAIN = 'd111111abcdef8.cloudfront.net';
