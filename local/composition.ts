@@ -15,7 +15,7 @@ export interface LocalRoot {
   readonly ports: Ports;
   /** Waits until every workflow started so far, queued ones included, has ended (tests, the admin CLI). */
   settleWorkflows(): Promise<void>;
-  /** Stops the workflow runner (waiting for running steps) and drops pending delivery timers. */
+  /** Stops the workflow runner (waiting for running steps), drops pending delivery timers and waits for attempts under way. */
   stop(): Promise<void>;
 }
 
@@ -52,7 +52,7 @@ export function createLocalRoot(overrides: PortOverrides = {}, options: { dataDi
     ports,
     settleWorkflows: () => runner.settle(),
     stop: async () => {
-      queue.stop();
+      await queue.stop();
       await runner.stop();
     },
   };

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { timingSafeEqual } from 'node:crypto';
-import Provider, { errors, type Configuration } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration, errors as OidcErrors } from 'oidc-provider';
 import { oidcAdapter } from './console-oidc-store';
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK, type JWTPayload } from 'jose';
 
@@ -74,7 +75,7 @@ export function startConsoleOidc(options: { origin: string; logins: ConsoleLogin
         defaultResource: () => CONSOLE_AUDIENCE,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => {
-          if (resource !== CONSOLE_AUDIENCE) throw new errors.InvalidTarget();
+          if (resource !== CONSOLE_AUDIENCE) throw new oidcErrors!.InvalidTarget();
           return { scope: 'console', audience: CONSOLE_AUDIENCE, accessTokenTTL: 3600, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
         },
       },
@@ -85,10 +86,19 @@ export function startConsoleOidc(options: { origin: string; logins: ConsoleLogin
       ctx.body = page('Sign-in error', `<h1>Sign-in error</h1><p>${escape(String(out.error_description ?? out.error))}</p><p><a href="/">Back to the console</a></p>`);
     },
   };
-  const provider = new Provider(issuer, configuration);
-  const callback = provider.callback();
+  // The provider (and its Koa stack, ~200 ms of loading) is loaded at the first sign-in request, not
+  // at start: most runtimes (tests, crash children, a server nobody signs in to) never need it.
+  let oidcErrors: typeof OidcErrors | null = null;
+  let loaded: Promise<{ provider: Provider; callback: ReturnType<Provider['callback']> }> | null = null;
+  const load = () =>
+    (loaded ??= import('oidc-provider').then((module) => {
+      oidcErrors = module.errors;
+      const provider = new module.default(issuer, configuration);
+      return { provider, callback: provider.callback() };
+    }));
 
   async function interaction(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const { provider } = await load();
     const details = await provider.interactionDetails(req, res);
     const uid = details.uid;
     if (req.method === 'POST' && url.pathname.endsWith('/login')) {
@@ -129,6 +139,7 @@ export function startConsoleOidc(options: { origin: string; logins: ConsoleLogin
       // Mounted under /oidc: the provider derives its endpoints' paths from originalUrl (as Express sets it).
       (req as IncomingMessage & { originalUrl?: string }).originalUrl = req.url;
       req.url = req.url!.slice('/oidc'.length) || '/';
+      const { callback } = await load();
       await new Promise<void>((resolve) => {
         res.once('finish', resolve);
         res.once('close', resolve);

@@ -14,25 +14,30 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * ports of the root that built the queue. Timers are not durable; the records are, and the sweeper
  * picks up whatever a restart dropped.
  */
-export function createLocalDeliveryQueue(ports: DeliveryPorts & OpenPorts): DeliveryQueue & { stop(): void } {
+export function createLocalDeliveryQueue(ports: DeliveryPorts & OpenPorts): DeliveryQueue & { stop(): Promise<void> } {
   const timers = new Set<NodeJS.Timeout>();
+  const sending = new Set<Promise<unknown>>();
   let stopped = false;
   const queue = {
     async enqueue(deliveryId: string, dueAtMs: number) {
       if (stopped) return;
       const timer = setTimeout(() => {
         timers.delete(timer);
-        processDelivery(ports, deliveryId)
+        const attempt = processDelivery(ports, deliveryId)
           .then((result) => (result.kind === 'not_due' ? queue.enqueue(deliveryId, result.dueAtMs) : undefined))
-          .catch((error: unknown) => logger.error('local webhook delivery failed', { delivery_id: deliveryId, error: error as Error }));
+          .catch((error: unknown) => logger.error('local webhook delivery failed', { delivery_id: deliveryId, error: error as Error }))
+          .finally(() => sending.delete(attempt));
+        sending.add(attempt);
       }, Math.min(MAX_TIMER_MS, Math.max(0, dueAtMs - nowMs())));
       timer.unref();
       timers.add(timer);
     },
-    stop() {
+    /** Drops the timers not yet due and waits for the attempts under way, so none outlives its runtime. */
+    async stop() {
       stopped = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      await Promise.all(sending);
     },
   };
   return queue;

@@ -21,6 +21,10 @@ beforeAll(async () => {
   process.env.TABLE_NAME = `test-${Math.random().toString(36).slice(2, 10)}`;
   process.env.CONTACT_POOL_INTERVAL_MS ??= '3600000';
   process.env.LOCAL_RECOVERY_INTERVAL_MS ??= '3600000';
+  // The restart takes the API's port again (the console's origin); the file store would take that
+  // port + 1, which another process on a busy machine may hold by then. This test needs no link
+  // to outlive the restart, so the store takes any free port.
+  process.env.FILES_PORT = '0';
   buildConsole();
   ({ browser, close: closeBrowser } = await launch());
 });
