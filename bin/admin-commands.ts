@@ -1,7 +1,7 @@
 import * as admin from '../lambdas/admin/admin';
 import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
 import { dataDirFromEnv, LOCAL_RESOURCES } from '../local/environment';
-import { awsPorts } from '../lambdas/composition/aws-spam';
+import { awsPorts } from '../lambdas/composition/aws-carrier-tests';
 import { reloadConfig } from '../lambdas/platform/config';
 import { createConsoleUser } from '../lambdas/console/cognito-users';
 

@@ -44,7 +44,9 @@ function analysisOf(parsed: PhoneNumber): Analysis {
 // answered from the same table; anything else gets the full answer. An extension does not change
 // validity, region, type or E.164.
 const NATIONAL = /^[2-9]\d{9}$/;
-const table = loadPrefixTable(prefixes as PrefixTableJson);
+// Pure-marked, as ANSWERS below: bundles that import this module only for its types and counters
+// (the webhook and recovery functions) drop the 15 KB table instead of decoding it at load.
+const table = /* @__PURE__ */ loadPrefixTable(prefixes as PrefixTableJson);
 interface PrefixAnswer {
   valid: boolean;
   region: string | null;
@@ -52,7 +54,7 @@ interface PrefixAnswer {
   /** What normalizeUsCa answers: region US or CA, type or 'UNKNOWN'; null for anything else. */
   usCa: { region: 'US' | 'CA'; type: string } | null;
 }
-const ANSWERS: PrefixAnswer[] = table.classes.map(({ valid, region, type }) => ({
+const ANSWERS: PrefixAnswer[] = /* @__PURE__ */ table.classes.map(({ valid, region, type }) => ({
   valid,
   region,
   type,

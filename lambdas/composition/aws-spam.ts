@@ -1,50 +1,43 @@
 import { config } from '../platform/config';
-import { configuredCarrierTests } from '../spam/carrier-test';
 import { configuredTelephony } from '../spam/telephony';
-import type { SpamPorts } from '../spam/ports';
+import type { SpamNumberPorts } from '../spam/ports';
 import { awsDeliveryPorts, awsOpenPorts, awsSealPorts, awsUploadPorts } from './aws';
-import type { Ports } from './ports';
+import type { ConsolePorts } from './ports';
 
-// The AWS composition root's spam monitoring ports (./aws.ts has the others), in a module of its
-// own so that only the functions that can send tests and calls carry the telephony and
-// carrier-test adapters (jpeg-js, the bitmap font of the simulated call screen).
+// The AWS composition root's telephony (./aws.ts has the other ports): only the functions that send
+// verification codes carry it. Carrier tests are in ./aws-carrier-tests.ts, apart again: their
+// module's top level (jpeg-js, the simulated call screen's bitmap font) stays in every bundle that
+// imports it, and the APIs never run a test.
 
-let spam: SpamPorts | null = null;
+let numbers: SpamNumberPorts | null = null;
 
 /**
- * Spam monitoring: the telephony and carrier-test adapters the configuration names, each built at
- * first use, so a setting they lack (SMS_VOICE_ORIGINATION_IDENTITY…) fails the send that needs
- * it, answered as such, and never the container's start.
+ * Monitored numbers: the telephony adapter the configuration names, built at first use, so a
+ * setting it lacks (SMS_VOICE_ORIGINATION_IDENTITY…) fails the send that needs it, answered as such,
+ * and never the container's start.
  */
-export function awsSpamPorts(): SpamPorts {
-  if (!spam) {
-    let telephony: SpamPorts['telephony'] | null = null;
-    let carrierTests: SpamPorts['carrierTests'] | null = null;
-    spam = {
+export function awsSpamNumberPorts(): SpamNumberPorts {
+  if (!numbers) {
+    let telephony: SpamNumberPorts['telephony'] | null = null;
+    numbers = {
       ...awsDeliveryPorts(),
       get telephony() {
         return (telephony ??= configuredTelephony(config()));
       },
-      get carrierTests() {
-        return (carrierTests ??= configuredCarrierTests(config()));
-      },
     };
   }
-  return spam;
+  return numbers;
 }
 
-/** Every port (the console API and the admin CLI against a deployed stack use both features). */
-export function awsPorts(): Ports {
-  const spamPorts = awsSpamPorts();
+/** The console API: every feature an organization's members use, carrier tests excepted. */
+export function awsConsolePorts(): ConsolePorts {
+  const spam = awsSpamNumberPorts();
   return {
     ...awsUploadPorts(),
     ...awsSealPorts(),
     ...awsOpenPorts(),
     get telephony() {
-      return spamPorts.telephony;
-    },
-    get carrierTests() {
-      return spamPorts.carrierTests;
+      return spam.telephony;
     },
   };
 }

@@ -13,9 +13,10 @@ import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
 // scheduled jobs) takes its ports from here, built once per container from the parsed
 // configuration. Each adapter creates its SDK client at first use, and a missing setting fails only
 // the call that needs it. One builder per group of ports, so a function's bundle carries only the
-// adapters it can use (esbuild drops the others). The spam ports live in ./aws-spam.ts: esbuild
-// keeps a module with top-level work (the carrier test's bitmap font, jpeg-js) once it is imported,
-// used or not, so only the functions that can reach them import that module.
+// adapters it can use (esbuild drops the others). The spam ports live in modules of their own,
+// because esbuild keeps a module with top-level work once it is imported, used or not: telephony in
+// ./aws-spam.ts (the functions that send verification codes), carrier tests in
+// ./aws-carrier-tests.ts (the test consumer and the admin CLI; jpeg-js and the call screen's font).
 
 let net: NetPorts | null = null;
 let delivery: DeliveryPorts | null = null;

@@ -1,4 +1,4 @@
-import type { SpamPorts } from '../spam/ports';
+import type { SpamNumberPorts, SpamPorts } from '../spam/ports';
 import type { UploadPorts } from '../uploads/workflow';
 import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
 
@@ -9,3 +9,6 @@ import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
  * `SpamPorts`, `SealPorts`…); a root's `Ports` satisfies all of them.
  */
 export interface Ports extends UploadPorts, SpamPorts, SealPorts, OpenPorts {}
+
+/** The console API's ports: every feature an organization's members use, carrier tests excepted. */
+export interface ConsolePorts extends UploadPorts, SpamNumberPorts, SealPorts, OpenPorts {}

@@ -18,14 +18,14 @@ import { addNumber, deleteNumber as deleteSpamNumber, history as spamHistory, li
 import { isCarrier } from '../spam/carriers';
 import { consolePrincipal, requireOwner, type ConsolePrincipal } from './principal';
 import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from './web-upload';
-import type { Ports } from '../composition/ports';
-import { awsPorts } from '../composition/aws-spam';
+import type { ConsolePorts } from '../composition/ports';
+import { awsConsolePorts } from '../composition/aws-spam';
 
 // The console's API (/console/api/*): thin handlers over the same feature functions the public API
 // and the admin CLI use. Authority comes only from a verified OpenID Connect access token (see
 // principal.ts); there are no cookies here, so there is nothing for a cross-site request to ride on.
 
-type Handler = (p: ConsolePrincipal, req: { params: Record<string, string>; query: Record<string, string>; event: APIGatewayProxyEventV2; ports: Ports }) => Promise<unknown>;
+type Handler = (p: ConsolePrincipal, req: { params: Record<string, string>; query: Record<string, string>; event: APIGatewayProxyEventV2; ports: ConsolePorts }) => Promise<unknown>;
 
 interface Route {
   method: string;
@@ -211,7 +211,7 @@ const HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store
 
 /** The console API over the ports of its runtime's composition root. */
 export const consoleApi =
-  (ports: Ports) =>
+  (ports: ConsolePorts) =>
   async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
     try {
       const method = event.requestContext.http.method.toUpperCase();
@@ -233,5 +233,5 @@ export const consoleApi =
   };
 
 /** The console API Lambda, wired by the AWS composition root. */
-export const handler = consoleApi(awsPorts());
+export const handler = consoleApi(awsConsolePorts());
 

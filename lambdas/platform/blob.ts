@@ -5,9 +5,9 @@ import { perConfig } from './per-config';
 
 // One S3 client per configuration. The endpoint comes from the SDK's configuration
 // (AWS_ENDPOINT_URL_S3 locally, LocalStack via AWS_ENDPOINT_URL); s3rver needs path-style.
-export const s3: () => S3Client = perConfig((cfg) => new S3Client({ forcePathStyle: cfg.S3_FORCE_PATH_STYLE }));
+export const s3: () => S3Client = /* @__PURE__ */ perConfig((cfg) => new S3Client({ forcePathStyle: cfg.S3_FORCE_PATH_STYLE }));
 
-const linkClient = perConfig((cfg) => (cfg.S3_LINK_ENDPOINT ? new S3Client({ endpoint: cfg.S3_LINK_ENDPOINT, forcePathStyle: cfg.S3_FORCE_PATH_STYLE }) : null));
+const linkClient = /* @__PURE__ */ perConfig((cfg) => (cfg.S3_LINK_ENDPOINT ? new S3Client({ endpoint: cfg.S3_LINK_ENDPOINT, forcePathStyle: cfg.S3_FORCE_PATH_STYLE }) : null));
 
 /**
  * The client that signs links handed to clients (downloads, staging). Signing needs no network,

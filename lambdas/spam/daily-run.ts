@@ -5,7 +5,7 @@ import { dayOf } from './carriers';
 import type { CarrierTestPort } from './carrier-test/port';
 import { runInProcess } from './in-process';
 import { planDailyRun, type RunSummary } from './plan';
-import type { SpamPorts } from './ports';
+import type { SpamTestPorts } from './ports';
 import { queueWorkItems } from './work-queue';
 import { claimScheduledDay } from './run-repository';
 
@@ -17,7 +17,7 @@ import { claimScheduledDay } from './run-repository';
 
 export type { RunSummary };
 
-export async function runDailySpamTests(ports: SpamPorts, options: { port?: CarrierTestPort; organizationId?: string } = {}): Promise<RunSummary> {
+export async function runDailySpamTests(ports: SpamTestPorts, options: { port?: CarrierTestPort; organizationId?: string } = {}): Promise<RunSummary> {
   const port = options.port ?? ports.carrierTests;
   const { summary, items } = await planDailyRun({ simulated: port.simulated, organizationId: options.organizationId });
   const queueUrl = config().SPAM_QUEUE_URL;
@@ -36,7 +36,7 @@ export async function runDailySpamTests(ports: SpamPorts, options: { port?: Carr
 }
 
 /** Runs the day's tests once (the local timer's entry): a second call on the same day does nothing. */
-export async function runScheduledSpamTests(ports: SpamPorts): Promise<RunSummary | null> {
+export async function runScheduledSpamTests(ports: SpamTestPorts): Promise<RunSummary | null> {
   if (!(await claimScheduledDay(dayOf(nowMs()), nowIso()))) return null;
   return runDailySpamTests(ports);
 }

@@ -3,11 +3,11 @@ import { operation } from '../platform/http/operation';
 import { created, ok } from '../platform/http/response';
 import { addNumber, deleteNumber, getNumberView, history, listNumbers, resendCode, screenshot, verifyNumber } from './numbers';
 import { spamRoutes } from './routes';
-import type { SpamPorts } from './ports';
-import { awsSpamPorts } from '../composition/aws-spam';
+import type { SpamNumberPorts } from './ports';
+import { awsSpamNumberPorts } from '../composition/aws-spam';
 
 /** The spam monitoring API over the ports of its runtime's composition root. */
-export const spamApi = (ports: SpamPorts) =>
+export const spamApi = (ports: SpamNumberPorts) =>
   apiHandler([
     operation(spamRoutes.add, async (ctx) => created(await addNumber(ports, ctx.principal.organization, ctx.body))),
     operation(spamRoutes.verify, async (ctx) => ok(await verifyNumber(ports, ctx.principal.organization, ctx.params.number_id, ctx.body.code))),
@@ -23,4 +23,4 @@ export const spamApi = (ports: SpamPorts) =>
   ]);
 
 /** The spam monitoring API Lambda, wired by the AWS composition root. */
-export const handler = spamApi(awsSpamPorts());
+export const handler = spamApi(awsSpamNumberPorts());

@@ -1,7 +1,7 @@
 import { config } from '../platform/config';
 import { logger } from '../platform/logger';
 import type { CarrierTestPort } from './carrier-test/port';
-import type { SpamPorts } from './ports';
+import type { SpamTestPorts } from './ports';
 import { runWorkItem, type ItemResult } from './carrier-item';
 import type { SpamWorkItem } from './work-item';
 
@@ -10,7 +10,7 @@ import type { SpamWorkItem } from './work-item';
  * the same rules as the SQS consumer: at most SPAM_RUN_CONCURRENCY tests at once, each item tried
  * up to SPAM_ITEM_ATTEMPTS times with a SPAM_TEST_TIMEOUT_MS bound per try.
  */
-export async function runInProcess(ports: SpamPorts, items: SpamWorkItem[], port: CarrierTestPort): Promise<ItemResult[]> {
+export async function runInProcess(ports: SpamTestPorts, items: SpamWorkItem[], port: CarrierTestPort): Promise<ItemResult[]> {
   const { SPAM_RUN_CONCURRENCY: concurrency, SPAM_ITEM_ATTEMPTS: attempts, SPAM_TEST_TIMEOUT_MS: timeoutMs } = config();
   const results: ItemResult[] = new Array<ItemResult>(items.length);
   let next = 0;
@@ -24,7 +24,7 @@ export async function runInProcess(ports: SpamPorts, items: SpamWorkItem[], port
   return results;
 }
 
-async function runWithRetries(ports: SpamPorts, item: SpamWorkItem, port: CarrierTestPort, attempts: number, timeoutMs: number): Promise<ItemResult> {
+async function runWithRetries(ports: SpamTestPorts, item: SpamWorkItem, port: CarrierTestPort, attempts: number, timeoutMs: number): Promise<ItemResult> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await runWorkItem(ports, item, port, { finalAttempt: attempt >= attempts, timeoutMs });

@@ -28,7 +28,7 @@ import { historyItemView, monitoredNumberView, screenshotAvailable } from './pre
 import { deleteRuns, listRuns } from './run-repository';
 import { getScreenshot } from './screenshots';
 import type { TelephonyPort } from './telephony/port';
-import type { SpamPorts } from './ports';
+import type { SpamNumberPorts } from './ports';
 import { codeMatches, CODE_TTL_MS, generateCode, guessAllowed, MAX_ATTEMPTS, newChallenge, RESEND_COOLDOWN_MS, resendThrottle, type ResendThrottle, type VerificationMethod } from './verification-code';
 
 // The spam monitoring API's rules: registering and verifying numbers, the limit, reading results.
@@ -56,7 +56,7 @@ function parseOr400(raw: string, method: VerificationMethod) {
   return { ...parsed, smsCapable };
 }
 
-export async function addNumber(ports: SpamPorts, org: Organization, input: { phone_number: string; verification_method: VerificationMethod }) {
+export async function addNumber(ports: SpamNumberPorts, org: Organization, input: { phone_number: string; verification_method: VerificationMethod }) {
   const method = input.verification_method;
   const phone = parseOr400(input.phone_number, method);
   const id = newId();
@@ -105,7 +105,7 @@ async function ownNumber(orgId: string, id: string): Promise<NumberRecord> {
   return n;
 }
 
-export async function verifyNumber(ports: SpamPorts, org: Organization, id: string, code: string) {
+export async function verifyNumber(ports: SpamNumberPorts, org: Organization, id: string, code: string) {
   const n = await ownNumber(org.id, id);
   if (n.verified) throw new InvalidInput('This number is already verified');
   const refused = guessAllowed(n.verification, nowMs());
@@ -138,7 +138,7 @@ export async function verifyNumber(ports: SpamPorts, org: Organization, id: stri
   return { success: true, verified: true, phone_number: n.phone_number, message: 'Number verified; daily spam monitoring has begun.' };
 }
 
-export async function resendCode(ports: SpamPorts, org: Organization, id: string, method: VerificationMethod) {
+export async function resendCode(ports: SpamNumberPorts, org: Organization, id: string, method: VerificationMethod) {
   const n = await ownNumber(org.id, id);
   if (n.verified) throw new InvalidInput('This number is already verified');
   if (method === 'sms' && !n.sms_capable) throw new InvalidInput(`sms verification is not available for this number (line type ${n.line_type}); use call`);

@@ -1,10 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { config } from '../platform/config';
 import { logger } from '../platform/logger';
-import { awsSpamPorts } from '../composition/aws-spam';
+import { awsSpamTestPorts } from '../composition/aws-carrier-tests';
 import { runWorkItem } from './carrier-item';
 import { parseWorkItem } from './work-item';
-import type { SpamPorts } from './ports';
+import type { SpamTestPorts } from './ports';
 
 /**
  * SQS consumer of the daily run's fan-out: one number on one carrier per message. A failed or
@@ -12,7 +12,7 @@ import type { SpamPorts } from './ports';
  * receive (SPAM_ITEM_ATTEMPTS) the failure is recorded on the number instead, and a message that
  * still cannot be processed goes to the dead-letter queue, which is alarmed.
  */
-export const spamTestConsumer = (ports: SpamPorts) => async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const spamTestConsumer = (ports: SpamTestPorts) => async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   const { SPAM_ITEM_ATTEMPTS: attempts, SPAM_TEST_TIMEOUT_MS: timeoutMs } = config();
   await Promise.all(
@@ -30,4 +30,4 @@ export const spamTestConsumer = (ports: SpamPorts) => async (event: SQSEvent): P
   return { batchItemFailures: failures };
 };
 
-export const handler = spamTestConsumer(awsSpamPorts());
+export const handler = spamTestConsumer(awsSpamTestPorts());

@@ -1,4 +1,4 @@
-import Busboy from 'busboy';
+import type Busboy from 'busboy';
 import * as z from 'zod';
 import { InvalidInput, TooLarge } from '../platform/domain-errors';
 import { describeZodError } from '../platform/http/validation';
@@ -154,11 +154,14 @@ export async function parseMultipartUpload(body: Buffer, contentType: string): P
   };
 }
 
-function readMultipart(body: Buffer, contentType: string): Promise<{ fields: Record<string, string>; file: Buffer | null; filename: string | null }> {
+async function readMultipart(body: Buffer, contentType: string): Promise<{ fields: Record<string, string>; file: Buffer | null; filename: string | null }> {
+  // Loaded here, not at the top: busboy is CommonJS, which esbuild keeps in every bundle that
+  // imports this module (the route schemas, MAX_CSV_BYTES), used or not.
+  const { default: busboy } = await import('busboy');
   return new Promise((resolve, reject) => {
     let parser: Busboy.Busboy;
     try {
-      parser = Busboy({ headers: { 'content-type': contentType }, limits: { fileSize: MAX_CSV_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } });
+      parser = busboy({ headers: { 'content-type': contentType }, limits: { fileSize: MAX_CSV_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } });
     } catch (error) {
       reject(new InvalidInput(`Malformed multipart body: ${(error as Error).message}`));
       return;
