@@ -1,44 +1,28 @@
-import { config } from '../platform/config';
+import { perConfig } from '../platform/per-config';
 import { configuredCarrierTests } from '../spam/carrier-test';
+import type { CarrierTestPort } from '../spam/carrier-test/port';
 import type { SpamTestPorts } from '../spam/ports';
-import { awsDeliveryPorts, awsOpenPorts, awsSealPorts, awsUploadPorts } from './aws';
-import { awsSpamNumberPorts } from './aws-spam';
+import { awsDeliveryPorts } from './aws';
+import { awsConsolePorts } from './aws-spam';
 import type { Ports } from './ports';
 
 // The AWS composition root's carrier tests, in a module of their own: only the functions that run
 // tests (the test queue's consumer) and the admin CLI import it, so only they carry jpeg-js and the
 // simulated call screen's font.
 
-let tests: SpamTestPorts | null = null;
+const awsCarrierTests = /* @__PURE__ */ perConfig(configuredCarrierTests);
 
-/** Running carrier tests: the adapter the configuration names (CARRIER_TEST_PROVIDER), built at first use. */
+/** `ports` with the carrier-test adapter the configuration names (CARRIER_TEST_PROVIDER), built at first use. */
+function withCarrierTests<T extends object>(ports: T): T & { readonly carrierTests: CarrierTestPort } {
+  return Object.defineProperty(ports, 'carrierTests', { get: awsCarrierTests, enumerable: true }) as T & { readonly carrierTests: CarrierTestPort };
+}
+
+/** Running carrier tests: the test queue's consumer. */
 export function awsSpamTestPorts(): SpamTestPorts {
-  if (!tests) {
-    let carrierTests: SpamTestPorts['carrierTests'] | null = null;
-    tests = {
-      ...awsDeliveryPorts(),
-      get carrierTests() {
-        return (carrierTests ??= configuredCarrierTests(config()));
-      },
-    };
-  }
-  return tests;
+  return withCarrierTests({ ...awsDeliveryPorts() });
 }
 
 /** Every port: the admin CLI against a deployed stack runs both the pool and spam tests. */
 export function awsPorts(): Ports {
-  // Getters, not spreads: spreading would build both adapters now, and fail on a setting they lack.
-  const numbers = awsSpamNumberPorts();
-  const tests = awsSpamTestPorts();
-  return {
-    ...awsUploadPorts(),
-    ...awsSealPorts(),
-    ...awsOpenPorts(),
-    get telephony() {
-      return numbers.telephony;
-    },
-    get carrierTests() {
-      return tests.carrierTests;
-    },
-  };
+  return withCarrierTests(awsConsolePorts());
 }

@@ -1,5 +1,6 @@
-import { config } from '../platform/config';
+import { perConfig } from '../platform/per-config';
 import { configuredTelephony } from '../spam/telephony';
+import type { TelephonyPort } from '../spam/telephony/port';
 import type { SpamNumberPorts } from '../spam/ports';
 import { awsDeliveryPorts, awsOpenPorts, awsSealPorts, awsUploadPorts } from './aws';
 import type { ConsolePorts } from './ports';
@@ -9,35 +10,23 @@ import type { ConsolePorts } from './ports';
 // module's top level (jpeg-js, the simulated call screen's bitmap font) stays in every bundle that
 // imports it, and the APIs never run a test.
 
-let numbers: SpamNumberPorts | null = null;
+const awsTelephony = /* @__PURE__ */ perConfig(configuredTelephony);
 
 /**
- * Monitored numbers: the telephony adapter the configuration names, built at first use, so a
- * setting it lacks (SMS_VOICE_ORIGINATION_IDENTITY…) fails the send that needs it, answered as such,
- * and never the container's start.
+ * `ports` with the telephony adapter the configuration names, built at first use: a getter (a
+ * spread would build it now), so a setting it lacks (SMS_VOICE_ORIGINATION_IDENTITY…) fails the
+ * send that needs it, answered as such, and never the container's start.
  */
+function withTelephony<T extends object>(ports: T): T & { readonly telephony: TelephonyPort } {
+  return Object.defineProperty(ports, 'telephony', { get: awsTelephony, enumerable: true }) as T & { readonly telephony: TelephonyPort };
+}
+
+/** Monitored numbers: the spam API. */
 export function awsSpamNumberPorts(): SpamNumberPorts {
-  if (!numbers) {
-    let telephony: SpamNumberPorts['telephony'] | null = null;
-    numbers = {
-      ...awsDeliveryPorts(),
-      get telephony() {
-        return (telephony ??= configuredTelephony(config()));
-      },
-    };
-  }
-  return numbers;
+  return withTelephony({ ...awsDeliveryPorts() });
 }
 
 /** The console API: every feature an organization's members use, carrier tests excepted. */
 export function awsConsolePorts(): ConsolePorts {
-  const spam = awsSpamNumberPorts();
-  return {
-    ...awsUploadPorts(),
-    ...awsSealPorts(),
-    ...awsOpenPorts(),
-    get telephony() {
-      return spam.telephony;
-    },
-  };
+  return withTelephony({ ...awsUploadPorts(), ...awsSealPorts(), ...awsOpenPorts() });
 }
