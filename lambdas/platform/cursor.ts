@@ -24,7 +24,7 @@ const INVALID = 'Invalid cursor: pass next_cursor from the previous page of the 
 export const invalidCursor = () => new InvalidInput(INVALID);
 
 // The key is loaded once per configuration (CURSOR_SECRET changed and parsed again: a new key).
-const loaded = perConfig((): { key: Promise<Buffer> | null } => ({ key: null }));
+const loaded = /* @__PURE__ */ perConfig((): { key: Promise<Buffer> | null } => ({ key: null }));
 
 function cursorKey(): Promise<Buffer> {
   const slot = loaded();

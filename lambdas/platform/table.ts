@@ -8,7 +8,7 @@ import { stamp, type EntityName } from './table-entities';
 // Created once per configuration; the endpoint comes from the SDK's own configuration
 // (AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL), which is how the local runtime and
 // LocalStack runs point it elsewhere.
-export const db: () => DynamoDBDocumentClient = perConfig(() =>
+export const db: () => DynamoDBDocumentClient = /* @__PURE__ */ perConfig(() =>
   DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } }),
 );
 

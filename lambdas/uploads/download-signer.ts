@@ -13,7 +13,7 @@ import { perConfig } from '../platform/per-config';
 // URLs (the local runtime, and stacks deployed without a key).
 
 // Read once per configuration (a failed read is not kept: the next link tries again).
-const loaded = perConfig((): { privateKey: string | null } => ({ privateKey: null }));
+const loaded = /* @__PURE__ */ perConfig((): { privateKey: string | null } => ({ privateKey: null }));
 
 async function signingKey(): Promise<string> {
   const slot = loaded();

@@ -5,7 +5,7 @@ import ts from 'typescript';
 // Relative imports of every .ts file under the given roots (type-only imports included, as madge
 // counts them), resolved to files; returns each cycle once, as the list of files on it.
 
-function tsFiles(dir: string): string[] {
+export function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (name === 'node_modules' || name.startsWith('.')) return [];
