@@ -35,11 +35,17 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noLocal] }],
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through lambdas/platform/config.ts (parsed once, validated).' }],
-      // `import { z }` takes zod's namespace as one value, so esbuild keeps all of it (every locale,
-      // the JIT compiler, fromJSONSchema): 443 KB in each bundle against 95 KB for `import * as z`.
+    },
+  },
+  {
+    // zod/mini through one module that also sets its English messages: a feature importing zod
+    // itself could bring classic zod (every schema method, ~65 KB per bundle) or unset messages.
+    files: ['lambdas/**/*.ts'],
+    ignores: ['lambdas/platform/zod.ts'],
+    rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z']", message: "Import zod as `import * as z from 'zod'`: the named `z` keeps all of zod (every locale) in each bundle." },
+        { selector: "ImportDeclaration[source.value=/^zod($|\\u002F)/]", message: "Import zod through lambdas/platform/zod.ts (`import * as z from '../platform/zod'`): zod/mini with its English messages." },
       ],
     },
   },

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { forgetPrincipals } from './principal-cache';
 import { conditionalWrite, db, setClause, queryItems, tableName, updateReturning, putItem, IF_NEW } from '../platform/table';
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { readEntity, readExisting } from '../platform/table-read';
 
 // Organizations, users, memberships and API keys: everything authentication reads.
@@ -14,16 +14,16 @@ const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'META' });
 const memberKey = (orgId: string, userId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBER#${userId}` });
 const apiKeyKey = (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'META' });
 
-const organizationSchema: z.ZodType<Organization> = z.looseObject({
+const organizationSchema: z.ZodMiniType<Organization> = z.looseObject({
   id: z.string(),
   name: z.string(),
   subscription_active: z.boolean(),
-  spam_included_numbers: z.number().nullable(),
+  spam_included_numbers: z.nullable(z.number()),
   spam_addon_numbers: z.number(),
   created_at: z.string(),
 });
-const userSchema: z.ZodType<User> = z.looseObject({ id: z.string(), email: z.string(), created_at: z.string() });
-const apiKeySchema: z.ZodType<ApiKeyRecord> = z.looseObject({
+const userSchema: z.ZodMiniType<User> = z.looseObject({ id: z.string(), email: z.string(), created_at: z.string() });
+const apiKeySchema: z.ZodMiniType<ApiKeyRecord> = z.looseObject({
   id: z.string(),
   organization_id: z.string(),
   created_by_user_id: z.string(),
@@ -31,8 +31,8 @@ const apiKeySchema: z.ZodType<ApiKeyRecord> = z.looseObject({
   key_hash: z.string(),
   scopes: z.array(z.string()),
   created_at: z.string(),
-  expires_at: z.string().nullable(),
-  revoked_at: z.string().nullable(),
+  expires_at: z.nullable(z.string()),
+  revoked_at: z.nullable(z.string()),
 });
 
 export async function putOrganization(org: Organization): Promise<void> {
@@ -46,7 +46,13 @@ export async function getOrganization(id: string): Promise<Organization | null> 
 
 export async function updateOrganization(id: string, fields: Partial<Omit<Organization, 'id'>>): Promise<Organization> {
   const { sets, names, values } = setClause(fields);
-  const item = await updateReturning({ Key: orgKey(id), UpdateExpression: `SET ${sets.join(', ')}`, ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: names, ExpressionAttributeValues: values });
+  const item = await updateReturning({
+    Key: orgKey(id),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
   if (!item) throw new Error(`organization ${id} does not exist`);
   forgetPrincipals();
   return readExisting('Organization', organizationSchema, item);
@@ -91,29 +97,35 @@ export async function getMembership(orgId: string, userId: string): Promise<{ ro
 }
 
 export async function deleteMembership(orgId: string, userId: string): Promise<boolean> {
-  const out = await db().send(
-    new DeleteCommand({ TableName: tableName(), Key: memberKey(orgId, userId), ReturnValues: 'ALL_OLD' }),
-  );
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: memberKey(orgId, userId), ReturnValues: 'ALL_OLD' }));
   return Boolean(out.Attributes);
 }
 
 export async function listMembershipsOfUser(userId: string): Promise<string[]> {
   const orgs: string[] = [];
-  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${userId}#ORGS` } })) {
+  for await (const item of queryItems({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': `USER#${userId}#ORGS` },
+  })) {
     orgs.push(String(item.organization_id));
   }
   return orgs;
 }
 
 export async function putApiKey(record: ApiKeyRecord): Promise<void> {
-  await putItem('ApiKey', {
-    ...apiKeyKey(record.key_hash),
-    gsi1pk: `ORG#${record.organization_id}#KEYS`,
-    gsi1sk: `${record.created_at}#${record.id}`,
-    gsi2pk: `APIKEYID#${record.id}`,
-    gsi2sk: 'META',
-    ...record,
-  }, IF_NEW);
+  await putItem(
+    'ApiKey',
+    {
+      ...apiKeyKey(record.key_hash),
+      gsi1pk: `ORG#${record.organization_id}#KEYS`,
+      gsi1sk: `${record.created_at}#${record.id}`,
+      gsi2pk: `APIKEYID#${record.id}`,
+      gsi2sk: 'META',
+      ...record,
+    },
+    IF_NEW,
+  );
 }
 
 export async function getApiKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
@@ -135,7 +147,11 @@ export async function getApiKeyById(id: string): Promise<ApiKeyRecord | null> {
 
 export async function listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
   const items: ApiKeyRecord[] = [];
-  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${orgId}#KEYS` } })) {
+  for await (const item of queryItems({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': `ORG#${orgId}#KEYS` },
+  })) {
     items.push(readExisting('ApiKey', apiKeySchema, item));
   }
   return items;

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, setClause, tableName, updateItem, updateReturning, putItem, IF_NEW, queryItems } from '../platform/table';
 import type { ColumnMapping } from '../uploads/plan';
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { readEntity, readExisting } from '../platform/table-read';
 
 // The in-app flow's steps before an upload exists (docs/console.md): one item per web upload, keyed
@@ -54,8 +54,8 @@ export interface WebDraft {
   updated_at: string;
 }
 
-const optionalName = z.string().optional();
-const draftSchema: z.ZodType<WebDraft> = z.looseObject({
+const optionalName = z.optional(z.string());
+const draftSchema: z.ZodMiniType<WebDraft> = z.looseObject({
   id: z.string(),
   organization_id: z.string(),
   user_id: z.string(),
@@ -65,11 +65,18 @@ const draftSchema: z.ZodType<WebDraft> = z.looseObject({
   header: z.array(z.string()),
   preview: z.array(z.array(z.string())),
   total_rows: z.number(),
-  validated_rows: z.number().int().min(0).optional(),
-  suggested: z.looseObject({ phone_columns: z.array(z.string()), full_name_column: optionalName, first_name_column: optionalName, last_name_column: optionalName }),
-  mapping: z.looseObject({ phoneColumns: z.array(z.string()), fullNameColumn: optionalName, firstNameColumn: optionalName, lastNameColumn: optionalName }).nullable(),
-  validation: z
-    .looseObject({
+  validated_rows: z.optional(z.number().check(z.int(), z.gte(0))),
+  suggested: z.looseObject({
+    phone_columns: z.array(z.string()),
+    full_name_column: optionalName,
+    first_name_column: optionalName,
+    last_name_column: optionalName,
+  }),
+  mapping: z.nullable(
+    z.looseObject({ phoneColumns: z.array(z.string()), fullNameColumn: optionalName, firstNameColumn: optionalName, lastNameColumn: optionalName }),
+  ),
+  validation: z.nullable(
+    z.looseObject({
       total_rows: z.number(),
       valid_row_count: z.number(),
       valid_number_count: z.number(),
@@ -77,9 +84,9 @@ const draftSchema: z.ZodType<WebDraft> = z.looseObject({
       duplicate_count: z.number(),
       identity: z.boolean(),
       price: z.looseObject({ standard: z.number(), max: z.number() }),
-    })
-    .nullable(),
-  failure: z.looseObject({ status: z.number(), detail: z.unknown() }).nullable(),
+    }),
+  ),
+  failure: z.nullable(z.looseObject({ status: z.number(), detail: z.unknown() })),
   invalid_cells: z.array(z.looseObject({ row: z.number(), column: z.string(), value: z.string(), reason: z.string() })),
   created_at: z.string(),
   updated_at: z.string(),
@@ -88,7 +95,11 @@ const draftSchema: z.ZodType<WebDraft> = z.looseObject({
 const draftKey = (id: string) => ({ pk: `WEBUPLOAD#${id}`, sk: 'META' });
 
 export async function insertDraft(draft: WebDraft): Promise<void> {
-  await putItem('WebUploadDraft', { ...draftKey(draft.id), gsi1pk: `ORG#${draft.organization_id}#WEBUPLOADS`, gsi1sk: `${draft.created_at}#${draft.id}`, ...draft }, IF_NEW);
+  await putItem(
+    'WebUploadDraft',
+    { ...draftKey(draft.id), gsi1pk: `ORG#${draft.organization_id}#WEBUPLOADS`, gsi1sk: `${draft.created_at}#${draft.id}`, ...draft },
+    IF_NEW,
+  );
 }
 
 export async function getDraft(id: string): Promise<WebDraft | null> {
@@ -128,7 +139,10 @@ export async function recordValidationProgress(id: string, validatedRows: number
 export async function listOpenDrafts(orgId: string, limit = 50): Promise<WebDraft[]> {
   const drafts: WebDraft[] = [];
   // The newest `limit` drafts, of which the confirmed ones are no longer open.
-  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${orgId}#WEBUPLOADS` }, ScanIndexForward: false }, limit)) {
+  for await (const item of queryItems(
+    { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${orgId}#WEBUPLOADS` }, ScanIndexForward: false },
+    limit,
+  )) {
     if (item.status !== 'confirmed') drafts.push(readExisting('WebUploadDraft', draftSchema, item));
   }
   return drafts;

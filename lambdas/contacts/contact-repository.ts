@@ -3,7 +3,7 @@ import { conditionalWrite, db, isConditionFailed, tableName, type Item, insertIt
 import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
 import { deleteIfStatus, transitionStatus } from '../platform/status-transition';
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
 import type { ContactRecord, ContactStatus } from './contact';
 import { StoredSecretSchema } from '../webhooks/secret-sealer';
@@ -25,7 +25,7 @@ function indexKeys(contact: ContactRecord) {
   };
 }
 
-const contactSchema: z.ZodType<ContactRecord> = z.looseObject({
+const contactSchema: z.ZodMiniType<ContactRecord> = z.looseObject({
   id: z.string(),
   organization_id: z.string(),
   api_key_id: z.string(),
@@ -34,13 +34,13 @@ const contactSchema: z.ZodType<ContactRecord> = z.looseObject({
   status: z.enum(['creating', 'queued', 'processing', 'completed', 'failed', 'discarded']),
   validation_tier: z.enum(['standard', 'max']),
   credits_charged: z.number(),
-  batch_position: z.number().nullable(),
-  answer_intent: z.enum(['Likely Answer', 'Likely Call Screening', 'Likely Voicemail', 'Non-Mobile', 'Unknown']).nullable(),
-  identity: z.enum(['Very High', 'High', 'Medium', 'Low', 'Unknown']).nullable(),
-  error_message: z.string().nullable(),
-  callback_url: z.string().nullable(),
-  callback_secret: StoredSecretSchema.nullable(),
-  pool_upload_id: z.string().nullable(),
+  batch_position: z.nullable(z.number()),
+  answer_intent: z.nullable(z.enum(['Likely Answer', 'Likely Call Screening', 'Likely Voicemail', 'Non-Mobile', 'Unknown'])),
+  identity: z.nullable(z.enum(['Very High', 'High', 'Medium', 'Low', 'Unknown'])),
+  error_message: z.nullable(z.string()),
+  callback_url: z.nullable(z.string()),
+  callback_secret: z.nullable(StoredSecretSchema),
+  pool_upload_id: z.nullable(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -78,7 +78,9 @@ export async function transitionContact(
   remove: readonly string[] = [],
 ): Promise<ContactRecord | null> {
   // The by-status index key moves with the status.
-  return toRecord((await transitionStatus(contactKey(contact.id), from, to, { ...fields, gsi2pk: byOrgStatus(contact.organization_id, to) }, at, remove)) ?? undefined);
+  return toRecord(
+    (await transitionStatus(contactKey(contact.id), from, to, { ...fields, gsi2pk: byOrgStatus(contact.organization_id, to) }, at, remove)) ?? undefined,
+  );
 }
 
 /**
@@ -184,14 +186,36 @@ export async function readQueue(limitPerShard: number): Promise<QueueEntry[]> {
   for (let shard = 0; shard < QUEUE_SHARDS; shard++) {
     const pk = `CONTACTQ#${shard}`;
     const indexed = await db().send(
-      new QueryCommand({ TableName: tableName(), IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Limit: limitPerShard }),
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi3',
+        KeyConditionExpression: 'gsi3pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        Limit: limitPerShard,
+      }),
     );
     for (const item of indexed.Items ?? []) {
-      entries.push({ contact_id: String(item.id), organization_id: String(item.organization_id), created_at: String(item.created_at), shard: pk, sk: String(item.gsi3sk), legacy: false });
+      entries.push({
+        contact_id: String(item.id),
+        organization_id: String(item.organization_id),
+        created_at: String(item.created_at),
+        shard: pk,
+        sk: String(item.gsi3sk),
+        legacy: false,
+      });
     }
-    const legacy = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Limit: limitPerShard }));
+    const legacy = await db().send(
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Limit: limitPerShard }),
+    );
     for (const item of legacy.Items ?? []) {
-      entries.push({ contact_id: String(item.contact_id), organization_id: String(item.organization_id), created_at: String(item.created_at), shard: pk, sk: String(item.sk), legacy: true });
+      entries.push({
+        contact_id: String(item.contact_id),
+        organization_id: String(item.organization_id),
+        created_at: String(item.created_at),
+        shard: pk,
+        sk: String(item.sk),
+        legacy: true,
+      });
     }
   }
   return entries.sort((a, b) => a.created_at.localeCompare(b.created_at));

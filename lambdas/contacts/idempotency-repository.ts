@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailed, tableName, putItem, IF_NEW } from '../platform/table';
 import { sha256Hex } from '../platform/ids';
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
 
 // idempotency_key → contact, scoped per (organization, API key). The key itself is hashed: it may
@@ -13,7 +13,7 @@ export interface IdempotencyClaim {
   created_at: string;
 }
 
-const claimSchema: z.ZodType<IdempotencyClaim> = z.looseObject({ contact_id: z.string(), fingerprint: z.string(), created_at: z.string() });
+const claimSchema: z.ZodMiniType<IdempotencyClaim> = z.looseObject({ contact_id: z.string(), fingerprint: z.string(), created_at: z.string() });
 
 const claimKey = (orgId: string, apiKeyId: string, idempotencyKey: string) => ({
   pk: `IDEMP#${orgId}#${apiKeyId}#${sha256Hex(idempotencyKey)}`,

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { authErrors, byIdParams, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 
@@ -8,39 +8,41 @@ export const MAX_PROPERTIES_BYTES = 16 * 1024;
 
 export const CreateContactBody = z
   .object({
-    phone: z.string({ error: 'phone is required and must be a string' }).min(1, 'phone must not be empty').max(64),
-    validation_tier: z.string().optional().describe('standard (default) or max, case-insensitive'),
-    properties: z.record(z.string(), z.unknown()).optional().describe('free-form, echoed back unchanged; at most 16 KiB as JSON'),
-    callback_url: z.string().max(2048).optional().describe('HTTPS URL that receives a signed POST when the result is ready'),
-    callback_secret: z.string().min(16).max(256).optional().describe('HMAC-SHA256 key for the callback signature; required with callback_url'),
-    idempotency_key: z.string().min(1).max(255).optional().describe('scoped per organization and API key'),
+    phone: z.string({ error: 'phone is required and must be a string' }).check(z.minLength(1, 'phone must not be empty'), z.maxLength(64)),
+    validation_tier: z.optional(z.string()).check(z.describe('standard (default) or max, case-insensitive')),
+    properties: z.optional(z.record(z.string(), z.unknown())).check(z.describe('free-form, echoed back unchanged; at most 16 KiB as JSON')),
+    callback_url: z.optional(z.string().check(z.maxLength(2048))).check(z.describe('HTTPS URL that receives a signed POST when the result is ready')),
+    callback_secret: z
+      .optional(z.string().check(z.minLength(16), z.maxLength(256)))
+      .check(z.describe('HMAC-SHA256 key for the callback signature; required with callback_url')),
+    idempotency_key: z.optional(z.string().check(z.minLength(1), z.maxLength(255))).check(z.describe('scoped per organization and API key')),
   })
-  .meta({ id: 'CreateContactRequest' });
+  .check(z.meta({ id: 'CreateContactRequest' }));
 
 const contactBase = {
-  id: z.string().uuid(),
-  organization_id: z.string().uuid(),
-  phone: z.string().describe('E.164'),
+  id: z.string().check(z.uuid()),
+  organization_id: z.string().check(z.uuid()),
+  phone: z.string().check(z.describe('E.164')),
   properties: z.record(z.string(), z.unknown()),
   status: z.enum(CONTACT_STATUSES),
-  service_status: z.string().nullable(),
-  error_message: z.string().nullable(),
-  message: z.string().nullable(),
+  service_status: z.nullable(z.string()),
+  error_message: z.nullable(z.string()),
+  message: z.nullable(z.string()),
   validation_tier: z.enum(['standard', 'max']),
-  credits_charged: z.number().int(),
+  credits_charged: z.number().check(z.int()),
   created_at: z.string(),
   updated_at: z.string(),
 };
 
-export const ContactV1 = z.object(contactBase).meta({ id: 'ContactV1', description: 'service_status holds the Answer Intent value' });
+export const ContactV1 = z.object(contactBase).check(z.meta({ id: 'ContactV1', description: 'service_status holds the Answer Intent value' }));
 export const ContactV2 = z
-  .object({ ...contactBase, service_answer_intent: z.string().nullable(), service_identity: z.string().nullable() })
-  .meta({ id: 'ContactV2', description: 'service_status holds the nine-tier value (Answer Intent when processed without identity)' });
+  .object({ ...contactBase, service_answer_intent: z.nullable(z.string()), service_identity: z.nullable(z.string()) })
+  .check(z.meta({ id: 'ContactV2', description: 'service_status holds the nine-tier value (Answer Intent when processed without identity)' }));
 
 const ListQuery = z.object({
-  status: z.enum(CONTACT_STATUSES).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(2048).optional(),
+  status: z.optional(z.enum(CONTACT_STATUSES)),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50),
+  cursor: z.optional(z.string().check(z.maxLength(2048))),
 });
 const IdParams = byIdParams('contact_id', 'Contact not found', 'id of a contact of the key’s organization');
 
@@ -52,7 +54,7 @@ const createErrors = {
   ...rateLimitErrors,
 };
 
-function versioned<V extends 1 | 2>(version: V, schema: z.ZodType) {
+function versioned<V extends 1 | 2>(version: V, schema: z.ZodMiniType) {
   const base = `/api/v${version}/contacts`;
   return {
     create: {
@@ -75,7 +77,7 @@ function versioned<V extends 1 | 2>(version: V, schema: z.ZodType) {
       tags: ['contacts'],
       request: { query: ListQuery },
       responses: {
-        200: { description: 'A page of contacts', schema: z.object({ data: z.array(schema), next_cursor: z.string().nullable() }) },
+        200: { description: 'A page of contacts', schema: z.object({ data: z.array(schema), next_cursor: z.nullable(z.string()) }) },
         400: { description: 'Invalid query', schema: ErrorEnvelope },
         ...authErrors,
       },

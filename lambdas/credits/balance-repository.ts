@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, db, setClause, queryItems, tableName, putItem, insertItem } from '../platform/table';
 import type { Pools } from './balance-rules';
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
 
 export interface BalanceItem extends Pools {
@@ -29,24 +29,24 @@ export interface LedgerEntry {
 }
 
 const pools = { subscription: z.number(), purchased: z.number() };
-const balanceSchema: z.ZodType<BalanceItem> = z.looseObject({
+const balanceSchema: z.ZodMiniType<BalanceItem> = z.looseObject({
   ...pools,
   organization_id: z.string(),
   monthly_allocation: z.number(),
-  subscription_cap: z.number().nullable(),
+  subscription_cap: z.nullable(z.number()),
   period_started_at: z.string(),
   inflight: z.record(z.string(), z.looseObject(pools)),
   updated_at: z.string(),
 });
-const ledgerSchema: z.ZodType<LedgerEntry> = z.looseObject({
+const ledgerSchema: z.ZodMiniType<LedgerEntry> = z.looseObject({
   change_id: z.string(),
   organization_id: z.string(),
   kind: z.enum(['debit', 'refund', 'purchase', 'replenish', 'adjustment']),
   subscription_delta: z.number(),
   purchased_delta: z.number(),
   reason: z.string(),
-  resource_id: z.string().nullable(),
-  refunds_change_id: z.string().nullable(),
+  resource_id: z.nullable(z.string()),
+  refunds_change_id: z.nullable(z.string()),
   created_at: z.string(),
 });
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 
 // The service's configuration: one schema over the environment, parsed once per container (a
 // Lambda's, or the local runtime's process). Nothing else in lambdas/ reads process.env. The CDK
@@ -6,13 +6,16 @@ import * as z from 'zod';
 // reloadConfig, as the composition root that changed them). A bad value stops the container at
 // first use with the variable's name and what it accepts.
 
-const int = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
+const int = (fallback: number) => z._default(z.coerce.number().check(z.int(), z.nonnegative()), fallback);
 // Only the exact word `true` turns a switch on (as before this module): a typo leaves it off.
-const flag = z.string().optional().transform((v) => v === 'true');
-const optional = z.string().min(1).optional();
+const flag = z.pipe(
+  z.optional(z.string()),
+  z.transform((v) => v === 'true'),
+);
+const optional = z.optional(z.string().check(z.minLength(1)));
 
 export const ConfigSchema = z.object({
-  DEPLOYMENT: z.enum(['aws', 'local']).optional(),
+  DEPLOYMENT: z.optional(z.enum(['aws', 'local'])),
   AWS_LAMBDA_FUNCTION_NAME: optional,
   TABLE_NAME: optional,
   FILES_BUCKET: optional,
@@ -39,7 +42,7 @@ export const ConfigSchema = z.object({
   /** How long one delivery attempt is held before another worker may retry it (a dead worker's lapses). */
   WEBHOOK_ATTEMPT_LEASE_MS: int(60_000),
   WEBHOOKS_ALLOW_LOOPBACK: flag,
-  CLASSIFICATION_PROVIDER: z.enum(['offline', 'simulator', 'twilio']).default('simulator'),
+  CLASSIFICATION_PROVIDER: z._default(z.enum(['offline', 'simulator', 'twilio']), 'simulator'),
   TWILIO_ACCOUNT_SID: optional,
   TWILIO_AUTH_TOKEN: optional,
   TWILIO_SECRET_ARN: optional,
@@ -49,15 +52,15 @@ export const ConfigSchema = z.object({
   TWILIO_TIMEOUT_MS: optional,
   TWILIO_ATTEMPTS: optional,
   /** Above this share of an upload's numbers failing their provider lookup, the upload fails (and is refunded). */
-  PROVIDER_FAILURE_MAX_SHARE: z.coerce.number().min(0).max(1).default(0.1),
-  CARRIER_TEST_PROVIDER: z.enum(['simulator', 'device-lab']).default('simulator'),
-  DEVICE_LAB_URL: z.string().default(''),
+  PROVIDER_FAILURE_MAX_SHARE: z._default(z.coerce.number().check(z.gte(0), z.lte(1)), 0.1),
+  CARRIER_TEST_PROVIDER: z._default(z.enum(['simulator', 'device-lab']), 'simulator'),
+  DEVICE_LAB_URL: z._default(z.string(), ''),
   DEVICE_LAB_TOKEN: optional,
   DEVICE_LAB_TOKEN_SECRET_ARN: optional,
   DEVICE_LAB_POLL_INTERVAL_MS: int(5_000),
   DEVICE_LAB_MAX_POLLS: int(60),
-  TELEPHONY_PROVIDER: z.enum(['aws', 'simulator']).optional(),
-  SMS_VOICE_ORIGINATION_IDENTITY: z.string().default(''),
+  TELEPHONY_PROVIDER: z.optional(z.enum(['aws', 'simulator'])),
+  SMS_VOICE_ORIGINATION_IDENTITY: z._default(z.string(), ''),
   SMS_VOICE_CONFIGURATION_SET: optional,
   SPAM_RUN_CONCURRENCY: int(4),
   /** The spam fan-out queue (AWS); without it the daily run tests its work items in-process. */
@@ -68,7 +71,7 @@ export const ConfigSchema = z.object({
   SPAM_TEST_TIMEOUT_MS: int(360_000),
   /** The carrier-test simulator waits this long per test, like a real call does. */
   SIMULATOR_CARRIER_TEST_DELAY_MS: int(0),
-  POWERTOOLS_SERVICE_NAME: z.string().default('phone-validation'),
+  POWERTOOLS_SERVICE_NAME: z._default(z.string(), 'phone-validation'),
   FAULT_CRASH_AT: optional,
 });
 

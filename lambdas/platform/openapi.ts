@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 import type { RouteSpec } from './http/route-spec';
 
 export const SPEC_VERSION = '2026-08-19';
@@ -11,7 +11,7 @@ type JsonSchema = Record<string, unknown>;
  */
 export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): Record<string, unknown> {
   const components: Record<string, JsonSchema> = {};
-  const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const toSchema = (schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema => {
     const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
     const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
     for (const [name, def] of Object.entries(defs)) components[name] = rewriteRefs(def) as JsonSchema;
@@ -22,7 +22,10 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const parameters: unknown[] = [];
-    for (const [where, schema] of [['path', route.request?.params], ['query', route.request?.query]] as const) {
+    for (const [where, schema] of [
+      ['path', route.request?.params],
+      ['query', route.request?.query],
+    ] as const) {
       if (!schema) continue;
       const json = toSchema(schema, 'input');
       const props = (json.properties ?? {}) as Record<string, JsonSchema>;
@@ -85,7 +88,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
 function mediaTypeObject(
   type: string,
   route: RouteSpec,
-  toSchema: (schema: z.ZodType, io: 'input' | 'output') => JsonSchema,
+  toSchema: (schema: z.ZodMiniType, io: 'input' | 'output') => JsonSchema,
   components: Record<string, JsonSchema>,
 ): JsonSchema {
   if (type === 'application/json') return { schema: toSchema(route.request!.body!, 'input') };

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 import type { RouteSpec } from './http/route-spec';
 
 export const platformRoutes = {

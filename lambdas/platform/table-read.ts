@@ -1,4 +1,4 @@
-import type { ZodType } from 'zod';
+import type { ZodMiniType as ZodType } from './zod';
 import { describeZodError } from './http/validation';
 import { ENTITIES, type EntityName } from './table-entities';
 import type { Item } from './table';
@@ -30,7 +30,8 @@ export function readEntity<T>(entity: EntityName, schema: ZodType<T>, item: Item
   if (!item) return null;
   if (item.entity !== undefined && item.entity !== entity) throw new InvalidItemError(entity, item, `holds a ${String(item.entity)}`);
   const version = versionOf(item);
-  if (version > ENTITIES[entity].version) throw new InvalidItemError(entity, item, `schema version ${version} is newer than this code reads (${ENTITIES[entity].version})`);
+  if (version > ENTITIES[entity].version)
+    throw new InvalidItemError(entity, item, `schema version ${version} is newer than this code reads (${ENTITIES[entity].version})`);
   const attributes: Item = {};
   for (const [name, value] of Object.entries(item)) if (!TABLE_ATTRIBUTE.test(name)) attributes[name] = value;
   const parsed = schema.safeParse(attributes);

@@ -1,6 +1,19 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, updateReturning, type Item, putItem, insertItem, IF_NEW, updateItem } from '../platform/table';
-import * as z from 'zod';
+import {
+  conditionalWrite,
+  db,
+  isConditionFailed,
+  setClause,
+  queryItems,
+  tableName,
+  updateReturning,
+  type Item,
+  putItem,
+  insertItem,
+  IF_NEW,
+  updateItem,
+} from '../platform/table';
+import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
 import { type Carrier, type CarrierTestStatus } from './carriers';
 import { carrierSchema, testStatusSchema } from './test-run-fields';
@@ -52,29 +65,29 @@ export const VERIFIED_INDEX_PK = 'SPAMNUM#VERIFIED';
 
 const carrier = carrierSchema;
 const testStatus = testStatusSchema;
-const carrierStatusSchema: z.ZodType<CarrierStatusRecord> = z.looseObject({
+const carrierStatusSchema: z.ZodMiniType<CarrierStatusRecord> = z.looseObject({
   carrier,
   status: testStatus,
-  spam_detected: z.boolean().nullable(),
-  spam_label: z.string().nullable(),
-  test_run_id: z.string().nullable(),
+  spam_detected: z.nullable(z.boolean()),
+  spam_label: z.nullable(z.string()),
+  test_run_id: z.nullable(z.string()),
   tested_at: z.string(),
-  captured_at: z.string().nullable(),
-  screenshot_key: z.string().nullable(),
-  screenshot_content_type: z.string().nullable(),
+  captured_at: z.nullable(z.string()),
+  screenshot_key: z.nullable(z.string()),
+  screenshot_content_type: z.nullable(z.string()),
   same_carrier_warning: z.boolean(),
   simulated: z.boolean(),
 });
-const challengeSchema: z.ZodType<Challenge> = z.looseObject({
+const challengeSchema: z.ZodMiniType<Challenge> = z.looseObject({
   method: z.enum(['call', 'sms']),
   salt: z.string(),
   code_hash: z.string(),
   expires_at: z.number(),
   attempts: z.number(),
-  last_sent_at: z.number().nullable(),
+  last_sent_at: z.nullable(z.number()),
   sends: z.array(z.number()),
 });
-const numberSchema: z.ZodType<NumberRecord> = z.looseObject({
+const numberSchema: z.ZodMiniType<NumberRecord> = z.looseObject({
   id: z.string(),
   organization_id: z.string(),
   phone_number: z.string(),
@@ -82,11 +95,11 @@ const numberSchema: z.ZodType<NumberRecord> = z.looseObject({
   line_type: z.string(),
   sms_capable: z.boolean(),
   verified: z.boolean(),
-  verified_at: z.string().nullable(),
-  carrier: carrier.nullable(),
+  verified_at: z.nullable(z.string()),
+  carrier: z.nullable(carrier),
   created_at: z.string(),
-  updated_at: z.string().nullable(),
-  verification: challengeSchema.nullable(),
+  updated_at: z.nullable(z.string()),
+  verification: z.nullable(challengeSchema),
   carrier_statuses: z.partialRecord(carrier, carrierStatusSchema),
   spam_state: z.partialRecord(carrier, z.boolean()),
 });
@@ -102,7 +115,12 @@ export async function releasePhone(orgId: string, e164: string, numberId: string
   // The guard now belongs to another number (re-added since): leave it.
   await conditionalWrite(() =>
     db().send(
-      new DeleteCommand({ TableName: tableName(), Key: guardKey(orgId, e164), ConditionExpression: 'number_id = :id', ExpressionAttributeValues: { ':id': numberId } }),
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: guardKey(orgId, e164),
+        ConditionExpression: 'number_id = :id',
+        ExpressionAttributeValues: { ':id': numberId },
+      }),
     ),
   );
 }
@@ -129,7 +147,11 @@ export async function releaseSlot(orgId: string): Promise<void> {
 }
 
 export async function putNumber(record: NumberRecord): Promise<void> {
-  await putItem('MonitoredNumber', { ...numberKey(record.id), gsi1pk: orgIndexKey(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record }, IF_NEW);
+  await putItem(
+    'MonitoredNumber',
+    { ...numberKey(record.id), gsi1pk: orgIndexKey(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record },
+    IF_NEW,
+  );
 }
 
 export async function getNumber(id: string): Promise<NumberRecord | null> {
@@ -140,7 +162,10 @@ export async function getNumber(id: string): Promise<NumberRecord | null> {
 /** The organization's numbers, oldest first (created_at, then id): the order the limit applies in. */
 export async function listOrgNumbers(orgId: string, max?: number): Promise<NumberRecord[]> {
   const items: NumberRecord[] = [];
-  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': orgIndexKey(orgId) } }, max)) {
+  for await (const item of queryItems(
+    { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': orgIndexKey(orgId) } },
+    max,
+  )) {
     items.push(toRecord(item)!);
   }
   return items;
@@ -194,14 +219,31 @@ export async function countAttempt(id: string, salt: string, maxAttempts: number
 
 /** Marks the number verified and puts it on the daily run's index; false if it already was. */
 /** `outbox`: the number.verified event, written with the change (events/outbox.ts). */
-export async function markVerified(id: string, salt: string, at: string, createdAt: string, outbox: Record<string, unknown> = {}): Promise<NumberRecord | null> {
+export async function markVerified(
+  id: string,
+  salt: string,
+  at: string,
+  createdAt: string,
+  outbox: Record<string, unknown> = {},
+): Promise<NumberRecord | null> {
   const extra = setClause(outbox);
   const item = await updateReturning({
     Key: numberKey(id),
-    UpdateExpression: ['SET verified = :true, verified_at = :at, updated_at = :at, verification = :null, gsi2pk = :g2pk, gsi2sk = :g2sk', ...extra.sets].join(', '),
+    UpdateExpression: ['SET verified = :true, verified_at = :at, updated_at = :at, verification = :null, gsi2pk = :g2pk, gsi2sk = :g2sk', ...extra.sets].join(
+      ', ',
+    ),
     ConditionExpression: 'verified = :false AND verification.salt = :salt',
     ...(extra.sets.length ? { ExpressionAttributeNames: extra.names } : {}),
-    ExpressionAttributeValues: { ':true': true, ':false': false, ':at': at, ':null': null, ':salt': salt, ':g2pk': VERIFIED_INDEX_PK, ':g2sk': `${createdAt}#${id}`, ...extra.values },
+    ExpressionAttributeValues: {
+      ':true': true,
+      ':false': false,
+      ':at': at,
+      ':null': null,
+      ':salt': salt,
+      ':g2pk': VERIFIED_INDEX_PK,
+      ':g2sk': `${createdAt}#${id}`,
+      ...extra.values,
+    },
   });
   return item && toRecord(item);
 }

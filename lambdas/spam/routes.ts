@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { authErrors, byIdParams, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { carrierSchema, testStatusSchema, verdictFields } from './test-run-fields';
@@ -10,30 +10,32 @@ const Method = z.enum(['call', 'sms']);
 export const CarrierStatus = z
   .object({
     carrier: CarrierEnum,
-    status: TestStatus.describe('state of the latest test for this carrier'),
-    spam_detected: z.boolean().nullable().describe('null until the latest run completes'),
-    spam_label: z.string().nullable().describe('label the carrier displays, when flagged'),
-    test_run_id: z.string().nullable(),
-    captured_at: z.string().nullable(),
+    status: TestStatus.check(z.describe('state of the latest test for this carrier')),
+    spam_detected: z.nullable(z.boolean()).check(z.describe('null until the latest run completes')),
+    spam_label: z.nullable(z.string()).check(z.describe('label the carrier displays, when flagged')),
+    test_run_id: z.nullable(z.string()),
+    captured_at: z.nullable(z.string()),
     screenshot_available: z.boolean(),
-    same_carrier_warning: z.boolean().describe('additive: this test ran from the number’s own carrier'),
-    simulated: z.boolean().describe('additive: true when the result came from the simulator, not a real handset'),
+    same_carrier_warning: z.boolean().check(z.describe('additive: this test ran from the number’s own carrier')),
+    simulated: z.boolean().check(z.describe('additive: true when the result came from the simulator, not a real handset')),
   })
-  .meta({ id: 'CarrierStatus' });
+  .check(z.meta({ id: 'CarrierStatus' }));
 
 export const MonitoredNumber = z
   .object({
     id: z.string(),
-    phone_number: z.string().describe('E.164, US/CA only'),
+    phone_number: z.string().check(z.describe('E.164, US/CA only')),
     verified: z.boolean(),
-    carrier: z.string().nullable().describe('the number’s own carrier when known'),
+    carrier: z.nullable(z.string()).check(z.describe('the number’s own carrier when known')),
     same_carrier_warning: z.boolean(),
-    status: z.enum(['active', 'paused']).describe('active: within the organization’s limit and tested daily once verified; paused: beyond the limit, kept but not tested'),
+    status: z
+      .enum(['active', 'paused'])
+      .check(z.describe('active: within the organization’s limit and tested daily once verified; paused: beyond the limit, kept but not tested')),
     created_at: z.string(),
-    updated_at: z.string().nullable(),
+    updated_at: z.nullable(z.string()),
     carrier_statuses: z.array(CarrierStatus),
   })
-  .meta({ id: 'MonitoredNumber' });
+  .check(z.meta({ id: 'MonitoredNumber' }));
 
 export const TestRunHistoryItem = z
   .object({
@@ -45,7 +47,7 @@ export const TestRunHistoryItem = z
     ...verdictFields,
     simulated: z.boolean(),
   })
-  .meta({ id: 'TestRunHistoryItem' });
+  .check(z.meta({ id: 'TestRunHistoryItem' }));
 
 const NumberIdParams = byIdParams('number_id', 'Monitored number not found', 'id of a monitored number of the key’s organization');
 const e = (description: string) => ({ description, schema: ErrorEnvelope });
@@ -62,8 +64,8 @@ export const spamRoutes = {
     rateLimited: true,
     request: {
       body: z.object({
-        phone_number: z.string().min(1).max(64),
-        verification_method: Method.default('call'),
+        phone_number: z.string().check(z.minLength(1), z.maxLength(64)),
+        verification_method: z._default(Method, 'call'),
       }),
     },
     responses: {
@@ -71,7 +73,7 @@ export const spamRoutes = {
         description: 'Number registered; verification started',
         schema: z.object({
           number: MonitoredNumber,
-          verification: z.object({ required: z.boolean(), sent: z.boolean(), method: Method, instructions: z.string(), error: z.string().nullable() }),
+          verification: z.object({ required: z.boolean(), sent: z.boolean(), method: Method, instructions: z.string(), error: z.nullable(z.string()) }),
         }),
       },
       400: e('Unparseable or non-US/CA number, or sms for a number that cannot receive texts'),
@@ -88,7 +90,7 @@ export const spamRoutes = {
     operationId: 'verifySpamNumber',
     summary: 'Verify a number with the code it received',
     rateLimited: true,
-    request: { params: NumberIdParams, body: z.object({ code: z.string().min(1).max(32) }) },
+    request: { params: NumberIdParams, body: z.object({ code: z.string().check(z.minLength(1), z.maxLength(32)) }) },
     responses: {
       200: { description: 'Verified', schema: z.object({ success: z.boolean(), verified: z.boolean(), phone_number: z.string(), message: z.string() }) },
       400: e('Wrong, expired or used-up code, or the number is already verified'),
@@ -105,7 +107,7 @@ export const spamRoutes = {
     operationId: 'resendSpamVerification',
     summary: 'Send a new verification code',
     rateLimited: true,
-    request: { params: NumberIdParams, body: z.object({ method: Method.default('call') }) },
+    request: { params: NumberIdParams, body: z.object({ method: z._default(Method, 'call') }) },
     responses: {
       200: { description: 'Code sent', schema: z.object({ success: z.boolean(), phone_number: z.string(), method: Method, message: z.string() }) },
       400: e('Already verified, or sms for a number that cannot receive texts'),
@@ -124,12 +126,15 @@ export const spamRoutes = {
     summary: 'Monitored numbers, oldest first, with their latest per-carrier status',
     request: {
       query: z.object({
-        limit: z.coerce.number().int().min(1).max(500).default(100),
-        offset: z.coerce.number().int().min(0).default(0),
+        limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(500)), 100),
+        offset: z._default(z.coerce.number().check(z.int(), z.gte(0)), 0),
       }),
     },
     responses: {
-      200: { description: 'Page of numbers', schema: z.object({ numbers: z.array(MonitoredNumber), spam_monitoring_limit: z.number().int().nullable(), total: z.number().int() }) },
+      200: {
+        description: 'Page of numbers',
+        schema: z.object({ numbers: z.array(MonitoredNumber), spam_monitoring_limit: z.nullable(z.number().check(z.int())), total: z.number().check(z.int()) }),
+      },
       400: e('limit or offset out of range'),
       ...authErrors,
       403: noSubscription,
@@ -154,7 +159,7 @@ export const spamRoutes = {
     responses: {
       200: {
         description: 'History',
-        schema: z.object({ number_id: z.string(), phone_number: z.string(), results: z.array(TestRunHistoryItem), total: z.number().int() }),
+        schema: z.object({ number_id: z.string(), phone_number: z.string(), results: z.array(TestRunHistoryItem), total: z.number().check(z.int()) }),
       },
       ...authErrors,
       403: noSubscription,
@@ -167,7 +172,7 @@ export const spamRoutes = {
     path: '/api/v1/spam/numbers/{number_id}/screenshot',
     operationId: 'getSpamNumberScreenshot',
     summary: 'Screenshot of the latest test on a carrier (or the most recent across carriers), raw image bytes',
-    request: { params: NumberIdParams, query: z.object({ carrier: CarrierEnum.optional() }) },
+    request: { params: NumberIdParams, query: z.object({ carrier: z.optional(CarrierEnum) }) },
     responses: {
       200: { description: 'Image bytes; check Content-Type', contentType: 'image/jpeg' },
       400: e('Unknown carrier'),

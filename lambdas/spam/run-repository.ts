@@ -1,7 +1,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, queryItems, tableName, putItem, insertItem } from '../platform/table';
 import { HISTORY_WINDOW_MS, type Carrier, type CarrierTestStatus } from './carriers';
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { readExisting } from '../platform/table-read';
 import { carrierSchema, testStatusSchema, verdictFields } from './test-run-fields';
 
@@ -28,7 +28,7 @@ export interface TestRunRecord {
   simulated: boolean;
 }
 
-const runSchema: z.ZodType<TestRunRecord> = z.looseObject({
+const runSchema: z.ZodMiniType<TestRunRecord> = z.looseObject({
   test_run_id: z.string(),
   number_id: z.string(),
   organization_id: z.string(),
@@ -37,10 +37,10 @@ const runSchema: z.ZodType<TestRunRecord> = z.looseObject({
   status: testStatusSchema,
   tested_at: z.string(),
   ...verdictFields,
-  captured_at: z.string().nullable(),
-  screenshot_key: z.string().nullable(),
-  screenshot_content_type: z.string().nullable(),
-  error: z.string().nullable(),
+  captured_at: z.nullable(z.string()),
+  screenshot_key: z.nullable(z.string()),
+  screenshot_content_type: z.nullable(z.string()),
+  error: z.nullable(z.string()),
   simulated: z.boolean(),
 });
 
@@ -55,7 +55,11 @@ export async function putRun(run: TestRunRecord): Promise<void> {
 export async function listRuns(numberId: string, nowMs: number): Promise<TestRunRecord[]> {
   const since = nowMs - HISTORY_WINDOW_MS;
   const rows: TestRunRecord[] = [];
-  for await (const item of queryItems({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)', ExpressionAttributeValues: { ':pk': `SPAMNUM#${numberId}`, ':run': 'RUN#' }, ScanIndexForward: false })) {
+  for await (const item of queryItems({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)',
+    ExpressionAttributeValues: { ':pk': `SPAMNUM#${numberId}`, ':run': 'RUN#' },
+    ScanIndexForward: false,
+  })) {
     const run = readExisting('SpamTestRun', runSchema, item);
     if (Date.parse(run.tested_at) >= since && Date.parse(run.tested_at) <= nowMs) rows.push(run);
   }
@@ -64,7 +68,11 @@ export async function listRuns(numberId: string, nowMs: number): Promise<TestRun
 
 export async function deleteRuns(numberId: string): Promise<void> {
   const keys: { pk: unknown; sk: unknown }[] = [];
-  for await (const item of queryItems({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)', ExpressionAttributeValues: { ':pk': `SPAMNUM#${numberId}`, ':run': 'RUN#' }, ProjectionExpression: 'pk, sk' })) {
+  for await (const item of queryItems({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)',
+    ExpressionAttributeValues: { ':pk': `SPAMNUM#${numberId}`, ':run': 'RUN#' },
+    ProjectionExpression: 'pk, sk',
+  })) {
     keys.push({ pk: item.pk, sk: item.sk });
   }
   for (let i = 0; i < keys.length; i += 25) {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { CARRIERS } from './carriers';
 
 // A carrier test's verdict fields, the same in the stored run (run-repository.ts), the number's
@@ -8,9 +8,9 @@ export const carrierSchema = z.enum(CARRIERS);
 export const testStatusSchema = z.enum(['pending', 'running', 'completed', 'failed']);
 
 export const verdictFields = {
-  spam_detected: z.boolean().nullable(),
-  spam_label: z.string().nullable(),
-  sip_response_code: z.string().nullable(),
-  caller_id_verified: z.boolean().nullable(),
+  spam_detected: z.nullable(z.boolean()),
+  spam_label: z.nullable(z.string()),
+  sip_response_code: z.nullable(z.string()),
+  caller_id_verified: z.nullable(z.boolean()),
   same_carrier_warning: z.boolean(),
 };

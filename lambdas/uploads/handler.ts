@@ -3,7 +3,7 @@ import { NotFound, Removed, UnsupportedContentType } from '../platform/domain-er
 import { mediaType } from '../platform/http/content-type';
 import { operation } from '../platform/http/operation';
 import { ok } from '../platform/http/response';
-import type { z } from 'zod';
+import type * as z from '../platform/zod';
 import { createUpload, synthesizedFilename } from './create-upload';
 import { originalLink, processedFilteredLink, processedLink } from './downloads';
 import { parseJsonUpload, parseMultipartUpload, parseStagedJsonUpload, type JsonUploadBody } from './request';
@@ -61,7 +61,9 @@ export const uploadsApi = (ports: WorkflowPorts) =>
       throw new Removed('Deleting uploads was removed on 2026-08-10; uploads cannot be deleted or cancelled');
     }),
     operation(routes.downloadOriginal, async (ctx) => ok(await originalLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
-    operation(routes.downloadProcessed, async (ctx) => ok(await processedLink(await ownUpload(ctx.principal.organizationId, ctx.params.id), (ctx.query ?? {}) as Parameters<typeof processedLink>[1]))),
+    operation(routes.downloadProcessed, async (ctx) =>
+      ok(await processedLink(await ownUpload(ctx.principal.organizationId, ctx.params.id), (ctx.query ?? {}) as Parameters<typeof processedLink>[1])),
+    ),
     operation(routes.downloadProcessedFiltered, async (ctx) => ok(await processedFilteredLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
   ]);
 

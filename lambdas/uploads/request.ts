@@ -1,5 +1,5 @@
 import type Busboy from 'busboy';
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { InvalidInput, TooLarge } from '../platform/domain-errors';
 import { describeZodError } from '../platform/http/validation';
 import { csvLine } from './csv';
@@ -17,24 +17,23 @@ export interface UploadRequest {
 }
 
 const tierSchema = z.enum(['standard', 'max'], { error: 'validation_tier must be standard or max' });
-const column = z.string().trim().min(1).max(256);
+const column = z.string().check(z.trim(), z.minLength(1), z.maxLength(256));
 
 export const JsonUploadBody = z
-  .object({
-    filename: z.string().min(1).max(255).optional(),
-    skip_mobile_lookup: z.boolean().optional(),
-    validation_tier: tierSchema.optional(),
-    phone_numbers: z.array(z.string({ error: 'phone_numbers must be an array of strings' })).optional(),
-    contacts: z.array(z.record(z.string(), z.unknown()), { error: 'contacts must be an array of objects' }).optional(),
-    phone_column: column.optional(),
-    phone_columns: z.array(column).optional(),
-    full_name_column: column.optional(),
-    first_name_column: column.optional(),
-    last_name_column: column.optional(),
-    staged_upload_id: z.string().uuid().optional(),
+  .strictObject({
+    filename: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+    skip_mobile_lookup: z.optional(z.boolean()),
+    validation_tier: z.optional(tierSchema),
+    phone_numbers: z.optional(z.array(z.string({ error: 'phone_numbers must be an array of strings' }))),
+    contacts: z.optional(z.array(z.record(z.string(), z.unknown()), { error: 'contacts must be an array of objects' })),
+    phone_column: z.optional(column),
+    phone_columns: z.optional(z.array(column)),
+    full_name_column: z.optional(column),
+    first_name_column: z.optional(column),
+    last_name_column: z.optional(column),
+    staged_upload_id: z.optional(z.string().check(z.uuid())),
   })
-  .strict()
-  .meta({ id: 'CreateUploadJson' });
+  .check(z.meta({ id: 'CreateUploadJson' }));
 
 interface RawMapping {
   phone_column?: string;
@@ -121,14 +120,14 @@ export function parseStagedJsonUpload(call: z.infer<typeof JsonUploadBody>, docu
 }
 
 export const MultipartFields = z.object({
-  phone_column: column.optional(),
-  phone_columns: z.string().optional(),
-  skip_mobile_lookup: z.enum(['true', 'false', '1', '0'], { error: 'skip_mobile_lookup must be true or false' }).optional(),
-  validation_tier: tierSchema.optional(),
-  filename_override: z.string().min(1).max(255).optional(),
-  full_name_column: column.optional(),
-  first_name_column: column.optional(),
-  last_name_column: column.optional(),
+  phone_column: z.optional(column),
+  phone_columns: z.optional(z.string()),
+  skip_mobile_lookup: z.optional(z.enum(['true', 'false', '1', '0'], { error: 'skip_mobile_lookup must be true or false' })),
+  validation_tier: z.optional(tierSchema),
+  filename_override: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+  full_name_column: z.optional(column),
+  first_name_column: z.optional(column),
+  last_name_column: z.optional(column),
 });
 
 /** multipart/form-data: the `file` part (CSV, ≤ 100 MB) and the mapping fields. */

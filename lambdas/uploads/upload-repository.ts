@@ -4,7 +4,7 @@ import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
 import { deleteIfStatus, transitionStatus } from '../platform/status-transition';
 import type { ResultSummary, UploadRecord, UploadStatus } from './upload';
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
 
 /** A create call finishes in well under this; a `charging` upload older than this was interrupted. */
@@ -14,8 +14,8 @@ const uploadKey = (id: string) => ({ pk: `UPLOAD#${id}`, sk: 'META' });
 
 export const uploadItemKey = uploadKey;
 
-const nullableNumber = z.number().nullable();
-const resultSummary: z.ZodType<ResultSummary> = z.looseObject({
+const nullableNumber = z.nullable(z.number());
+const resultSummary: z.ZodMiniType<ResultSummary> = z.looseObject({
   format: z.enum(['identity', 'answer_intent']),
   total_rows: z.number(),
   status_counts: z.record(z.string(), z.number()),
@@ -24,13 +24,24 @@ const resultSummary: z.ZodType<ResultSummary> = z.looseObject({
   has_identity_column: z.boolean(),
   simulated: z.boolean(),
 });
-const uploadSchema: z.ZodType<UploadRecord> = z.looseObject({
+const uploadSchema: z.ZodMiniType<UploadRecord> = z.looseObject({
   id: z.string(),
   user_id: z.string(),
   organization_id: z.string(),
   original_filename: z.string(),
   file_size_bytes: nullableNumber,
-  status: z.enum(['charging', 'pending_mapping', 'validating', 'validation_failed', 'awaiting_confirmation', 'ready_for_processing', 'processing', 'completed', 'failed', 'cancelled']),
+  status: z.enum([
+    'charging',
+    'pending_mapping',
+    'validating',
+    'validation_failed',
+    'awaiting_confirmation',
+    'ready_for_processing',
+    'processing',
+    'completed',
+    'failed',
+    'cancelled',
+  ]),
   valid_row_count: nullableNumber,
   valid_number_count: nullableNumber,
   invalid_row_count: nullableNumber,
@@ -39,18 +50,18 @@ const uploadSchema: z.ZodType<UploadRecord> = z.looseObject({
   credits_charged: nullableNumber,
   credits_refunded: nullableNumber,
   source: z.enum(['web', 'api', 'api_pool']),
-  api_key_id: z.string().nullable(),
+  api_key_id: z.nullable(z.string()),
   skip_mobile_lookup: z.boolean(),
   validation_tier: z.enum(['standard', 'max']),
   identity_enabled: z.boolean(),
   phone_columns: z.array(z.string()),
-  name_columns: z.looseObject({ full: z.string().optional(), first: z.string().optional(), last: z.string().optional() }),
-  result_summary: resultSummary.nullable(),
+  name_columns: z.looseObject({ full: z.optional(z.string()), first: z.optional(z.string()), last: z.optional(z.string()) }),
+  result_summary: z.nullable(resultSummary),
   export_count: z.number(),
-  last_exported_at: z.string().nullable(),
+  last_exported_at: z.nullable(z.string()),
   processed_available: z.boolean(),
-  error_message: z.string().nullable(),
-  exceeded_daily_limit: z.boolean().nullable(),
+  error_message: z.nullable(z.string()),
+  exceeded_daily_limit: z.nullable(z.boolean()),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -63,11 +74,13 @@ const toRecord = (item: Item | undefined): UploadRecord | null => readEntity('Up
  * recovery takes it over. `null` leaves the index: nothing is owed any more.
  */
 const WATCH_PK = 'UPLOAD#WATCH';
-const watchKeys = (id: string, staleAt: string | null) =>
-  staleAt === null ? {} : { gsi2pk: WATCH_PK, gsi2sk: `${staleAt}#${id}` };
+const watchKeys = (id: string, staleAt: string | null) => (staleAt === null ? {} : { gsi2pk: WATCH_PK, gsi2sk: `${staleAt}#${id}` });
 
 /** False when an upload with this id exists already. A `charging` upload is watched from `created_at + CREATE_BOUND_MS`. */
-export async function insertUpload(upload: UploadRecord, staleAt: string | null = upload.status === 'charging' ? new Date(Date.parse(upload.created_at) + CREATE_BOUND_MS).toISOString() : null): Promise<boolean> {
+export async function insertUpload(
+  upload: UploadRecord,
+  staleAt: string | null = upload.status === 'charging' ? new Date(Date.parse(upload.created_at) + CREATE_BOUND_MS).toISOString() : null,
+): Promise<boolean> {
   return insertItem('Upload', {
     ...uploadKey(upload.id),
     gsi1pk: `ORG#${upload.organization_id}#UPLOADS`,
@@ -101,7 +114,9 @@ export async function transitionUpload(
 /** Nothing more is owed for this upload: it leaves the recovery index. */
 export async function settleUpload(id: string): Promise<void> {
   await conditionalWrite(() =>
-    db().send(new UpdateCommand({ TableName: tableName(), Key: uploadKey(id), UpdateExpression: 'REMOVE gsi2pk, gsi2sk', ConditionExpression: 'attribute_exists(pk)' })),
+    db().send(
+      new UpdateCommand({ TableName: tableName(), Key: uploadKey(id), UpdateExpression: 'REMOVE gsi2pk, gsi2sk', ConditionExpression: 'attribute_exists(pk)' }),
+    ),
   );
 }
 
@@ -167,4 +182,3 @@ export async function listUploads(orgId: string, limit: number, cursor?: string)
     map: (item) => toRecord(item)!,
   });
 }
-

@@ -3,7 +3,7 @@ import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
 import { conditionalWrite, db, isConditionFailed, queryItems, tableName, type Item } from '../platform/table';
 import { stamp } from '../platform/table-entities';
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { readExisting } from '../platform/table-read';
 import { StoredSecretSchema, type StoredSecret } from './secret-sealer';
 
@@ -201,23 +201,28 @@ export async function listDeliveriesOfWebhook(
   return { items: page.data, nextCursor: page.nextCursor };
 }
 
-const attemptSchema: z.ZodType<AttemptRecord> = z.looseObject({ attempt: z.number(), attempted_at: z.string(), status_code: z.number().nullable(), error: z.string().nullable() });
-const deliverySchema: z.ZodType<DeliveryRecord> = z.looseObject({
+const attemptSchema: z.ZodMiniType<AttemptRecord> = z.looseObject({
+  attempt: z.number(),
+  attempted_at: z.string(),
+  status_code: z.nullable(z.number()),
+  error: z.nullable(z.string()),
+});
+const deliverySchema: z.ZodMiniType<DeliveryRecord> = z.looseObject({
   id: z.string(),
   organization_id: z.string(),
   kind: z.enum(['webhook', 'callback']),
-  webhook_id: z.string().nullable(),
-  callback_url: z.string().nullable(),
-  callback_secret: StoredSecretSchema.nullable(),
+  webhook_id: z.nullable(z.string()),
+  callback_url: z.nullable(z.string()),
+  callback_secret: z.nullable(StoredSecretSchema),
   event_id: z.string(),
   event_type: z.string(),
   body: z.string(),
   state: z.enum(['pending', 'succeeded', 'exhausted']),
   attempt_count: z.number(),
   attempts: z.array(attemptSchema),
-  next_attempt_at: z.string().nullable(),
-  exhausted_reason: z.string().nullable(),
-  lease_until: z.number().nullable().optional(),
+  next_attempt_at: z.nullable(z.string()),
+  exhausted_reason: z.nullable(z.string()),
+  lease_until: z.optional(z.nullable(z.number())),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, db, setClause, queryItems, tableName, updateReturning, type Item, putItem, IF_NEW, updateItem } from '../platform/table';
 import { EVENT_TYPES, type EventType } from '../events/envelope';
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { readExisting } from '../platform/table-read';
 import { StoredSecretSchema, type StoredSecret } from './secret-sealer';
 
@@ -31,7 +31,11 @@ const key = (id: string) => ({ pk: `WEBHOOK#${id}`, sk: 'META' });
 const orgPartition = (orgId: string) => `ORG#${orgId}#WEBHOOKS`;
 
 export async function putEndpoint(record: EndpointRecord): Promise<void> {
-  await putItem('WebhookEndpoint', { ...key(record.id), gsi1pk: orgPartition(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record }, IF_NEW);
+  await putItem(
+    'WebhookEndpoint',
+    { ...key(record.id), gsi1pk: orgPartition(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record },
+    IF_NEW,
+  );
 }
 
 export async function getEndpoint(id: string): Promise<EndpointRecord | null> {
@@ -42,7 +46,12 @@ export async function getEndpoint(id: string): Promise<EndpointRecord | null> {
 /** Every endpoint of an organization, newest first (created_at descending, then id descending). */
 export async function listEndpoints(orgId: string): Promise<EndpointRecord[]> {
   const items: EndpointRecord[] = [];
-  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': orgPartition(orgId) }, ScanIndexForward: false })) {
+  for await (const item of queryItems({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': orgPartition(orgId) },
+    ScanIndexForward: false,
+  })) {
     items.push(strip(item));
   }
   return items;
@@ -69,7 +78,12 @@ export async function updateEndpointFields(
 export async function deleteEndpointItem(id: string, orgId: string): Promise<boolean> {
   return conditionalWrite(() =>
     db().send(
-      new DeleteCommand({ TableName: tableName(), Key: key(id), ConditionExpression: 'attribute_exists(pk) AND organization_id = :org', ExpressionAttributeValues: { ':org': orgId } }),
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: key(id),
+        ConditionExpression: 'attribute_exists(pk) AND organization_id = :org',
+        ExpressionAttributeValues: { ':org': orgId },
+      }),
     ),
   );
 }
@@ -107,18 +121,18 @@ export async function disableEndpoint(id: string, at: string, threshold: number)
   });
 }
 
-const endpointSchema: z.ZodType<EndpointRecord> = z.looseObject({
+const endpointSchema: z.ZodMiniType<EndpointRecord> = z.looseObject({
   id: z.string(),
   organization_id: z.string(),
   url: z.string(),
-  description: z.string().nullable(),
+  description: z.nullable(z.string()),
   events: z.array(z.enum(EVENT_TYPES)),
   is_active: z.boolean(),
-  verified_at: z.string().nullable(),
-  last_success_at: z.string().nullable(),
-  last_failure_at: z.string().nullable(),
+  verified_at: z.nullable(z.string()),
+  last_success_at: z.nullable(z.string()),
+  last_failure_at: z.nullable(z.string()),
   consecutive_failures: z.number(),
-  disabled_at: z.string().nullable(),
+  disabled_at: z.nullable(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
   secret: StoredSecretSchema,

@@ -1,60 +1,60 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 import { authErrors, byIdParams, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../events/envelope';
 
-const EventList = z.array(z.string()).max(50).describe(`Event types; any of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
+const EventList = z.array(z.string()).check(z.maxLength(50), z.describe(`Event types; any of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`));
 
 export const WebhookEndpointSchema = z
   .object({
-    id: z.string().uuid(),
+    id: z.string().check(z.uuid()),
     url: z.string(),
-    description: z.string().nullable(),
+    description: z.nullable(z.string()),
     events: z.array(z.string()),
     is_active: z.boolean(),
-    verified_at: z.string().nullable(),
-    last_success_at: z.string().nullable(),
-    last_failure_at: z.string().nullable(),
-    consecutive_failures: z.number().int(),
-    disabled_at: z.string().nullable(),
+    verified_at: z.nullable(z.string()),
+    last_success_at: z.nullable(z.string()),
+    last_failure_at: z.nullable(z.string()),
+    consecutive_failures: z.number().check(z.int()),
+    disabled_at: z.nullable(z.string()),
     created_at: z.string(),
     updated_at: z.string(),
   })
-  .meta({ id: 'WebhookEndpoint' });
+  .check(z.meta({ id: 'WebhookEndpoint' }));
 
 const PingFailed = z
   .object({
     detail: z.object({
       error: z.literal('ping_failed'),
       message: z.string(),
-      status_code: z.number().int().nullable(),
-      underlying_error: z.string().nullable(),
+      status_code: z.nullable(z.number().check(z.int())),
+      underlying_error: z.nullable(z.string()),
     }),
   })
-  .meta({ id: 'PingFailedError' });
+  .check(z.meta({ id: 'PingFailedError' }));
 
 const WebhookDeliverySchema = z
   .object({
-    id: z.string().describe('Delivery id; the X-Service-Delivery-Id header of every attempt'),
+    id: z.string().check(z.describe('Delivery id; the X-Service-Delivery-Id header of every attempt')),
     webhook_id: z.string(),
     event_id: z.string(),
     event_type: z.string(),
     state: z.enum(['pending', 'succeeded', 'exhausted']),
-    attempt_count: z.number().int(),
+    attempt_count: z.number().check(z.int()),
     attempts: z.array(
       z.object({
-        attempt: z.number().int(),
+        attempt: z.number().check(z.int()),
         attempted_at: z.string(),
-        status_code: z.number().int().nullable().describe('null when no response arrived'),
-        error: z.string().nullable().describe('network, timeout or URL-safety error'),
+        status_code: z.nullable(z.number().check(z.int())).check(z.describe('null when no response arrived')),
+        error: z.nullable(z.string()).check(z.describe('network, timeout or URL-safety error')),
       }),
     ),
-    next_attempt_at: z.string().nullable(),
-    exhausted_reason: z.string().nullable().describe('set when the delivery ended without a further attempt (endpoint deleted or inactive)'),
+    next_attempt_at: z.nullable(z.string()),
+    exhausted_reason: z.nullable(z.string()).check(z.describe('set when the delivery ended without a further attempt (endpoint deleted or inactive)')),
     created_at: z.string(),
     updated_at: z.string(),
   })
-  .meta({ id: 'WebhookDelivery' });
+  .check(z.meta({ id: 'WebhookDelivery' }));
 
 const Params = byIdParams('webhook_id', 'Webhook endpoint not found', 'id of a webhook endpoint of the key’s organization');
 
@@ -71,16 +71,17 @@ export const webhooksRoutes = {
     summary: 'Register an endpoint (sends a synchronous webhook.ping; saved only on 2xx)',
     rateLimited: true,
     request: {
-      body: z
-        .object({
-          url: z.string().min(1).max(2048),
-          description: z.string().max(500).nullable().optional(),
-          events: EventList.optional(),
-        })
-        .strict(),
+      body: z.strictObject({
+        url: z.string().check(z.minLength(1), z.maxLength(2048)),
+        description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
+        events: z.optional(EventList),
+      }),
     },
     responses: {
-      201: { description: 'Created; `secret` is shown only here', schema: z.object({ webhook: WebhookEndpointSchema, secret: z.string().regex(/^[0-9a-f]{64}$/) }) },
+      201: {
+        description: 'Created; `secret` is shown only here',
+        schema: z.object({ webhook: WebhookEndpointSchema, secret: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }),
+      },
       ...invalid,
       ...authErrors,
       ...rateLimitErrors,
@@ -112,14 +113,12 @@ export const webhooksRoutes = {
     rateLimited: true,
     request: {
       params: Params,
-      body: z
-        .object({
-          url: z.string().min(1).max(2048).optional(),
-          description: z.string().max(500).nullable().optional(),
-          events: EventList.optional(),
-          is_active: z.boolean().optional(),
-        })
-        .strict(),
+      body: z.strictObject({
+        url: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
+        description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
+        events: z.optional(EventList),
+        is_active: z.optional(z.boolean()),
+      }),
     },
     responses: { 200: { description: 'The updated endpoint', schema: WebhookEndpointSchema }, ...invalid, ...authErrors, ...missing, ...rateLimitErrors },
   },
@@ -142,12 +141,12 @@ export const webhooksRoutes = {
     request: {
       params: Params,
       query: z.object({
-        limit: z.coerce.number().int().min(1).max(100).default(50),
-        cursor: z.string().max(2048).optional(),
+        limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50),
+        cursor: z.optional(z.string().check(z.maxLength(2048))),
       }),
     },
     responses: {
-      200: { description: 'One page', schema: z.object({ data: z.array(WebhookDeliverySchema), next_cursor: z.string().nullable() }) },
+      200: { description: 'One page', schema: z.object({ data: z.array(WebhookDeliverySchema), next_cursor: z.nullable(z.string()) }) },
       400: { description: 'Invalid limit or cursor', schema: ErrorEnvelope },
       ...authErrors,
       ...missing,

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../platform/zod';
 
 // Signing secrets at rest (docs/webhooks.md, Secrets at rest): webhook endpoint secrets and contact
 // callback secrets are stored sealed, never as plaintext. Two ports, not one, so least privilege
@@ -57,8 +57,8 @@ export class SecretUnopenable extends Error {
   }
 }
 
-export const SealedSchema: z.ZodType<Sealed> = z.strictObject({ v: z.literal(1), alg: z.enum(SEALED_ALGORITHMS), ct: z.string().min(1) });
-export const StoredSecretSchema: z.ZodType<StoredSecret> = z.union([z.string(), SealedSchema]);
+export const SealedSchema: z.ZodMiniType<Sealed> = z.strictObject({ v: z.literal(1), alg: z.enum(SEALED_ALGORITHMS), ct: z.string().check(z.minLength(1)) });
+export const StoredSecretSchema: z.ZodMiniType<StoredSecret> = z.union([z.string(), SealedSchema]);
 
 export const isSealed = (stored: StoredSecret): stored is Sealed => typeof stored !== 'string';
 
@@ -74,8 +74,18 @@ export const webhookSecretContext = (organizationId: string, webhookId: string):
  * A callback secret is bound to its organization and callback URL (a contact's URL never changes):
  * someone who can edit items cannot point a delivery at their own URL and have it signed.
  */
-export const callbackSecretContext = (organizationId: string, callbackUrl: string): SecretContext => ({ organization_id: organizationId, callback_url: callbackUrl });
+export const callbackSecretContext = (organizationId: string, callbackUrl: string): SecretContext => ({
+  organization_id: organizationId,
+  callback_url: callbackUrl,
+});
 
 /** The context as bytes: sorted keys, so the same context always gives the same bytes. */
 export const canonicalContext = (context: SecretContext): Buffer =>
-  Buffer.from(JSON.stringify(Object.keys(context).sort().map((k) => [k, context[k]])), 'utf8');
+  Buffer.from(
+    JSON.stringify(
+      Object.keys(context)
+        .sort()
+        .map((k) => [k, context[k]]),
+    ),
+    'utf8',
+  );

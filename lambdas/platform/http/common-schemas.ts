@@ -1,19 +1,19 @@
-import * as z from 'zod';
+import * as z from '../zod';
 
 export const ErrorEnvelope = z
   .object({ detail: z.union([z.string(), z.record(z.string(), z.unknown())]) })
-  .meta({ id: 'Error', description: 'Every error: a `detail` string, or an object nested under `detail`.' });
+  .check(z.meta({ id: 'Error', description: 'Every error: a `detail` string, or an object nested under `detail`.' }));
 
 export const RateLimitError = z
   .object({
     detail: z.object({
       error: z.literal('rate_limit_exceeded'),
       scope: z.enum(['per_key', 'per_org']),
-      limit: z.number().int(),
-      retry_after_seconds: z.number().int(),
+      limit: z.number().check(z.int()),
+      retry_after_seconds: z.number().check(z.int()),
     }),
   })
-  .meta({ id: 'RateLimitError' });
+  .check(z.meta({ id: 'RateLimitError' }));
 
 /** Standard error responses shared by authenticated routes. */
 export const authErrors = {
@@ -31,7 +31,6 @@ export const rateLimitErrors = {
  * says why 404 rather than 400.
  */
 export function byIdParams<K extends string>(name: K, notFoundDetail: string, description: string) {
-  const id = z.string().uuid({ message: notFoundDetail }).describe(description);
+  const id = z.string().check(z.uuid({ message: notFoundDetail }), z.describe(description));
   return z.object({ [name]: id } as { [P in K]: typeof id });
 }
-

@@ -1,4 +1,4 @@
-import type { ZodType } from 'zod';
+import type { ZodMiniType as ZodType } from '../zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -1,4 +1,6 @@
-import type { ZodError, ZodType } from 'zod';
+import type { core, ZodMiniType as ZodType } from '../zod';
+
+type ZodError = core.$ZodError;
 import { InvalidInput, NotFound } from '../domain-errors';
 
 /** Zod issues as one readable sentence, for the string form of the error envelope. */

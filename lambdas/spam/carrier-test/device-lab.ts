@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../platform/zod';
 import { nowIso } from '../../platform/clock';
 import { isCarrier } from '../carriers';
 import type { CarrierTestOutcome, CarrierTestPort, CarrierTestRequest } from './port';
@@ -11,16 +11,16 @@ import type { CarrierTestOutcome, CarrierTestPort, CarrierTestRequest } from './
 // All with `Authorization: Bearer <token>`.
 
 const TestCall = z.object({
-  id: z.string().min(1).max(200),
+  id: z.string().check(z.minLength(1), z.maxLength(200)),
   status: z.enum(['queued', 'dialing', 'running', 'completed', 'failed']),
-  spam_detected: z.boolean().nullish(),
-  displayed_label: z.string().max(200).nullish(),
-  sip_response_code: z.union([z.string().max(10), z.number().int()]).nullish(),
-  caller_id_verified: z.boolean().nullish(),
-  originating_carrier: z.string().nullish(),
-  screenshot_available: z.boolean().nullish(),
-  captured_at: z.string().nullish(),
-  error: z.string().max(1000).nullish(),
+  spam_detected: z.nullish(z.boolean()),
+  displayed_label: z.nullish(z.string().check(z.maxLength(200))),
+  sip_response_code: z.nullish(z.union([z.string().check(z.maxLength(10)), z.number().check(z.int())])),
+  caller_id_verified: z.nullish(z.boolean()),
+  originating_carrier: z.nullish(z.string()),
+  screenshot_available: z.nullish(z.boolean()),
+  captured_at: z.nullish(z.string()),
+  error: z.nullish(z.string().check(z.maxLength(1000))),
 });
 type TestCall = z.infer<typeof TestCall>;
 
