@@ -8,68 +8,66 @@ import * as z from '../lambdas/platform/zod';
 // setting cannot be lost by forgetting a `-c` flag (the Twilio secret, the CloudFront distribution
 // were deleted that way). docs/deploy.md.
 
-export const StageConfigSchema = z.strictObject({
-  /** Defaults to PhoneValidation-<stage>: several stages deploy side by side in one account. */
-  stackName: z.optional(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'letters, digits and hyphens, starting with a letter'))),
-  classificationProvider: z._default(z.enum(['offline', 'simulator', 'twilio']), 'offline'),
-  /** Path (relative to the repository) of the CloudFront public key PEM for signed download links. */
-  downloadsPublicKeyFile: z.optional(z.string().check(z.minLength(1))),
-  /** Receives every alarm (AWS mails a confirmation first). */
-  alarmEmail: z.optional(z.email()),
-  contactPoolMinutes: z._default(z.number().check(z.int(), z.gte(1), z.lte(60)), 5),
-  /** The HTTP API stage's throttle (requests per second, steady and burst), above the per-key limits. */
-  apiThrottle: z.prefault(
-    z.strictObject({
-      rateLimit: z._default(z.number().check(z.int(), z.gte(1), z.lte(10_000)), 500),
-      burstLimit: z._default(z.number().check(z.int(), z.gte(1), z.lte(5_000)), 1_000),
-    }),
-    {},
-  ),
-  /**
-   * Background fan-out gets reserved concurrency (spam tests: spam.concurrency; upload chunk
-   * classification: uploadClassifyConcurrency), so it can neither take the API's share nor be
-   * starved. false for an account whose concurrency quota is still the new-account 10 (AWS refuses
-   * reservations there); the queue's and the Map state's maximum concurrency still bound it.
-   */
-  reserveConcurrency: z._default(z.boolean(), true),
-  uploadClassifyConcurrency: z._default(z.number().check(z.int(), z.gte(1), z.lte(1000)), 20),
-  /** The lookup provider's account limits (docs/classification.md, Provider limits). */
-  provider: z.prefault(
-    z.strictObject({
-      /** Calls per second across every concurrent chunk of every upload (one token bucket in the table). */
-      requestsPerSecond: z._default(z.number().check(z.int(), z.gte(1), z.lte(10_000)), 50),
-      /** Above this share of an upload's numbers failing their lookup after retries, the upload fails and is refunded. */
-      maxFailedShare: z._default(z.number().check(z.gte(0), z.lte(1)), 0.1),
-    }),
-    {},
-  ),
-  /** S3 lifecycle, in days (docs/operations.md, Retention). Spam screenshots: 7 days, fixed by the spec. */
-  retention: z.prefault(
-    z.strictObject({
-      /** Everything under uploads/: originals, chunks and their results, processed files and slices. */
-      uploadsDays: z._default(z.number().check(z.int(), z.gte(1), z.lte(3650)), 90),
-      /** Staged large files (staging/) never turned into an upload. */
-      stagingDays: z._default(z.number().check(z.int(), z.gte(1), z.lte(365)), 2),
-    }),
-    {},
-  ),
-  spam: z.prefault(
-    z.strictObject({
-      runHourUtc: z.optional(z.number().check(z.int(), z.gte(0), z.lte(23))),
-      originationIdentity: z.optional(z.string().check(z.minLength(1))),
-      deviceLabUrl: z.optional(z.url()),
-      telephonyProvider: z.optional(z.enum(['aws', 'simulator'])),
-      carrierTestProvider: z.optional(z.enum(['device-lab', 'simulator'])),
-      /** Carrier tests at once (the test consumer's maximum concurrency; at least 2, an SQS event source's floor). */
-      concurrency: z._default(z.number().check(z.int(), z.gte(2), z.lte(1000)), 10),
-      /** Tries per number and carrier before the test is recorded failed. */
-      itemAttempts: z._default(z.number().check(z.int(), z.gte(1), z.lte(10)), 3),
-      /** One carrier test longer than this is a failed try (a device lab polls for up to 5 minutes). */
-      testTimeoutSeconds: z._default(z.number().check(z.int(), z.gte(10), z.lte(840)), 360),
-    }),
-    {},
-  ),
-});
+export const StageConfigSchema = z
+  .strictObject({
+    /** Defaults to PhoneValidation-<stage>: several stages deploy side by side in one account. */
+    stackName: z.optional(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'letters, digits and hyphens, starting with a letter'))),
+    classificationProvider: z._default(z.enum(['offline', 'simulator', 'twilio']), 'offline'),
+    /** Path (relative to the repository) of the CloudFront public key PEM for signed download links. */
+    downloadsPublicKeyFile: z.optional(z.string().check(z.minLength(1))),
+    /** Receives every alarm (AWS mails a confirmation first). */
+    alarmEmail: z.optional(z.email()),
+    contactPoolMinutes: z._default(z.number().check(z.int(), z.gte(1), z.lte(60)), 5),
+    /** The HTTP API stage's throttle (requests per second, steady and burst), above the per-key limits. */
+    apiThrottle: z.prefault(
+      z.strictObject({ rateLimit: z._default(z.number().check(z.int(), z.gte(1), z.lte(10_000)), 500), burstLimit: z._default(z.number().check(z.int(), z.gte(1), z.lte(5_000)), 1_000) }),
+      {},
+    ),
+    /**
+     * Background fan-out gets reserved concurrency (spam tests: spam.concurrency; upload chunk
+     * classification: uploadClassifyConcurrency), so it can neither take the API's share nor be
+     * starved. false for an account whose concurrency quota is still the new-account 10 (AWS refuses
+     * reservations there); the queue's and the Map state's maximum concurrency still bound it.
+     */
+    reserveConcurrency: z._default(z.boolean(), true),
+    uploadClassifyConcurrency: z._default(z.number().check(z.int(), z.gte(1), z.lte(1000)), 20),
+    /** The lookup provider's account limits (docs/classification.md, Provider limits). */
+    provider: z.prefault(
+      z.strictObject({
+        /** Calls per second across every concurrent chunk of every upload (one token bucket in the table). */
+        requestsPerSecond: z._default(z.number().check(z.int(), z.gte(1), z.lte(10_000)), 50),
+        /** Above this share of an upload's numbers failing their lookup after retries, the upload fails and is refunded. */
+        maxFailedShare: z._default(z.number().check(z.gte(0), z.lte(1)), 0.1),
+      }),
+      {},
+    ),
+    /** S3 lifecycle, in days (docs/operations.md, Retention). Spam screenshots: 7 days, fixed by the spec. */
+    retention: z.prefault(
+      z.strictObject({
+        /** Everything under uploads/: originals, chunks and their results, processed files and slices. */
+        uploadsDays: z._default(z.number().check(z.int(), z.gte(1), z.lte(3650)), 90),
+        /** Staged large files (staging/) never turned into an upload. */
+        stagingDays: z._default(z.number().check(z.int(), z.gte(1), z.lte(365)), 2),
+      }),
+      {},
+    ),
+    spam: z.prefault(
+      z.strictObject({
+        runHourUtc: z.optional(z.number().check(z.int(), z.gte(0), z.lte(23))),
+        originationIdentity: z.optional(z.string().check(z.minLength(1))),
+        deviceLabUrl: z.optional(z.url()),
+        telephonyProvider: z.optional(z.enum(['aws', 'simulator'])),
+        carrierTestProvider: z.optional(z.enum(['device-lab', 'simulator'])),
+        /** Carrier tests at once (the test consumer's maximum concurrency; at least 2, an SQS event source's floor). */
+        concurrency: z._default(z.number().check(z.int(), z.gte(2), z.lte(1000)), 10),
+        /** Tries per number and carrier before the test is recorded failed. */
+        itemAttempts: z._default(z.number().check(z.int(), z.gte(1), z.lte(10)), 3),
+        /** One carrier test longer than this is a failed try (a device lab polls for up to 5 minutes). */
+        testTimeoutSeconds: z._default(z.number().check(z.int(), z.gte(10), z.lte(840)), 360),
+      }),
+      {},
+    ),
+  });
 
 export type StageConfigFile = z.infer<typeof StageConfigSchema>;
 
@@ -92,9 +90,7 @@ export function loadStageConfig(stage: string, root: string): StageConfig {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new StageConfigError(
-      `${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such stage file (copy config/stages/dev.json)' : (error as Error).message}`,
-    );
+    throw new StageConfigError(`${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such stage file (copy config/stages/dev.json)' : (error as Error).message}`);
   }
   return parseStageConfig(stage, raw, root, file);
 }

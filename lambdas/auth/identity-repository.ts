@@ -46,13 +46,7 @@ export async function getOrganization(id: string): Promise<Organization | null> 
 
 export async function updateOrganization(id: string, fields: Partial<Omit<Organization, 'id'>>): Promise<Organization> {
   const { sets, names, values } = setClause(fields);
-  const item = await updateReturning({
-    Key: orgKey(id),
-    UpdateExpression: `SET ${sets.join(', ')}`,
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  });
+  const item = await updateReturning({ Key: orgKey(id), UpdateExpression: `SET ${sets.join(', ')}`, ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: names, ExpressionAttributeValues: values });
   if (!item) throw new Error(`organization ${id} does not exist`);
   forgetPrincipals();
   return readExisting('Organization', organizationSchema, item);
@@ -97,35 +91,29 @@ export async function getMembership(orgId: string, userId: string): Promise<{ ro
 }
 
 export async function deleteMembership(orgId: string, userId: string): Promise<boolean> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: memberKey(orgId, userId), ReturnValues: 'ALL_OLD' }));
+  const out = await db().send(
+    new DeleteCommand({ TableName: tableName(), Key: memberKey(orgId, userId), ReturnValues: 'ALL_OLD' }),
+  );
   return Boolean(out.Attributes);
 }
 
 export async function listMembershipsOfUser(userId: string): Promise<string[]> {
   const orgs: string[] = [];
-  for await (const item of queryItems({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': `USER#${userId}#ORGS` },
-  })) {
+  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${userId}#ORGS` } })) {
     orgs.push(String(item.organization_id));
   }
   return orgs;
 }
 
 export async function putApiKey(record: ApiKeyRecord): Promise<void> {
-  await putItem(
-    'ApiKey',
-    {
-      ...apiKeyKey(record.key_hash),
-      gsi1pk: `ORG#${record.organization_id}#KEYS`,
-      gsi1sk: `${record.created_at}#${record.id}`,
-      gsi2pk: `APIKEYID#${record.id}`,
-      gsi2sk: 'META',
-      ...record,
-    },
-    IF_NEW,
-  );
+  await putItem('ApiKey', {
+    ...apiKeyKey(record.key_hash),
+    gsi1pk: `ORG#${record.organization_id}#KEYS`,
+    gsi1sk: `${record.created_at}#${record.id}`,
+    gsi2pk: `APIKEYID#${record.id}`,
+    gsi2sk: 'META',
+    ...record,
+  }, IF_NEW);
 }
 
 export async function getApiKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
@@ -147,11 +135,7 @@ export async function getApiKeyById(id: string): Promise<ApiKeyRecord | null> {
 
 export async function listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
   const items: ApiKeyRecord[] = [];
-  for await (const item of queryItems({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': `ORG#${orgId}#KEYS` },
-  })) {
+  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${orgId}#KEYS` } })) {
     items.push(readExisting('ApiKey', apiKeySchema, item));
   }
   return items;

@@ -14,15 +14,7 @@ import { getUpload, listUploads } from '../uploads/upload-repository';
 import { listLedger, listMembers } from './directory';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpointsOf, updateEndpointWithPing } from '../webhooks/endpoints';
 import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../events/envelope';
-import {
-  addNumber,
-  deleteNumber as deleteSpamNumber,
-  history as spamHistory,
-  listNumbers,
-  resendCode,
-  screenshot as spamScreenshot,
-  verifyNumber,
-} from '../spam/numbers';
+import { addNumber, deleteNumber as deleteSpamNumber, history as spamHistory, listNumbers, resendCode, screenshot as spamScreenshot, verifyNumber } from '../spam/numbers';
 import { isCarrier } from '../spam/carriers';
 import { consolePrincipal, requireOwner, type ConsolePrincipal } from './principal';
 import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from './web-upload';
@@ -33,10 +25,7 @@ import { awsConsolePorts } from '../composition/aws-spam';
 // and the admin CLI use. Authority comes only from a verified OpenID Connect access token (see
 // principal.ts); there are no cookies here, so there is nothing for a cross-site request to ride on.
 
-type Handler = (
-  p: ConsolePrincipal,
-  req: { params: Record<string, string>; query: Record<string, string>; event: APIGatewayProxyEventV2; ports: ConsolePorts },
-) => Promise<unknown>;
+type Handler = (p: ConsolePrincipal, req: { params: Record<string, string>; query: Record<string, string>; event: APIGatewayProxyEventV2; ports: ConsolePorts }) => Promise<unknown>;
 
 interface Route {
   method: string;
@@ -88,16 +77,7 @@ route('GET', '/console/api/keys', async (p) => {
   return {
     data: keys
       .sort((a, b) => b.created_at.localeCompare(a.created_at))
-      .map((k) => ({
-        id: k.id,
-        display_prefix: k.display_prefix,
-        created_by_user_id: k.created_by_user_id,
-        created_by: members.get(k.created_by_user_id) ?? null,
-        created_at: k.created_at,
-        expires_at: k.expires_at,
-        revoked_at: k.revoked_at,
-        last_used_at: (k as { last_used_at?: string }).last_used_at ?? null,
-      })),
+      .map((k) => ({ id: k.id, display_prefix: k.display_prefix, created_by_user_id: k.created_by_user_id, created_by: members.get(k.created_by_user_id) ?? null, created_at: k.created_at, expires_at: k.expires_at, revoked_at: k.revoked_at, last_used_at: (k as { last_used_at?: string }).last_used_at ?? null })),
   };
 });
 route('POST', '/console/api/keys', async (p, { event }) => {
@@ -105,13 +85,7 @@ route('POST', '/console/api/keys', async (p, { event }) => {
   const body = json(z.object({ expires_at: z.nullish(z.iso.datetime({ offset: true })) }), event);
   if (body.expires_at && Date.parse(body.expires_at) <= Date.now()) throw new InvalidInput('expires_at must be in the future');
   const minted = await adminCall(() => mintKey(p.organizationId, p.userId, body.expires_at ?? undefined));
-  return {
-    key: minted.key,
-    id: minted.record.id,
-    display_prefix: minted.record.display_prefix,
-    created_at: minted.record.created_at,
-    expires_at: minted.record.expires_at,
-  };
+  return { key: minted.key, id: minted.record.id, display_prefix: minted.record.display_prefix, created_at: minted.record.created_at, expires_at: minted.record.expires_at };
 });
 route('DELETE', '/console/api/keys/{id}', async (p, { params }) => {
   requireOwner(p);
@@ -137,11 +111,7 @@ route('GET', '/console/api/webhooks', async (p) => {
   requireOwner(p);
   return { data: await listEndpointsOf(p.organizationId), event_types: SUBSCRIBABLE_EVENT_TYPES, default_events: DEFAULT_EVENT_TYPES };
 });
-const WebhookBody = z.object({
-  url: z.string().check(z.minLength(1), z.maxLength(2048)),
-  description: z.nullish(z.string().check(z.maxLength(500))),
-  events: z.optional(z.array(z.string())),
-});
+const WebhookBody = z.object({ url: z.string().check(z.minLength(1), z.maxLength(2048)), description: z.nullish(z.string().check(z.maxLength(500))), events: z.optional(z.array(z.string())) });
 route('POST', '/console/api/webhooks', async (p, { event, ports }) => {
   requireOwner(p);
   return createEndpoint(ports, p.organizationId, json(WebhookBody, event));
@@ -150,15 +120,7 @@ route('POST', '/console/api/webhooks/{id}', async (p, { params, event, ports }) 
   requireOwner(p);
   // A changed url goes through the API's own update: URL-safety check, then the synchronous ping
   // with the endpoint's secret; a refusal leaves the endpoint as it was.
-  const body = json(
-    z.object({
-      url: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
-      description: z.nullish(z.string().check(z.maxLength(500))),
-      events: z.optional(z.array(z.string())),
-      is_active: z.optional(z.boolean()),
-    }),
-    event,
-  );
+  const body = json(z.object({ url: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))), description: z.nullish(z.string().check(z.maxLength(500))), events: z.optional(z.array(z.string())), is_active: z.optional(z.boolean()) }), event);
   return updateEndpointWithPing(ports, p.organizationId, params.id!, body);
 });
 route('DELETE', '/console/api/webhooks/{id}', async (p, { params }) => {
@@ -174,20 +136,12 @@ route('GET', '/console/api/webhooks/{id}/deliveries', async (p, { params, query 
 // Spam monitoring (everyone: the people who watch caller-ID labels), over the spam feature's functions.
 route('GET', '/console/api/spam', async (p) => listNumbers(p.organization, 100, 0));
 route('POST', '/console/api/spam', async (p, { event, ports }) =>
-  addNumber(
-    ports,
-    p.organization,
-    json(z.object({ phone_number: z.string().check(z.minLength(1), z.maxLength(40)), verification_method: z._default(z.enum(['sms', 'call']), 'sms') }), event),
-  ),
+  addNumber(ports, p.organization, json(z.object({ phone_number: z.string().check(z.minLength(1), z.maxLength(40)), verification_method: z._default(z.enum(['sms', 'call']), 'sms') }), event)),
 );
 // Everyone may stop monitoring, as anyone may add a number: the API's delete (limits slot, phone guard, history).
 route('DELETE', '/console/api/spam/{id}', async (p, { params }) => deleteSpamNumber(p.organization, params.id!));
-route('POST', '/console/api/spam/{id}/verify', async (p, { params, event, ports }) =>
-  verifyNumber(ports, p.organization, params.id!, json(z.object({ code: z.string().check(z.minLength(1), z.maxLength(20)) }), event).code),
-);
-route('POST', '/console/api/spam/{id}/resend', async (p, { params, event, ports }) =>
-  resendCode(ports, p.organization, params.id!, json(z.object({ method: z.enum(['sms', 'call']) }), event).method),
-);
+route('POST', '/console/api/spam/{id}/verify', async (p, { params, event, ports }) => verifyNumber(ports, p.organization, params.id!, json(z.object({ code: z.string().check(z.minLength(1), z.maxLength(20)) }), event).code));
+route('POST', '/console/api/spam/{id}/resend', async (p, { params, event, ports }) => resendCode(ports, p.organization, params.id!, json(z.object({ method: z.enum(['sms', 'call']) }), event).method));
 route('GET', '/console/api/spam/{id}/history', async (p, { params }) => spamHistory(p.organization, params.id!));
 // The image as a data: URL, so the page shows it under its strict CSP (img-src 'self' data:).
 route('GET', '/console/api/spam/{id}/screenshot', async (p, { params, query }) => {
@@ -280,3 +234,4 @@ export const consoleApi =
 
 /** The console API Lambda, wired by the AWS composition root. */
 export const handler = consoleApi(awsConsolePorts());
+

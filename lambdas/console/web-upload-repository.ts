@@ -66,17 +66,10 @@ const draftSchema: z.ZodMiniType<WebDraft> = z.looseObject({
   preview: z.array(z.array(z.string())),
   total_rows: z.number(),
   validated_rows: z.optional(z.number().check(z.int(), z.gte(0))),
-  suggested: z.looseObject({
-    phone_columns: z.array(z.string()),
-    full_name_column: optionalName,
-    first_name_column: optionalName,
-    last_name_column: optionalName,
-  }),
-  mapping: z.nullable(
-    z.looseObject({ phoneColumns: z.array(z.string()), fullNameColumn: optionalName, firstNameColumn: optionalName, lastNameColumn: optionalName }),
-  ),
-  validation: z.nullable(
-    z.looseObject({
+  suggested: z.looseObject({ phone_columns: z.array(z.string()), full_name_column: optionalName, first_name_column: optionalName, last_name_column: optionalName }),
+  mapping: z.nullable(z.looseObject({ phoneColumns: z.array(z.string()), fullNameColumn: optionalName, firstNameColumn: optionalName, lastNameColumn: optionalName })),
+  validation: z.nullable(z
+    .looseObject({
       total_rows: z.number(),
       valid_row_count: z.number(),
       valid_number_count: z.number(),
@@ -84,8 +77,7 @@ const draftSchema: z.ZodMiniType<WebDraft> = z.looseObject({
       duplicate_count: z.number(),
       identity: z.boolean(),
       price: z.looseObject({ standard: z.number(), max: z.number() }),
-    }),
-  ),
+    })),
   failure: z.nullable(z.looseObject({ status: z.number(), detail: z.unknown() })),
   invalid_cells: z.array(z.looseObject({ row: z.number(), column: z.string(), value: z.string(), reason: z.string() })),
   created_at: z.string(),
@@ -95,11 +87,7 @@ const draftSchema: z.ZodMiniType<WebDraft> = z.looseObject({
 const draftKey = (id: string) => ({ pk: `WEBUPLOAD#${id}`, sk: 'META' });
 
 export async function insertDraft(draft: WebDraft): Promise<void> {
-  await putItem(
-    'WebUploadDraft',
-    { ...draftKey(draft.id), gsi1pk: `ORG#${draft.organization_id}#WEBUPLOADS`, gsi1sk: `${draft.created_at}#${draft.id}`, ...draft },
-    IF_NEW,
-  );
+  await putItem('WebUploadDraft', { ...draftKey(draft.id), gsi1pk: `ORG#${draft.organization_id}#WEBUPLOADS`, gsi1sk: `${draft.created_at}#${draft.id}`, ...draft }, IF_NEW);
 }
 
 export async function getDraft(id: string): Promise<WebDraft | null> {
@@ -139,10 +127,7 @@ export async function recordValidationProgress(id: string, validatedRows: number
 export async function listOpenDrafts(orgId: string, limit = 50): Promise<WebDraft[]> {
   const drafts: WebDraft[] = [];
   // The newest `limit` drafts, of which the confirmed ones are no longer open.
-  for await (const item of queryItems(
-    { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${orgId}#WEBUPLOADS` }, ScanIndexForward: false },
-    limit,
-  )) {
+  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${orgId}#WEBUPLOADS` }, ScanIndexForward: false }, limit)) {
     if (item.status !== 'confirmed') drafts.push(readExisting('WebUploadDraft', draftSchema, item));
   }
   return drafts;

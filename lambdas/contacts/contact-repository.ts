@@ -78,9 +78,7 @@ export async function transitionContact(
   remove: readonly string[] = [],
 ): Promise<ContactRecord | null> {
   // The by-status index key moves with the status.
-  return toRecord(
-    (await transitionStatus(contactKey(contact.id), from, to, { ...fields, gsi2pk: byOrgStatus(contact.organization_id, to) }, at, remove)) ?? undefined,
-  );
+  return toRecord((await transitionStatus(contactKey(contact.id), from, to, { ...fields, gsi2pk: byOrgStatus(contact.organization_id, to) }, at, remove)) ?? undefined);
 }
 
 /**
@@ -186,36 +184,14 @@ export async function readQueue(limitPerShard: number): Promise<QueueEntry[]> {
   for (let shard = 0; shard < QUEUE_SHARDS; shard++) {
     const pk = `CONTACTQ#${shard}`;
     const indexed = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi3',
-        KeyConditionExpression: 'gsi3pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        Limit: limitPerShard,
-      }),
+      new QueryCommand({ TableName: tableName(), IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Limit: limitPerShard }),
     );
     for (const item of indexed.Items ?? []) {
-      entries.push({
-        contact_id: String(item.id),
-        organization_id: String(item.organization_id),
-        created_at: String(item.created_at),
-        shard: pk,
-        sk: String(item.gsi3sk),
-        legacy: false,
-      });
+      entries.push({ contact_id: String(item.id), organization_id: String(item.organization_id), created_at: String(item.created_at), shard: pk, sk: String(item.gsi3sk), legacy: false });
     }
-    const legacy = await db().send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Limit: limitPerShard }),
-    );
+    const legacy = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Limit: limitPerShard }));
     for (const item of legacy.Items ?? []) {
-      entries.push({
-        contact_id: String(item.contact_id),
-        organization_id: String(item.organization_id),
-        created_at: String(item.created_at),
-        shard: pk,
-        sk: String(item.sk),
-        legacy: true,
-      });
+      entries.push({ contact_id: String(item.contact_id), organization_id: String(item.organization_id), created_at: String(item.created_at), shard: pk, sk: String(item.sk), legacy: true });
     }
   }
   return entries.sort((a, b) => a.created_at.localeCompare(b.created_at));

@@ -12,9 +12,7 @@ export const CreateContactBody = z
     validation_tier: z.optional(z.string()).check(z.describe('standard (default) or max, case-insensitive')),
     properties: z.optional(z.record(z.string(), z.unknown())).check(z.describe('free-form, echoed back unchanged; at most 16 KiB as JSON')),
     callback_url: z.optional(z.string().check(z.maxLength(2048))).check(z.describe('HTTPS URL that receives a signed POST when the result is ready')),
-    callback_secret: z
-      .optional(z.string().check(z.minLength(16), z.maxLength(256)))
-      .check(z.describe('HMAC-SHA256 key for the callback signature; required with callback_url')),
+    callback_secret: z.optional(z.string().check(z.minLength(16), z.maxLength(256))).check(z.describe('HMAC-SHA256 key for the callback signature; required with callback_url')),
     idempotency_key: z.optional(z.string().check(z.minLength(1), z.maxLength(255))).check(z.describe('scoped per organization and API key')),
   })
   .check(z.meta({ id: 'CreateContactRequest' }));
@@ -36,8 +34,7 @@ const contactBase = {
 
 export const ContactV1 = z.object(contactBase).check(z.meta({ id: 'ContactV1', description: 'service_status holds the Answer Intent value' }));
 export const ContactV2 = z
-  .object({ ...contactBase, service_answer_intent: z.nullable(z.string()), service_identity: z.nullable(z.string()) })
-  .check(z.meta({ id: 'ContactV2', description: 'service_status holds the nine-tier value (Answer Intent when processed without identity)' }));
+  .object({ ...contactBase, service_answer_intent: z.nullable(z.string()), service_identity: z.nullable(z.string()) }).check(z.meta({ id: 'ContactV2', description: 'service_status holds the nine-tier value (Answer Intent when processed without identity)' }));
 
 const ListQuery = z.object({
   status: z.optional(z.enum(CONTACT_STATUSES)),

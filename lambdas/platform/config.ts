@@ -8,10 +8,7 @@ import * as z from './zod';
 
 const int = (fallback: number) => z._default(z.coerce.number().check(z.int(), z.nonnegative()), fallback);
 // Only the exact word `true` turns a switch on (as before this module): a typo leaves it off.
-const flag = z.pipe(
-  z.optional(z.string()),
-  z.transform((v) => v === 'true'),
-);
+const flag = z.pipe(z.optional(z.string()), z.transform((v) => v === 'true'));
 const optional = z.optional(z.string().check(z.minLength(1)));
 
 export const ConfigSchema = z.object({

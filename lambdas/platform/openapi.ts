@@ -22,10 +22,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const parameters: unknown[] = [];
-    for (const [where, schema] of [
-      ['path', route.request?.params],
-      ['query', route.request?.query],
-    ] as const) {
+    for (const [where, schema] of [['path', route.request?.params], ['query', route.request?.query]] as const) {
       if (!schema) continue;
       const json = toSchema(schema, 'input');
       const props = (json.properties ?? {}) as Record<string, JsonSchema>;

@@ -30,8 +30,7 @@ export function readEntity<T>(entity: EntityName, schema: ZodType<T>, item: Item
   if (!item) return null;
   if (item.entity !== undefined && item.entity !== entity) throw new InvalidItemError(entity, item, `holds a ${String(item.entity)}`);
   const version = versionOf(item);
-  if (version > ENTITIES[entity].version)
-    throw new InvalidItemError(entity, item, `schema version ${version} is newer than this code reads (${ENTITIES[entity].version})`);
+  if (version > ENTITIES[entity].version) throw new InvalidItemError(entity, item, `schema version ${version} is newer than this code reads (${ENTITIES[entity].version})`);
   const attributes: Item = {};
   for (const [name, value] of Object.entries(item)) if (!TABLE_ATTRIBUTE.test(name)) attributes[name] = value;
   const parsed = schema.safeParse(attributes);

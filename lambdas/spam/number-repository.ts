@@ -1,18 +1,5 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  conditionalWrite,
-  db,
-  isConditionFailed,
-  setClause,
-  queryItems,
-  tableName,
-  updateReturning,
-  type Item,
-  putItem,
-  insertItem,
-  IF_NEW,
-  updateItem,
-} from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, updateReturning, type Item, putItem, insertItem, IF_NEW, updateItem } from '../platform/table';
 import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
 import { type Carrier, type CarrierTestStatus } from './carriers';
@@ -115,12 +102,7 @@ export async function releasePhone(orgId: string, e164: string, numberId: string
   // The guard now belongs to another number (re-added since): leave it.
   await conditionalWrite(() =>
     db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: guardKey(orgId, e164),
-        ConditionExpression: 'number_id = :id',
-        ExpressionAttributeValues: { ':id': numberId },
-      }),
+      new DeleteCommand({ TableName: tableName(), Key: guardKey(orgId, e164), ConditionExpression: 'number_id = :id', ExpressionAttributeValues: { ':id': numberId } }),
     ),
   );
 }
@@ -147,11 +129,7 @@ export async function releaseSlot(orgId: string): Promise<void> {
 }
 
 export async function putNumber(record: NumberRecord): Promise<void> {
-  await putItem(
-    'MonitoredNumber',
-    { ...numberKey(record.id), gsi1pk: orgIndexKey(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record },
-    IF_NEW,
-  );
+  await putItem('MonitoredNumber', { ...numberKey(record.id), gsi1pk: orgIndexKey(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record }, IF_NEW);
 }
 
 export async function getNumber(id: string): Promise<NumberRecord | null> {
@@ -162,10 +140,7 @@ export async function getNumber(id: string): Promise<NumberRecord | null> {
 /** The organization's numbers, oldest first (created_at, then id): the order the limit applies in. */
 export async function listOrgNumbers(orgId: string, max?: number): Promise<NumberRecord[]> {
   const items: NumberRecord[] = [];
-  for await (const item of queryItems(
-    { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': orgIndexKey(orgId) } },
-    max,
-  )) {
+  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': orgIndexKey(orgId) } }, max)) {
     items.push(toRecord(item)!);
   }
   return items;
@@ -219,31 +194,14 @@ export async function countAttempt(id: string, salt: string, maxAttempts: number
 
 /** Marks the number verified and puts it on the daily run's index; false if it already was. */
 /** `outbox`: the number.verified event, written with the change (events/outbox.ts). */
-export async function markVerified(
-  id: string,
-  salt: string,
-  at: string,
-  createdAt: string,
-  outbox: Record<string, unknown> = {},
-): Promise<NumberRecord | null> {
+export async function markVerified(id: string, salt: string, at: string, createdAt: string, outbox: Record<string, unknown> = {}): Promise<NumberRecord | null> {
   const extra = setClause(outbox);
   const item = await updateReturning({
     Key: numberKey(id),
-    UpdateExpression: ['SET verified = :true, verified_at = :at, updated_at = :at, verification = :null, gsi2pk = :g2pk, gsi2sk = :g2sk', ...extra.sets].join(
-      ', ',
-    ),
+    UpdateExpression: ['SET verified = :true, verified_at = :at, updated_at = :at, verification = :null, gsi2pk = :g2pk, gsi2sk = :g2sk', ...extra.sets].join(', '),
     ConditionExpression: 'verified = :false AND verification.salt = :salt',
     ...(extra.sets.length ? { ExpressionAttributeNames: extra.names } : {}),
-    ExpressionAttributeValues: {
-      ':true': true,
-      ':false': false,
-      ':at': at,
-      ':null': null,
-      ':salt': salt,
-      ':g2pk': VERIFIED_INDEX_PK,
-      ':g2sk': `${createdAt}#${id}`,
-      ...extra.values,
-    },
+    ExpressionAttributeValues: { ':true': true, ':false': false, ':at': at, ':null': null, ':salt': salt, ':g2pk': VERIFIED_INDEX_PK, ':g2sk': `${createdAt}#${id}`, ...extra.values },
   });
   return item && toRecord(item);
 }

@@ -28,9 +28,7 @@ export const MonitoredNumber = z
     verified: z.boolean(),
     carrier: z.nullable(z.string()).check(z.describe('the number’s own carrier when known')),
     same_carrier_warning: z.boolean(),
-    status: z
-      .enum(['active', 'paused'])
-      .check(z.describe('active: within the organization’s limit and tested daily once verified; paused: beyond the limit, kept but not tested')),
+    status: z.enum(['active', 'paused']).check(z.describe('active: within the organization’s limit and tested daily once verified; paused: beyond the limit, kept but not tested')),
     created_at: z.string(),
     updated_at: z.nullable(z.string()),
     carrier_statuses: z.array(CarrierStatus),
@@ -131,10 +129,7 @@ export const spamRoutes = {
       }),
     },
     responses: {
-      200: {
-        description: 'Page of numbers',
-        schema: z.object({ numbers: z.array(MonitoredNumber), spam_monitoring_limit: z.nullable(z.number().check(z.int())), total: z.number().check(z.int()) }),
-      },
+      200: { description: 'Page of numbers', schema: z.object({ numbers: z.array(MonitoredNumber), spam_monitoring_limit: z.nullable(z.number().check(z.int())), total: z.number().check(z.int()) }) },
       400: e('limit or offset out of range'),
       ...authErrors,
       403: noSubscription,

@@ -55,11 +55,7 @@ export async function putRun(run: TestRunRecord): Promise<void> {
 export async function listRuns(numberId: string, nowMs: number): Promise<TestRunRecord[]> {
   const since = nowMs - HISTORY_WINDOW_MS;
   const rows: TestRunRecord[] = [];
-  for await (const item of queryItems({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)',
-    ExpressionAttributeValues: { ':pk': `SPAMNUM#${numberId}`, ':run': 'RUN#' },
-    ScanIndexForward: false,
-  })) {
+  for await (const item of queryItems({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)', ExpressionAttributeValues: { ':pk': `SPAMNUM#${numberId}`, ':run': 'RUN#' }, ScanIndexForward: false })) {
     const run = readExisting('SpamTestRun', runSchema, item);
     if (Date.parse(run.tested_at) >= since && Date.parse(run.tested_at) <= nowMs) rows.push(run);
   }
@@ -68,11 +64,7 @@ export async function listRuns(numberId: string, nowMs: number): Promise<TestRun
 
 export async function deleteRuns(numberId: string): Promise<void> {
   const keys: { pk: unknown; sk: unknown }[] = [];
-  for await (const item of queryItems({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)',
-    ExpressionAttributeValues: { ':pk': `SPAMNUM#${numberId}`, ':run': 'RUN#' },
-    ProjectionExpression: 'pk, sk',
-  })) {
+  for await (const item of queryItems({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)', ExpressionAttributeValues: { ':pk': `SPAMNUM#${numberId}`, ':run': 'RUN#' }, ProjectionExpression: 'pk, sk' })) {
     keys.push({ pk: item.pk, sk: item.sk });
   }
   for (let i = 0; i < keys.length; i += 25) {

@@ -61,9 +61,7 @@ export const uploadsApi = (ports: WorkflowPorts) =>
       throw new Removed('Deleting uploads was removed on 2026-08-10; uploads cannot be deleted or cancelled');
     }),
     operation(routes.downloadOriginal, async (ctx) => ok(await originalLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
-    operation(routes.downloadProcessed, async (ctx) =>
-      ok(await processedLink(await ownUpload(ctx.principal.organizationId, ctx.params.id), (ctx.query ?? {}) as Parameters<typeof processedLink>[1])),
-    ),
+    operation(routes.downloadProcessed, async (ctx) => ok(await processedLink(await ownUpload(ctx.principal.organizationId, ctx.params.id), (ctx.query ?? {}) as Parameters<typeof processedLink>[1]))),
     operation(routes.downloadProcessedFiltered, async (ctx) => ok(await processedFilteredLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
   ]);
 

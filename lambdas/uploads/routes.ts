@@ -22,17 +22,7 @@ export const Upload = z
     organization_id: z.nullable(z.string().check(z.uuid())),
     original_filename: z.string(),
     file_size_bytes: z.nullable(z.number().check(z.int())),
-    status: z.enum([
-      'pending_mapping',
-      'validating',
-      'validation_failed',
-      'awaiting_confirmation',
-      'ready_for_processing',
-      'processing',
-      'completed',
-      'failed',
-      'cancelled',
-    ]),
+    status: z.enum(['pending_mapping', 'validating', 'validation_failed', 'awaiting_confirmation', 'ready_for_processing', 'processing', 'completed', 'failed', 'cancelled']),
     valid_row_count: z.nullable(z.number().check(z.int())),
     valid_number_count: z.nullable(z.number().check(z.int())),
     invalid_row_count: z.nullable(z.number().check(z.int())),
@@ -57,11 +47,7 @@ export const Upload = z
   .check(z.meta({ id: 'Upload' }));
 
 export const DownloadLink = z
-  .object({
-    url: z.string().check(z.describe('signed GET link')),
-    expires_at: z.number().check(z.int(), z.describe('Unix seconds; the link answers 403 after it')),
-  })
-  .check(z.meta({ id: 'DownloadLink' }));
+  .object({ url: z.string().check(z.describe('signed GET link')), expires_at: z.number().check(z.int(), z.describe('Unix seconds; the link answers 403 after it')) }).check(z.meta({ id: 'DownloadLink' }));
 
 /**
  * The multipart form of POST /api/v1/uploads, for the OpenAPI document: the fields the handler
@@ -70,23 +56,13 @@ export const DownloadLink = z
 const f = MultipartFields.shape;
 const MultipartUploadForm = z
   .object({
-    file: z
-      .string()
-      .check(
-        z.meta({
-          contentMediaType: 'text/csv',
-          description:
-            'The CSV file, with a header row. A request passes API Gateway (10 MB) and a Lambda event (6 MB, this body base64 encoded), so a file over about 4.4 MB gets a 413: stage it with POST /api/v1/uploads/staging (up to 100 MB)',
-        }),
-      ),
+    file: z.string().check(z.meta({ contentMediaType: 'text/csv', description: 'The CSV file, with a header row. A request passes API Gateway (10 MB) and a Lambda event (6 MB, this body base64 encoded), so a file over about 4.4 MB gets a 413: stage it with POST /api/v1/uploads/staging (up to 100 MB)' })),
     phone_column: f.phone_column.check(z.describe('Name of the phone column (one of phone_column / phone_columns is required)')),
     phone_columns: f.phone_columns.check(z.describe('Comma-separated names of up to 10 phone columns; when phone_column is given too it must be among them')),
     skip_mobile_lookup: f.skip_mobile_lookup.check(z.describe('Skip the paid line-type lookup (true or false, also 1 or 0); default false')),
     validation_tier: f.validation_tier.check(z.describe('standard (1 credit per number) or max (ceil(n × 1.5)); default standard')),
     filename_override: f.filename_override.check(z.describe('Used as original_filename instead of the file part’s own name')),
-    full_name_column: f.full_name_column.check(
-      z.describe('Column holding the full name; enables Identity (use this OR first_name_column with last_name_column)'),
-    ),
+    full_name_column: f.full_name_column.check(z.describe('Column holding the full name; enables Identity (use this OR first_name_column with last_name_column)')),
     first_name_column: f.first_name_column.check(z.describe('Column holding the first name; with last_name_column enables Identity')),
     last_name_column: f.last_name_column.check(z.describe('Column holding the last name; with first_name_column enables Identity')),
   })
@@ -152,22 +128,13 @@ export const uploadsRoutes = {
     subscription: true,
     request: {
       query: z.object({
-        format: z
-          ._default(z.enum(['csv', 'json'], { error: 'format must be csv or json' }), 'csv')
-          .check(z.describe('csv: the file is a CSV (the create call gives the mapping); json: the file is a JSON create body (phone_numbers or contacts)')),
+        format: z._default(z.enum(['csv', 'json'], { error: 'format must be csv or json' }), 'csv').check(z.describe('csv: the file is a CSV (the create call gives the mapping); json: the file is a JSON create body (phone_numbers or contacts)')),
       }),
     },
     responses: {
       200: {
         description: 'Where and how to POST the file',
-        schema: z.object({
-          staged_upload_id: z.string().check(z.uuid()),
-          format: z.enum(['csv', 'json']),
-          url: z.string(),
-          fields: z.record(z.string(), z.string()),
-          expires_at: z.number().check(z.int()),
-          max_bytes: z.number().check(z.int()),
-        }),
+        schema: z.object({ staged_upload_id: z.string().check(z.uuid()), format: z.enum(['csv', 'json']), url: z.string(), fields: z.record(z.string(), z.string()), expires_at: z.number().check(z.int()), max_bytes: z.number().check(z.int()) }),
       },
       400: { description: 'Invalid query', schema: ErrorEnvelope },
       ...authErrors,
@@ -182,17 +149,8 @@ export const uploadsRoutes = {
     summary: 'List uploads, newest first',
     tags: ['uploads'],
     scope: 'uploads:read',
-    request: {
-      query: z.object({
-        limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), DEFAULT_PAGE_SIZE),
-        cursor: z.optional(z.string().check(z.maxLength(2048))),
-      }),
-    },
-    responses: {
-      200: { description: 'A page', schema: z.object({ data: z.array(Upload), next_cursor: z.nullable(z.string()) }) },
-      400: { description: 'Invalid query', schema: ErrorEnvelope },
-      ...authErrors,
-    },
+    request: { query: z.object({ limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), DEFAULT_PAGE_SIZE), cursor: z.optional(z.string().check(z.maxLength(2048))) }) },
+    responses: { 200: { description: 'A page', schema: z.object({ data: z.array(Upload), next_cursor: z.nullable(z.string()) }) }, 400: { description: 'Invalid query', schema: ErrorEnvelope }, ...authErrors },
   },
   get: {
     method: 'GET',
@@ -226,13 +184,8 @@ export const uploadsRoutes = {
       statuses: z.optional(z.string().check(z.maxLength(2000))).check(z.describe('comma-separated statuses from the vocabulary of result_summary.format')),
       include_identity: z.optional(z.enum(['true', 'false'])),
       sort: z.optional(z.enum(['best_status', 'original'])).check(z.describe('best_status ranks each contact by its best number')),
-      neutralize_formulas: z
-        .optional(z.enum(['true', 'false']))
-        .check(
-          z.describe(
-            "true: the customer's cells that start with = + - @, tab or CR are written as OWASP recommends against CSV injection: prefixed with a single quote and quoted (so +12125550143 becomes \"'+12125550143\"). Default false: the customer's cells are kept exactly; the service's own cells are always safe",
-          ),
-        ),
+      neutralize_formulas: z.optional(z
+        .enum(['true', 'false'])).check(z.describe("true: the customer's cells that start with = + - @, tab or CR are written as OWASP recommends against CSV injection: prefixed with a single quote and quoted (so +12125550143 becomes \"'+12125550143\"). Default false: the customer's cells are kept exactly; the service's own cells are always safe")),
     }),
   ),
   downloadProcessedFiltered: download('processed-filtered', 'downloadProcessedFiltered', 'Deprecated: the fixed reachable slice'),

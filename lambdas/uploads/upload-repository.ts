@@ -30,18 +30,7 @@ const uploadSchema: z.ZodMiniType<UploadRecord> = z.looseObject({
   organization_id: z.string(),
   original_filename: z.string(),
   file_size_bytes: nullableNumber,
-  status: z.enum([
-    'charging',
-    'pending_mapping',
-    'validating',
-    'validation_failed',
-    'awaiting_confirmation',
-    'ready_for_processing',
-    'processing',
-    'completed',
-    'failed',
-    'cancelled',
-  ]),
+  status: z.enum(['charging', 'pending_mapping', 'validating', 'validation_failed', 'awaiting_confirmation', 'ready_for_processing', 'processing', 'completed', 'failed', 'cancelled']),
   valid_row_count: nullableNumber,
   valid_number_count: nullableNumber,
   invalid_row_count: nullableNumber,
@@ -74,13 +63,11 @@ const toRecord = (item: Item | undefined): UploadRecord | null => readEntity('Up
  * recovery takes it over. `null` leaves the index: nothing is owed any more.
  */
 const WATCH_PK = 'UPLOAD#WATCH';
-const watchKeys = (id: string, staleAt: string | null) => (staleAt === null ? {} : { gsi2pk: WATCH_PK, gsi2sk: `${staleAt}#${id}` });
+const watchKeys = (id: string, staleAt: string | null) =>
+  staleAt === null ? {} : { gsi2pk: WATCH_PK, gsi2sk: `${staleAt}#${id}` };
 
 /** False when an upload with this id exists already. A `charging` upload is watched from `created_at + CREATE_BOUND_MS`. */
-export async function insertUpload(
-  upload: UploadRecord,
-  staleAt: string | null = upload.status === 'charging' ? new Date(Date.parse(upload.created_at) + CREATE_BOUND_MS).toISOString() : null,
-): Promise<boolean> {
+export async function insertUpload(upload: UploadRecord, staleAt: string | null = upload.status === 'charging' ? new Date(Date.parse(upload.created_at) + CREATE_BOUND_MS).toISOString() : null): Promise<boolean> {
   return insertItem('Upload', {
     ...uploadKey(upload.id),
     gsi1pk: `ORG#${upload.organization_id}#UPLOADS`,
@@ -114,9 +101,7 @@ export async function transitionUpload(
 /** Nothing more is owed for this upload: it leaves the recovery index. */
 export async function settleUpload(id: string): Promise<void> {
   await conditionalWrite(() =>
-    db().send(
-      new UpdateCommand({ TableName: tableName(), Key: uploadKey(id), UpdateExpression: 'REMOVE gsi2pk, gsi2sk', ConditionExpression: 'attribute_exists(pk)' }),
-    ),
+    db().send(new UpdateCommand({ TableName: tableName(), Key: uploadKey(id), UpdateExpression: 'REMOVE gsi2pk, gsi2sk', ConditionExpression: 'attribute_exists(pk)' })),
   );
 }
 
@@ -182,3 +167,4 @@ export async function listUploads(orgId: string, limit: number, cursor?: string)
     map: (item) => toRecord(item)!,
   });
 }
+

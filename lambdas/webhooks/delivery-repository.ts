@@ -201,12 +201,7 @@ export async function listDeliveriesOfWebhook(
   return { items: page.data, nextCursor: page.nextCursor };
 }
 
-const attemptSchema: z.ZodMiniType<AttemptRecord> = z.looseObject({
-  attempt: z.number(),
-  attempted_at: z.string(),
-  status_code: z.nullable(z.number()),
-  error: z.nullable(z.string()),
-});
+const attemptSchema: z.ZodMiniType<AttemptRecord> = z.looseObject({ attempt: z.number(), attempted_at: z.string(), status_code: z.nullable(z.number()), error: z.nullable(z.string()) });
 const deliverySchema: z.ZodMiniType<DeliveryRecord> = z.looseObject({
   id: z.string(),
   organization_id: z.string(),

@@ -31,11 +31,7 @@ const key = (id: string) => ({ pk: `WEBHOOK#${id}`, sk: 'META' });
 const orgPartition = (orgId: string) => `ORG#${orgId}#WEBHOOKS`;
 
 export async function putEndpoint(record: EndpointRecord): Promise<void> {
-  await putItem(
-    'WebhookEndpoint',
-    { ...key(record.id), gsi1pk: orgPartition(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record },
-    IF_NEW,
-  );
+  await putItem('WebhookEndpoint', { ...key(record.id), gsi1pk: orgPartition(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record }, IF_NEW);
 }
 
 export async function getEndpoint(id: string): Promise<EndpointRecord | null> {
@@ -46,12 +42,7 @@ export async function getEndpoint(id: string): Promise<EndpointRecord | null> {
 /** Every endpoint of an organization, newest first (created_at descending, then id descending). */
 export async function listEndpoints(orgId: string): Promise<EndpointRecord[]> {
   const items: EndpointRecord[] = [];
-  for await (const item of queryItems({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': orgPartition(orgId) },
-    ScanIndexForward: false,
-  })) {
+  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': orgPartition(orgId) }, ScanIndexForward: false })) {
     items.push(strip(item));
   }
   return items;
@@ -78,12 +69,7 @@ export async function updateEndpointFields(
 export async function deleteEndpointItem(id: string, orgId: string): Promise<boolean> {
   return conditionalWrite(() =>
     db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: key(id),
-        ConditionExpression: 'attribute_exists(pk) AND organization_id = :org',
-        ExpressionAttributeValues: { ':org': orgId },
-      }),
+      new DeleteCommand({ TableName: tableName(), Key: key(id), ConditionExpression: 'attribute_exists(pk) AND organization_id = :org', ExpressionAttributeValues: { ':org': orgId } }),
     ),
   );
 }

@@ -71,17 +71,15 @@ export const webhooksRoutes = {
     summary: 'Register an endpoint (sends a synchronous webhook.ping; saved only on 2xx)',
     rateLimited: true,
     request: {
-      body: z.strictObject({
-        url: z.string().check(z.minLength(1), z.maxLength(2048)),
-        description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
-        events: z.optional(EventList),
-      }),
+      body: z
+        .strictObject({
+          url: z.string().check(z.minLength(1), z.maxLength(2048)),
+          description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
+          events: z.optional(EventList),
+        }),
     },
     responses: {
-      201: {
-        description: 'Created; `secret` is shown only here',
-        schema: z.object({ webhook: WebhookEndpointSchema, secret: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }),
-      },
+      201: { description: 'Created; `secret` is shown only here', schema: z.object({ webhook: WebhookEndpointSchema, secret: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }) },
       ...invalid,
       ...authErrors,
       ...rateLimitErrors,
@@ -113,12 +111,13 @@ export const webhooksRoutes = {
     rateLimited: true,
     request: {
       params: Params,
-      body: z.strictObject({
-        url: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
-        description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
-        events: z.optional(EventList),
-        is_active: z.optional(z.boolean()),
-      }),
+      body: z
+        .strictObject({
+          url: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
+          description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
+          events: z.optional(EventList),
+          is_active: z.optional(z.boolean()),
+        }),
     },
     responses: { 200: { description: 'The updated endpoint', schema: WebhookEndpointSchema }, ...invalid, ...authErrors, ...missing, ...rateLimitErrors },
   },

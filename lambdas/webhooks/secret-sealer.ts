@@ -74,18 +74,8 @@ export const webhookSecretContext = (organizationId: string, webhookId: string):
  * A callback secret is bound to its organization and callback URL (a contact's URL never changes):
  * someone who can edit items cannot point a delivery at their own URL and have it signed.
  */
-export const callbackSecretContext = (organizationId: string, callbackUrl: string): SecretContext => ({
-  organization_id: organizationId,
-  callback_url: callbackUrl,
-});
+export const callbackSecretContext = (organizationId: string, callbackUrl: string): SecretContext => ({ organization_id: organizationId, callback_url: callbackUrl });
 
 /** The context as bytes: sorted keys, so the same context always gives the same bytes. */
 export const canonicalContext = (context: SecretContext): Buffer =>
-  Buffer.from(
-    JSON.stringify(
-      Object.keys(context)
-        .sort()
-        .map((k) => [k, context[k]]),
-    ),
-    'utf8',
-  );
+  Buffer.from(JSON.stringify(Object.keys(context).sort().map((k) => [k, context[k]])), 'utf8');

@@ -1,8 +1,7 @@
 import * as z from '../zod';
 
 export const ErrorEnvelope = z
-  .object({ detail: z.union([z.string(), z.record(z.string(), z.unknown())]) })
-  .check(z.meta({ id: 'Error', description: 'Every error: a `detail` string, or an object nested under `detail`.' }));
+  .object({ detail: z.union([z.string(), z.record(z.string(), z.unknown())]) }).check(z.meta({ id: 'Error', description: 'Every error: a `detail` string, or an object nested under `detail`.' }));
 
 export const RateLimitError = z
   .object({
@@ -34,3 +33,4 @@ export function byIdParams<K extends string>(name: K, notFoundDetail: string, de
   const id = z.string().check(z.uuid({ message: notFoundDetail }), z.describe(description));
   return z.object({ [name]: id } as { [P in K]: typeof id });
 }
+

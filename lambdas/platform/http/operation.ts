@@ -6,7 +6,9 @@ import type { Principal } from '../../auth/authenticate';
 import type { OperationResult } from './response';
 import { routeKey, type RouteSpec } from './route-spec';
 
-type Part<R extends RouteSpec, K extends 'body' | 'query' | 'params'> = R['request'] extends { [P in K]: infer S extends ZodType } ? z.output<S> : undefined;
+type Part<R extends RouteSpec, K extends 'body' | 'query' | 'params'> = R['request'] extends { [P in K]: infer S extends ZodType }
+  ? z.output<S>
+  : undefined;
 
 export interface ApiContext<R extends RouteSpec = RouteSpec> {
   event: APIGatewayProxyEventV2;

@@ -1,10 +1,8 @@
 import type { core, ZodMiniType as ZodType } from '../zod';
-
-type ZodError = core.$ZodError;
 import { InvalidInput, NotFound } from '../domain-errors';
 
 /** Zod issues as one readable sentence, for the string form of the error envelope. */
-export function describeZodError(error: ZodError): string {
+export function describeZodError(error: core.$ZodError): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => {
