@@ -1,7 +1,8 @@
 import * as z from '../zod';
 
 export const ErrorEnvelope = z
-  .object({ detail: z.union([z.string(), z.record(z.string(), z.unknown())]) }).check(z.meta({ id: 'Error', description: 'Every error: a `detail` string, or an object nested under `detail`.' }));
+  .object({ detail: z.union([z.string(), z.record(z.string(), z.unknown())]) })
+  .check(z.meta({ id: 'Error', description: 'Every error: a `detail` string, or an object nested under `detail`.' }));
 
 export const RateLimitError = z
   .object({

@@ -1,12 +1,10 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type * as z from '../zod';
-
-type ZodType = z.ZodMiniType;
 import type { Principal } from '../../auth/authenticate';
 import type { OperationResult } from './response';
 import { routeKey, type RouteSpec } from './route-spec';
 
-type Part<R extends RouteSpec, K extends 'body' | 'query' | 'params'> = R['request'] extends { [P in K]: infer S extends ZodType }
+type Part<R extends RouteSpec, K extends 'body' | 'query' | 'params'> = R['request'] extends { [P in K]: infer S extends z.ZodMiniType }
   ? z.output<S>
   : undefined;
 

@@ -19,99 +19,61 @@ describe('import rules held by the linter', () => {
   });
 
   it('no process.env outside the configuration module', async () => {
-    expect(await problems('lambdas/contacts/violation.ts', 'export const table = process.env.TABLE_NAME;\n')).toEqual([
-      expect.stringMatching(/no-restricted-properties: .*config\.ts/),
-    ]);
+    expect(await problems('lambdas/contacts/violation.ts', 'export const table = process.env.TABLE_NAME;\n')).toEqual([expect.stringMatching(/no-restricted-properties: .*config\.ts/)]);
     expect(await problems('lambdas/platform/config.ts', 'export const table = process.env.TABLE_NAME;\n')).toEqual([]);
   });
 
   it('the shared platform imports no feature', async () => {
-    expect(
-      await problems('lambdas/platform/violation.ts', "import { createUpload } from '../uploads/create-upload';\nexport const x = createUpload;\n"),
-    ).toEqual([expect.stringMatching(/The platform must not depend on a feature/)]);
+    expect(await problems('lambdas/platform/violation.ts', "import { createUpload } from '../uploads/create-upload';\nexport const x = createUpload;\n")).toEqual([
+      expect.stringMatching(/The platform must not depend on a feature/),
+    ]);
     expect(await problems('lambdas/platform/violation.ts', "import type { Principal } from '../auth/authenticate';\nexport type X = Principal;\n")).toEqual([]);
   });
 
   it('uploads never imports contacts; contacts use uploads only through uploads/pool', async () => {
-    expect(
-      await problems(
-        'lambdas/uploads/pipeline/violation.ts',
-        "import { handlePoolUploadFinished } from '../../contacts/pool-results';\nexport const x = handlePoolUploadFinished;\n",
-      ),
-    ).toEqual([expect.stringMatching(/Uploads never calls contacts/), expect.stringMatching(/'contacts\/pool-results' is internal to contacts/)]);
-    expect(
-      await problems('lambdas/contacts/violation.ts', "import { transitionUpload } from '../uploads/upload-repository';\nexport const x = transitionUpload;\n"),
-    ).toEqual([expect.stringMatching(/only through uploads\/pool\.ts/)]);
-    expect(
-      await problems('lambdas/contacts/violation.ts', "import { createPoolUpload } from '../uploads/pool';\nexport const x = createPoolUpload;\n"),
-    ).toEqual([]);
-    // The general rules still hold there.
-    expect(await problems('lambdas/contacts/violation.ts', "import { startRuntime } from '../../local/runtime';\nexport const x = startRuntime;\n")).toEqual([
-      expect.stringMatching(/local stand-ins live in local/),
+    expect(await problems('lambdas/uploads/pipeline/violation.ts', "import { handlePoolUploadFinished } from '../../contacts/pool-results';\nexport const x = handlePoolUploadFinished;\n")).toEqual([
+      expect.stringMatching(/Uploads never calls contacts/),
+      expect.stringMatching(/'contacts\/pool-results' is internal to contacts/),
     ]);
+    expect(await problems('lambdas/contacts/violation.ts', "import { transitionUpload } from '../uploads/upload-repository';\nexport const x = transitionUpload;\n")).toEqual([
+      expect.stringMatching(/only through uploads\/pool\.ts/),
+    ]);
+    expect(await problems('lambdas/contacts/violation.ts', "import { createPoolUpload } from '../uploads/pool';\nexport const x = createPoolUpload;\n")).toEqual([]);
+    // The general rules still hold there.
+    expect(await problems('lambdas/contacts/violation.ts', "import { startRuntime } from '../../local/runtime';\nexport const x = startRuntime;\n")).toEqual([expect.stringMatching(/local stand-ins live in local/)]);
   });
 
   it('only the HTTP layer imports the HTTP error module; the rest throws domain errors', async () => {
     const httpError = "import { HttpError } from '../platform/errors';\nexport const x = new HttpError(400, 'no');\n";
-    expect(await problems('lambdas/uploads/violation.ts', httpError)).toEqual([
-      expect.stringMatching(/no-restricted-imports: .*Only the HTTP layer builds HTTP errors/),
-    ]);
-    expect(await problems('lambdas/platform/violation.ts', "import { HttpError } from './errors';\nexport const x = HttpError;\n")).toEqual([
-      expect.stringMatching(/Only the HTTP layer/),
-    ]);
+    expect(await problems('lambdas/uploads/violation.ts', httpError)).toEqual([expect.stringMatching(/no-restricted-imports: .*Only the HTTP layer builds HTTP errors/)]);
+    expect(await problems('lambdas/platform/violation.ts', "import { HttpError } from './errors';\nexport const x = HttpError;\n")).toEqual([expect.stringMatching(/Only the HTTP layer/)]);
     expect(await problems('lambdas/api/violation.ts', httpError)).toEqual([]);
-    expect(
-      await problems('lambdas/uploads/violation.ts', "import { InvalidInput } from '../platform/domain-errors';\nexport const x = new InvalidInput('no');\n"),
-    ).toEqual([]);
+    expect(await problems('lambdas/uploads/violation.ts', "import { InvalidInput } from '../platform/domain-errors';\nexport const x = new InvalidInput('no');\n")).toEqual([]);
   });
 
   it('zod comes only through lambdas/platform/zod.ts (zod/mini with English messages)', async () => {
     const message = /no-restricted-syntax: Import zod through lambdas\/platform\/zod\.ts/;
-    expect(await problems('lambdas/credits/violation.ts', "import * as z from 'zod';\nexport const x = z.string();\n")).toEqual([
-      expect.stringMatching(message),
-    ]);
-    expect(await problems('lambdas/credits/violation.ts', "import * as z from 'zod/mini';\nexport const x = z.string();\n")).toEqual([
-      expect.stringMatching(message),
-    ]);
-    expect(await problems('lambdas/credits/violation.ts', "import type { ZodMiniType } from 'zod/mini';\nexport type X = ZodMiniType;\n")).toEqual([
-      expect.stringMatching(message),
-    ]);
+    expect(await problems('lambdas/credits/violation.ts', "import * as z from 'zod';\nexport const x = z.string();\n")).toEqual([expect.stringMatching(message)]);
+    expect(await problems('lambdas/credits/violation.ts', "import * as z from 'zod/mini';\nexport const x = z.string();\n")).toEqual([expect.stringMatching(message)]);
+    expect(await problems('lambdas/credits/violation.ts', "import type { ZodMiniType } from 'zod/mini';\nexport type X = ZodMiniType;\n")).toEqual([expect.stringMatching(message)]);
     expect(await problems('lambdas/credits/violation.ts', "import * as z from '../platform/zod';\nexport const x = z.string();\n")).toEqual([]);
     expect(await problems('lambdas/platform/zod.ts', "export * from 'zod/mini';\n")).toEqual([]);
   });
 
   it("a feature's rules import no AWS SDK, no Lambda types and no storage", async () => {
-    expect(
-      await problems('lambdas/credits/balance-rules.ts', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const x = DynamoDBClient;\n"),
-    ).toEqual([expect.stringMatching(/plain function: no AWS SDK/)]);
-    expect(
-      await problems('lambdas/uploads/plan.ts', "import type { APIGatewayProxyEventV2 } from 'aws-lambda';\nexport type X = APIGatewayProxyEventV2;\n"),
-    ).toEqual([expect.stringMatching(/no Lambda types/)]);
-    expect(await problems('lambdas/contacts/contact.ts', "import { getContact } from './contact-repository';\nexport const x = getContact;\n")).toEqual([
-      expect.stringMatching(/does not touch storage/),
-    ]);
+    expect(await problems('lambdas/credits/balance-rules.ts', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const x = DynamoDBClient;\n")).toEqual([expect.stringMatching(/plain function: no AWS SDK/)]);
+    expect(await problems('lambdas/uploads/plan.ts', "import type { APIGatewayProxyEventV2 } from 'aws-lambda';\nexport type X = APIGatewayProxyEventV2;\n")).toEqual([expect.stringMatching(/no Lambda types/)]);
+    expect(await problems('lambdas/contacts/contact.ts', "import { getContact } from './contact-repository';\nexport const x = getContact;\n")).toEqual([expect.stringMatching(/does not touch storage/)]);
     expect(await problems('lambdas/contacts/contact.ts', 'export const price = (n: number) => Math.ceil(n * 1.5);\n')).toEqual([]);
   });
 
   it("a feature uses another only through that feature's public modules", async () => {
     const internal = "import { insertLedgerEntry } from '../credits/ledger-repository';\nexport const x = insertLedgerEntry;\n";
-    expect(await problems('lambdas/webhooks/violation.ts', internal)).toEqual([
-      expect.stringMatching(
-        /project\/feature-boundaries: 'credits\/ledger-repository' is internal to credits: use one of its public modules \(credits, routes\)/,
-      ),
-    ]);
-    expect(await problems('lambdas/webhooks/violation.ts', "export { createUpload } from '../uploads/pipeline/classify-chunk';\n")).toEqual([
-      expect.stringMatching(/'uploads\/pipeline\/classify-chunk' is internal to uploads/),
-    ]);
-    expect(await problems('lambdas/webhooks/violation.ts', "export const load = () => import('../spam/test-consumer');\n")).toEqual([
-      expect.stringMatching(/'spam\/test-consumer' is internal to spam/),
-    ]);
-    expect(
-      await problems('lambdas/recovery/violation.ts', "import { reconcileUploads } from '../uploads/reconcile';\nexport const x = reconcileUploads;\n"),
-    ).toEqual([]);
+    expect(await problems('lambdas/webhooks/violation.ts', internal)).toEqual([expect.stringMatching(/project\/feature-boundaries: 'credits\/ledger-repository' is internal to credits: use one of its public modules \(credits, routes\)/)]);
+    expect(await problems('lambdas/webhooks/violation.ts', "export { createUpload } from '../uploads/pipeline/classify-chunk';\n")).toEqual([expect.stringMatching(/'uploads\/pipeline\/classify-chunk' is internal to uploads/)]);
+    expect(await problems('lambdas/webhooks/violation.ts', "export const load = () => import('../spam/test-consumer');\n")).toEqual([expect.stringMatching(/'spam\/test-consumer' is internal to spam/)]);
+    expect(await problems('lambdas/recovery/violation.ts', "import { reconcileUploads } from '../uploads/reconcile';\nexport const x = reconcileUploads;\n")).toEqual([]);
     expect(await problems('lambdas/webhooks/violation.ts', "import { sign } from './signature';\nexport const x = sign;\n")).toEqual([]);
-    expect(
-      await problems('lambdas/composition/violation.ts', "import { startDailyRun } from '../spam/daily-run-handler';\nexport const x = startDailyRun;\n"),
-    ).toEqual([]);
+    expect(await problems('lambdas/composition/violation.ts', "import { startDailyRun } from '../spam/daily-run-handler';\nexport const x = startDailyRun;\n")).toEqual([]);
   });
 });
