@@ -5,6 +5,7 @@ import { newId } from '../../../lambdas/platform/ids';
 import { CARRIERS, dayOf } from '../../../lambdas/spam/carriers';
 import type { CarrierTestOutcome, CarrierTestPort, CarrierTestRequest } from '../../../lambdas/spam/carrier-test/port';
 import { SimulatedCarrierTests, simulatedVerdict } from '../../../lambdas/spam/carrier-test/simulator';
+import { renderCallScreen } from '../../../lambdas/spam/carrier-test/call-screen';
 import { runDailySpamTests } from '../../../lambdas/spam/daily-run';
 import { getNumber, markVerified, putNumber } from '../../../lambdas/spam/number-repository';
 import { listRuns } from '../../../lambdas/spam/run-repository';
@@ -41,7 +42,10 @@ class HostileLab implements CarrierTestPort {
     delayMs: number,
     private readonly faults: { throwOnce: Set<string>; hangOnce: Set<string>; alwaysThrow: Set<string> },
   ) {
-    this.inner = new SimulatedCarrierTests(delayMs);
+    // One screenshot for every call: this test is about the fan-out, and drawing hundreds of JPEGs
+    // was half its CPU (the pictures are checked in call-screen.test.ts and walkthrough.test.ts).
+    let screenshot: Buffer | undefined;
+    this.inner = new SimulatedCarrierTests(delayMs, (input) => (screenshot ??= renderCallScreen(input)));
   }
   async runTest(request: CarrierTestRequest): Promise<CarrierTestOutcome> {
     const key = `${request.numberId}|${request.carrier}`;
