@@ -9,11 +9,18 @@ const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/** Runs the real CLI (`npm run admin -- …`) against a fresh data folder, as an operator would. */
+/**
+ * Runs the real CLI (`npm run admin -- …`) against a data folder (the shared one unless given), as
+ * an operator would.
+ */
 async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return adminIn(dataDir, ...args);
+}
+
+async function adminIn(folder: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], {
-      env: { ...process.env, DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'ERROR' },
+      env: { ...process.env, DATA_DIR: folder, POWERTOOLS_LOG_LEVEL: 'ERROR' },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -38,18 +45,26 @@ describe('admin CLI against the local data folder', () => {
   });
 
   it('answers bad input with a clear message and a non-zero exit', async () => {
-    const missing = await admin('balance');
+    // Each call on a fresh data folder of its own, so they can run at once: the local store opens
+    // a data folder in one process at a time.
+    const fresh = (...args: string[]) => {
+      const folder = mkdtempSync(join(tmpdir(), 'admin-cli-bad-'));
+      return adminIn(folder, ...args).finally(() => rmSync(folder, { recursive: true, force: true }));
+    };
+    const [missing, unknownOrg, notANumber, unknownCommand, unknownFlag] = await Promise.all([
+      fresh('balance'),
+      fresh('add-credits', '--org', 'nope', '--amount', '5'),
+      fresh('add-credits', '--org', 'x', '--amount', 'ten'),
+      fresh('frobnicate'),
+      fresh('balance', '--organisation', 'x'),
+    ]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('--org is required');
-    const unknownOrg = await admin('add-credits', '--org', 'nope', '--amount', '5');
     expect(unknownOrg.code).toBe(1);
     expect(unknownOrg.stderr).toContain('organization nope does not exist');
-    const notANumber = await admin('add-credits', '--org', 'x', '--amount', 'ten');
     expect(notANumber.stderr).toContain('--amount must be a whole number');
-    const unknownCommand = await admin('frobnicate');
     expect(unknownCommand.code).toBe(2);
     expect(unknownCommand.stderr).toContain("Unknown command 'frobnicate'");
-    const unknownFlag = await admin('balance', '--organisation', 'x');
     expect(unknownFlag.code).toBe(2);
   });
 });
