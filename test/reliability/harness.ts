@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { bundledEntry } from '../support/bundled-entry';
 
 export interface Child {
   url: string;
@@ -19,34 +19,14 @@ export interface Child {
 
 export const newDataDir = (): string => mkdtempSync(join(tmpdir(), 'pvs-crash-'));
 
-let bundled: Promise<string> | null = null;
-
-/**
- * child-runtime.ts and the service code bundled once per test process (dependencies stay in
- * node_modules): a child then starts in ~1.0 s instead of ~1.4 s under tsx's loader, and a crash
- * test starts two. The bundle sits one folder below the project root, as local/ does, so the paths
- * the runtime builds from its own location (statemachines/, web/dist/) resolve as they do there.
- */
-function childScript(): Promise<string> {
-  bundled ??= (async () => {
-    const dir = join(import.meta.dirname, '..', '..', '.test-cache');
-    mkdirSync(dir, { recursive: true });
-    const outfile = join(dir, `child-runtime-${process.pid}.mjs`);
-    await build({ entryPoints: [join(import.meta.dirname, 'child-runtime.ts')], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node22', packages: 'external', logLevel: 'warning' });
-    process.once('exit', () => rmSync(outfile, { force: true }));
-    return outfile;
-  })();
-  return bundled;
-}
-
-/** Starts test/reliability/child-runtime.ts (bundled) on `dataDir` and waits for its ready line. */
+/** Starts test/reliability/child-runtime.ts (bundled: test/support/bundled-entry.ts) on `dataDir` and waits for its ready line. */
 export async function startChild(dataDir: string, env: Record<string, string> = {}, credits = 1000): Promise<Child> {
   const childEnv: Record<string, string | undefined> = { ...process.env, POWERTOOLS_LOG_LEVEL: 'ERROR', CONTACT_POOL_INTERVAL_MS: '300', LOCAL_RECOVERY_INTERVAL_MS: '3600000', ...env };
   // The child's own defaults, not whatever this process was given.
   delete childEnv.TABLE_NAME;
   delete childEnv.FAULT_CRASH_AT;
   if (env.FAULT_CRASH_AT) childEnv.FAULT_CRASH_AT = env.FAULT_CRASH_AT;
-  const proc = spawn(process.execPath, [await childScript(), dataDir, String(credits)], {
+  const proc = spawn(process.execPath, [await bundledEntry('test/reliability/child-runtime.ts'), dataDir, String(credits)], {
     env: childEnv as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

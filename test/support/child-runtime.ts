@@ -2,10 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { bundledEntry } from './bundled-entry';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-// tsx's CLI runs the program in a second node process; a SIGKILL to the CLI would orphan it. Node
-// with tsx's loader is one process, so a kill reaches the runtime itself.
+// The Node 22 of the `node` devDependency, as npm scripts run it. One process (no tsx CLI in
+// between), so a kill reaches the runtime itself.
 const NODE = join(ROOT, 'node_modules/node/bin/node');
 
 export interface ChildRuntime {
@@ -37,12 +38,12 @@ export async function killAllChildRuntimes(): Promise<void> {
 export const freshDataDir = (): string => mkdtempSync(join(tmpdir(), 'pvs-child-'));
 
 /**
- * `npm start` (bin/local.ts) as a child process on `dataDir`, on a free port; resolves once the
- * banner shows the URL. Used where a test needs the real process: to see it survive a request, or
- * to kill -9 it.
+ * `npm start`'s program (bin/local.ts, bundled: ./bundled-entry.ts) as a child process on `dataDir`,
+ * on a free port; resolves once the banner shows the URL. Used where a test needs the real process:
+ * to see it survive a request, or to kill -9 it.
  */
-export function startChildRuntime(dataDir: string, env: Record<string, string> = {}): Promise<ChildRuntime> {
-  const child = spawn(NODE, ['--import', 'tsx', 'bin/local.ts'], {
+export async function startChildRuntime(dataDir: string, env: Record<string, string> = {}): Promise<ChildRuntime> {
+  const child = spawn(NODE, [await bundledEntry('bin/local.ts')], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'ERROR', CONTACT_POOL_INTERVAL_MS: '3600000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,14 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bundledEntry } from '../../support/bundled-entry';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /**
- * Runs the real CLI (`npm run admin -- …`) against a data folder (the shared one unless given), as
- * an operator would.
+ * Runs the CLI's program (`npm run admin -- …`, bundled: test/support/bundled-entry.ts) against a
+ * data folder (the shared one unless given), as an operator would.
  */
 async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return adminIn(dataDir, ...args);
@@ -19,7 +20,7 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
 
 async function adminIn(folder: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [await bundledEntry('bin/admin.ts'), ...args], {
       env: { ...process.env, DATA_DIR: folder, POWERTOOLS_LOG_LEVEL: 'ERROR' },
     });
     return { code: 0, stdout, stderr };

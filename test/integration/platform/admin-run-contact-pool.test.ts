@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDataDir, killAllChildRuntimes, startChildRuntime, type ChildRuntime } from '../../support/child-runtime';
+import { bundledEntry } from '../../support/bundled-entry';
 
 const run = promisify(execFile);
 
@@ -18,7 +19,7 @@ describe('admin run-contact-pool', () => {
   });
 
   const admin = async (...args: string[]) => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'ERROR' } });
+    const { stdout } = await run(process.execPath, [await bundledEntry('bin/admin.ts'), ...args], { env: { ...process.env, DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'ERROR' } });
     return JSON.parse(stdout) as { pooled: number; uploads: string[] };
   };
   const call = (method: string, path: string, body?: unknown) =>
