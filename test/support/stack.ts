@@ -18,8 +18,19 @@ export function synthStack(): { stack: PhoneValidationStack; template: Template 
   return cached;
 }
 
-/** Runs cdk-nag's AwsSolutions pack over a fresh synth; returns the error findings as text. */
+const nagged = new Map<string, string[]>();
+
+/**
+ * Runs cdk-nag's AwsSolutions pack over a fresh synth with `context`; returns the error findings as
+ * text. Once per context in a worker: five files ask about the default one.
+ */
 export function nagErrors(context: Record<string, unknown> = {}): string[] {
+  const key = JSON.stringify(context);
+  if (!nagged.has(key)) nagged.set(key, nagFindings(context));
+  return [...nagged.get(key)!];
+}
+
+function nagFindings(context: Record<string, unknown>): string[] {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
   new PhoneValidationStack(app, 'NagStack', { env: { account: '111111111111', region: 'us-east-1' } });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
