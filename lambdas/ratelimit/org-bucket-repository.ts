@@ -43,7 +43,9 @@ type Branch = 'spend' | 'restart';
 
 // The tats this container last wrote: which branch of each bucket will most likely succeed. Only
 // the order of attempts follows them, never an outcome (every write keeps its own condition), so
-// a stale guess costs a read and a second write.
+// a stale guess costs a read and a second write. A bucket this container has not written is taken
+// as full (restart): so it is for every client below the bucket's rate (a key under 10 requests a
+// second finds its tat in the past at each request), and for a bucket nobody has used yet.
 const lastTat = new Map<string, number>();
 const MAX_REMEMBERED = 10_000;
 
@@ -52,10 +54,7 @@ function remember(bucket: string, tat: number): void {
   lastTat.set(bucket, tat);
 }
 
-function guess(bucket: string, now: number): Branch {
-  const known = lastTat.get(bucket);
-  return known !== undefined && known < now ? 'restart' : 'spend';
-}
+const guess = (bucket: string, now: number): Branch => branchFor(lastTat.get(bucket), now);
 
 /** Restart a bucket that is full (tat in the past, or never used); spend from one in use. */
 const branchFor = (tat: number | undefined, now: number): Branch => (tat === undefined || tat < now ? 'restart' : 'spend');
