@@ -9,7 +9,9 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 // user-data-dir for every launch() and removes it on close).
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const SCREENSHOTS = resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+// `npm test` writes its screenshots beside the other test output (ignored by git), so a run leaves
+// the checkout as it found it; `npm run screenshots` retakes the ones the README and docs show.
+export const SCREENSHOTS = resolve(import.meta.dirname, '..', '..', ...(process.env.UPDATE_SCREENSHOTS === '1' ? ['docs', 'screenshots'] : ['.test-cache', 'screenshots']));
 
 export async function launch(): Promise<{ browser: Browser; close(): Promise<void> }> {
   if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH`);
