@@ -1,7 +1,8 @@
 import { build } from 'esbuild';
 import { BUNDLE_ALIASES } from '../lib/bundle-aliases';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { trimSourceMap } from '../tools/trim-source-map.mjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,9 +29,13 @@ function entries(): string[] {
   return [...api, ...others].filter((p) => existsSync(join(ROOT, p)));
 }
 
-/** CPU time (user + system) of a fresh `node` that imports the file, process start included. */
+/**
+ * CPU time (user + system) of a fresh `node` that imports the file, process start included, with
+ * the flag every deployed function runs with (NODE_OPTIONS in lib/service-function.ts): Node then
+ * reads the bundle's source map as it loads it.
+ */
 function importCpuMs(file: string, env: NodeJS.ProcessEnv): number {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(file)}); const u = process.cpuUsage(); console.log((u.user + u.system) / 1000)`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', `await import(${JSON.stringify(file)}); const u = process.cpuUsage(); console.log((u.user + u.system) / 1000)`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0) throw new Error(`importing ${file} failed: ${r.stderr.toString().slice(0, 500)}`);
   return Number(r.stdout.toString());
 }
@@ -65,7 +70,8 @@ const SDK_FLOORS: Record<string, string> = {
 };
 
 /**
- * Each function bundled as lib/service-function.ts bundles it (esbuild, ESM, node22, minified):
+ * Each function bundled as lib/service-function.ts bundles it (esbuild, ESM, node22, minified, its
+ * source map cut to the service's own code):
  * its size, and the CPU time of its cold import in a fresh process against a minimal bundle's; and
  * the same for the SDK floors above.
  */
@@ -89,9 +95,13 @@ export async function runBundlesBench(): Promise<Record<string, number | string>
         minify: true,
         mainFields: ['module', 'main'],
         alias: BUNDLE_ALIASES,
+        sourcemap: true,
+        sourcesContent: false,
         banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
         logLevel: 'silent',
       });
+      // As deployed: the map cut to the service's own code (lib/service-function.ts).
+      writeFileSync(`${outfile}.map`, trimSourceMap(readFileSync(`${outfile}.map`, 'utf8')));
       return outfile;
     };
     const minimal = await bundle(minimalSrc, 'minimal');

@@ -24,7 +24,7 @@ export interface ServiceFunctionProps {
 
 /**
  * Every Lambda of the service with the same defaults: Node 22 on arm64, a self-contained ESM bundle
- * built by esbuild (minified, with source maps the runtime uses), active tracing, and its own log
+ * built by esbuild (minified, with a source map of the service's own code the runtime uses), active tracing, and its own log
  * group with a retention period. Each function in the stack is then one short line.
  *
  * The bundle holds the AWS SDK and every other dependency at the lockfile's versions: the SDK the
@@ -65,6 +65,16 @@ export class ServiceFunction extends NodejsFunction {
         target: 'node22',
         minify: true,
         sourceMap: true,
+        // The map is cut to the service's own code after bundling (tools/trim-source-map.mjs): Node
+        // reads a bundle's whole map at every cold start under --enable-source-maps, and the SDK's
+        // part of it cost more than a fifth of the import (docs/performance.md, "Source maps").
+        sourcesContent: false,
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          // inputDir is the project root (here, or /asset-input when bundling in Docker).
+          afterBundling: (inputDir: string, outputDir: string) => [`node "${inputDir}/tools/trim-source-map.mjs" "${outputDir}/index.mjs.map"`],
+        },
         mainFields: ['module', 'main'],
         // ESM bundles still meet CommonJS dependencies that call require().
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { deployedAssembly, type DeployedAssembly } from './assembly';
 import { NODE22 } from './node22';
+import { decode } from '@jridgewell/sourcemap-codec';
 
 const run = promisify(execFile);
 
@@ -35,6 +36,30 @@ describe('synthesized bundles', () => {
     expect(carrying.map((fn) => fn.logicalId)).toEqual([]);
   });
 
+  it("carry a source map of the service's own code only, which Node applies under the template's NODE_OPTIONS (tools/trim-source-map.mjs)", async () => {
+    const failures: string[] = [];
+    for (const fn of assembly.functions) {
+      const file = join(fn.assetDir, `${fn.handler.split('.')[0]}.mjs`);
+      const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; sourcesContent?: unknown; mappings: string };
+      const dependencies = map.sources.filter((source) => source.includes('node_modules/'));
+      if (dependencies.length > 0 || map.sourcesContent !== undefined || !map.sources.some((source) => /lambdas\/.+\.ts$/.test(source))) {
+        failures.push(`${fn.logicalId}: ${dependencies.length} dependency sources, sourcesContent ${map.sourcesContent === undefined ? 'absent' : 'present'}`);
+      }
+    }
+    expect(failures).toEqual([]);
+
+    // The first mapped position of the credits API, as Node itself resolves it when the bundle loads.
+    const fn = assembly.functions.find((f) => f.logicalId.includes('CreditsFunction'))!;
+    expect(fn.environment.NODE_OPTIONS).toBe('--enable-source-maps');
+    const file = join(fn.assetDir, 'index.mjs');
+    const [line, column, source] = firstMapped(readFileSync(`${file}.map`, 'utf8'));
+    const script = `const m = await import('node:module'); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(JSON.stringify(m.findSourceMap(${JSON.stringify(file)})?.findEntry(${line}, ${column}) ?? null))`;
+    const { stdout } = await run(NODE22, ['--input-type=module', '-e', script], { env: { PATH: '/usr/bin:/bin', AWS_REGION: 'us-east-1', NODE_OPTIONS: String(fn.environment.NODE_OPTIONS) } });
+    const entry = JSON.parse(stdout) as { originalSource?: string } | null;
+    // The map names sources relative to itself (../../…/lambdas/credits/….ts); Node answers with a URL.
+    expect(entry?.originalSource).toContain(source.replace(/^(\.\.\/)+/, ''));
+  }, 60_000);
+
   it('each load from an empty folder on Node 22 and export the handler the template names', async () => {
     const failures: string[] = [];
     await Promise.all(
@@ -56,3 +81,14 @@ describe('synthesized bundles', () => {
     expect(failures).toEqual([]);
   }, 120_000);
 });
+
+/** Generated line and column (0-based, as Node's findEntry takes them) and source of a map's first mapped segment. */
+function firstMapped(mapText: string): [number, number, string] {
+  const map = JSON.parse(mapText) as { sources: string[]; mappings: string };
+  const lines = decode(map.mappings);
+  for (let line = 0; line < lines.length; line++) {
+    const segment = lines[line]!.find((s) => s.length > 1);
+    if (segment) return [line, segment[0], map.sources[segment[1]!]!];
+  }
+  throw new Error('no mapped segment');
+}
