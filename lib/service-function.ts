@@ -66,8 +66,8 @@ export class ServiceFunction extends NodejsFunction {
         minify: true,
         sourceMap: true,
         // The map is cut to the service's own code after bundling (tools/trim-source-map.mjs): Node
-        // reads a bundle's whole map at every cold start under --enable-source-maps, and the SDK's
-        // part of it cost more than a fifth of the import (docs/performance.md, "Source maps").
+        // reads a bundle's whole map at every cold start under --enable-source-maps, and the
+        // dependencies' part of it cost up to a fifth of the import (docs/performance.md, "Source maps").
         sourcesContent: false,
         commandHooks: {
           beforeBundling: () => [],

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // A Lambda bundle's source map, cut down to the service's own code. With NODE_OPTIONS
 // --enable-source-maps, Node reads and indexes a bundle's whole map when it loads the bundle, in
-// every cold start: the console API's 3.6 MB map (700 sources, their text included) cost ~80 ms of
-// CPU on top of a ~200 ms import, where a map of the service's own ~100 sources, without their
-// text, costs ~10 ms (docs/performance.md, "Source maps"). Stack frames in the service's code still
+// every cold start: the console API's 3.4 MB map (706 sources, their text included) cost 52 ms of
+// CPU on top of a 214 ms import, where a map of the service's own 106 sources, without their text,
+// costs 9 ms (docs/performance.md, "Source maps"). Stack frames in the service's code still
 // name their file and line; frames inside dependencies keep the bundle's own position.
 // Run by lib/service-function.ts after esbuild (`node tools/trim-source-map.mjs <index.mjs.map>`)
 // and used by the bench, so that what is measured is what is deployed.
