@@ -63,13 +63,18 @@ function inputsHash(): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// Inside the checkout (beside Node's compile cache, vitest.config.ts), not the system temp folder:
+// two checkouts on one machine then never read each other's bundles, and a fresh clone synthesizes.
+const CACHE = join(PROJECT_ROOT, 'node_modules', '.cache', 'deployed-synth');
+
 /**
  * The stack synthesized with real bundling (esbuild from node_modules, no Docker), once per change
- * of its inputs: test files and workers share the same folder under the system temp directory. A
- * lock folder makes concurrent callers wait for the first one's synth instead of repeating it.
+ * of its inputs: test files and workers share one folder per hash of the inputs. A lock folder
+ * makes concurrent callers wait for the first one's synth instead of repeating it.
  */
 export async function deployedAssembly(): Promise<DeployedAssembly> {
-  const dir = join(tmpdir(), `pv-deployed-${inputsHash()}`);
+  mkdirSync(CACHE, { recursive: true });
+  const dir = join(CACHE, inputsHash());
   const done = join(dir, 'ready.json');
   const lock = `${dir}.lock`;
   for (;;) {
@@ -104,9 +109,9 @@ function synthInto(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
   // Syntheses of earlier sources (other hashes) are not used again once an hour old.
-  for (const name of readdirSync(tmpdir())) {
-    const path = join(tmpdir(), name);
-    if (!/^pv-deployed-[0-9a-f]{16}$/.test(name) || path === dir) continue;
+  for (const name of readdirSync(CACHE)) {
+    const path = join(CACHE, name);
+    if (!/^[0-9a-f]{16}$/.test(name) || path === dir) continue;
     if (Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
   }
 }
