@@ -25,6 +25,13 @@ export interface PoolRow {
 }
 
 /**
+ * The `user_id` of every `api_pool` upload: the spec makes it a UUID, never null, and a pool groups
+ * contacts that several keys and users created, so it names no one (the nil UUID). Its `api_key_id`
+ * is null for the same reason (docs/contacts.md).
+ */
+export const POOL_USER_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
  * An `api_pool` upload from queued single contacts: the same pipeline, no charge (each contact
  * was charged when created), no minimum size. Idempotent per upload id: called again for an
  * upload that exists, it only makes sure its workflow runs.
@@ -44,7 +51,7 @@ export async function createPoolUpload(ports: WorkflowPorts, input: { organizati
   ];
   return createUpload(
     ports,
-    { organizationId: input.organizationId, userId: '00000000-0000-0000-0000-000000000000', apiKeyId: 'contacts-pool' },
+    { organizationId: input.organizationId, userId: POOL_USER_ID, apiKeyId: null },
     {
       csv: Buffer.from(lines.join('\n') + '\n'),
       filename: `api_pool_${input.uploadId}.csv`,

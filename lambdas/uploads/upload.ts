@@ -70,7 +70,8 @@ export function toPublicUpload(upload: UploadRecord): Record<string, unknown> {
     credits_charged: upload.credits_charged,
     credits_refunded: upload.credits_refunded,
     source: upload.source,
-    api_key_id: upload.api_key_id,
+    // Pool uploads stored before 2026-11-25 carry the placeholder key id `contacts-pool`.
+    api_key_id: upload.source === 'api_pool' ? null : upload.api_key_id,
     skip_mobile_lookup: upload.skip_mobile_lookup,
     validation_tier: upload.validation_tier,
     identity_enabled: upload.identity_enabled,

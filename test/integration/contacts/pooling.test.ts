@@ -36,6 +36,9 @@ describe('contact pooling through the upload pipeline', () => {
     const pool = await getUpload(run.uploads[0]!);
     expect(pool?.source).toBe('api_pool');
     expect(pool?.credits_charged).toBe(0);
+    // As the API shows it: the spec's UUID-or-null key id, and a user id that names no one.
+    const listed = (await (await service.request('GET', `/api/v1/uploads/${run.uploads[0]}`, { key })).json()) as Record<string, unknown>;
+    expect(listed).toMatchObject({ source: 'api_pool', api_key_id: null, user_id: '00000000-0000-0000-0000-000000000000', credits_required: 0, credits_charged: 0 });
 
     await service.runtime.settleWorkflows();
     const v2 = await get(key, named.id);
