@@ -80,6 +80,7 @@ export function parseJsonUpload(body: z.infer<typeof JsonUploadBody>): UploadReq
   }
   if (!body.phone_column) throw new InvalidInput('phone_column is required with contacts');
   const mapping = resolveMapping(body);
+  const mapped = [...mapping.phoneColumns, mapping.fullNameColumn, mapping.firstNameColumn, mapping.lastNameColumn].filter((c): c is string => Boolean(c));
   const columns: string[] = [];
   const seen = new Set<string>();
   for (const contact of body.contacts!) {
@@ -89,8 +90,26 @@ export function parseJsonUpload(body: z.infer<typeof JsonUploadBody>): UploadReq
       columns.push(key);
     }
   }
-  const cell = (value: unknown): string => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
-  const lines = [csvLine(columns), ...body.contacts!.map((c) => csvLine(columns.map((k) => cell(c[k]))))];
+  // A mapped key no contact has is a column of blank cells (no number there), not a missing header:
+  // such an upload is short of numbers (422), like any other.
+  for (const key of mapped) if (!seen.has(key)) columns.push(key);
+  const textual = new Set(mapped);
+  const lines = [csvLine(columns)];
+  body.contacts!.forEach((contact, index) => {
+    lines.push(
+      csvLine(
+        columns.map((key) => {
+          const value = Object.hasOwn(contact, key) ? contact[key] : undefined;
+          if (value === null || value === undefined) return '';
+          // A phone or a name is one value; other keys are only echoed into the processed file, as JSON text.
+          if (textual.has(key) && (typeof value === 'object' || typeof value === 'boolean')) {
+            throw new InvalidInput(`contacts[${index}].${key} must be a string or a number, not ${Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : 'a boolean'}`);
+          }
+          return typeof value === 'object' ? JSON.stringify(value) : String(value);
+        }),
+      ),
+    );
+  });
   return { ...common, csv: Buffer.from(lines.join('\n') + '\n'), mapping };
 }
 
