@@ -82,8 +82,10 @@ describe('POST /api/v{1,2}/contacts', () => {
       [{ phone: '787-555-0100' }, /not a valid US or Canadian/], // Puerto Rico: NANP but not US/CA
       [{ phone: 'call me maybe' }, /not a valid US or Canadian/],
       [{ phone: '2125550143', validation_tier: 'gold' }, /validation_tier must be one of/],
-      [{ phone: 12125550143 }, /phone/],
-      [{}, /phone/],
+      [{ phone: 12125550143 }, /phone is required and must be a string/],
+      [{}, /phone is required and must be a string/],
+      [{ phone: '' }, /phone must not be empty/],
+      [{ phone: '2125550143' + ' '.repeat(60) }, /phone must be at most 64 characters/],
       [{ phone: '2125550143', properties: 'x' }, /properties/],
       [{ phone: '2125550143', properties: { blob: 'x'.repeat(17_000) } }, /at most 16384 bytes/],
       [{ phone: '2125550143', idempotency_key: 'k'.repeat(256) }, /idempotency_key/],
