@@ -32,12 +32,12 @@ export function checkAddress(address: string, options: AddressPolicyOptions = {}
   const range = parsed.range();
   if (range === 'loopback' && options.allowLoopback) return { allowed: true };
   if (parsed.kind() === 'ipv4') {
-    return range === 'unicast' ? { allowed: true } : { allowed: false, reason: `${normalized} is a ${describe(range)} address` };
+    return range === 'unicast' ? { allowed: true } : { allowed: false, reason: `${normalized} is ${describe(range)} address` };
   }
   const v6 = parsed as ipaddr.IPv6;
   if (range !== 'unicast') {
     if (range === 'ipv4Mapped') return { allowed: false, reason: `${normalized} is an IPv4-mapped address (${v6.toIPv4Address().toString()})` };
-    return { allowed: false, reason: `${normalized} is a ${describe(range)} address` };
+    return { allowed: false, reason: `${normalized} is ${describe(range)} address` };
   }
   // ipaddr.js 2.5 calls IPv4-compatible ::a.b.c.d and other oddities "unicast"; only global
   // unicast space is a real internet host.
@@ -45,6 +45,7 @@ export function checkAddress(address: string, options: AddressPolicyOptions = {}
   return { allowed: true };
 }
 
+/** The range's name with its article: 'a private', 'an unspecified'. */
 function describe(range: string): string {
   const names: Record<string, string> = {
     private: 'private',
@@ -66,5 +67,7 @@ function describe(range: string): string {
     orchid2: 'ORCHIDv2',
     droneRemoteIdProtocolEntityTags: 'reserved',
   };
-  return names[range] ?? `non-public (${range})`;
+  const name = names[range] ?? `non-public (${range})`;
+  // 'an' before a vowel sound: unspecified, IPv4-translated, AS112, AMT, ORCHIDv2; 'unique' is not one.
+  return `${/^(?!uni)[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
 }

@@ -46,6 +46,13 @@ describe('checkAddress', () => {
     expect(checkAddress('169.254.169.254')).toEqual({ allowed: false, reason: '169.254.169.254 is a cloud metadata address' });
     expect(checkAddress('fd00:ec2:0::254')).toMatchObject({ reason: 'fd00:ec2::254 is a cloud metadata address' });
   });
+
+  it('says what kind of address each refused one is, with its article', () => {
+    expect(checkAddress('0.0.0.0')).toMatchObject({ reason: '0.0.0.0 is an unspecified address' });
+    expect(checkAddress('::')).toMatchObject({ reason: ':: is an unspecified address' });
+    expect(checkAddress('fc00::1')).toMatchObject({ reason: 'fc00::1 is a unique-local address' });
+    expect(checkAddress('192.168.1.1')).toMatchObject({ reason: '192.168.1.1 is a private address' });
+  });
 });
 
 describe('checkUrl', () => {
