@@ -33,9 +33,13 @@ import { codeMatches, CODE_TTL_MS, generateCode, guessAllowed, MAX_ATTEMPTS, new
 
 // The spam monitoring API's rules: registering and verifying numbers, the limit, reading results.
 
-function instructions(method: VerificationMethod, phone: string, id: string): string {
+function instructions(method: VerificationMethod, phone: string, id: string, sent = true): string {
+  const then = `Daily monitoring begins once the number is verified.`;
+  if (!sent) {
+    return `The ${method === 'sms' ? 'text message' : 'call'} with the code to ${phone} could not be made. Request a new code with POST /api/v1/spam/numbers/${id}/verify/resend, then submit it with POST /api/v1/spam/numbers/${id}/verify. ${then}`;
+  }
   const how = method === 'sms' ? `We sent a text message with a 6-digit code to ${phone}.` : `We are calling ${phone}; answer to hear a 6-digit code.`;
-  return `${how} Submit it with POST /api/v1/spam/numbers/${id}/verify within ${CODE_TTL_MS / 60_000} minutes. Daily monitoring begins once the number is verified.`;
+  return `${how} Submit it with POST /api/v1/spam/numbers/${id}/verify within ${CODE_TTL_MS / 60_000} minutes. ${then}`;
 }
 
 async function sendChallengeCode(ports: { readonly telephony: TelephonyPort }, n: Pick<NumberRecord, 'id' | 'phone_number'>, code: string, method: VerificationMethod): Promise<string | null> {
@@ -95,7 +99,7 @@ export async function addNumber(ports: SpamNumberPorts, org: Organization, input
   if (error) await markChallengeUnsent(id, record.verification!.salt);
   return {
     number: monitoredNumberView(record, (await numberStatus(org, id)) ?? 'active', nowMs()),
-    verification: { required: true, sent: !error, method, instructions: instructions(method, record.phone_number, id), error },
+    verification: { required: true, sent: !error, method, instructions: instructions(method, record.phone_number, id, !error), error },
   };
 }
 
@@ -110,6 +114,7 @@ export async function verifyNumber(ports: SpamNumberPorts, org: Organization, id
   if (n.verified) throw new InvalidInput('This number is already verified');
   const refused = guessAllowed(n.verification, nowMs());
   if (refused === 'missing') throw new InvalidInput('No verification code is pending; request one with verify/resend');
+  if (refused === 'unsent') throw new InvalidInput('The last verification code could not be sent; request a new one with verify/resend');
   if (refused === 'exhausted') throw new InvalidInput('Too many wrong codes; request a new code with verify/resend');
   if (refused === 'expired') throw new InvalidInput('The verification code has expired; request a new one with verify/resend');
   const challenge = n.verification!;

@@ -41,11 +41,13 @@ export function newChallenge(code: string, method: VerificationMethod, nowMs: nu
   };
 }
 
-export type CodeCheck = 'ok' | 'wrong' | 'expired' | 'exhausted' | 'missing';
+export type CodeCheck = 'ok' | 'wrong' | 'expired' | 'exhausted' | 'missing' | 'unsent';
 
 /** Whether a guess may be checked at all (before the attempt is counted). */
 export function guessAllowed(challenge: Challenge | null | undefined, nowMs: number): Exclude<CodeCheck, 'ok' | 'wrong'> | null {
   if (!challenge) return 'missing';
+  // Nobody can know a code whose send failed; a guess would only use up an attempt.
+  if (challenge.last_sent_at === null) return 'unsent';
   if (challenge.attempts >= MAX_ATTEMPTS) return 'exhausted';
   if (nowMs >= challenge.expires_at) return 'expired';
   return null;

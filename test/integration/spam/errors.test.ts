@@ -129,8 +129,15 @@ describe('spam monitoring errors', () => {
     setTelephony(failingTelephony);
     const response = await add(org.key, { phone_number: '+12023180341' });
     expect(response.status).toBe(201);
-    const body = await json<{ number: { id: string }; verification: { sent: boolean; error: string | null } }>(response);
+    const body = await json<{ number: { id: string }; verification: { sent: boolean; error: string | null; instructions: string } }>(response);
     expect(body.verification).toMatchObject({ sent: false, error: expect.stringMatching(/could not be sent/) });
+    // The instructions say what to do now, not that a call is on its way.
+    expect(body.verification.instructions).toMatch(/^The call with the code to \+12023180341 could not be made\. Request a new code with POST \/api\/v1\/spam\/numbers\/[0-9a-f-]+\/verify\/resend/);
+    expect(body.verification.instructions).not.toMatch(/We are calling/);
+    // No code reached anyone, so a guess is refused without using up an attempt.
+    const guess = await service.request('POST', `/api/v1/spam/numbers/${body.number.id}/verify`, { body: { code: '123456' }, key: org.key });
+    expect(guess.status).toBe(400);
+    expect(await detail(guess)).toBe('The last verification code could not be sent; request a new one with verify/resend');
     const resend = await service.request('POST', `/api/v1/spam/numbers/${body.number.id}/verify/resend`, { body: { method: 'call' }, key: org.key });
     expect(resend.status).toBe(502);
     expect(await detail(resend)).toMatch(/could not be sent/);

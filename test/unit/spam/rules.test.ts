@@ -42,6 +42,8 @@ describe('verification codes', () => {
     expect(guessAllowed({ ...c, attempts: MAX_ATTEMPTS - 1 }, 1_000)).toBeNull();
     expect(guessAllowed({ ...c, attempts: MAX_ATTEMPTS }, 1_000)).toBe('exhausted');
     expect(guessAllowed(null, 1_000)).toBe('missing');
+    // A code whose send failed cannot be guessed at all, before the attempts are counted.
+    expect(guessAllowed({ ...c, last_sent_at: null }, 1_000)).toBe('unsent');
   });
 
   it('throttle resends: a cooldown after each send and a daily cap', () => {
