@@ -101,7 +101,7 @@ export async function recordEndpointFailure(id: string, at: string): Promise<{ c
 export async function disableEndpoint(id: string, at: string, threshold: number): Promise<boolean> {
   return updateItem({
     Key: key(id),
-    UpdateExpression: 'SET is_active = :false, disabled_at = :at',
+    UpdateExpression: 'SET is_active = :false, disabled_at = :at, updated_at = :at',
     ConditionExpression: 'attribute_exists(pk) AND is_active = :true AND consecutive_failures >= :threshold',
     ExpressionAttributeValues: { ':false': false, ':true': true, ':at': at, ':threshold': threshold },
   });

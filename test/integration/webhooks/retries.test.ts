@@ -79,6 +79,7 @@ async function endpoint(id: string) {
     is_active: boolean;
     consecutive_failures: number;
     disabled_at: string | null;
+    updated_at: string;
     last_success_at: string | null;
     last_failure_at: string | null;
   };
@@ -232,10 +233,12 @@ describe('auto-disable', () => {
     }
     await consumer(sqsEvent(ids.slice(0, 10)));
     await consumer(sqsEvent(ids.slice(10, 19)));
-    expect(await endpoint(webhookId)).toMatchObject({ is_active: true, consecutive_failures: 19, disabled_at: null });
+    expect(await endpoint(webhookId)).toMatchObject({ is_active: true, consecutive_failures: 19, disabled_at: null, updated_at: new Date(T0).toISOString() });
+    clock = T0 + 5_000;
     await consumer(sqsEvent(ids.slice(19)));
     const disabled = await endpoint(webhookId);
-    expect(disabled).toMatchObject({ is_active: false, consecutive_failures: 20, disabled_at: new Date(T0).toISOString() });
+    // Switching the endpoint off is a change of the endpoint: updated_at moves with disabled_at.
+    expect(disabled).toMatchObject({ is_active: false, consecutive_failures: 20, disabled_at: new Date(clock).toISOString(), updated_at: new Date(clock).toISOString() });
 
     // No new deliveries, and pending retries end without another request.
     enqueued = [];
