@@ -8,6 +8,7 @@ import { isJsonMediaType, mediaType } from '../lambdas/platform/http/content-typ
 import { attachRawBody } from '../lambdas/platform/http/raw-body';
 import { withLogContext } from '../lambdas/platform/logger';
 import { ByteBudget } from './byte-budget';
+import { answerClientErrors } from './client-errors';
 
 export type ApiLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -93,6 +94,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       });
     },
   );
+  answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

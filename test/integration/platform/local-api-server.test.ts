@@ -43,12 +43,29 @@ describe('local API server timeouts', () => {
   it('closes a connection whose headers never finish', async () => {
     const answer = await dribble('POST /echo HTTP/1.1\r\nHost: x\r\nX-Slow: ');
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(answer.split('\r\n\r\n')[1]).toBe('{"detail":"The request was not received in time"}');
   });
 
   it('still serves complete requests', async () => {
     const res = await fetch(`${api.url}/echo`, { method: 'POST', body: 'hello', headers: { 'content-type': 'text/plain' } });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('hello');
+  });
+});
+
+describe('local API server: requests refused before any handler', () => {
+  it('answers headers over the limit and malformed HTTP with the error envelope, and keeps serving', async () => {
+    const long = await fetch(`${api.url}/echo?cursor=${'x'.repeat(60_000)}`, { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } });
+    expect(long.status).toBe(431);
+    expect(long.headers.get('content-type')).toBe('application/json');
+    expect(((await long.json()) as { detail: string }).detail).toMatch(/request line and headers are too large/);
+
+    const garbage = await dribble('NOT HTTP AT ALL\r\n\r\n');
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(garbage.split('\r\n\r\n')[1]).toBe('{"detail":"The request is not valid HTTP/1.1"}');
+
+    const res = await fetch(`${api.url}/echo`, { method: 'POST', body: 'still here', headers: { 'content-type': 'text/plain' } });
+    expect(await res.text()).toBe('still here');
   });
 });
 
