@@ -1,5 +1,5 @@
 import * as z from '../platform/zod';
-import { authErrors, byIdParams, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
+import { authErrors, byIdParams, ErrorEnvelope, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 
 export const CONTACT_STATUSES = ['queued', 'processing', 'completed', 'failed', 'discarded'] as const;
@@ -38,7 +38,7 @@ export const ContactV2 = z
 
 const ListQuery = z.object({
   status: z.optional(z.enum(CONTACT_STATUSES)),
-  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50),
+  limit: pageLimit(100, 50),
   cursor: z.optional(z.string().check(z.maxLength(2048))),
 });
 const IdParams = byIdParams('contact_id', 'Contact not found', 'id of a contact of the key’s organization');

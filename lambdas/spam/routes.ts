@@ -1,7 +1,9 @@
 import * as z from '../platform/zod';
-import { authErrors, byIdParams, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
+import { authErrors, byIdParams, ErrorEnvelope, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { carrierSchema, testStatusSchema, verdictFields } from './test-run-fields';
+
+const OFFSET_MESSAGE = 'must be a whole number, 0 or more';
 
 const CarrierEnum = carrierSchema;
 const TestStatus = testStatusSchema;
@@ -124,8 +126,8 @@ export const spamRoutes = {
     summary: 'Monitored numbers, oldest first, with their latest per-carrier status',
     request: {
       query: z.object({
-        limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(500)), 100),
-        offset: z._default(z.coerce.number().check(z.int(), z.gte(0)), 0),
+        limit: pageLimit(500, 100),
+        offset: z._default(z.coerce.number({ error: OFFSET_MESSAGE }).check(z.int({ error: OFFSET_MESSAGE }), z.gte(0, { error: OFFSET_MESSAGE })), 0),
       }),
     },
     responses: {

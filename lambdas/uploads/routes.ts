@@ -1,5 +1,5 @@
 import * as z from '../platform/zod';
-import { authErrors, byIdParams, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
+import { authErrors, byIdParams, ErrorEnvelope, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { JsonUploadBody, MultipartFields } from './request';
 
@@ -149,7 +149,7 @@ export const uploadsRoutes = {
     summary: 'List uploads, newest first',
     tags: ['uploads'],
     scope: 'uploads:read',
-    request: { query: z.object({ limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), DEFAULT_PAGE_SIZE), cursor: z.optional(z.string().check(z.maxLength(2048))) }) },
+    request: { query: z.object({ limit: pageLimit(100, DEFAULT_PAGE_SIZE), cursor: z.optional(z.string().check(z.maxLength(2048))) }) },
     responses: { 200: { description: 'A page', schema: z.object({ data: z.array(Upload), next_cursor: z.nullable(z.string()) }) }, 400: { description: 'Invalid query', schema: ErrorEnvelope }, ...authErrors },
   },
   get: {

@@ -1,5 +1,5 @@
 import * as z from '../platform/zod';
-import { authErrors, byIdParams, ErrorEnvelope, rateLimitErrors } from '../platform/http/common-schemas';
+import { authErrors, byIdParams, ErrorEnvelope, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../events/envelope';
 
@@ -140,7 +140,7 @@ export const webhooksRoutes = {
     request: {
       params: Params,
       query: z.object({
-        limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50),
+        limit: pageLimit(100, 50),
         cursor: z.optional(z.string().check(z.maxLength(2048))),
       }),
     },

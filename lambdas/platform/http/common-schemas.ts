@@ -35,3 +35,13 @@ export function byIdParams<K extends string>(name: K, notFoundDetail: string, de
   return z.object({ [name]: id } as { [P in K]: typeof id });
 }
 
+
+/**
+ * A list's `limit` query parameter: an integer from 1 to `max`, `fallback` when absent. Any other
+ * value (empty, `5,7` from a repeated parameter, which API Gateway joins with a comma, a fraction)
+ * gets the one message that says what is accepted.
+ */
+export function pageLimit(max: number, fallback: number) {
+  const message = `must be an integer from 1 to ${max}`;
+  return z._default(z.coerce.number({ error: message }).check(z.int({ error: message }), z.gte(1, { error: message }), z.lte(max, { error: message })), fallback);
+}
