@@ -197,8 +197,18 @@ async function readMultipart(body: Buffer, contentType: string): Promise<{ field
       failed = true;
       reject(new InvalidInput(`Malformed multipart body: ${error.message}; send each part complete, followed by the closing boundary`));
     };
+    // A part given twice, or beyond busboy's limits, would otherwise be dropped without a word:
+    // which phone column or file was meant is the caller's to say.
+    let ambiguous: string | null = null;
     parser.on('field', (name, value) => {
+      if (Object.hasOwn(fields, name)) ambiguous ??= `The form field '${name}' is given more than once; send each field once`;
       fields[name] = value;
+    });
+    parser.on('filesLimit', () => {
+      ambiguous ??= "The form has more than one file part; send the CSV as the one part named 'file'";
+    });
+    parser.on('fieldsLimit', () => {
+      ambiguous ??= 'The form has more than 20 fields';
     });
     parser.on('file', (name, stream, info) => {
       stream.on('error', malformed);
@@ -221,6 +231,7 @@ async function readMultipart(body: Buffer, contentType: string): Promise<{ field
     parser.on('close', () => {
       if (failed) return;
       if (tooLarge) reject(new TooLarge(`The CSV file exceeds ${MAX_CSV_BYTES} bytes (100 MB)`));
+      else if (ambiguous) reject(new InvalidInput(ambiguous));
       else resolve({ fields, file, filename });
     });
     parser.end(body);

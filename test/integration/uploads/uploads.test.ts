@@ -111,10 +111,19 @@ describe('POST /api/v1/uploads → processing → downloads', () => {
   it('answers every hostile input with its status and loses nothing', async () => {
     const { org, key } = await orgKey(100_000);
     const good = ['phone', ...numbers(100)].join('\n');
+    const withExtra = (extra: (form: FormData) => void) => {
+      const form = multipart(good, { phone_column: 'phone' });
+      extra(form);
+      return form;
+    };
     const cases: [FormData | unknown, number, RegExp | null][] = [
       [multipart('', { phone_column: 'phone' }), 400, /empty/],
       [multipart(good, { phone_column: 'tel' }), 400, /not a column/],
       [multipart(good, {}), 400, /phone_column or phone_columns/],
+      // Which column or file was meant is the caller's to say: nothing given twice is dropped unseen.
+      [withExtra((f) => f.append('phone_column', 'other')), 400, /The form field 'phone_column' is given more than once/],
+      [withExtra((f) => f.append('file', new Blob([good], { type: 'text/csv' }), 'second.csv')), 400, /more than one file part/],
+      [withExtra((f) => Array.from({ length: 20 }, (_, i) => f.append(`x${i}`, 'y'))), 400, /more than 20 fields/],
       [multipart(good, { phone_column: 'phone', phone_columns: 'alt' }), 400, /not among phone_columns/],
       [multipart(good, { phone_column: 'phone', first_name_column: 'first' }), 400, /together/],
       [multipart(good, { phone_column: 'phone', validation_tier: 'gold' }), 400, /validation_tier/],
