@@ -40,7 +40,8 @@ export const uploadsApi = (ports: WorkflowPorts) =>
       }
       const input = {
         csv: request.csv,
-        filename: request.filename ?? (request.stagedUploadId ? 'staged_upload.csv' : synthesizedFilename()),
+        // No submitted name (a staged file's name stays with the browser's form): the spec's synthesized one.
+        filename: request.filename ?? synthesizedFilename(),
         mapping: request.mapping,
         tier: request.tier,
         skipMobileLookup: request.skipMobileLookup,

@@ -62,7 +62,10 @@ describe('large files through S3 staging', () => {
       const poorId = await stageFile(poor.key, 120, 4200);
       expect((await create(poor.key, { staged_upload_id: poorId, phone_column: 'phone' })).status).toBe(402);
       await admin.addCredits(poor.org.id, 100);
-      expect((await create(poor.key, { staged_upload_id: poorId, phone_column: 'phone' })).status).toBe(200);
+      const unnamed = await create(poor.key, { staged_upload_id: poorId, phone_column: 'phone' });
+      expect(unnamed.status).toBe(200);
+      // Created without a filename: the spec's synthesized name, not one shared by every such upload.
+      expect(((await unnamed.json()) as { original_filename: string }).original_filename).toMatch(/^api_upload_[0-9a-f]{16}\.csv$/);
 
       const first = await create(key, { staged_upload_id: id, phone_column: 'phone', filename: 'once.csv' });
       expect(first.status).toBe(200);
