@@ -31,7 +31,8 @@ export const rateLimitErrors = {
  * says why 404 rather than 400.
  */
 export function byIdParams<K extends string>(name: K, notFoundDetail: string, description: string) {
-  const id = z.string().check(z.uuid({ message: notFoundDetail }), z.describe(description));
+  // Ids are stored lower-case; a UUID is the same UUID in either case (RFC 9562).
+  const id = z.string().check(z.toLowerCase(), z.uuid({ message: notFoundDetail }), z.describe(description));
   return z.object({ [name]: id } as { [P in K]: typeof id });
 }
 

@@ -135,6 +135,10 @@ describe('GET /api/v{1,2}/contacts', () => {
     expect(completed).toEqual({ data: [], next_cursor: null });
 
     expect((await service.request('GET', `/api/v1/contacts/${ids[0]}`)).status).toBe(404); // the demo org's key
+    // A UUID is the same in upper case.
+    const upper = await service.request('GET', `/api/v1/contacts/${ids[0]!.toUpperCase()}`, { key });
+    expect(upper.status).toBe(200);
+    expect(((await upper.json()) as ContactBody).id).toBe(ids[0]);
     expect((await service.request('GET', '/api/v1/contacts/not-a-uuid', { key })).status).toBe(404);
     // Every limit it cannot take gets the one message saying what it takes (a repeated parameter reaches the handler comma-joined, as from API Gateway).
     for (const limit of ['0', '', '5&limit=7', '2.5', '101', 'ten']) {
