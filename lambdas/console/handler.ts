@@ -190,8 +190,8 @@ route('POST', '/console/api/uploads/{id}/mapping', async (p, { params, event }) 
   return { draft };
 });
 route('POST', '/console/api/uploads/{id}/confirm', async (p, { params, event, ports }) => {
-  const body = json(z.object({ validation_tier: z.enum(['standard', 'max']), skip_mobile_lookup: z._default(z.boolean(), false) }), event);
-  return { upload: toPublicUpload(await confirmWebUpload(ports, p, params.id!, body.validation_tier, body.skip_mobile_lookup)) };
+  const body = json(z.object({ validation_tier: z.enum(['standard', 'max']), skip_mobile_lookup: z._default(z.boolean(), false), expected_credits: z.number().check(z.int(), z.gte(0)) }), event);
+  return { upload: toPublicUpload(await confirmWebUpload(ports, p, params.id!, body.validation_tier, body.skip_mobile_lookup, body.expected_credits)) };
 });
 route('GET', '/console/api/uploads/{id}/report', async (p, { params }) => reportLink(p, params.id!));
 route('GET', '/console/api/uploads/{id}/download/{kind}', async (p, { params, query }) => {

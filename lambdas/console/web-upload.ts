@@ -199,11 +199,18 @@ export async function reportLink(principal: ConsolePrincipal, id: string): Promi
  * as POST /api/v1/uploads does it. Refused for lack of credits (402) or subscription (403), the
  * draft is awaiting_confirmation again and nothing was charged.
  */
-export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsolePrincipal, id: string, tier: Tier, skipMobileLookup: boolean): Promise<UploadRecord> {
-  const draft = await ownDraft(principal, id);
+export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsolePrincipal, id: string, tier: Tier, skipMobileLookup: boolean, expectedCredits: number): Promise<UploadRecord> {
+  const seen = await ownDraft(principal, id);
   if (!principal.organization.subscription_active) throw new Forbidden('An active subscription is required for this endpoint');
-  if (!(await transitionDraft(draft.id, ['awaiting_confirmation'], 'confirming', {}, nowIso()))) {
-    throw new Conflict(`This upload is ${draft.status}; only an upload awaiting confirmation can be confirmed`);
+  // The draft as confirming left it: a remap between the page's read and this write is in it.
+  const draft = await transitionDraft(seen.id, ['awaiting_confirmation'], 'confirming', {}, nowIso());
+  if (!draft) throw new Conflict(`This upload is ${seen.status}; only an upload awaiting confirmation can be confirmed`);
+  // The price the person agreed to is the one charged, or nothing is: the mapping may have been
+  // changed (another tab, a colleague) after the page showed its price.
+  const price = draft.validation?.price[tier];
+  if (price !== expectedCredits) {
+    await transitionDraft(draft.id, ['confirming'], 'awaiting_confirmation', {}, nowIso());
+    throw new Conflict(`The price changed since it was shown: ${tier} now costs ${price ?? 'an unknown number of'} credits, not ${expectedCredits} (the mapping was changed); review it and confirm again`);
   }
   const [csv, stored] = await Promise.all([getObject(filesBucket(), originalKey(draft)), getObject(filesBucket(), plannedKey(draft))]);
   if (!csv) throw new Error(`web upload ${draft.id}: original missing`);

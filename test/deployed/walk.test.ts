@@ -186,7 +186,7 @@ describe('deployed artifacts: the main flows', () => {
     expect(mapped.draft).toMatchObject({ status: 'awaiting_confirmation', total_rows: 120, validated_rows: 120 });
     expect((await json<{ url: string }>(await consoleCall(`/console/api/uploads/${started.draft.id}/report`, token), 200)).url).toContain('web-drafts/');
     const confirmed = await json<{ upload: { id: string; source: string } }>(
-      await consoleCall(`/console/api/uploads/${started.draft.id}/confirm`, token, { method: 'POST', body: JSON.stringify({ validation_tier: 'standard' }) }),
+      await consoleCall(`/console/api/uploads/${started.draft.id}/confirm`, token, { method: 'POST', body: JSON.stringify({ validation_tier: 'standard', expected_credits: 120 }) }),
       200,
     );
     expect(confirmed.upload).toMatchObject({ id: started.draft.id, source: 'web' });

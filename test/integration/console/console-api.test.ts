@@ -94,7 +94,7 @@ describe('developer panel', () => {
     expect((await call(owner, 'DELETE', `/keys/${theirKey.record.id}`)).status).toBe(404);
     const theirDraft = await draftReadyToConfirm(other.token);
     expect((await call(owner, 'GET', `/uploads/${theirDraft}`)).status).toBe(404);
-    expect((await call(owner, 'POST', `/uploads/${theirDraft}/confirm`, { validation_tier: 'standard' })).status).toBe(404);
+    expect((await call(owner, 'POST', `/uploads/${theirDraft}/confirm`, { validation_tier: 'standard', expected_credits: 120 })).status).toBe(404);
     // Their key still works.
     expect((await fetch(`${service.url}/api/v1/credits/balance`, { headers: { authorization: `Bearer ${theirKey.key}` } })).status).toBe(200);
   });
@@ -192,7 +192,7 @@ describe('in-app upload flow', () => {
     const started = await call(owner, 'POST', '/uploads?filename=race.csv', undefined, { type: 'text/csv', data: csv(130) });
     const id = started.body.draft.id as string;
     expect(started.body.draft.suggested.phone_columns).toEqual(['phone']);
-    expect((await call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard' })).status).toBe(409);
+    expect((await call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard', expected_credits: 130 })).status).toBe(409);
     const bad = await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['telephone'] });
     expect(bad.body.draft.status).toBe('validation_failed');
     expect(bad.body.draft.failure).toEqual({ status: 400, detail: "phone column 'telephone' is not a column of the file; columns: 'name', 'phone'" });
@@ -200,7 +200,7 @@ describe('in-app upload flow', () => {
     expect(good.body.draft.validation.price).toEqual({ standard: 130, max: 195 });
 
     const before = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number };
-    const results = await Promise.all([1, 2, 3].map(() => call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard' })));
+    const results = await Promise.all([1, 2, 3].map(() => call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard', expected_credits: 130 })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
     const after = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number };
     expect(before.total - after.total).toBe(130);
@@ -219,17 +219,37 @@ describe('in-app upload flow', () => {
     const parses = csvParseCount();
     const remapped = await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'], full_name_column: 'name' });
     expect(remapped.body.draft.validation.identity).toBe(true);
-    const confirmed = await call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard' });
+    const confirmed = await call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard', expected_credits: 125 });
     expect(confirmed.status).toBe(200);
     expect(csvParseCount() - parses).toBe(1);
     const upload = (await (await service.request('GET', `/api/v1/uploads/${id}`)).json()) as { identity_enabled: boolean; valid_number_count: number };
     expect(upload).toMatchObject({ identity_enabled: true, valid_number_count: 125 });
   });
 
+  it('charges the price the page showed or nothing: a remap after it was shown makes confirm a 409', async () => {
+    const owner = await tokenFor(service.userId);
+    const twoColumns = ['phone1,phone2', ...Array.from({ length: 150 }, (_, i) => `+1212${2100000 + i},+1646${2100000 + i}`)].join('\n');
+    const id = ((await call(owner, 'POST', '/uploads?filename=two.csv', undefined, { type: 'text/csv', data: twoColumns })).body.draft as { id: string }).id;
+    const shown = (await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone1'] })).body.draft.validation.price as { standard: number };
+    expect(shown.standard).toBe(150);
+    // Another tab maps both columns: twice the numbers, twice the price.
+    expect((await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone1', 'phone2'] })).body.draft.validation.price.standard).toBe(300);
+    const before = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number };
+    const stale = await call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard', expected_credits: shown.standard });
+    expect(stale.status).toBe(409);
+    expect(stale.body.detail).toBe('The price changed since it was shown: standard now costs 300 credits, not 150 (the mapping was changed); review it and confirm again');
+    expect((await call(owner, 'GET', `/uploads/${id}`)).body.draft.status).toBe('awaiting_confirmation');
+    expect(((await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number }).total).toBe(before.total);
+    // Confirmed at the price now shown, it goes through and charges exactly that.
+    expect((await call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard', expected_credits: 300 })).status).toBe(200);
+    expect(before.total - ((await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number }).total).toBe(300);
+    await service.runtime.settleWorkflows();
+  });
+
   it('a refused charge (402) leaves the draft awaiting confirmation, nothing visible and nothing charged', async () => {
     const poor = await otherOrg(50);
     const id = await draftReadyToConfirm(poor.token, 120);
-    const refused = await call(poor.token, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard' });
+    const refused = await call(poor.token, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard', expected_credits: 120 });
     expect(refused.status).toBe(402);
     expect((await call(poor.token, 'GET', `/uploads/${id}`)).body.draft.status).toBe('awaiting_confirmation');
     const list = await call(poor.token, 'GET', '/uploads');

@@ -128,7 +128,9 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: (s: Loaded) =
     setError(null);
     setBusy('Confirming…');
     try {
-      onChange(await api<{ upload: Upload }>('POST', `/uploads/${draft.id}/confirm`, { validation_tier: tier, skip_mobile_lookup: skipMobile }));
+      // The price on the button: the server charges exactly this or refuses (409) if the mapping changed meanwhile.
+      const expected = tier === 'max' ? draft.validation!.price.max : draft.validation!.price.standard;
+      onChange(await api<{ upload: Upload }>('POST', `/uploads/${draft.id}/confirm`, { validation_tier: tier, skip_mobile_lookup: skipMobile, expected_credits: expected }));
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
       setBusy(null);
