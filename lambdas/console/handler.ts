@@ -7,7 +7,10 @@ import { HttpError } from '../platform/errors';
 import { toHttpError } from '../platform/http/error-response';
 import { InvalidInput, NotFound } from '../platform/domain-errors';
 import { rawBodyOf } from '../platform/http/raw-body';
-import { originalLink, processedLink, type ProcessedQuery } from '../uploads/downloads';
+import { originalLink, processedLink } from '../uploads/downloads';
+import { ProcessedDownloadQuery } from '../uploads/routes';
+import { column } from '../uploads/request';
+import { parseOr400 } from '../platform/http/validation';
 import { readStaged, stageUpload } from '../uploads/staging';
 import { toPublicUpload, type UploadRecord } from '../uploads/upload';
 import { getUpload, listUploads } from '../uploads/upload-repository';
@@ -173,11 +176,12 @@ route('GET', '/console/api/uploads/{id}', async (p, { params }) => {
   if (upload && upload.organization_id === p.organizationId && upload.status !== 'charging') return { upload: toPublicUpload(upload) };
   return { draft: await ownDraft(p, params.id!) };
 });
+// Column names under the API's own rule (trimmed, 1 to 256 characters).
 const Mapping = z.object({
-  phone_columns: z.array(z.string().check(z.minLength(1))).check(z.minLength(1), z.maxLength(10)),
-  full_name_column: z.nullish(z.string().check(z.minLength(1))),
-  first_name_column: z.nullish(z.string().check(z.minLength(1))),
-  last_name_column: z.nullish(z.string().check(z.minLength(1))),
+  phone_columns: z.array(column).check(z.minLength(1), z.maxLength(10)),
+  full_name_column: z.nullish(column),
+  first_name_column: z.nullish(column),
+  last_name_column: z.nullish(column),
 });
 route('POST', '/console/api/uploads/{id}/mapping', async (p, { params, event }) => {
   const m = json(Mapping, event);
@@ -197,7 +201,7 @@ route('GET', '/console/api/uploads/{id}/report', async (p, { params }) => report
 route('GET', '/console/api/uploads/{id}/download/{kind}', async (p, { params, query }) => {
   const upload = await ownUpload(p, params.id!);
   if (params.kind === 'original') return originalLink(upload);
-  if (params.kind === 'processed') return processedLink(upload, query as ProcessedQuery);
+  if (params.kind === 'processed') return processedLink(upload, parseOr400(ProcessedDownloadQuery, query, 'query parameters'));
   throw new NotFound('Unknown download');
 });
 
@@ -208,6 +212,30 @@ async function ownUpload(p: ConsolePrincipal, id: string): Promise<UploadRecord>
 }
 
 const HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The route's path parameters, decoded. Every one but a download's `kind` is an id, and every id
+ * is a UUID: anything else names nothing (404, as in the public API), before it reaches a table key.
+ */
+function pathParams(names: string[], match: RegExpExecArray): Record<string, string> {
+  const params: Record<string, string> = {};
+  names.forEach((name, i) => {
+    let value: string;
+    try {
+      value = decodeURIComponent(match[i + 1]!);
+    } catch {
+      throw new NotFound('Not found');
+    }
+    if (name !== 'kind') {
+      value = value.toLowerCase();
+      if (!UUID.test(value)) throw new NotFound('Not found');
+    }
+    params[name] = value;
+  });
+  return params;
+}
 
 /** The console API over the ports of its runtime's composition root. */
 export const consoleApi =
@@ -220,7 +248,7 @@ export const consoleApi =
       if (candidates.length === 0) throw new NotFound('Not found');
       const hit = candidates.find((x) => x.r.method === method);
       if (!hit) throw new HttpError(405, 'Method not allowed', { allow: candidates.map((x) => x.r.method).join(', ') });
-      const params = Object.fromEntries(hit.r.names.map((n, i) => [n, decodeURIComponent(hit.m![i + 1]!)]));
+      const params = pathParams(hit.r.names, hit.m!);
       const principal = await consolePrincipal(event);
       const body = await hit.r.handle(principal, { params, query: (event.queryStringParameters ?? {}) as Record<string, string>, event, ports });
       return { statusCode: 200, headers: HEADERS, body: JSON.stringify(body) };

@@ -42,7 +42,12 @@ export async function startWebUpload(principal: ConsolePrincipal, filename: stri
   const [header, ...rows] = readCsv(csv).records;
   if (!header) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
   const columns = header.fields.map((h) => h.trim());
-  const preview = rows.slice(0, PREVIEW_ROWS).map((r) => r.fields);
+  const preview = rows.slice(0, PREVIEW_ROWS).map((r) => r.fields.map(shownValue));
+  // The draft is one table item (at most 400 KB): a header that alone approaches it cannot be shown
+  // for mapping. Checked before the file is stored, so a refusal keeps nothing.
+  if (Buffer.byteLength(JSON.stringify([columns, preview])) > MAX_SHOWN_LAYOUT_BYTES) {
+    throw new InvalidInput(`The header row is too wide to map in the console (${columns.length} columns); create this upload with POST /api/v1/uploads`);
+  }
   const at = nowIso();
   const draft: WebDraft = {
     id: newId(),
@@ -102,7 +107,19 @@ export async function mapWebUpload(principal: ConsolePrincipal, id: string, mapp
   if (mapping.fullNameColumn && mapping.firstNameColumn) throw new InvalidInput('Use either full_name_column or first_name_column with last_name_column, not both');
   const started = await transitionDraft(draft.id, ['pending_mapping', 'validation_failed', 'awaiting_confirmation'], 'validating', { mapping: clean(mapping), failure: null, validation: null, validated_rows: 0 }, nowIso());
   if (!started) throw new Conflict(`This upload is ${draft.status}; its mapping can no longer change`);
+  try {
+    return await validateDraft(draft, mapping);
+  } catch (error) {
+    // Whatever broke, the draft must not stay `validating` (the page would poll it forever and
+    // every new mapping would be refused): it can be mapped again.
+    await transitionDraft(draft.id, ['validating'], 'pending_mapping', { validated_rows: 0 }, nowIso()).catch((revert: unknown) =>
+      logger.error('web upload: draft left validating', { upload_id: draft.id, error: String(revert) }),
+    );
+    throw error;
+  }
+}
 
+async function validateDraft(draft: WebDraft, mapping: ColumnMapping): Promise<WebDraft> {
   const bytes = await getObject(filesBucket(), originalKey(draft));
   if (!bytes) throw new Error(`web upload ${draft.id}: original missing`);
   const parsed = readCsv(bytes);
@@ -124,10 +141,7 @@ export async function mapWebUpload(principal: ConsolePrincipal, id: string, mapp
   try {
     plan = await planUploadInSteps(header!.fields, fields, mapping, { every: VALIDATION_PROGRESS_ROWS, progress });
   } catch (error) {
-    if (!isRefusal(error)) {
-      await transitionDraft(draft.id, ['validating'], 'pending_mapping', {}, nowIso());
-      throw error;
-    }
+    if (!isRefusal(error)) throw error;
     // The console shows the status the API would have answered for the same file.
     failure = { status: statusOf(error), detail: error.detail };
     // Too few numbers still has rows to report on: the same rules without the minimum.
@@ -148,7 +162,7 @@ export async function mapWebUpload(principal: ConsolePrincipal, id: string, mapp
     ['validating'],
     failure ? 'validation_failed' : 'awaiting_confirmation',
     // Every row was checked unless a row itself was refused (too many fields): then as far as it got.
-    { failure: failure ? clean(failure) : null, validation, invalid_cells: invalid.slice(0, INVALID_CELLS_KEPT), validated_rows: plan ? fields.length : rowsValidated },
+    { failure: failure ? clean(failure) : null, validation, invalid_cells: invalid.slice(0, INVALID_CELLS_KEPT).map(shownCell), validated_rows: plan ? fields.length : rowsValidated },
     nowIso(),
   );
   // The write answers with the draft as it left it: no second read.
@@ -179,6 +193,15 @@ function invalidCells(plan: UploadPlan, rows: string[][], header: string[], mapp
   });
   return out;
 }
+
+/**
+ * A cell as the page shows it, its value cut to SHOWN_VALUE_CHARS: the draft is one table item
+ * (400 KB at most in DynamoDB) and a cell can be megabytes. The report keeps every value whole.
+ */
+const SHOWN_VALUE_CHARS = 200;
+const MAX_SHOWN_LAYOUT_BYTES = 200_000;
+const shownValue = (value: string): string => (value.length > SHOWN_VALUE_CHARS ? `${value.slice(0, SHOWN_VALUE_CHARS)}… (${value.length} characters)` : value);
+const shownCell = (cell: InvalidCell): InvalidCell => ({ ...cell, value: shownValue(cell.value) });
 
 function reportCsv(cells: InvalidCell[], failure: WebDraft['failure']): string {
   const lines = [csvLine(['row', 'column', 'value', 'reason'])];

@@ -17,7 +17,8 @@ export interface UploadRequest {
 }
 
 const tierSchema = z.enum(['standard', 'max'], { error: 'validation_tier must be standard or max' });
-const column = z.string().check(z.trim(), z.minLength(1), z.maxLength(256));
+/** A column name in a mapping, here and in the console's. */
+export const column = z.string().check(z.trim(), z.minLength(1), z.maxLength(256));
 
 export const JsonUploadBody = z
   .strictObject({

@@ -46,6 +46,15 @@ export const Upload = z
   })
   .check(z.meta({ id: 'Upload' }));
 
+/** The processed download's query, for the API's route and the console's (one set of rules). */
+export const ProcessedDownloadQuery = z.object({
+  statuses: z.optional(z.string().check(z.maxLength(2000))).check(z.describe('comma-separated statuses from the vocabulary of result_summary.format')),
+  include_identity: z.optional(z.enum(['true', 'false'])),
+  sort: z.optional(z.enum(['best_status', 'original'])).check(z.describe('best_status ranks each contact by its best number')),
+  neutralize_formulas: z.optional(z
+    .enum(['true', 'false'])).check(z.describe("true: the customer's cells that start with = + - @, tab or CR are written as OWASP recommends against CSV injection: prefixed with a single quote and quoted (so +12125550143 becomes \"'+12125550143\"). Default false: the customer's cells are kept exactly; the service's own cells are always safe")),
+});
+
 export const DownloadLink = z
   .object({ url: z.string().check(z.describe('signed GET link')), expires_at: z.number().check(z.int(), z.describe('Unix seconds; the link answers 403 after it')) }).check(z.meta({ id: 'DownloadLink' }));
 
@@ -180,13 +189,7 @@ export const uploadsRoutes = {
     'processed',
     'downloadProcessed',
     'Signed link to the processed file, or to a slice of it',
-    z.object({
-      statuses: z.optional(z.string().check(z.maxLength(2000))).check(z.describe('comma-separated statuses from the vocabulary of result_summary.format')),
-      include_identity: z.optional(z.enum(['true', 'false'])),
-      sort: z.optional(z.enum(['best_status', 'original'])).check(z.describe('best_status ranks each contact by its best number')),
-      neutralize_formulas: z.optional(z
-        .enum(['true', 'false'])).check(z.describe("true: the customer's cells that start with = + - @, tab or CR are written as OWASP recommends against CSV injection: prefixed with a single quote and quoted (so +12125550143 becomes \"'+12125550143\"). Default false: the customer's cells are kept exactly; the service's own cells are always safe")),
-    }),
+    ProcessedDownloadQuery,
   ),
   downloadProcessedFiltered: download('processed-filtered', 'downloadProcessedFiltered', 'Deprecated: the fixed reachable slice'),
 } satisfies Record<string, RouteSpec>;

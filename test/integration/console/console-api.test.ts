@@ -6,6 +6,7 @@ import { useTestService } from '../../support/runtime';
 import { addMember, createUser, mintKey } from '../../../lambdas/admin/admin';
 import { newCustomer } from '../../support/customer';
 import { csvParseCount } from '../../../lambdas/uploads/csv';
+import { filesBucket, putObject } from '../../../lambdas/platform/blob';
 
 // The console's API over HTTP with tokens as the provider issues them (signed with the runtime's
 // key), and hostile ones: other organizations, members, races, refused charges.
@@ -255,6 +256,56 @@ describe('in-app upload flow', () => {
     const list = await call(poor.token, 'GET', '/uploads');
     expect(list.body.data).toEqual([]);
     expect((await call(poor.token, 'GET', '/credits')).body.balance.total).toBe(50);
+  });
+
+  it('answers hostile ids, names, cells and queries with 4xx, and never leaves a draft validating', async () => {
+    const owner = await tokenFor(service.userId);
+    // Ids that are no UUID name nothing: a 3,000-character one (over DynamoDB's key limit) or bad percent-encoding.
+    const long = 'a'.repeat(3000);
+    for (const [method, path] of [['GET', `/uploads/${long}`], ['GET', `/uploads/${long}/report`], ['GET', '/uploads/%E0%A4%A'], ['DELETE', '/keys/%E0%A4%A'], ['GET', `/spam/${long}/history`], ['DELETE', `/members/${long}`]] as const) {
+      const res = await call(owner, method, path);
+      expect(res.status, `${method} ${path.slice(0, 40)}`).toBe(404);
+    }
+
+    // Invalid cells of megabytes: the draft shows them cut, the report keeps them whole.
+    const wide = ['name,phone', ...Array.from({ length: 150 }, (_, i) => `a,+1212${2000000 + i}`), ...Array.from({ length: 100 }, (_, i) => `b,${'9'.repeat(5000)}${i}`)].join('\n');
+    const id = ((await call(owner, 'POST', '/uploads?filename=bigbad.csv', undefined, { type: 'text/csv', data: wide })).body.draft as { id: string }).id;
+    const mapped = await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'] });
+    expect(mapped.status).toBe(200);
+    expect(mapped.body.draft.status).toBe('awaiting_confirmation');
+    expect(mapped.body.draft.invalid_cells[0].value).toBe(`${'9'.repeat(200)}… (5001 characters)`);
+    // Column names over the API's 256 characters are refused, and the draft can be mapped again.
+    expect((await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['x'.repeat(150_000)] })).status).toBe(400);
+    expect((await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'] })).body.draft.status).toBe('awaiting_confirmation');
+    // Validation that breaks part-way (here its stored file turned unreadable) puts the draft back to
+    // be mapped again, instead of leaving it validating for good.
+    await putObject(filesBucket(), `web-drafts/${service.organizationId}/${id}.csv`, 'a,"b\n', 'text/csv');
+    expect((await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'] })).status).toBe(400);
+    expect((await call(owner, 'GET', `/uploads/${id}`)).body.draft).toMatchObject({ status: 'pending_mapping', validated_rows: 0 });
+
+    // A header too wide to show is refused before anything is stored.
+    const header = Array.from({ length: 20_000 }, (_, i) => `column_number_${i}`).join(',');
+    const refused = await call(owner, 'POST', '/uploads?filename=wide.csv', undefined, { type: 'text/csv', data: `${header}\n` });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toMatch(/header row is too wide to map in the console \(20000 columns\)/);
+    // First rows with long cells are shown cut.
+    const longCells = ['name,phone,notes', ...Array.from({ length: 150 }, (_, i) => `a,+1212${2000000 + i},${i < 5 ? 'y'.repeat(90_000) : 'short'}`)].join('\n');
+    const kept = await call(owner, 'POST', '/uploads?filename=longcell.csv', undefined, { type: 'text/csv', data: longCells });
+    expect(kept.status).toBe(200);
+    expect(kept.body.draft.preview[0][2]).toBe(`${'y'.repeat(200)}… (90000 characters)`);
+  });
+
+  it('console downloads take the API download query rules', async () => {
+    const owner = await tokenFor(service.userId);
+    const id = await draftReadyToConfirm(owner, 110);
+    expect((await call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard', expected_credits: 110 })).status).toBe(200);
+    await service.runtime.settleWorkflows();
+    for (const query of ['sort=garbage', 'include_identity=maybe', 'neutralize_formulas=1']) {
+      const res = await call(owner, 'GET', `/uploads/${id}/download/processed?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.detail, query).toMatch(/^Invalid query parameters: /);
+    }
+    expect((await call(owner, 'GET', `/uploads/${id}/download/processed?sort=best_status&neutralize_formulas=true`)).status).toBe(200);
   });
 
   it('refuses what is not CSV or UTF-8 before keeping anything', async () => {
