@@ -9,7 +9,7 @@ import { layoutOf, hasUtf8Bom, serializeWork } from '../uploads/work-file';
 import { MAX_PHONE_COLUMNS, MIN_NUMBERS, planUpload, planUploadInSteps, priceOf, type ColumnMapping, type Tier, type UploadPlan } from '../uploads/plan';
 import { logger } from '../platform/logger';
 import { MAX_CSV_BYTES } from '../uploads/request';
-import { csvLine } from '../uploads/csv';
+import { safeCsvCell } from '../uploads/csv';
 import type { UploadRecord } from '../uploads/upload';
 import type { WorkflowPorts } from '../uploads/workflow';
 import type { ConsolePrincipal } from './principal';
@@ -203,10 +203,16 @@ const MAX_SHOWN_LAYOUT_BYTES = 200_000;
 const shownValue = (value: string): string => (value.length > SHOWN_VALUE_CHARS ? `${value.slice(0, SHOWN_VALUE_CHARS)}… (${value.length} characters)` : value);
 const shownCell = (cell: InvalidCell): InvalidCell => ({ ...cell, value: shownValue(cell.value) });
 
+/**
+ * The report is the service's own file, opened in spreadsheets by the people fixing their list: every
+ * cell is written safe (OWASP: a cell a spreadsheet would run gets a leading quote), the customer's
+ * values included, unlike the processed file, which keeps them exactly unless asked.
+ */
 function reportCsv(cells: InvalidCell[], failure: WebDraft['failure']): string {
-  const lines = [csvLine(['row', 'column', 'value', 'reason'])];
-  if (failure) lines.push(csvLine(['', '', '', typeof failure.detail === 'string' ? failure.detail : String((failure.detail as { message?: unknown }).message ?? JSON.stringify(failure.detail))]));
-  for (const c of cells) lines.push(csvLine([String(c.row), c.column, c.value, c.reason]));
+  const line = (values: string[]) => values.map(safeCsvCell).join(',');
+  const lines = [line(['row', 'column', 'value', 'reason'])];
+  if (failure) lines.push(line(['', '', '', typeof failure.detail === 'string' ? failure.detail : String((failure.detail as { message?: unknown }).message ?? JSON.stringify(failure.detail))]));
+  for (const c of cells) lines.push(line([String(c.row), c.column, c.value, c.reason]));
   return lines.join('\r\n') + '\r\n';
 }
 

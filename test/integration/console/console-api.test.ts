@@ -295,6 +295,15 @@ describe('in-app upload flow', () => {
     expect(kept.body.draft.preview[0][2]).toBe(`${'y'.repeat(200)}… (90000 characters)`);
   });
 
+  it("writes the validation report safe to open: a customer's formula-like cell gets OWASP's leading quote", async () => {
+    const owner = await tokenFor(service.userId);
+    const data = csv(110) + 'evil,"=HYPERLINK(""http://evil"")"\n';
+    const id = ((await call(owner, 'POST', '/uploads?filename=formula.csv', undefined, { type: 'text/csv', data })).body.draft as { id: string }).id;
+    expect((await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'] })).body.draft.status).toBe('awaiting_confirmation');
+    const report = await (await fetch((await call(owner, 'GET', `/uploads/${id}/report`)).body.url as string)).text();
+    expect(report.split('\r\n')[1]).toBe(`112,phone,"'=HYPERLINK(""http://evil"")",not a valid US/CA phone number`);
+  });
+
   it('console downloads take the API download query rules', async () => {
     const owner = await tokenFor(service.userId);
     const id = await draftReadyToConfirm(owner, 110);
