@@ -257,6 +257,13 @@ describe('console in Chromium', () => {
     await owner.page.getByText(`${member.email} removed; 0 key(s) revoked.`).waitFor();
     await shot(owner.page, 'developer-members');
     expect((await fetch(`${service.url}/console/api/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(403);
+    // The removed member's page says why and offers a way out to another account.
+    await page.reload();
+    await page.getByRole('alert').filter({ hasText: 'not a member of any organization' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    // The embedded provider asks before it ends its session, then sends the browser back.
+    await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await memberCtx.close();
   });
 

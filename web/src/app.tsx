@@ -29,7 +29,25 @@ export function App({ bootError }: { bootError?: string }) {
 
   if (user === undefined) return <p class="boot">Loading…</p>;
   if (!user) return <SignIn error={error} returnTo={path} />;
-  if (!me) return <main class="page">{error ? <p role="alert" class="error">{error}</p> : <p>Loading…</p>}</main>;
+  if (!me) {
+    // Signed in but refused by the console (e.g. no longer a member): a way out to another account.
+    return (
+      <main class="page">
+        {error ? (
+          <>
+            <p role="alert" class="error">
+              {error}
+            </p>
+            <button type="button" class="secondary" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </>
+        ) : (
+          <p>Loading…</p>
+        )}
+      </main>
+    );
+  }
 
   const nav = [
     { to: '/', label: 'Uploads' },
