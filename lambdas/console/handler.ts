@@ -158,7 +158,9 @@ route('GET', '/console/api/credits', async (p) => ({ balance: await getBalance(p
 // Uploads: the in-app flow (web-upload.ts) and every upload of the organization.
 route('GET', '/console/api/uploads', async (p, { query }) => {
   const page = await listUploads(p.organizationId, 50, query.cursor || undefined);
-  return { drafts: await openDrafts(p), data: page.data.map(toPublicUpload), next_cursor: page.nextCursor };
+  // A list row per draft: its header, preview and invalid cells (up to 200 KB each) are read with the draft itself.
+  const drafts = (await openDrafts(p)).map(({ header: _h, preview: _p, invalid_cells: _i, suggested: _s, ...row }) => row);
+  return { drafts, data: page.data.map(toPublicUpload), next_cursor: page.nextCursor };
 });
 route('POST', '/console/api/uploads', async (p, { event, query }) => {
   const draft = await startWebUpload(p, query.filename ?? 'web_upload.csv', rawBodyOf(event));

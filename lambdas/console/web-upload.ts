@@ -75,7 +75,10 @@ export async function startWebUpload(principal: ConsolePrincipal, filename: stri
 /** Phone columns: named like one, or whose sample cells are mostly valid numbers; names by header. */
 export function suggestMapping(header: string[], sample: string[][]): WebDraft['suggested'] {
   const byName = (re: RegExp) => header.find((h) => re.test(h));
+  // A column the API could not map (a blank name, or one several columns share) is never suggested.
+  const mappable = (h: string) => h !== '' && header.indexOf(h) === header.lastIndexOf(h);
   const phone = header.filter((h, i) => {
+    if (!mappable(h)) return false;
     if (/phone|mobile|cell|tel|number|fax/i.test(h)) return true;
     const cells = sample.map((r) => (r[i] ?? '').trim()).filter(Boolean);
     return cells.length > 0 && cells.filter((c) => normalizeUsCa(c)).length / cells.length >= 0.5;

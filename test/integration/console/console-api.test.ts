@@ -293,6 +293,10 @@ describe('in-app upload flow', () => {
     const kept = await call(owner, 'POST', '/uploads?filename=longcell.csv', undefined, { type: 'text/csv', data: longCells });
     expect(kept.status).toBe(200);
     expect(kept.body.draft.preview[0][2]).toBe(`${'y'.repeat(200)}… (90000 characters)`);
+    // The uploads list names each open draft; its header, preview and cells come with the draft alone.
+    const listed = ((await call(owner, 'GET', '/uploads')).body.drafts as Record<string, unknown>[]).find((d) => d.id === kept.body.draft.id)!;
+    expect(listed).toMatchObject({ filename: 'longcell.csv', status: 'pending_mapping', total_rows: 150 });
+    expect([listed.header, listed.preview, listed.invalid_cells]).toEqual([undefined, undefined, undefined]);
   });
 
   it("writes the validation report safe to open: a customer's formula-like cell gets OWASP's leading quote", async () => {

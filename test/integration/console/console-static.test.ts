@@ -59,6 +59,9 @@ describe('mapping suggestions', () => {
   it('suggests phone columns by name or by content, and name columns by header', () => {
     expect(suggestMapping(['First Name', 'Last Name', 'Cell', 'Notes'], [['A', 'B', '555', 'x']])).toEqual({ phone_columns: ['Cell'], first_name_column: 'First Name', last_name_column: 'Last Name' });
     expect(suggestMapping(['name', 'contact', 'other'], [['A', '(212) 555-0143', 'x'], ['B', '415-201-1001', 'y']])).toEqual({ phone_columns: ['contact'], full_name_column: 'name' });
+    // Columns the API cannot map are never suggested: blank names, names several columns share.
+    expect(suggestMapping(['', '', 'mobile'], [['(212) 555-0143', '415-201-1001', '(212) 555-0144']])).toEqual({ phone_columns: ['mobile'] });
+    expect(suggestMapping(['phone', 'phone', 'cell'], [['(212) 555-0143', '415-201-1001', '']])).toEqual({ phone_columns: ['cell'] });
     expect(suggestMapping(['a', 'b'], [['x', 'y']])).toEqual({ phone_columns: [] });
   });
 });
