@@ -18,8 +18,8 @@ export interface RecoveryConstructProps {
 
 /**
  * The recovery job (docs/reliability.md): every 5 minutes, drives uploads and contacts an
- * interruption left non-terminal to a terminal state and publishes events a crash left
- * unpublished. Its timeout stays below the 10-minute claims it takes on each item.
+ * interruption left non-terminal to a terminal state, gives back the phone and slot of a spam
+ * number add or delete cut short, and publishes events a crash left unpublished. Its timeout stays below the 10-minute claims it takes on each item.
  */
 export class RecoveryConstruct extends Construct {
   readonly job: ServiceFunction;
@@ -28,12 +28,12 @@ export class RecoveryConstruct extends Construct {
     super(scope, id);
     this.job = new ServiceFunction(this, 'Job', {
       entry: 'lambdas/recovery/recovery-job.ts',
-      description: 'Recovers interrupted uploads and contacts; publishes unpublished events',
+      description: 'Recovers interrupted uploads, contacts and spam number changes; publishes unpublished events',
       environment: props.environment,
       timeout: Duration.minutes(5),
       memorySize: 1024,
     });
-    // DeleteItem: a `charging` upload that was never charged is removed.
+    // DeleteItem: a `charging` upload that was never charged is removed, a spam phone claim whose number never came.
     grantTable(this.job, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']);
     props.grantUploads(this.job);
     props.grantEmit(this.job);

@@ -5,6 +5,7 @@ import { recoverCreatingContacts } from '../contacts/create-contact';
 import { POOL_LEASE } from '../contacts/pool-job';
 import { releaseLeasesTakenBefore } from '../platform/lease';
 import { recoverUploads, resumeUnfinishedUploads } from '../uploads/reconcile';
+import { recoverSpamSlots } from '../spam/slot-recovery';
 import type { UploadPorts } from '../uploads/workflow';
 import { awsUploadPorts } from '../composition/aws';
 
@@ -20,8 +21,9 @@ const OUTBOX_GRACE_MS = 60_000;
 export async function runRecovery(ports: UploadPorts) {
   const uploads = await recoverUploads(ports);
   const contacts = await recoverCreatingContacts();
+  const spamSlots = await recoverSpamSlots();
   const events = await drainOutbox(ports, new Date(nowMs() - OUTBOX_GRACE_MS).toISOString());
-  const summary = { uploads, contacts, events };
+  const summary = { uploads, contacts, spamSlots, events };
   logger.info('recovery run', summary);
   return summary;
 }
@@ -39,6 +41,7 @@ export async function recoverAfterRestart(ports: UploadPorts, startedAtIso: stri
   const leases = await releaseLeasesTakenBefore([POOL_LEASE], Date.parse(startedAtIso));
   const uploads = await resumeUnfinishedUploads(ports, startedAtIso);
   const contacts = await recoverCreatingContacts(startedAtIso);
+  const spamSlots = await recoverSpamSlots(Date.parse(startedAtIso));
   const events = await drainOutbox(ports, startedAtIso);
-  if (leases || uploads || contacts.resumed || contacts.removed || events.events) logger.warn('recovered after a restart', { leases, uploads, contacts, events });
+  if (leases || uploads || contacts.resumed || contacts.removed || spamSlots.released || events.events) logger.warn('recovered after a restart', { leases, uploads, contacts, spamSlots, events });
 }

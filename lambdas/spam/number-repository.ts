@@ -40,6 +40,12 @@ export interface NumberRecord {
   carrier_statuses: Partial<Record<Carrier, CarrierStatusRecord>>;
   /** Whether the carrier's last completed test flagged the number (edge trigger state). */
   spam_state: Partial<Record<Carrier, boolean>>;
+  /**
+   * The number holds its slot by name on the counter (`slot_<id>`), so that releasing it is
+   * idempotent and an orphan findable. Absent on numbers added before 2026-11-25: their slot is
+   * only part of the count.
+   */
+  slot_reserved?: boolean;
 }
 
 const numberKey = (id: string) => ({ pk: `SPAMNUM#${id}`, sk: 'META' });
@@ -98,6 +104,12 @@ export async function claimPhone(orgId: string, e164: string, numberId: string):
   return insertItem('SpamPhoneGuard', { ...guardKey(orgId, e164), organization_id: orgId, number_id: numberId });
 }
 
+/** Whether a number of the organization holds this phone. */
+export async function phoneClaimed(orgId: string, e164: string): Promise<boolean> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: guardKey(orgId, e164), ConsistentRead: true }));
+  return out.Item !== undefined;
+}
+
 export async function releasePhone(orgId: string, e164: string, numberId: string): Promise<void> {
   // The guard now belongs to another number (re-added since): leave it.
   await conditionalWrite(() =>
@@ -107,17 +119,87 @@ export async function releasePhone(orgId: string, e164: string, numberId: string
   );
 }
 
-/** Takes one slot of the organization's limit; false when the limit is reached (403). */
-export async function reserveSlot(orgId: string, limit: number | null): Promise<boolean> {
+/** A slot change (an add, a delete) not finished by then is recovery's (lambdas/spam/slot-recovery.ts). */
+export const SLOT_CHANGE_BOUND_MS = 5 * 60_000;
+const SLOT_RECOVERY_PK = 'RECOVER#SpamNumberCount';
+const slotAttribute = (numberId: string) => `slot_${numberId}`;
+const watchKey = (orgId: string, atMs: number) => `${new Date(atMs + SLOT_CHANGE_BOUND_MS).toISOString()}#${orgId}`;
+
+export interface HeldSlot {
+  numberId: string;
+  phone: string;
+  /** When the slot was reserved (epoch ms). */
+  at: number;
+}
+
+/**
+ * Takes one slot of the organization's limit for `numberId`, by name, and lists the counter for
+ * recovery (gsi3) until the change is known finished; false when the limit is reached (403).
+ */
+export async function reserveSlotFor(orgId: string, limit: number | null, slot: HeldSlot): Promise<boolean> {
   return updateItem({
     Key: counterKey(orgId),
-    UpdateExpression: `ADD #count :one SET ${COUNT_STAMP.set}`,
-    ...(limit === null ? {} : { ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit' }),
-    ExpressionAttributeNames: { '#count': 'count', ...COUNT_STAMP.names },
-    ExpressionAttributeValues: { ':one': 1, ...COUNT_STAMP.values, ...(limit === null ? {} : { ':limit': limit }) },
+    UpdateExpression: `SET #slot = :slot, gsi3pk = :rpk, gsi3sk = :rsk, ${COUNT_STAMP.set} ADD #count :one`,
+    ConditionExpression: `attribute_not_exists(#slot)${limit === null ? '' : ' AND (attribute_not_exists(#count) OR #count < :limit)'}`,
+    ExpressionAttributeNames: { '#count': 'count', '#slot': slotAttribute(slot.numberId), ...COUNT_STAMP.names },
+    ExpressionAttributeValues: {
+      ':one': 1,
+      ':slot': { phone: slot.phone, at: slot.at },
+      ':rpk': SLOT_RECOVERY_PK,
+      ':rsk': watchKey(orgId, slot.at),
+      ...COUNT_STAMP.values,
+      ...(limit === null ? {} : { ':limit': limit }),
+    },
   });
 }
 
+/** Lists the counter for recovery before a slot is given up (a delete), so a crash part-way is found. */
+export async function watchSlots(orgId: string, atMs: number): Promise<void> {
+  await updateItem({
+    Key: counterKey(orgId),
+    UpdateExpression: 'SET gsi3pk = :rpk, gsi3sk = :rsk',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':rpk': SLOT_RECOVERY_PK, ':rsk': watchKey(orgId, atMs) },
+  });
+}
+
+/** Gives back the slot `numberId` holds: exactly once, however often it is called. */
+export async function releaseSlotOf(orgId: string, numberId: string): Promise<boolean> {
+  return updateItem({
+    Key: counterKey(orgId),
+    UpdateExpression: 'REMOVE #slot ADD #count :minus',
+    ConditionExpression: 'attribute_exists(#slot)',
+    ExpressionAttributeNames: { '#slot': slotAttribute(numberId), '#count': 'count' },
+    ExpressionAttributeValues: { ':minus': -1 },
+  });
+}
+
+/** Counters whose last slot change began before `beforeMs`, with the slots they hold and the mark seen. */
+export async function* watchedCounters(beforeMs: number): AsyncGenerator<{ orgId: string; slots: HeldSlot[]; mark: string }> {
+  const query = { IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk < :before', ExpressionAttributeValues: { ':pk': SLOT_RECOVERY_PK, ':before': watchKey('', beforeMs) } };
+  for await (const item of queryItems(query)) {
+    const orgId = String(item.pk).slice('ORG#'.length);
+    const slots: HeldSlot[] = [];
+    for (const [name, value] of Object.entries(item)) {
+      if (!name.startsWith('slot_')) continue;
+      const held = value as { phone: string; at: number };
+      slots.push({ numberId: name.slice('slot_'.length), phone: held.phone, at: Number(held.at) });
+    }
+    yield { orgId, slots, mark: String(item.gsi3sk) };
+  }
+}
+
+/** Takes the counter off the recovery list, unless another slot change began since `mark` was read. */
+export async function unwatchSlots(orgId: string, mark: string): Promise<void> {
+  await updateItem({
+    Key: counterKey(orgId),
+    UpdateExpression: 'REMOVE gsi3pk, gsi3sk',
+    ConditionExpression: 'gsi3sk = :mark',
+    ExpressionAttributeValues: { ':mark': mark },
+  });
+}
+
+/** A slot of a number added before slots were held by name: only the count knows it. */
 export async function releaseSlot(orgId: string): Promise<void> {
   await updateItem({
     Key: counterKey(orgId),

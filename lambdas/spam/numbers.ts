@@ -5,6 +5,7 @@ import { nowIso, nowMs } from '../platform/clock';
 import { Conflict, Forbidden, InvalidInput, NotFound, RateLimited, UpstreamFailed } from '../platform/domain-errors';
 import { newId, sha256Hex } from '../platform/ids';
 import { logger } from '../platform/logger';
+import { crashPoint } from '../platform/crash-point';
 import type { Carrier } from './carriers';
 import { effectiveLimit, inLimitIds } from './limits';
 import {
@@ -18,9 +19,12 @@ import {
   numberItemKey,
   putNumber,
   releasePhone,
+  phoneClaimed,
   releaseSlot,
+  releaseSlotOf,
   replaceChallenge,
-  reserveSlot,
+  reserveSlotFor,
+  watchSlots,
   type NumberRecord,
 } from './number-repository';
 import { isSmsCapable, normalizeUsCa } from './phone';
@@ -64,12 +68,22 @@ export async function addNumber(ports: SpamNumberPorts, org: Organization, input
   const method = input.verification_method;
   const phone = parseOr400(input.phone_number, method);
   const id = newId();
-  if (!(await claimPhone(org.id, phone.e164, id))) throw new Conflict('This phone number is already monitored in your organization');
+  const duplicate = () => new Conflict('This phone number is already monitored in your organization');
+  // Slot first, held by name and listed for recovery, then the phone, then the number: a crash
+  // between any two leaves a slot whose number never came, which recovery gives back with the
+  // phone (docs/reliability.md, lambdas/spam/slot-recovery.ts).
   const limit = effectiveLimit(org);
-  if (!(await reserveSlot(org.id, limit))) {
-    await releasePhone(org.id, phone.e164, id);
+  if (!(await reserveSlotFor(org.id, limit, { numberId: id, phone: phone.e164, at: nowMs() }))) {
+    // A duplicate is a 409 whatever the limit.
+    if (await phoneClaimed(org.id, phone.e164)) throw duplicate();
     throw new Forbidden(`Spam monitoring number limit reached (${limit}); delete a number or purchase add-on numbers`);
   }
+  crashPoint('spam.after-slot');
+  if (!(await claimPhone(org.id, phone.e164, id))) {
+    await releaseSlotOf(org.id, id);
+    throw duplicate();
+  }
+  crashPoint('spam.after-phone');
   const code = generateCode();
   const at = nowIso();
   const record: NumberRecord = {
@@ -87,12 +101,13 @@ export async function addNumber(ports: SpamNumberPorts, org: Organization, input
     verification: newChallenge(code, method, nowMs()),
     carrier_statuses: {},
     spam_state: {},
+    slot_reserved: true,
   };
   try {
     await putNumber(record);
   } catch (error) {
-    await releaseSlot(org.id);
     await releasePhone(org.id, phone.e164, id);
+    await releaseSlotOf(org.id, id);
     throw error;
   }
   const error = await sendChallengeCode(ports, record, code, method);
@@ -229,12 +244,17 @@ export async function screenshot(org: Organization, id: string, carrier: Carrier
 
 export async function deleteNumber(org: Organization, id: string) {
   const n = await ownNumber(org.id, id);
+  // Listed for recovery first: a crash after the number is gone leaves its phone and slot to it.
+  if (n.slot_reserved) await watchSlots(org.id, nowMs());
   // Removing the item first stops the daily run from testing it; a run already under way fails
   // its conditional writes for this number and stops. Screenshots expire with the bucket rule.
   const removed = await deleteNumberItem(id);
   if (!removed) throw new NotFound('Monitored number not found');
+  crashPoint('spam.after-number-deleted');
   await releasePhone(org.id, n.phone_number, id);
-  await releaseSlot(org.id);
+  // A number added before slots were held by name gives back its share of the count (not idempotent).
+  if (n.slot_reserved) await releaseSlotOf(org.id, id);
+  else await releaseSlot(org.id);
   await deleteRuns(id);
   return { success: true, number_id: id, phone_number: n.phone_number, message: 'Monitoring stopped; the number and its history were removed.' };
 }

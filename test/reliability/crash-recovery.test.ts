@@ -1,6 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { eventTypes, hundredNumbers, newDataDir, startChild, waitFor, type Child } from './harness';
 
 // kill -9 at named points of create, processing and delivery (lambdas/platform/crash-point.ts),
@@ -63,6 +65,45 @@ describe('contacts survive kill -9 at every step', () => {
       expect(await waitFor('contact.completed published', async () => ((await eventTypes(c)).includes('contact.completed') ? eventTypes(c) : null))).toContain('contact.completed');
     }, CHILD_TEST_MS);
   }
+});
+
+describe('spam monitoring survives kill -9 while a number is added or deleted', () => {
+  /** The organization's slot counter as stored: the count and the slots held by name. */
+  async function slotCounter(c: Child): Promise<{ count: number; slots: string[] }> {
+    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: c.dynamo, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+    const out = await client.send(new GetCommand({ TableName: 'phone-validation', Key: { pk: `ORG#${c.organizationId}`, sk: 'SPAMNUMS#COUNT' } }));
+    client.destroy();
+    return { count: Number(out.Item?.count ?? 0), slots: Object.keys(out.Item ?? {}).filter((k) => k.startsWith('slot_')) };
+  }
+  const numbers = async (c: Child) => ((await (await c.request('GET', '/api/v1/spam/numbers')).json()) as { numbers: { phone_number: string }[] }).numbers.map((n) => n.phone_number);
+
+  for (const point of ['spam.after-slot', 'spam.after-phone']) {
+    it(`killed at ${point} while adding: the restart gives back the phone and the slot`, async () => {
+      const c = await crashThenRestart(point, (child) => child.request('POST', '/api/v1/spam/numbers', { phone_number: '+12023181102' }));
+      expect(await numbers(c)).toEqual([]);
+      expect(await slotCounter(c)).toEqual({ count: 0, slots: [] });
+      // The phone is free again, and the slot counted once.
+      expect((await c.request('POST', '/api/v1/spam/numbers', { phone_number: '+12023181102' })).status).toBe(201);
+      expect(await numbers(c)).toEqual(['+12023181102']);
+      expect((await slotCounter(c)).count).toBe(1);
+    }, CHILD_TEST_MS);
+  }
+
+  it('killed after the number is deleted, before its phone and slot: the restart gives both back', async () => {
+    const dataDir = newDataDir();
+    const first = await startChild(dataDir, { FAULT_CRASH_AT: 'spam.after-number-deleted' });
+    children.push(first);
+    const added = await first.request('POST', '/api/v1/spam/numbers', { phone_number: '+12023181649' });
+    expect(added.status).toBe(201);
+    const id = ((await added.json()) as { number: { id: string } }).number.id;
+    await first.request('DELETE', `/api/v1/spam/numbers/${id}`).catch(() => undefined);
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    const second = await startChild(dataDir);
+    children.push(second);
+    expect(await numbers(second)).toEqual([]);
+    expect(await slotCounter(second)).toEqual({ count: 0, slots: [] });
+    expect((await second.request('POST', '/api/v1/spam/numbers', { phone_number: '+12023181649' })).status).toBe(201);
+  }, CHILD_TEST_MS);
 });
 
 describe('webhook delivery survives kill -9 between the send and its record', () => {
