@@ -166,6 +166,14 @@ export async function putLedgerEntry(entry: LedgerEntry): Promise<void> {
   });
 }
 
+/** Every balance that holds in-flight marks, with their change ids, a page at a time. */
+export async function* balancesWithInflight(): AsyncGenerator<{ orgId: string; changeIds: string[] }> {
+  for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': 'BALANCES' } })) {
+    const changeIds = Object.keys((item.inflight as Record<string, unknown> | undefined) ?? {});
+    if (changeIds.length > 0) yield { orgId: String(item.organization_id), changeIds };
+  }
+}
+
 /** Every organization that has a balance, a page at a time. */
 export async function* balanceOrganizations(): AsyncGenerator<string> {
   for await (const item of queryItems({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': 'BALANCES' } })) {

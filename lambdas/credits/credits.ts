@@ -3,6 +3,7 @@ import { newId } from '../platform/ids';
 import { crashPoint } from '../platform/crash-point';
 import {
   applyPoolDelta,
+  balancesWithInflight,
   clearInflight,
   createBalance,
   getBalanceItem,
@@ -175,6 +176,26 @@ async function alreadyApplied(
   return entry ? fromLedger(entry, true) : null;
 }
 
+/**
+ * Clears the in-flight marks whose change is already in the ledger: a process that died between
+ * the ledger entry and the clear left them (the balance is right; the mark only says the change was
+ * under way). A mark with no ledger entry is a change applied but not recorded yet: that is the
+ * recovery of the resource it paid for (`chargeOf`), which records it and clears its mark. Safe
+ * beside a running change: clearing is idempotent, and a change clears its mark only after its
+ * ledger entry exists.
+ */
+export async function clearRecordedInflightMarks(): Promise<{ cleared: number }> {
+  let cleared = 0;
+  for await (const balance of balancesWithInflight()) {
+    for (const changeId of balance.changeIds) {
+      if (!(await getLedgerEntry(balance.orgId, changeId))) continue;
+      await clearInflight(balance.orgId, changeId);
+      cleared++;
+    }
+  }
+  return { cleared };
+}
+
 export async function addPurchased(orgId: string, amount: number, reason = 'purchase'): Promise<ChargeResult> {
   if (!Number.isInteger(amount) || amount <= 0) throw new Error('amount must be a positive integer');
   const changeId = `purchase:${newId()}`;
@@ -241,6 +262,7 @@ async function recordChange(
     created_at: nowIso(),
   };
   await putLedgerEntry(entry);
+  crashPoint(`credits.before-clear:${kind}`);
   await clearInflight(orgId, changeId);
   return fromLedger(entry, replayed);
 }

@@ -6,6 +6,7 @@ import { POOL_LEASE } from '../contacts/pool-job';
 import { releaseLeasesTakenBefore } from '../platform/lease';
 import { recoverUploads, resumeUnfinishedUploads } from '../uploads/reconcile';
 import { recoverSpamSlots } from '../spam/slot-recovery';
+import { clearRecordedInflightMarks } from '../credits/credits';
 import type { UploadPorts } from '../uploads/workflow';
 import { awsUploadPorts } from '../composition/aws';
 
@@ -22,8 +23,10 @@ export async function runRecovery(ports: UploadPorts) {
   const uploads = await recoverUploads(ports);
   const contacts = await recoverCreatingContacts();
   const spamSlots = await recoverSpamSlots();
+  // After the resource recoveries, which record what was applied but not recorded.
+  const inflightMarks = await clearRecordedInflightMarks();
   const events = await drainOutbox(ports, new Date(nowMs() - OUTBOX_GRACE_MS).toISOString());
-  const summary = { uploads, contacts, spamSlots, events };
+  const summary = { uploads, contacts, spamSlots, inflightMarks, events };
   logger.info('recovery run', summary);
   return summary;
 }
@@ -42,6 +45,9 @@ export async function recoverAfterRestart(ports: UploadPorts, startedAtIso: stri
   const uploads = await resumeUnfinishedUploads(ports, startedAtIso);
   const contacts = await recoverCreatingContacts(startedAtIso);
   const spamSlots = await recoverSpamSlots(Date.parse(startedAtIso));
+  const inflightMarks = await clearRecordedInflightMarks();
   const events = await drainOutbox(ports, startedAtIso);
-  if (leases || uploads || contacts.resumed || contacts.removed || spamSlots.released || events.events) logger.warn('recovered after a restart', { leases, uploads, contacts, spamSlots, events });
+  if (leases || uploads || contacts.resumed || contacts.removed || spamSlots.released || inflightMarks.cleared || events.events) {
+    logger.warn('recovered after a restart', { leases, uploads, contacts, spamSlots, inflightMarks, events });
+  }
 }

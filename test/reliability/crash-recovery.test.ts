@@ -51,8 +51,17 @@ describe('uploads survive kill -9 at every step', () => {
   }
 });
 
+/** The change ids marked in flight on the organization's balance item. */
+async function inflightMarks(c: Child): Promise<string[]> {
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: c.dynamo, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  const out = await client.send(new GetCommand({ TableName: 'phone-validation', Key: { pk: `ORG#${c.organizationId}`, sk: 'BALANCE' } }));
+  client.destroy();
+  return Object.keys((out.Item?.inflight as Record<string, unknown> | undefined) ?? {});
+}
+
 describe('contacts survive kill -9 at every step', () => {
-  for (const point of ['contact.after-debit', 'contact.after-queued', 'contact.after-completed']) {
+  // credits.before-clear:debit: the charge is in the ledger, its in-flight mark not yet cleared.
+  for (const point of ['credits.before-clear:debit', 'contact.after-debit', 'contact.after-queued', 'contact.after-completed']) {
     it(`killed at ${point}: the contact is charged once and completes, with its event`, async () => {
       // Past create, the child's pool (every 300 ms) takes the contact and the crash comes in processing.
       const c = await crashThenRestart(point, (child) => child.request('POST', '/api/v2/contacts', { phone: '+12125550123', validation_tier: 'max' }));
@@ -62,6 +71,8 @@ describe('contacts survive kill -9 at every step', () => {
       });
       expect(contacts[0]).toMatchObject({ status: 'completed', credits_charged: 2 });
       expect(await balance(c)).toBe(998);
+      // Nothing is left marked as under way on the balance.
+      expect(await inflightMarks(c)).toEqual([]);
       expect(await waitFor('contact.completed published', async () => ((await eventTypes(c)).includes('contact.completed') ? eventTypes(c) : null))).toContain('contact.completed');
     }, CHILD_TEST_MS);
   }

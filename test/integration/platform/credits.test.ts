@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import * as admin from '../../../lambdas/admin/admin';
-import { debit, getBalance, InsufficientCreditsError, refund, replenishIfDue } from '../../../lambdas/credits/credits';
+import { chargeOf, clearRecordedInflightMarks, debit, getBalance, InsufficientCreditsError, refund, replenishIfDue } from '../../../lambdas/credits/credits';
 import { getLedgerEntry } from '../../../lambdas/credits/balance-repository';
 
 const service = useTestService();
@@ -52,6 +52,23 @@ describe('credits module against the embedded table', () => {
     expect(retry.replayed).toBe(true);
     expect(await getBalance(org.id)).toEqual({ total: 6, subscription: 0, purchased: 6 });
     expect(await getLedgerEntry(org.id, 'upload:crash')).toMatchObject({ purchased_delta: -4 });
+  });
+
+  it('recovery clears in-flight marks already in the ledger and leaves the unrecorded ones to their resource', async () => {
+    const org = await admin.createOrganization({ name: 'Marks', credits: 10 });
+    const { applyPoolDelta, getBalanceItem, putLedgerEntry } = await import('../../../lambdas/credits/balance-repository');
+    const at = new Date().toISOString();
+    // Recorded, then the process died before the clear; and applied, then died before the ledger.
+    expect(await applyPoolDelta(org.id, 'upload:recorded', { subscription: 0, purchased: -2 }, { kind: 'none' }, at)).toBe(true);
+    await putLedgerEntry({ change_id: 'upload:recorded', organization_id: org.id, kind: 'debit', subscription_delta: 0, purchased_delta: -2, reason: 'upload', resource_id: null, refunds_change_id: null, created_at: at });
+    expect(await applyPoolDelta(org.id, 'upload:unrecorded', { subscription: 0, purchased: -3 }, { kind: 'none' }, at)).toBe(true);
+    const { cleared } = await clearRecordedInflightMarks();
+    expect(cleared).toBeGreaterThanOrEqual(1);
+    expect(Object.keys((await getBalanceItem(org.id))!.inflight)).toEqual(['upload:unrecorded']);
+    // The unrecorded one is the upload's recovery's to record (chargeOf), which clears it too.
+    expect(await chargeOf(org.id, 'upload:unrecorded')).toMatchObject({ amount: 3 });
+    expect(Object.keys((await getBalanceItem(org.id))!.inflight)).toEqual([]);
+    expect(await getBalance(org.id)).toEqual({ total: 5, subscription: 0, purchased: 5 });
   });
 
   it('replenishes the subscription pool once per billing period, capped', () => service.clock.run(async () => {
