@@ -1,11 +1,12 @@
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, InvalidInput, isRefusal } from '../platform/domain-errors';
-import { nowIso, nowUnix } from '../platform/clock';
+import { nowIso, nowMs, nowUnix } from '../platform/clock';
 import { newId } from '../platform/ids';
 import { conditionalWrite, db, tableName, insertItem } from '../platform/table';
 import { filesBucket, getObject, linkSigner } from '../platform/blob';
 import { MAX_CSV_BYTES } from './request';
+import { getUpload } from './upload-repository';
 
 // Large files in AWS: API Gateway carries at most 10 MB and a Lambda takes a 6 MB event (binary
 // bodies base64 encoded, so a multipart file over about 4.4 MB), so a CSV or a JSON document up to
@@ -56,12 +57,14 @@ export async function createFromStagedOnce<T>(orgId: string, stagedId: string, c
   const uploadId = newId();
   const key = claimKey(orgId, stagedId);
   const claimed = await insertItem('StagedUploadClaim', { ...key, organization_id: orgId, upload_id: uploadId, claimed_at: nowIso(), ttl: nowUnix() + CLAIM_TTL_SECONDS });
-  if (!claimed) {
+  if (!claimed && !(await takeOverAbandonedClaim(key, uploadId))) {
     const existing = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-    const by = existing.Item?.upload_id ? ` by upload ${String(existing.Item.upload_id)}` : '';
-    throw new Conflict(
-      `staged_upload_id ${stagedId} was already used${by}; a staged file makes one upload. To upload it again, POST /api/v1/uploads/staging for a new staged_upload_id and send the file there`,
-    );
+    const holder = existing.Item?.upload_id ? String(existing.Item.upload_id) : null;
+    const upload = holder ? await getUpload(holder) : null;
+    const again = 'To upload it again, POST /api/v1/uploads/staging for a new staged_upload_id and send the file there';
+    if (upload && upload.status !== 'charging') throw new Conflict(`staged_upload_id ${stagedId} was already used by upload ${holder}; a staged file makes one upload. ${again}`);
+    // Its create is under way, or was cut off mid-charge and recovery finishes it (docs/uploads.md).
+    throw new Conflict(`staged_upload_id ${stagedId} is in use by a create still under way${holder ? ` (upload ${holder})` : ''}; a staged file makes one upload. If that create does not finish, retry in a few minutes. ${again}`);
   }
   try {
     return await create(uploadId);
@@ -69,6 +72,32 @@ export async function createFromStagedOnce<T>(orgId: string, stagedId: string, c
     if (isRefusal(error)) await releaseClaim(key, uploadId);
     throw error;
   }
+}
+
+/** A request lives at most 30 s behind API Gateway: a claim this old whose upload never appeared was abandoned. */
+const ABANDONED_CLAIM_MS = 2 * 60_000;
+
+/**
+ * A create killed after its claim and before its upload record existed charged nothing (the charge
+ * comes after the record): its claim passes to this create, so the retry goes on instead of naming
+ * an upload that does not exist. A record in `charging` is recovery's; the claim stays with it.
+ */
+async function takeOverAbandonedClaim(key: { pk: string; sk: string }, uploadId: string): Promise<boolean> {
+  const existing = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  const holder = existing.Item?.upload_id as string | undefined;
+  const claimedAt = Date.parse(String(existing.Item?.claimed_at ?? ''));
+  if (!holder || !(nowMs() - claimedAt > ABANDONED_CLAIM_MS) || (await getUpload(holder))) return false;
+  return conditionalWrite(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET upload_id = :mine, claimed_at = :at',
+        ConditionExpression: 'upload_id = :abandoned',
+        ExpressionAttributeValues: { ':mine': uploadId, ':at': nowIso(), ':abandoned': holder },
+      }),
+    ),
+  );
 }
 
 async function releaseClaim(key: { pk: string; sk: string }, uploadId: string): Promise<void> {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import * as admin from '../../../lambdas/admin/admin';
 import { newCustomer } from '../../support/customer';
+import { createFromStagedOnce } from '../../../lambdas/uploads/staging';
 
 const service = useTestService();
 
@@ -94,5 +95,27 @@ describe('large files through S3 staging', () => {
       expect(await uploadCount(key)).toBe(1);
       await service.runtime.settleWorkflows();
     });
+
+    it('a create cut off after its claim, before its upload existed, passes the claim on once it is clearly abandoned', () => service.clock.run(async () => {
+      const { org, key } = await orgWithCredits(1_000);
+      const id = await stageFile(key, 110, 6000);
+      const start = Date.now();
+      service.clock.set(() => start);
+      // The claim is taken and the process dies before the upload record (nothing charged).
+      await expect(createFromStagedOnce(org.id, id, () => Promise.reject(new Error('killed')))).rejects.toThrow('killed');
+      const soon = await create(key, { staged_upload_id: id, phone_column: 'phone' });
+      expect(soon.status).toBe(409);
+      expect(((await soon.json()) as { detail: string }).detail).toMatch(new RegExp(`^staged_upload_id ${id} is in use by a create still under way`));
+      // Long past any request's life: the retry goes on, charged once.
+      service.clock.set(() => start + 3 * 60_000);
+      const retried = await create(key, { staged_upload_id: id, phone_column: 'phone' });
+      expect(retried.status).toBe(200);
+      expect((await admin.showBalance(org.id)).total).toBe(1_000 - 110);
+      // And the staged id is now used by a real upload.
+      const again = await create(key, { staged_upload_id: id, phone_column: 'phone' });
+      expect(again.status).toBe(409);
+      expect(((await again.json()) as { detail: string }).detail).toContain(`was already used by upload ${((await retried.json()) as { id: string }).id}`);
+      await service.runtime.settleWorkflows();
+    }));
   });
 });
