@@ -148,7 +148,8 @@ export function startConsoleOidc(options: { origin: string; logins: ConsoleLogin
       return true;
     },
     async verifyAccessToken(token) {
-      const { payload } = await jwtVerify(token, jwks, { issuer, audience: CONSOLE_AUDIENCE, algorithms: ['RS256'] });
+      // A token must expire, as API Gateway's JWT authorizer requires (`exp` after the current time).
+      const { payload } = await jwtVerify(token, jwks, { issuer, audience: CONSOLE_AUDIENCE, algorithms: ['RS256'], requiredClaims: ['exp'] });
       return payload;
     },
   };

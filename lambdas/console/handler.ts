@@ -11,6 +11,7 @@ import { originalLink, processedLink } from '../uploads/downloads';
 import { ProcessedDownloadQuery } from '../uploads/routes';
 import { column } from '../uploads/request';
 import { parseOr400 } from '../platform/http/validation';
+import { isUuid } from '../platform/ids';
 import { readStaged, stageUpload } from '../uploads/staging';
 import { toPublicUpload, type UploadRecord } from '../uploads/upload';
 import { getUpload, listUploads } from '../uploads/upload-repository';
@@ -215,8 +216,6 @@ async function ownUpload(p: ConsolePrincipal, id: string): Promise<UploadRecord>
 
 const HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /**
  * The route's path parameters, decoded. Every one but a download's `kind` is an id, and every id
  * is a UUID: anything else names nothing (404, as in the public API), before it reaches a table key.
@@ -232,7 +231,7 @@ function pathParams(names: string[], match: RegExpExecArray): Record<string, str
     }
     if (name !== 'kind') {
       value = value.toLowerCase();
-      if (!UUID.test(value)) throw new NotFound('Not found');
+      if (!isUuid(value)) throw new NotFound('Not found');
     }
     params[name] = value;
   });

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { AuthenticationFailed, Forbidden } from '../platform/domain-errors';
+import { isUuid } from '../platform/ids';
 import { getMembership, getOrganization, getUser, listMembershipsOfUser, type Organization, type User } from '../auth/identity-repository';
 
 // Who is calling a console route. The JWT was already verified before the handler runs: in AWS by
@@ -30,7 +31,8 @@ export function verifiedClaims(event: APIGatewayProxyEventV2): Record<string, un
  */
 export function userIdOf(claims: Record<string, unknown>): string | null {
   const id = claims.username ?? claims.sub;
-  return typeof id === 'string' && id ? id : null;
+  // The service's user ids are UUIDs; anything else names no user (and never reaches a table key).
+  return typeof id === 'string' && isUuid(id) ? id.toLowerCase() : null;
 }
 
 export async function consolePrincipal(event: APIGatewayProxyEventV2): Promise<ConsolePrincipal> {

@@ -221,7 +221,8 @@ function reportCsv(cells: InvalidCell[], failure: WebDraft['failure']): string {
 
 export async function reportLink(principal: ConsolePrincipal, id: string): Promise<{ url: string }> {
   const draft = await ownDraft(principal, id);
-  if (draft.status !== 'validation_failed' && draft.status !== 'awaiting_confirmation') throw new Conflict('No validation report yet: map the columns first');
+  // Every validated draft has one, also once confirmed (the report stays with the upload it became).
+  if (!['validation_failed', 'awaiting_confirmation', 'confirming', 'confirmed'].includes(draft.status)) throw new Conflict('No validation report yet: map the columns first');
   const name = draft.filename.replace(/\.csv$/i, '') + '_validation.csv';
   return { url: await presignGet(filesBucket(), reportKey(draft), 3600, `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`) };
 }

@@ -62,6 +62,9 @@ describe('console API authorization', () => {
       await tokenFor(service.userId, { aud: 'someone-else' }),
       await tokenFor(service.userId, { iss: 'http://evil.example/oidc' }),
       await tokenFor(service.userId, { exp: Math.floor(Date.now() / 1000) - 120 }),
+      // Signed with the provider's own key, yet no expiry (API Gateway's authorizer refuses it too), or no user id a user can have.
+      await tokenFor(service.userId, { exp: null }),
+      await tokenFor('u'.repeat(5000)),
     ]) {
       expect((await call(token, 'GET', '/me')).status).toBe(401);
     }
@@ -313,6 +316,8 @@ describe('in-app upload flow', () => {
     const id = await draftReadyToConfirm(owner, 110);
     expect((await call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard', expected_credits: 110 })).status).toBe(200);
     await service.runtime.settleWorkflows();
+    // The validation report stays available once the draft is an upload.
+    expect((await call(owner, 'GET', `/uploads/${id}/report`)).status).toBe(200);
     for (const query of ['sort=garbage', 'include_identity=maybe', 'neutralize_formulas=1']) {
       const res = await call(owner, 'GET', `/uploads/${id}/download/processed?${query}`);
       expect(res.status, query).toBe(400);
