@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import * as z from '../platform/zod';
 import { AdminError, listKeys, mintKey, removeMember, revokeKey } from '../admin/admin';
-import { getApiKeyById } from '../auth/identity-repository';
+import { getApiKeyById, getMembership } from '../auth/identity-repository';
 import { getBalance } from '../credits/credits';
 import { HttpError } from '../platform/errors';
 import { toHttpError } from '../platform/http/error-response';
@@ -105,6 +105,8 @@ route('GET', '/console/api/members', async (p) => {
 route('DELETE', '/console/api/members/{userId}', async (p, { params }) => {
   requireOwner(p);
   if (params.userId === p.userId) throw new InvalidInput('You cannot remove yourself; another owner can');
+  // Someone who is not a member (any more) is not found, like an unknown key or endpoint.
+  if (!(await getMembership(p.organizationId, params.userId!))) throw new NotFound('Member not found');
   const result = await adminCall(() => removeMember(p.organizationId, params.userId!));
   return { user_id: params.userId, revoked_keys: result.revokedKeys };
 });

@@ -119,6 +119,9 @@ describe('developer panel', () => {
     expect(row).not.toHaveProperty('key_hash');
     const removed = await call(owner, 'DELETE', `/members/${second.id}`);
     expect(removed.body).toEqual({ user_id: second.id, revoked_keys: 1 });
+    // Removed already, or never a member: not found, like an unknown key.
+    const again = await call(owner, 'DELETE', `/members/${second.id}`);
+    expect([again.status, again.body.detail]).toEqual([404, 'Member not found']);
     expect((await use()).status).toBe(401);
     expect((await call(owner, 'POST', '/keys', { expires_at: '2001-01-01T00:00:00Z' })).status).toBe(400);
     expect((await call(owner, 'DELETE', `/members/${service.userId}`)).status).toBe(400);
