@@ -2,6 +2,7 @@ import { dataDirFromEnv, readRuntimeState } from '../local/environment';
 import { startRuntime, type Runtime } from '../local/runtime';
 import { markDemoKeyShown } from '../local/seed';
 import { AWS_LIMITS } from '../local/api-gateway-server';
+import { freePortPair } from '../local/free-port-pair';
 
 // `npm start`: the whole service on this machine on embedded backends.
 const port = Number(process.env.PORT ?? 3000);
@@ -19,10 +20,17 @@ if (running) {
 }
 
 /** What to do about a start that failed, in one line (the common causes are the operator's to fix). */
-function startFailure(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
+async function startFailure(error: unknown): Promise<string> {
+  const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const keyNote = 'If no API key has been shown yet, the next successful start shows one.';
-  if (e?.code === 'EADDRINUSE') return `Cannot start: ${host}:${port} is already in use. Stop what is using it, or choose another port (PORT=${port === 3000 ? 3001 : port + 1} npm start). ${keyNote}`;
+  // The API's port, or the file store's default one (PORT + 1): either way, a PORT whose pair is free.
+  const filesPortBusy = e?.cause?.code === 'EADDRINUSE' && process.env.FILES_PORT === undefined;
+  if (e?.code === 'EADDRINUSE' || filesPortBusy) {
+    const busy = filesPortBusy ? `${host}:${port + 1} (the embedded file store, PORT + 1)` : `${host}:${port}`;
+    const free = await freePortPair(host, port + 2);
+    const instead = free === null ? 'choose other ports (PORT, FILES_PORT)' : `start on free ports (PORT=${free} npm start)`;
+    return `Cannot start: ${busy} is already in use. Stop what is using it, or ${instead}. ${keyNote}`;
+  }
   if (e?.code === 'EACCES') return `Cannot start: no permission to listen on ${host}:${port}. Choose a port above 1023 (PORT=3000 npm start). ${keyNote}`;
   if (e?.code === 'EADDRNOTAVAIL') return `Cannot start: ${host} is not an address of this machine. Set HOST to one of its addresses (HOST=127.0.0.1 npm start). ${keyNote}`;
   return `Cannot start: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}. ${keyNote} (set DEBUG=1 for the stack trace)`;
@@ -32,7 +40,7 @@ let runtime: Runtime;
 try {
   runtime = await startRuntime({ port, host, dataDir, maxBodyBytes, maxPayloadBytes, seedDemo: true });
 } catch (error) {
-  console.error(startFailure(error));
+  console.error(await startFailure(error));
   if (process.env.DEBUG) console.error(error);
   process.exit(1);
 }

@@ -63,9 +63,11 @@ function inputsHash(): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// Inside the checkout (beside Node's compile cache, vitest.config.ts), not the system temp folder:
-// two checkouts on one machine then never read each other's bundles, and a fresh clone synthesizes.
-const CACHE = join(PROJECT_ROOT, 'node_modules', '.cache', 'deployed-synth');
+// Inside the checkout (with the tests' screenshots), not the system temp folder: two checkouts on
+// one machine then never read each other's bundles, and a fresh clone synthesizes. Not under
+// node_modules: a map's sources are paths relative to it, and tools/trim-source-map.mjs tells a
+// dependency by the node_modules in its path, which a path from inside node_modules lacks.
+const CACHE = join(PROJECT_ROOT, '.test-cache', 'deployed-synth');
 
 /**
  * The stack synthesized with real bundling (esbuild from node_modules, no Docker), once per change

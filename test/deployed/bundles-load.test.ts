@@ -2,10 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { deployedAssembly, type DeployedAssembly } from './assembly';
+import { PROJECT_ROOT } from '../../lib/service-function';
 import { NODE22 } from './node22';
 import { decode } from '@jridgewell/sourcemap-codec';
 
@@ -41,7 +42,8 @@ describe('synthesized bundles', () => {
     for (const fn of assembly.functions) {
       const file = join(fn.assetDir, `${fn.handler.split('.')[0]}.mjs`);
       const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; sourcesContent?: unknown; mappings: string };
-      const dependencies = map.sources.filter((source) => source.includes('node_modules/'));
+      // Each source where it really is (relative to the map), not by how its path reads.
+      const dependencies = map.sources.filter((source) => !resolve(dirname(file), source).startsWith(join(PROJECT_ROOT, 'lambdas') + sep));
       if (dependencies.length > 0 || map.sourcesContent !== undefined || !map.sources.some((source) => /lambdas\/.+\.ts$/.test(source))) {
         failures.push(`${fn.logicalId}: ${dependencies.length} dependency sources, sourcesContent ${map.sourcesContent === undefined ? 'absent' : 'present'}`);
       }

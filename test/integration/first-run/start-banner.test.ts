@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePortPair } from '../../../local/free-port-pair';
 
 // `npm start` as a new user meets it (issue 16, item 12): real child processes of bin/local.ts on a
 // fresh data folder. A start that fails before the key is shown says so in one line, and the next
@@ -42,13 +43,13 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-function start(port: number): Started {
+function start(port: number, env: Record<string, string | undefined> = {}): Started {
   // Node with tsx's loader, as `npm start` runs it, without a wrapper process that a kill would orphan the server behind.
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
     cwd: root,
     // The file store on a port of its own choosing: its default (the API's port + 1) may belong to
     // another test's server while files run in parallel.
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), FILES_PORT: '0', HOST: '127.0.0.1', DEBUG: '' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), FILES_PORT: '0', HOST: '127.0.0.1', DEBUG: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -98,6 +99,10 @@ describe('npm start: first-run banner', () => {
     const lines = busy.output().split('\n').filter((l) => l.trim());
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^Cannot start: 127\.0\.0\.1:\d+ is already in use\. .*PORT=\d+ npm start.*next successful start shows one/);
+    // The suggestion works as given: its port and the next (the file store's default) are free.
+    const suggested = Number(/PORT=(\d+) npm start/.exec(lines[0]!)![1]);
+    await close(await listen(suggested));
+    await close(await listen(suggested + 1));
 
     const port = await freePort();
     const second = start(port);
@@ -124,4 +129,21 @@ describe('npm start: first-run banner', () => {
     expect(again).toContain(`npm run -s admin -- mint-key --org ${org} --user ${user}`);
     expect(shown).toContain(`export API=http://127.0.0.1:${port} KEY=${key} ORG=${org} DATA_DIR=${dataDir}`);
   }, 120_000);
+  it("busy file store port (PORT + 1, another copy's): the line says so and suggests a PORT whose pair is free", async () => {
+    const port = (await freePortPair('127.0.0.1', 20_000 + Math.floor(Math.random() * 20_000)))!;
+    const blocker = await listen(port + 1);
+    const own = mkdtempSync(join(tmpdir(), 'pvs-banner-files-'));
+    try {
+      const busy = start(port, { FILES_PORT: undefined, DATA_DIR: own });
+      expect(await busy.exited).not.toBe(0);
+      const lines = busy.output().split('\n').filter((l) => l.trim());
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^Cannot start: 127\\.0\\.0\\.1:${port + 1} \\(the embedded file store, PORT \\+ 1\\) is already in use\\. .*PORT=\\d+ npm start`));
+      const suggested = Number(/PORT=(\d+) npm start/.exec(lines[0]!)![1]);
+      expect(suggested).toBeGreaterThan(port + 1);
+    } finally {
+      await close(blocker);
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
 });
