@@ -23,10 +23,8 @@ export async function runRecovery(ports: UploadPorts) {
   const uploads = await recoverUploads(ports);
   const contacts = await recoverCreatingContacts();
   const spamSlots = await recoverSpamSlots();
-  // After the resource recoveries, which record what was applied but not recorded.
-  const inflightMarks = await clearRecordedInflightMarks();
   const events = await drainOutbox(ports, new Date(nowMs() - OUTBOX_GRACE_MS).toISOString());
-  const summary = { uploads, contacts, spamSlots, inflightMarks, events };
+  const summary = { uploads, contacts, spamSlots, events };
   logger.info('recovery run', summary);
   return summary;
 }
@@ -45,6 +43,8 @@ export async function recoverAfterRestart(ports: UploadPorts, startedAtIso: stri
   const uploads = await resumeUnfinishedUploads(ports, startedAtIso);
   const contacts = await recoverCreatingContacts(startedAtIso);
   const spamSlots = await recoverSpamSlots(Date.parse(startedAtIso));
+  // The daily billing job does this in AWS; a restarted local process need not wait for it.
+  // After the resource recoveries above, which record what was applied but not recorded.
   const inflightMarks = await clearRecordedInflightMarks();
   const events = await drainOutbox(ports, startedAtIso);
   if (leases || uploads || contacts.resumed || contacts.removed || spamSlots.released || inflightMarks.cleared || events.events) {

@@ -176,6 +176,7 @@ export async function releaseSlotOf(orgId: string, numberId: string): Promise<bo
 
 /** Counters whose last slot change began before `beforeMs`, with the slots they hold and the mark seen. */
 export async function* watchedCounters(beforeMs: number): AsyncGenerator<{ orgId: string; slots: HeldSlot[]; mark: string }> {
+  // Marks are `<change time + bound>#<org>`: every mark of a change that began before `beforeMs` sorts below this.
   const query = { IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk < :before', ExpressionAttributeValues: { ':pk': SLOT_RECOVERY_PK, ':before': watchKey('', beforeMs) } };
   for await (const item of queryItems(query)) {
     const orgId = String(item.pk).slice('ORG#'.length);

@@ -36,7 +36,6 @@ export function byIdParams<K extends string>(name: K, notFoundDetail: string, de
   return z.object({ [name]: id } as { [P in K]: typeof id });
 }
 
-
 /**
  * A list's `limit` query parameter: an integer from 1 to `max`, `fallback` when absent. Any other
  * value (empty, `5,7` from a repeated parameter, which API Gateway joins with a comma, a fraction)
