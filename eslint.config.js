@@ -3,7 +3,7 @@ import { featureBoundaries } from './tools/eslint/feature-boundaries.js';
 
 // The layers the code keeps (docs/architecture.md), held by the linter; test/unit/platform/
 // lint-rules.test.ts checks that a deliberate violation of each fails.
-const FEATURES = ['admin', 'api', 'auth', 'classification', 'contacts', 'credits', 'events', 'ratelimit', 'recovery', 'spam', 'uploads', 'webhooks'];
+const FEATURES = ['admin', 'api', 'auth', 'classification', 'contacts', 'credits', 'ratelimit', 'recovery', 'spam', 'uploads', 'webhooks'];
 
 /** The spec's rules: plain functions, no storage, no AWS, no runtime configuration. */
 export const RULE_FILES = [
@@ -17,7 +17,7 @@ export const RULE_FILES = [
 ];
 
 /** The HTTP layer: the one place that speaks HTTP statuses; everything else throws domain errors. */
-export const HTTP_LAYER = ['lambdas/api/**', 'lambdas/platform/http/**', 'lambdas/platform/handler.ts', 'lambdas/console/handler.ts'];
+export const HTTP_LAYER = ['lambdas/api/**', 'lambdas/platform/http/**', 'lambdas/functions/http/**'];
 
 const noLocal = { group: ['**/local/**', '**/local'], message: 'lambdas/ is what AWS runs: local stand-ins live in local/ and are wired by the local runtime.' };
 
@@ -55,21 +55,34 @@ export default tseslint.config(
     rules: { 'project/feature-boundaries': 'error' },
   },
   {
-    // A rule says what went wrong (lambdas/platform/domain-errors.ts); which status and headers that
-    // is, is the HTTP layer's business (lambdas/platform/http/error-response.ts, one table).
+    // Entries are a tier of their own (lambdas/functions/{http,steps,queues,jobs}): only they wire a
+    // runtime's ports (composition/) into use cases and mount operations on the HTTP stack (api/).
+    // Features are libraries: they take ports as parameters and never reach for a runtime.
     files: ['lambdas/**/*.ts'],
-    ignores: HTTP_LAYER,
+    ignores: [...HTTP_LAYER, 'lambdas/functions/**', 'lambdas/composition/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)errors$', message: 'Only the HTTP layer builds HTTP errors: throw a domain error from lambdas/platform/domain-errors.ts.' }] }],
+      'no-restricted-imports': ['error', { patterns: [
+        { regex: '(^|/)composition/', message: 'Only an entry (lambdas/functions/) wires a composition root: take the ports as a parameter.', allowTypeImports: true },
+        { regex: '(^|/)api/', message: 'Only an entry (lambdas/functions/http/) mounts operations on the HTTP stack (lambdas/api/).' },
+        { regex: '(^|/)functions/', message: 'Nothing in lambdas/ imports an entry: lib/ deploys them and local/ runs them.' },
+        // A rule says what went wrong (lambdas/platform/domain-errors.ts); which status and headers
+        // that is, is the HTTP layer's business (lambdas/platform/http/error-response.ts, one table).
+        { regex: '(^|/)errors$', message: 'Only the HTTP layer builds HTTP errors: throw a domain error from lambdas/platform/domain-errors.ts.' },
+      ] }],
     },
   },
   {
-    // The shared platform serves every feature and knows none (its $default function entry,
-    // handler.ts, is the one composition point that mounts the API's routes).
-    files: ['lambdas/platform/**/*.ts'],
-    ignores: ['lambdas/platform/handler.ts', 'lambdas/platform/config.ts'],
+    files: ['lambdas/composition/**/*.ts', 'lambdas/api/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noLocal, { group: FEATURES.map((f) => `../${f}/*`).concat(FEATURES.map((f) => `../../${f}/*`)), message: 'The platform must not depend on a feature (a type-only import of a feature type is allowed).', allowTypeImports: true }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)functions/', message: 'Nothing in lambdas/ imports an entry: lib/ deploys them and local/ runs them.' }] }],
+    },
+  },
+  {
+    // The shared platform serves every feature and knows none.
+    files: ['lambdas/platform/**/*.ts'],
+    ignores: ['lambdas/platform/config.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noLocal, { group: [...FEATURES, 'functions', 'composition'].flatMap((f) => [`../${f}/*`, `../../${f}/*`, `../../${f}/*/*`]), message: 'The platform must not depend on a feature, an entry or a composition root (a type-only import of a feature type is allowed).', allowTypeImports: true }] }],
     },
   },
   {

@@ -10,7 +10,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 const [apiKey, stagedUploadId] = process.argv.slice(2) as [string, string];
-const { uploadsApi } = await import('../lambdas/uploads/handler');
+const { uploadsApi } = await import('../lambdas/functions/http/uploads-api');
 const { systemNet } = await import('../lambdas/platform/net/outbound');
 
 const peakKb = (): number => {

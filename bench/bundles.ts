@@ -1,7 +1,7 @@
 import { build } from 'esbuild';
 import { BUNDLE_ALIASES } from '../lib/bundle-aliases';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { trimSourceMap } from '../tools/trim-source-map.mjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,24 +9,14 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Every function the stack deploys (lib/): the API handlers, the workflow steps, the consumers, the jobs. */
+/** Every function the stack deploys (lib/): each module of lambdas/functions/ with a `handler`. */
 function entries(): string[] {
-  const api = readdirSync(join(ROOT, 'lambdas')).map((d) => `lambdas/${d}/handler.ts`).filter((p) => existsSync(join(ROOT, p)));
-  const others = [
-    'lambdas/uploads/pipeline/prepare.ts',
-    'lambdas/uploads/pipeline/classify-chunk.ts',
-    'lambdas/uploads/pipeline/finalize.ts',
-    'lambdas/uploads/pipeline/fail.ts',
-    'lambdas/contacts/pool-step.ts',
-    'lambdas/credits/billing-period-job.ts',
-    'lambdas/contacts/pool-job.ts',
-    'lambdas/recovery/recovery-job.ts',
-    'lambdas/spam/daily-run-handler.ts',
-    'lambdas/spam/test-consumer.ts',
-    'lambdas/webhooks/consumer.ts',
-    'lambdas/webhooks/sweeper.ts',
-  ];
-  return [...api, ...others].filter((p) => existsSync(join(ROOT, p)));
+  const tiers = ['http', 'steps', 'queues', 'jobs'];
+  return tiers.flatMap((tier) =>
+    readdirSync(join(ROOT, 'lambdas/functions', tier))
+      .filter((f) => f.endsWith('.ts') && readFileSync(join(ROOT, 'lambdas/functions', tier, f), 'utf8').includes('export const handler'))
+      .map((f) => `lambdas/functions/${tier}/${f}`),
+  );
 }
 
 /**

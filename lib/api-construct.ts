@@ -32,7 +32,7 @@ export class ApiConstruct extends Construct {
       this.functions.set(
         name,
         new ServiceFunction(this, `${capitalize(name)}Function`, {
-          entry: `lambdas/${name}/handler.ts`,
+          entry: `lambdas/functions/http/${name}.ts`,
           description: `API: ${name}`,
           environment: props.environment,
           memorySize: props.sizing?.[name]?.memorySize,

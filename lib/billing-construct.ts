@@ -18,7 +18,7 @@ export class BillingConstruct extends Construct {
   constructor(scope: Construct, id: string, props: BillingConstructProps) {
     super(scope, id);
     this.job = new ServiceFunction(this, 'BillingPeriodJob', {
-      entry: 'lambdas/credits/billing-period-job.ts',
+      entry: 'lambdas/functions/jobs/billing-period.ts',
       description: 'Daily: replenish subscription credit pools whose billing period ended',
       environment: props.environment,
       timeout: Duration.minutes(5),

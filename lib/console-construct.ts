@@ -129,7 +129,7 @@ export class ConsoleConstruct extends Construct {
     });
 
     // The console creates uploads from staged CSVs through the same code as the uploads API: same memory.
-    this.handler = new ServiceFunction(this, 'ApiFunction', { entry: 'lambdas/console/handler.ts', description: 'Console API', environment: props.environment, memorySize: UPLOAD_CREATE_MEMORY_MB });
+    this.handler = new ServiceFunction(this, 'ApiFunction', { entry: 'lambdas/functions/http/console.ts', description: 'Console API', environment: props.environment, memorySize: UPLOAD_CREATE_MEMORY_MB });
     // BatchWriteItem: stopping monitoring of a spam number removes its history rows in batches.
     grantTable(this.handler, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']);
     props.grantUploads(this.handler);

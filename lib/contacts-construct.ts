@@ -25,7 +25,7 @@ export class ContactsConstruct extends Construct {
   constructor(scope: Construct, id: string, props: ContactsConstructProps) {
     super(scope, id);
     this.poolJob = new ServiceFunction(this, 'PoolJob', {
-      entry: 'lambdas/contacts/pool-job.ts',
+      entry: 'lambdas/functions/jobs/contact-pool.ts',
       description: 'Pools queued contacts into api_pool uploads',
       environment: props.environment,
       timeout: Duration.minutes(5),

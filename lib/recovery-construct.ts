@@ -27,7 +27,7 @@ export class RecoveryConstruct extends Construct {
   constructor(scope: Construct, id: string, props: RecoveryConstructProps) {
     super(scope, id);
     this.job = new ServiceFunction(this, 'Job', {
-      entry: 'lambdas/recovery/recovery-job.ts',
+      entry: 'lambdas/functions/jobs/recovery.ts',
       description: 'Recovers interrupted uploads, contacts and spam number changes; publishes unpublished events',
       environment: props.environment,
       timeout: Duration.minutes(5),

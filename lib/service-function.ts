@@ -11,7 +11,7 @@ import { BUNDLE_ALIASES } from './bundle-aliases';
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface ServiceFunctionProps {
-  /** Path of the handler module relative to the project root, e.g. `lambdas/credits/handler.ts`. */
+  /** Path of the handler module relative to the project root, e.g. `lambdas/functions/http/credits.ts`. */
   entry: string;
   handler?: string;
   environment?: Record<string, string>;

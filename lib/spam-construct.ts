@@ -78,7 +78,7 @@ export class SpamConstruct extends Construct {
     });
 
     this.dailyRun = new ServiceFunction(this, 'DailyRun', {
-      entry: 'lambdas/spam/daily-run-handler.ts',
+      entry: 'lambdas/functions/jobs/spam-daily-run.ts',
       description: 'Daily: plan the tests of every verified in-limit monitored number on AT&T, T-Mobile and Verizon, one queued item per number and carrier',
       timeout: Duration.minutes(15),
       environment: {
@@ -91,7 +91,7 @@ export class SpamConstruct extends Construct {
     grantSendMessage(this.dailyRun, this.queue);
 
     this.testConsumer = new ServiceFunction(this, 'TestConsumer', {
-      entry: 'lambdas/spam/test-consumer.ts',
+      entry: 'lambdas/functions/queues/spam-carrier-test.ts',
       description: 'Spam: tests one monitored number on one carrier per queued item',
       timeout: consumerTimeout,
       reservedConcurrentExecutions: props.reserveConcurrency === false ? undefined : settings.concurrency,

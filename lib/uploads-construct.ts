@@ -44,14 +44,14 @@ export class UploadsConstruct extends Construct {
     const step = (name: string, state: string, entry: string, description: string, memorySize: number, reservedConcurrentExecutions?: number) =>
       new ServiceFunction(this, name, { entry, description, environment: props.environment, memorySize, timeout: Duration.seconds(timeouts[state]!), reservedConcurrentExecutions });
     // Memory from `npm run bench` (process_peak_rss_mb for 250,000 rows), with headroom.
-    const prepare = step('Prepare', 'Prepare', 'lambdas/uploads/pipeline/prepare.ts', 'Uploads: mark processing, write chunks', 2048);
+    const prepare = step('Prepare', 'Prepare', 'lambdas/functions/steps/prepare.ts', 'Uploads: mark processing, write chunks', 2048);
     // Reserved: however many uploads run at once, their chunks cannot take the API's concurrency;
     // a throttled chunk is retried by its Task (Lambda.TooManyRequestsException, with backoff).
-    const classify = step('ClassifyChunk', 'ClassifyChunk', 'lambdas/uploads/pipeline/classify-chunk.ts', 'Uploads: classify one chunk', 1024, props.classifyReservedConcurrency);
-    const finalize = step('Finalize', 'Finalize', 'lambdas/uploads/pipeline/finalize.ts', 'Uploads: summary, processed file, upload.completed', 3008);
-    const fail = step('Fail', 'MarkFailed', 'lambdas/uploads/pipeline/fail.ts', 'Uploads: failed, refund, upload.failed', 1024);
+    const classify = step('ClassifyChunk', 'ClassifyChunk', 'lambdas/functions/steps/classify-chunk.ts', 'Uploads: classify one chunk', 1024, props.classifyReservedConcurrency);
+    const finalize = step('Finalize', 'Finalize', 'lambdas/functions/steps/finalize.ts', 'Uploads: summary, processed file, upload.completed', 3008);
+    const fail = step('Fail', 'MarkFailed', 'lambdas/functions/steps/fail.ts', 'Uploads: failed, refund, upload.failed', 1024);
     // The contact pool's step (contacts feature): pooled contacts get their outcome after the upload ends.
-    const notifyPool = step('NotifyPool', 'NotifyPool', 'lambdas/contacts/pool-step.ts', 'Contacts: pooled contacts get their outcome, refunds, contact events', 1024);
+    const notifyPool = step('NotifyPool', 'NotifyPool', 'lambdas/functions/steps/notify-pool.ts', 'Contacts: pooled contacts get their outcome, refunds, contact events', 1024);
     this.steps = [prepare, classify, finalize, fail, notifyPool];
     this.classify = classify;
     this.finalize = finalize;

@@ -51,7 +51,7 @@ export class WebhooksConstruct extends Construct {
     const environment = { ...props.environment, WEBHOOK_QUEUE_URL: this.queue.queueUrl };
 
     this.consumer = new ServiceFunction(this, 'DeliveryConsumer', {
-      entry: 'lambdas/webhooks/consumer.ts',
+      entry: 'lambdas/functions/queues/webhook-delivery.ts',
       description: 'Webhooks: makes due delivery attempts carried by the delay queue',
       environment,
       timeout: CONSUMER_TIMEOUT,
@@ -59,7 +59,7 @@ export class WebhooksConstruct extends Construct {
     this.consumer.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 20 }));
 
     this.sweeper = new ServiceFunction(this, 'DeliverySweeper', {
-      entry: 'lambdas/webhooks/sweeper.ts',
+      entry: 'lambdas/functions/jobs/webhook-sweeper.ts',
       description: 'Webhooks: every minute, attempts overdue deliveries (lost messages, crashed workers)',
       environment,
       timeout: Duration.minutes(2),

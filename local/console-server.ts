@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { consoleApi as consoleApiFor } from '../lambdas/console/handler';
+import { consoleApi as consoleApiFor } from '../lambdas/functions/http/console-api';
 import type { Ports } from '../lambdas/composition/ports';
 import { withLogContext } from '../lambdas/platform/logger';
 import { readBody, send, toEvent } from './api-gateway-server';

@@ -1,12 +1,12 @@
 import type { ApiFunctionName } from '../lambdas/platform/http/route-spec';
 import type { Ports } from '../lambdas/composition/ports';
 import type { ApiLambda } from './api-gateway-server';
-import { handler as platform } from '../lambdas/platform/handler';
-import { handler as credits } from '../lambdas/credits/handler';
-import { webhooksApi } from '../lambdas/webhooks/handler';
-import { spamApi } from '../lambdas/spam/handler';
-import { contactsApi } from '../lambdas/contacts/handler';
-import { uploadsApi } from '../lambdas/uploads/handler';
+import { handler as platform } from '../lambdas/functions/http/platform';
+import { handler as credits } from '../lambdas/functions/http/credits';
+import { webhooksApi } from '../lambdas/functions/http/webhooks-api';
+import { spamApi } from '../lambdas/functions/http/spam-api';
+import { contactsApi } from '../lambdas/functions/http/contacts-api';
+import { uploadsApi } from '../lambdas/functions/http/uploads-api';
 
 /**
  * The API functions the deployed stack has, by name: the same handler modules CDK bundles, those

@@ -7,7 +7,7 @@ import { Forbidden, RateLimited, TooLarge, UnsupportedContentType } from '../pla
 import { toHttpError } from '../platform/http/error-response';
 import { logger, withLogContext } from '../platform/logger';
 import { isJsonMediaType, mediaType } from '../platform/http/content-type';
-import type { ApiContext, BoundOperation } from '../platform/http/operation';
+import type { ApiContext, BoundOperation } from './operation';
 import { jsonNestingDepth, MAX_JSON_DEPTH } from '../platform/http/json-depth';
 import { rawBodyOf } from '../platform/http/raw-body';
 import { toApiGatewayResult, type OperationResult } from '../platform/http/response';

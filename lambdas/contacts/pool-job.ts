@@ -9,7 +9,6 @@ import { nameFromProperties, type ContactRecord } from './contact';
 import { dequeue, getContact, readQueue, transitionContact, type QueueEntry } from './contact-repository';
 import { discardContact } from './outcomes';
 import { config } from '../platform/config';
-import { awsWorkflowPorts } from '../composition/aws';
 
 /** Contacts waiting longer than this were not processable (e.g. a long outage): discarded, refunded. */
 
@@ -118,6 +117,3 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   if (list) list.push(value);
   else map.set(key, [value]);
 }
-
-/** The scheduled Lambda, wired by the AWS composition root. */
-export const handler = async () => ({ pool: await runContactPool(awsWorkflowPorts()) });

@@ -1,7 +1,6 @@
 import { logger } from '../platform/logger';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 import { getUpload } from '../uploads/pool';
-import { awsDeliveryPorts } from '../composition/aws';
 import { settlePoolUpload } from './pool-settle';
 
 /**
@@ -22,6 +21,3 @@ export async function notifyPool(ports: DeliveryPorts, input: { upload_id: strin
   await settlePoolUpload(ports, upload);
   return { status: upload.status };
 }
-
-/** The workflow step's Lambda, wired by the AWS composition root. */
-export const handler = (input: { upload_id: string }) => notifyPool(awsDeliveryPorts(), input);

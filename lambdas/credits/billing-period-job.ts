@@ -24,5 +24,3 @@ export async function runBillingPeriodJob(): Promise<{ checked: number; replenis
   logger.info('billing period job', { checked, replenished, inflightMarksCleared: cleared });
   return { checked, replenished, inflightMarksCleared: cleared };
 }
-
-export const handler = async () => runBillingPeriodJob();

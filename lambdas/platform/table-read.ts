@@ -6,7 +6,7 @@ import type { Item } from './table';
 // Reading an item back into a record: the table's own attributes come off, and what is left must
 // satisfy the entity's schema, so a repository never casts what DynamoDB returned.
 
-/** Keys, index keys, TTL, `entity`/`version`, and outbox entries (`outbox_<event id>`, events/outbox.ts). */
+/** Keys, index keys, TTL, `entity`/`version`, and outbox entries (`outbox_<event id>`, webhooks/outbox.ts). */
 const TABLE_ATTRIBUTE = /^(pk|sk|gsi\d(pk|sk)|ttl|entity|version|outbox_.+)$/;
 
 export class InvalidItemError extends Error {

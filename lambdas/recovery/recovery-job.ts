@@ -1,6 +1,6 @@
 import { nowMs } from '../platform/clock';
 import { logger } from '../platform/logger';
-import { drainOutbox } from '../events/outbox';
+import { drainOutbox } from '../webhooks/outbox';
 import { recoverCreatingContacts } from '../contacts/create-contact';
 import { POOL_LEASE } from '../contacts/pool-job';
 import { releaseLeasesTakenBefore } from '../platform/lease';
@@ -8,7 +8,6 @@ import { recoverUploads, resumeUnfinishedUploads } from '../uploads/reconcile';
 import { recoverSpamSlots } from '../spam/slot-recovery';
 import { clearRecordedInflightMarks } from '../credits/credits';
 import type { UploadPorts } from '../uploads/workflow';
-import { awsUploadPorts } from '../composition/aws';
 
 // The one recovery job (EventBridge Scheduler every few minutes in AWS, a timer locally): every
 // resource kind's recovery, each driving what an interruption left non-terminal to a terminal
@@ -29,8 +28,6 @@ export async function runRecovery(ports: UploadPorts) {
   return summary;
 }
 
-/** The scheduled Lambda, wired by the AWS composition root. */
-export const handler = async () => runRecovery(awsUploadPorts());
 
 /**
  * The local runtime's start: what the previous process left (its in-process executions, requests

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildEvent } from '../events/events';
-import { flushOutbox, outboxFields } from '../events/outbox';
+import { buildEvent } from '../webhooks/events';
+import { flushOutbox, outboxFields } from '../webhooks/outbox';
 import { nowIso } from '../platform/clock';
 import { sha256Hex } from '../platform/ids';
 import { logger } from '../platform/logger';
@@ -10,7 +10,9 @@ import { getNumber, numberItemKey, type NumberRecord } from './number-repository
 import type { TestRunRecord } from './run-repository';
 import { plannedRun, recordRun } from './run-record';
 import { putScreenshot, screenshotKey } from './screenshots';
-import type { SpamWorkItem } from './work-item';
+import { parseWorkItem, type SpamWorkItem } from './work-item';
+import type { SpamTestPorts } from './ports';
+import { config } from '../platform/config';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 
 export type ItemResult = { status: 'completed' | 'failed'; alerted: boolean } | { status: 'skipped'; alerted: false };
@@ -102,4 +104,13 @@ function spamDetectedEvent(n: NumberRecord, done: TestRunRecord) {
       detected_at: done.captured_at ?? done.tested_at,
     },
   });
+}
+
+/**
+ * One message of the daily run's fan-out queue, on its `receives`-th receive: on the last one
+ * (SPAM_ITEM_ATTEMPTS) a failure is recorded on the number instead of thrown for SQS to retry.
+ */
+export async function runQueuedWorkItem(ports: SpamTestPorts, body: string, receives: number): Promise<void> {
+  const { SPAM_ITEM_ATTEMPTS: attempts, SPAM_TEST_TIMEOUT_MS: timeoutMs } = config();
+  await runWorkItem(ports, parseWorkItem(body), ports.carrierTests, { finalAttempt: receives >= attempts, timeoutMs });
 }

@@ -276,7 +276,7 @@ export async function countAttempt(id: string, salt: string, maxAttempts: number
 }
 
 /** Marks the number verified and puts it on the daily run's index; false if it already was. */
-/** `outbox`: the number.verified event, written with the change (events/outbox.ts). */
+/** `outbox`: the number.verified event, written with the change (webhooks/outbox.ts). */
 export async function markVerified(id: string, salt: string, at: string, createdAt: string, outbox: Record<string, unknown> = {}): Promise<NumberRecord | null> {
   const extra = setClause(outbox);
   const item = await updateReturning({

@@ -1,6 +1,6 @@
 import type { Organization } from '../auth/identity-repository';
-import { buildEvent } from '../events/events';
-import { flushOutbox, outboxFields } from '../events/outbox';
+import { buildEvent } from '../webhooks/events';
+import { flushOutbox, outboxFields } from '../webhooks/outbox';
 import { nowIso, nowMs } from '../platform/clock';
 import { Conflict, Forbidden, InvalidInput, NotFound, RateLimited, UpstreamFailed } from '../platform/domain-errors';
 import { newId, sha256Hex } from '../platform/ids';

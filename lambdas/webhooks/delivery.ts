@@ -117,3 +117,14 @@ async function countOutcome(webhookId: string, ok: boolean): Promise<void> {
     }
   }
 }
+
+/**
+ * One message of the delivery queue. A message that arrives before its attempt is due (waits over
+ * SQS's 15-minute delay limit) is sent on with the rest of the wait.
+ */
+export async function deliverQueuedMessage(ports: DeliveryPorts & OpenPorts, body: string): Promise<void> {
+  const message = JSON.parse(body) as { delivery_id?: unknown };
+  if (typeof message.delivery_id !== 'string') throw new Error('message has no delivery_id');
+  const result = await processDelivery(ports, message.delivery_id);
+  if (result.kind === 'not_due') await enqueueDelivery(ports.deliveryQueue, message.delivery_id, result.dueAtMs);
+}

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, db, setClause, queryItems, tableName, updateReturning, type Item, putItem, IF_NEW, updateItem } from '../platform/table';
-import { EVENT_TYPES, type EventType } from '../events/envelope';
+import { EVENT_TYPES, type EventType } from './envelope';
 import * as z from '../platform/zod';
 import { readExisting } from '../platform/table-read';
 import { StoredSecretSchema, type StoredSecret } from './secret-sealer';

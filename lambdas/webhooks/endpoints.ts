@@ -2,7 +2,7 @@ import { nowIso } from '../platform/clock';
 import { InvalidInput, NotFound } from '../platform/domain-errors';
 import { isUuid, newId, randomHex } from '../platform/ids';
 import { logger } from '../platform/logger';
-import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES, type EventType } from '../events/envelope';
+import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES, type EventType } from './envelope';
 import { listDeliveriesOfWebhook, markExhausted, pendingDeliveryIdsOfWebhook, type DeliveryRecord } from './delivery-repository';
 import { deleteEndpointItem, getEndpoint, listEndpoints, putEndpoint, updateEndpointFields, type EndpointRecord } from './endpoint-repository';
 import { pingOrThrow, recordPing } from './ping';

@@ -1,6 +1,6 @@
 import { nowIso, nowMs } from '../platform/clock';
 import { sha256Hex } from '../platform/ids';
-import type { EventEnvelope } from '../events/envelope';
+import type { EventEnvelope } from './envelope';
 import { enqueueDelivery } from './delivery-queue';
 import type { DeliveryPorts } from './delivery-queue-port';
 import { createDelivery, type DeliveryRecord } from './delivery-repository';

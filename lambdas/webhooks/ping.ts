@@ -1,7 +1,7 @@
 import { nowIso, nowMs } from '../platform/clock';
 import { InvalidInput } from '../platform/domain-errors';
 import { randomHex } from '../platform/ids';
-import { API_VERSION, newEventId, type EventEnvelope } from '../events/envelope';
+import { API_VERSION, newEventId, type EventEnvelope } from './envelope';
 import { createDelivery } from './delivery-repository';
 import { deliveryIdFor } from './fan-out';
 import { sendSigned } from './send';

@@ -1,7 +1,7 @@
 import * as z from '../platform/zod';
 import { authErrors, byIdParams, ErrorEnvelope, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
-import { SUBSCRIBABLE_EVENT_TYPES } from '../events/envelope';
+import { SUBSCRIBABLE_EVENT_TYPES } from './envelope';
 
 const EventList = z.array(z.string()).check(z.maxLength(50), z.describe(`Event types; any of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`));
 

@@ -3,7 +3,6 @@ import { logger } from '../platform/logger';
 import { dueDeliveryIds } from './delivery-repository';
 import { processDelivery } from './delivery';
 import type { DeliveryPorts } from './delivery-queue-port';
-import { awsDeliveryPorts, awsOpenPorts } from '../composition/aws';
 import type { OpenPorts } from './secret-sealer';
 
 export interface SweepOptions {
@@ -38,7 +37,3 @@ export async function sweepDueDeliveries(ports: DeliveryPorts & OpenPorts, optio
   if (ids.length) logger.info('webhook sweep', { found: ids.length, attempted });
   return { found: ids.length, attempted };
 }
-
-/** The scheduled Lambda, wired by the AWS composition root. */
-const ports = { ...awsDeliveryPorts(), ...awsOpenPorts() };
-export const handler = async () => sweepDueDeliveries(ports);

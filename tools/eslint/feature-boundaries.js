@@ -11,21 +11,21 @@ import { dirname, relative, resolve, sep } from 'node:path';
  */
 export const PUBLIC_MODULES = {
   admin: ['admin'],
-  api: ['api-handler', 'error-envelope', 'routes'],
+  api: ['api-handler', 'error-envelope', 'routes', 'operation', 'route-fallback'],
   auth: ['authenticate', 'identity-repository', 'api-key'],
   classification: ['index', 'normalize'],
   contacts: ['routes', 'create-contact', 'pool-job', 'pool-settle'],
   credits: ['credits', 'routes'],
-  events: ['events', 'outbox', 'envelope'],
   ratelimit: ['rate-limiter', 'shared-limiter'],
   recovery: [],
   // The console is a second front door to uploads and spam: it uses their use cases and records.
   spam: ['routes', 'ports', 'carriers', 'phone', 'numbers', 'daily-run', 'carrier-test/index', 'telephony/index', 'telephony/simulator', 'slot-recovery'],
   uploads: ['routes', 'workflow', 'pool', 'reconcile', 'sfn-workflow-starter', 'create-upload', 'request', 'staging', 'upload', 'upload-repository', 'csv', 'plan', 'work-file', 'downloads'],
-  webhooks: ['routes', 'delivery-queue-port', 'secret-sealer', 'sqs-delivery-queue', 'url-safety', 'fan-out', 'endpoints'],
+  webhooks: ['routes', 'delivery-queue-port', 'secret-sealer', 'sqs-delivery-queue', 'url-safety', 'fan-out', 'endpoints', 'events', 'outbox', 'envelope'],
 };
 
-const EXEMPT = new Set(['composition', 'platform']);
+// Entries (functions/) and composition roots wire everything, so they are exempt.
+const EXEMPT = new Set(['composition', 'platform', 'functions']);
 
 export const featureBoundaries = {
   meta: {

@@ -2,7 +2,7 @@ import type { ZodMiniType as ZodType } from '../zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** A Lambda function of the API; its code lives in `lambdas/<name>/handler.ts`. */
+/** A Lambda function of the API; its entry is `lambdas/functions/http/<name>.ts`. */
 export type ApiFunctionName = 'platform' | 'credits' | 'uploads' | 'contacts' | 'webhooks' | 'spam';
 
 export type Scope = 'uploads:write' | 'uploads:read' | 'webhooks:manage';

@@ -1,7 +1,7 @@
 import { sha256Hex } from '../../platform/ids';
 import { signedDownloadUrl } from '../download-signer';
-import { buildEvent } from '../../events/events';
-import type { OutboxEntry } from '../../events/outbox';
+import { buildEvent } from '../../webhooks/events';
+import type { OutboxEntry } from '../../webhooks/outbox';
 import { filteredSliceKey, LINK_SECONDS } from '../downloads';
 import { keys, type UploadRecord } from '../upload';
 

@@ -36,5 +36,3 @@ export async function classifyChunk(input: { upload_id: string; chunk: number })
   await putObject(bucket, resultKey, JSON.stringify(answers), 'application/json');
   return { chunk: input.chunk, count: answers.length };
 }
-
-export const handler = classifyChunk;

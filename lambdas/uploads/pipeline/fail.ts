@@ -1,13 +1,12 @@
 import { nowIso } from '../../platform/clock';
 import { logger } from '../../platform/logger';
 import { refund } from '../../credits/credits';
-import { flushOutbox, outboxFields } from '../../events/outbox';
+import { flushOutbox, outboxFields } from '../../webhooks/outbox';
 import type { UploadRecord } from '../upload';
 import { getUpload, settleUpload, transitionUpload, uploadItemKey } from '../upload-repository';
 import { failedEntries } from './announce';
 import { SETTLE_BOUND_MS } from './finalize';
 import type { DeliveryPorts } from '../../webhooks/delivery-queue-port';
-import { awsDeliveryPorts } from '../../composition/aws';
 
 /**
  * The workflow's catch-all: the upload fails, its credits come back (it produced nothing), and
@@ -52,6 +51,3 @@ export async function settleFailedUpload(ports: DeliveryPorts, upload: UploadRec
   await flushOutbox(ports, uploadItemKey(upload.id));
   if (upload.source !== 'api_pool') await settleUpload(upload.id);
 }
-
-/** The workflow step's Lambda, wired by the AWS composition root. */
-export const handler = (input: Parameters<typeof fail>[1]) => fail(awsDeliveryPorts(), input);

@@ -11,13 +11,12 @@ import { ByteSink } from '../byte-sink';
 import { cellResult, ResultTable, serializeResults, summarize, type ItemAnswer } from '../results';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload, transitionUpload, uploadItemKey } from '../upload-repository';
-import { flushOutbox, outboxFields } from '../../events/outbox';
+import { flushOutbox, outboxFields } from '../../webhooks/outbox';
 import { completedEntries } from './announce';
 import type { ChunkAnswer } from './classify-chunk';
 import { loadCellItems } from './prepare';
 import { INVALID, type CellItems } from './cell-items';
 import type { DeliveryPorts } from '../../webhooks/delivery-queue-port';
-import { awsDeliveryPorts } from '../../composition/aws';
 
 /**
  * Last step: join the chunk answers to the rows, summarize, write the processed file and the row
@@ -84,8 +83,6 @@ function failIfTooManyLookupsFailed(uploadId: string, failures: ChunkAnswer[], t
 /** Time allowed between an upload's end and the settling of what it still owes (refund, pooled contacts). */
 export const SETTLE_BOUND_MS = 5 * 60_000;
 
-/** The workflow step's Lambda, wired by the AWS composition root. */
-export const handler = (input: Parameters<typeof finalize>[1]) => finalize(awsDeliveryPorts(), input);
 
 /**
  * The chunks' answers by item number: chunk after chunk in the order prepare wrote them, each

@@ -88,5 +88,3 @@ export async function prepare(input: { upload_id: string }): Promise<{ chunks: n
     }
   }
 }
-
-export const handler = prepare;

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startLocalApi, type ApiLambda, type LocalApi } from '../../../local/api-gateway-server';
 import { apiHandler } from '../../../lambdas/api/api-handler';
-import { operation } from '../../../lambdas/platform/http/operation';
+import { operation } from '../../../lambdas/api/operation';
 import { ok } from '../../../lambdas/platform/http/response';
 import type { RouteSpec } from '../../../lambdas/platform/http/route-spec';
 import { logger } from '../../../lambdas/platform/logger';

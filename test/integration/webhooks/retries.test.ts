@@ -3,11 +3,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { useTestService } from '../../support/runtime';
 import { startReceiver, header, type Receiver, type ReceiverMode } from './receiver';
 import { verifyWebhook } from '../../../lambdas/webhooks/verify-signature';
-import { emitEvent, enqueueCallback } from '../../../lambdas/events/events';
+import { emitEvent, enqueueCallback } from '../../../lambdas/webhooks/events';
 import { systemNet } from '../../../lambdas/platform/net/outbound';
 import type { DeliveryQueue } from '../../../lambdas/webhooks/delivery-queue-port';
 import { claimAttempt, getDelivery } from '../../../lambdas/webhooks/delivery-repository';
-import { deliveryConsumer } from '../../../lambdas/webhooks/consumer';
+import { deliveryConsumer } from '../../../lambdas/functions/queues/webhook-delivery';
 import { sweepDueDeliveries } from '../../../lambdas/webhooks/sweeper';
 import { fanOutToEndpoints } from '../../../lambdas/webhooks/fan-out';
 

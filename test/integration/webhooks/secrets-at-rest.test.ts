@@ -4,7 +4,7 @@ import { useTestService } from '../../support/runtime';
 import { newCustomer } from '../../support/customer';
 import { startReceiver, header, type ReceivedRequest, type Receiver } from './receiver';
 import { db, tableName } from '../../../lambdas/platform/table';
-import { emitEvent, enqueueCallback } from '../../../lambdas/events/events';
+import { emitEvent, enqueueCallback } from '../../../lambdas/webhooks/events';
 import { getDelivery } from '../../../lambdas/webhooks/delivery-repository';
 import { getEndpoint, putEndpoint } from '../../../lambdas/webhooks/endpoint-repository';
 import { verifyWebhook } from '../../../lambdas/webhooks/verify-signature';

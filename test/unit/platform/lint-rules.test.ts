@@ -71,9 +71,24 @@ describe('import rules held by the linter', () => {
     const internal = "import { insertLedgerEntry } from '../credits/ledger-repository';\nexport const x = insertLedgerEntry;\n";
     expect(await problems('lambdas/webhooks/violation.ts', internal)).toEqual([expect.stringMatching(/project\/feature-boundaries: 'credits\/ledger-repository' is internal to credits: use one of its public modules \(credits, routes\)/)]);
     expect(await problems('lambdas/webhooks/violation.ts', "export { createUpload } from '../uploads/pipeline/classify-chunk';\n")).toEqual([expect.stringMatching(/'uploads\/pipeline\/classify-chunk' is internal to uploads/)]);
-    expect(await problems('lambdas/webhooks/violation.ts', "export const load = () => import('../spam/test-consumer');\n")).toEqual([expect.stringMatching(/'spam\/test-consumer' is internal to spam/)]);
+    expect(await problems('lambdas/webhooks/violation.ts', "export const load = () => import('../spam/work-queue');\n")).toEqual([expect.stringMatching(/'spam\/work-queue' is internal to spam/)]);
     expect(await problems('lambdas/recovery/violation.ts', "import { reconcileUploads } from '../uploads/reconcile';\nexport const x = reconcileUploads;\n")).toEqual([]);
     expect(await problems('lambdas/webhooks/violation.ts', "import { sign } from './signature';\nexport const x = sign;\n")).toEqual([]);
-    expect(await problems('lambdas/composition/violation.ts', "import { startDailyRun } from '../spam/daily-run-handler';\nexport const x = startDailyRun;\n")).toEqual([]);
+    expect(await problems('lambdas/composition/violation.ts', "import { queueWorkItems } from '../spam/work-queue';\nexport const x = queueWorkItems;\n")).toEqual([]);
+    expect(await problems('lambdas/functions/jobs/violation.ts', "import { queueWorkItems } from '../../spam/work-queue';\nexport const x = queueWorkItems;\n")).toEqual([]);
+  });
+
+  it('entries are a tier: only lambdas/functions/ wires a composition root or the HTTP stack, and nothing in lambdas/ imports an entry', async () => {
+    const wiring = "import { awsDeliveryPorts } from '../composition/aws';\nexport const x = awsDeliveryPorts;\n";
+    expect(await problems('lambdas/webhooks/violation.ts', wiring)).toEqual([expect.stringMatching(/no-restricted-imports: .*Only an entry \(lambdas\/functions\/\) wires a composition root/)]);
+    expect(await problems('lambdas/webhooks/violation.ts', "import type { Ports } from '../composition/ports';\nexport type X = Ports;\n")).toEqual([]);
+    expect(await problems('lambdas/functions/jobs/violation.ts', "import { awsDeliveryPorts } from '../../composition/aws';\nexport const x = awsDeliveryPorts;\n")).toEqual([]);
+    const stack = "import { apiHandler } from '../api/api-handler';\nexport const x = apiHandler;\n";
+    expect(await problems('lambdas/uploads/violation.ts', stack)).toEqual([expect.stringMatching(/Only an entry \(lambdas\/functions\/http\/\) mounts operations/)]);
+    expect(await problems('lambdas/functions/http/violation.ts', "import { apiHandler } from '../../api/api-handler';\nexport const x = apiHandler;\n")).toEqual([]);
+    const entry = "import { handler } from '../functions/http/credits';\nexport const x = handler;\n";
+    expect(await problems('lambdas/credits/violation.ts', entry)).toEqual([expect.stringMatching(/Nothing in lambdas\/ imports an entry/)]);
+    expect(await problems('lambdas/composition/violation.ts', entry)).toEqual([expect.stringMatching(/Nothing in lambdas\/ imports an entry/)]);
+    expect(await problems('lambdas/platform/http/violation.ts', "import { handler } from '../../functions/http/credits';\nexport const x = handler;\n")).toEqual([expect.stringMatching(/The platform must not depend on a feature/)]);
   });
 });

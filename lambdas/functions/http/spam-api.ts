@@ -1,10 +1,9 @@
-import { apiHandler } from '../api/api-handler';
-import { operation } from '../platform/http/operation';
-import { created, ok } from '../platform/http/response';
-import { addNumber, deleteNumber, getNumberView, history, listNumbers, resendCode, screenshot, verifyNumber } from './numbers';
-import { spamRoutes } from './routes';
-import type { SpamNumberPorts } from './ports';
-import { awsSpamNumberPorts } from '../composition/aws-spam';
+import { apiHandler } from '../../api/api-handler';
+import { operation } from '../../api/operation';
+import { created, ok } from '../../platform/http/response';
+import { addNumber, deleteNumber, getNumberView, history, listNumbers, resendCode, screenshot, verifyNumber } from '../../spam/numbers';
+import { spamRoutes } from '../../spam/routes';
+import type { SpamNumberPorts } from '../../spam/ports';
 
 /** The spam monitoring API over the ports of its runtime's composition root. */
 export const spamApi = (ports: SpamNumberPorts) =>
@@ -21,6 +20,3 @@ export const spamApi = (ports: SpamNumberPorts) =>
     }),
     operation(spamRoutes.delete, async (ctx) => ok(await deleteNumber(ctx.principal.organization, ctx.params.number_id))),
   ]);
-
-/** The spam monitoring API Lambda, wired by the AWS composition root. */
-export const handler = spamApi(awsSpamNumberPorts());

@@ -1,7 +1,7 @@
 import { nowIso } from '../platform/clock';
 import { insertItem } from '../platform/table';
-import { fanOutToEndpoints } from '../webhooks/fan-out';
-import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
+import { fanOutToEndpoints } from './fan-out';
+import type { DeliveryPorts } from './delivery-queue-port';
 import { API_VERSION, newEventId, type EventEnvelope, type EventType } from './envelope';
 
 // The one module every feature emits events through. An event is recorded in the table first,
@@ -10,7 +10,7 @@ import { API_VERSION, newEventId, type EventEnvelope, type EventType } from './e
 
 export { API_VERSION, DEFAULT_EVENT_TYPES, EVENT_TYPES, newEventId, SUBSCRIBABLE_EVENT_TYPES } from './envelope';
 export type { EventEnvelope, EventType } from './envelope';
-export { enqueueCallback } from '../webhooks/fan-out';
+export { enqueueCallback } from './fan-out';
 
 export async function emitEvent(ports: DeliveryPorts, input: {
   organizationId: string;

@@ -1,29 +1,28 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import * as z from '../platform/zod';
-import { AdminError, listKeys, mintKey, removeMember, revokeKey } from '../admin/admin';
-import { getApiKeyById, getMembership } from '../auth/identity-repository';
-import { getBalance } from '../credits/credits';
-import { HttpError } from '../platform/errors';
-import { toHttpError } from '../platform/http/error-response';
-import { InvalidInput, NotFound } from '../platform/domain-errors';
-import { rawBodyOf } from '../platform/http/raw-body';
-import { originalLink, processedLink } from '../uploads/downloads';
-import { ProcessedDownloadQuery } from '../uploads/routes';
-import { column } from '../uploads/request';
-import { parseOr400 } from '../platform/http/validation';
-import { isUuid } from '../platform/ids';
-import { readStaged, stageUpload } from '../uploads/staging';
-import { toPublicUpload, type UploadRecord } from '../uploads/upload';
-import { getUpload, listUploads } from '../uploads/upload-repository';
-import { listLedger, listMembers } from './directory';
-import { createEndpoint, deleteEndpoint, listDeliveries, listEndpointsOf, updateEndpointWithPing } from '../webhooks/endpoints';
-import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../events/envelope';
-import { addNumber, deleteNumber as deleteSpamNumber, history as spamHistory, listNumbers, resendCode, screenshot as spamScreenshot, verifyNumber } from '../spam/numbers';
-import { isCarrier } from '../spam/carriers';
-import { consolePrincipal, requireOwner, type ConsolePrincipal } from './principal';
-import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from './web-upload';
-import type { ConsolePorts } from '../composition/ports';
-import { awsConsolePorts } from '../composition/aws-spam';
+import * as z from '../../platform/zod';
+import { AdminError, listKeys, mintKey, removeMember, revokeKey } from '../../admin/admin';
+import { getApiKeyById, getMembership } from '../../auth/identity-repository';
+import { getBalance } from '../../credits/credits';
+import { HttpError } from '../../platform/errors';
+import { toHttpError } from '../../platform/http/error-response';
+import { InvalidInput, NotFound } from '../../platform/domain-errors';
+import { rawBodyOf } from '../../platform/http/raw-body';
+import { originalLink, processedLink } from '../../uploads/downloads';
+import { ProcessedDownloadQuery } from '../../uploads/routes';
+import { column } from '../../uploads/request';
+import { parseOr400 } from '../../platform/http/validation';
+import { isUuid } from '../../platform/ids';
+import { readStaged, stageUpload } from '../../uploads/staging';
+import { toPublicUpload, type UploadRecord } from '../../uploads/upload';
+import { getUpload, listUploads } from '../../uploads/upload-repository';
+import { listLedger, listMembers } from '../../console/directory';
+import { createEndpoint, deleteEndpoint, listDeliveries, listEndpointsOf, updateEndpointWithPing } from '../../webhooks/endpoints';
+import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../../webhooks/envelope';
+import { addNumber, deleteNumber as deleteSpamNumber, history as spamHistory, listNumbers, resendCode, screenshot as spamScreenshot, verifyNumber } from '../../spam/numbers';
+import { isCarrier } from '../../spam/carriers';
+import { consolePrincipal, requireOwner, type ConsolePrincipal } from '../../console/principal';
+import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from '../../console/web-upload';
+import type { ConsolePorts } from '../../composition/ports';
 
 // The console's API (/console/api/*): thin handlers over the same feature functions the public API
 // and the admin CLI use. Authority comes only from a verified OpenID Connect access token (see
@@ -262,7 +261,3 @@ export const consoleApi =
       return { statusCode: 500, headers: HEADERS, body: JSON.stringify({ detail: `Internal server error (request ${event.requestContext.requestId})` }) };
     }
   };
-
-/** The console API Lambda, wired by the AWS composition root. */
-export const handler = consoleApi(awsConsolePorts());
-

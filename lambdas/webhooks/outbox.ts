@@ -3,9 +3,9 @@ import { db, isConditionFailed, queryItems, tableName } from '../platform/table'
 import { logger } from '../platform/logger';
 import type { EventEnvelope } from './envelope';
 import { publishEvent } from './events';
-import { enqueueCallback } from '../webhooks/fan-out';
-import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
-import type { StoredSecret } from '../webhooks/secret-sealer';
+import { enqueueCallback } from './fan-out';
+import type { DeliveryPorts } from './delivery-queue-port';
+import type { StoredSecret } from './secret-sealer';
 
 // The transactional outbox: an event is written into the same item, in the same conditional write,
 // as the state change it announces (dynalite has no transactions, so it cannot be a second item).

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type * as z from '../zod';
-import type { Principal } from '../../auth/authenticate';
-import type { OperationResult } from './response';
-import { routeKey, type RouteSpec } from './route-spec';
+import type * as z from '../platform/zod';
+import type { Principal } from '../auth/authenticate';
+import type { OperationResult } from '../platform/http/response';
+import { routeKey, type RouteSpec } from '../platform/http/route-spec';
 
 type Part<R extends RouteSpec, K extends 'body' | 'query' | 'params'> = R['request'] extends { [P in K]: infer S extends z.ZodMiniType }
   ? z.output<S>

@@ -1,11 +1,10 @@
-import { apiHandler } from '../api/api-handler';
-import { operation } from '../platform/http/operation';
-import { created, ok } from '../platform/http/response';
-import { createEndpoint, deleteEndpoint, getEndpointOf, listDeliveries, listEndpointsOf, updateEndpoint } from './endpoints';
-import { webhooksRoutes as routes } from './routes';
-import type { NetPorts } from '../platform/net/outbound';
-import { awsNetPorts, awsOpenPorts, awsSealPorts } from '../composition/aws';
-import type { OpenPorts, SealPorts } from './secret-sealer';
+import { apiHandler } from '../../api/api-handler';
+import { operation } from '../../api/operation';
+import { created, ok } from '../../platform/http/response';
+import { createEndpoint, deleteEndpoint, getEndpointOf, listDeliveries, listEndpointsOf, updateEndpoint } from '../../webhooks/endpoints';
+import { webhooksRoutes as routes } from '../../webhooks/routes';
+import type { NetPorts } from '../../platform/net/outbound';
+import type { OpenPorts, SealPorts } from '../../webhooks/secret-sealer';
 
 /** The webhooks API over the ports of its runtime's composition root. */
 export const webhooksApi = (ports: NetPorts & SealPorts & OpenPorts) =>
@@ -20,7 +19,3 @@ export const webhooksApi = (ports: NetPorts & SealPorts & OpenPorts) =>
     }),
     operation(routes.deliveries, async (ctx) => ok(await listDeliveries(ctx.principal.organizationId, ctx.params.webhook_id, ctx.query))),
   ]);
-
-/** The webhooks API Lambda, wired by the AWS composition root. */
-// Seals the secret of a new endpoint; opens it for the ping of a URL change.
-export const handler = webhooksApi({ ...awsNetPorts(), ...awsSealPorts(), ...awsOpenPorts() });

@@ -1,18 +1,17 @@
-import { apiHandler, parseJsonBody } from '../api/api-handler';
-import { NotFound, Removed, UnsupportedContentType } from '../platform/domain-errors';
-import { mediaType } from '../platform/http/content-type';
-import { operation } from '../platform/http/operation';
-import { ok } from '../platform/http/response';
-import type * as z from '../platform/zod';
-import { createUpload, synthesizedFilename } from './create-upload';
-import { originalLink, processedFilteredLink, processedLink } from './downloads';
-import { parseJsonUpload, parseMultipartUpload, parseStagedJsonUpload, type JsonUploadBody } from './request';
-import { uploadsRoutes as routes } from './routes';
-import { createFromStagedOnce, readStaged, readStagedJson, stageUpload } from './staging';
-import { toPublicUpload, type UploadRecord } from './upload';
-import { getUpload, listUploads } from './upload-repository';
-import type { WorkflowPorts } from './workflow';
-import { awsWorkflowPorts } from '../composition/aws';
+import { apiHandler, parseJsonBody } from '../../api/api-handler';
+import { NotFound, Removed, UnsupportedContentType } from '../../platform/domain-errors';
+import { mediaType } from '../../platform/http/content-type';
+import { operation } from '../../api/operation';
+import { ok } from '../../platform/http/response';
+import type * as z from '../../platform/zod';
+import { createUpload, synthesizedFilename } from '../../uploads/create-upload';
+import { originalLink, processedFilteredLink, processedLink } from '../../uploads/downloads';
+import { parseJsonUpload, parseMultipartUpload, parseStagedJsonUpload, type JsonUploadBody } from '../../uploads/request';
+import { uploadsRoutes as routes } from '../../uploads/routes';
+import { createFromStagedOnce, readStaged, readStagedJson, stageUpload } from '../../uploads/staging';
+import { toPublicUpload, type UploadRecord } from '../../uploads/upload';
+import { getUpload, listUploads } from '../../uploads/upload-repository';
+import type { WorkflowPorts } from '../../uploads/workflow';
 
 async function ownUpload(orgId: string, id: string): Promise<UploadRecord> {
   const upload = await getUpload(id);
@@ -65,6 +64,3 @@ export const uploadsApi = (ports: WorkflowPorts) =>
     operation(routes.downloadProcessed, async (ctx) => ok(await processedLink(await ownUpload(ctx.principal.organizationId, ctx.params.id), (ctx.query ?? {}) as Parameters<typeof processedLink>[1]))),
     operation(routes.downloadProcessedFiltered, async (ctx) => ok(await processedFilteredLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
   ]);
-
-/** The uploads API Lambda, wired by the AWS composition root. */
-export const handler = uploadsApi(awsWorkflowPorts());

@@ -1,14 +1,13 @@
-import { apiHandler } from '../api/api-handler';
-import { NotFound } from '../platform/domain-errors';
-import { operation } from '../platform/http/operation';
-import { ok } from '../platform/http/response';
-import { toV1, toV2, type ContactRecord } from './contact';
-import { getContact, listContacts } from './contact-repository';
-import { createContact } from './create-contact';
-import { contactsV1Routes, contactsV2Routes } from './routes';
-import type { NetPorts } from '../platform/net/outbound';
-import { awsNetPorts, awsSealPorts } from '../composition/aws';
-import type { SealPorts } from '../webhooks/secret-sealer';
+import { apiHandler } from '../../api/api-handler';
+import { NotFound } from '../../platform/domain-errors';
+import { operation } from '../../api/operation';
+import { ok } from '../../platform/http/response';
+import { toV1, toV2, type ContactRecord } from '../../contacts/contact';
+import { getContact, listContacts } from '../../contacts/contact-repository';
+import { createContact } from '../../contacts/create-contact';
+import { contactsV1Routes, contactsV2Routes } from '../../contacts/routes';
+import type { NetPorts } from '../../platform/net/outbound';
+import type { SealPorts } from '../../webhooks/secret-sealer';
 
 // v1 and v2 act on the same contacts; only the response shape differs.
 const versions = [
@@ -37,7 +36,3 @@ export const contactsApi = (ports: NetPorts & SealPorts) =>
       }),
     ]),
   );
-
-/** The contacts API Lambda, wired by the AWS composition root. */
-// Seals callback secrets; never opens one (the delivery consumer signs callbacks).
-export const handler = contactsApi({ ...awsNetPorts(), ...awsSealPorts() });

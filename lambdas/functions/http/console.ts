@@ -1,0 +1,4 @@
+import { awsConsolePorts } from '../../composition/aws-spam';
+import { consoleApi } from './console-api';
+
+export const handler = consoleApi(awsConsolePorts());
