@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { authenticate } from '../auth/authenticate';
+import { consolePrincipal } from '../console/principal';
 import { consumeRateLimit } from '../ratelimit/rate-limiter';
 import { HttpError } from '../platform/errors';
 import { Forbidden, RateLimited, TooLarge, UnsupportedContentType } from '../platform/domain-errors';
@@ -11,7 +12,8 @@ import type { ApiContext, BoundOperation } from './operation';
 import { jsonNestingDepth, MAX_JSON_DEPTH } from '../platform/http/json-depth';
 import { rawBodyOf } from '../platform/http/raw-body';
 import { toApiGatewayResult, type OperationResult } from '../platform/http/response';
-import type { RouteSpec } from '../platform/http/route-spec';
+import { routeKey, type AnyRouteSpec } from '../platform/http/route-spec';
+import { matchRoute } from '../platform/http/match';
 import { parseOr400, parseParamsOr404 } from '../platform/http/validation';
 import { errorEnvelope } from './error-envelope';
 import { config } from '../platform/config';
@@ -23,17 +25,33 @@ import { config } from '../platform/config';
  * envelope, authentication, rate limits, the subscription gate, body and query validation, then
  * the feature's operation for the matched route.
  */
-export function apiHandler(operations: BoundOperation[]): (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2> {
+export function apiHandler(operations: BoundOperation[], options: { routeByPath?: boolean } = {}): (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2> {
   const byKey = new Map(operations.map((op) => [op.key, op]));
+  const routes = operations.map((op) => op.route);
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
     .use(errorEnvelope())
     .handler(async (event, context) => {
-      const op = byKey.get(event.routeKey);
+      const op = byKey.get(event.routeKey) ?? (options.routeByPath ? byPath(event) : undefined);
       if (!op) throw new HttpError(404, 'Not found');
       const requestId = event.requestContext?.requestId ?? context.awsRequestId;
       const result = await runOperation(op, event, requestId);
       return toApiGatewayResult(result, requestId);
     });
+  /**
+   * A function behind one catch-all route (the console's `/console/api/{proxy+}`) finds its
+   * operation by method and path itself: 404 for no such path, 405 with Allow for another method.
+   */
+  function byPath(event: APIGatewayProxyEventV2): BoundOperation {
+    const method = event.requestContext.http.method.toUpperCase();
+    const { match, pathExists } = matchRoute(routes, method, event.rawPath);
+    if (!match) {
+      if (!pathExists) throw new HttpError(404, 'Not found');
+      const allowed = routes.filter((r) => matchRoute([r], r.method, event.rawPath).match).map((r) => r.method);
+      throw new HttpError(405, 'Method not allowed', { allow: allowed.join(', ') });
+    }
+    event.pathParameters = match.params;
+    return byKey.get(routeKey(match.route))!;
+  }
   // Every line this request logs carries its own request id and route, however requests overlap.
   return (event, context) => withLogContext(() => handler(event, context));
 }
@@ -46,6 +64,7 @@ async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, r
     requestId,
     route,
     principal: undefined as unknown as ApiContext['principal'],
+    member: undefined as unknown as ApiContext['member'],
     params: undefined,
     query: undefined,
     body: undefined,
@@ -54,7 +73,11 @@ async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, r
     responseHeaders: {},
   };
 
-  if (route.auth !== false) {
+  if (route.auth === 'console') {
+    ctx.member = await consolePrincipal(event);
+    logger.appendKeys({ organization_id: ctx.member.organizationId, user_id: ctx.member.userId });
+    if (route.subscription && !ctx.member.organization.subscription_active) throw new Forbidden('An active subscription is required for this endpoint');
+  } else if (route.auth !== false) {
     ctx.principal = await authenticate(headers.authorization);
     logger.appendKeys({ organization_id: ctx.principal.organizationId, api_key_id: ctx.principal.apiKeyId });
     if (route.scope && !ctx.principal.scopes.includes(route.scope)) throw new Forbidden(`API key lacks scope ${route.scope}`);
@@ -85,13 +108,13 @@ async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, r
   }
 }
 
-function acceptsOnlyJson(route: RouteSpec): boolean {
+function acceptsOnlyJson(route: AnyRouteSpec): boolean {
   const types = route.request?.contentTypes ?? ['application/json'];
   return types.length === 1 && types[0] === 'application/json';
 }
 
 /** Parses and validates a JSON body; routes that take several content types call this themselves. */
-export function parseJsonBody(route: RouteSpec, ctx: Pick<ApiContext, 'rawBody' | 'headers'>): unknown {
+export function parseJsonBody(route: AnyRouteSpec, ctx: Pick<ApiContext, 'rawBody' | 'headers'>): unknown {
   const type = mediaType(ctx.headers['content-type']);
   // An absent Content-Type on an empty body is fine (e.g. a bare POST); anything else must be JSON.
   if (type && !isJsonMediaType(type)) throw new UnsupportedContentType(`Unsupported Content-Type '${type}'; send application/json`);

@@ -1,6 +1,6 @@
 import { nowIso } from '../platform/clock';
 import { newId } from '../platform/ids';
-import { Conflict, Forbidden, InvalidInput, isRefusal, NotFound, TooFewNumbers, TooLarge } from '../platform/domain-errors';
+import { Conflict, InvalidInput, isRefusal, NotFound, TooFewNumbers, TooLarge } from '../platform/domain-errors';
 import { statusOf } from '../platform/http/error-response';
 import { filesBucket, getObject, presignGet, putObject } from '../platform/blob';
 import { normalizeUsCa } from '../classification';
@@ -229,12 +229,11 @@ export async function reportLink(principal: ConsolePrincipal, id: string): Promi
 
 /**
  * awaiting_confirmation -> confirming -> the upload (same id), charged before it is visible, exactly
- * as POST /api/v1/uploads does it. Refused for lack of credits (402) or subscription (403), the
- * draft is awaiting_confirmation again and nothing was charged.
+ * as POST /api/v1/uploads does it (the route requires an active subscription, as the API's does).
+ * Refused for lack of credits (402), the draft is awaiting_confirmation again and nothing was charged.
  */
 export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsolePrincipal, id: string, tier: Tier, skipMobileLookup: boolean, expectedCredits: number): Promise<UploadRecord> {
   const seen = await ownDraft(principal, id);
-  if (!principal.organization.subscription_active) throw new Forbidden('An active subscription is required for this endpoint');
   // The draft as confirming left it: a remap between the page's read and this write is in it.
   const draft = await transitionDraft(seen.id, ['awaiting_confirmation'], 'confirming', {}, nowIso());
   if (!draft) throw new Conflict(`This upload is ${seen.status}; only an upload awaiting confirmation can be confirmed`);

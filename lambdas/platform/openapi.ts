@@ -1,5 +1,5 @@
 import * as z from './zod';
-import type { RouteSpec } from './http/route-spec';
+import type { AnyRouteSpec } from './http/route-spec';
 
 export const SPEC_VERSION = '2026-08-19';
 
@@ -9,7 +9,15 @@ type JsonSchema = Record<string, unknown>;
  * OpenAPI 3.1 from the route table: the same zod schemas that validate requests describe them, so
  * the document cannot fall behind the code. Named schemas (`.meta({ id })`) land in components.
  */
-export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): Record<string, unknown> {
+export interface DocumentInfo {
+  title: string;
+  /** What the bearer token is. */
+  bearer: string;
+}
+
+const API_DOCUMENT: DocumentInfo = { title: 'Phone Number Validation Service', bearer: 'svc_live_ + 32 URL-safe characters' };
+
+export function buildOpenApi(routes: readonly AnyRouteSpec[], serverUrl?: string, info: DocumentInfo = API_DOCUMENT): Record<string, unknown> {
   const components: Record<string, JsonSchema> = {};
   const toSchema = (schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema => {
     const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
@@ -64,7 +72,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Phone Number Validation Service',
+      title: info.title,
       version: SPEC_VERSION,
       description: 'US/CA phone validation, Answer Intent and Identity classification, spam monitoring, credits and signed webhooks.',
     },
@@ -72,7 +80,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
     security: [{ bearerAuth: [] }],
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'svc_live_ + 32 URL-safe characters' } },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: info.bearer } },
       schemas: components,
     },
   };
@@ -84,7 +92,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], serverUrl?: string): 
  */
 function mediaTypeObject(
   type: string,
-  route: RouteSpec,
+  route: AnyRouteSpec,
   toSchema: (schema: z.ZodMiniType, io: 'input' | 'output') => JsonSchema,
   components: Record<string, JsonSchema>,
 ): JsonSchema {

@@ -1,16 +1,16 @@
-import type { RouteSpec } from './route-spec';
+import type { AnyRouteSpec } from './route-spec';
 
-export interface RouteMatch {
-  route: RouteSpec;
+export interface RouteMatch<R extends AnyRouteSpec = AnyRouteSpec> {
+  route: R;
   params: Record<string, string>;
 }
 
 /** Matches a concrete path against API Gateway path templates; `methodAllowed` tells 404 from 405. */
-export function matchRoute(
-  routes: readonly RouteSpec[],
+export function matchRoute<R extends AnyRouteSpec>(
+  routes: readonly R[],
   method: string,
   path: string,
-): { match: RouteMatch | null; pathExists: boolean } {
+): { match: RouteMatch<R> | null; pathExists: boolean } {
   let pathExists = false;
   for (const route of routes) {
     const params = matchPath(route.path, path);

@@ -15,7 +15,7 @@ export interface ResponseSpec {
 }
 
 /**
- * One route of the public API. The same list drives the CDK routes, the local server's router,
+ * One route of the public API or the console. The same list drives the CDK routes, the local server's router,
  * request validation and the OpenAPI document, so none of them can drift from the others.
  */
 export interface RouteSpec {
@@ -26,8 +26,11 @@ export interface RouteSpec {
   operationId: string;
   summary: string;
   tags: string[];
-  /** Bearer API key required (default true). */
-  auth?: boolean;
+  /**
+   * Who may call it: a Bearer API key (true, the default), anyone (false), or a person signed in
+   * to the console (`'console'`: a verified OpenID Connect access token, never an API key).
+   */
+  auth?: boolean | 'console';
   scope?: Scope;
   /** Counts against the per-key and per-organization token buckets. */
   rateLimited?: boolean;
@@ -49,4 +52,10 @@ export interface RouteSpec {
   responses: Record<number, ResponseSpec>;
 }
 
-export const routeKey = (route: Pick<RouteSpec, 'method' | 'path'>): string => `${route.method} ${route.path}`;
+/** A route of the console's API: served by the console's own function (lambdas/console/routes.ts). */
+export type ConsoleRouteSpec = Omit<RouteSpec, 'fn' | 'auth'> & { fn: 'console'; auth: 'console' };
+
+/** Any route the HTTP stack serves. */
+export type AnyRouteSpec = RouteSpec | ConsoleRouteSpec;
+
+export const routeKey = (route: Pick<AnyRouteSpec, 'method' | 'path'>): string => `${route.method} ${route.path}`;
