@@ -73,16 +73,7 @@ export async function eventTypes(child: Child): Promise<string[]> {
   return (out.Items ?? []).map((i) => String(i.type)).sort();
 }
 
-/** Polls until `probe` answers; the bound only stops a hung test (under load, recovery and pooling take a while). */
-export async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 120_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+export { waitFor } from '../support/wait-for';
 
 /** 100 distinct valid numbers (NANP 212 with a 555-2xxx line range the simulator answers). */
 export const hundredNumbers = (seed = 0): string[] => Array.from({ length: 100 }, (_, i) => `+1212555${String(2000 + seed * 100 + i).padStart(4, '0')}`);

@@ -9,10 +9,14 @@ import { ENTITIES, indexPatterns, type EntityDefinition, type EntityName } from 
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
 import { getLedgerEntry } from '../../../lambdas/credits/balance-repository';
 import { runContactPool } from '../../../lambdas/contacts/pool-job';
+import { startReceiver } from '../webhooks/receiver';
+import { waitFor } from '../../support/wait-for';
 
 // The single-table layer against the embedded table: what every write leaves in an item, and how
 // items of older and newer schema versions read.
 
+// The flow below registers a webhook and a contact callback on a loopback receiver (local only).
+process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
 const service = useTestService();
 
 const numbers = (n: number, from = 2000) => Array.from({ length: n }, (_, i) => `(312) 555-${String(from + i).padStart(4, '0')}`);
@@ -69,12 +73,24 @@ describe('the single table', () => {
   it('every item the service writes says which entity it is, with its schema version, under its key pattern', async () => {
     const { org, key } = await newCustomer({ name: 'Stamps', credits: 1000, subscriptionActive: true });
     await admin.setSpamLimit(org.id, 5, 0);
-    const contact = await service.request('POST', '/api/v2/contacts', { body: { phone: '+12125550143', validation_tier: 'max', idempotency_key: 'stamp-1' }, key });
-    expect(contact.status).toBe(201);
-    const created = await service.request('POST', '/api/v1/uploads', { body: { phone_numbers: numbers(100) }, key });
-    expect(created.status).toBe(200);
-    await addVerified(service, key, '+12125550199');
-    await runContactPool(service.runtime.ports);
+    const receiver = await startReceiver();
+    try {
+      const endpoint = await service.request('POST', '/api/v1/webhooks', { body: { url: receiver.url, events: ['upload.completed'] }, key });
+      expect(endpoint.status).toBe(201);
+      const contact = await service.request('POST', '/api/v2/contacts', { body: { phone: '+12125550143', validation_tier: 'max', idempotency_key: 'stamp-1', callback_url: receiver.url, callback_secret: 'stamp-callback-secret-0123' }, key });
+      expect(contact.status).toBe(201);
+      const created = await service.request('POST', '/api/v1/uploads', { body: { phone_numbers: numbers(100) }, key });
+      expect(created.status).toBe(200);
+      await addVerified(service, key, '+12125550199');
+      await runContactPool(service.runtime.ports);
+      // Both kinds of delivery exist once the pool's contact has its callback and the upload its event.
+      await waitFor('a webhook delivery and a contact callback delivery', async () => {
+        const logs = (await allItems()).filter((i) => i.entity === 'WebhookDelivery').map((i) => String(i.gsi1pk));
+        return logs.some((pk) => pk.endsWith('#DELIVERIES')) && logs.some((pk) => pk.endsWith('#CALLBACKS')) ? true : null;
+      });
+    } finally {
+      await receiver.close();
+    }
 
     const items = await allItems();
     const seen = new Set<string>();
@@ -93,7 +109,7 @@ describe('the single table', () => {
       seen.add(entity);
     }
     // The flow above touched these kinds at least (so the loop above checked something real).
-    for (const entity of ['Organization', 'User', 'Membership', 'ApiKey', 'Balance', 'LedgerEntry', 'Contact', 'IdempotencyKey', 'ContactBatch', 'RateBucket', 'Upload', 'MonitoredNumber', 'SpamPhoneGuard', 'SpamNumberCount', 'Event', 'LocalSeed']) {
+    for (const entity of ['Organization', 'User', 'Membership', 'ApiKey', 'Balance', 'LedgerEntry', 'Contact', 'IdempotencyKey', 'ContactBatch', 'RateBucket', 'Upload', 'MonitoredNumber', 'SpamPhoneGuard', 'SpamNumberCount', 'Event', 'LocalSeed', 'WebhookEndpoint', 'WebhookDelivery']) {
       expect(seen, entity).toContain(entity);
     }
   });
