@@ -1,6 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeCursor, encodeCursor, invalidCursor } from './cursor';
-import { db, tableName, type Item } from './table';
+import { queryItems, type Item } from './table';
 
 export interface PageQuery<T> {
   /** What the cursor is bound to (`cursorScope(list, organization, filters)`). */
@@ -33,21 +32,12 @@ export async function queryPage<T>(query: PageQuery<T>): Promise<{ data: T[]; ne
     start = position;
   }
   const found: Item[] = [];
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: query.index,
-        KeyConditionExpression: `${pk} = :pk`,
-        ExpressionAttributeValues: { ':pk': query.partition },
-        ScanIndexForward: false,
-        Limit: query.limit + 1 - found.length,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) if (!query.visible || query.visible(item)) found.push(item);
-    start = out.LastEvaluatedKey;
-  } while (start && found.length <= query.limit);
+  const items = queryItems(
+    { IndexName: query.index, KeyConditionExpression: `${pk} = :pk`, ExpressionAttributeValues: { ':pk': query.partition }, ScanIndexForward: false },
+    query.limit + 1,
+    { startKey: start, keep: query.visible },
+  );
+  for await (const item of items) found.push(item);
 
   const page = found.slice(0, query.limit);
   if (found.length <= query.limit) return { data: page.map(query.map), nextCursor: null };

@@ -94,10 +94,15 @@ export async function updateReturning(input: Omit<UpdateCommandInput, 'TableName
 
 /**
  * Every item a query matches, page after page (DynamoDB returns at most 1 MB a call): the one
- * paging loop of the repositories. `max` stops early.
+ * paging loop of the repositories. `max` stops early; `keep` reads past items it refuses (they
+ * are not counted); `startKey` resumes after a known position (a list cursor).
  */
-export async function* queryItems(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>, max?: number): AsyncGenerator<Item> {
-  let startKey: Item | undefined;
+export async function* queryItems(
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+  max?: number,
+  options: { startKey?: Item; keep?: (item: Item) => boolean } = {},
+): AsyncGenerator<Item> {
+  let startKey: Item | undefined = options.startKey;
   let count = 0;
   do {
     const out = await db().send(
@@ -105,6 +110,7 @@ export async function* queryItems(input: Omit<QueryCommandInput, 'TableName' | '
     );
     for (const item of out.Items ?? []) {
       if (max !== undefined && count >= max) return;
+      if (options.keep && !options.keep(item)) continue;
       count++;
       yield item;
     }
