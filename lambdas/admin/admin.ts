@@ -1,5 +1,6 @@
 import { nowIso } from '../platform/clock';
 import { newId } from '../platform/ids';
+import { InvalidInput } from '../platform/domain-errors';
 import { SCOPES, displayPrefix, generateApiKey, hashApiKey } from '../auth/api-key';
 import {
   deleteMembership,
@@ -30,7 +31,8 @@ import type { Ports } from '../composition/ports';
 // Operator actions (the admin CLI and the local runtime's first-start seed). The in-app developer
 // panel of the spec is out of scope for this service; these functions are its back end.
 
-export class AdminError extends Error {}
+/** An operator action refused: invalid input in the domain-error table (400 wherever HTTP carries it). */
+export class AdminError extends InvalidInput {}
 
 export async function createOrganization(input: { name: string; subscriptionActive?: boolean; credits?: number; monthlyAllocation?: number; cap?: number | null }): Promise<Organization> {
   if (!input.name.trim()) throw new AdminError('organization name must not be empty');

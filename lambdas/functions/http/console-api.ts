@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { AdminError, listKeys, mintKey, removeMember, revokeKey } from '../../admin/admin';
+import { listKeys, mintKey, removeMember, revokeKey } from '../../admin/admin';
 import { apiHandler } from '../../api/api-handler';
 import { operation } from '../../api/operation';
 import { getApiKeyById, getMembership } from '../../auth/identity-repository';
@@ -25,15 +25,6 @@ import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../../webhooks/en
 // thin operations over the same feature functions the public API and the admin CLI use. Authority
 // comes only from a verified OpenID Connect access token (console/principal.ts); there are no
 // cookies here, so there is nothing for a cross-site request to ride on.
-
-const adminCall = async <T>(call: () => Promise<T>): Promise<T> => {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof AdminError) throw new InvalidInput(error.message);
-    throw error;
-  }
-};
 
 async function ownUpload(p: ConsolePrincipal, id: string): Promise<UploadRecord> {
   const upload = await getUpload(id);
@@ -71,7 +62,7 @@ const operations = (ports: ConsolePorts) => [
   operation(routes.mintKey, async ({ member: p, body }) =>
     owner(p, async () => {
       if (body.expires_at && Date.parse(body.expires_at) <= nowMs()) throw new InvalidInput('expires_at must be in the future');
-      const minted = await adminCall(() => mintKey(p.organizationId, p.userId, body.expires_at ?? undefined));
+      const minted = await mintKey(p.organizationId, p.userId, body.expires_at ?? undefined);
       return ok({ key: minted.key, id: minted.record.id, display_prefix: minted.record.display_prefix, created_at: minted.record.created_at, expires_at: minted.record.expires_at });
     }),
   ),
@@ -79,7 +70,7 @@ const operations = (ports: ConsolePorts) => [
     owner(p, async () => {
       const key = await getApiKeyById(params.id);
       if (!key || key.organization_id !== p.organizationId) throw new NotFound('API key not found');
-      await adminCall(() => revokeKey(key.id));
+      await revokeKey(key.id);
       return ok({ id: key.id, revoked: true });
     }),
   ),
@@ -89,7 +80,7 @@ const operations = (ports: ConsolePorts) => [
       if (params.userId === p.userId) throw new InvalidInput('You cannot remove yourself; another owner can');
       // Someone who is not a member (any more) is not found, like an unknown key or endpoint.
       if (!(await getMembership(p.organizationId, params.userId))) throw new NotFound('Member not found');
-      const result = await adminCall(() => removeMember(p.organizationId, params.userId));
+      const result = await removeMember(p.organizationId, params.userId);
       return ok({ user_id: params.userId, revoked_keys: result.revokedKeys });
     }),
   ),
