@@ -4,25 +4,14 @@ import { fanOutToEndpoints } from './fan-out';
 import type { DeliveryPorts } from './delivery-queue-port';
 import { API_VERSION, newEventId, type EventEnvelope, type EventType } from './envelope';
 
-// The one module every feature emits events through. An event is recorded in the table first,
-// then one delivery record per subscribed active endpoint, then a queue message per delivery; a
-// lost message is found by the sweeper, so nothing after the event record depends on the queue.
+// Events: a feature builds one (buildEvent), writes it into its own item's outbox with the change
+// that raises it (outbox.ts), then publishes it: the event is recorded in the table first, then one
+// delivery record per subscribed active endpoint, then a queue message per delivery; a lost message
+// is found by the sweeper, so nothing after the event record depends on the queue.
 
 export { API_VERSION, DEFAULT_EVENT_TYPES, EVENT_TYPES, newEventId, SUBSCRIBABLE_EVENT_TYPES } from './envelope';
 export type { EventEnvelope, EventType } from './envelope';
 export { enqueueCallback } from './fan-out';
-
-export async function emitEvent(ports: DeliveryPorts, input: {
-  organizationId: string;
-  type: EventType;
-  data: Record<string, unknown>;
-  /** Optional stable id (e.g. derived from the upload and its outcome) so a retried step re-emits the same event. */
-  id?: string;
-}): Promise<EventEnvelope> {
-  const event = buildEvent(input);
-  await publishEvent(ports, input.organizationId, event);
-  return event;
-}
 
 export function buildEvent(input: { type: EventType; data: Record<string, unknown>; id?: string }): EventEnvelope {
   return { id: input.id ?? newEventId(), type: input.type, api_version: API_VERSION, created_at: nowIso(), data: input.data };

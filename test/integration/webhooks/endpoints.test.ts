@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { startReceiver, header, type Receiver } from './receiver';
 import { verifyWebhook } from '../../../lambdas/webhooks/verify-signature';
-import { emitEvent } from '../../../lambdas/webhooks/events';
+import { emitEvent } from '../../support/emit-event';
 import type { Resolver } from '../../../lambdas/platform/net/resolver';
 import { systemNet } from '../../../lambdas/platform/net/outbound';
 import { getDelivery } from '../../../lambdas/webhooks/delivery-repository';

@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { useTestService } from '../../support/runtime';
 import { startReceiver, header, type Receiver, type ReceiverMode } from './receiver';
 import { verifyWebhook } from '../../../lambdas/webhooks/verify-signature';
-import { emitEvent, enqueueCallback } from '../../../lambdas/webhooks/events';
+import { enqueueCallback } from '../../../lambdas/webhooks/events';
+import { emitEvent } from '../../support/emit-event';
 import { systemNet } from '../../../lambdas/platform/net/outbound';
 import type { DeliveryQueue } from '../../../lambdas/webhooks/delivery-queue-port';
 import { claimAttempt, getDelivery } from '../../../lambdas/webhooks/delivery-repository';

@@ -1,0 +1,12 @@
+import { buildEvent, publishEvent, type EventEnvelope, type EventType } from '../../lambdas/webhooks/events';
+import type { DeliveryPorts } from '../../lambdas/webhooks/delivery-queue-port';
+
+/**
+ * An event published at once, as a feature's outbox publishes it after its write (the service
+ * itself always goes through the outbox: buildEvent, outboxFields, flushOutbox).
+ */
+export async function emitEvent(ports: DeliveryPorts, input: { organizationId: string; type: EventType; data: Record<string, unknown>; id?: string }): Promise<EventEnvelope> {
+  const event = buildEvent(input);
+  await publishEvent(ports, input.organizationId, event);
+  return event;
+}
