@@ -89,15 +89,6 @@ async function settleOwedToPool(ports: UploadPorts, upload: UploadRecord): Promi
 }
 
 /**
- * The charging part alone (kept for the admin command and its tests): finishes uploads a crash
- * left in `charging`; charged ones become ready and start, uncharged ones are removed.
- */
-export async function reconcileStaleUploads(ports: UploadPorts): Promise<{ resumed: number; removed: number }> {
-  const { resumed, removed } = await recoverUploads(ports);
-  return { resumed, removed };
-}
-
-/**
  * Local runtime start: the in-process workflow runner lost every execution with the previous
  * process, so every upload it left owing something is taken up now, not after its stale time:
  * ready or processing ones start again (each step is idempotent), the rest are recovered. Only

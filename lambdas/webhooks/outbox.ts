@@ -36,13 +36,6 @@ export function outboxFields(key: Key, entries: readonly OutboxEntry[], at: stri
 
 export const hasOutbox = (item: Record<string, unknown>): boolean => Object.keys(item).some((k) => k.startsWith(PREFIX));
 
-/** Removes what the outbox added, for a repository's record mapper. */
-export function withoutOutbox<T extends Record<string, unknown>>(item: T): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(item)) if (!k.startsWith(PREFIX) && k !== 'gsi3pk' && k !== 'gsi3sk') out[k] = v;
-  return out as T;
-}
-
 /**
  * Publishes the item's unpublished events (and callbacks), then removes them. Safe to run any
  * number of times, concurrently too: at worst an event is published twice with the same id.

@@ -3,7 +3,13 @@ import { useTestService } from '../../support/runtime';
 import * as admin from '../../../lambdas/admin/admin';
 import { debit, getBalance } from '../../../lambdas/credits/credits';
 import { createUpload } from '../../../lambdas/uploads/create-upload';
-import { reconcileStaleUploads } from '../../../lambdas/uploads/reconcile';
+import { recoverUploads } from '../../../lambdas/uploads/reconcile';
+
+/** The charging part of upload recovery: what a crash left in `charging`. */
+const reconcileStaleUploads = async (ports: Parameters<typeof recoverUploads>[0]) => {
+  const { resumed, removed } = await recoverUploads(ports);
+  return { resumed, removed };
+};
 import { filesBucket, putObject } from '../../../lambdas/platform/blob';
 import { keys } from '../../../lambdas/uploads/upload';
 import { getUpload, insertUpload } from '../../../lambdas/uploads/upload-repository';
