@@ -1,6 +1,6 @@
 import type { Clock } from '../platform/clock';
 import type { SignalProvider } from './provider';
-import type { LineType, LookupItem, LookupOptions, Signals } from './signals';
+import type { LineType, LookupItem, Signals } from './signals';
 import { expiresAtSeconds, identityScope, isFresh, nameKey, neededKinds, type IdentityAnswer, type LineAnswer, type LookupCachePolicy, type Needs, type NumberEntry, type StatusAnswer } from './lookup-cache-policy';
 import { identityRefKey, type CacheWrite, type IdentityRef, type LookupCacheStore } from './lookup-cache-store';
 import { rangeDecided, structuralLineType } from './range-screen';
