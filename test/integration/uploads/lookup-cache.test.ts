@@ -6,6 +6,7 @@ import { ADMIN_COMMANDS } from '../../../bin/admin-commands';
 import { getBalance } from '../../../lambdas/credits/credits';
 import { reloadConfig } from '../../../lambdas/platform/config';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
+import { runContactPool } from '../../../lambdas/contacts/pool-job';
 import { useTestService } from '../../support/runtime';
 
 // Issue 27 items 3 and 6 on the local runtime: the real Twilio adapter behind the lookup cache
@@ -151,6 +152,24 @@ describe('the lookup cache in front of a paid provider', () => {
       reloadConfig();
     }
   }, 180_000);
+
+  it('contacts use the cache too: a number the organization uploaded is answered from it when pooled', async () => {
+    const { org, key } = await customer('Cache contacts');
+    const phones = e164s(100, 212);
+    await upload(key, phones);
+    const before = requests.length;
+    const created = await service.request('POST', '/api/v2/contacts', { body: { phone: phones[3], idempotency_key: 'cached-contact' }, key });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const fresh = await service.request('POST', '/api/v2/contacts', { body: { phone: '+12125559876', idempotency_key: 'fresh-contact' }, key });
+    expect(fresh.status).toBe(201);
+    const run = await runContactPool(service.runtime.ports);
+    await service.runtime.settleWorkflows();
+    expect(requests.slice(before).map((r) => r.e164)).toEqual(['+12125559876']);
+    expect(await getUpload(run.uploads[0]!)).toMatchObject({ source: 'api_pool', status: 'completed', lookups_paid: 1, lookups_cached: 1 });
+    const contact = (await (await service.request('GET', `/api/v2/contacts/${((await created.json()) as { id: string }).id}`, { key })).json()) as Record<string, unknown>;
+    expect(contact).toMatchObject({ status: 'completed', service_status: 'Likely Answer' });
+    expect(await admin.lookupUsage(org.id, '2026-01-01')).toMatchObject({ lookups_paid: 101, lookups_cached: 1, uploads: 2 });
+  }, 120_000);
 
   it('LOOKUP_CACHE=off: every number its range does not decide is paid for again', async () => {
     const { key } = await customer('Cache off');
