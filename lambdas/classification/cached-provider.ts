@@ -1,6 +1,6 @@
 import type { Clock } from '../platform/clock';
 import type { SignalProvider } from './provider';
-import type { LineType, LookupItem, Signals } from './signals';
+import type { LineType, LookupItem, LookupOptions, Signals } from './signals';
 import { expiresAtSeconds, identityScope, isFresh, nameKey, neededKinds, type IdentityAnswer, type LineAnswer, type LookupCachePolicy, type Needs, type NumberEntry, type StatusAnswer } from './lookup-cache-policy';
 import { identityRefKey, type CacheWrite, type IdentityRef, type LookupCacheStore } from './lookup-cache-store';
 import { rangeDecided, structuralLineType } from './range-screen';
@@ -71,25 +71,32 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
       }
 
       const fetched: Pending[] = [];
-      for (const { missing, members } of groups.values()) {
-        const asked = members.map((p) => (missing.identity ? p.item : { e164: p.item.e164 }));
-        const answers = await inner.lookup(asked, { ...opts, tier: missing.status ? 'max' : 'standard', skipMobileLookup: !missing.line });
-        members.forEach((p, k) => {
-          const a = answers[k]!;
-          if (a.lookupError) return void (out[p.index] = { ...a, origin: 'paid' });
-          p.asked = missing;
-          if (missing.line) p.line = { lineType: a.lineType, carrier: a.carrier, callScreening: a.callScreening, at: now };
-          if (missing.status) p.status = { lineStatus: a.lineStatus, at: now };
-          if (missing.identity) p.identity = { nameMatchScore: a.nameMatchScore, callerName: a.callerName, at: now };
-          out[p.index] = compose(p.need, p.structural, p, a.simulated, a.simulated ? 'free' : 'paid');
-          // Simulated answers are development data: never kept as if they were real.
-          if (!a.simulated) fetched.push(p);
-        });
+      try {
+        for (const { missing, members } of groups.values()) await askProvider(inner, opts, missing, members, now, out, fetched);
+      } finally {
+        // Answers bought before a later group failed (a provider error the chunk's retry meets) are kept too.
+        if (fetched.length) await store.write(inner.name, writesOf(fetched, policy, now));
       }
-      if (fetched.length) await store.write(inner.name, writesOf(fetched, policy, now));
       return out;
     },
   };
+}
+
+/** One provider call for the numbers missing the same kinds, asked for those kinds only. */
+async function askProvider(inner: SignalProvider, opts: LookupOptions, missing: Needs, members: Pending[], now: number, out: Signals[], fetched: Pending[]): Promise<void> {
+  const asked = members.map((p) => (missing.identity ? p.item : { e164: p.item.e164 }));
+  const answers = await inner.lookup(asked, { ...opts, tier: missing.status ? 'max' : 'standard', skipMobileLookup: !missing.line });
+  members.forEach((p, k) => {
+    const a = answers[k]!;
+    if (a.lookupError) return void (out[p.index] = { ...a, origin: 'paid' });
+    p.asked = missing;
+    if (missing.line) p.line = { lineType: a.lineType, carrier: a.carrier, callScreening: a.callScreening, at: now };
+    if (missing.status) p.status = { lineStatus: a.lineStatus, at: now };
+    if (missing.identity) p.identity = { nameMatchScore: a.nameMatchScore, callerName: a.callerName, at: now };
+    out[p.index] = compose(p.need, p.structural, p, a.simulated, a.simulated ? 'free' : 'paid');
+    // Simulated answers are development data: never kept as if they were real.
+    if (!a.simulated) fetched.push(p);
+  });
 }
 
 /** The signals of one number from its answers by kind; kinds not needed are unknown (the line: its range's type). */

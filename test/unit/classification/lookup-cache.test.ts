@@ -201,6 +201,25 @@ describe('cachedProvider', () => {
     expect([...cache.numbers.keys()].some((k) => k.startsWith('simulator|'))).toBe(false);
   });
 
+  it('keeps what it bought when a later provider call of the same batch throws (the chunk is retried)', async () => {
+    const clock = manualClock();
+    const fake = countingProvider();
+    let calls = 0;
+    const flaky: SignalProvider = {
+      ...fake.provider,
+      lookup: async (items, opts) => {
+        if (++calls === 2) throw new Error('401 check TWILIO credentials');
+        return fake.provider.lookup(items, opts);
+      },
+    };
+    const cache = memoryLookupCache();
+    const provider = cachedProvider(flaky, cache, policy, clock);
+    // Two groups: the named number misses line type and identity, the other line type only.
+    await expect(provider.lookup([{ e164: numbers[0]!, name: { full: 'Ada Lovelace' } }, { e164: numbers[1]! }], std)).rejects.toThrow(/401/);
+    expect([...cache.numbers.keys()]).toEqual([`counting|${numbers[0]}`]);
+    expect(cache.identities.size).toBe(1);
+  });
+
   it('numbers their range decides, and requests needing nothing paid, never reach the provider', async () => {
     const fake = countingProvider();
     const provider = cachedProvider(fake.provider, memoryLookupCache(), policy, manualClock());
