@@ -99,6 +99,11 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
   },
   'add-credits': { usage: '--org ORG_ID --amount N', options: { org: str, amount: str }, run: (v) => admin.addCredits(required(v, 'org'), wholeNumber(v, 'amount')) },
   balance: { usage: '--org ORG_ID', options: { org: str }, run: (v) => admin.showBalance(required(v, 'org')) },
+  usage: {
+    usage: '--org ORG_ID --since ISO_DATE   (lookups of the organization\'s uploads since then: paid, from the cache, failed)',
+    options: { org: str, since: str },
+    run: (v) => admin.lookupUsage(required(v, 'org'), required(v, 'since')),
+  },
   'run-billing-period': { usage: '(no options) start the next billing period of every organization whose period has ended', options: {}, run: () => runBillingPeriodJob() },
   'set-spam-limit': {
     usage: '--org ORG_ID --included N|none --addons N   (plan numbers + purchased add-ons; none = no cap)',

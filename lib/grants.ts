@@ -14,7 +14,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 // DescribeTable, s3:List*, s3:DeleteObject* … for every function).
 
 /** The DynamoDB operations the service's code uses (it never scans and has no transactions). */
-export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem';
+export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchGetItem' | 'BatchWriteItem';
 
 /** `actions` on the table; Query also on its global secondary indexes. */
 export function grantTable(fn: LambdaFunction, table: ITableV2, actions: readonly TableAction[]): void {

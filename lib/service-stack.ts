@@ -74,6 +74,7 @@ export class PhoneValidationStack extends Stack {
       grantEmit,
       retention: config.retention,
       provider: config.provider,
+      lookupCache: config.lookupCache,
       classifyReservedConcurrency: config.reserveConcurrency ? config.uploadClassifyConcurrency : undefined,
     });
     if (environment.CLASSIFICATION_PROVIDER === 'twilio') {

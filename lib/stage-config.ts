@@ -41,6 +41,24 @@ export const StageConfigSchema = z
       }),
       {},
     ),
+    /**
+     * The lookup cache in front of a paid provider (docs/classification.md, Lookup cache): how long
+     * each kind of answer is served, and whether identity answers are shared across organizations.
+     */
+    lookupCache: z.prefault(
+      z.strictObject({
+        enabled: z._default(z.boolean(), true),
+        /** Line type and carrier; 0 never caches them. */
+        lineTypeDays: z._default(z.number().check(z.int(), z.gte(0), z.lte(365)), 30),
+        /** Line status (max tier); 0 never caches it. */
+        lineStatusHours: z._default(z.number().check(z.int(), z.gte(0), z.lte(24 * 30)), 24),
+        /** Identity (number and supplied name); 0 never caches it. */
+        identityDays: z._default(z.number().check(z.int(), z.gte(0), z.lte(365)), 30),
+        /** Off: each organization reuses only its own identity answers. */
+        shareIdentity: z._default(z.boolean(), false),
+      }),
+      {},
+    ),
     /** S3 lifecycle, in days (docs/operations.md, Retention). Spam screenshots: 7 days, fixed by the spec. */
     retention: z.prefault(
       z.strictObject({

@@ -20,6 +20,8 @@ export interface UploadsConstructProps {
   retention?: { uploadsDays: number; stagingDays: number };
   /** The lookup provider's limits (stage config `provider`). */
   provider?: { requestsPerSecond: number; maxFailedShare: number };
+  /** The lookup cache (stage config `lookupCache`). */
+  lookupCache?: { enabled: boolean; lineTypeDays: number; lineStatusHours: number; identityDays: number; shareIdentity: boolean };
   /** Reserved concurrency of the classify step, the workflow's fan-out (stage config); none when undefined. */
   classifyReservedConcurrency?: number;
 }
@@ -58,13 +60,20 @@ export class UploadsConstruct extends Construct {
     const provider = props.provider ?? { requestsPerSecond: 50, maxFailedShare: 0.1 };
     classify.addEnvironment('TWILIO_REQUESTS_PER_SECOND', String(provider.requestsPerSecond));
     finalize.addEnvironment('PROVIDER_FAILURE_MAX_SHARE', String(provider.maxFailedShare));
+    const cache = props.lookupCache ?? { enabled: true, lineTypeDays: 30, lineStatusHours: 24, identityDays: 30, shareIdentity: false };
+    classify.addEnvironment('LOOKUP_CACHE', cache.enabled ? 'on' : 'off');
+    classify.addEnvironment('LOOKUP_CACHE_LINE_TTL_DAYS', String(cache.lineTypeDays));
+    classify.addEnvironment('LOOKUP_CACHE_STATUS_TTL_HOURS', String(cache.lineStatusHours));
+    classify.addEnvironment('LOOKUP_CACHE_IDENTITY_TTL_DAYS', String(cache.identityDays));
+    classify.addEnvironment('LOOKUP_CACHE_SHARE_IDENTITY', String(cache.shareIdentity));
     // What each step's code calls: classify only reads the table (and takes provider tokens); fail
     // reads no file (the pool's contact ids are NotifyPool's to read); NotifyPool reads the pool
     // file and the results; finalize, fail and NotifyPool publish events.
     const access: [ServiceFunction, TableAction[], { read?: string[]; write?: string[] }, boolean][] = [
       [prepare, ['GetItem', 'Query', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, false],
-      // classify reads the table, and updates only the provider's shared rate bucket.
-      [classify, ['GetItem', 'Query', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, false],
+      // classify reads the table, updates only the provider's shared rate bucket, and reads and
+      // writes the lookup cache in batches.
+      [classify, ['GetItem', 'Query', 'UpdateItem', 'BatchGetItem', 'BatchWriteItem'], { read: ['uploads/'], write: ['uploads/'] }, false],
       [finalize, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, true],
       [fail, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], {}, true],
       [notifyPool, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'] }, true],

@@ -27,6 +27,7 @@ import { readSimulatedMessages, type SimulatedMessage } from '../spam/telephony/
 import { runDailySpamTests, type RunSummary } from '../spam/daily-run';
 import { runContactPool, type PoolRunSummary } from '../contacts/pool-job';
 import type { Ports } from '../composition/ports';
+import { uploadsCreatedSince } from '../uploads/upload-repository';
 
 // Operator actions (the admin CLI and the local runtime's first-start seed). The in-app developer
 // panel of the spec is out of scope for this service; these functions are its back end.
@@ -182,6 +183,34 @@ export async function runContactPoolNow(ports: Ports): Promise<PoolRunSummary> {
 export async function runSpamTestsNow(ports: Ports, orgId?: string): Promise<RunSummary> {
   if (orgId) await requireOrg(orgId);
   return runDailySpamTests(ports, { organizationId: orgId });
+}
+
+export interface LookupUsage {
+  lookups_paid: number;
+  lookups_cached: number;
+  lookups_failed: number;
+  uploads: number;
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/**
+ * Lookups of the organization's uploads (contacts' pool uploads included) created at or after
+ * `since`: paid, served from the cache, failed, as each upload's Finalize counted them (an upload
+ * that did not complete counts in `uploads` only).
+ */
+export async function lookupUsage(orgId: string, since: string): Promise<LookupUsage> {
+  const at = ISO_TIME.test(since) ? Date.parse(since) : NaN;
+  if (!Number.isFinite(at)) throw new AdminError(`--since must be an ISO 8601 date or time (2026-11-01 or 2026-11-01T00:00:00Z), got '${since}'`);
+  await requireOrg(orgId);
+  const usage: LookupUsage = { lookups_paid: 0, lookups_cached: 0, lookups_failed: 0, uploads: 0 };
+  for await (const upload of uploadsCreatedSince(orgId, new Date(at).toISOString())) {
+    usage.uploads++;
+    usage.lookups_paid += upload.lookups_paid ?? 0;
+    usage.lookups_cached += upload.lookups_cached ?? 0;
+    usage.lookups_failed += upload.lookups_failed ?? 0;
+  }
+  return usage;
 }
 
 async function requireOrg(orgId: string): Promise<Organization> {

@@ -8,6 +8,12 @@ import { simulatorProvider } from './simulator-provider';
 import { createTwilioProviderFromEnv } from './twilio-provider';
 import { sharedRateLimiter } from '../ratelimit/shared-limiter';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { nowMs } from '../platform/clock';
+import { cachedProvider } from './cached-provider';
+import { cachePolicyFromConfig } from './lookup-cache-policy';
+import { dynamoLookupCache } from './lookup-cache-repository';
+import { noLookupCache } from './lookup-cache-store';
+import type { LookupOrigin } from './signals';
 
 export { TransientProviderError, type SignalProvider } from './provider';
 export { offlineProvider } from './offline-provider';
@@ -20,6 +26,8 @@ export interface ClassifyInput {
 export interface ClassifyOptions {
   tier: 'standard' | 'max';
   skipMobileLookup: boolean;
+  /** Whose numbers these are (the lookup cache scopes identity answers to the organization). */
+  organizationId?: string;
 }
 export interface ClassifyResult {
   e164: string;
@@ -30,6 +38,8 @@ export interface ClassifyResult {
   simulated: boolean;
   /** The provider's failure for this number after its retries (the number is then Unknown). */
   lookupError?: string;
+  /** Paid lookup, cache or free (cached-provider.ts); absent for the free providers. */
+  origin?: LookupOrigin;
 }
 
 export async function createProviderFromEnv(settings: Config = config()): Promise<SignalProvider> {
@@ -40,13 +50,23 @@ export async function createProviderFromEnv(settings: Config = config()): Promis
     const { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_SECRET_ARN, TWILIO_LOOKUP_BASE_URL, TWILIO_CONCURRENCY, TWILIO_REQUESTS_PER_SECOND, TWILIO_TIMEOUT_MS, TWILIO_ATTEMPTS } = settings;
     // Every concurrent chunk of every upload shares the account's rate through one bucket in the table.
     const limiter = settings.TABLE_NAME ? sharedRateLimiter('provider#twilio', Number(TWILIO_REQUESTS_PER_SECOND ?? 50)) : undefined;
-    return createTwilioProviderFromEnv(
+    const twilio = await createTwilioProviderFromEnv(
       { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_SECRET_ARN, TWILIO_LOOKUP_BASE_URL, TWILIO_CONCURRENCY, TWILIO_REQUESTS_PER_SECOND, TWILIO_TIMEOUT_MS, TWILIO_ATTEMPTS },
       new SecretsManagerClient({}),
       limiter,
     );
+    return withLookupCache(twilio, settings);
   }
   throw new Error(`CLASSIFICATION_PROVIDER '${name}' is unknown: use offline, simulator or twilio`);
+}
+
+/**
+ * A paid provider behind the lookup cache (in the table; none without one), or with the cache off
+ * (LOOKUP_CACHE=off) behind the range screen alone: free ranges never reach it either way.
+ */
+export function withLookupCache(paid: SignalProvider, settings: Config = config()): SignalProvider {
+  const store = settings.LOOKUP_CACHE === 'on' && settings.TABLE_NAME ? dynamoLookupCache() : noLookupCache;
+  return cachedProvider(paid, store, cachePolicyFromConfig(settings), { nowMs });
 }
 
 /** Signals from the provider, then the rule table and the name match; same order as `items`. */
@@ -56,6 +76,6 @@ export async function classifyBatch(provider: SignalProvider, items: ClassifyInp
     const s = signals[i]!;
     const answerIntent = answerIntentOf(s).intent;
     const identity = identityOf(item.name, s);
-    return { e164: item.e164, answerIntent, identity, status: deriveStatus(answerIntent, identity), simulated: s.simulated, ...(s.lookupError ? { lookupError: s.lookupError } : {}) };
+    return { e164: item.e164, answerIntent, identity, status: deriveStatus(answerIntent, identity), simulated: s.simulated, ...(s.lookupError ? { lookupError: s.lookupError } : {}), ...(s.origin ? { origin: s.origin } : {}) };
   });
 }

@@ -3,4 +3,4 @@ export * from './vocabulary';
 export * from './normalize';
 export * from './classify';
 export { RULES_VERSION, ANSWER_INTENT_RULES, answerIntentOf } from './rules';
-export type { Signals, LineType, LineStatus } from './signals';
+export type { Signals, LineType, LineStatus, LookupOrigin } from './signals';

@@ -21,7 +21,15 @@ export interface Signals {
    * so the number is Unknown). Absent when the lookup answered.
    */
   lookupError?: string;
+  /**
+   * Where the answer came from, set by the lookup cache (cached-provider.ts): `paid` a paid
+   * provider was asked, `cache` every signal needed was fresh in the cache, `free` the number's
+   * range decided it or nothing paid was needed. Absent from a provider used without the cache.
+   */
+  origin?: LookupOrigin;
 }
+
+export type LookupOrigin = 'paid' | 'cache' | 'free';
 
 export interface LookupItem {
   e164: string;
@@ -31,6 +39,8 @@ export interface LookupItem {
 export interface LookupOptions {
   tier: 'standard' | 'max';
   skipMobileLookup: boolean;
+  /** Whose lookup this is: the lookup cache keeps identity answers per organization (lookup-cache-policy.ts). */
+  organizationId?: string;
 }
 
 /** libphonenumber's structural type as a line type: what the number's range alone says. */

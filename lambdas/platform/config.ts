@@ -48,6 +48,16 @@ export const ConfigSchema = z.object({
   TWILIO_REQUESTS_PER_SECOND: optional,
   TWILIO_TIMEOUT_MS: optional,
   TWILIO_ATTEMPTS: optional,
+  /** The lookup cache in front of a paid provider (docs/classification.md, Lookup cache): `off` asks the provider every time. */
+  LOOKUP_CACHE: z._default(z.enum(['on', 'off']), 'on'),
+  /** How long a cached line type and carrier is served; 0: never cached. */
+  LOOKUP_CACHE_LINE_TTL_DAYS: int(30),
+  /** How long a cached line status (max tier) is served; 0: never cached. */
+  LOOKUP_CACHE_STATUS_TTL_HOURS: int(24),
+  /** How long a cached identity answer (number and name) is served; 0: never cached. */
+  LOOKUP_CACHE_IDENTITY_TTL_DAYS: int(30),
+  /** Identity answers reused across organizations (the operator's opt-in); otherwise each organization's own. */
+  LOOKUP_CACHE_SHARE_IDENTITY: flag,
   /** Above this share of an upload's numbers failing their provider lookup, the upload fails (and is refunded). */
   PROVIDER_FAILURE_MAX_SHARE: z._default(z.coerce.number().check(z.gte(0), z.lte(1)), 0.1),
   CARRIER_TEST_PROVIDER: z._default(z.enum(['simulator', 'device-lab']), 'simulator'),

@@ -53,6 +53,9 @@ const uploadSchema: z.ZodMiniType<UploadRecord> = z.looseObject({
   exceeded_daily_limit: z.nullable(z.boolean()),
   created_at: z.string(),
   updated_at: z.string(),
+  lookups_paid: z.optional(z.number()),
+  lookups_cached: z.optional(z.number()),
+  lookups_failed: z.optional(z.number()),
 });
 
 const toRecord = (item: Item | undefined): UploadRecord | null => readEntity('Upload', uploadSchema, item);
@@ -168,3 +171,14 @@ export async function listUploads(orgId: string, limit: number, cursor?: string)
   });
 }
 
+
+/** Every upload of the organization created at or after `sinceIso`, oldest first (internal `charging` records left out). */
+export async function* uploadsCreatedSince(orgId: string, sinceIso: string): AsyncGenerator<UploadRecord> {
+  for await (const item of queryItems({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :since',
+    ExpressionAttributeValues: { ':pk': `ORG#${orgId}#UPLOADS`, ':since': sinceIso },
+  })) {
+    if (item.status !== 'charging') yield toRecord(item)!;
+  }
+}

@@ -53,6 +53,10 @@ export interface UploadRecord {
   exceeded_daily_limit: boolean | null;
   created_at: string;
   updated_at: string;
+  /** Internal, set at completion (never in the Upload object): paid lookups made, answers from the lookup cache, failed lookups. */
+  lookups_paid?: number;
+  lookups_cached?: number;
+  lookups_failed?: number;
 }
 
 export function toPublicUpload(upload: UploadRecord): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { filesBucket, getObject, putObject } from '../../platform/blob';
-import { classifyBatch, createProviderFromEnv } from '../../classification';
+import { classifyBatch, createProviderFromEnv, type LookupOrigin } from '../../classification';
+import { lookupCountsOf, publishLookupMetrics } from '../../classification/lookup-usage';
 import { keys } from '../upload';
 import { getUpload } from '../upload-repository';
 import type { ChunkItem } from './prepare';
@@ -11,6 +12,8 @@ export interface ChunkAnswer {
   simulated: boolean;
   /** Why the provider could not look this number up (it is Unknown); the upload's failed share counts these. */
   lookupError?: string;
+  /** Paid lookup or cache (Finalize sums them into the upload); absent when free. */
+  origin?: LookupOrigin;
 }
 
 /**
@@ -31,8 +34,10 @@ export async function classifyChunk(input: { upload_id: string; chunk: number })
   const results = await classifyBatch(provider, items.map((i) => ({ e164: i.e164, name: i.name })), {
     tier: upload.validation_tier,
     skipMobileLookup: upload.skip_mobile_lookup,
+    organizationId: upload.organization_id,
   });
-  const answers: ChunkAnswer[] = results.map((r, i) => ({ key: items[i]!.key, answerIntent: r.answerIntent, identity: r.identity, simulated: r.simulated, ...(r.lookupError ? { lookupError: r.lookupError } : {}) }));
+  publishLookupMetrics(provider.name, lookupCountsOf(results));
+  const answers: ChunkAnswer[] = results.map((r, i) => ({ key: items[i]!.key, answerIntent: r.answerIntent, identity: r.identity, simulated: r.simulated, ...(r.lookupError ? { lookupError: r.lookupError } : {}), ...(r.origin === 'paid' || r.origin === 'cache' ? { origin: r.origin } : {}) }));
   await putObject(bucket, resultKey, JSON.stringify(answers), 'application/json');
   return { chunk: input.chunk, count: answers.length };
 }

@@ -17,6 +17,7 @@ import type { ChunkAnswer } from './classify-chunk';
 import { loadCellItems } from './prepare';
 import { INVALID, type CellItems } from './cell-items';
 import type { DeliveryPorts } from '../../webhooks/delivery-queue-port';
+import { countLookup, noLookups, type LookupCounts } from '../../classification/lookup-usage';
 
 /**
  * Last step: join the chunk answers to the rows, summarize, write the processed file and the row
@@ -32,7 +33,7 @@ export async function finalize(ports: DeliveryPorts, input: { upload_id: string;
     await flushOutbox(ports, uploadItemKey(current.id));
   } else if (current.status === 'processing' || current.status === 'ready_for_processing') {
     const index = await loadCellItems(current);
-    const { answers, simulated, lookupFailures } = await loadAnswers(current, input.chunks ?? [], index.named.length);
+    const { answers, simulated, lookupFailures, lookups } = await loadAnswers(current, input.chunks ?? [], index.named.length);
     failIfTooManyLookupsFailed(current.id, lookupFailures, index.named.length);
     const table = joinResults(index, answers, current.identity_enabled);
     const results = table;
@@ -47,7 +48,8 @@ export async function finalize(ports: DeliveryPorts, input: { upload_id: string;
     await writeCommonSlices(current, original, skip, layout, results, sink);
     crashPoint('pipeline.before-complete');
     const at = nowIso();
-    const fields = { result_summary: summarize(results, current.identity_enabled, simulated), processed_available: true };
+    // The lookups counted here are internal (admin `usage`, docs/cost.md): the Upload object is the spec's.
+    const fields = { result_summary: summarize(results, current.identity_enabled, simulated), processed_available: true, lookups_paid: lookups.paid, lookups_cached: lookups.cached, lookups_failed: lookups.failed };
     const key = uploadItemKey(current.id);
     const entries = await completedEntries({ ...current, ...fields, status: 'completed', updated_at: at });
     // Pooled contacts still have to be settled (the workflow's NotifyPool step, or recovery): the
@@ -88,8 +90,9 @@ export const SETTLE_BOUND_MS = 5 * 60_000;
  * The chunks' answers by item number: chunk after chunk in the order prepare wrote them, each
  * answer a code into a small table of distinct answers (0: none).
  */
-async function loadAnswers(upload: UploadRecord, chunks: number[], items: number): Promise<{ answers: { codes: Uint8Array; table: ItemAnswer[] }; simulated: boolean; lookupFailures: ChunkAnswer[] }> {
+async function loadAnswers(upload: UploadRecord, chunks: number[], items: number): Promise<{ answers: { codes: Uint8Array; table: ItemAnswer[] }; simulated: boolean; lookupFailures: ChunkAnswer[]; lookups: LookupCounts }> {
   const lookupFailures: ChunkAnswer[] = [];
+  const lookups = noLookups();
   const codes = new Uint8Array(items);
   const table: ItemAnswer[] = [];
   const byKey = new Map<string, number>();
@@ -110,10 +113,11 @@ async function loadAnswers(upload: UploadRecord, chunks: number[], items: number
       codes[item++] = code;
       simulated ||= a.simulated;
       if (a.lookupError) lookupFailures.push(a);
+      countLookup(lookups, a);
     }
   }
   if (chunks.length && item !== items) throw new Error(`upload ${upload.id}: the chunks hold ${item} answers for ${items} items`);
-  return { answers: { codes, table }, simulated, lookupFailures };
+  return { answers: { codes, table }, simulated, lookupFailures, lookups };
 }
 
 /** Each cell's result from its item's answer (results.ts rules), one byte per cell. */

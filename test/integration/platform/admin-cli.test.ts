@@ -45,6 +45,17 @@ describe('admin CLI against the local data folder', () => {
     expect(JSON.parse((await admin('balance', '--org', orgId)).stdout)).toEqual({ total: 250, subscription: 0, purchased: 250 });
   });
 
+  it('usage prints the lookups of an organization\'s uploads since a time as JSON, and refuses a time it cannot read', async () => {
+    const orgId = (JSON.parse((await admin('create-org', '--name', 'Usage Org')).stdout) as { id: string }).id;
+    const usage = await admin('usage', '--org', orgId, '--since', '2026-01-01');
+    expect(usage.code, usage.stderr).toBe(0);
+    expect(JSON.parse(usage.stdout)).toEqual({ lookups_paid: 0, lookups_cached: 0, lookups_failed: 0, uploads: 0 });
+    const bad = await admin('usage', '--org', orgId, '--since', 'last tuesday');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--since must be an ISO 8601 date or time');
+    expect((await admin('usage', '--org', orgId)).stderr).toContain('--since is required');
+  });
+
   it('answers bad input with a clear message and a non-zero exit', async () => {
     // Each call on a fresh data folder of its own, so they can run at once: the local store opens
     // a data folder in one process at a time.
