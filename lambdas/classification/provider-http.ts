@@ -72,11 +72,14 @@ export async function getJson<T>(http: ProviderHttp, url: URL, headers: Record<s
           throw new RetryableError(`${http.label} unreachable: ${(error as Error).message}`);
         }
         if (res.ok) {
+          let body: unknown;
           try {
-            return (await res.json()) as T;
+            body = await res.json();
           } catch (error) {
             throw new RetryableError(`${http.label} answered ${res.status} without JSON: ${(error as Error).message}`);
           }
+          if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new NumberFailed(`${http.label} answered ${res.status} with no JSON object`);
+          return body as T;
         }
         const text = (await res.text().catch(() => '')).slice(0, 200);
         const verdict = special?.(res, text) ?? defaultVerdict(res);

@@ -77,9 +77,10 @@ export function createTwilioProvider(config: TwilioConfig): SignalProvider {
     const score = body.identity_match?.summary_score;
     return {
       ...empty,
-      lineType: lti?.type ? (LINE_TYPES[lti.type] ?? 'unknown') : 'unknown',
+      // Own keys only: a type such as 'constructor' is not in the table.
+      lineType: lti?.type && Object.hasOwn(LINE_TYPES, lti.type) ? LINE_TYPES[lti.type]! : 'unknown',
       carrier: lti?.carrier_name ?? null,
-      lineStatus: body.line_status?.status ? (STATUSES[body.line_status.status] ?? 'unknown') : null,
+      lineStatus: body.line_status?.status ? (Object.hasOwn(STATUSES, body.line_status.status) ? STATUSES[body.line_status.status]! : 'unknown') : null,
       nameMatchScore: typeof score === 'number' ? score : null,
     };
   }
