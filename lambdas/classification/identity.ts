@@ -106,11 +106,16 @@ export function bandFromVerdict(match: boolean): IdentityBand {
   return match ? 'High' : 'Low';
 }
 
+/** Whether a name was supplied that identity can be judged on (a full name, or first and last). */
+export function hasName(supplied: SuppliedName | undefined): supplied is SuppliedName {
+  return Boolean(supplied && (supplied.full || (supplied.first && supplied.last)));
+}
+
 export function identityOf(
   supplied: SuppliedName | undefined,
   signals: { nameMatchScore: number | null; callerName: string | null; nameMatch?: boolean | null },
 ): IdentityBand | null {
-  if (!supplied || !(supplied.full || (supplied.first && supplied.last))) return null;
+  if (!hasName(supplied)) return null;
   if (signals.nameMatchScore !== null) return bandFromScore(signals.nameMatchScore);
   if (typeof signals.nameMatch === 'boolean') return bandFromVerdict(signals.nameMatch);
   if (signals.callerName) return matchNames(supplied, signals.callerName);

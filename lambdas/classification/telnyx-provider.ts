@@ -2,6 +2,7 @@ import { mapConcurrent, RateLimiter } from './resilience';
 import { getJson, retryAfterMs, type ProviderHttp, type Verdict } from './provider-http';
 import { noSignals, type LineType, type LookupItem, type LookupOptions, type Signals } from './signals';
 import type { SignalProvider } from './provider';
+import { hasName } from './identity';
 import type { Limiter } from '../ratelimit/shared-limiter';
 
 // Telnyx Number Lookup, as its API reference documents it
@@ -91,7 +92,8 @@ export function createTelnyxProvider(config: TelnyxConfig): SignalProvider {
   const base = config.baseUrl.replace(/\/$/, '');
 
   async function lookupOne(item: LookupItem, opts: LookupOptions): Promise<Signals> {
-    const types = [...(opts.skipMobileLookup ? [] : ['carrier']), ...(item.name ? ['caller-name'] : [])];
+    // CNAM costs extra: asked only when identity has a name to judge.
+    const types = [...(opts.skipMobileLookup ? [] : ['carrier']), ...(hasName(item.name) ? ['caller-name'] : [])];
     const empty = noSignals();
     if (types.length === 0) return empty;
     const url = new URL(`${base}/v2/number_lookup/${pathNumber(item.e164)}`);

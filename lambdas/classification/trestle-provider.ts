@@ -2,6 +2,7 @@ import { mapConcurrent, RateLimiter } from './resilience';
 import { getJson, retryAfterMs, type ProviderHttp, type Verdict } from './provider-http';
 import { noSignals, type LineType, type LookupItem, type LookupOptions, type Signals } from './signals';
 import type { SignalProvider } from './provider';
+import { hasName } from './identity';
 import type { Limiter } from '../ratelimit/shared-limiter';
 
 // Trestle, as its API reference documents it (the source of its documentation site,
@@ -142,7 +143,7 @@ export function createTrestleProvider(config: TrestleConfig): SignalProvider {
   }
 
   function lookupOne(item: LookupItem, opts: LookupOptions): Promise<Signals> {
-    const name = item.name ? fullName(item.name) : '';
+    const name = hasName(item.name) ? fullName(item.name) : '';
     if (name) return realContact(item, name, opts);
     return opts.skipMobileLookup ? Promise.resolve(noSignals()) : phoneIntel(item);
   }

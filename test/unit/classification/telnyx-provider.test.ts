@@ -139,6 +139,11 @@ describe('Telnyx Number Lookup adapter against a local fake of its API', () => {
     expect(bare!.lookupError).toBeUndefined();
   });
 
+  it('asks no caller name (it costs extra) for half a name or an empty one', async () => {
+    await provider().lookup([{ e164: '+14155550101', name: { first: 'Ada' } }, { e164: '+14155550102', name: { full: '' } }], standard);
+    expect(seen.map((s) => s.search)).toEqual(['?type=carrier', '?type=carrier']);
+  });
+
   it('an invalid number (422, code 10002) and an unknown one (404) are no signal, not failures', async () => {
     const [invalid, unknown] = await provider().lookup([{ e164: '+19999999999' }, { e164: '+14155550199' }], standard);
     for (const s of [invalid, unknown]) {

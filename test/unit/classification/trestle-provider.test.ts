@@ -142,6 +142,11 @@ describe('Trestle adapter against a local fake of its API', () => {
     ]);
   });
 
+  it('half a name or an empty one goes to Phone Intel (no name to match)', async () => {
+    await provider().lookup([{ e164: '+14155550101', name: { last: 'Lovelace' } }, { e164: '+14155550102', name: { full: '' } }], standard);
+    expect(seen.map((s) => s.path)).toEqual(['/3.0/phone_intel', '/3.0/phone_intel']);
+  });
+
   it('reads Real Contact fields nested under "phone", as its OpenAPI file shows them', async () => {
     scripted.set('4155550101', [{ status: 200, body: JSON.stringify({ phone: { is_valid: true, activity_score: 12, line_type: 'Mobile', name_match: false, contact_grade: 'D' }, warnings: [] }) }]);
     const [s] = await provider().lookup([{ e164: '+14155550101', name: { full: 'Ada Lovelace' } }], standard);
