@@ -30,6 +30,37 @@ const API_TABLE_ACCESS: Record<ApiFunctionName, TableAction[]> = {
   spam: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
 };
 
+/** The Secrets Manager secret each paid lookup provider reads its credentials from (docs/deploy.md). */
+const PROVIDER_CREDENTIALS: Partial<Record<StageConfig['classificationProvider'], { id: string; name: string; env: string; description: string; shape: string; template: Record<string, string>; generatedKey: string }>> = {
+  twilio: {
+    id: 'TwilioCredentials',
+    name: 'Twilio',
+    env: 'TWILIO_SECRET_ARN',
+    description: 'Twilio Lookup credentials: JSON {"account_sid": "AC...", "auth_token": "..."}',
+    shape: '{"account_sid": "AC...", "auth_token": "..."}',
+    template: { account_sid: 'REPLACE_WITH_ACCOUNT_SID' },
+    generatedKey: 'auth_token',
+  },
+  telnyx: {
+    id: 'TelnyxCredentials',
+    name: 'Telnyx',
+    env: 'TELNYX_SECRET_ARN',
+    description: 'Telnyx Number Lookup API key: JSON {"api_key": "KEY..."}',
+    shape: '{"api_key": "KEY..."}',
+    template: {},
+    generatedKey: 'api_key',
+  },
+  trestle: {
+    id: 'TrestleCredentials',
+    name: 'Trestle',
+    env: 'TRESTLE_SECRET_ARN',
+    description: 'Trestle API key: JSON {"api_key": "..."}',
+    shape: '{"api_key": "..."}',
+    template: {},
+    generatedKey: 'api_key',
+  },
+};
+
 /** API functions whose requests publish events (upload.created, number.verified…). */
 const API_EVENT_PRODUCERS: ApiFunctionName[] = ['uploads', 'spam'];
 import { ConsoleConstruct } from './console-construct';
@@ -77,18 +108,21 @@ export class PhoneValidationStack extends Stack {
       lookupCache: config.lookupCache,
       classifyReservedConcurrency: config.reserveConcurrency ? config.uploadClassifyConcurrency : undefined,
     });
-    if (environment.CLASSIFICATION_PROVIDER === 'twilio') {
-      // Filled in by the operator after deploy: {"account_sid": "...", "auth_token": "..."}.
-      // Created in its documented JSON shape with a placeholder, named in the outputs (docs/deploy.md).
-      const twilio = new Secret(this, 'TwilioCredentials', {
-        description: 'Twilio Lookup credentials: JSON {"account_sid": "AC...", "auth_token": "..."}',
-        generateSecretString: { secretStringTemplate: JSON.stringify({ account_sid: 'REPLACE_WITH_ACCOUNT_SID' }), generateStringKey: 'auth_token' },
+    uploads.classify.addEnvironment('CLASSIFICATION_CHAIN', config.classificationChain);
+    const credentials = PROVIDER_CREDENTIALS[config.classificationProvider];
+    if (credentials) {
+      // Filled in by the operator after deploy, in its documented JSON shape; created with a
+      // placeholder and named in the outputs (docs/deploy.md). Lookups fail with the provider's
+      // 401/403 until it is replaced.
+      const secret = new Secret(this, credentials.id, {
+        description: credentials.description,
+        generateSecretString: { secretStringTemplate: JSON.stringify(credentials.template), generateStringKey: credentials.generatedKey },
       });
-      new CfnOutput(this, 'TwilioCredentialsSecret', { value: twilio.secretArn, description: 'Put {"account_sid": "AC...", "auth_token": "..."} here (docs/deploy.md)' });
-      Validations.of(twilio).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'Twilio auth tokens are rotated in the Twilio console; there is no rotation Lambda for a third-party credential.' });
+      new CfnOutput(this, credentials.id + 'Secret', { value: secret.secretArn, description: `Put ${credentials.shape} here (docs/deploy.md)` });
+      Validations.of(secret).acknowledge({ id: 'AwsSolutions-SMG4', reason: `${credentials.name} credentials are rotated in ${credentials.name}'s console; there is no rotation Lambda for a third-party credential.` });
       // Only the classify step calls the provider.
-      uploads.classify.addEnvironment('TWILIO_SECRET_ARN', twilio.secretArn);
-      grantSecretValue(uploads.classify, twilio);
+      uploads.classify.addEnvironment(credentials.env, secret.secretArn);
+      grantSecretValue(uploads.classify, secret);
     }
     const uploadsApi = this.api.functions.get('uploads')!;
     // With the operator's CloudFront public key, download links are CloudFront signed URLs that
@@ -197,6 +231,7 @@ function configFromContext(scope: Construct, id: string): StageConfig {
   const number = (key: string): number | undefined => (ctx(key) === undefined ? undefined : Number(ctx(key)));
   const config = parseStageConfig('context', {
     classificationProvider: ctx('classificationProvider'),
+    classificationChain: ctx('classificationChain'),
     alarmEmail: ctx('alarmEmail'),
     contactPoolMinutes: number('contactPoolMinutes'),
     spam: {

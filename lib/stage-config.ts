@@ -5,14 +5,16 @@ import * as z from '../lambdas/platform/zod';
 // A deployment stage's configuration, kept in the repository (config/stages/<stage>.json) and
 // validated at synth: a bad field stops `cdk synth` with the file, the field and what it accepts.
 // The same file gives the same template every time, so a redeploy with it changes nothing, and a
-// setting cannot be lost by forgetting a `-c` flag (the Twilio secret, the CloudFront distribution
+// setting cannot be lost by forgetting a `-c` flag (the provider's secret, the CloudFront distribution
 // were deleted that way). docs/deploy.md.
 
 export const StageConfigSchema = z
   .strictObject({
     /** Defaults to PhoneValidation-<stage>: several stages deploy side by side in one account. */
     stackName: z.optional(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'letters, digits and hyphens, starting with a letter'))),
-    classificationProvider: z._default(z.enum(['offline', 'simulator', 'twilio']), 'offline'),
+    classificationProvider: z._default(z.enum(['offline', 'simulator', 'twilio', 'telnyx', 'trestle']), 'offline'),
+    /** Steps before the provider (CLASSIFICATION_CHAIN): `offline-ranges,paid` never pays for a number its range decides. */
+    classificationChain: z._default(z.enum(['paid', 'offline-ranges,paid']), 'paid'),
     /** Path (relative to the repository) of the CloudFront public key PEM for signed download links. */
     downloadsPublicKeyFile: z.optional(z.string().check(z.minLength(1))),
     /** Receives every alarm (AWS mails a confirmation first). */

@@ -33,7 +33,7 @@ export interface UploadsConstructProps {
 export class UploadsConstruct extends Construct {
   readonly stateMachine: StateMachine;
   readonly steps: ServiceFunction[];
-  /** The step that calls the classification provider (the only one that reads Twilio credentials). */
+  /** The step that calls the classification provider (the only one that reads its credentials). */
   readonly classify: ServiceFunction;
   /** The step that signs the download links of upload.completed. */
   readonly finalize: ServiceFunction;
@@ -58,7 +58,8 @@ export class UploadsConstruct extends Construct {
     this.classify = classify;
     this.finalize = finalize;
     const provider = props.provider ?? { requestsPerSecond: 50, maxFailedShare: 0.1 };
-    classify.addEnvironment('TWILIO_REQUESTS_PER_SECOND', String(provider.requestsPerSecond));
+    // The account's rate, under the name each paid provider's adapter reads (only the chosen one calls out).
+    for (const prefix of ['TWILIO', 'TELNYX', 'TRESTLE']) classify.addEnvironment(`${prefix}_REQUESTS_PER_SECOND`, String(provider.requestsPerSecond));
     finalize.addEnvironment('PROVIDER_FAILURE_MAX_SHARE', String(provider.maxFailedShare));
     const cache = props.lookupCache ?? { enabled: true, lineTypeDays: 30, lineStatusHours: 24, identityDays: 30, shareIdentity: false };
     classify.addEnvironment('LOOKUP_CACHE', cache.enabled ? 'on' : 'off');

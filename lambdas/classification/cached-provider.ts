@@ -90,9 +90,9 @@ async function askProvider(inner: SignalProvider, opts: LookupOptions, missing: 
     const a = answers[k]!;
     if (a.lookupError) return void (out[p.index] = { ...a, origin: 'paid' });
     p.asked = missing;
-    if (missing.line) p.line = { lineType: a.lineType, carrier: a.carrier, callScreening: a.callScreening, at: now };
+    if (missing.line) p.line = { lineType: a.lineType, carrier: a.carrier, callScreening: a.callScreening, activityScore: a.activityScore, ported: a.ported, at: now };
     if (missing.status) p.status = { lineStatus: a.lineStatus, at: now };
-    if (missing.identity) p.identity = { nameMatchScore: a.nameMatchScore, callerName: a.callerName, at: now };
+    if (missing.identity) p.identity = { nameMatchScore: a.nameMatchScore, nameMatch: a.nameMatch, callerName: a.callerName, at: now };
     out[p.index] = compose(p.need, p.structural, p, a.simulated, a.simulated ? 'free' : 'paid');
     // Simulated answers are development data: never kept as if they were real.
     if (!a.simulated) fetched.push(p);
@@ -105,9 +105,12 @@ function compose(need: Needs, structural: LineType, answers: Pick<Pending, 'line
     lineType: need.line && answers.line ? answers.line.lineType : structural,
     carrier: need.line ? (answers.line?.carrier ?? null) : null,
     callScreening: need.line ? (answers.line?.callScreening ?? null) : null,
+    activityScore: need.line ? (answers.line?.activityScore ?? null) : null,
+    ported: need.line ? (answers.line?.ported ?? null) : null,
     lineStatus: need.status ? (answers.status?.lineStatus ?? null) : null,
     callerName: need.identity ? (answers.identity?.callerName ?? null) : null,
     nameMatchScore: need.identity ? (answers.identity?.nameMatchScore ?? null) : null,
+    nameMatch: need.identity ? (answers.identity?.nameMatch ?? null) : null,
     simulated,
     origin,
   };

@@ -6,6 +6,10 @@ import type { SignalProvider } from './provider';
 import { offlineProvider } from './offline-provider';
 import { simulatorProvider } from './simulator-provider';
 import { createTwilioProviderFromEnv } from './twilio-provider';
+import { createTelnyxProvider } from './telnyx-provider';
+import { createTrestleProvider } from './trestle-provider';
+import { apiKeyFrom } from './provider-secret';
+import { chainFromSpec } from './chain-provider';
 import { sharedRateLimiter } from '../ratelimit/shared-limiter';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { nowMs } from '../platform/clock';
@@ -42,22 +46,50 @@ export interface ClassifyResult {
   origin?: LookupOrigin;
 }
 
+/**
+ * The provider CLASSIFICATION_PROVIDER names, behind the steps of CLASSIFICATION_CHAIN. A paid
+ * provider paces its calls through one bucket in the table for the whole account
+ * (`RATE#provider#<name>`), shared by every concurrent chunk of every upload; an in-process limit
+ * without a table (unit tests).
+ */
 export async function createProviderFromEnv(settings: Config = config()): Promise<SignalProvider> {
   const name = settings.CLASSIFICATION_PROVIDER;
-  if (name === 'offline') return offlineProvider;
-  if (name === 'simulator') return simulatorProvider;
-  if (name === 'twilio') {
+  const secrets = () => new SecretsManagerClient({});
+  const limiter = (perSecond: number) => (settings.TABLE_NAME ? sharedRateLimiter(`provider#${name}`, perSecond) : undefined);
+  let provider: SignalProvider;
+  if (name === 'offline') provider = offlineProvider;
+  else if (name === 'simulator') provider = simulatorProvider;
+  else if (name === 'twilio') {
     const { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_SECRET_ARN, TWILIO_LOOKUP_BASE_URL, TWILIO_CONCURRENCY, TWILIO_REQUESTS_PER_SECOND, TWILIO_TIMEOUT_MS, TWILIO_ATTEMPTS } = settings;
-    // Every concurrent chunk of every upload shares the account's rate through one bucket in the table.
-    const limiter = settings.TABLE_NAME ? sharedRateLimiter('provider#twilio', Number(TWILIO_REQUESTS_PER_SECOND ?? 50)) : undefined;
-    const twilio = await createTwilioProviderFromEnv(
+    provider = await createTwilioProviderFromEnv(
       { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_SECRET_ARN, TWILIO_LOOKUP_BASE_URL, TWILIO_CONCURRENCY, TWILIO_REQUESTS_PER_SECOND, TWILIO_TIMEOUT_MS, TWILIO_ATTEMPTS },
-      new SecretsManagerClient({}),
-      limiter,
+      secrets(),
+      limiter(Number(TWILIO_REQUESTS_PER_SECOND ?? 50)),
     );
-    return withLookupCache(twilio, settings);
-  }
-  throw new Error(`CLASSIFICATION_PROVIDER '${name}' is unknown: use offline, simulator or twilio`);
+  } else if (name === 'telnyx') {
+    provider = createTelnyxProvider({
+      apiKey: await apiKeyFrom('telnyx', { apiKey: settings.TELNYX_API_KEY, secretArn: settings.TELNYX_SECRET_ARN, names: 'TELNYX_API_KEY, or TELNYX_SECRET_ARN (JSON {"api_key": "…"})' }, secrets()),
+      baseUrl: settings.TELNYX_LOOKUP_BASE_URL,
+      concurrency: settings.TELNYX_CONCURRENCY,
+      requestsPerSecond: settings.TELNYX_REQUESTS_PER_SECOND,
+      timeoutMs: settings.TELNYX_TIMEOUT_MS,
+      attempts: settings.TELNYX_ATTEMPTS,
+      limiter: limiter(settings.TELNYX_REQUESTS_PER_SECOND),
+    });
+  } else if (name === 'trestle') {
+    provider = createTrestleProvider({
+      apiKey: await apiKeyFrom('trestle', { apiKey: settings.TRESTLE_API_KEY, secretArn: settings.TRESTLE_SECRET_ARN, names: 'TRESTLE_API_KEY, or TRESTLE_SECRET_ARN (JSON {"api_key": "…"})' }, secrets()),
+      baseUrl: settings.TRESTLE_BASE_URL,
+      concurrency: settings.TRESTLE_CONCURRENCY,
+      requestsPerSecond: settings.TRESTLE_REQUESTS_PER_SECOND,
+      timeoutMs: settings.TRESTLE_TIMEOUT_MS,
+      attempts: settings.TRESTLE_ATTEMPTS,
+      limiter: limiter(settings.TRESTLE_REQUESTS_PER_SECOND),
+    });
+  } else throw new Error(`CLASSIFICATION_PROVIDER '${String(name)}' is unknown: use offline, simulator, twilio, telnyx or trestle`);
+  // A paid provider answers from the lookup cache where it can (free ranges never reach it).
+  const paid = name === 'twilio' || name === 'telnyx' || name === 'trestle';
+  return chainFromSpec(settings.CLASSIFICATION_CHAIN, paid ? withLookupCache(provider, settings) : provider);
 }
 
 /**

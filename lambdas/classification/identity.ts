@@ -97,9 +97,27 @@ export function bandFromScore(score: number): IdentityBand {
   return 'Low';
 }
 
-export function identityOf(supplied: SuppliedName | undefined, signals: { nameMatchScore: number | null; callerName: string | null }): IdentityBand | null {
-  if (!supplied || !(supplied.full || (supplied.first && supplied.last))) return null;
+/**
+ * A provider's yes/no verdict (Trestle Real Contact's `name_match`) as a band: a match is High,
+ * not Very High, as it does not say whether it was exact or allowed a nickname or initial; no match
+ * is Low, as when a returned subscriber name does not match.
+ */
+export function bandFromVerdict(match: boolean): IdentityBand {
+  return match ? 'High' : 'Low';
+}
+
+/** Whether a name was supplied that identity can be judged on (a full name, or first and last). */
+export function hasName(supplied: SuppliedName | undefined): supplied is SuppliedName {
+  return Boolean(supplied && (supplied.full || (supplied.first && supplied.last)));
+}
+
+export function identityOf(
+  supplied: SuppliedName | undefined,
+  signals: { nameMatchScore: number | null; callerName: string | null; nameMatch?: boolean | null },
+): IdentityBand | null {
+  if (!hasName(supplied)) return null;
   if (signals.nameMatchScore !== null) return bandFromScore(signals.nameMatchScore);
+  if (typeof signals.nameMatch === 'boolean') return bandFromVerdict(signals.nameMatch);
   if (signals.callerName) return matchNames(supplied, signals.callerName);
   return 'Unknown';
 }

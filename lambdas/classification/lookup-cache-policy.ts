@@ -31,6 +31,9 @@ export interface LineAnswer {
   lineType: LineType;
   carrier: string | null;
   callScreening: boolean | null;
+  /** Trestle's activity score and Telnyx's portability: what the provider says of the line itself. */
+  activityScore: number | null;
+  ported: boolean | null;
   at: number;
 }
 export interface StatusAnswer {
@@ -39,6 +42,8 @@ export interface StatusAnswer {
 }
 export interface IdentityAnswer {
   nameMatchScore: number | null;
+  /** A provider's yes/no verdict on the name (Trestle). */
+  nameMatch: boolean | null;
   callerName: string | null;
   at: number;
 }

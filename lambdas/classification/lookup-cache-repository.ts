@@ -22,11 +22,11 @@ const WRITE_BATCH = 25;
 const ATTEMPTS = 5;
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-const lineTypes = z.enum(['mobile', 'landline', 'fixedVoip', 'nonFixedVoip', 'tollFree', 'premium', 'personal', 'pager', 'sharedCost', 'unknown']);
+const lineTypes = z.enum(['mobile', 'landline', 'fixedVoip', 'nonFixedVoip', 'voip', 'tollFree', 'premium', 'personal', 'pager', 'sharedCost', 'unknown']);
 const signalsSchema = z.looseObject({
   e164: z.string(),
   provider: z.string(),
-  line: z.optional(z.object({ line_type: lineTypes, carrier: z.nullable(z.string()), call_screening: z.nullable(z.boolean()), at: z.number() })),
+  line: z.optional(z.object({ line_type: lineTypes, carrier: z.nullable(z.string()), call_screening: z.nullable(z.boolean()), activity_score: z.optional(z.nullable(z.number())), ported: z.optional(z.nullable(z.boolean())), at: z.number() })),
   status: z.optional(z.object({ line_status: z.nullable(z.enum(['active', 'inactive', 'unreachable', 'unknown'])), at: z.number() })),
 });
 const identitySchema = z.looseObject({
@@ -34,6 +34,7 @@ const identitySchema = z.looseObject({
   provider: z.string(),
   scope: z.string(),
   name_match_score: z.nullable(z.number()),
+  name_match: z.optional(z.nullable(z.boolean())),
   caller_name: z.nullable(z.string()),
   at: z.number(),
 });
@@ -53,14 +54,14 @@ function toNumberEntry(item: Item): NumberEntry | null {
   const record = readOrMiss(() => readEntity('LookupSignals', signalsSchema, item));
   if (!record) return null;
   return {
-    ...(record.line ? { line: { lineType: record.line.line_type, carrier: record.line.carrier, callScreening: record.line.call_screening, at: record.line.at } } : {}),
+    ...(record.line ? { line: { lineType: record.line.line_type, carrier: record.line.carrier, callScreening: record.line.call_screening, activityScore: record.line.activity_score ?? null, ported: record.line.ported ?? null, at: record.line.at } } : {}),
     ...(record.status ? { status: { lineStatus: record.status.line_status, at: record.status.at } } : {}),
   };
 }
 
 function toIdentityAnswer(item: Item): IdentityAnswer | null {
   const record = readOrMiss(() => readEntity('LookupIdentity', identitySchema, item));
-  return record ? { nameMatchScore: record.name_match_score, callerName: record.caller_name, at: record.at } : null;
+  return record ? { nameMatchScore: record.name_match_score, nameMatch: record.name_match ?? null, callerName: record.caller_name, at: record.at } : null;
 }
 
 export function dynamoLookupCache(options: { sleep?: (ms: number) => Promise<void> } = {}): LookupCacheStore {
@@ -130,7 +131,7 @@ export function dynamoLookupCache(options: { sleep?: (ms: number) => Promise<voi
           ...stamp('LookupSignals'),
           e164,
           provider,
-          ...(entry.line ? { line: { line_type: entry.line.lineType, carrier: entry.line.carrier, call_screening: entry.line.callScreening, at: entry.line.at } } : {}),
+          ...(entry.line ? { line: { line_type: entry.line.lineType, carrier: entry.line.carrier, call_screening: entry.line.callScreening, activity_score: entry.line.activityScore, ported: entry.line.ported, at: entry.line.at } } : {}),
           ...(entry.status ? { status: { line_status: entry.status.lineStatus, at: entry.status.at } } : {}),
           ttl: expiresAt,
         });
@@ -144,6 +145,7 @@ export function dynamoLookupCache(options: { sleep?: (ms: number) => Promise<voi
           provider,
           scope: ref.scope,
           name_match_score: answer.nameMatchScore,
+          name_match: answer.nameMatch,
           caller_name: answer.callerName,
           at: answer.at,
           ttl: expiresAt,

@@ -1,5 +1,5 @@
 import { numberTypeOf } from './normalize';
-import { lineTypeFromStructure, type Signals } from './signals';
+import { lineTypeFromStructure, noSignals, type Signals } from './signals';
 import type { SignalProvider } from './provider';
 
 /**
@@ -10,14 +10,6 @@ export const offlineProvider: SignalProvider = {
   name: 'offline',
   simulated: false,
   async lookup(items) {
-    return items.map((item): Signals => ({
-      lineType: lineTypeFromStructure(numberTypeOf(item.e164)),
-      carrier: null,
-      lineStatus: null,
-      callScreening: null,
-      callerName: null,
-      nameMatchScore: null,
-      simulated: false,
-    }));
+    return items.map((item): Signals => ({ ...noSignals(), lineType: lineTypeFromStructure(numberTypeOf(item.e164)) }));
   },
 };

@@ -1,5 +1,5 @@
 import { numberTypeOf } from './normalize';
-import { lineTypeFromStructure, type LineType, type Signals } from './signals';
+import { lineTypeFromStructure, noSignals, type LineType, type Signals } from './signals';
 
 // Numbers whose range alone decides them never reach a paid provider: toll-free and premium-rate
 // ranges are Non-Mobile by the rule table whatever a lookup says, and a number that is not a valid
@@ -17,5 +17,5 @@ export function rangeDecided(e164: string): Signals | null {
   const type = numberTypeOf(e164);
   const lineType = type === undefined ? 'unknown' : lineTypeFromStructure(type);
   if (type !== undefined && !DECIDED.has(lineType)) return null;
-  return { lineType, carrier: null, lineStatus: null, callScreening: null, callerName: null, nameMatchScore: null, simulated: false, origin: 'free' };
+  return { ...noSignals(), lineType, origin: 'free' };
 }

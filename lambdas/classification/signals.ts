@@ -1,7 +1,11 @@
 // What a provider can tell about a number. Every field may be unknown (null): rules must not
 // read more into a missing signal than "we do not know".
 
-export type LineType = 'mobile' | 'landline' | 'fixedVoip' | 'nonFixedVoip' | 'tollFree' | 'premium' | 'personal' | 'pager' | 'sharedCost' | 'unknown';
+/**
+ * `voip`: a VoIP number whose kind (fixed, as a business line, or app-based) the provider does not
+ * tell (Telnyx); `fixedVoip` and `nonFixedVoip` when it does (Twilio, Trestle).
+ */
+export type LineType = 'mobile' | 'landline' | 'fixedVoip' | 'nonFixedVoip' | 'voip' | 'tollFree' | 'premium' | 'personal' | 'pager' | 'sharedCost' | 'unknown';
 export type LineStatus = 'active' | 'inactive' | 'unreachable' | 'unknown';
 
 export interface Signals {
@@ -15,6 +19,16 @@ export interface Signals {
   callerName: string | null;
   /** The provider's own match score (0–100) of the supplied name, when it scores names itself. */
   nameMatchScore: number | null;
+  /** The provider's yes/no verdict on the supplied name, when it answers only that (Trestle Real Contact). */
+  nameMatch: boolean | null;
+  /**
+   * How likely the line is connected and answered, 0–100, from its recent call activity (Trestle:
+   * 70 and above connected and taking calls, 30 and below disconnected or unanswered, 50 too few
+   * signals to say).
+   */
+  activityScore: number | null;
+  /** Whether the number was ported from the carrier that owns its block (Telnyx portability). */
+  ported: boolean | null;
   simulated: boolean;
   /**
    * Why the provider could not look the number up after its retries (every signal is then empty,
@@ -30,6 +44,10 @@ export interface Signals {
 }
 
 export type LookupOrigin = 'paid' | 'cache' | 'free';
+/** Nothing known: what a provider answers for a number it has no signal for. */
+export function noSignals(simulated = false): Signals {
+  return { lineType: 'unknown', carrier: null, lineStatus: null, callScreening: null, callerName: null, nameMatchScore: null, nameMatch: null, activityScore: null, ported: null, simulated };
+}
 
 export interface LookupItem {
   e164: string;

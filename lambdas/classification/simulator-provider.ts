@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LineType, LookupItem, LookupOptions, Signals } from './signals';
+import { noSignals, type LineType, type LookupItem, type LookupOptions, type Signals } from './signals';
 import type { SignalProvider } from './provider';
 import { offlineProvider } from './offline-provider';
 
@@ -41,7 +41,7 @@ export const simulatorProvider: SignalProvider = {
       const hasName = Boolean(item.name && (item.name.full || (item.name.first && item.name.last)));
       const reserved = reservedOutcome(item.e164);
       if (reserved) {
-        return { ...reserved.outcome, carrier: 'Simulated Wireless', callerName: null, nameMatchScore: hasName ? reserved.score : null, simulated: true };
+        return { ...noSignals(true), ...reserved.outcome, carrier: 'Simulated Wireless', nameMatchScore: hasName ? reserved.score : null };
       }
       const d = createHash('sha256').update(item.e164).digest();
       // Special ranges keep what their structure says; skip_mobile_lookup means structure only.
@@ -49,13 +49,13 @@ export const simulatorProvider: SignalProvider = {
       const lineType = structural !== 'unknown' || opts.skipMobileLookup ? structural : LINE_TYPES[d[0]! % LINE_TYPES.length]!;
       const statuses = ['active', 'active', 'active', 'unreachable', 'inactive'] as const;
       return {
+        ...noSignals(true),
         lineType,
         carrier: lineType === 'unknown' ? null : CARRIERS[d[1]! % CARRIERS.length]!,
         lineStatus: opts.tier === 'max' ? statuses[d[2]! % statuses.length]! : null,
         callScreening: d[3]! % 4 === 0,
         callerName: null,
         nameMatchScore: hasName && d[4]! % 5 !== 0 ? d[5]! % 101 : null,
-        simulated: true,
       };
     });
   },

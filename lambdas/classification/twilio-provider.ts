@@ -1,10 +1,12 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { mapConcurrent, RateLimiter, RetryableError, withRetries } from './resilience';
+import { mapConcurrent, RateLimiter } from './resilience';
+import { getJson, type ProviderHttp } from './provider-http';
 import type { SignalProvider } from './provider';
 import type { Limiter } from '../ratelimit/shared-limiter';
-import type { LineStatus, LineType, LookupItem, LookupOptions, Signals } from './signals';
+import { noSignals, type LineStatus, type LineType, type LookupItem, type LookupOptions, type Signals } from './signals';
 
-// Twilio Lookup v2: GET {base}/v2/PhoneNumbers/{e164}?Fields=… with HTTP Basic auth.
+// Twilio Lookup v2 (https://www.twilio.com/docs/lookup/v2-api): GET {base}/v2/PhoneNumbers/{e164}?Fields=…
+// with HTTP Basic auth.
 // line_type_intelligence (paid) gives the line type and carrier; line_status (max tier) whether it
 // is in service; identity_match (when a name is supplied) Twilio's own name score.
 
@@ -18,6 +20,8 @@ export interface TwilioConfig {
   attempts: number;
   /** Paces every call; the account-wide table bucket in the service (an in-process one when absent). */
   limiter?: Limiter;
+  /** The HTTP client (tests, a proxy); the global fetch when absent. */
+  fetch?: typeof fetch;
 }
 
 interface LookupResponse {
@@ -43,12 +47,19 @@ const LINE_TYPES: Record<string, LineType> = {
 const STATUSES: Record<string, LineStatus> = { active: 'active', inactive: 'inactive', unreachable: 'unreachable', unknown: 'unknown' };
 
 export function createTwilioProvider(config: TwilioConfig): SignalProvider {
-  const limiter = config.limiter ?? new RateLimiter(config.requestsPerSecond);
+  const http: ProviderHttp = {
+    label: 'Twilio Lookup',
+    checkHint: 'check TWILIO credentials and account',
+    fetch: config.fetch ?? globalThis.fetch,
+    limiter: config.limiter ?? new RateLimiter(config.requestsPerSecond),
+    timeoutMs: config.timeoutMs,
+    attempts: config.attempts,
+  };
   const auth = 'Basic ' + Buffer.from(`${config.accountSid}:${config.authToken}`).toString('base64');
 
   async function lookupOne(item: LookupItem, opts: LookupOptions): Promise<Signals> {
     const fields = [...(opts.skipMobileLookup ? [] : ['line_type_intelligence']), ...(opts.tier === 'max' ? ['line_status'] : []), ...(item.name ? ['identity_match'] : [])];
-    const empty: Signals = { lineType: 'unknown', carrier: null, lineStatus: null, callScreening: null, callerName: null, nameMatchScore: null, simulated: false };
+    const empty = noSignals();
     if (fields.length === 0) return empty;
     const url = new URL(`${config.baseUrl.replace(/\/$/, '')}/v2/PhoneNumbers/${encodeURIComponent(item.e164)}`);
     url.searchParams.set('Fields', fields.join(','));
@@ -57,49 +68,21 @@ export function createTwilioProvider(config: TwilioConfig): SignalProvider {
       if (first) url.searchParams.set('FirstName', first);
       if (last) url.searchParams.set('LastName', last);
     }
-    let body: LookupResponse | null;
-    try {
-      body = await lookupWithRetries(url);
-    } catch (error) {
-      // Still 429/5xx/unreachable after every try: this number is Unknown with the reason, and the
-      // upload decides whether too many such numbers fail it (docs/classification.md).
-      if (error instanceof RetryableError) return { ...empty, lookupError: error.message };
-      throw error;
-    }
-    if (!body || body.valid === false) return empty;
+    // 404: Twilio's answer for a number that is not a valid phone number (no signal).
+    const outcome = await getJson<LookupResponse>(http, url, { authorization: auth });
+    if (outcome.kind === 'failed') return { ...empty, lookupError: outcome.reason };
+    if (outcome.kind === 'no-signal' || outcome.body.valid === false) return empty;
+    const body = outcome.body;
     const lti = body.line_type_intelligence;
     const score = body.identity_match?.summary_score;
     return {
-      lineType: lti?.type ? (LINE_TYPES[lti.type] ?? 'unknown') : 'unknown',
+      ...empty,
+      // Own keys only: a type such as 'constructor' is not in the table.
+      lineType: lti?.type && Object.hasOwn(LINE_TYPES, lti.type) ? LINE_TYPES[lti.type]! : 'unknown',
       carrier: lti?.carrier_name ?? null,
-      lineStatus: body.line_status?.status ? (STATUSES[body.line_status.status] ?? 'unknown') : null,
-      callScreening: null,
-      callerName: null,
+      lineStatus: body.line_status?.status ? (Object.hasOwn(STATUSES, body.line_status.status) ? STATUSES[body.line_status.status]! : 'unknown') : null,
       nameMatchScore: typeof score === 'number' ? score : null,
-      simulated: false,
     };
-  }
-
-  function lookupWithRetries(url: URL): Promise<LookupResponse | null> {
-    return withRetries(
-      async () => {
-        await limiter.take();
-        let res: Response;
-        try {
-          res = await fetch(url, { headers: { authorization: auth, accept: 'application/json' }, signal: AbortSignal.timeout(config.timeoutMs) });
-        } catch (error) {
-          throw new RetryableError(`Twilio Lookup unreachable: ${(error as Error).message}`);
-        }
-        if (res.status === 429 || res.status >= 500) {
-          const retryAfter = Number(res.headers.get('retry-after'));
-          throw new RetryableError(`Twilio Lookup answered ${res.status}`, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : null);
-        }
-        if (res.status === 404) return null; // Twilio: not a valid phone number
-        if (!res.ok) throw new Error(`Twilio Lookup answered ${res.status}: check TWILIO credentials and account (${(await res.text()).slice(0, 200)})`);
-        return (await res.json()) as LookupResponse;
-      },
-      { attempts: config.attempts, baseDelayMs: 250, maxDelayMs: 8000 },
-    );
   }
 
   return {
@@ -117,7 +100,7 @@ function splitFull(full: string): [string, string] {
 }
 
 /** Credentials from TWILIO_ACCOUNT_SID/TWILIO_AUTH_TOKEN, or from the Secrets Manager secret TWILIO_SECRET_ARN. */
-export async function createTwilioProviderFromEnv(env: NodeJS.ProcessEnv, secrets: SecretsManagerClient = new SecretsManagerClient({}), limiter?: Limiter): Promise<SignalProvider> {
+export async function createTwilioProviderFromEnv(env: NodeJS.ProcessEnv, secrets: SecretsManagerClient = new SecretsManagerClient({}), limiter?: Limiter, fetchImpl?: typeof fetch): Promise<SignalProvider> {
   let accountSid = env.TWILIO_ACCOUNT_SID;
   let authToken = env.TWILIO_AUTH_TOKEN;
   if ((!accountSid || !authToken) && env.TWILIO_SECRET_ARN) {
@@ -136,5 +119,6 @@ export async function createTwilioProviderFromEnv(env: NodeJS.ProcessEnv, secret
     timeoutMs: Number(env.TWILIO_TIMEOUT_MS ?? 10_000),
     attempts: Number(env.TWILIO_ATTEMPTS ?? 4),
     limiter,
+    fetch: fetchImpl,
   });
 }

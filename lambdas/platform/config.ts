@@ -7,6 +7,8 @@ import * as z from './zod';
 // first use with the variable's name and what it accepts.
 
 const int = (fallback: number) => z._default(z.coerce.number().check(z.int(), z.nonnegative()), fallback);
+/** A count or a rate that 0 would break (no worker, no token, no try). */
+const positive = (fallback: number) => z._default(z.coerce.number().check(z.int(), z.gte(1)), fallback);
 // Only the exact word `true` turns a switch on (as before this module): a typo leaves it off.
 const flag = z.pipe(z.optional(z.string()), z.transform((v) => v === 'true'));
 const optional = z.optional(z.string().check(z.minLength(1)));
@@ -39,7 +41,13 @@ export const ConfigSchema = z.object({
   /** How long one delivery attempt is held before another worker may retry it (a dead worker's lapses). */
   WEBHOOK_ATTEMPT_LEASE_MS: int(60_000),
   WEBHOOKS_ALLOW_LOOPBACK: flag,
-  CLASSIFICATION_PROVIDER: z._default(z.enum(['offline', 'simulator', 'twilio']), 'simulator'),
+  CLASSIFICATION_PROVIDER: z._default(z.enum(['offline', 'simulator', 'twilio', 'telnyx', 'trestle']), 'simulator'),
+  /**
+   * Steps before the provider, comma-separated, ending with `paid` (the provider):
+   * `offline-ranges,paid` answers toll-free, premium and other range-decided numbers for free
+   * (lambdas/classification/chain-provider.ts checks the names at first use).
+   */
+  CLASSIFICATION_CHAIN: z._default(z.string().check(z.minLength(1)), 'paid'),
   TWILIO_ACCOUNT_SID: optional,
   TWILIO_AUTH_TOKEN: optional,
   TWILIO_SECRET_ARN: optional,
@@ -58,6 +66,22 @@ export const ConfigSchema = z.object({
   LOOKUP_CACHE_IDENTITY_TTL_DAYS: int(30),
   /** Identity answers reused across organizations (the operator's opt-in); otherwise each organization's own. */
   LOOKUP_CACHE_SHARE_IDENTITY: flag,
+  TELNYX_API_KEY: optional,
+  /** Secrets Manager secret holding JSON {"api_key": "…"} (AWS). */
+  TELNYX_SECRET_ARN: optional,
+  TELNYX_LOOKUP_BASE_URL: z._default(z.url(), 'https://api.telnyx.com'),
+  TELNYX_CONCURRENCY: positive(10),
+  TELNYX_REQUESTS_PER_SECOND: positive(50),
+  TELNYX_TIMEOUT_MS: positive(10_000),
+  TELNYX_ATTEMPTS: positive(4),
+  TRESTLE_API_KEY: optional,
+  /** Secrets Manager secret holding JSON {"api_key": "…"} (AWS). */
+  TRESTLE_SECRET_ARN: optional,
+  TRESTLE_BASE_URL: z._default(z.url(), 'https://api.trestleiq.com'),
+  TRESTLE_CONCURRENCY: positive(10),
+  TRESTLE_REQUESTS_PER_SECOND: positive(50),
+  TRESTLE_TIMEOUT_MS: positive(10_000),
+  TRESTLE_ATTEMPTS: positive(4),
   /** Above this share of an upload's numbers failing their provider lookup, the upload fails (and is refunded). */
   PROVIDER_FAILURE_MAX_SHARE: z._default(z.coerce.number().check(z.gte(0), z.lte(1)), 0.1),
   CARRIER_TEST_PROVIDER: z._default(z.enum(['simulator', 'device-lab']), 'simulator'),

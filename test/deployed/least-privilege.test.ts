@@ -111,6 +111,14 @@ describe('IAM least privilege', () => {
     expect(mismatchesOf(template)).toEqual([]);
   }, 60_000);
 
+  it.each(['telnyx', 'trestle'])('and so with the %s provider (its API key secret, read by the classify step only)', (provider) => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], classificationProvider: provider, classificationChain: 'offline-ranges,paid' } });
+    const stack = new PhoneValidationStack(app, STACK_NAME, { env: { account: ACCOUNT, region: REGION } });
+    const template = AssertTemplate.fromStack(stack).toJSON() as Template;
+    expect(JSON.stringify(template)).toContain(`${provider.toUpperCase()}_SECRET_ARN`);
+    expect(mismatchesOf(template)).toEqual([]);
+  }, 60_000);
+
   it('grants Resource "*" only for actions without resource-level permissions (X-Ray, vended log delivery)', () => {
     const wide: string[] = [];
     for (const [id, policy] of resolver.ofType('AWS::IAM::Policy')) {

@@ -57,6 +57,14 @@ describe('stage configuration', () => {
     expect(outputs.some((o) => o.includes('DeviceLabTokenSecret'))).toBe(true);
   });
 
+  it('the Telnyx and Trestle keys are created as {"api_key"} secrets and named in the outputs', () => {
+    const root = repoWith({ tx: { classificationProvider: 'telnyx' }, tr: { classificationProvider: 'trestle', classificationChain: 'offline-ranges,paid' } });
+    expect(Object.keys(synth('tx', root).template.toJSON().Outputs as Record<string, unknown>)).toContain('TelnyxCredentialsSecret');
+    const trestle = synth('tr', root);
+    expect(Object.keys(trestle.template.toJSON().Outputs as Record<string, unknown>)).toContain('TrestleCredentialsSecret');
+    expect(trestle.stack.config.classificationChain).toBe('offline-ranges,paid');
+  });
+
   it('stages deploy side by side: the stage is in the stack name', () => {
     const root = repoWith({ blue: {}, green: {} });
     expect(synth('blue', root).stack.stackName).toBe('PhoneValidation-blue');

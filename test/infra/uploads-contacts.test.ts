@@ -52,6 +52,31 @@ describe('twilio provider', () => {
   });
 });
 
+describe('telnyx and trestle providers', () => {
+  it.each([
+    ['telnyx', 'TELNYX_SECRET_ARN'],
+    ['trestle', 'TRESTLE_SECRET_ARN'],
+  ])('%s: the {"api_key"} secret, readable only by the classify step, which also gets the chain', async (provider, variable) => {
+    const { App } = await import('aws-cdk-lib');
+    const { Template } = await import('aws-cdk-lib/assertions');
+    const { PhoneValidationStack } = await import('../../lib/service-stack');
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], classificationProvider: provider, classificationChain: 'offline-ranges,paid' } });
+    const template = Template.fromStack(new PhoneValidationStack(app, `${provider}Stack`, { env: { account: '111111111111', region: 'us-east-1' } }));
+    template.resourceCountIs('AWS::SecretsManager::Secret', 3); // the provider's key + the spam device-lab token + the cursor key
+    template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: { SecretStringTemplate: '{}', GenerateStringKey: 'api_key' } });
+    const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+    const withSecret = functions.filter((f) => f.Properties.Environment?.Variables?.[variable]);
+    expect(withSecret).toHaveLength(1);
+    expect(withSecret[0]!.Properties.Description).toMatch(/classify/);
+    expect(withSecret[0]!.Properties.Environment.Variables).toMatchObject({ CLASSIFICATION_PROVIDER: provider, CLASSIFICATION_CHAIN: 'offline-ranges,paid', [`${provider.toUpperCase()}_REQUESTS_PER_SECOND`]: '50' });
+    expect(functions.filter((f) => f.Properties.Environment?.Variables?.TWILIO_SECRET_ARN)).toHaveLength(0);
+    // Only the classify step may read it.
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes('secretsmanager:GetSecretValue') && JSON.stringify(p.Properties.PolicyDocument).includes(`${provider[0]!.toUpperCase()}${provider.slice(1)}Credentials`));
+    expect(policies).toHaveLength(1);
+    expect(nagErrors({ classificationProvider: provider })).toEqual([]);
+  });
+});
+
 describe('CloudFront download links', () => {
   it('with the operator public key: a distribution only serving signed URLs of the key group, and the signer wired', async () => {
     const { generateKeyPairSync } = await import('node:crypto');

@@ -46,7 +46,7 @@ describe('lookup cache in DynamoDB', () => {
     expect(new Set(asked).size).toBe(160);
     expect(asked).toContain(`${lookupIdentityKey(refs[0]!, 'twilio').pk}|${lookupIdentityKey(refs[0]!, 'twilio').sk}`);
     expect(read.numbers.size).toBe(150);
-    expect(read.numbers.get(numbers[0]!)).toEqual({ line: { lineType: 'mobile', carrier: 'Verizon Wireless', callScreening: null, at: 1 } });
+    expect(read.numbers.get(numbers[0]!)).toEqual({ line: { lineType: 'mobile', carrier: 'Verizon Wireless', callScreening: null, activityScore: null, ported: null, at: 1 } });
     expect(read.identities.size).toBe(0);
   });
 
@@ -73,16 +73,16 @@ describe('lookup cache in DynamoDB', () => {
       return { UnprocessedItems: unprocessed.length ? { [TABLE]: unprocessed } : {} };
     });
     const numbers = e164s(30);
-    const line = { lineType: 'mobile' as const, carrier: null, callScreening: null, at: 5 };
+    const line = { lineType: 'mobile' as const, carrier: null, callScreening: null, activityScore: null, ported: null, at: 5 };
     await dynamoLookupCache({ sleep: noSleep }).write('twilio', {
       numbers: [...numbers, numbers[0]!].map((e164) => ({ e164, entry: { line }, expiresAt: 1234 })),
-      identities: [{ ref: { e164: numbers[0]!, scope: 'shared', nameHash: 'cd'.repeat(32) }, answer: { nameMatchScore: 90, callerName: null, at: 5 }, expiresAt: 4321 }],
+      identities: [{ ref: { e164: numbers[0]!, scope: 'shared', nameHash: 'cd'.repeat(32) }, answer: { nameMatchScore: 90, nameMatch: null, callerName: null, at: 5 }, expiresAt: 4321 }],
     });
     const calls = ddb.commandCalls(BatchWriteCommand).map((c) => (c.args[0].input as { RequestItems: Record<string, { PutRequest: { Item: Record<string, unknown> } }[]> }).RequestItems[TABLE]!);
     expect(calls.map((c) => c.length)).toEqual([25, 2, 6]);
     const items = [calls[0]!, calls[2]!].flat().map((p) => p.PutRequest.Item);
     expect(new Set(items.map((i) => `${String(i.pk)}|${String(i.sk)}`)).size).toBe(31);
-    expect(items[0]).toEqual({ pk: `LOOKUP#${numbers[0]}`, sk: 'SIGNALS#twilio', entity: 'LookupSignals', version: 1, e164: numbers[0], provider: 'twilio', line: { line_type: 'mobile', carrier: null, call_screening: null, at: 5 }, ttl: 1234 });
-    expect(items.at(-1)).toEqual({ pk: `LOOKUP#${numbers[0]}`, sk: `IDENTITY#twilio#shared#${'cd'.repeat(32)}`, entity: 'LookupIdentity', version: 1, e164: numbers[0], provider: 'twilio', scope: 'shared', name_match_score: 90, caller_name: null, at: 5, ttl: 4321 });
+    expect(items[0]).toEqual({ pk: `LOOKUP#${numbers[0]}`, sk: 'SIGNALS#twilio', entity: 'LookupSignals', version: 1, e164: numbers[0], provider: 'twilio', line: { line_type: 'mobile', carrier: null, call_screening: null, activity_score: null, ported: null, at: 5 }, ttl: 1234 });
+    expect(items.at(-1)).toEqual({ pk: `LOOKUP#${numbers[0]}`, sk: `IDENTITY#twilio#shared#${'cd'.repeat(32)}`, entity: 'LookupIdentity', version: 1, e164: numbers[0], provider: 'twilio', scope: 'shared', name_match_score: 90, name_match: null, caller_name: null, at: 5, ttl: 4321 });
   });
 });

@@ -4,7 +4,7 @@ import { cachedProvider } from '../../../lambdas/classification/cached-provider'
 import { cachePolicyFromConfig, expiresAtSeconds, hasName, identityScope, isFresh, nameKey, neededKinds, type LookupCachePolicy } from '../../../lambdas/classification/lookup-cache-policy';
 import { rangeDecided } from '../../../lambdas/classification/range-screen';
 import { classifyBatch, simulatorProvider, type SignalProvider } from '../../../lambdas/classification';
-import type { LookupItem, LookupOptions, Signals } from '../../../lambdas/classification/signals';
+import { noSignals, type LookupItem, type LookupOptions, type Signals } from '../../../lambdas/classification/signals';
 import { lookupCountsOf, lookupMetricsLine } from '../../../lambdas/classification/lookup-usage';
 import { manualClock } from '../../support/manual-clock';
 import { memoryLookupCache } from '../../support/memory-lookup-cache';
@@ -93,7 +93,7 @@ function countingProvider(options: { fail?: Set<string>; simulated?: boolean } =
     async lookup(items, opts) {
       calls.push({ items: structuredClone(items), opts: { ...opts } });
       return items.map((item): Signals => {
-        const empty: Signals = { lineType: 'unknown', carrier: null, lineStatus: null, callScreening: null, callerName: null, nameMatchScore: null, simulated: options.simulated ?? false };
+        const empty: Signals = noSignals(options.simulated ?? false);
         if (options.fail?.has(item.e164)) return { ...empty, lookupError: 'answered 503' };
         return {
           ...empty,

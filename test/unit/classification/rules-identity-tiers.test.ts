@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ANSWER_INTENTS, ANSWER_INTENT_RULES, IDENTITY_BANDS, TIERS, answerIntentOf, classifyBatch, deriveStatus, simulatorProvider, offlineProvider } from '../../../lambdas/classification';
-import { bandFromScore, identityOf, matchNames, nameTokens } from '../../../lambdas/classification/identity';
-import type { Signals } from '../../../lambdas/classification/signals';
+import { bandFromScore, bandFromVerdict, identityOf, matchNames, nameTokens } from '../../../lambdas/classification/identity';
+import { LOW_ACTIVITY_MAX } from '../../../lambdas/classification/rules';
+import { noSignals, type Signals } from '../../../lambdas/classification/signals';
 
-const base: Signals = { lineType: 'mobile', carrier: null, lineStatus: null, callScreening: null, callerName: null, nameMatchScore: null, simulated: false };
+const base: Signals = { ...noSignals(), lineType: 'mobile' };
 
 describe('Answer Intent rule table', () => {
   const cases: [string, Partial<Signals>, string][] = [
@@ -14,9 +15,33 @@ describe('Answer Intent rule table', () => {
     ['unreachable', { lineType: 'mobile', lineStatus: 'unreachable' }, 'Likely Voicemail'],
     ['screening', { lineType: 'mobile', callScreening: true }, 'Likely Call Screening'],
     ['app-voip', { lineType: 'nonFixedVoip' }, 'Likely Call Screening'],
+    ['low-activity', { lineType: 'mobile', activityScore: 30 }, 'Unknown'],
+    ['low-activity', { lineType: 'mobile', activityScore: 0, callScreening: true }, 'Unknown'],
+    ['low-activity', { lineType: 'nonFixedVoip', activityScore: 12 }, 'Unknown'],
+    ['app-voip', { lineType: 'nonFixedVoip', activityScore: 31 }, 'Likely Call Screening'],
+    ['voip-unspecified', { lineType: 'voip' }, 'Unknown'],
+    ['voip-unspecified', { lineType: 'voip', activityScore: 95, ported: true }, 'Unknown'],
     ['mobile', { lineType: 'mobile', lineStatus: 'active', callScreening: false }, 'Likely Answer'],
+    // Trestle's middle band is "not enough signals": no more than a provider without a score says.
+    ['mobile', { lineType: 'mobile', activityScore: 31 }, 'Likely Answer'],
+    ['mobile', { lineType: 'mobile', activityScore: 50 }, 'Likely Answer'],
+    ['mobile', { lineType: 'mobile', activityScore: 100, ported: true }, 'Likely Answer'],
     ['no-signal', { lineType: 'unknown' }, 'Unknown'],
+    ['no-signal', { lineType: 'unknown', activityScore: 90 }, 'Unknown'],
   ];
+  it.each([
+    ['a landline, however quiet, stays Non-Mobile', { lineType: 'landline', activityScore: 0 }, 'non-mobile-range'],
+    ['a real-time unreachable status wins over a low score', { lineType: 'mobile', lineStatus: 'unreachable', activityScore: 5 }, 'unreachable'],
+    ['a low score outranks screening', { lineType: 'mobile', callScreening: true, activityScore: 20 }, 'low-activity'],
+    ['screening with a high score is still screening', { lineType: 'mobile', callScreening: true, activityScore: 80 }, 'screening'],
+  ] as [string, Partial<Signals>, string][])('%s', (_, signals, rule) => {
+    expect(answerIntentOf({ ...base, ...signals }).rule).toBe(rule);
+  });
+  it("the low band ends at Trestle's documented 30", () => {
+    expect(LOW_ACTIVITY_MAX).toBe(30);
+    expect(answerIntentOf({ ...base, activityScore: LOW_ACTIVITY_MAX }).intent).toBe('Unknown');
+    expect(answerIntentOf({ ...base, activityScore: LOW_ACTIVITY_MAX + 1 }).intent).toBe('Likely Answer');
+  });
   it.each(cases)('rule %s', (rule, signals, intent) => {
     expect(answerIntentOf({ ...base, ...signals })).toEqual({ intent, rule });
   });
@@ -71,6 +96,14 @@ describe('identity', () => {
     expect(identityOf({ full: 'Ada' }, { nameMatchScore: null, callerName: null })).toBe('Unknown');
     expect(identityOf(undefined, { nameMatchScore: 99, callerName: null })).toBeNull();
     expect(identityOf({ first: 'Ada' }, { nameMatchScore: 99, callerName: null })).toBeNull(); // half a name is no name
+  });
+  it("uses a provider's yes/no verdict (Trestle) after a score and before a subscriber name", () => {
+    expect([true, false].map(bandFromVerdict)).toEqual(['High', 'Low']);
+    expect(identityOf({ full: 'Ada Lovelace' }, { nameMatchScore: null, nameMatch: true, callerName: 'Grace Hopper' })).toBe('High');
+    expect(identityOf({ full: 'Ada Lovelace' }, { nameMatchScore: null, nameMatch: false, callerName: 'Ada Lovelace' })).toBe('Low');
+    expect(identityOf({ full: 'Ada Lovelace' }, { nameMatchScore: 90, nameMatch: false, callerName: null })).toBe('Very High');
+    expect(identityOf({ full: 'Ada Lovelace' }, { nameMatchScore: null, nameMatch: null, callerName: 'ADA LOVELACE' })).toBe('Very High');
+    expect(identityOf(undefined, { nameMatchScore: null, nameMatch: true, callerName: null })).toBeNull();
   });
 });
 

@@ -107,6 +107,18 @@ describe('Twilio Lookup v2 adapter against a local fake', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('takes an injected fetch', async () => {
+    const calls: string[] = [];
+    const fetchSpy: typeof fetch = (input, init) => {
+      calls.push(String(input));
+      return fetch(input, init);
+    };
+    const spied = createTwilioProvider({ accountSid: 'AC123', authToken: 'secret', baseUrl: base, concurrency: 1, requestsPerSecond: 1000, timeoutMs: 2000, attempts: 1, fetch: fetchSpy });
+    const [r] = await classifyBatch(spied, [{ e164: '+14155550002' }], { tier: 'standard', skipMobileLookup: false });
+    expect(r!.answerIntent).toBe('Non-Mobile');
+    expect(calls).toEqual([`${base}/v2/PhoneNumbers/%2B14155550002?Fields=line_type_intelligence`]);
+  });
+
   it('reads credentials from Secrets Manager in AWS', async () => {
     const sm = mockClient(SecretsManagerClient);
     sm.on(GetSecretValueCommand, { SecretId: 'arn:twilio' }).resolves({ SecretString: JSON.stringify({ account_sid: 'AC123', auth_token: 'secret' }) });
