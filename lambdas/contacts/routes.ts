@@ -7,7 +7,7 @@ export const CONTACT_STATUSES = ['queued', 'processing', 'completed', 'failed', 
 export const MAX_PROPERTIES_BYTES = 16 * 1024;
 
 export const CreateContactBody = z
-  .object({
+  .strictObject({
     phone: z.string({ error: 'phone is required and must be a string' }).check(z.minLength(1, 'phone must not be empty'), z.maxLength(64, 'phone must be at most 64 characters')),
     validation_tier: z.optional(z.string()).check(z.describe('standard (default) or max, case-insensitive')),
     properties: z.optional(z.record(z.string(), z.unknown())).check(z.describe('free-form, echoed back unchanged; at most 16 KiB as JSON')),

@@ -63,7 +63,7 @@ export const spamRoutes = {
     summary: 'Register an outbound number for spam monitoring; starts verification',
     rateLimited: true,
     request: {
-      body: z.object({
+      body: z.strictObject({
         phone_number: z.string().check(z.minLength(1), z.maxLength(64)),
         verification_method: z._default(Method, 'call'),
       }),
@@ -90,7 +90,7 @@ export const spamRoutes = {
     operationId: 'verifySpamNumber',
     summary: 'Verify a number with the code it received',
     rateLimited: true,
-    request: { params: NumberIdParams, body: z.object({ code: z.string().check(z.minLength(1), z.maxLength(32)) }) },
+    request: { params: NumberIdParams, body: z.strictObject({ code: z.string().check(z.minLength(1), z.maxLength(32)) }) },
     responses: {
       200: { description: 'Verified', schema: z.object({ success: z.boolean(), verified: z.boolean(), phone_number: z.string(), message: z.string() }) },
       400: e('Wrong, expired or used-up code, or the number is already verified'),
@@ -107,7 +107,7 @@ export const spamRoutes = {
     operationId: 'resendSpamVerification',
     summary: 'Send a new verification code',
     rateLimited: true,
-    request: { params: NumberIdParams, body: z.object({ method: z._default(Method, 'call') }) },
+    request: { params: NumberIdParams, body: z.strictObject({ method: z._default(Method, 'call') }) },
     responses: {
       200: { description: 'Code sent', schema: z.object({ success: z.boolean(), phone_number: z.string(), method: Method, message: z.string() }) },
       400: e('Already verified, or sms for a number that cannot receive texts'),
