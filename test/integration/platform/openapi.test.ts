@@ -28,6 +28,8 @@ describe('the served OpenAPI document', () => {
       [
         'info-license: Info object should contain `license` field. at #/info',
         'operation-4xx-response: Operation must have at least one `4XX` response. at #/paths/~1openapi.json/get/responses',
+        'operation-4xx-response: Operation must have at least one `4XX` response. at #/paths/~1health/get/responses',
+        'operation-4xx-response: Operation must have at least one `4XX` response. at #/paths/~1ready/get/responses',
         'operation-2xx-response: Operation must have at least one `2XX` response. at #/paths/~1api~1v1~1uploads~1{id}/delete/responses',
       ].sort(),
     );
