@@ -28,7 +28,9 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 export interface ResponseValidator {
   /** The violations of one response (empty when the document describes it). */
   check(method: string, path: string, response: { status: number; headers: Headers; body: Buffer }): string[];
-  /** `METHOD path status` of every response checked, for a coverage report. */
+  /** The violations of one delivered event body, against its entry of the `webhooks` section. */
+  checkEvent(body: string): string[];
+  /** `METHOD path status` of every response checked, and every event type checked, for a coverage report. */
   seen: Set<string>;
 }
 
@@ -53,6 +55,20 @@ export function responseValidator(doc: Json): ResponseValidator {
 
   return {
     seen,
+    checkEvent(body) {
+      let event: { type?: unknown };
+      try {
+        event = JSON.parse(body) as { type?: unknown };
+      } catch {
+        return ['event body is not JSON'];
+      }
+      const type = String(event.type);
+      const hook = ((doc.webhooks ?? {}) as Record<string, { post: { requestBody: { content: Record<string, { schema: Json }> } } }>)[type];
+      if (!hook) return [`event type ${type} is not in the webhooks section`];
+      seen.add(`event ${type}`);
+      const validate = validatorOf(hook.post.requestBody.content['application/json']!.schema);
+      return validate(event) ? [] : [`event ${type} does not match: ${ajv.errorsText(validate.errors, { separator: '; ' })} — ${body.slice(0, 300)}`];
+    },
     check(method, path, response) {
       const pathname = new URL(path, 'http://x').pathname;
       const template = templates.find((t) => t.pattern.test(pathname))?.template;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reloadConfig } from '../../../lambdas/platform/config';
 import * as admin from '../../../lambdas/admin/admin';
+import { runContactPool } from '../../../lambdas/contacts/pool-job';
 import { useTestService } from '../../support/runtime';
 import { newCustomer } from '../../support/customer';
 import { responseValidator, type ResponseValidator } from '../../support/openapi-validator';
@@ -195,6 +196,35 @@ describe('every response matches the OpenAPI document', () => {
     const tooLarge = await call('POST', '/api/v1/contacts', { key: other, raw: Buffer.alloc(11 * 1024 * 1024, 0x20), headers: { 'content-type': 'application/json' } });
     expect(tooLarge.status).toBe(413);
     expectDocumented();
+  });
+
+  it('every delivered event matches its entry of the webhooks section', async () => {
+    const { key } = await newCustomer({ name: 'Doc events', credits: 1_000, subscriptionActive: true });
+    const events = await startReceiver();
+    try {
+      const all = ['upload.created', 'upload.completed', 'upload.failed', 'contact.completed', 'contact.failed', 'spam.detected', 'number.verified'];
+      expect((await call('POST', '/api/v1/webhooks', { key, body: { url: events.url, events: all } })).status).toBe(201);
+      expect((await call('POST', '/api/v1/uploads', { key, body: { phone_numbers: numbers(100, 646) } })).status).toBe(200);
+      expect((await call('POST', '/api/v2/contacts', { key, body: { phone: '6465550143', properties: { full_name: 'Ada Lovelace' } } })).status).toBe(201);
+      expect((await call('POST', '/api/v2/contacts', { key, body: { phone: '6465550144' } })).status).toBe(201);
+      await runContactPool(service.runtime.ports);
+      await service.runtime.settleWorkflows();
+      const added = await call('POST', '/api/v1/spam/numbers', { key, body: { phone_number: '+1 202 318 0301' } });
+      const number = added.json<{ number: { id: string; phone_number: string } }>().number;
+      const [latest] = await admin.spamVerificationCodes(number.phone_number);
+      expect((await call('POST', `/api/v1/spam/numbers/${number.id}/verify`, { key, body: { code: latest!.code } })).status).toBe(200);
+      expectDocumented();
+
+      // webhook.ping, upload.created, upload.completed, two contact.completed, number.verified.
+      const expected = ['webhook.ping', 'upload.created', 'upload.completed', 'contact.completed', 'number.verified'];
+      const types = () => new Set(events.requests.map((r) => (JSON.parse(r.body) as { type: string }).type));
+      while (!expected.every((t) => types().has(t)) || events.requests.length < 6) await events.waitFor(events.requests.length + 1);
+      const problems = events.requests.flatMap((r) => validator.checkEvent(r.body));
+      expect(problems).toEqual([]);
+      expect([...types()].sort()).toEqual([...expected].sort());
+    } finally {
+      await events.close();
+    }
   });
 
   it('covered every operation of the document', async () => {

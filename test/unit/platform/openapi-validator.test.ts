@@ -45,4 +45,12 @@ describe('the response validator', () => {
     expect(validator.check('GET', '/api/v1/credits/balance', { status: 200, headers: headers({ 'content-type': 'text/html' }), body: Buffer.from('<html>') })[0]).toMatch(/content type 'text\/html' not documented/);
     expect(validator.check('DELETE', '/api/v1/webhooks/00000000-0000-4000-8000-000000000001', { status: 204, headers: headers({}), body: json({}) })[0]).toMatch(/a body .* where the document says none/);
   });
+
+  it('fails an event body that does not match its webhooks entry, or an event type the section lacks', () => {
+    const ping = { id: 'evt_0123abcd', type: 'webhook.ping', api_version: '2026-04-23', created_at: '2026-11-25T00:00:00.000Z', data: { challenge: 'abc' } };
+    expect(validator.checkEvent(JSON.stringify(ping))).toEqual([]);
+    expect(validator.checkEvent(JSON.stringify({ ...ping, data: {} }))[0]).toMatch(/must have required property 'challenge'/);
+    expect(validator.checkEvent(JSON.stringify({ ...ping, id: 'nope' }))[0]).toMatch(/must match pattern/);
+    expect(validator.checkEvent(JSON.stringify({ ...ping, type: 'upload.deleted' }))).toEqual(['event type upload.deleted is not in the webhooks section']);
+  });
 });
