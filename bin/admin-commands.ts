@@ -22,9 +22,9 @@ function required(values: Values, name: string): string {
   return value.trim();
 }
 
-function wholeNumber(values: Values, name: string): number {
+function wholeNumber(values: Values, name: string, min = 0): number {
   const raw = required(values, name);
-  if (!/^\d+$/.test(raw)) throw new AdminUsageError(`--${name} must be a whole number, got '${raw}'`);
+  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new AdminUsageError(`--${name} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, got '${raw}'`);
   return Number(raw);
 }
 
@@ -97,7 +97,7 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
       return admin.showBalance(required(v, 'org'));
     },
   },
-  'add-credits': { usage: '--org ORG_ID --amount N', options: { org: str, amount: str }, run: (v) => admin.addCredits(required(v, 'org'), wholeNumber(v, 'amount')) },
+  'add-credits': { usage: '--org ORG_ID --amount N', options: { org: str, amount: str }, run: (v) => admin.addCredits(required(v, 'org'), wholeNumber(v, 'amount', 1)) },
   balance: { usage: '--org ORG_ID', options: { org: str }, run: (v) => admin.showBalance(required(v, 'org')) },
   usage: {
     usage: '--org ORG_ID --since ISO_DATE   (lookups of the organization\'s uploads since then: paid, from the cache, failed)',

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ensureTable, startEmbeddedDynamo } from '../local/embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3 } from '../local/embedded-s3';
@@ -6,6 +5,8 @@ import { dataDirFromEnv, localStoreSecret, LOCAL_RESOURCES, readRuntimeState } f
 import { join } from 'node:path';
 import { ADMIN_COMMANDS, AdminUsageError } from './admin-commands';
 import { reloadConfig } from '../lambdas/platform/config';
+import { sendLogsToStderr } from '../lambdas/platform/logger';
+import { parseCommandArgs } from './admin-args';
 
 // `npm run admin -- <command> [--flags]`: operator actions against the local store (the running
 // `npm start` instance's table, or the data folder directly when it is not running) or a deployed
@@ -22,6 +23,9 @@ Targets: by default the local data folder (DATA_DIR, default ./.data). --table N
 use a deployed table with your AWS credentials.`;
 
 async function main(): Promise<number> {
+  // stdout carries the command's JSON answer alone (`| node -pe 'JSON.parse(…)'`); every log line
+  // of the code it runs (the billing job's, the spam run's) goes to stderr.
+  sendLogsToStderr();
   const [command, ...rest] = process.argv.slice(2);
   if (!command || command === '--help' || command === 'help') {
     console.log(USAGE);
@@ -34,11 +38,7 @@ async function main(): Promise<number> {
   }
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
-      args: rest,
-      options: { ...spec.options, table: { type: 'string' }, stack: { type: 'string' } },
-      strict: true,
-    }));
+    values = parseCommandArgs(rest, { ...spec.options, table: { type: 'string' }, stack: { type: 'string' } });
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${command}: ${spec.usage}`);
     return 2;

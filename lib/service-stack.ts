@@ -16,6 +16,7 @@ import { MonitoringConstruct } from './monitoring-construct';
 import { grantObjects, grantSecretValue, grantSecretsKey, grantTable, type TableAction } from './grants';
 import type { ApiFunctionName } from '../lambdas/platform/http/route-spec';
 import { parseStageConfig, type StageConfig } from './stage-config';
+import { FILE_STORE_PROBE_PREFIX } from '../lambdas/platform/dependency-checks';
 
 /**
  * The table operations each API function's code calls (test/deployed/ holds each to its bundle):
@@ -91,6 +92,8 @@ export class PhoneValidationStack extends Stack {
     };
     this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment, throttle: config.apiThrottle, sizing: { uploads: { memorySize: UPLOAD_CREATE_MEMORY_MB } } });
     for (const [name, fn] of this.api.functions) grantTable(fn, this.data.table, API_TABLE_ACCESS[name]);
+    // GET /ready asks the file store for an object nothing writes (lambdas/platform/dependency-checks.ts).
+    grantObjects(this.api.functions.get('platform')!, this.data.filesBucket, { read: [FILE_STORE_PROBE_PREFIX] });
     const cursorKey = this.grantCursorKey();
 
     new BillingConstruct(this, 'Billing', { table: this.data.table, environment });

@@ -9,6 +9,8 @@ import { serveConsoleFile } from './console-static';
 import type { ConsoleAccounts } from './console-seed';
 import { PutBucketCorsCommand } from '@aws-sdk/client-s3';
 import { filesBucket, presignGet, s3 } from '../lambdas/platform/blob';
+import { ROUTES } from '../lambdas/api/routes';
+import { matchRoute } from '../lambdas/platform/http/match';
 
 // Everything of the console that the local server answers besides the API: its pages, the
 // embedded OpenID Connect provider under /oidc, and /console/api/* behind a JWT check that plays
@@ -61,7 +63,11 @@ export function createConsoleLayer(options: { maxBodyBytes: number; ports: Ports
     prelude: async (req, res, url) => {
       if (!oidc) return false;
       const path = url.pathname;
-      if (path.startsWith('/api/') || path === '/api' || path === '/openapi.json') return false;
+      // Every path of the API's route table is the API's (/openapi.json, /health, /ready and any
+      // later one), whatever the method: the console's pages never shadow a route. The console
+      // answers every other path without an extension with its page (a single-page app), which
+      // is how /health once answered 200 with the console's HTML.
+      if (path.startsWith('/api/') || path === '/api' || matchRoute(ROUTES, req.method ?? 'GET', path).pathExists) return false;
       if (await oidc.handle(req, res, url)) return true;
       if (path.startsWith('/console/api/')) {
         await api(req, res, url);

@@ -1,4 +1,4 @@
-import { nowIso } from '../platform/clock';
+import { nowIso, nowMs } from '../platform/clock';
 import { newId } from '../platform/ids';
 import { InvalidInput } from '../platform/domain-errors';
 import { SCOPES, displayPrefix, generateApiKey, hashApiKey } from '../auth/api-key';
@@ -35,8 +35,28 @@ import { uploadsCreatedSince } from '../uploads/upload-repository';
 /** An operator action refused: invalid input in the domain-error table (400 wherever HTTP carries it). */
 export class AdminError extends InvalidInput {}
 
+/**
+ * The subscription pool is topped up by the allocation each period and capped: a cap below the
+ * allocation would take away part of every allocation it grants, so it is refused.
+ */
+export function assertCapCoversAllocation(monthly: number, cap: number | null): void {
+  if (cap !== null && cap < monthly) {
+    throw new AdminError(`cap ${cap} is below the monthly allocation ${monthly}: each period's top-up would be cut to the cap; give a cap of at least ${monthly}, or none`);
+  }
+}
+
+/** An expiry for a new key: ISO date or Unix seconds, and in the future (an expired key could never be used). */
+export function parseKeyExpiry(expiresAt: string, now: number): string {
+  const ms = /^\d+$/.test(expiresAt) ? Number(expiresAt) * 1000 : Date.parse(expiresAt);
+  if (!Number.isFinite(ms)) throw new AdminError(`expires_at '${expiresAt}' is neither an ISO date nor Unix seconds`);
+  const expires = new Date(ms).toISOString();
+  if (ms <= now) throw new AdminError(`expires_at ${expires} is not in the future: the key would be expired before its first use`);
+  return expires;
+}
+
 export async function createOrganization(input: { name: string; subscriptionActive?: boolean; credits?: number; monthlyAllocation?: number; cap?: number | null }): Promise<Organization> {
   if (!input.name.trim()) throw new AdminError('organization name must not be empty');
+  if (input.cap !== undefined) assertCapCoversAllocation(input.monthlyAllocation ?? 0, input.cap);
   const org: Organization = {
     id: newId(),
     name: input.name.trim(),
@@ -102,12 +122,7 @@ export async function mintKey(orgId: string, userId: string, expiresAt?: string)
   const membership = await getMembership(orgId, userId);
   if (!membership) throw new AdminError(`user ${userId} is not a member of organization ${orgId}`);
   if (membership.role !== 'owner') throw new AdminError(`only an owner of organization ${orgId} can mint keys`);
-  let expires: string | null = null;
-  if (expiresAt !== undefined) {
-    const ms = /^\d+$/.test(expiresAt) ? Number(expiresAt) * 1000 : Date.parse(expiresAt);
-    if (!Number.isFinite(ms)) throw new AdminError(`expires_at '${expiresAt}' is neither an ISO date nor Unix seconds`);
-    expires = new Date(ms).toISOString();
-  }
+  const expires = expiresAt === undefined ? null : parseKeyExpiry(expiresAt, nowMs());
   const key = generateApiKey();
   const record: ApiKeyRecord = {
     id: newId(),
@@ -145,6 +160,7 @@ export async function setAllocation(orgId: string, monthly: number, cap: number 
   await requireOrg(orgId);
   if (!Number.isInteger(monthly) || monthly < 0) throw new AdminError('monthly allocation must be a whole number >= 0');
   if (cap !== null && (!Number.isInteger(cap) || cap < 0)) throw new AdminError('cap must be a whole number >= 0');
+  assertCapCoversAllocation(monthly, cap);
   await configureSubscription(orgId, { monthlyAllocation: monthly, cap });
 }
 

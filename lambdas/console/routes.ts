@@ -95,7 +95,7 @@ export const consoleRoutes = {
     path: '/console/api/uploads',
     operationId: 'consoleStartUpload',
     summary: 'Start a draft from a CSV body (?filename=)',
-    request: { query: z.object({ filename: z.optional(z.string().check(z.minLength(1), z.maxLength(255))) }), contentTypes: ['text/csv'] },
+    request: { query: z.object({ filename: z.optional(z.string().check(z.minLength(1), z.maxLength(255))) }), contentTypes: ['text/csv'], forms: { 'text/csv': z.string().check(z.describe('the file as the person chose it')) } },
     responses: answer('The draft'),
   },
   stageUpload: { ...common, subscription: true, method: 'POST', path: '/console/api/uploads/staging', operationId: 'consoleStageUpload', summary: 'A presigned POST for a file too large for the API', responses: answer('Where to post the file') },

@@ -85,25 +85,59 @@ export interface ContactV2View extends ContactViewBase {
   service_identity: string | null;
 }
 
+/**
+ * A contact's result fields, the one source of both API views and the `contact.*` events, so they
+ * cannot disagree. Without identity (no name in its properties, or processed before identity
+ * existed) the tier is the Answer Intent value and the two identity-era fields are null (spec,
+ * Contact: "The two v2-only fields are null for contacts whose batch was processed without
+ * identity").
+ */
+export interface ContactResult {
+  /** The Answer Intent value once completed: v1's service_status. */
+  answerIntent: AnswerIntent | null;
+  /** The nine-tier value (the Answer Intent value without identity): v2's service_status, the events' service_tier. */
+  tier: string | null;
+  service_answer_intent: AnswerIntent | null;
+  service_identity: IdentityBand | null;
+}
+
+export function contactResult(contact: ContactRecord): ContactResult {
+  const answerIntent = contact.status === 'completed' ? contact.answer_intent : null;
+  // `identity` is absent (not null) on contacts processed before identity existed.
+  const identity = answerIntent !== null ? (contact.identity ?? null) : null;
+  return {
+    answerIntent,
+    tier: answerIntent !== null ? deriveStatus(answerIntent, identity) : null,
+    service_answer_intent: identity !== null ? answerIntent : null,
+    service_identity: identity,
+  };
+}
+
 /** v1: service_status is the Answer Intent value; the two v2 fields are absent. */
 export function toV1(contact: ContactRecord): ContactV1View {
-  return { ...base(contact), service_status: contact.status === 'completed' ? contact.answer_intent : null };
+  return { ...base(contact), service_status: contactResult(contact).answerIntent };
+}
+
+/** v2: service_status is the nine-tier value, plus service_answer_intent and service_identity. */
+export function toV2(contact: ContactRecord): ContactV2View {
+  const result = contactResult(contact);
+  return { ...base(contact), service_status: result.tier, service_answer_intent: result.service_answer_intent, service_identity: result.service_identity };
+}
+
+export interface ContactEventView extends ContactV1View {
+  service_answer_intent: string | null;
+  service_tier: string | null;
+  service_identity: string | null;
 }
 
 /**
- * v2: service_status is the nine-tier value. For contacts processed without identity (no name in
- * their properties, or processed before identity existed) it is the Answer Intent value and the two
- * v2-only fields are null (spec, Contact).
+ * The contact in `contact.*` events and callbacks: the v1 Contact (service_status unchanged, the
+ * Answer Intent value) plus service_tier (v2's service_status) and v2's two fields, all from
+ * `contactResult`, so an event and a GET of the same contact say the same.
  */
-export function toV2(contact: ContactRecord): ContactV2View {
-  const done = contact.status === 'completed' && contact.answer_intent !== null;
-  const withIdentity = done && contact.identity !== null && contact.identity !== undefined;
-  return {
-    ...base(contact),
-    service_status: done ? deriveStatus(contact.answer_intent!, contact.identity ?? null) : null,
-    service_answer_intent: withIdentity ? contact.answer_intent : null,
-    service_identity: withIdentity ? contact.identity : null,
-  };
+export function toEventContact(contact: ContactRecord): ContactEventView {
+  const result = contactResult(contact);
+  return { ...toV1(contact), service_answer_intent: result.service_answer_intent, service_tier: result.tier, service_identity: result.service_identity };
 }
 
 function base(contact: ContactRecord): Omit<ContactViewBase, 'service_status'> {

@@ -4,8 +4,8 @@ import { sha256Hex } from '../platform/ids';
 import { refund } from '../credits/credits';
 import { buildEvent, type EventType } from '../webhooks/events';
 import { flushOutbox, outboxFields, type OutboxEntry } from '../webhooks/outbox';
-import { deriveStatus, type AnswerIntent, type IdentityBand } from '../classification';
-import { toV1, type ContactRecord, type ContactStatus } from './contact';
+import type { AnswerIntent, IdentityBand } from '../classification';
+import { toEventContact, type ContactEventView, type ContactRecord, type ContactStatus } from './contact';
 import { contactItemKey, transitionContact } from './contact-repository';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 
@@ -76,17 +76,9 @@ async function endWithEvent(
   return ended;
 }
 
-/** `contact.*` data: the Contact (v1 shape, service_status unchanged) plus service_tier and service_identity. */
-export function contactEventData(contact: ContactRecord): Record<string, unknown> {
-  const tier = contact.status === 'completed' && contact.answer_intent ? deriveStatus(contact.answer_intent, contact.identity) : null;
-  return {
-    contact: {
-      ...toV1(contact),
-      service_answer_intent: contact.status === 'completed' ? contact.answer_intent : null,
-      service_tier: tier,
-      service_identity: contact.status === 'completed' ? contact.identity : null,
-    },
-  };
+/** `contact.*` data: the contact as `toEventContact` shows it (docs/contacts.md). */
+export function contactEventData(contact: ContactRecord): { contact: ContactEventView } {
+  return { contact: toEventContact(contact) };
 }
 
 /** Stable per contact and outcome: a re-published event is the same event for receivers. */

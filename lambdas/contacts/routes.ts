@@ -1,5 +1,7 @@
 import * as z from '../platform/zod';
-import { authErrors, byIdParams, ErrorEnvelope, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
+import { authErrors, timestamp, byIdParams, StringError, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
+import { AnswerIntent, IdentityBand, ServiceStatus } from '../classification/schemas';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-key';
 import type { RouteSpec } from '../platform/http/route-spec';
 
 export const CONTACT_STATUSES = ['queued', 'processing', 'completed', 'failed', 'discarded'] as const;
@@ -7,7 +9,7 @@ export const CONTACT_STATUSES = ['queued', 'processing', 'completed', 'failed', 
 export const MAX_PROPERTIES_BYTES = 16 * 1024;
 
 export const CreateContactBody = z
-  .object({
+  .strictObject({
     phone: z.string({ error: 'phone is required and must be a string' }).check(z.minLength(1, 'phone must not be empty'), z.maxLength(64, 'phone must be at most 64 characters')),
     validation_tier: z.optional(z.string()).check(z.describe('standard (default) or max, case-insensitive')),
     properties: z.optional(z.record(z.string(), z.unknown())).check(z.describe('free-form, echoed back unchanged; at most 16 KiB as JSON')),
@@ -23,18 +25,36 @@ const contactBase = {
   phone: z.string().check(z.describe('E.164')),
   properties: z.record(z.string(), z.unknown()),
   status: z.enum(CONTACT_STATUSES),
-  service_status: z.nullable(z.string()),
   error_message: z.nullable(z.string()),
   message: z.nullable(z.string()),
   validation_tier: z.enum(['standard', 'max']),
   credits_charged: z.number().check(z.int()),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: timestamp,
+  updated_at: timestamp,
 };
 
-export const ContactV1 = z.object(contactBase).check(z.meta({ id: 'ContactV1', description: 'service_status holds the Answer Intent value' }));
+export const ContactV1 = z
+  .object({ ...contactBase, service_status: z.nullable(AnswerIntent).check(z.describe('set when completed: the Answer Intent value')) })
+  .check(z.meta({ id: 'ContactV1', description: 'service_status holds the Answer Intent value' }));
 export const ContactV2 = z
-  .object({ ...contactBase, service_answer_intent: z.nullable(z.string()), service_identity: z.nullable(z.string()) }).check(z.meta({ id: 'ContactV2', description: 'service_status holds the nine-tier value (Answer Intent when processed without identity)' }));
+  .object({
+    ...contactBase,
+    service_status: z.nullable(ServiceStatus).check(z.describe('set when completed: the nine-tier value (the Answer Intent value when processed without identity)')),
+    service_answer_intent: z.nullable(AnswerIntent).check(z.describe('null when processed without identity (no name in properties)')),
+    service_identity: z.nullable(IdentityBand).check(z.describe('null when processed without identity (no name in properties)')),
+  })
+  .check(z.meta({ id: 'ContactV2', description: 'service_status holds the nine-tier value (Answer Intent when processed without identity)' }));
+
+/** The contact in contact.* events and callbacks: v1's fields plus v2's, with v2's status as service_tier (docs/contacts.md). */
+export const ContactEventContact = z
+  .object({
+    ...contactBase,
+    service_status: z.nullable(AnswerIntent).check(z.describe('the Answer Intent value, as in v1')),
+    service_tier: z.nullable(ServiceStatus).check(z.describe('v2’s service_status')),
+    service_answer_intent: z.nullable(AnswerIntent),
+    service_identity: z.nullable(IdentityBand),
+  })
+  .check(z.meta({ id: 'ContactEventContact' }));
 
 const ListQuery = z.object({
   status: z.optional(z.enum(CONTACT_STATUSES)),
@@ -44,9 +64,9 @@ const ListQuery = z.object({
 const IdParams = byIdParams('contact_id', 'Contact not found', 'id of a contact of the key’s organization');
 
 const createErrors = {
-  400: { description: 'Malformed input: unparseable or non-US/CA phone, invalid validation_tier, unsafe callback_url', schema: ErrorEnvelope },
-  402: { description: 'Insufficient credits', schema: ErrorEnvelope },
-  409: { description: 'idempotency_key reused with a different request, or the first request with it is still in progress', schema: ErrorEnvelope },
+  400: { description: 'Malformed input: unparseable or non-US/CA phone, invalid validation_tier, unsafe callback_url', schema: StringError },
+  402: { description: 'Insufficient credits', schema: StringError },
+  409: { description: 'idempotency_key reused with a different request, or the first request with it is still in progress', schema: StringError },
   ...authErrors,
   ...rateLimitErrors,
 };
@@ -62,8 +82,23 @@ function versioned<V extends 1 | 2>(version: V, schema: z.ZodMiniType) {
       summary: `Submit one number for classification (v${version})`,
       tags: ['contacts'],
       rateLimited: true,
-      request: { body: CreateContactBody },
-      responses: { 201: { description: 'Contact queued (or the existing contact for a replayed idempotency_key)', schema }, ...createErrors },
+      request: {
+        body: CreateContactBody,
+        headers: {
+          'Idempotency-Key': {
+            description: `The same key as the body’s idempotency_key (1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, scoped per organization and API key); both given and different: 400`,
+            schema: z.string().check(z.minLength(1), z.maxLength(MAX_IDEMPOTENCY_KEY_LENGTH)),
+          },
+        },
+      },
+      responses: {
+        201: {
+          description: 'Contact queued (or the existing contact for a replayed idempotency key)',
+          schema,
+          headers: { 'Idempotent-Replayed': { description: '`true` when this answer is the contact an earlier request with the same idempotency key created (nothing more was charged)', schema: z.literal('true') } },
+        },
+        ...createErrors,
+      },
     },
     list: {
       method: 'GET',
@@ -75,7 +110,7 @@ function versioned<V extends 1 | 2>(version: V, schema: z.ZodMiniType) {
       request: { query: ListQuery },
       responses: {
         200: { description: 'A page of contacts', schema: z.object({ data: z.array(schema), next_cursor: z.nullable(z.string()) }) },
-        400: { description: 'Invalid query', schema: ErrorEnvelope },
+        400: { description: 'Invalid query', schema: StringError },
         ...authErrors,
       },
     },
@@ -87,7 +122,7 @@ function versioned<V extends 1 | 2>(version: V, schema: z.ZodMiniType) {
       summary: `The latest snapshot of one contact (v${version})`,
       tags: ['contacts'],
       request: { params: IdParams },
-      responses: { 200: { description: 'Contact', schema }, 404: { description: 'Unknown or another organization’s', schema: ErrorEnvelope }, ...authErrors },
+      responses: { 200: { description: 'Contact', schema }, 404: { description: 'Unknown or another organization’s', schema: StringError }, ...authErrors },
     },
   } satisfies Record<string, RouteSpec>;
 }

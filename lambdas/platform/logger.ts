@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { Console } from 'node:console';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { LogItemExtraInput, LogItemMessage } from '@aws-lambda-powertools/logger/types';
 import { config } from './config';
@@ -15,9 +16,32 @@ const contexts = new AsyncLocalStorage<Logger>();
 
 const current = (): Logger => contexts.getStore() ?? base;
 
+let toStderr = false;
+
+/**
+ * Every log line from now on goes to stderr, whatever its level: for a command-line program whose
+ * stdout is its answer (the admin CLI prints JSON alone there, for `| node -pe 'JSON.parse(…)'`).
+ * Lambdas and the local server never call it: their lines stay on stdout, where Lambda and
+ * `npm start` expect them.
+ */
+export function sendLogsToStderr(): void {
+  toStderr = true;
+  redirect(base);
+}
+
+// Powertools prints through its `console` (a Console on stdout and stderr, made per logger, children
+// included); this one writes both streams to stderr.
+function redirect(target: Logger): Logger {
+  const stderrConsole = new Console({ stdout: process.stderr, stderr: process.stderr });
+  stderrConsole.trace = (message?: unknown, ...rest: unknown[]) => stderrConsole.log(message, ...rest);
+  (target as unknown as { console: Console }).console = stderrConsole;
+  return target;
+}
+
 /** Runs `fn` in a log context of its own: keys appended inside stay inside, and start empty. */
 export function withLogContext<T>(fn: () => T): T {
-  return contexts.run(base.createChild(), fn);
+  const child = base.createChild();
+  return contexts.run(toStderr ? redirect(child) : child, fn);
 }
 
 /** The logger of the current context (the base logger outside any). */

@@ -1,5 +1,5 @@
 import * as z from '../platform/zod';
-import { authErrors, byIdParams, ErrorEnvelope, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
+import { authErrors, timestamp, byIdParams, StringError, pageLimit, rateLimitErrors, RateLimitError } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { carrierSchema, testStatusSchema, verdictFields } from './test-run-fields';
 
@@ -16,7 +16,7 @@ export const CarrierStatus = z
     spam_detected: z.nullable(z.boolean()).check(z.describe('null until the latest run completes')),
     spam_label: z.nullable(z.string()).check(z.describe('label the carrier displays, when flagged')),
     test_run_id: z.nullable(z.string()),
-    captured_at: z.nullable(z.string()),
+    captured_at: z.nullable(timestamp),
     screenshot_available: z.boolean(),
     same_carrier_warning: z.boolean().check(z.describe('additive: this test ran from the number’s own carrier')),
     simulated: z.boolean().check(z.describe('additive: true when the result came from the simulator, not a real handset')),
@@ -31,8 +31,8 @@ export const MonitoredNumber = z
     carrier: z.nullable(z.string()).check(z.describe('the number’s own carrier when known')),
     same_carrier_warning: z.boolean(),
     status: z.enum(['active', 'paused']).check(z.describe('active: within the organization’s limit and tested daily once verified; paused: beyond the limit, kept but not tested')),
-    created_at: z.string(),
-    updated_at: z.nullable(z.string()),
+    created_at: timestamp,
+    updated_at: z.nullable(timestamp),
     carrier_statuses: z.array(CarrierStatus),
   })
   .check(z.meta({ id: 'MonitoredNumber' }));
@@ -43,14 +43,14 @@ export const TestRunHistoryItem = z
     carrier: CarrierEnum,
     status: TestStatus,
     screenshot_available: z.boolean(),
-    tested_at: z.string(),
+    tested_at: timestamp,
     ...verdictFields,
     simulated: z.boolean(),
   })
   .check(z.meta({ id: 'TestRunHistoryItem' }));
 
 const NumberIdParams = byIdParams('number_id', 'Monitored number not found', 'id of a monitored number of the key’s organization');
-const e = (description: string) => ({ description, schema: ErrorEnvelope });
+const e = (description: string) => ({ description, schema: StringError });
 const common = { fn: 'spam' as const, tags: ['spam'], subscription: true };
 const noSubscription = e('No active subscription');
 
@@ -63,7 +63,7 @@ export const spamRoutes = {
     summary: 'Register an outbound number for spam monitoring; starts verification',
     rateLimited: true,
     request: {
-      body: z.object({
+      body: z.strictObject({
         phone_number: z.string().check(z.minLength(1), z.maxLength(64)),
         verification_method: z._default(Method, 'call'),
       }),
@@ -90,7 +90,7 @@ export const spamRoutes = {
     operationId: 'verifySpamNumber',
     summary: 'Verify a number with the code it received',
     rateLimited: true,
-    request: { params: NumberIdParams, body: z.object({ code: z.string().check(z.minLength(1), z.maxLength(32)) }) },
+    request: { params: NumberIdParams, body: z.strictObject({ code: z.string().check(z.minLength(1), z.maxLength(32)) }) },
     responses: {
       200: { description: 'Verified', schema: z.object({ success: z.boolean(), verified: z.boolean(), phone_number: z.string(), message: z.string() }) },
       400: e('Wrong, expired or used-up code, or the number is already verified'),
@@ -107,14 +107,17 @@ export const spamRoutes = {
     operationId: 'resendSpamVerification',
     summary: 'Send a new verification code',
     rateLimited: true,
-    request: { params: NumberIdParams, body: z.object({ method: z._default(Method, 'call') }) },
+    request: { params: NumberIdParams, body: z.strictObject({ method: z._default(Method, 'call') }) },
     responses: {
       200: { description: 'Code sent', schema: z.object({ success: z.boolean(), phone_number: z.string(), method: Method, message: z.string() }) },
       400: e('Already verified, or sms for a number that cannot receive texts'),
       ...authErrors,
       403: noSubscription,
       404: e('Unknown number'),
-      429: e('A code was sent in the last 30 seconds, or 10 in the last 24 hours (string detail); carries Retry-After and X-RateLimit-* of that throttle'),
+      429: {
+        description: 'A code was sent in the last 30 seconds, or 10 in the last 24 hours (string detail), or the rate limit (object detail); carries Retry-After and X-RateLimit-* of the throttle that refused',
+        schema: z.union([StringError, RateLimitError]),
+      },
       502: e('The code could not be sent'),
     },
   },

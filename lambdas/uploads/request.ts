@@ -139,7 +139,7 @@ export function parseStagedJsonUpload(call: z.infer<typeof JsonUploadBody>, docu
   return { ...parseJsonUpload({ ...parsed.data, ...added }), stagedUploadId };
 }
 
-export const MultipartFields = z.object({
+export const MultipartFields = z.strictObject({
   phone_column: z.optional(column),
   phone_columns: z.optional(z.string()),
   skip_mobile_lookup: z.optional(z.enum(['true', 'false', '1', '0'], { error: 'skip_mobile_lookup must be true or false' })),

@@ -1,5 +1,6 @@
 import * as z from '../platform/zod';
-import { authErrors, byIdParams, ErrorEnvelope, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
+import { authErrors, timestamp, byIdParams, StringError, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
+import { IdentityBand, ServiceStatus } from '../classification/schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { JsonUploadBody, MultipartFields } from './request';
 
@@ -8,8 +9,8 @@ export const DEFAULT_PAGE_SIZE = 20;
 const ResultSummary = z.object({
   format: z.enum(['identity', 'answer_intent']),
   total_rows: z.number().check(z.int()),
-  status_counts: z.record(z.string(), z.number().check(z.int())),
-  identity_counts: z.record(z.string(), z.number().check(z.int())),
+  status_counts: z.partialRecord(ServiceStatus, z.number().check(z.int())).check(z.describe('rows by best status: the nine tiers (format identity) or the Answer Intent values (format answer_intent), each present, 0 or more')),
+  identity_counts: z.partialRecord(IdentityBand, z.number().check(z.int())).check(z.describe('rows by best identity band (format identity; empty otherwise)')),
   has_answer_intent_column: z.boolean(),
   has_identity_column: z.boolean(),
   simulated: z.boolean().check(z.describe('true when the results came from the simulator provider (development data, not real signals)')),
@@ -36,19 +37,24 @@ export const Upload = z
     identity_enabled: z.nullable(z.boolean()),
     result_summary: z.nullable(ResultSummary),
     export_count: z.number().check(z.int()),
-    last_exported_at: z.nullable(z.string()),
+    last_exported_at: z.nullable(timestamp),
     processed_available: z.boolean(),
     processed_filtered_available: z.boolean(),
     error_message: z.nullable(z.string()),
     exceeded_daily_limit: z.nullable(z.boolean()),
-    created_at: z.string(),
-    updated_at: z.string(),
+    created_at: timestamp,
+    updated_at: timestamp,
   })
   .check(z.meta({ id: 'Upload' }));
 
 /** The processed download's query, for the API's route and the console's (one set of rules). */
 export const ProcessedDownloadQuery = z.object({
-  statuses: z.optional(z.string().check(z.maxLength(2000))).check(z.describe('comma-separated statuses from the vocabulary of result_summary.format')),
+  statuses: z.optional(z.string().check(z.maxLength(2000))).check(
+    z.meta({
+      description: 'Comma-separated statuses from the vocabulary of result_summary.format: the nine tiers (identity) or the Answer Intent values (answer_intent); a value of the other vocabulary is a 400',
+      'x-comma-separated-enum': ServiceStatus.options,
+    }),
+  ),
   include_identity: z.optional(z.enum(['true', 'false'])),
   sort: z.optional(z.enum(['best_status', 'original'])).check(z.describe('best_status ranks each contact by its best number')),
   neutralize_formulas: z.optional(z
@@ -64,8 +70,8 @@ export const DownloadLink = z
  */
 const f = MultipartFields.shape;
 const MultipartUploadForm = z
-  .object({
-    file: z.string().check(z.meta({ contentMediaType: 'text/csv', description: 'The CSV file, with a header row. A request passes API Gateway (10 MB) and a Lambda event (6 MB, this body base64 encoded), so a file over about 4.4 MB gets a 413: stage it with POST /api/v1/uploads/staging (up to 100 MB)' })),
+  .strictObject({
+    file: z.string().check(z.meta({ format: 'binary', contentMediaType: 'text/csv', description: 'The CSV file, with a header row. A request passes API Gateway (10 MB) and a Lambda event (6 MB, this body base64 encoded), so a file over about 4.4 MB gets a 413: stage it with POST /api/v1/uploads/staging (up to 100 MB)' })),
     phone_column: f.phone_column.check(z.describe('Name of the phone column (one of phone_column / phone_columns is required)')),
     phone_columns: f.phone_columns.check(z.describe('Comma-separated names of up to 10 phone columns; when phone_column is given too it must be among them')),
     skip_mobile_lookup: f.skip_mobile_lookup.check(z.describe('Skip the paid line-type lookup (true or false, also 1 or 0); default false')),
@@ -77,8 +83,12 @@ const MultipartUploadForm = z
   })
   .check(z.meta({ id: 'CreateUploadMultipart', description: 'multipart/form-data fields of POST /api/v1/uploads' }));
 
+const MinContactsError = z
+  .object({ detail: z.object({ error: z.literal('min_contacts_required'), min: z.number().check(z.int()), got: z.number().check(z.int()), message: z.string() }) })
+  .check(z.meta({ id: 'MinContactsError' }));
+
 const IdParams = byIdParams('id', 'Upload not found', 'id of an upload of the key’s organization');
-const notFound = { 404: { description: 'Unknown or another organization’s upload', schema: ErrorEnvelope } };
+const notFound = { 404: { description: 'Unknown or another organization’s upload', schema: StringError } };
 
 function download(name: string, operationId: string, summary: string, query?: z.ZodMiniType) {
   return {
@@ -92,8 +102,8 @@ function download(name: string, operationId: string, summary: string, query?: z.
     request: { params: IdParams, ...(query ? { query } : {}) },
     responses: {
       200: { description: 'A link valid for one hour', schema: DownloadLink },
-      400: { description: 'Unrecognized status or other invalid parameter', schema: ErrorEnvelope },
-      409: { description: 'The file is not available yet (processing not completed)', schema: ErrorEnvelope },
+      400: { description: 'Unrecognized status or other invalid parameter', schema: StringError },
+      409: { description: 'The file is not available yet (processing not completed)', schema: StringError },
       ...notFound,
       ...authErrors,
     },
@@ -114,13 +124,13 @@ export const uploadsRoutes = {
     request: { body: JsonUploadBody, contentTypes: ['multipart/form-data', 'application/json'], forms: { 'multipart/form-data': MultipartUploadForm } },
     responses: {
       200: { description: 'Upload created in ready_for_processing; credits charged', schema: Upload },
-      400: { description: 'Malformed input or violated constraint', schema: ErrorEnvelope },
-      402: { description: 'Insufficient credits', schema: ErrorEnvelope },
-      403: { description: 'No active subscription', schema: ErrorEnvelope },
-      409: { description: 'staged_upload_id already used: a staged file makes one upload; nothing charged', schema: ErrorEnvelope },
-      413: { description: 'CSV over 100 MB, or over 250,000 entries', schema: ErrorEnvelope },
-      415: { description: 'Content-Type other than multipart/form-data or application/json', schema: ErrorEnvelope },
-      422: { description: 'Fewer than 100 valid numbers (min_contacts_required)', schema: ErrorEnvelope },
+      400: { description: 'Malformed input or violated constraint', schema: StringError },
+      402: { description: 'Insufficient credits', schema: StringError },
+      403: { description: 'No active subscription', schema: StringError },
+      409: { description: 'staged_upload_id already used: a staged file makes one upload; nothing charged', schema: StringError },
+      413: { description: 'CSV over 100 MB, or over 250,000 entries', schema: StringError },
+      415: { description: 'Content-Type other than multipart/form-data or application/json', schema: StringError },
+      422: { description: 'Fewer than 100 valid numbers (min_contacts_required)', schema: MinContactsError },
       ...authErrors,
       ...rateLimitErrors,
     },
@@ -145,7 +155,7 @@ export const uploadsRoutes = {
         description: 'Where and how to POST the file',
         schema: z.object({ staged_upload_id: z.string().check(z.uuid()), format: z.enum(['csv', 'json']), url: z.string(), fields: z.record(z.string(), z.string()), expires_at: z.number().check(z.int()), max_bytes: z.number().check(z.int()) }),
       },
-      400: { description: 'Invalid query', schema: ErrorEnvelope },
+      400: { description: 'Invalid query', schema: StringError },
       ...authErrors,
       ...rateLimitErrors,
     },
@@ -159,7 +169,7 @@ export const uploadsRoutes = {
     tags: ['uploads'],
     scope: 'uploads:read',
     request: { query: z.object({ limit: pageLimit(100, DEFAULT_PAGE_SIZE), cursor: z.optional(z.string().check(z.maxLength(2048))) }) },
-    responses: { 200: { description: 'A page', schema: z.object({ data: z.array(Upload), next_cursor: z.nullable(z.string()) }) }, 400: { description: 'Invalid query', schema: ErrorEnvelope }, ...authErrors },
+    responses: { 200: { description: 'A page', schema: z.object({ data: z.array(Upload), next_cursor: z.nullable(z.string()) }) }, 400: { description: 'Invalid query', schema: StringError }, ...authErrors },
   },
   get: {
     method: 'GET',
@@ -182,7 +192,7 @@ export const uploadsRoutes = {
     rateLimited: true,
     // Any value, UUID or not: the answer is always 410 (spec), so the id is not validated.
     request: { params: z.object({ id: z.string().check(z.describe('any upload id; the answer is always 410')) }) },
-    responses: { 410: { description: 'Gone', schema: ErrorEnvelope }, ...authErrors },
+    responses: { 410: { description: 'Gone', schema: StringError }, ...authErrors },
   },
   downloadOriginal: download('original', 'downloadOriginal', 'Signed link to the original file'),
   downloadProcessed: download(

@@ -1,24 +1,25 @@
 import * as z from '../platform/zod';
-import { authErrors, byIdParams, ErrorEnvelope, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
+import { authErrors, timestamp, byIdParams, StringError, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
-import { SUBSCRIBABLE_EVENT_TYPES } from './envelope';
+import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from './envelope';
 
-const EventList = z.array(z.string()).check(z.maxLength(50), z.describe(`Event types; any of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`));
+// Validated by the endpoint rules (their 400 names the unknown type); described as the enum it is.
+const EventList = z.array(z.string().check(z.meta({ enum: [...SUBSCRIBABLE_EVENT_TYPES] }))).check(z.maxLength(50), z.describe(`Event types; any of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`));
 
 export const WebhookEndpointSchema = z
   .object({
     id: z.string().check(z.uuid()),
     url: z.string(),
     description: z.nullable(z.string()),
-    events: z.array(z.string()),
+    events: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES)),
     is_active: z.boolean(),
-    verified_at: z.nullable(z.string()),
-    last_success_at: z.nullable(z.string()),
-    last_failure_at: z.nullable(z.string()),
+    verified_at: z.nullable(timestamp),
+    last_success_at: z.nullable(timestamp),
+    last_failure_at: z.nullable(timestamp),
     consecutive_failures: z.number().check(z.int()),
-    disabled_at: z.nullable(z.string()),
-    created_at: z.string(),
-    updated_at: z.string(),
+    disabled_at: z.nullable(timestamp),
+    created_at: timestamp,
+    updated_at: timestamp,
   })
   .check(z.meta({ id: 'WebhookEndpoint' }));
 
@@ -38,29 +39,29 @@ const WebhookDeliverySchema = z
     id: z.string().check(z.describe('Delivery id; the X-Service-Delivery-Id header of every attempt')),
     webhook_id: z.string(),
     event_id: z.string(),
-    event_type: z.string(),
+    event_type: z.enum(EVENT_TYPES),
     state: z.enum(['pending', 'succeeded', 'exhausted']),
     attempt_count: z.number().check(z.int()),
     attempts: z.array(
       z.object({
         attempt: z.number().check(z.int()),
-        attempted_at: z.string(),
+        attempted_at: timestamp,
         status_code: z.nullable(z.number().check(z.int())).check(z.describe('null when no response arrived')),
         error: z.nullable(z.string()).check(z.describe('network, timeout or URL-safety error')),
       }),
     ),
-    next_attempt_at: z.nullable(z.string()),
+    next_attempt_at: z.nullable(timestamp),
     exhausted_reason: z.nullable(z.string()).check(z.describe('set when the delivery ended without a further attempt (endpoint deleted or inactive)')),
-    created_at: z.string(),
-    updated_at: z.string(),
+    created_at: timestamp,
+    updated_at: timestamp,
   })
   .check(z.meta({ id: 'WebhookDelivery' }));
 
 const Params = byIdParams('webhook_id', 'Webhook endpoint not found', 'id of a webhook endpoint of the key’s organization');
 
 const common = { fn: 'webhooks' as const, tags: ['webhooks'], scope: 'webhooks:manage' as const };
-const invalid = { 400: { description: 'Invalid input, URL refused or ping failed', schema: z.union([ErrorEnvelope, PingFailed]) } };
-const missing = { 404: { description: 'No such endpoint in the key’s organization', schema: ErrorEnvelope } };
+const invalid = { 400: { description: 'Invalid input, URL refused or ping failed', schema: z.union([StringError, PingFailed]) } };
+const missing = { 404: { description: 'No such endpoint in the key’s organization', schema: StringError } };
 
 export const webhooksRoutes = {
   create: {
@@ -146,7 +147,7 @@ export const webhooksRoutes = {
     },
     responses: {
       200: { description: 'One page', schema: z.object({ data: z.array(WebhookDeliverySchema), next_cursor: z.nullable(z.string()) }) },
-      400: { description: 'Invalid limit or cursor', schema: ErrorEnvelope },
+      400: { description: 'Invalid limit or cursor', schema: StringError },
       ...authErrors,
       ...missing,
     },

@@ -13,7 +13,7 @@ export const PUBLIC_MODULES = {
   admin: ['admin'],
   api: ['api-handler', 'error-envelope', 'routes', 'operation', 'route-fallback'],
   auth: ['authenticate', 'identity-repository', 'api-key'],
-  classification: ['index', 'normalize', 'lookup-usage'],
+  classification: ['index', 'normalize', 'lookup-usage', 'schemas'],
   contacts: ['routes', 'create-contact', 'pool-job', 'pool-settle'],
   credits: ['credits', 'routes'],
   ratelimit: ['rate-limiter', 'shared-limiter'],

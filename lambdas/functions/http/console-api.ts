@@ -38,7 +38,7 @@ const owner = <T>(p: ConsolePrincipal, then: () => Promise<T>): Promise<T> => {
 };
 
 const operations = (ports: ConsolePorts) => [
-  operation(routes.openapi, async ({ headers }) => ok(buildOpenApi(CONSOLE_ROUTES, headers.host ? `${headers['x-forwarded-proto'] ?? 'https'}://${headers.host}` : undefined, { title: 'Phone Number Validation Service: console API', bearer: 'an OpenID Connect access token of a signed-in person (never an API key)' }))),
+  operation(routes.openapi, async ({ headers }) => ok(buildOpenApi(CONSOLE_ROUTES, headers.host ? `${headers['x-forwarded-proto'] ?? 'https'}://${headers.host}` : undefined, [], { title: 'Phone Number Validation Service: console API', bearer: 'an OpenID Connect access token of a signed-in person (never an API key)' }))),
   operation(routes.me, async ({ member: p }) =>
     ok({
       user: { id: p.user.id, email: p.user.email },

@@ -5,6 +5,7 @@ import { ok } from '../../platform/http/response';
 import { toV1, toV2, type ContactRecord } from '../../contacts/contact';
 import { getContact, listContacts } from '../../contacts/contact-repository';
 import { createContact } from '../../contacts/create-contact';
+import { idempotencyKeyOf } from '../../contacts/idempotency-key';
 import { contactsV1Routes, contactsV2Routes } from '../../contacts/routes';
 import type { NetPorts } from '../../platform/net/outbound';
 import type { SealPorts } from '../../webhooks/secret-sealer';
@@ -20,7 +21,8 @@ export const contactsApi = (ports: NetPorts & SealPorts) =>
   apiHandler(
     versions.flatMap(({ routes, view }) => [
       operation(routes.create, async (ctx) => {
-        const { contact, replayed } = await createContact(ports, ctx.principal, ctx.body);
+        const idempotencyKey = idempotencyKeyOf(ctx.body.idempotency_key, ctx.headers['idempotency-key']);
+        const { contact, replayed } = await createContact(ports, ctx.principal, { ...ctx.body, idempotency_key: idempotencyKey });
         const headers: Record<string, string> = replayed ? { 'Idempotent-Replayed': 'true' } : {};
         return { status: 201, body: view(contact), headers };
       }),

@@ -4,13 +4,21 @@ import { operation } from '../../api/operation';
 import { routeFallback } from '../../api/route-fallback';
 import { ROUTES } from '../../api/routes';
 import { ok } from '../../platform/http/response';
-import { buildOpenApi } from '../../platform/openapi';
-import { platformRoutes } from '../../platform/routes';
+import { openApiDocument } from '../../api/openapi-document';
+import { platformRoutes, READINESS_TIMEOUT_MS } from '../../platform/routes';
+import { checkReadiness, readinessAnswer } from '../../platform/readiness';
+import { dependencyChecks } from '../../platform/dependency-checks';
+import { logger } from '../../platform/logger';
 
 const routed = apiHandler([
   operation(platformRoutes.openapi, async (ctx) => {
     const host = ctx.headers.host;
-    return ok(buildOpenApi(ROUTES, host ? `${ctx.headers['x-forwarded-proto'] ?? 'https'}://${host}` : undefined));
+    return ok(openApiDocument(host ? `${ctx.headers['x-forwarded-proto'] ?? 'https'}://${host}` : undefined));
+  }),
+  operation(platformRoutes.health, async () => ok({ status: 'ok' }, { 'cache-control': 'no-store' })),
+  operation(platformRoutes.ready, async () => {
+    const readiness = await checkReadiness(dependencyChecks(), READINESS_TIMEOUT_MS, (name, error) => logger.warn('dependency not ready', { dependency: name, error: error as Error }));
+    return { ...readinessAnswer(readiness), headers: { 'cache-control': 'no-store' } };
   }),
 ]);
 const fallback = routeFallback(ROUTES);

@@ -1,5 +1,20 @@
 import * as z from '../zod';
 
+/** An ISO 8601 UTC timestamp, as every `*_at` field is (`format: date-time` in the document). */
+export const timestamp = z.string().check(z.meta({ format: 'date-time' }));
+
+/** An error whose `detail` is a string: most errors. */
+export const StringError = z
+  .object({ detail: z.string() })
+  .check(z.meta({ id: 'StringError', description: 'An error with a human-readable `detail` string.' }));
+
+/** A failure of the platform in front of the function (API Gateway's own body), or of the function. */
+const GatewayError = z
+  .object({ message: z.string() })
+  .check(z.meta({ id: 'GatewayError', description: 'Answered by API Gateway itself (deployed only), before or instead of the service: e.g. `{"message":"Service Unavailable"}`.' }));
+
+export const ServerError = z.union([StringError, GatewayError]).check(z.meta({ id: 'ServerError' }));
+
 export const ErrorEnvelope = z
   .object({ detail: z.union([z.string(), z.record(z.string(), z.unknown())]) })
   .check(z.meta({ id: 'Error', description: 'Every error: a `detail` string, or an object nested under `detail`.' }));
@@ -17,7 +32,7 @@ export const RateLimitError = z
 
 /** Standard error responses shared by authenticated routes. */
 export const authErrors = {
-  401: { description: 'Authentication failed (see Authentication); carries WWW-Authenticate: Bearer', schema: ErrorEnvelope },
+  401: { description: 'Authentication failed (see Authentication); carries WWW-Authenticate: Bearer', schema: StringError },
 } as const;
 
 export const rateLimitErrors = {

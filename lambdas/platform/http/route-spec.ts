@@ -7,11 +7,19 @@ export type ApiFunctionName = 'platform' | 'credits' | 'uploads' | 'contacts' | 
 
 export type Scope = 'uploads:write' | 'uploads:read' | 'webhooks:manage';
 
+/** A response header this route sets itself (the platform's own headers are added by the document builder). */
+export interface HeaderSpec {
+  description: string;
+  required?: boolean;
+  schema: ZodType;
+}
+
 export interface ResponseSpec {
   description: string;
   schema?: ZodType;
   /** Defaults to application/json. */
   contentType?: string;
+  headers?: Record<string, HeaderSpec>;
 }
 
 /**
@@ -25,6 +33,8 @@ export interface RouteSpec {
   fn: ApiFunctionName;
   operationId: string;
   summary: string;
+  /** What an integrator needs beyond the summary; the document adds the access rules (auth, scope, rate limit, subscription). */
+  description?: string;
   tags: string[];
   /**
    * Who may call it: a Bearer API key (true, the default), anyone (false), or a person signed in
@@ -39,6 +49,8 @@ export interface RouteSpec {
   request?: {
     params?: ZodType;
     query?: ZodType;
+    /** Request headers the route reads (documented; the route validates them itself). */
+    headers?: Record<string, HeaderSpec>;
     /** JSON body schema. Routes that take other content types parse the raw body themselves. */
     body?: ZodType;
     /** Content types the route accepts; default application/json when a body schema is given. */

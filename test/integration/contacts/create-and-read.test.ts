@@ -75,6 +75,48 @@ describe('POST /api/v{1,2}/contacts', () => {
     expect((await getBalance(org.id)).total).toBe(9);
   });
 
+  it('takes the Idempotency-Key header as the same key as the body field, and refuses the two when they differ', async () => {
+    const { org, keys } = await newCustomer({ name: 'Contacts', credits: 10, keys: 2 });
+    const [key, otherKey] = keys as [string, string];
+    const body = { phone: '2125550177', properties: { order: 43 } };
+    const first = await service.request('POST', '/api/v2/contacts', { key, body, headers: { 'idempotency-key': 'order-43' } });
+    const again = await service.request('POST', '/api/v2/contacts', { key, body, headers: { 'Idempotency-Key': 'order-43' } });
+    // The header and the body field name one key: the same scope, the same contact.
+    const viaBody = await service.request('POST', '/api/v1/contacts', { key, body: { ...body, idempotency_key: 'order-43' } });
+    const both = await service.request('POST', '/api/v1/contacts', { key, body: { ...body, idempotency_key: 'order-43' }, headers: { 'idempotency-key': 'order-43' } });
+    expect([first.status, again.status, viaBody.status, both.status]).toEqual([201, 201, 201, 201]);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect([again, viaBody, both].map((r) => r.headers.get('idempotent-replayed'))).toEqual(['true', 'true', 'true']);
+    const ids = await Promise.all([first, again, viaBody, both].map(async (r) => ((await r.json()) as ContactBody).id));
+    expect(new Set(ids).size).toBe(1);
+    expect((await getBalance(org.id)).total).toBe(9);
+
+    const differ = await service.request('POST', '/api/v1/contacts', { key, body: { ...body, idempotency_key: 'order-43' }, headers: { 'idempotency-key': 'order-44' } });
+    expect(differ.status).toBe(400);
+    expect(((await differ.json()) as { detail: string }).detail).toMatch(/Idempotency-Key header and the body’s idempotency_key differ/);
+    const tooLong = await service.request('POST', '/api/v1/contacts', { key, body, headers: { 'idempotency-key': 'k'.repeat(256) } });
+    expect(tooLong.status).toBe(400);
+    expect(((await tooLong.json()) as { detail: string }).detail).toMatch(/Idempotency-Key header must be 1 to 255 characters/);
+    // Another key of the same organization has its own scope (as with the body field).
+    const elsewhere = await service.request('POST', '/api/v2/contacts', { key: otherKey, body, headers: { 'idempotency-key': 'order-43' } });
+    expect(elsewhere.status).toBe(201);
+    expect(elsewhere.headers.get('idempotent-replayed')).toBeNull();
+    expect((await getBalance(org.id)).total).toBe(8);
+  });
+
+  it('refuses unknown top-level fields with a 400 naming them, and keeps properties free-form', async () => {
+    const { org, key } = await orgKey(10);
+    for (const path of ['/api/v1/contacts', '/api/v2/contacts']) {
+      const typo = await service.request('POST', path, { key, body: { phone: '2125550143', validation_teir: 'max', extra: 1 } });
+      expect(typo.status).toBe(400);
+      expect(((await typo.json()) as { detail: string }).detail).toBe('Invalid request body: Unrecognized keys: "validation_teir", "extra"');
+    }
+    expect((await getBalance(org.id)).total).toBe(10);
+    const free = await service.request('POST', '/api/v2/contacts', { key, body: { phone: '2125550143', properties: { validation_teir: 'max', anything: { nested: true } } } });
+    expect(free.status).toBe(201);
+    expect(((await free.json()) as ContactBody).properties).toEqual({ validation_teir: 'max', anything: { nested: true } });
+  });
+
   it('answers hostile input with 400 and charges nothing', async () => {
     const { org, key } = await orgKey(10);
     const cases: [unknown, RegExp][] = [

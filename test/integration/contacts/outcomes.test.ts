@@ -64,6 +64,25 @@ describe('contact outcomes from a finished pool', () => {
     expect(request.headers['x-service-event']).toBe('contact.completed');
   });
 
+  it('a contact without a name: its contact.completed event and GET /api/v2 say the same (service_answer_intent null)', async () => {
+    const { key } = await setup(5);
+    const plain = await create(key, { phone: '2125550145', properties: { crm_id: 9 }, callback_url: receiver.url, callback_secret: SECRET });
+    const uploadId = '33333333-3333-4333-8333-333333333333';
+    await intoPool([plain], uploadId);
+    const rows = [{ contact_id: plain, answerIntent: 'Likely Voicemail' as const, identity: null, status: 'Likely Voicemail' }];
+    expect(await handlePoolUploadFinished(service.runtime.ports, { id: uploadId, status: 'completed' }, rows, [plain])).toEqual({ completed: 1, failed: 0 });
+
+    const v2 = (await (await service.request('GET', `/api/v2/contacts/${plain}`, { key })).json()) as Record<string, unknown>;
+    expect(v2).toMatchObject({ status: 'completed', service_status: 'Likely Voicemail', service_answer_intent: null, service_identity: null });
+    const v1 = (await (await service.request('GET', `/api/v1/contacts/${plain}`, { key })).json()) as Record<string, unknown>;
+
+    const arrived = () => receiver.requests.find((r) => r.body.includes(plain));
+    while (!arrived()) await receiver.waitFor(receiver.requests.length + 1);
+    const request = arrived()!;
+    const event = verifyWebhook<{ contact: Record<string, unknown> }>(request.body, String(request.headers['x-service-signature']), SECRET);
+    expect(event.data.contact).toEqual({ ...v1, service_tier: v2.service_status, service_answer_intent: v2.service_answer_intent, service_identity: v2.service_identity });
+  });
+
   it('a failed upload fails and refunds every contact of its pool', async () => {
     const { org, key } = await setup(5);
     const a = await create(key, { phone: '3125550101' });

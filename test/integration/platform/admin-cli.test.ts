@@ -80,3 +80,71 @@ describe('admin CLI against the local data folder', () => {
     expect(unknownFlag.code).toBe(2);
   });
 });
+
+describe('admin CLI output: JSON alone on stdout, logs on stderr', () => {
+  /** Runs with the logs on (INFO), as an operator's shell would. */
+  async function verbose(folder: string, ...args: string[]) {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [await bundledEntry('bin/admin.ts'), ...args], { env: { ...process.env, DATA_DIR: folder, POWERTOOLS_LOG_LEVEL: 'INFO' } });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  }
+
+  it('every command that logs (run-billing-period, spam-run, run-contact-pool) prints only its JSON on stdout', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'admin-cli-json-'));
+    try {
+      const org = await verbose(folder, 'create-org', '--name', 'Logs', '--subscription', 'active', '--credits', '10', '--monthly', '100');
+      expect(org.code).toBe(0);
+      const orgId = (JSON.parse(org.stdout) as { id: string }).id;
+      for (const args of [['run-billing-period'], ['spam-run', '--org', orgId], ['run-contact-pool'], ['balance', '--org', orgId], ['list-keys', '--org', orgId]]) {
+        const result = await verbose(folder, ...args);
+        expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+        // The whole of stdout is one JSON document.
+        expect(() => JSON.parse(result.stdout), `${args.join(' ')} printed: ${result.stdout}`).not.toThrow();
+      }
+      // The logs still reach the operator, on stderr, as JSON lines.
+      const billing = await verbose(folder, 'run-billing-period');
+      const lines = billing.stderr.split('\n').filter((line) => line.startsWith('{'));
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) expect(JSON.parse(line)).toHaveProperty('level');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an already-expired key, a cap below the allocation and a negative or non-numeric amount: one line on stderr, nothing on stdout, exit 1', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'admin-cli-refusals-'));
+    try {
+      const orgId = (JSON.parse((await adminIn(folder, 'create-org', '--name', 'Refusals', '--monthly', '100')).stdout) as { id: string }).id;
+      const userId = (JSON.parse((await adminIn(folder, 'create-user', '--email', 'owner@refusals.test')).stdout) as { id: string }).id;
+      expect((await adminIn(folder, 'add-member', '--org', orgId, '--user', userId, '--role', 'owner')).code).toBe(0);
+      const cases: Array<[string[], RegExp]> = [
+        [['mint-key', '--org', orgId, '--user', userId, '--expires-at', '2020-01-01T00:00:00Z'], /^error: expires_at 2020-01-01T00:00:00\.000Z is not in the future: the key would be expired before its first use$/],
+        [['mint-key', '--org', orgId, '--user', userId, '--expires-at', '1577836800'], /^error: expires_at 2020-01-01T00:00:00\.000Z is not in the future/],
+        [['set-allocation', '--org', orgId, '--monthly', '100', '--cap', '50'], /^error: cap 50 is below the monthly allocation 100: each period's top-up would be cut to the cap; give a cap of at least 100, or none$/],
+        [['add-credits', '--org', orgId, '--amount', '-5'], /^error: --amount must be a whole number of at least 1, got '-5'$/],
+        [['add-credits', '--org', orgId, '--amount', '0'], /^error: --amount must be a whole number of at least 1, got '0'$/],
+        [['add-credits', '--org', orgId, '--amount', 'ten'], /^error: --amount must be a whole number of at least 1, got 'ten'$/],
+        [['add-credits', '--org', orgId, '--amount', '2.5'], /^error: --amount must be a whole number of at least 1, got '2.5'$/],
+      ];
+      for (const [args, reason] of cases) {
+        const result = await adminIn(folder, ...args);
+        expect(result.code, args.join(' ')).toBe(1);
+        expect(result.stdout, args.join(' ')).toBe('');
+        expect(result.stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1);
+        expect(result.stderr.trimEnd(), args.join(' ')).toMatch(reason);
+      }
+      // Nothing changed: no key minted, the cap and the balance as they were.
+      expect(JSON.parse((await adminIn(folder, 'list-keys', '--org', orgId)).stdout)).toEqual([]);
+      expect(JSON.parse((await adminIn(folder, 'balance', '--org', orgId)).stdout)).toEqual({ total: 100, subscription: 100, purchased: 0 });
+      // A future expiry and a cap at the allocation are fine.
+      expect((await adminIn(folder, 'mint-key', '--org', orgId, '--user', userId, '--expires-at', new Date(Date.now() + 86_400_000).toISOString())).code).toBe(0);
+      expect((await adminIn(folder, 'set-allocation', '--org', orgId, '--monthly', '100', '--cap', '100')).code).toBe(0);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

@@ -39,6 +39,9 @@ describe('spam monitoring errors', () => {
     }
     expect((await add(org.key, { phone_number: 12023180300 })).status).toBe(400);
     expect((await add(org.key, { phone_number: '+12023180300', verification_method: 'fax' })).status).toBe(400);
+    const typo = await add(org.key, { phone_number: '+12023180300', verification_metod: 'sms' });
+    expect(typo.status).toBe(400);
+    expect(await detail(typo)).toBe('Invalid request body: Unrecognized key: "verification_metod"');
     const tollFree = await add(org.key, { phone_number: '+1 800 275 2273', verification_method: 'sms' });
     expect(tollFree.status).toBe(400);
     expect(await detail(tollFree)).toMatch(/sms/);
