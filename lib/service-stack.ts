@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, Tags, Validations, type StackProps } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
@@ -34,6 +34,9 @@ const API_TABLE_ACCESS: Record<ApiFunctionName, TableAction[]> = {
 const API_EVENT_PRODUCERS: ApiFunctionName[] = ['uploads', 'spam'];
 import { ConsoleConstruct } from './console-construct';
 import { UPLOAD_CREATE_MEMORY_MB } from './memory-sizing';
+import { join, resolve } from 'node:path';
+import { PROJECT_ROOT } from './service-function';
+import { pinLogicalId } from './stateful-ids';
 
 /**
  * The whole service in one stack. Feature constructs (uploads pipeline, webhook delivery, spam
@@ -47,16 +50,21 @@ export class PhoneValidationStack extends Stack {
   readonly config: StageConfig;
 
   constructor(scope: Construct, id: string, props?: StackProps & { config?: StageConfig }) {
-    super(scope, id, props);
     // bin/app.ts passes the stage file's configuration; tests may give single settings as context.
-    const config = props?.config ?? configFromContext(this, id);
+    const config = props?.config ?? configFromContext(scope, id);
+    super(scope, id, { terminationProtection: config.terminationProtection, ...props });
     this.config = config;
-    this.data = new DataConstruct(this, 'Data');
+    // On every resource that takes tags: cost reports and consoles tell the stages apart.
+    Tags.of(this).add('service', 'phone-validation');
+    Tags.of(this).add('stage', config.stage);
+    this.data = new DataConstruct(this, 'Data', { names: config.names, tableDeletionProtection: config.tableDeletionProtection, noncurrentDays: config.retention.noncurrentDays, backup: config.backup });
     const environment = {
       TABLE_NAME: this.data.table.tableName,
       FILES_BUCKET: this.data.filesBucket.bucketName,
       SCREENSHOTS_BUCKET: this.data.screenshotsBucket.bucketName,
       CLASSIFICATION_PROVIDER: config.classificationProvider,
+      // The value of the Stage dimension on the service's own metrics (lib/stage-names.ts).
+      STAGE: config.stage,
     };
     this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment, throttle: config.apiThrottle, sizing: { uploads: { memorySize: UPLOAD_CREATE_MEMORY_MB } } });
     for (const [name, fn] of this.api.functions) grantTable(fn, this.data.table, API_TABLE_ACCESS[name]);
@@ -64,7 +72,7 @@ export class PhoneValidationStack extends Stack {
 
     new BillingConstruct(this, 'Billing', { table: this.data.table, environment });
     // Features whose workers emit events call this.webhooks.grantEmit(fn).
-    this.webhooks = new WebhooksConstruct(this, 'Webhooks', { table: this.data.table, environment, producers: API_EVENT_PRODUCERS.map((name) => this.api.functions.get(name)!) });
+    this.webhooks = new WebhooksConstruct(this, 'Webhooks', { table: this.data.table, environment, names: config.names, producers: API_EVENT_PRODUCERS.map((name) => this.api.functions.get(name)!) });
 
     const grantEmit = (fn: LambdaFunction) => this.webhooks.grantEmit(fn);
     const uploads = new UploadsConstruct(this, 'Uploads', {
@@ -83,6 +91,7 @@ export class PhoneValidationStack extends Stack {
         description: 'Twilio Lookup credentials: JSON {"account_sid": "AC...", "auth_token": "..."}',
         generateSecretString: { secretStringTemplate: JSON.stringify({ account_sid: 'REPLACE_WITH_ACCOUNT_SID' }), generateStringKey: 'auth_token' },
       });
+      pinLogicalId(twilio, 'twilioCredentials');
       new CfnOutput(this, 'TwilioCredentialsSecret', { value: twilio.secretArn, description: 'Put {"account_sid": "AC...", "auth_token": "..."} here (docs/deploy.md)' });
       Validations.of(twilio).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'Twilio auth tokens are rotated in the Twilio console; there is no rotation Lambda for a third-party credential.' });
       // Only the classify step calls the provider.
@@ -142,6 +151,8 @@ export class PhoneValidationStack extends Stack {
       grantSpam: (fn) => spam.grantServe(fn),
       filesBucket: this.data.filesBucket,
       filesBucketOrigin: this.data.filesBucketOrigin,
+      domainPrefix: config.names.consoleDomainPrefix(this.account),
+      pageDir: consolePageDir(this),
     });
     // Signing secrets: sealed where they are created (endpoint registration, contact creation),
     // opened only where they sign (deliveries, the sweeper's attempts, the URL-change ping).
@@ -156,6 +167,7 @@ export class PhoneValidationStack extends Stack {
       extraAlarms: [this.webhooks.dlqAlarm, this.webhooks.autoDisableAlarm],
       deadLetterQueues: [this.webhooks.deadLetterQueue, spam.deadLetterQueue],
       alarmEmail: config.alarmEmail,
+      names: config.names,
     });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.filesBucket.bucketName });
@@ -173,6 +185,7 @@ export class PhoneValidationStack extends Stack {
       description: 'Key that encrypts and authenticates pagination cursors (generated at deploy)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
     });
+    pinLogicalId(key, 'cursorKey');
     Validations.of(key).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason: 'Rotating the cursor key only makes outstanding next_cursor values invalid (400; clients restart from the first page); it is rotated by putting a new value, without a rotation Lambda.',
@@ -190,11 +203,21 @@ export class PhoneValidationStack extends Stack {
   }
 }
 
+/**
+ * The built console page (web/dist, made by `npm run build:web`, which cdk.json's `build` runs
+ * before every synth); context `consolePageDir` names another folder (the tests' stand-in page).
+ */
+function consolePageDir(scope: Construct): string {
+  const given = scope.node.tryGetContext('consolePageDir') as string | undefined;
+  return given ? resolve(PROJECT_ROOT, given) : join(PROJECT_ROOT, 'web', 'dist');
+}
+
 /** Single settings given as `-c key=value` (tests, one-off synths), validated by the same schema. */
 function configFromContext(scope: Construct, id: string): StageConfig {
   const ctx = (key: string): unknown => scope.node.tryGetContext(key) ?? undefined;
   const number = (key: string): number | undefined => (ctx(key) === undefined ? undefined : Number(ctx(key)));
   const config = parseStageConfig('context', {
+    stackName: id,
     classificationProvider: ctx('classificationProvider'),
     alarmEmail: ctx('alarmEmail'),
     contactPoolMinutes: number('contactPoolMinutes'),
@@ -206,5 +229,5 @@ function configFromContext(scope: Construct, id: string): StageConfig {
       carrierTestProvider: ctx('spamCarrierTestProvider'),
     },
   }, process.cwd());
-  return { ...config, stackName: id, downloadsPublicKey: ctx('downloadsPublicKey') as string | undefined };
+  return { ...config, downloadsPublicKey: ctx('downloadsPublicKey') as string | undefined };
 }

@@ -2,11 +2,11 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { PhoneValidationStack } from '../../lib/service-stack';
-import { nagErrors } from '../support/stack';
+import { nagErrors, TEMPLATE_CONTEXT } from '../support/stack';
 
 // Nobody is left to find out by chance: every alarm notifies, every failure path is alarmed.
 
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'oncall@example.test' } });
+const app = new App({ context: { ...TEMPLATE_CONTEXT, alarmEmail: 'oncall@example.test' } });
 const stack = new PhoneValidationStack(app, 'MonStack', { env: { account: '111111111111', region: 'us-east-1' } });
 const template = Template.fromStack(stack);
 const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as { Properties: Record<string, unknown> }[];

@@ -6,6 +6,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { PhoneValidationStack } from '../../lib/service-stack';
+import { TEMPLATE_CONTEXT } from '../support/stack';
 import { loadStageConfig, StageConfigError } from '../../lib/stage-config';
 
 // The stage configuration kept in the repository (config/stages/<stage>.json), validated at synth.
@@ -20,7 +21,7 @@ function repoWith(stages: Record<string, unknown>, files: Record<string, string>
 
 const synth = (stage: string, root: string) => {
   const config = loadStageConfig(stage, root);
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { ...TEMPLATE_CONTEXT } });
   const stack = new PhoneValidationStack(app, config.stackName, { config, env: { account: '111111111111', region: 'us-east-1' } });
   return { stack, template: Template.fromStack(stack) };
 };
