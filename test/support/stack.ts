@@ -4,6 +4,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { PhoneValidationStack } from '../../lib/service-stack';
+import type { StageConfig } from '../../lib/stage-config';
 
 /** The stand-in console page the template tests ship (the built web/dist is the browser tests' and cdk.json's). */
 export const STAND_IN_PAGE = join(dirname(fileURLToPath(import.meta.url)), 'console-page');
@@ -38,9 +39,14 @@ export function nagErrors(context: Record<string, unknown> = {}): string[] {
   return [...nagged.get(key)!];
 }
 
-function nagFindings(context: Record<string, unknown>): string[] {
+/** cdk-nag's AwsSolutions errors over a synth of one stage configuration (options only a stage file sets). */
+export function nagErrorsFor(config: StageConfig): string[] {
+  return nagFindings({}, config);
+}
+
+function nagFindings(context: Record<string, unknown>, config?: StageConfig): string[] {
   const app = new App({ context: { ...TEMPLATE_CONTEXT, ...context } });
-  new PhoneValidationStack(app, 'NagStack', { env: { account: '111111111111', region: 'us-east-1' } });
+  new PhoneValidationStack(app, config?.stackName ?? 'NagStack', { env: { account: '111111111111', region: 'us-east-1' }, config });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   try {
     app.synth();
