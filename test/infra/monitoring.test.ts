@@ -30,6 +30,13 @@ describe('alerting', () => {
     for (const id of serviceFunctions) expect(watched, id).toContain(JSON.stringify({ Ref: id }));
   });
 
+  it('names every alarm after its stack (two stages in one account never share an alarm name)', () => {
+    for (const a of alarms) expect(a.Properties.AlarmName).toMatch(/^MonStack-[A-Za-z0-9]+$/);
+    expect(new Set(alarms.map((a) => a.Properties.AlarmName)).size).toBe(alarms.length);
+    expect(alarms.map((a) => a.Properties.AlarmName)).toEqual(expect.arrayContaining(['MonStack-Api5xx', 'MonStack-WorkflowsFailed', 'MonStack-WebhooksEndpointAutoDisabled']));
+    template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'MonStack-operations' });
+  });
+
   it('every schedule has a dead-letter queue its role may send to, and every dead-letter queue is alarmed', () => {
     const schedules = Object.values(template.findResources('AWS::Scheduler::Schedule')) as { Properties: { Target: { DeadLetterConfig?: { Arn: unknown } } } }[];
     expect(schedules.length).toBeGreaterThanOrEqual(5);
