@@ -3,9 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { PhoneValidationStack } from '../lib/service-stack';
 import { loadStageConfig, StageConfigError } from '../lib/stage-config';
+import { ConsolePageMissingError } from '../lib/console-page';
 
 // `npx cdk synth|deploy -c stage=NAME`: the stage's configuration is config/stages/NAME.json
-// (default `dev`), validated here; synthesizes without AWS credentials (no lookups). docs/deploy.md.
+// (default `dev`), validated here; synthesizes without AWS credentials (no lookups). cdk.json's
+// `build` builds the console page (web/dist) first; without it synth stops. docs/deploy.md.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const app = new App();
 const stage = String(app.node.tryGetContext('stage') ?? 'dev');
@@ -16,7 +18,8 @@ try {
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   });
 } catch (error) {
-  if (!(error instanceof StageConfigError)) throw error;
-  console.error(`Stage configuration: ${error.message}`);
+  if (error instanceof StageConfigError) console.error(`Stage configuration: ${error.message}`);
+  else if (error instanceof ConsolePageMissingError) console.error(error.message);
+  else throw error;
   process.exit(1);
 }

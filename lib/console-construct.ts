@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
 import { UPLOAD_CREATE_MEMORY_MB } from './memory-sizing';
-import { join } from 'node:path';
 import { Aspects, CfnElement, CfnOutput, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import { HttpMethod, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
@@ -29,6 +27,8 @@ import { Construct, type IConstruct } from 'constructs';
 import { PROJECT_ROOT, ServiceFunction } from './service-function';
 import { grantTable } from './grants';
 import { acknowledgeBucketFindings } from './nag-acknowledgements';
+import { requireConsolePage } from './console-page';
+import { pinLogicalId } from './stateful-ids';
 import { CfnPolicy } from 'aws-cdk-lib/aws-iam';
 
 export interface ConsoleConstructProps {
@@ -54,6 +54,10 @@ export interface ConsoleConstructProps {
    * bucket, which depends on the distribution through its CORS rule.
    */
   filesBucketOrigin: string;
+  /** The Cognito hosted sign-in domain prefix (the stage's, lib/stage-names.ts). */
+  domainPrefix: string;
+  /** The built page (web/dist): synth stops with one line when it has no index.html (lib/console-page.ts). */
+  pageDir: string;
 }
 
 /** The console's audience-free scope: Cognito access tokens carry the client id, which the authorizer checks. */
@@ -99,10 +103,12 @@ export class ConsoleConstruct extends Construct {
       mfa: Mfa.REQUIRED,
       mfaSecondFactor: { otp: true, sms: false },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
-      removalPolicy: RemovalPolicy.RETAIN,
+      // Kept when the stack is deleted (the console's users), not when its creation rolls back.
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
-    const domainPrefix = (this.node.tryGetContext('consoleDomainPrefix') as string | undefined) ?? `phone-validation-${stack.account}`;
-    const domain = this.userPool.addDomain('HostedSignIn', { cognitoDomain: { domainPrefix } });
+    pinLogicalId(this.userPool, 'userPool');
+    // The domain itself is deleted with the stack, so the stage's prefix is free for its next deploy.
+    const domain = this.userPool.addDomain('HostedSignIn', { cognitoDomain: { domainPrefix: props.domainPrefix } });
 
     // The page posts large files to the files bucket, and its CSP names that bucket alone. The
     // bucket's CORS rule names this distribution, so the CSP must not refer to the bucket resource
@@ -153,15 +159,17 @@ export class ConsoleConstruct extends Construct {
       authorizer,
     });
 
-    const dist = join(PROJECT_ROOT, 'web', 'dist');
+    const page = requireConsolePage(props.pageDir, PROJECT_ROOT);
     const config = { authority: this.userPool.userPoolProviderUrl, client_id: this.client.userPoolClientId, scope: CONSOLE_OAUTH_SCOPES.join(' ') };
-    // `npm run synth` builds web/dist first; a synth without it (template tests) deploys only the configuration.
     const deployment = new BucketDeployment(this, 'Deploy', {
       destinationBucket: this.bucket,
-      sources: [...(existsSync(join(dist, 'index.html')) ? [Source.asset(dist)] : []), Source.jsonData('console/config.json', config)],
+      sources: [Source.asset(page), Source.jsonData('console/config.json', config)],
       distribution: website,
       distributionPaths: ['/index.html', '/console/config.json'],
       memoryLimit: 256,
+      // Deleting the stack empties the console bucket first, so the bucket (nothing in it but
+      // the built page) is deleted with it instead of stopping the teardown.
+      retainOnDelete: false,
     });
     // CDK's deployment function (a stack-level singleton) copies the bundle from the CDK asset
     // bucket into the console bucket: object wildcards on exactly those two buckets.

@@ -6,6 +6,7 @@ import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { grantSecretValue } from './grants';
+import { pinLogicalId } from './stateful-ids';
 
 export interface DownloadsConstructProps {
   filesBucket: Bucket;
@@ -44,6 +45,7 @@ export class DownloadsConstruct extends Construct {
       },
     });
     this.signingKey = new Secret(this, 'SigningPrivateKey', { description: 'PEM private key of the CloudFront key pair that signs download links' });
+    pinLogicalId(this.signingKey, 'downloadsSigningKey');
     for (const [rule, reason] of [
       ['AwsSolutions-CFR1', 'Customers download from anywhere; links are signed and expire after an hour.'],
       ['AwsSolutions-CFR2', 'Only signed GETs of private files are served; a WAF adds cost without protecting anything further.'],

@@ -11,6 +11,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import type { StageNames } from './stage-names';
 
 export interface MonitoringConstructProps {
   api: HttpApi;
@@ -22,6 +23,8 @@ export interface MonitoringConstructProps {
   deadLetterQueues: Queue[];
   /** An address that receives every alarm (optional; subscribe others to the topic). */
   alarmEmail?: string;
+  /** The stage's names: alarms and the dashboard are named after the stack. */
+  names: StageNames;
 }
 
 /**
@@ -55,6 +58,7 @@ export class MonitoringConstruct extends Construct {
 
     const alarm = (name: string, description: string, metric: Metric, threshold = 1) => {
       const a = new Alarm(this, name, {
+        alarmName: props.names.alarm(name),
         alarmDescription: description,
         metric,
         threshold,
@@ -92,7 +96,7 @@ export class MonitoringConstruct extends Construct {
     }
     for (const extra of props.extraAlarms) extra.addAlarmAction(action);
 
-    const dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `${stack.stackName}-operations` });
+    const dashboard = new Dashboard(this, 'Dashboard', { dashboardName: props.names.dashboard });
     dashboard.addWidgets(
       new GraphWidget({ title: 'API 5xx and p99 latency', left: [apiMetric('5xx', 'Sum')], right: [apiMetric('Latency', 'p99')] }),
       new GraphWidget({ title: 'Upload workflows', left: [props.stateMachine.metricSucceeded(five), props.stateMachine.metricFailed(five), props.stateMachine.metricTimedOut(five)] }),

@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, Tags, Validations, type StackProps } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
@@ -32,9 +32,10 @@ const API_TABLE_ACCESS: Record<ApiFunctionName, TableAction[]> = {
 };
 
 /** The Secrets Manager secret each paid lookup provider reads its credentials from (docs/deploy.md). */
-const PROVIDER_CREDENTIALS: Partial<Record<StageConfig['classificationProvider'], { id: string; name: string; env: string; description: string; shape: string; template: Record<string, string>; generatedKey: string }>> = {
+const PROVIDER_CREDENTIALS: Partial<Record<StageConfig['classificationProvider'], { id: string; pin: 'twilioCredentials' | 'telnyxCredentials' | 'trestleCredentials'; name: string; env: string; description: string; shape: string; template: Record<string, string>; generatedKey: string }>> = {
   twilio: {
     id: 'TwilioCredentials',
+    pin: 'twilioCredentials',
     name: 'Twilio',
     env: 'TWILIO_SECRET_ARN',
     description: 'Twilio Lookup credentials: JSON {"account_sid": "AC...", "auth_token": "..."}',
@@ -44,6 +45,7 @@ const PROVIDER_CREDENTIALS: Partial<Record<StageConfig['classificationProvider']
   },
   telnyx: {
     id: 'TelnyxCredentials',
+    pin: 'telnyxCredentials',
     name: 'Telnyx',
     env: 'TELNYX_SECRET_ARN',
     description: 'Telnyx Number Lookup API key: JSON {"api_key": "KEY..."}',
@@ -53,6 +55,7 @@ const PROVIDER_CREDENTIALS: Partial<Record<StageConfig['classificationProvider']
   },
   trestle: {
     id: 'TrestleCredentials',
+    pin: 'trestleCredentials',
     name: 'Trestle',
     env: 'TRESTLE_SECRET_ARN',
     description: 'Trestle API key: JSON {"api_key": "..."}',
@@ -66,6 +69,9 @@ const PROVIDER_CREDENTIALS: Partial<Record<StageConfig['classificationProvider']
 const API_EVENT_PRODUCERS: ApiFunctionName[] = ['uploads', 'spam'];
 import { ConsoleConstruct } from './console-construct';
 import { UPLOAD_CREATE_MEMORY_MB } from './memory-sizing';
+import { join, resolve } from 'node:path';
+import { PROJECT_ROOT } from './service-function';
+import { pinLogicalId } from './stateful-ids';
 
 /**
  * The whole service in one stack. Feature constructs (uploads pipeline, webhook delivery, spam
@@ -79,16 +85,21 @@ export class PhoneValidationStack extends Stack {
   readonly config: StageConfig;
 
   constructor(scope: Construct, id: string, props?: StackProps & { config?: StageConfig }) {
-    super(scope, id, props);
     // bin/app.ts passes the stage file's configuration; tests may give single settings as context.
-    const config = props?.config ?? configFromContext(this, id);
+    const config = props?.config ?? configFromContext(scope, id);
+    super(scope, id, { terminationProtection: config.terminationProtection, ...props });
     this.config = config;
-    this.data = new DataConstruct(this, 'Data');
+    // On every resource that takes tags: cost reports and consoles tell the stages apart.
+    Tags.of(this).add('service', 'phone-validation');
+    Tags.of(this).add('stage', config.stage);
+    this.data = new DataConstruct(this, 'Data', { names: config.names, tableDeletionProtection: config.tableDeletionProtection, noncurrentDays: config.retention.noncurrentDays, backup: config.backup });
     const environment = {
       TABLE_NAME: this.data.table.tableName,
       FILES_BUCKET: this.data.filesBucket.bucketName,
       SCREENSHOTS_BUCKET: this.data.screenshotsBucket.bucketName,
       CLASSIFICATION_PROVIDER: config.classificationProvider,
+      // The value of the Stage dimension on the service's own metrics (lib/stage-names.ts).
+      STAGE: config.stage,
     };
     this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment, throttle: config.apiThrottle, sizing: { uploads: { memorySize: UPLOAD_CREATE_MEMORY_MB } } });
     for (const [name, fn] of this.api.functions) grantTable(fn, this.data.table, API_TABLE_ACCESS[name]);
@@ -98,7 +109,7 @@ export class PhoneValidationStack extends Stack {
 
     new BillingConstruct(this, 'Billing', { table: this.data.table, environment });
     // Features whose workers emit events call this.webhooks.grantEmit(fn).
-    this.webhooks = new WebhooksConstruct(this, 'Webhooks', { table: this.data.table, environment, producers: API_EVENT_PRODUCERS.map((name) => this.api.functions.get(name)!) });
+    this.webhooks = new WebhooksConstruct(this, 'Webhooks', { table: this.data.table, environment, names: config.names, producers: API_EVENT_PRODUCERS.map((name) => this.api.functions.get(name)!) });
 
     const grantEmit = (fn: LambdaFunction) => this.webhooks.grantEmit(fn);
     const uploads = new UploadsConstruct(this, 'Uploads', {
@@ -121,6 +132,7 @@ export class PhoneValidationStack extends Stack {
         description: credentials.description,
         generateSecretString: { secretStringTemplate: JSON.stringify(credentials.template), generateStringKey: credentials.generatedKey },
       });
+      pinLogicalId(secret, credentials.pin);
       new CfnOutput(this, credentials.id + 'Secret', { value: secret.secretArn, description: `Put ${credentials.shape} here (docs/deploy.md)` });
       Validations.of(secret).acknowledge({ id: 'AwsSolutions-SMG4', reason: `${credentials.name} credentials are rotated in ${credentials.name}'s console; there is no rotation Lambda for a third-party credential.` });
       // Only the classify step calls the provider.
@@ -180,6 +192,8 @@ export class PhoneValidationStack extends Stack {
       grantSpam: (fn) => spam.grantServe(fn),
       filesBucket: this.data.filesBucket,
       filesBucketOrigin: this.data.filesBucketOrigin,
+      domainPrefix: config.names.consoleDomainPrefix(this.account),
+      pageDir: consolePageDir(this),
     });
     // Signing secrets: sealed where they are created (endpoint registration, contact creation),
     // opened only where they sign (deliveries, the sweeper's attempts, the URL-change ping).
@@ -194,6 +208,7 @@ export class PhoneValidationStack extends Stack {
       extraAlarms: [this.webhooks.dlqAlarm, this.webhooks.autoDisableAlarm],
       deadLetterQueues: [this.webhooks.deadLetterQueue, spam.deadLetterQueue],
       alarmEmail: config.alarmEmail,
+      names: config.names,
     });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.filesBucket.bucketName });
@@ -211,6 +226,7 @@ export class PhoneValidationStack extends Stack {
       description: 'Key that encrypts and authenticates pagination cursors (generated at deploy)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
     });
+    pinLogicalId(key, 'cursorKey');
     Validations.of(key).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason: 'Rotating the cursor key only makes outstanding next_cursor values invalid (400; clients restart from the first page); it is rotated by putting a new value, without a rotation Lambda.',
@@ -228,11 +244,21 @@ export class PhoneValidationStack extends Stack {
   }
 }
 
+/**
+ * The built console page (web/dist, made by `npm run build:web`, which cdk.json's `build` runs
+ * before every synth); context `consolePageDir` names another folder (the tests' stand-in page).
+ */
+function consolePageDir(scope: Construct): string {
+  const given = scope.node.tryGetContext('consolePageDir') as string | undefined;
+  return given ? resolve(PROJECT_ROOT, given) : join(PROJECT_ROOT, 'web', 'dist');
+}
+
 /** Single settings given as `-c key=value` (tests, one-off synths), validated by the same schema. */
 function configFromContext(scope: Construct, id: string): StageConfig {
   const ctx = (key: string): unknown => scope.node.tryGetContext(key) ?? undefined;
   const number = (key: string): number | undefined => (ctx(key) === undefined ? undefined : Number(ctx(key)));
   const config = parseStageConfig('context', {
+    stackName: id,
     classificationProvider: ctx('classificationProvider'),
     classificationChain: ctx('classificationChain'),
     alarmEmail: ctx('alarmEmail'),
@@ -245,5 +271,5 @@ function configFromContext(scope: Construct, id: string): StageConfig {
       carrierTestProvider: ctx('spamCarrierTestProvider'),
     },
   }, process.cwd());
-  return { ...config, stackName: id, downloadsPublicKey: ctx('downloadsPublicKey') as string | undefined };
+  return { ...config, downloadsPublicKey: ctx('downloadsPublicKey') as string | undefined };
 }

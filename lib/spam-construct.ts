@@ -12,6 +12,7 @@ import { Construct } from 'constructs';
 import { grantSecretValue, grantSendMessage, grantTable, ownSmsVoiceIdentities } from './grants';
 import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
 import { StageConfigSchema, type StageConfig } from './stage-config';
+import { pinLogicalId } from './stateful-ids';
 
 export interface SpamConstructProps {
   table: TableV2;
@@ -56,6 +57,7 @@ export class SpamConstruct extends Construct {
       description: 'Bearer token of the device-lab API used by the daily spam tests',
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    pinLogicalId(this.deviceLabToken, 'deviceLabToken');
     new CfnOutput(this, 'DeviceLabTokenSecret', { value: this.deviceLabToken.secretArn, description: "Put the device lab's API token here, as plain text (docs/deploy.md)" });
     Validations.of(this.deviceLabToken).acknowledge({
       id: 'AwsSolutions-SMG4',

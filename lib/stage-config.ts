@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import * as z from '../lambdas/platform/zod';
+import { RESERVED_IN_DOMAIN_PREFIX, stageNames, type StageNames } from './stage-names';
 
 // A deployment stage's configuration, kept in the repository (config/stages/<stage>.json) and
 // validated at synth: a bad field stops `cdk synth` with the file, the field and what it accepts.
@@ -17,6 +18,34 @@ export const StageConfigSchema = z
     classificationChain: z._default(z.enum(['paid', 'offline-ranges,paid']), 'paid'),
     /** Path (relative to the repository) of the CloudFront public key PEM for signed download links. */
     downloadsPublicKeyFile: z.optional(z.string().check(z.minLength(1))),
+    /**
+     * The console's Cognito hosted sign-in domain prefix (https://<prefix>.auth.<region>.amazoncognito.com),
+     * unique across all of AWS in the region. Defaults to phone-validation-<stage>-<account>.
+     */
+    consoleDomainPrefix: z.optional(
+      z.string().check(
+        z.regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'lowercase letters, digits and hyphens, not starting or ending with a hyphen, at most 63'),
+        z.refine((v) => !/aws|amazon|cognito/.test(v), 'may not contain aws, amazon or cognito (Cognito refuses them)'),
+      ),
+    ),
+    /** CloudFormation termination protection (`cdk destroy` refused until it is turned off). Default: on for every stage but `dev`. */
+    terminationProtection: z.optional(z.boolean()),
+    /**
+     * DynamoDB deletion protection on the table (DeleteTable refused until it is turned off).
+     * Default: on for every stage but `dev`. CloudFormation cannot delete a protected table either,
+     * so a failed first deploy of such a stage rolls back to ROLLBACK_FAILED (docs/deploy.md).
+     */
+    tableDeletionProtection: z.optional(z.boolean()),
+    /** An AWS Backup plan for the table (daily, kept retentionDays) in a vault of its own. */
+    backup: z.prefault(
+      z.strictObject({
+        enabled: z._default(z.boolean(), false),
+        /** UTC hour of the daily backup. */
+        hourUtc: z._default(z.number().check(z.int(), z.gte(0), z.lte(23)), 5),
+        retentionDays: z._default(z.number().check(z.int(), z.gte(1), z.lte(3650)), 35),
+      }),
+      {},
+    ),
     /** Receives every alarm (AWS mails a confirmation first). */
     alarmEmail: z.optional(z.email()),
     contactPoolMinutes: z._default(z.number().check(z.int(), z.gte(1), z.lte(60)), 5),
@@ -28,10 +57,11 @@ export const StageConfigSchema = z
     /**
      * Background fan-out gets reserved concurrency (spam tests: spam.concurrency; upload chunk
      * classification: uploadClassifyConcurrency), so it can neither take the API's share nor be
-     * starved. false for an account whose concurrency quota is still the new-account 10 (AWS refuses
-     * reservations there); the queue's and the Map state's maximum concurrency still bound it.
+     * starved. Off by default: AWS refuses a reservation that leaves less than 100 unreserved, so
+     * with both reserved (30) the account's concurrency quota must be at least 130, which a new
+     * account's is not; the queue's and the Map state's maximum concurrency still bound the fan-out.
      */
-    reserveConcurrency: z._default(z.boolean(), true),
+    reserveConcurrency: z._default(z.boolean(), false),
     uploadClassifyConcurrency: z._default(z.number().check(z.int(), z.gte(1), z.lte(1000)), 20),
     /** The lookup provider's account limits (docs/classification.md, Provider limits). */
     provider: z.prefault(
@@ -68,6 +98,8 @@ export const StageConfigSchema = z
         uploadsDays: z._default(z.number().check(z.int(), z.gte(1), z.lte(3650)), 90),
         /** Staged large files (staging/) never turned into an upload. */
         stagingDays: z._default(z.number().check(z.int(), z.gte(1), z.lte(365)), 2),
+        /** The files bucket is versioned: an overwritten or expired object's earlier version is kept this long. */
+        noncurrentDays: z._default(z.number().check(z.int(), z.gte(1), z.lte(365)), 7),
       }),
       {},
     ),
@@ -91,9 +123,13 @@ export const StageConfigSchema = z
 
 export type StageConfigFile = z.infer<typeof StageConfigSchema>;
 
-export interface StageConfig extends Omit<StageConfigFile, 'downloadsPublicKeyFile'> {
+export interface StageConfig extends Omit<StageConfigFile, 'downloadsPublicKeyFile' | 'consoleDomainPrefix' | 'terminationProtection' | 'tableDeletionProtection'> {
   stage: string;
   stackName: string;
+  terminationProtection: boolean;
+  tableDeletionProtection: boolean;
+  /** Every physical name the stage's stack gives (lib/stage-names.ts). */
+  names: StageNames;
   /** The PEM itself, whole (a `-c` flag keeps only its first line). */
   downloadsPublicKey?: string;
 }
@@ -120,7 +156,7 @@ export function parseStageConfig(stage: string, raw: unknown, root: string, sour
   if (!parsed.success) {
     throw new StageConfigError(`${source}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}`);
   }
-  const { downloadsPublicKeyFile, ...rest } = parsed.data;
+  const { downloadsPublicKeyFile, consoleDomainPrefix, terminationProtection, tableDeletionProtection, ...rest } = parsed.data;
   let downloadsPublicKey: string | undefined;
   if (downloadsPublicKeyFile) {
     const path = isAbsolute(downloadsPublicKeyFile) ? downloadsPublicKeyFile : join(root, downloadsPublicKeyFile);
@@ -133,5 +169,18 @@ export function parseStageConfig(stage: string, raw: unknown, root: string, sour
       throw new StageConfigError(`${source}: downloadsPublicKeyFile: ${path} is not a PEM public key (-----BEGIN PUBLIC KEY----- … -----END PUBLIC KEY-----)`);
     }
   }
-  return { ...rest, stage, stackName: rest.stackName ?? `PhoneValidation-${stage}`, downloadsPublicKey };
+  const stackName = rest.stackName ?? `PhoneValidation-${stage}`;
+  if (!consoleDomainPrefix && RESERVED_IN_DOMAIN_PREFIX.test(stage)) {
+    throw new StageConfigError(`${source}: consoleDomainPrefix: the stage's name holds aws, amazon or cognito, which Cognito refuses in the default phone-validation-${stage}-<account>: set one`);
+  }
+  const protect = stage !== 'dev';
+  return {
+    ...rest,
+    stage,
+    stackName,
+    terminationProtection: terminationProtection ?? protect,
+    tableDeletionProtection: tableDeletionProtection ?? protect,
+    names: stageNames({ stage, stackName, consoleDomainPrefix }),
+    downloadsPublicKey,
+  };
 }

@@ -9,11 +9,14 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { AUTO_DISABLED_METRIC, METRICS_NAMESPACE } from '../lambdas/webhooks/metrics';
 import { grantSendMessage, grantTable } from './grants';
+import type { StageNames } from './stage-names';
 import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
 
 export interface WebhooksConstructProps {
   table: TableV2;
   environment: Record<string, string>;
+  /** The stage's names: the auto-disable metric's Stage dimension, the alarms' names. */
+  names: StageNames;
   /** Functions that emit events (API functions, workflow tasks): they get the queue URL and may send to it. */
   producers?: Iterable<LambdaFunction>;
 }
@@ -78,6 +81,7 @@ export class WebhooksConstruct extends Construct {
     for (const fn of props.producers ?? []) this.grantEmit(fn);
 
     this.dlqAlarm = new Alarm(this, 'DlqNotEmpty', {
+      alarmName: props.names.alarm('WebhooksDlqNotEmpty'),
       alarmDescription: 'Webhook delivery messages failed repeatedly and reached the dead-letter queue; the sweeper still retries due deliveries from the table.',
       metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
       threshold: 1,
@@ -86,8 +90,10 @@ export class WebhooksConstruct extends Construct {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
     this.autoDisableAlarm = new Alarm(this, 'EndpointAutoDisabled', {
+      alarmName: props.names.alarm('WebhooksEndpointAutoDisabled'),
       alarmDescription: 'A webhook endpoint was disabled after 20 consecutive failed attempts.',
-      metric: new Metric({ namespace: METRICS_NAMESPACE, metricName: AUTO_DISABLED_METRIC, statistic: 'Sum', period: Duration.minutes(5) }),
+      // This stage's endpoints only: the functions write the metric with the Stage dimension (their STAGE).
+      metric: new Metric({ namespace: METRICS_NAMESPACE, metricName: AUTO_DISABLED_METRIC, dimensionsMap: { ...props.names.metricDimensions }, statistic: 'Sum', period: Duration.minutes(5) }),
       threshold: 1,
       evaluationPeriods: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

@@ -15,6 +15,8 @@ const optional = z.optional(z.string().check(z.minLength(1)));
 
 export const ConfigSchema = z.object({
   DEPLOYMENT: z.optional(z.enum(['aws', 'local'])),
+  /** The deployment stage (the CDK stack sets it): the Stage dimension of the service's own metrics, so stages in one account never share one. */
+  STAGE: z._default(z.string().check(z.minLength(1)), 'local'),
   AWS_LAMBDA_FUNCTION_NAME: optional,
   TABLE_NAME: optional,
   FILES_BUCKET: optional,

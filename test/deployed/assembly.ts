@@ -44,7 +44,7 @@ export const REGION = 'us-east-1';
 
 // What the synthesized output depends on: a change to any of these means a fresh synth (tools/:
 // the source-map cut run after esbuild).
-const INPUTS = ['lib', 'lambdas', 'statemachines', 'tools', 'bin/app.ts', 'cdk.json', 'package-lock.json'];
+const INPUTS = ['lib', 'lambdas', 'statemachines', 'tools', 'bin/app.ts', 'cdk.json', 'package-lock.json', 'test/support/console-page'];
 
 function inputsHash(): string {
   const hash = createHash('sha256');
@@ -101,7 +101,8 @@ function synthInto(dir: string): void {
   const staging = `${dir}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   const cdkJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
-  const app = new App({ outdir: staging, context: { ...cdkJson.context } });
+  // The stand-in console page (test/support/console-page): the walk serves the API, not the page.
+  const app = new App({ outdir: staging, context: { ...cdkJson.context, consolePageDir: join(PROJECT_ROOT, 'test', 'support', 'console-page') } });
   // Bundling runs as each function's asset is staged, in the stack's constructor.
   withDirectEsbuild(() => {
     new PhoneValidationStack(app, STACK_NAME, { env: { account: ACCOUNT, region: REGION } });

@@ -37,6 +37,8 @@ export class CfnResolver {
       'AWS::AccountId': ACCOUNT,
       'AWS::URLSuffix': 'amazonaws.com',
       'AWS::StackName': STACK_NAME,
+      // Its uuid names the files bucket (lib/stage-names.ts).
+      'AWS::StackId': `arn:aws:cloudformation:${REGION}:${ACCOUNT}:stack/${STACK_NAME}/51af3dc0-da77-11e4-872e-1234567db123`,
     };
     if (pseudo[logicalId]) return pseudo[logicalId];
     const resource = this.template.Resources[logicalId];

@@ -7,6 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { Template as AssertTemplate } from 'aws-cdk-lib/assertions';
 import { generateKeyPairSync } from 'node:crypto';
 import { PhoneValidationStack } from '../../lib/service-stack';
+import { TEMPLATE_CONTEXT } from '../support/stack';
 import { ACCOUNT, deployedAssembly, REGION, STACK_NAME, type DeployedAssembly, type Template } from './assembly';
 import { CfnResolver } from './cfn';
 import { roleStatements } from './iam';
@@ -102,7 +103,7 @@ describe('IAM least privilege', () => {
   it('and so with every option on: CloudFront download links, Twilio, AWS SMS/Voice sending', () => {
     const publicKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
     const app = new App({
-      context: { 'aws:cdk:bundling-stacks': [], downloadsPublicKey: publicKey, classificationProvider: 'twilio', spamOriginationIdentity: 'arn:aws:sms-voice:us-east-1:111111111111:phone-number/phone-0123' },
+      context: { ...TEMPLATE_CONTEXT, downloadsPublicKey: publicKey, classificationProvider: 'twilio', spamOriginationIdentity: 'arn:aws:sms-voice:us-east-1:111111111111:phone-number/phone-0123' },
     });
     const stack = new PhoneValidationStack(app, STACK_NAME, { env: { account: ACCOUNT, region: REGION } });
     const template = AssertTemplate.fromStack(stack).toJSON() as Template;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App, Stack } from 'aws-cdk-lib';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +39,10 @@ describe('cdk.json', () => {
     const app = new App({ outdir: join(dir, 'assembly') });
     new Topic(new Stack(app, 'Tiny'), 'Topic');
     app.synth();
-    copyFileSync(join(PROJECT_ROOT, 'cdk.json'), join(dir, 'cdk.json'));
+    // Its `build` step (the console page's vite build, test/infra/console-page.test.ts) is left
+    // out: the folder holds no web/ to build, and the CLI's own calls are what is checked here.
+    const { build: _build, ...cdkJson } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'cdk.json'), JSON.stringify(cdkJson));
   });
 
   afterAll(async () => {

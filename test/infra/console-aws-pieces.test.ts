@@ -5,7 +5,9 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { filesBucketName } from '../../lib/data-construct';
-import { nagErrors, synthStack } from '../support/stack';
+import { stageNames } from '../../lib/stage-names';
+import { renderCfn, TEST_STACK_UUID } from '../support/cfn-render';
+import { nagErrors, synthStack, TEMPLATE_CONTEXT } from '../support/stack';
 
 // What the console needs in AWS beyond its own pieces: the spam API's grants for its spam page,
 // and CORS on the files bucket for its origin only (large files go straight to S3).
@@ -23,7 +25,7 @@ function functionByDescription(template: Template, description: string): { id: s
 }
 
 function synthWith(context: Record<string, unknown>): Template {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const app = new App({ context: { ...TEMPLATE_CONTEXT, ...context } });
   return Template.fromStack(new PhoneValidationStack(app, 'OptStack', { env: { account: '111111111111', region: 'us-east-1' } }));
 }
 
@@ -35,17 +37,7 @@ const filesBucketId = (template: Template) => {
 const filesBucket = (template: Template) => template.toJSON().Resources[filesBucketId(template)] as Resource;
 
 /** A template value as a string: pseudo-parameters filled in, other references as `<LogicalId>`. */
-function render(value: unknown, region = 'us-east-1'): string {
-  if (typeof value === 'string') return value;
-  const v = value as Record<string, unknown>;
-  if ('Fn::Join' in v) {
-    const [sep, parts] = v['Fn::Join'] as [string, unknown[]];
-    return parts.map((p) => render(p, region)).join(sep);
-  }
-  if ('Ref' in v) return ({ 'AWS::AccountId': '111111111111', 'AWS::Region': region, 'AWS::URLSuffix': 'amazonaws.com' } as Record<string, string>)[v.Ref as string] ?? `<${String(v.Ref)}>`;
-  if ('Fn::GetAtt' in v) return `<${(v['Fn::GetAtt'] as string[]).join('.')}>`;
-  throw new Error(`cannot render ${JSON.stringify(value)}`);
-}
+const render = (value: unknown, region = 'us-east-1'): string => String(renderCfn(value, { account: '111111111111', region, stackName: 'TestStack', stackUuid: TEST_STACK_UUID }));
 
 /** Logical ids a resource refers to (Ref, Fn::GetAtt, ${…} in Fn::Sub). */
 function referencesIn(value: unknown, resources: Record<string, unknown>): string[] {
@@ -101,7 +93,7 @@ describe('the console in AWS', () => {
 
   it("lets the page connect to exactly the files bucket's regional host, where the SDK's presigned POST sends the file", async () => {
     const bucketName = render(filesBucket(template).Properties.BucketName);
-    expect(bucketName).toBe('teststack-files-111111111111-us-east-1');
+    expect(bucketName).toBe(`teststack-files-111111111111-${TEST_STACK_UUID.split('-')[0]}`);
     const policies = Object.values(template.findResources('AWS::CloudFront::ResponseHeadersPolicy')) as Resource[];
     expect(policies).toHaveLength(1);
     const csp = render((policies[0]!.Properties.ResponseHeadersPolicyConfig as { SecurityHeadersConfig: { ContentSecurityPolicy: { ContentSecurityPolicy: unknown } } }).SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy);
@@ -157,24 +149,30 @@ describe('the console in AWS', () => {
 });
 
 describe('the files bucket name', () => {
-  const named = (stackName: string) => {
-    const stack = new Stack(new App(), stackName);
-    return stack.resolve(filesBucketName(stack)) as { 'Fn::Join': [string, unknown[]] };
-  };
-  const withLongestRegion = (name: { 'Fn::Join': [string, unknown[]] }) =>
-    name['Fn::Join'][1].map((p) => (typeof p === 'string' ? p : (p as { Ref: string }).Ref === 'AWS::AccountId' ? '123456789012' : 'ap-southeast-2')).join('');
+  const named = (stackName: string) => stageNames({ stage: 'x', stackName }).filesBucket('123456789012', 'a1b2c3d4');
 
-  it('is the lowercased stack name, the account and the region; always a valid S3 name, even for the longest names', () => {
-    expect(withLongestRegion(named('PhoneValidation-dev'))).toBe('phonevalidation-dev-files-123456789012-ap-southeast-2');
+  it('is the lowercased stack name, the account and the first group of the stack id; always a valid S3 name, even for the longest names', () => {
+    expect(named('PhoneValidation-dev')).toBe('phonevalidation-dev-files-123456789012-a1b2c3d4');
     const long = 'PhoneValidation-a-very-long-stage-name-for-the-customer-x';
     const other = 'PhoneValidation-a-very-long-stage-name-for-the-customer-y';
     for (const stackName of [long, other, 'A'.repeat(128), 'Xn--weird', 'Sthree-thing']) {
-      const name = withLongestRegion(named(stackName));
+      const name = named(stackName);
       expect(name.length).toBeLessThanOrEqual(63);
       expect(name).toMatch(/^[a-z0-9][a-z0-9-]*[a-z0-9]$/);
       expect(name).not.toMatch(/^(xn--|sthree-)/);
     }
     // Cut names keep apart by a hash of the whole name.
-    expect(withLongestRegion(named(long))).not.toBe(withLongestRegion(named(other)));
+    expect(named(long)).not.toBe(named(other));
+  });
+
+  it('in the template: the stack id part comes from AWS::StackId, so a stack created again gets a new bucket name', () => {
+    const stack = new Stack(new App(), 'PhoneValidation-dev');
+    const name = stack.resolve(filesBucketName(stack, stageNames({ stage: 'dev', stackName: 'PhoneValidation-dev' })));
+    expect(JSON.stringify(name)).toContain('"Ref":"AWS::StackId"');
+    const pseudo = { account: '123456789012', region: 'us-east-1', stackName: 'PhoneValidation-dev' };
+    const first = renderCfn(name, { ...pseudo, stackUuid: '51af3dc0-da77-11e4-872e-1234567db123' });
+    const again = renderCfn(name, { ...pseudo, stackUuid: '7c1e02a0-4f11-11ef-9a4b-0a1b2c3d4e5f' });
+    expect(first).toBe('phonevalidation-dev-files-123456789012-51af3dc0');
+    expect(again).toBe('phonevalidation-dev-files-123456789012-7c1e02a0');
   });
 });

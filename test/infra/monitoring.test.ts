@@ -2,11 +2,11 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { PhoneValidationStack } from '../../lib/service-stack';
-import { nagErrors } from '../support/stack';
+import { nagErrors, TEMPLATE_CONTEXT } from '../support/stack';
 
 // Nobody is left to find out by chance: every alarm notifies, every failure path is alarmed.
 
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'oncall@example.test' } });
+const app = new App({ context: { ...TEMPLATE_CONTEXT, alarmEmail: 'oncall@example.test' } });
 const stack = new PhoneValidationStack(app, 'MonStack', { env: { account: '111111111111', region: 'us-east-1' } });
 const template = Template.fromStack(stack);
 const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as { Properties: Record<string, unknown> }[];
@@ -28,6 +28,13 @@ describe('alerting', () => {
     const watched = new Set(errorAlarms.map((a) => JSON.stringify((a.Properties.Dimensions as { Value: unknown }[])[0]!.Value)));
     const serviceFunctions = functions.filter((id) => !/LogRetention|BucketNotifications|CustomResource|CustomCDKBucketDeployment|AWS[0-9a-f]{20,}/.test(id));
     for (const id of serviceFunctions) expect(watched, id).toContain(JSON.stringify({ Ref: id }));
+  });
+
+  it('names every alarm after its stack (two stages in one account never share an alarm name)', () => {
+    for (const a of alarms) expect(a.Properties.AlarmName).toMatch(/^MonStack-[A-Za-z0-9]+$/);
+    expect(new Set(alarms.map((a) => a.Properties.AlarmName)).size).toBe(alarms.length);
+    expect(alarms.map((a) => a.Properties.AlarmName)).toEqual(expect.arrayContaining(['MonStack-Api5xx', 'MonStack-WorkflowsFailed', 'MonStack-WebhooksEndpointAutoDisabled']));
+    template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'MonStack-operations' });
   });
 
   it('every schedule has a dead-letter queue its role may send to, and every dead-letter queue is alarmed', () => {

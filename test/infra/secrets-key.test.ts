@@ -37,9 +37,9 @@ describe('signing secrets key (KMS)', () => {
     }
   }
 
-  it('is one customer-managed key with yearly rotation, retained with the table', () => {
+  it('is one customer-managed key with yearly rotation, retained with the table (but not by a rolled-back creation)', () => {
     expect(keys).toHaveLength(1);
-    expect(resources[keyId]).toMatchObject({ Properties: { EnableKeyRotation: true }, DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    expect(resources[keyId]).toMatchObject({ Properties: { EnableKeyRotation: true }, DeletionPolicy: 'RetainExceptOnCreate', UpdateReplacePolicy: 'Retain' });
   });
 
   it('only the functions that create secrets may encrypt, only those that sign may decrypt, on this key alone', () => {

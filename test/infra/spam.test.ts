@@ -3,7 +3,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { parseStageConfig } from '../../lib/stage-config';
-import { nagErrors, synthStack } from '../support/stack';
+import { nagErrors, synthStack, TEMPLATE_CONTEXT } from '../support/stack';
 
 describe('spam monitoring infrastructure', () => {
   const { template } = synthStack();
@@ -29,11 +29,11 @@ describe('spam monitoring infrastructure', () => {
     expect(functions[run!]!.Properties.Environment.Variables.DEVICE_LAB_TOKEN_SECRET_ARN).toBeUndefined();
   });
 
-  it('fans out through a queue: one item per invocation, bounded and reserved concurrency, retried per item, then an alarmed DLQ', () => {
+  it('fans out through a queue: one item per invocation, bounded concurrency (reserved only with reserveConcurrency), retried per item, then an alarmed DLQ', () => {
     const consumer = logicalIdOf('tests one monitored number on one carrier');
     expect(consumer).toBeDefined();
     const props = functions[consumer!]!.Properties;
-    expect(props.ReservedConcurrentExecutions).toBe(10);
+    expect(props.ReservedConcurrentExecutions).toBeUndefined();
     expect(props.Timeout).toBe(420);
     expect(props.Environment.Variables).toMatchObject({
       CARRIER_TEST_PROVIDER: 'simulator',
@@ -61,12 +61,12 @@ describe('spam monitoring infrastructure', () => {
   });
 
   it('takes concurrency, tries and the test timeout from the stage configuration', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    const config = parseStageConfig('spamcfg', { reserveConcurrency: false, spam: { concurrency: 25, itemAttempts: 5, testTimeoutSeconds: 120 } }, process.cwd());
+    const app = new App({ context: { ...TEMPLATE_CONTEXT } });
+    const config = parseStageConfig('spamcfg', { reserveConcurrency: true, spam: { concurrency: 25, itemAttempts: 5, testTimeoutSeconds: 120 } }, process.cwd());
     const t = Template.fromStack(new PhoneValidationStack(app, 'SpamCfg', { env: { account: '111111111111', region: 'us-east-1' }, config }));
     const fns = t.findResources('AWS::Lambda::Function');
     const consumer = Object.values(fns).find((f) => String(f.Properties.Description).includes('tests one monitored number'))!;
-    expect(consumer.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    expect(consumer.Properties.ReservedConcurrentExecutions).toBe(25);
     expect(consumer.Properties.Timeout).toBe(180);
     expect(consumer.Properties.Environment.Variables).toMatchObject({ SPAM_ITEM_ATTEMPTS: '5', SPAM_TEST_TIMEOUT_MS: '120000' });
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 25 } });
@@ -98,7 +98,7 @@ describe('spam monitoring infrastructure', () => {
 
   it('lets only the spam API function and the console function (its spam page) send codes through End User Messaging SMS and Voice v2, from the configured identity', () => {
     const sendingPolicies = (origination: string) => {
-      const app = new App({ context: { 'aws:cdk:bundling-stacks': [], spamOriginationIdentity: origination } });
+      const app = new App({ context: { ...TEMPLATE_CONTEXT, spamOriginationIdentity: origination } });
       const stack = new PhoneValidationStack(app, 'SmsStack', { env: { account: '111111111111', region: 'us-east-1' } });
       return Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy'))
         .flatMap((p) => (p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]).map((s) => ({ roles: p.Properties.Roles, ...s })))

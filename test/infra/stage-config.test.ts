@@ -6,6 +6,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { PhoneValidationStack } from '../../lib/service-stack';
+import { TEMPLATE_CONTEXT } from '../support/stack';
 import { loadStageConfig, StageConfigError } from '../../lib/stage-config';
 
 // The stage configuration kept in the repository (config/stages/<stage>.json), validated at synth.
@@ -20,10 +21,11 @@ function repoWith(stages: Record<string, unknown>, files: Record<string, string>
 
 const synth = (stage: string, root: string) => {
   const config = loadStageConfig(stage, root);
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { ...TEMPLATE_CONTEXT } });
   const stack = new PhoneValidationStack(app, config.stackName, { config, env: { account: '111111111111', region: 'us-east-1' } });
   return { stack, template: Template.fromStack(stack) };
 };
+const template = (synthesized: { template: Template }) => synthesized.template;
 
 describe('stage configuration', () => {
   it('the repository ships a dev stage that synthesizes as PhoneValidation-dev', () => {
@@ -69,6 +71,19 @@ describe('stage configuration', () => {
     const root = repoWith({ blue: {}, green: {} });
     expect(synth('blue', root).stack.stackName).toBe('PhoneValidation-blue');
     expect(synth('green', root).stack.stackName).toBe('PhoneValidation-green');
+  });
+
+  it('physical names come from the stage: console domain, alarms, dashboard, metric dimension; a prefix Cognito refuses stops synth', () => {
+    const root = repoWith({ blue: {}, named: { consoleDomainPrefix: 'acme-pv-console' }, awsome: {}, badprefix: { consoleDomainPrefix: 'my-cognito-login' } });
+    const blue = loadStageConfig('blue', root);
+    expect(blue.names.consoleDomainPrefix('123456789012')).toBe('phone-validation-blue-123456789012');
+    expect(blue.names.alarm('Api5xx')).toBe('PhoneValidation-blue-Api5xx');
+    expect(blue.names.dashboard).toBe('PhoneValidation-blue-operations');
+    expect(blue.names.metricDimensions).toEqual({ Stage: 'blue' });
+    expect(loadStageConfig('named', root).names.consoleDomainPrefix('123456789012')).toBe('acme-pv-console');
+    expect(() => loadStageConfig('awsome', root)).toThrow(/consoleDomainPrefix: .*aws, amazon or cognito/);
+    expect(() => loadStageConfig('badprefix', root)).toThrow(/consoleDomainPrefix: .*aws, amazon or cognito/);
+    template(synth('blue', root)).hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'phone-validation-blue-111111111111' });
   });
 
   it('a bad field stops synth with the file, the field and what it accepts', () => {

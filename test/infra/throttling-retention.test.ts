@@ -4,13 +4,13 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { parseStageConfig } from '../../lib/stage-config';
 import { UPLOAD_CREATE_MEASURED_PEAK_MB, UPLOAD_CREATE_MEMORY_MB } from '../../lib/memory-sizing';
-import { nagErrors, synthStack } from '../support/stack';
+import { nagErrors, synthStack, TEMPLATE_CONTEXT } from '../support/stack';
 
 // Issue 12 items 7 and 9: retention from the stage configuration, stage throttling on the HTTP API,
 // reserved concurrency for background fan-out.
 
 function synthWith(raw: unknown): Template {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { ...TEMPLATE_CONTEXT } });
   const config = parseStageConfig('ops', raw, process.cwd());
   return Template.fromStack(new PhoneValidationStack(app, 'OpsStack', { env: { account: '111111111111', region: 'us-east-1' }, config }));
 }
@@ -33,18 +33,23 @@ describe('retention, throttling and isolation', () => {
     expect(rulesOf(template, 'DataScreenshots').map((r) => [r.Prefix, r.ExpirationInDays])).toEqual([[undefined, 7]]);
   });
 
-  it('throttles the HTTP API stage and reserves concurrency for the background fan-out by default', () => {
+  it('throttles the HTTP API stage and reserves no concurrency by default (a new account\'s quota refuses 30 reserved)', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: '$default', DefaultRouteSettings: { ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 } });
-    expect(functionByDescription(template, 'Uploads: classify one chunk').Properties.ReservedConcurrentExecutions).toBe(20);
-    expect(functionByDescription(template, 'tests one monitored number').Properties.ReservedConcurrentExecutions).toBe(10);
+    for (const f of Object.values(template.findResources('AWS::Lambda::Function'))) expect(f.Properties.ReservedConcurrentExecutions).toBeUndefined();
+  });
+
+  it('with reserveConcurrency, reserves it for the background fan-out only', () => {
+    const reserved = synthWith({ reserveConcurrency: true });
+    expect(functionByDescription(reserved, 'Uploads: classify one chunk').Properties.ReservedConcurrentExecutions).toBe(20);
+    expect(functionByDescription(reserved, 'tests one monitored number').Properties.ReservedConcurrentExecutions).toBe(10);
     // The API functions are never reserved (or capped): they share what the fan-out leaves.
-    for (const f of Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => String(f.Properties.Description).startsWith('API: '))) {
+    for (const f of Object.values(reserved.findResources('AWS::Lambda::Function')).filter((f) => String(f.Properties.Description).startsWith('API: '))) {
       expect(f.Properties.ReservedConcurrentExecutions).toBeUndefined();
     }
   });
 
   it('takes days, throttle and reservations from the stage configuration', () => {
-    const t = synthWith({ retention: { uploadsDays: 30, stagingDays: 1 }, apiThrottle: { rateLimit: 50, burstLimit: 100 }, uploadClassifyConcurrency: 8 });
+    const t = synthWith({ retention: { uploadsDays: 30, stagingDays: 1 }, apiThrottle: { rateLimit: 50, burstLimit: 100 }, reserveConcurrency: true, uploadClassifyConcurrency: 8 });
     expect(rulesOf(t, 'DataFiles').map((r) => [r.Prefix, r.ExpirationInDays]).sort()).toEqual([
       ['staging/', 1],
       ['uploads/', 30],

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
-import { nagErrors, synthStack } from '../support/stack';
+import { nagErrors, synthStack, TEMPLATE_CONTEXT } from '../support/stack';
 
 describe('upload pipeline and contact pool infrastructure', () => {
   const { template } = synthStack();
@@ -42,7 +42,7 @@ describe('twilio provider', () => {
     const { App } = await import('aws-cdk-lib');
     const { Template } = await import('aws-cdk-lib/assertions');
     const { PhoneValidationStack } = await import('../../lib/service-stack');
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], classificationProvider: 'twilio' } });
+    const app = new App({ context: { ...TEMPLATE_CONTEXT, classificationProvider: 'twilio' } });
     const template = Template.fromStack(new PhoneValidationStack(app, 'TwilioStack', { env: { account: '111111111111', region: 'us-east-1' } }));
     template.resourceCountIs('AWS::SecretsManager::Secret', 3); // Twilio + the spam device-lab token + the cursor key
     const withSecret = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.TWILIO_SECRET_ARN);
@@ -84,7 +84,7 @@ describe('CloudFront download links', () => {
     const { Template } = await import('aws-cdk-lib/assertions');
     const { PhoneValidationStack } = await import('../../lib/service-stack');
     const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], downloadsPublicKey: pem } });
+    const app = new App({ context: { ...TEMPLATE_CONTEXT, downloadsPublicKey: pem } });
     const template = Template.fromStack(new PhoneValidationStack(app, 'CfStack', { env: { account: '111111111111', region: 'us-east-1' } }));
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({ DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'https-only', TrustedKeyGroups: Match.anyValue() }) }),

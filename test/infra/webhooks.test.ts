@@ -73,11 +73,15 @@ describe('webhook delivery infrastructure', () => {
       Threshold: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
+    // This stage's endpoints only: the Stage dimension the functions write (their STAGE).
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'EndpointsAutoDisabled',
       Namespace: 'PhoneValidation/Webhooks',
+      Dimensions: [{ Name: 'Stage', Value: 'context' }],
       Statistic: 'Sum',
       Threshold: 1,
     });
+    const consumer = Object.values(template.findResources('AWS::Lambda::Function')).find((f) => String(f.Properties.Description).startsWith('Webhooks: makes due'))!;
+    expect(consumer.Properties.Environment.Variables.STAGE).toBe('context');
   });
 });

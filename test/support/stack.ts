@@ -1,17 +1,26 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { PhoneValidationStack } from '../../lib/service-stack';
+import type { StageConfig } from '../../lib/stage-config';
+
+/** The stand-in console page the template tests ship (the built web/dist is the browser tests' and cdk.json's). */
+export const STAND_IN_PAGE = join(dirname(fileURLToPath(import.meta.url)), 'console-page');
+
+/**
+ * Context for a template-test synth: bundling skipped (`aws:cdk:bundling-stacks` empty; template
+ * tests check resources and properties, not esbuild output) and the stand-in console page.
+ */
+export const TEMPLATE_CONTEXT = { 'aws:cdk:bundling-stacks': [] as string[], consolePageDir: STAND_IN_PAGE };
 
 let cached: { stack: PhoneValidationStack; template: Template } | null = null;
 
-/**
- * Synthesizes the stack once per test file. Bundling is skipped (`aws:cdk:bundling-stacks` empty):
- * template tests check resources and properties, not esbuild output.
- */
+/** Synthesizes the stack once per test file, with TEMPLATE_CONTEXT. */
 export function synthStack(): { stack: PhoneValidationStack; template: Template } {
   if (cached) return cached;
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { ...TEMPLATE_CONTEXT } });
   const stack = new PhoneValidationStack(app, 'TestStack', { env: { account: '111111111111', region: 'us-east-1' } });
   const template = Template.fromStack(stack);
   cached = { stack, template };
@@ -30,9 +39,14 @@ export function nagErrors(context: Record<string, unknown> = {}): string[] {
   return [...nagged.get(key)!];
 }
 
-function nagFindings(context: Record<string, unknown>): string[] {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
-  new PhoneValidationStack(app, 'NagStack', { env: { account: '111111111111', region: 'us-east-1' } });
+/** cdk-nag's AwsSolutions errors over a synth of one stage configuration (options only a stage file sets). */
+export function nagErrorsFor(config: StageConfig): string[] {
+  return nagFindings({}, config);
+}
+
+function nagFindings(context: Record<string, unknown>, config?: StageConfig): string[] {
+  const app = new App({ context: { ...TEMPLATE_CONTEXT, ...context } });
+  new PhoneValidationStack(app, config?.stackName ?? 'NagStack', { env: { account: '111111111111', region: 'us-east-1' }, config });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   try {
     app.synth();
