@@ -180,12 +180,16 @@ async function readMultipart(body: Buffer, contentType: string): Promise<{ field
   return new Promise((resolve, reject) => {
     let parser: Busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { fileSize: MAX_CSV_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } });
+      // defParamCharset: a `filename="…"` in raw UTF-8, as RFC 7578 (4.2) has browsers and curl send
+      // it, is read as UTF-8 (busboy's default, latin1, turned 'Überblick.csv' into mojibake);
+      // `filename*=UTF-8''…` (RFC 5987) is decoded by the charset it names and wins over filename.
+      parser = busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: { fileSize: MAX_CSV_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } });
     } catch (error) {
       reject(new InvalidInput(`Malformed multipart body: ${(error as Error).message}`));
       return;
     }
-    const fields: Record<string, string> = {};
+    // The customer names the fields: a field named __proto__ or constructor is a field like any other.
+    const fields: Record<string, string> = Object.create(null) as Record<string, string>;
     let file: Buffer | null = null;
     let filename: string | null = null;
     let tooLarge = false;
