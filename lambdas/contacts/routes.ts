@@ -1,5 +1,5 @@
 import * as z from '../platform/zod';
-import { authErrors, byIdParams, ErrorEnvelope, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
+import { authErrors, byIdParams, ErrorEnvelope, freeFormObject, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 
 export const CONTACT_STATUSES = ['queued', 'processing', 'completed', 'failed', 'discarded'] as const;
@@ -10,7 +10,7 @@ export const CreateContactBody = z
   .object({
     phone: z.string({ error: 'phone is required and must be a string' }).check(z.minLength(1, 'phone must not be empty'), z.maxLength(64, 'phone must be at most 64 characters')),
     validation_tier: z.optional(z.string()).check(z.describe('standard (default) or max, case-insensitive')),
-    properties: z.optional(z.record(z.string(), z.unknown())).check(z.describe('free-form, echoed back unchanged; at most 16 KiB as JSON')),
+    properties: z.optional(freeFormObject('properties must be an object')).check(z.describe('free-form, echoed back unchanged, any keys; at most 16 KiB as JSON')),
     callback_url: z.optional(z.string().check(z.maxLength(2048))).check(z.describe('HTTPS URL that receives a signed POST when the result is ready')),
     callback_secret: z.optional(z.string().check(z.minLength(16), z.maxLength(256))).check(z.describe('HMAC-SHA256 key for the callback signature; required with callback_url')),
     idempotency_key: z.optional(z.string().check(z.minLength(1), z.maxLength(255))).check(z.describe('scoped per organization and API key')),
@@ -21,7 +21,7 @@ const contactBase = {
   id: z.string().check(z.uuid()),
   organization_id: z.string().check(z.uuid()),
   phone: z.string().check(z.describe('E.164')),
-  properties: z.record(z.string(), z.unknown()),
+  properties: freeFormObject('properties must be an object'),
   status: z.enum(CONTACT_STATUSES),
   service_status: z.nullable(z.string()),
   error_message: z.nullable(z.string()),

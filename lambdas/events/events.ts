@@ -2,7 +2,7 @@ import { nowIso } from '../platform/clock';
 import { insertItem } from '../platform/table';
 import { fanOutToEndpoints } from '../webhooks/fan-out';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
-import { API_VERSION, newEventId, type EventEnvelope, type EventType } from './envelope';
+import { API_VERSION, newEventId, toStoredEvent, type EventEnvelope, type EventType } from './envelope';
 
 // The one module every feature emits events through. An event is recorded in the table first,
 // then one delivery record per subscribed active endpoint, then a queue message per delivery; a
@@ -36,7 +36,7 @@ export async function publishEvent(ports: DeliveryPorts, organizationId: string,
     gsi1pk: `ORG#${organizationId}#EVENTS`,
     gsi1sk: `${event.created_at}#${event.id}`,
     organization_id: organizationId,
-    ...event,
+    ...toStoredEvent(event),
   });
   await fanOutToEndpoints(ports, organizationId, event);
 }

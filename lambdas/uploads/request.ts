@@ -2,6 +2,7 @@ import type Busboy from 'busboy';
 import * as z from '../platform/zod';
 import { InvalidInput, TooLarge } from '../platform/domain-errors';
 import { describeZodError } from '../platform/http/validation';
+import { freeFormObject } from '../platform/http/common-schemas';
 import { csvLine } from './csv';
 import { MAX_NUMBERS, MAX_PHONE_COLUMNS, type ColumnMapping, type Tier } from './plan';
 
@@ -26,7 +27,7 @@ export const JsonUploadBody = z
     skip_mobile_lookup: z.optional(z.boolean()),
     validation_tier: z.optional(tierSchema),
     phone_numbers: z.optional(z.array(z.string({ error: 'phone_numbers must be an array of strings' }))),
-    contacts: z.optional(z.array(z.record(z.string(), z.unknown()), { error: 'contacts must be an array of objects' })),
+    contacts: z.optional(z.array(freeFormObject('contacts must be an array of objects'), { error: 'contacts must be an array of objects' })),
     phone_column: z.optional(column),
     phone_columns: z.optional(z.array(column)),
     full_name_column: z.optional(column),

@@ -1,4 +1,13 @@
 import * as z from '../zod';
+import { isJsonObject } from '../json-text';
+
+/**
+ * A free-form JSON object from a customer, passed on as parsed: every key kept as an own key,
+ * `__proto__` and `constructor` included (z.record copies into a new object by assignment, which
+ * drops `__proto__`). Documented as an object with any properties.
+ */
+export const freeFormObject = (error: string) =>
+  z.custom<Record<string, unknown>>(isJsonObject, { error }).check(z.meta({ type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} } as Record<string, unknown>));
 
 export const ErrorEnvelope = z
   .object({ detail: z.union([z.string(), z.record(z.string(), z.unknown())]) })
