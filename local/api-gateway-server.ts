@@ -44,6 +44,12 @@ export interface LocalApiOptions {
    */
   maxInFlightBodyBytes?: number;
   /**
+   * How much of a streamed body past the limit is read and thrown away before its 413 goes out
+   * (default 64 MB or 10 s, whichever comes first): a client still sending when the server closes
+   * sees a reset, not the answer.
+   */
+  overLimitDiscard?: { bytes: number; ms: number };
+  /**
    * Requests outside the API's routes (the console's pages, its sign-in and its API): answers and
    * returns true, or returns false to let the API answer. Called before the body is read.
    */
@@ -137,7 +143,7 @@ async function respond(options: LocalApiOptions, req: IncomingMessage, res: Serv
     // A streamed (chunked) body that grew past the limit: nothing of it is kept, so it holds no
     // share of the budget while the rest is discarded.
     release();
-    return refuseOverLimit(req, res, tooLarge(`Request body exceeds API Gateway's limit of ${options.maxBodyBytes} bytes`));
+    return refuseOverLimit(req, res, tooLarge(`Request body exceeds API Gateway's limit of ${options.maxBodyBytes} bytes`), options.overLimitDiscard);
   }
 
   const { match } = matchRoute(options.routes, method, url.pathname);
@@ -196,8 +202,8 @@ export async function readBody(req: IncomingMessage, max: number): Promise<Buffe
  * Answers a body that grew past the limit (`readBody` gave null): the rest is discarded first, then
  * the answer goes out and the connection is not reused.
  */
-export async function refuseOverLimit(req: IncomingMessage, res: ServerResponse, result: APIGatewayProxyStructuredResultV2): Promise<void> {
-  await discardRest(req);
+export async function refuseOverLimit(req: IncomingMessage, res: ServerResponse, result: APIGatewayProxyStructuredResultV2, limit = DISCARD_LIMIT): Promise<void> {
+  await discardRest(req, limit);
   if (res.headersSent || res.destroyed) return;
   send(res, { ...result, headers: { ...result.headers, connection: 'close' } });
 }

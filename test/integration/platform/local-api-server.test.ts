@@ -146,6 +146,37 @@ describe('local API server bodies', () => {
   });
 });
 
+describe('local API server: a streamed body past the limit that never ends', () => {
+  it('is discarded only up to the bound, then answered 413 and cut', async () => {
+    const bounded = await startLocalApi({ routes: [route], functions, port: 0, host: '127.0.0.1', maxBodyBytes: 1024, overLimitDiscard: { bytes: 64 * 1024, ms: 60_000 } });
+    try {
+      const port = Number(new URL(bounded.url).port);
+      const answer = await new Promise<string>((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        let received = '';
+        let writing = true;
+        socket.on('data', (d) => {
+          received += d.toString();
+          writing = false;
+        });
+        socket.on('error', () => undefined); // the server cuts it while it still sends
+        socket.on('close', () => resolve(received));
+        socket.write('POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n');
+        const chunk = Buffer.concat([Buffer.from('1000\r\n'), Buffer.alloc(0x1000, 0x62), Buffer.from('\r\n')]);
+        // Sends until the answer arrives (never the terminating chunk): without the bound this never ends.
+        const pump = () => {
+          while (writing && !socket.destroyed) if (!socket.write(chunk)) return void socket.once('drain', pump);
+        };
+        pump();
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toContain("Request body exceeds API Gateway's limit of 1024 bytes");
+    } finally {
+      await bounded.close();
+    }
+  });
+});
+
 describe('local API server memory bound', () => {
   it('holds at most maxInFlightBodyBytes of bodies: a request over the budget waits until earlier ones are answered', async () => {
     const started: string[] = [];
