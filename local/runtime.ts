@@ -73,8 +73,8 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
   // One instance per data folder: the lock is taken before anything in the folder is opened, and
   // the operating system drops it with this process however it ends (docs/architecture.md).
   const lock: InstanceLock | null = options.dataDir ? await acquireInstanceLock(options.dataDir) : null;
-  if (options.dataDir) removeLegacyRuntimeFile(options.dataDir);
   try {
+    if (options.dataDir) removeLegacyRuntimeFile(options.dataDir);
     const secret = external ? undefined : localStoreSecret(options.dataDir);
     if (!external) {
       dynamo = await startEmbeddedDynamo(options.dataDir ? join(options.dataDir, 'dynamodb') : null);
