@@ -1,7 +1,9 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ensureTable, startEmbeddedDynamo } from '../local/embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3 } from '../local/embedded-s3';
-import { dataDirFromEnv, localStoreSecret, LOCAL_RESOURCES, readRuntimeState } from '../local/environment';
+import { dataDirFromEnv, localStoreSecret, LOCAL_RESOURCES } from '../local/environment';
+import { waitForServingInstance } from '../local/instance-lock';
+import { adoptSharedSettings } from '../local/instance-settings';
 import { join } from 'node:path';
 import { ADMIN_COMMANDS, AdminUsageError } from './admin-commands';
 import { reloadConfig } from '../lambdas/platform/config';
@@ -43,7 +45,13 @@ async function main(): Promise<number> {
     console.error(`${(error as Error).message}\n\n${command}: ${spec.usage}`);
     return 2;
   }
-  const local = await connect(values.table as string | undefined, values.stack as string | undefined);
+  let local: { close(): Promise<void> } | null;
+  try {
+    local = await connect(values.table as string | undefined, values.stack as string | undefined);
+  } catch (error) {
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
   // The CLI is a composition root too: it has just pointed the environment at the store.
   reloadConfig();
   try {
@@ -85,8 +93,13 @@ async function connect(table: string | undefined, stack: string | undefined): Pr
   process.env.TABLE_NAME ??= LOCAL_RESOURCES.table;
   process.env.FILES_BUCKET ??= LOCAL_RESOURCES.buckets.files;
   process.env.SCREENSHOTS_BUCKET ??= LOCAL_RESOURCES.buckets.screenshots;
-  const running = readRuntimeState(dataDir);
+  // An instance runs on this folder exactly when its lock is held (local/instance-lock.ts, the rule
+  // `npm start` uses); it tells where its store is and the settings its jobs run with.
+  const running = await waitForServingInstance(dataDir);
+  if (running?.state === 'starting') throw new Error(`the instance (pid ${running.pid}) on ${dataDir} is still starting; try again once it serves`);
   if (running) {
+    // Jobs run as the instance's own would (WEBHOOKS_ALLOW_LOOPBACK and the like); secrets stay the shell's.
+    adoptSharedSettings(process.env, running.settings ?? {});
     process.env.AWS_ENDPOINT_URL_DYNAMODB = running.dynamoEndpoint;
     process.env.AWS_ENDPOINT_URL_S3 = running.s3Endpoint;
     process.env.S3_FORCE_PATH_STYLE = 'true';

@@ -1,4 +1,5 @@
-import { dataDirFromEnv, readRuntimeState } from '../local/environment';
+import { dataDirFromEnv } from '../local/environment';
+import { InstanceLockedError } from '../local/instance-lock';
 import { startRuntime, type Runtime } from '../local/runtime';
 import { markDemoKeyShown } from '../local/seed';
 import { AWS_LIMITS } from '../local/api-gateway-server';
@@ -12,15 +13,10 @@ const dataDir = dataDirFromEnv();
 const maxBodyBytes = Number(process.env.LOCAL_MAX_BODY_BYTES ?? AWS_LIMITS.httpApiBodyBytes);
 const maxPayloadBytes = Number(process.env.LOCAL_MAX_PAYLOAD_BYTES ?? AWS_LIMITS.lambdaPayloadBytes);
 
-const running = readRuntimeState(dataDir);
-if (running) {
-  console.error(`Another instance (pid ${running.pid}) is already serving ${running.apiUrl} from ${dataDir}.`);
-  console.error('Stop it first, or set DATA_DIR to use a different data folder.');
-  process.exit(1);
-}
-
 /** What to do about a start that failed, in one line (the common causes are the operator's to fix). */
 async function startFailure(error: unknown): Promise<string> {
+  // The data folder's lock is held: by a live instance only (it dies with its process).
+  if (error instanceof InstanceLockedError) return `${error.message} Stop it first, or set DATA_DIR to use a different data folder.`;
   const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const keyNote = 'If no API key has been shown yet, the next successful start shows one.';
   // The API's port, or the file store's default one (PORT + 1): either way, a PORT whose pair is free.

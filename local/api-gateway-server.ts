@@ -44,6 +44,12 @@ export interface LocalApiOptions {
    */
   maxInFlightBodyBytes?: number;
   /**
+   * How much of a streamed body past the limit is read and thrown away before its 413 goes out
+   * (default 64 MB or 10 s, whichever comes first): a client still sending when the server closes
+   * sees a reset, not the answer.
+   */
+  overLimitDiscard?: { bytes: number; ms: number };
+  /**
    * Requests outside the API's routes (the console's pages, its sign-in and its API): answers and
    * returns true, or returns false to let the API answer. Called before the body is read.
    */
@@ -122,18 +128,23 @@ async function handle(options: LocalApiOptions, budget: ByteBudget, req: Incomin
   const chunked = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined;
   const release = await budget.acquire(chunked ? options.maxBodyBytes : declared);
   try {
-    await respond(options, req, res);
+    await respond(options, req, res, release);
   } finally {
     release();
   }
 }
 
-async function respond(options: LocalApiOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function respond(options: LocalApiOptions, req: IncomingMessage, res: ServerResponse, release: () => void): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://local');
   const method = (req.method ?? 'GET').toUpperCase();
   if (options.prelude && (await options.prelude(req, res, url))) return;
   const body = await readBody(req, options.maxBodyBytes);
-  if (!body) return send(res, tooLarge(`Request body exceeds API Gateway's limit of ${options.maxBodyBytes} bytes`));
+  if (!body) {
+    // A streamed (chunked) body that grew past the limit: nothing of it is kept, so it holds no
+    // share of the budget while the rest is discarded.
+    release();
+    return refuseOverLimit(req, res, tooLarge(`Request body exceeds API Gateway's limit of ${options.maxBodyBytes} bytes`), options.overLimitDiscard);
+  }
 
   const { match } = matchRoute(options.routes, method, url.pathname);
   const fn: ApiFunctionName = match ? match.route.fn : 'platform';
@@ -153,7 +164,9 @@ async function respond(options: LocalApiOptions, req: IncomingMessage, res: Serv
 /**
  * The body in one buffer. With a Content-Length (the HTTP parser guarantees the body is exactly
  * that long) the bytes are copied once into a buffer of that size, instead of being held twice by
- * a chunk list and its concatenation. Null when the body exceeds `max`.
+ * a chunk list and its concatenation. Null when the body exceeds `max`: what was kept is dropped,
+ * and the rest is read and discarded (see discardRest) so the 413 reaches the client instead of a
+ * reset connection.
  */
 export async function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
   const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
@@ -163,17 +176,69 @@ export async function readBody(req: IncomingMessage, max: number): Promise<Buffe
     for await (const chunk of req) offset += (chunk as Buffer).copy(body, offset);
     return offset === declared ? body : body.subarray(0, offset);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > max) {
-      req.destroy();
-      return null;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= max) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', reject);
+      chunks.length = 0;
+      resolve(null);
+    };
+    const onEnd = () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', reject);
+  });
+}
+
+/**
+ * Answers a body that grew past the limit (`readBody` gave null): the rest is discarded first, then
+ * the answer goes out and the connection is not reused.
+ */
+export async function refuseOverLimit(req: IncomingMessage, res: ServerResponse, result: APIGatewayProxyStructuredResultV2, limit = DISCARD_LIMIT): Promise<void> {
+  await discardRest(req, limit);
+  if (res.headersSent || res.destroyed) return;
+  send(res, { ...result, headers: { ...result.headers, connection: 'close' } });
+}
+
+/** How much of an over-limit body is read and thrown away so its 413 can be answered on a clean connection. */
+const DISCARD_LIMIT = { bytes: 64 * 1024 * 1024, ms: 10_000 };
+
+/**
+ * Reads the rest of a refused body without keeping it, then resolves: a server that answers and
+ * closes while the client is still sending resets the connection, and the client sees the reset,
+ * not the 413. Bounded: past DISCARD_LIMIT's bytes or time the answer goes out anyway.
+ */
+export function discardRest(req: IncomingMessage, limit = DISCARD_LIMIT): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let discarded = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('close', done);
+      req.off('error', done);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > limit.bytes) done();
+    };
+    const timer = setTimeout(done, limit.ms);
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('close', done);
+    req.once('error', done);
+    req.resume();
+  });
 }
 
 export function toEvent(

@@ -4,6 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import type { Configuration, errors as OidcErrors } from 'oidc-provider';
 import { oidcAdapter } from './console-oidc-store';
+import { LoginThrottle } from './login-throttle';
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK, type JWTPayload } from 'jose';
 
 // The local stand-in for Cognito's hosted sign-in: an OpenID Connect provider (panva's
@@ -38,9 +39,10 @@ export interface ConsoleOidc {
   verifyAccessToken(token: string): Promise<JWTPayload>;
 }
 
-export function startConsoleOidc(options: { origin: string; logins: ConsoleLogin[]; keys: OidcKeys; sessionsFile?: string | null }): ConsoleOidc {
+export function startConsoleOidc(options: { origin: string; logins: ConsoleLogin[]; keys: OidcKeys; sessionsFile?: string | null; throttle?: LoginThrottle }): ConsoleOidc {
   const issuer = `${options.origin}/oidc`;
   const byId = new Map(options.logins.map((l) => [l.userId, l]));
+  const throttle = options.throttle ?? new LoginThrottle();
   const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...publicJwk } = options.keys.signing;
   const jwks = createLocalJWKSet({ keys: [publicJwk] });
   const configuration: Configuration = {
@@ -104,10 +106,21 @@ export function startConsoleOidc(options: { origin: string; logins: ConsoleLogin
     if (req.method === 'POST' && url.pathname.endsWith('/login')) {
       const form = new URLSearchParams((await readSmall(req)).toString('utf8'));
       const email = (form.get('email') ?? '').trim().toLowerCase();
+      const address = req.socket.remoteAddress ?? 'unknown';
+      const now = Date.now();
+      // Checked before the password: while refused, a right guess is refused too.
+      const verdict = throttle.check(email, address, now);
+      if (!verdict.allowed) {
+        const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
+        const message = `Too many failed sign-ins ${verdict.reason === 'account' ? 'for this account' : 'from this address'}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+        return html(res, 429, loginPage(uid, email, message), { 'retry-after': String(verdict.retryAfterSeconds) });
+      }
       const login = options.logins.find((l) => l.email.toLowerCase() === email);
       if (!login || !sameSecret(form.get('password') ?? '', login.password)) {
+        throttle.failed(email, address, now);
         return html(res, 401, loginPage(uid, email, 'Wrong email or password.'));
       }
+      throttle.succeeded(email);
       await provider.interactionFinished(req, res, { login: { accountId: login.userId } }, { mergeWithLastSubmission: false });
       return;
     }
@@ -192,9 +205,10 @@ ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
   );
 }
 
-function html(res: ServerResponse, status: number, body: string): void {
+function html(res: ServerResponse, status: number, body: string, extraHeaders: Record<string, string> = {}): void {
   const nonce = /data-nonce="([^"]+)"/.exec(body)?.[1] ?? '';
   res.writeHead(status, {
+    ...extraHeaders,
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
     'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { consoleApi as consoleApiFor } from '../lambdas/functions/http/console-api';
 import type { Ports } from '../lambdas/composition/ports';
 import { withLogContext } from '../lambdas/platform/logger';
-import { readBody, send, toEvent } from './api-gateway-server';
+import { readBody, refuseOverLimit, send, toEvent } from './api-gateway-server';
 import { CONSOLE_CLIENT_ID, CONSOLE_SCOPE, startConsoleOidc, type ConsoleOidc } from './console-oidc';
 import { serveConsoleFile } from './console-static';
 import type { ConsoleAccounts } from './console-seed';
@@ -41,7 +41,7 @@ export function createConsoleLayer(options: { maxBodyBytes: number; ports: Ports
   async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
     const body = await readBody(req, options.maxBodyBytes);
-    if (!body) return send(res, { statusCode: 413, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: `Request body exceeds ${options.maxBodyBytes} bytes` }) });
+    if (!body) return refuseOverLimit(req, res, { statusCode: 413, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: `Request body exceeds ${options.maxBodyBytes} bytes` }) });
     const authorization = req.headers.authorization ?? '';
     const token = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
     if (!token) return send(res, unauthorized('Sign in to use the console'));

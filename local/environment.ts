@@ -9,13 +9,6 @@ export const LOCAL_RESOURCES = {
   buckets: { files: 'phone-validation-files', screenshots: 'phone-validation-screenshots' },
 };
 
-export interface RuntimeState {
-  pid: number;
-  apiUrl: string;
-  dynamoEndpoint: string;
-  s3Endpoint: string;
-}
-
 export const dataDirFromEnv = (): string => resolve(process.env.DATA_DIR ?? '.data');
 
 /**
@@ -70,21 +63,10 @@ export function localStoreSecret(dataDir: string | null): SigningSecret {
   return { accessKeyId: 'S3RVER', secretAccessKey: secret };
 }
 
-export function writeRuntimeState(dataDir: string, state: RuntimeState): void {
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(join(dataDir, 'runtime.json'), JSON.stringify(state, null, 2));
-}
-
-export function readRuntimeState(dataDir: string): RuntimeState | null {
-  try {
-    const state = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as RuntimeState;
-    process.kill(state.pid, 0); // throws when that process is gone
-    return state;
-  } catch {
-    return null;
-  }
-}
-
-export function clearRuntimeState(dataDir: string): void {
+/**
+ * Removes the `runtime.json` earlier versions wrote (a pid they trusted to tell whether an instance
+ * ran): the instance lock (local/instance-lock.ts) is what tells now, and the file would only mislead.
+ */
+export function removeLegacyRuntimeFile(dataDir: string): void {
   rmSync(join(dataDir, 'runtime.json'), { force: true });
 }

@@ -5,7 +5,9 @@ import { localCursorSecret } from './cursor-secret';
 import { startLocalApi, type LocalApi } from './api-gateway-server';
 import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from './embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3, type EmbeddedS3 } from './embedded-s3';
-import { applyLocalEnvironment, clearRuntimeState, localStoreSecret, LOCAL_RESOURCES, writeRuntimeState } from './environment';
+import { applyLocalEnvironment, localStoreSecret, LOCAL_RESOURCES, removeLegacyRuntimeFile } from './environment';
+import { acquireInstanceLock, type InstanceLock } from './instance-lock';
+import { sharedSettings } from './instance-settings';
 import { apiFunctions } from './functions';
 import { WORKER_STARTERS, type LocalWorker } from './workers';
 import { ensureDemoAccount, type DemoAccount } from './seed';
@@ -68,8 +70,12 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
   let s3: EmbeddedS3 | null = null;
   let api: LocalApi | null = null;
   let root: LocalRoot | null = null;
-  const secret = external ? undefined : localStoreSecret(options.dataDir);
+  // One instance per data folder: the lock is taken before anything in the folder is opened, and
+  // the operating system drops it with this process however it ends (docs/architecture.md).
+  const lock: InstanceLock | null = options.dataDir ? await acquireInstanceLock(options.dataDir) : null;
   try {
+    if (options.dataDir) removeLegacyRuntimeFile(options.dataDir);
+    const secret = external ? undefined : localStoreSecret(options.dataDir);
     if (!external) {
       dynamo = await startEmbeddedDynamo(options.dataDir ? join(options.dataDir, 'dynamodb') : null);
       const s3Dir = options.dataDir ? join(options.dataDir, 's3') : join(await tempDir(), 's3');
@@ -105,7 +111,7 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
     if (consoleAccounts) consoleLayer.attach(api.url, consoleAccounts);
     const workers: LocalWorker[] = [];
     for (const start of WORKER_STARTERS) workers.push(await start(ports));
-    if (options.dataDir) writeRuntimeState(options.dataDir, { pid: process.pid, apiUrl: api.url, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3 });
+    lock?.publish({ apiUrl: api.url, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3, settings: sharedSettings(process.env) });
 
     const running = { api, dynamo, s3, root };
     return {
@@ -121,9 +127,9 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
         await running.api.close();
         for (const worker of workers.reverse()) await worker.stop();
         await running.root.stop();
-        if (options.dataDir) clearRuntimeState(options.dataDir);
         await running.s3?.close();
         await running.dynamo?.close();
+        await lock?.release();
       },
     };
   } catch (error) {
@@ -131,6 +137,7 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
     await root?.stop();
     await s3?.close();
     await dynamo?.close();
+    await lock?.release();
     throw error;
   }
 }

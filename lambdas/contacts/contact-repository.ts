@@ -4,6 +4,7 @@ import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
 import { deleteIfStatus, transitionStatus } from '../platform/status-transition';
 import * as z from '../platform/zod';
+import { fromJsonText, toJsonText } from '../platform/json-text';
 import { readEntity } from '../platform/table-read';
 import type { ContactRecord, ContactStatus } from './contact';
 import { StoredSecretSchema } from '../webhooks/secret-sealer';
@@ -30,7 +31,8 @@ const contactSchema: z.ZodMiniType<ContactRecord> = z.looseObject({
   organization_id: z.string(),
   api_key_id: z.string(),
   phone: z.string(),
-  properties: z.record(z.string(), z.unknown()),
+  // JSON text (platform/json-text.ts); a map in items written before.
+  properties: z.pipe(z.union([z.string(), z.record(z.string(), z.unknown())]), z.transform((v) => fromJsonText<Record<string, unknown>>(v))),
   status: z.enum(['creating', 'queued', 'processing', 'completed', 'failed', 'discarded']),
   validation_tier: z.enum(['standard', 'max']),
   credits_charged: z.number(),
@@ -52,7 +54,7 @@ const RECOVERY_PK = 'RECOVER#Contact';
 
 /** Writes a new contact; false when one with this id exists already. */
 export async function insertContact(contact: ContactRecord, staleAt: string): Promise<boolean> {
-  return insertItem('Contact', { ...contactKey(contact.id), ...indexKeys(contact), gsi3pk: RECOVERY_PK, gsi3sk: `${staleAt}#${contact.id}`, ...contact });
+  return insertItem('Contact', { ...contactKey(contact.id), ...indexKeys(contact), gsi3pk: RECOVERY_PK, gsi3sk: `${staleAt}#${contact.id}`, ...contact, properties: toJsonText(contact.properties) });
 }
 
 /** Removes a contact that never became visible (its creation was refused). */

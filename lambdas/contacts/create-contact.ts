@@ -155,7 +155,7 @@ export async function recoverCreatingContacts(createdBeforeIso?: string): Promis
   let resumed = 0;
   let removed = 0;
   for (const contact of await claimStaleCreating(nowMs(), CREATING_BOUND_MS, createdBeforeIso)) {
-    const charged = await chargeOf(contact.organization_id, `contact:${contact.id}`);
+    const charged = await chargeOf(contact.organization_id, `contact:${contact.id}`, contact.id);
     if (charged) {
       const principal = { organizationId: contact.organization_id, apiKeyId: contact.api_key_id } as Principal;
       // The secret as stored (sealed): recovery never needs to open it.

@@ -1,5 +1,5 @@
 import * as z from '../platform/zod';
-import { authErrors, timestamp, byIdParams, StringError, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
+import { authErrors, timestamp, byIdParams, StringError, freeFormObject, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
 import { AnswerIntent, IdentityBand, ServiceStatus } from '../classification/schemas';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-key';
 import type { RouteSpec } from '../platform/http/route-spec';
@@ -12,7 +12,7 @@ export const CreateContactBody = z
   .strictObject({
     phone: z.string({ error: 'phone is required and must be a string' }).check(z.minLength(1, 'phone must not be empty'), z.maxLength(64, 'phone must be at most 64 characters')),
     validation_tier: z.optional(z.string()).check(z.describe('standard (default) or max, case-insensitive')),
-    properties: z.optional(z.record(z.string(), z.unknown())).check(z.describe('free-form, echoed back unchanged; at most 16 KiB as JSON')),
+    properties: z.optional(freeFormObject('properties must be an object')).check(z.describe('free-form, echoed back unchanged, any keys; at most 16 KiB as JSON')),
     callback_url: z.optional(z.string().check(z.maxLength(2048))).check(z.describe('HTTPS URL that receives a signed POST when the result is ready')),
     callback_secret: z.optional(z.string().check(z.minLength(16), z.maxLength(256))).check(z.describe('HMAC-SHA256 key for the callback signature; required with callback_url')),
     idempotency_key: z.optional(z.string().check(z.minLength(1), z.maxLength(255))).check(z.describe('scoped per organization and API key')),
@@ -23,7 +23,7 @@ const contactBase = {
   id: z.string().check(z.uuid()),
   organization_id: z.string().check(z.uuid()),
   phone: z.string().check(z.describe('E.164')),
-  properties: z.record(z.string(), z.unknown()),
+  properties: freeFormObject('properties must be an object'),
   status: z.enum(CONTACT_STATUSES),
   error_message: z.nullable(z.string()),
   message: z.nullable(z.string()),

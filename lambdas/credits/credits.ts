@@ -82,7 +82,7 @@ export async function debit(
   orgId: string,
   changeId: string,
   amount: number,
-  meta: { reason: string; resourceId?: string; neverCharged?: boolean },
+  meta: { reason: string; resourceId: string; neverCharged?: boolean },
 ): Promise<ChargeResult> {
   // `neverCharged`: the caller created the resource this change pays for in this very call (a
   // conditional insert of a new id succeeded), so no earlier attempt can have charged it and the
@@ -123,11 +123,11 @@ export async function refund(
   orgId: string,
   refundChangeId: string,
   debitChangeId: string,
-  meta: { reason: string; resourceId?: string; amount?: number },
+  meta: { reason: string; resourceId: string; amount?: number },
 ): Promise<ChargeResult | null> {
   const existing = await getLedgerEntry(orgId, refundChangeId);
   if (existing) return fromLedger(existing, true);
-  const charged = await chargeOf(orgId, debitChangeId);
+  const charged = await chargeOf(orgId, debitChangeId, meta.resourceId);
   if (!charged) return null;
   const taken = partOf(charged.split, meta.amount);
   const details = { ...meta, refunds: debitChangeId };
@@ -151,14 +151,15 @@ export async function refund(
 
 /**
  * What change `changeId` took or gave, or null when it was never applied: the ledger entry, or a
- * change applied to the pools whose ledger entry a crash prevented (recorded now). Recovery jobs
- * ask this, never the ledger alone.
+ * change applied to the pools whose ledger entry a crash prevented (recorded now, naming
+ * `resourceId`, the upload or contact it paid for, like every other entry). Recovery jobs ask
+ * this, never the ledger alone.
  */
-export async function chargeOf(orgId: string, changeId: string): Promise<ChargeResult | null> {
+export async function chargeOf(orgId: string, changeId: string, resourceId: string): Promise<ChargeResult | null> {
   const entry = await getLedgerEntry(orgId, changeId);
   if (entry) return fromLedger(entry, true);
   const item = await getBalanceItem(orgId);
-  return item ? alreadyApplied(orgId, changeId, item, 'debit', { reason: 'debit (recorded after an interruption)' }) : null;
+  return item ? alreadyApplied(orgId, changeId, item, 'debit', { reason: 'debit (recorded after an interruption)', resourceId }) : null;
 }
 
 /** The change is on the balance item (applied, ledger not yet written): record it; or in the ledger. */

@@ -44,7 +44,7 @@ async function recoverOne(ports: UploadPorts, upload: UploadRecord, summary: Upl
   switch (upload.status) {
     case 'charging': {
       // The balance's in-flight changes count too: a debit applied but not yet in the ledger.
-      const charge = await chargeOf(upload.organization_id, `upload:${upload.id}`);
+      const charge = await chargeOf(upload.organization_id, `upload:${upload.id}`, upload.id);
       if (charge) {
         await becomeReady(ports, upload, charge.amount);
         await ports.workflow(upload.id);

@@ -2,6 +2,7 @@ import type Busboy from 'busboy';
 import * as z from '../platform/zod';
 import { InvalidInput, TooLarge } from '../platform/domain-errors';
 import { describeZodError } from '../platform/http/validation';
+import { freeFormObject } from '../platform/http/common-schemas';
 import { csvLine } from './csv';
 import { MAX_NUMBERS, MAX_PHONE_COLUMNS, type ColumnMapping, type Tier } from './plan';
 
@@ -26,7 +27,7 @@ export const JsonUploadBody = z
     skip_mobile_lookup: z.optional(z.boolean()),
     validation_tier: z.optional(tierSchema),
     phone_numbers: z.optional(z.array(z.string({ error: 'phone_numbers must be an array of strings' }))),
-    contacts: z.optional(z.array(z.record(z.string(), z.unknown()), { error: 'contacts must be an array of objects' })),
+    contacts: z.optional(z.array(freeFormObject('contacts must be an array of objects'), { error: 'contacts must be an array of objects' })),
     phone_column: z.optional(column),
     phone_columns: z.optional(z.array(column)),
     full_name_column: z.optional(column),
@@ -180,12 +181,16 @@ async function readMultipart(body: Buffer, contentType: string): Promise<{ field
   return new Promise((resolve, reject) => {
     let parser: Busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { fileSize: MAX_CSV_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } });
+      // defParamCharset: a `filename="…"` in raw UTF-8, as RFC 7578 (4.2) has browsers and curl send
+      // it, is read as UTF-8 (busboy's default, latin1, turned 'Überblick.csv' into mojibake);
+      // `filename*=UTF-8''…` (RFC 5987) is decoded by the charset it names and wins over filename.
+      parser = busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: { fileSize: MAX_CSV_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } });
     } catch (error) {
       reject(new InvalidInput(`Malformed multipart body: ${(error as Error).message}`));
       return;
     }
-    const fields: Record<string, string> = {};
+    // The customer names the fields: a field named __proto__ or constructor is a field like any other.
+    const fields: Record<string, string> = Object.create(null) as Record<string, string>;
     let file: Buffer | null = null;
     let filename: string | null = null;
     let tooLarge = false;

@@ -1,4 +1,5 @@
 import { randomHex } from '../platform/ids';
+import { fromJsonText, toJsonText } from '../platform/json-text';
 
 // The event envelope and vocabulary, apart from emitEvent so that delivery code can use them
 // without importing the emitter (which imports delivery code).
@@ -31,3 +32,15 @@ export interface EventEnvelope {
 }
 
 export const newEventId = (): string => `evt_${randomHex(16)}`;
+
+/**
+ * An envelope as the table keeps it (event records, outbox entries): its `data` as JSON text, since
+ * it can carry customer keys (a contact's properties) the document client cannot store as a map
+ * (platform/json-text.ts).
+ */
+export type StoredEventEnvelope = Omit<EventEnvelope, 'data'> & { data: string };
+
+export const toStoredEvent = (event: EventEnvelope): StoredEventEnvelope => ({ ...event, data: toJsonText(event.data) });
+
+/** The envelope back; `data` is a map in what was stored before. */
+export const fromStoredEvent = (stored: StoredEventEnvelope | EventEnvelope): EventEnvelope => ({ ...stored, data: fromJsonText<Record<string, unknown>>(stored.data) });

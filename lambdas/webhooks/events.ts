@@ -2,7 +2,7 @@ import { nowIso } from '../platform/clock';
 import { insertItem } from '../platform/table';
 import { fanOutToEndpoints } from './fan-out';
 import type { DeliveryPorts } from './delivery-queue-port';
-import { API_VERSION, newEventId, type EventEnvelope, type EventType } from './envelope';
+import { API_VERSION, newEventId, toStoredEvent, type EventEnvelope, type EventType } from './envelope';
 
 // Events: a feature builds one (buildEvent), writes it into its own item's outbox with the change
 // that raises it (outbox.ts), then publishes it: the event is recorded in the table first, then one
@@ -25,7 +25,7 @@ export async function publishEvent(ports: DeliveryPorts, organizationId: string,
     gsi1pk: `ORG#${organizationId}#EVENTS`,
     gsi1sk: `${event.created_at}#${event.id}`,
     organization_id: organizationId,
-    ...event,
+    ...toStoredEvent(event),
   });
   await fanOutToEndpoints(ports, organizationId, event);
 }

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailed, queryItems, tableName } from '../platform/table';
 import { logger } from '../platform/logger';
-import type { EventEnvelope } from './envelope';
+import { fromStoredEvent, toStoredEvent, type EventEnvelope, type StoredEventEnvelope } from './envelope';
 import { publishEvent } from './events';
 import { enqueueCallback } from './fan-out';
 import type { DeliveryPorts } from './delivery-queue-port';
@@ -30,7 +30,7 @@ type Key = { pk: string; sk: string };
 export function outboxFields(key: Key, entries: readonly OutboxEntry[], at: string): Record<string, unknown> {
   if (entries.length === 0) return {};
   const fields: Record<string, unknown> = { gsi3pk: INDEX_PK, gsi3sk: `${at}#${key.pk}#${key.sk}` };
-  for (const entry of entries) fields[`${PREFIX}${entry.event.id}`] = entry;
+  for (const entry of entries) fields[`${PREFIX}${entry.event.id}`] = { ...entry, event: toStoredEvent(entry.event) };
   return fields;
 }
 
@@ -46,7 +46,8 @@ export async function flushOutbox(ports: DeliveryPorts, key: Key, item?: Record<
   const names = Object.keys(current).filter((k) => k.startsWith(PREFIX));
   if (names.length === 0) return 0;
   for (const name of names) {
-    const entry = current[name] as OutboxEntry;
+    const stored = current[name] as Omit<OutboxEntry, 'event'> & { event: StoredEventEnvelope | EventEnvelope };
+    const entry: OutboxEntry = { ...stored, event: fromStoredEvent(stored.event) };
     await publishEvent(ports, entry.organization_id, entry.event);
     if (entry.callback) await enqueueCallback(ports, { organizationId: entry.organization_id, url: entry.callback.url, secret: entry.callback.secret, event: entry.event });
   }

@@ -57,13 +57,13 @@ describe('upload crash states', () => {
   it('ready_for_processing with no execution: started again and completed', async () => {
     const org = await admin.createOrganization({ name: 'Ready', credits: 1000 });
     const upload = await uploadIn('ready_for_processing', org.id, '66666666-6666-4666-8666-666666666666');
-    await debit(org.id, `upload:${upload.id}`, 100, { reason: 'test' });
+    await debit(org.id, `upload:${upload.id}`, 100, { reason: 'test', resourceId: upload.id });
     // Changed an hour ago at most: restarted, not given up.
     const recent = { ...upload, updated_at: new Date(Date.now() - 10 * 60_000).toISOString() };
     const fresh = { ...recent, id: '66666666-6666-4666-8666-666666666667' };
     await putObject(filesBucket(), keys.original(fresh), csv, 'text/csv');
     await insertUpload(fresh, PAST);
-    await debit(org.id, `upload:${fresh.id}`, 100, { reason: 'test' });
+    await debit(org.id, `upload:${fresh.id}`, 100, { reason: 'test', resourceId: fresh.id });
     expect(await recoverUploads(service.runtime.ports)).toMatchObject({ restarted: 1, failed: 1 });
     await service.runtime.settleWorkflows();
     expect(await getUpload('66666666-6666-4666-8666-666666666667')).toMatchObject({ status: 'completed' });
@@ -75,7 +75,7 @@ describe('upload crash states', () => {
   it('processing past its bound: failed, refunded once, announced', async () => {
     const org = await admin.createOrganization({ name: 'Stalled', credits: 1000 });
     const upload = await uploadIn('processing', org.id, '77777777-7777-4777-8777-777777777777');
-    await debit(org.id, `upload:${upload.id}`, 100, { reason: 'test' });
+    await debit(org.id, `upload:${upload.id}`, 100, { reason: 'test', resourceId: upload.id });
     const before = await getBalance(org.id);
     await Promise.all([recoverUploads(service.runtime.ports), recoverUploads(service.runtime.ports)]);
     expect(await getUpload(upload.id)).toMatchObject({ status: 'failed', credits_charged: 100, credits_refunded: 100 });
@@ -112,7 +112,7 @@ describe('contact crash states', () => {
     const uncharged = draft(org.id, '99999999-9999-4999-8999-999999999999');
     await insertContact(charged, PAST);
     await insertContact(uncharged, PAST);
-    await debit(org.id, `contact:${charged.id}`, 1, { reason: 'test' });
+    await debit(org.id, `contact:${charged.id}`, 1, { reason: 'test', resourceId: charged.id });
     expect(await recoverCreatingContacts()).toEqual({ resumed: 1, removed: 1 });
     expect(await getContact(charged.id)).toMatchObject({ status: 'queued', credits_charged: 1 });
     expect(await getContact(uncharged.id)).toBeNull();

@@ -1,4 +1,13 @@
 import * as z from '../zod';
+import { isJsonObject } from '../json-text';
+
+/**
+ * A free-form JSON object from a customer, passed on as parsed: every key kept as an own key,
+ * `__proto__` and `constructor` included (z.record copies into a new object by assignment, which
+ * drops `__proto__`). Documented as an object with any properties.
+ */
+export const freeFormObject = (error: string) =>
+  z.custom<Record<string, unknown>>(isJsonObject, { error }).check(z.meta({ type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} } as Record<string, unknown>));
 
 /** An ISO 8601 UTC timestamp, as every `*_at` field is (`format: date-time` in the document). */
 export const timestamp = z.string().check(z.meta({ format: 'date-time' }));

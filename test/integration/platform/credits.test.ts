@@ -10,7 +10,7 @@ describe('credits module against the embedded table', () => {
   it('200 parallel debits of 1 against a balance of 100 succeed exactly 100 times', async () => {
     const org = await admin.createOrganization({ name: 'Race', monthlyAllocation: 40, credits: 60 });
     const results = await Promise.allSettled(
-      Array.from({ length: 200 }, (_, i) => debit(org.id, `race:${i}`, 1, { reason: 'test' })),
+      Array.from({ length: 200 }, (_, i) => debit(org.id, `race:${i}`, 1, { reason: 'test', resourceId: `race-${i}` })),
     );
     const ok = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r) => r.status === 'rejected');
@@ -28,8 +28,8 @@ describe('credits module against the embedded table', () => {
     expect(await getBalance(org.id)).toEqual({ total: 7, subscription: 0, purchased: 7 });
 
     const [r1, r2] = await Promise.all([
-      refund(org.id, 'refund:upload:abc', 'upload:abc', { reason: 'failed' }),
-      refund(org.id, 'refund:upload:abc', 'upload:abc', { reason: 'failed' }),
+      refund(org.id, 'refund:upload:abc', 'upload:abc', { reason: 'failed', resourceId: 'abc' }),
+      refund(org.id, 'refund:upload:abc', 'upload:abc', { reason: 'failed', resourceId: 'abc' }),
     ]);
     expect([r1?.amount, r2?.amount]).toEqual([8, 8]);
     expect(await getBalance(org.id)).toEqual({ total: 15, subscription: 5, purchased: 10 });
@@ -38,7 +38,7 @@ describe('credits module against the embedded table', () => {
 
   it('refuses a debit larger than the balance and changes nothing', async () => {
     const org = await admin.createOrganization({ name: 'Poor', credits: 3 });
-    await expect(debit(org.id, 'big', 4, { reason: 'x' })).rejects.toBeInstanceOf(InsufficientCreditsError);
+    await expect(debit(org.id, 'big', 4, { reason: 'x', resourceId: 'big' })).rejects.toBeInstanceOf(InsufficientCreditsError);
     expect(await getBalance(org.id)).toEqual({ total: 3, subscription: 0, purchased: 3 });
     expect(await getLedgerEntry(org.id, 'big')).toBeNull();
   });
@@ -48,7 +48,7 @@ describe('credits module against the embedded table', () => {
     const { applyPoolDelta } = await import('../../../lambdas/credits/balance-repository');
     // The first attempt took the credits and died before writing its ledger entry.
     expect(await applyPoolDelta(org.id, 'upload:crash', { subscription: 0, purchased: -4 }, { kind: 'none' }, new Date().toISOString())).toBe(true);
-    const retry = await debit(org.id, 'upload:crash', 4, { reason: 'upload' });
+    const retry = await debit(org.id, 'upload:crash', 4, { reason: 'upload', resourceId: 'crash' });
     expect(retry.replayed).toBe(true);
     expect(await getBalance(org.id)).toEqual({ total: 6, subscription: 0, purchased: 6 });
     expect(await getLedgerEntry(org.id, 'upload:crash')).toMatchObject({ purchased_delta: -4 });
@@ -66,15 +66,27 @@ describe('credits module against the embedded table', () => {
     expect(cleared).toBeGreaterThanOrEqual(1);
     expect(Object.keys((await getBalanceItem(org.id))!.inflight)).toEqual(['upload:unrecorded']);
     // The unrecorded one is the upload's recovery's to record (chargeOf), which clears it too.
-    expect(await chargeOf(org.id, 'upload:unrecorded')).toMatchObject({ amount: 3 });
+    expect(await chargeOf(org.id, 'upload:unrecorded', 'unrecorded')).toMatchObject({ amount: 3 });
+    // Recorded by recovery, the entry names the resource it paid for like any other.
+    expect(await getLedgerEntry(org.id, 'upload:unrecorded')).toMatchObject({ kind: 'debit', purchased_delta: -3, resource_id: 'unrecorded' });
     expect(Object.keys((await getBalanceItem(org.id))!.inflight)).toEqual([]);
     expect(await getBalance(org.id)).toEqual({ total: 5, subscription: 0, purchased: 5 });
+  });
+
+  it('a refund of a debit a crash left unrecorded records both, each naming the resource', async () => {
+    const org = await admin.createOrganization({ name: 'Unrecorded refund', credits: 10 });
+    const { applyPoolDelta } = await import('../../../lambdas/credits/balance-repository');
+    expect(await applyPoolDelta(org.id, 'contact:c1', { subscription: 0, purchased: -2 }, { kind: 'none' }, new Date().toISOString())).toBe(true);
+    expect(await refund(org.id, 'refund:contact:c1', 'contact:c1', { reason: 'contact failed', resourceId: 'c1' })).toMatchObject({ amount: 2 });
+    expect(await getLedgerEntry(org.id, 'contact:c1')).toMatchObject({ kind: 'debit', purchased_delta: -2, resource_id: 'c1' });
+    expect(await getLedgerEntry(org.id, 'refund:contact:c1')).toMatchObject({ kind: 'refund', purchased_delta: 2, resource_id: 'c1', refunds_change_id: 'contact:c1' });
+    expect(await getBalance(org.id)).toEqual({ total: 10, subscription: 0, purchased: 10 });
   });
 
   it('replenishes the subscription pool once per billing period, capped', () => service.clock.run(async () => {
     const org = await admin.createOrganization({ name: 'Monthly', monthlyAllocation: 100 });
     await admin.setAllocation(org.id, 100, 150);
-    await debit(org.id, 'use', 30, { reason: 'x' });
+    await debit(org.id, 'use', 30, { reason: 'x', resourceId: 'use' });
     expect(await replenishIfDue(org.id)).toBe(false);
     const start = Date.now();
     service.clock.set(() => start + 32 * 86_400_000);
@@ -92,7 +104,7 @@ describe('billing period job', () => {
   it('replenishes every organization whose period ended, once', () => service.clock.run(async () => {
     const { runBillingPeriodJob } = await import('../../../lambdas/credits/billing-period-job');
     const org = await admin.createOrganization({ name: 'Job', monthlyAllocation: 10 });
-    await debit(org.id, 'spend', 10, { reason: 'x' });
+    await debit(org.id, 'spend', 10, { reason: 'x', resourceId: 'spend' });
     const start = Date.now();
     service.clock.set(() => start + 40 * 86_400_000);
     try {

@@ -110,9 +110,70 @@ describe('local API server bodies', () => {
         controller.close();
       },
     });
-    const res = await fetch(`${api.url}/echo`, { method: 'POST', body: stream, duplex: 'half' } as RequestInit).catch(() => null);
-    // The server stops reading and answers 413; fetch may see the answer or the closed socket.
-    if (res) expect(res.status).toBe(413);
+    const res = await fetch(`${api.url}/echo`, { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
+    // The server stops keeping the body, discards the rest and answers 413: never a reset connection.
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/exceeds API Gateway's limit of 1048576 bytes/);
+  });
+
+  it('a chunked body over the limit, written over a raw socket in many chunks, gets the 413 envelope, then the server keeps serving', async () => {
+    const port = Number(new URL(api.url).port);
+    const response = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (d) => (received += d.toString()));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(received));
+      socket.write('POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n');
+      // 1.5 MB in 16 KiB chunks, past the 1 MB limit, then the terminating chunk.
+      const chunk = Buffer.alloc(16 * 1024, 0x61);
+      let sent = 0;
+      const writeMore = () => {
+        while (sent < 96) {
+          sent++;
+          const ok = socket.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
+          if (!ok) return void socket.once('drain', writeMore);
+        }
+        socket.write('0\r\n\r\n');
+      };
+      writeMore();
+    });
+    expect(response).toMatch(/^HTTP\/1\.1 413 /);
+    expect(response).toMatch(/\r\nconnection: close\r\n/i);
+    const body = JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as { detail: string };
+    expect(body.detail).toMatch(/^Request body exceeds API Gateway's limit of 1048576 bytes; /);
+    expect((await fetch(`${api.url}/echo`, { method: 'POST', body: 'still here' })).status).toBe(200);
+  });
+});
+
+describe('local API server: a streamed body past the limit that never ends', () => {
+  it('is discarded only up to the bound, then answered 413 and cut', async () => {
+    const bounded = await startLocalApi({ routes: [route], functions, port: 0, host: '127.0.0.1', maxBodyBytes: 1024, overLimitDiscard: { bytes: 64 * 1024, ms: 60_000 } });
+    try {
+      const port = Number(new URL(bounded.url).port);
+      const answer = await new Promise<string>((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        let received = '';
+        let writing = true;
+        socket.on('data', (d) => {
+          received += d.toString();
+          writing = false;
+        });
+        socket.on('error', () => undefined); // the server cuts it while it still sends
+        socket.on('close', () => resolve(received));
+        socket.write('POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n');
+        const chunk = Buffer.concat([Buffer.from('1000\r\n'), Buffer.alloc(0x1000, 0x62), Buffer.from('\r\n')]);
+        // Sends until the answer arrives (never the terminating chunk): without the bound this never ends.
+        const pump = () => {
+          while (writing && !socket.destroyed) if (!socket.write(chunk)) return void socket.once('drain', pump);
+        };
+        pump();
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toContain("Request body exceeds API Gateway's limit of 1024 bytes");
+    } finally {
+      await bounded.close();
+    }
   });
 });
 

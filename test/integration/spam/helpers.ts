@@ -17,11 +17,12 @@ export interface EventRow {
   data: Record<string, unknown>;
 }
 
+/** The organization's event records of `type` (their data is stored as JSON text: lambdas/webhooks/envelope.ts). */
 export async function eventsOf(orgId: string, type: string): Promise<EventRow[]> {
   const out = await db().send(
     new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${orgId}#EVENTS` } }),
   );
-  return (out.Items ?? []).filter((i) => i.type === type).map((i) => ({ id: String(i.id), type: String(i.type), data: i.data as Record<string, unknown> }));
+  return (out.Items ?? []).filter((i) => i.type === type).map((i) => ({ id: String(i.id), type: String(i.type), data: JSON.parse(String(i.data)) as Record<string, unknown> }));
 }
 
 /** Adds a number and verifies it with the code the simulator recorded (the admin CLI's function). */

@@ -66,6 +66,17 @@ describe('JSON uploads keep the customer values exactly', () => {
     expect(processed[0]).toEqual([...columns, 'Service_Status']);
     expect(processed.map((row) => row.slice(0, columns.length))).toEqual(expected);
   });
+
+  it('contacts keyed __proto__, constructor or prototype: columns like any other (sent as raw JSON text)', async () => {
+    const rows = phones(100).map((phone, i) => `{"phone":"${phone}","__proto__":"p${i}","constructor":{"name":"Set"},"prototype":${i}}`);
+    const res = await service.request('POST', '/api/v1/uploads', { body: `{"phone_column":"phone","contacts":[${rows.join(',')}]}`, headers: { 'content-type': 'application/json' } });
+    const json = (await res.json()) as { id: string; detail?: string };
+    expect(res.status, json.detail).toBe(200);
+    const original = read(await linkText(`/api/v1/uploads/${json.id}/download/original`));
+    expect(original[0]).toEqual(['phone', '__proto__', 'constructor', 'prototype']);
+    expect(original[1]).toEqual([phones(1)[0], 'p0', '{"name":"Set"}', '0']);
+    expect(original).toHaveLength(101);
+  });
 });
 
 const isFormula = (v: string) => /^[=+\-@\t\r]/.test(v);

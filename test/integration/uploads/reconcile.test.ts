@@ -27,7 +27,7 @@ describe('uploads interrupted mid-create', () => {
     const charged = { ...(await getUpload(made.id))!, id: '33333333-3333-4333-8333-333333333333', status: 'charging' as const, credits_charged: null, created_at: '2026-01-01T00:00:00.000Z' };
     await putObject(filesBucket(), keys.original(charged), csv, 'text/csv');
     await insertUpload(charged);
-    await debit(org.id, `upload:${charged.id}`, 100, { reason: 'test' });
+    await debit(org.id, `upload:${charged.id}`, 100, { reason: 'test', resourceId: charged.id });
     const uncharged = { ...charged, id: '44444444-4444-4444-8444-444444444444' };
     await insertUpload(uncharged);
     const before = await getBalance(org.id);

@@ -1,0 +1,37 @@
+import { ConfigSchema } from '../lambdas/platform/config';
+
+// The settings a running instance shares with the admin CLI (through its lock: local/instance-lock.ts),
+// so a job an admin command runs (run-contact-pool, spam-run) runs as the instance's own would: with
+// its table and buckets, its classification provider and its development switches
+// (WEBHOOKS_ALLOW_LOOPBACK). Secrets are never shared (the lock answers any local user): the admin
+// shell supplies its own. Nor is FAULT_CRASH_AT, a test's crash point for the instance's process.
+
+const NOT_SHARED = new Set(['FAULT_CRASH_AT', 'AWS_LAMBDA_FUNCTION_NAME']);
+
+/** A setting that is a secret: its value, not the name of where it is kept (`…_ARN`). */
+export const isSecretSetting = (name: string): boolean => /(SECRET|TOKEN|PRIVATE_KEY)$/.test(name);
+
+/** The names of the settings an instance shares: the service configuration's, less secrets. */
+export const SHARED_SETTINGS: readonly string[] = Object.keys(ConfigSchema.shape).filter((name) => !isSecretSetting(name) && !NOT_SHARED.has(name));
+
+/** The shared settings this environment sets (empty values count as unset, as the configuration reads them). */
+export function sharedSettings(env: Record<string, string | undefined>): Record<string, string> {
+  const shared: Record<string, string> = {};
+  for (const name of SHARED_SETTINGS) {
+    const value = env[name];
+    if (value !== undefined && value !== '') shared[name] = value;
+  }
+  return shared;
+}
+
+/**
+ * Makes `env` carry exactly the instance's shared settings: each is set to the instance's value,
+ * or removed when the instance does not set it. Secrets and everything else are left as they are.
+ */
+export function adoptSharedSettings(env: Record<string, string | undefined>, settings: Record<string, string>): void {
+  for (const name of SHARED_SETTINGS) {
+    const value = settings[name];
+    if (typeof value === 'string' && value !== '') env[name] = value;
+    else delete env[name];
+  }
+}

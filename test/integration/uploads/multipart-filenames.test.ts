@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { useTestService } from '../../support/runtime';
+
+// File names customers send in multipart uploads are kept exactly: raw UTF-8 in `filename="…"`
+// (RFC 7578, what browsers and curl send) and `filename*=UTF-8''…` (RFC 5987). Built by hand, byte
+// by byte, so the test controls the encoding a FormData would choose for itself.
+
+const service = useTestService();
+const BOUNDARY = 'x-boundary-7f3a';
+const CSV = ['phone', ...Array.from({ length: 100 }, (_, i) => `(212) 555-${String(3000 + i)}`)].join('\n') + '\n';
+
+function body(disposition: string, extraFields: [string, string][] = [['phone_column', 'phone']]): Buffer {
+  const parts: Buffer[] = [];
+  for (const [name, value] of extraFields) parts.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`, 'utf8'));
+  parts.push(Buffer.concat([Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; `, 'utf8'), Buffer.from(disposition, 'utf8'), Buffer.from(`\r\nContent-Type: text/csv\r\n\r\n${CSV}\r\n--${BOUNDARY}--\r\n`, 'utf8')]));
+  return Buffer.concat(parts);
+}
+
+async function upload(payload: Buffer): Promise<Response> {
+  return fetch(`${service.url}/api/v1/uploads`, { method: 'POST', body: payload, headers: { authorization: `Bearer ${service.apiKey}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } });
+}
+
+describe('multipart file names', () => {
+  const cases: [string, string, string][] = [
+    ['raw UTF-8 in filename (RFC 7578)', 'filename="Überblick – 東京 📞.csv"', 'Überblick – 東京 📞.csv'],
+    ["filename*=UTF-8'' (RFC 5987)", `filename*=UTF-8''${encodeURIComponent('Données ñ 日本.csv')}`, 'Données ñ 日本.csv'],
+    ['filename* wins over its ASCII fallback', `filename="Donnees.csv"; filename*=UTF-8''${encodeURIComponent('Données.csv')}`, 'Données.csv'],
+    ['plain ASCII unchanged', 'filename="list 2026.csv"', 'list 2026.csv'],
+  ];
+  for (const [what, disposition, expected] of cases) {
+    it(`${what}: stored and echoed exactly`, async () => {
+      const res = await upload(body(disposition));
+      expect(res.status).toBe(200);
+      const created = (await res.json()) as { id: string; original_filename: string };
+      expect(created.original_filename).toBe(expected);
+      const read = (await (await service.request('GET', `/api/v1/uploads/${created.id}`)).json()) as { original_filename: string };
+      expect(read.original_filename).toBe(expected);
+    });
+  }
+
+  it('form fields the customer names __proto__ or constructor are fields like any other (unknown ones refused by name)', async () => {
+    const res = await upload(body('filename="x.csv"', [['__proto__', 'a'], ['constructor', 'b'], ['phone_column', 'phone']]));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/Unrecognized keys: "__proto__", "constructor"/);
+    const dup = await upload(body('filename="x.csv"', [['__proto__', 'a'], ['__proto__', 'b'], ['phone_column', 'phone']]));
+    expect(dup.status).toBe(400);
+    expect(((await dup.json()) as { detail: string }).detail).toMatch(/'__proto__' is given more than once/);
+  });
+});
