@@ -46,7 +46,7 @@ const handlersFor = (ports: UploadPorts): Record<string, TaskHandler> => ({
 });
 
 /** Local stand-in for Step Functions: queued and run in the background, one execution per upload. */
-export function createUploadWorkflowRunner(ports: UploadPorts, options: { concurrency?: number; retryIntervalMs?: number } = {}): WorkflowRunner {
+export function createUploadWorkflowRunner(ports: UploadPorts, options: { concurrency?: number; retryIntervalMs?: number; onAttempt?: (uploadId: string, state: string) => void } = {}): WorkflowRunner {
   return new WorkflowRunner({
     definition: uploadWorkflowDefinition(),
     handlers: handlersFor(ports),
@@ -56,6 +56,7 @@ export function createUploadWorkflowRunner(ports: UploadPorts, options: { concur
     retryIntervalMs: options.retryIntervalMs ?? 200,
     onError: (uploadId, error) => logger.error('local workflow failed', { upload_id: uploadId, error: error as Error }),
     onAttemptRequested: (uploadId, state, waiting) => {
+      options.onAttempt?.(uploadId, state);
       if (waiting) logger.warn('local workflow: a retry waits for the earlier attempt of the step to finish', { upload_id: uploadId, state });
     },
     onLingering: (uploadId) =>
