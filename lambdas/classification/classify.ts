@@ -6,7 +6,7 @@ import type { SignalProvider } from './provider';
 import { offlineProvider } from './offline-provider';
 import { simulatorProvider } from './simulator-provider';
 import { createTwilioProviderFromEnv } from './twilio-provider';
-import { sharedRateLimiter } from '../ratelimit/shared-limiter';
+import { containerRateLimiter } from '../ratelimit/shared-limiter';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 export { TransientProviderError, type SignalProvider } from './provider';
@@ -39,7 +39,7 @@ export async function createProviderFromEnv(settings: Config = config()): Promis
   if (name === 'twilio') {
     const { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_SECRET_ARN, TWILIO_LOOKUP_BASE_URL, TWILIO_CONCURRENCY, TWILIO_REQUESTS_PER_SECOND, TWILIO_TIMEOUT_MS, TWILIO_ATTEMPTS } = settings;
     // Every concurrent chunk of every upload shares the account's rate through one bucket in the table.
-    const limiter = settings.TABLE_NAME ? sharedRateLimiter('provider#twilio', Number(TWILIO_REQUESTS_PER_SECOND ?? 50)) : undefined;
+    const limiter = settings.TABLE_NAME ? containerRateLimiter('provider#twilio', Number(TWILIO_REQUESTS_PER_SECOND ?? 50)) : undefined;
     return createTwilioProviderFromEnv(
       { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_SECRET_ARN, TWILIO_LOOKUP_BASE_URL, TWILIO_CONCURRENCY, TWILIO_REQUESTS_PER_SECOND, TWILIO_TIMEOUT_MS, TWILIO_ATTEMPTS },
       new SecretsManagerClient({}),

@@ -1,9 +1,11 @@
 // A lease of a shared per-second rate: the bucket is one number, `tat`, the end of the last slot
 // anyone has taken. A lease of `tokens` takes the next `tokens` slots, one every `intervalMs`,
 // starting at `tat` (or now, when the bucket has been idle): one table write hands out a slice of
-// the rate, and the holder spends it locally. Slots never overlap, so calls made at their slots
-// (never before, and less than one interval after) stay within the rate over any window: at most
-// rate × window + 1 calls.
+// the rate, and the holder spends it locally. Slots never overlap, and a call is made at its slot,
+// never before and less than LATE_MS after (a busy process wakes late; a slot it missed is lost,
+// never used later). Slots are (1000 + LATE_MS) / rate apart, so the calls whose slots lie in any
+// 1-second window, even each LATE_MS late, number at most the rate: the account's rate is never
+// exceeded over any 1-second window, at the cost of 5% of it.
 
 export interface Lease {
   /** The first slot's time (epoch ms); slot i is at start + i × intervalMs. */
@@ -33,9 +35,17 @@ export function leaseSize(perSecond: number): number {
   return Math.min(rate, Math.max(25, Math.ceil(rate / 10)));
 }
 
-/** Whether a slot at `slot` may still be used at `now` without exceeding the rate (less than one interval late). */
-export function usable(slot: number, now: number, intervalMs: number): boolean {
-  return now - slot < intervalMs;
+/** How late a call may still use its slot. */
+export const LATE_MS = 50;
+
+/** Milliseconds between slots for a rate: a second and LATE_MS over the rate. */
+export function slotIntervalMs(perSecond: number): number {
+  return (1000 + LATE_MS) / wholeRate(perSecond);
+}
+
+/** Whether a slot at `slot` may still be used at `now` (never before its time, less than LATE_MS after). */
+export function usable(slot: number, now: number): boolean {
+  return now >= slot && now - slot < LATE_MS;
 }
 
 /** A rate as whole calls a second, at least one (a missing or broken setting paces at 1/s, never unbounded). */

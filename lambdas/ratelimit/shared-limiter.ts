@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { leaseSize, slotsOf, usable, wholeRate } from './lease';
+import { LATE_MS, leaseSize, slotIntervalMs, slotsOf, usable, wholeRate } from './lease';
 import { tableLeaseStore, type LeaseStore } from './lease-repository';
 
 export interface Limiter {
@@ -13,7 +13,7 @@ export interface LimiterStats {
   tokens: number;
   /** Table calls its leases took. */
   tableCalls: number;
-  /** Leased slots not used in time (a lagging process, a stop); they are lost, never used late. */
+  /** Leased slots not used in time (a process that woke too late); they are lost, never used late. */
   wasted: number;
 }
 
@@ -27,6 +27,15 @@ export interface LimiterTime {
   sleep(ms: number): Promise<void>;
 }
 
+// Every shared limiter of this process together (a Lambda container runs one invocation at a time;
+// the local runtime and the bench run many): what the shared rate has cost here.
+const processTotals: LimiterStats = { tokens: 0, tableCalls: 0, wasted: 0 };
+
+/** The stats of every shared limiter this process has made, summed. */
+export function limiterTotals(): LimiterStats {
+  return { ...processTotals };
+}
+
 const realTime: LimiterTime = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
 
 export interface SharedLimiterOptions {
@@ -38,9 +47,9 @@ export interface SharedLimiterOptions {
 
 /**
  * The account's rate shared by every process that calls the same provider (each concurrent chunk
- * of every upload is its own Lambda): `perSecond` calls a second over any window, plus one. Tokens
+ * of every upload is its own Lambda): at most `perSecond` calls in any 1-second window. Tokens
  * come in leases (lease.ts): one table write takes the next slice of slots, and this process
- * spends them at their times. Leases are granted in the order they are asked for, so every chunk
+ * spends them at their times (at most the rate in any 1-second window). Leases are granted in the order they are asked for, so every chunk
  * waiting on the rate gets its slice in turn. A caller without a token waits for its slot rather
  * than failing. Real time, not the service clock: it paces calls to a real provider.
  */
@@ -48,7 +57,7 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
   const store = options.store ?? tableLeaseStore;
   const time = options.time ?? realTime;
   const rate = wholeRate(perSecond);
-  const interval = 1000 / rate;
+  const interval = slotIntervalMs(rate);
   const tokens = options.leaseTokens ?? leaseSize(rate);
   const slots: number[] = [];
   let lastTat = -Infinity;
@@ -62,6 +71,7 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
         const now = time.now();
         const { lease, calls } = await store.lease(bucketId, tokens, interval, now, lastTat >= now);
         stats.tableCalls += calls;
+        processTotals.tableCalls += calls;
         lastTat = lease.tat;
         slots.push(...slotsOf(lease, tokens, interval));
         slots.sort((a, b) => a - b);
@@ -75,9 +85,10 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
     async take() {
       for (;;) {
         let now = time.now();
-        while (slots.length && !usable(slots[0]!, now, interval)) {
+        while (slots.length && now - slots[0]! >= LATE_MS) {
           slots.shift();
           stats.wasted++;
+          processTotals.wasted++;
         }
         const slot = slots.shift();
         if (slot === undefined) {
@@ -90,13 +101,27 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
           await time.sleep(slot - now);
           now = time.now();
         }
-        if (!usable(slot, now, interval)) {
+        if (!usable(slot, now)) {
           stats.wasted++;
+          processTotals.wasted++;
           continue;
         }
         stats.tokens++;
+        processTotals.tokens++;
         return;
       }
     },
   };
+}
+
+// One limiter per bucket and rate for the life of the container: a warm Lambda's next invocation
+// (the next turn of its chunk's loop) spends what the last one leased instead of leasing again.
+const perContainer = new Map<string, SharedLimiter>();
+
+/** The container's shared limiter for `bucketId` at `perSecond` (made on first use). */
+export function containerRateLimiter(bucketId: string, perSecond: number): SharedLimiter {
+  const key = `${bucketId}\u0000${wholeRate(perSecond)}`;
+  let limiter = perContainer.get(key);
+  if (!limiter) perContainer.set(key, (limiter = sharedRateLimiter(bucketId, perSecond)));
+  return limiter;
 }
