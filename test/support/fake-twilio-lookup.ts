@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // A Twilio Lookup v2 stand-in on loopback (GET /v2/PhoneNumbers/{e164}): answers every number as a
@@ -13,6 +13,50 @@ export interface FakeTwilioOptions {
   delayMs?: (e164: string, attempt: number) => number;
   /** A status to answer instead (429, 500, 503…), by number and attempt (1-based). */
   fault?: (e164: string, attempt: number) => number | null;
+}
+
+/** Faults as data (for a fake in another process): every Nth number (by its last four digits) on its first try. */
+export interface FaultPlan {
+  ratePerSecond?: number;
+  delayMs?: number;
+  throttleEvery?: number;
+  errorEvery?: number;
+  slowEvery?: number;
+  slowMs?: number;
+}
+
+export function faultOptions(plan: FaultPlan): FakeTwilioOptions {
+  const every = (e164: string, n: number | undefined) => n !== undefined && Number(e164.slice(-4)) % n === 0;
+  return {
+    ratePerSecond: plan.ratePerSecond,
+    delayMs: (e164, attempt) => (attempt === 1 && every(e164, plan.slowEvery) ? (plan.slowMs ?? 0) : (plan.delayMs ?? 0)),
+    fault: (e164, attempt) => (attempt === 1 && every(e164, plan.throttleEvery) ? 429 : attempt === 1 && every(e164, plan.errorEvery) ? 503 : null),
+  };
+}
+
+export interface FakeTotals {
+  /** Paid lookups. */
+  paid: number;
+  requests: number;
+  rateLimited: number;
+  held: number;
+}
+export interface FakeStats extends FakeTotals {
+  byNumber: [string, number][];
+  arrivals: number[];
+}
+
+/** A fake in another process, through its control endpoints. */
+export function remoteFakeTwilio(url: string) {
+  const post = async (path: string, body?: unknown) => void (await fetch(`${url}/__fake/${path}`, { method: 'POST', body: body === undefined ? undefined : JSON.stringify(body) })).text();
+  return {
+    url,
+    totals: async (): Promise<FakeTotals> => (await (await fetch(`${url}/__fake/totals`)).json()) as FakeTotals,
+    stats: async (): Promise<FakeStats> => (await (await fetch(`${url}/__fake/stats`)).json()) as FakeStats,
+    hold: () => post('hold'),
+    release: () => post('release'),
+    plan: (plan: FaultPlan) => post('options', plan),
+  };
 }
 
 export interface FakeTwilio {
@@ -44,6 +88,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
   const waiting = new Set<() => void>();
   const recent: number[] = [];
   const server: Server = createServer((req, res) => {
+    if (req.url?.startsWith('/__fake/')) return control(req, res);
     const now = Date.now();
     arrivals.push(now);
     const e164 = decodeURIComponent(new URL(req.url ?? '/', 'http://fake').pathname.split('/').pop() ?? '');
@@ -78,7 +123,21 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
     waiting.add(go);
     req.socket.once('close', () => waiting.delete(go));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  // The same books and switches over HTTP, for a fake in a process of its own (remoteFakeTwilio).
+  function control(req: IncomingMessage, res: ServerResponse): void {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      const path = req.url!.slice('/__fake/'.length).split('?')[0];
+      if (path === 'hold') fake.hold();
+      else if (path === 'release') fake.release();
+      else if (path === 'options') fake.options = faultOptions(JSON.parse(body || '{}') as FaultPlan);
+      const totals: FakeTotals = { paid: fake.paidTotal(), requests: arrivals.length, rateLimited, held: waiting.size };
+      const answer = path === 'stats' ? { ...totals, byNumber: [...paid], arrivals } : totals;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    });
+  }
+  await new Promise<void>((r) => server.listen(Number(process.env.FAKE_TWILIO_PORT ?? 0), '127.0.0.1', r));
   const fake: FakeTwilio = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
