@@ -13,8 +13,10 @@ export interface LimiterStats {
   tokens: number;
   /** Table calls its leases took. */
   tableCalls: number;
-  /** Leased slots not used in time (a process that woke too late); they are lost, never used late. */
+  /** Leased slots not used in time; they are lost, never used late. */
   wasted: number;
+  /** Of those, slots whose caller woke too late (a busy process); the rest had no caller in time. */
+  wokeLate: number;
 }
 
 export interface SharedLimiter extends Limiter {
@@ -29,12 +31,15 @@ export interface LimiterTime {
 
 // Every shared limiter of this process together (a Lambda container runs one invocation at a time;
 // the local runtime and the bench run many): what the shared rate has cost here.
-const processTotals: LimiterStats = { tokens: 0, tableCalls: 0, wasted: 0 };
+const processTotals: LimiterStats = { tokens: 0, tableCalls: 0, wasted: 0, wokeLate: 0 };
 
 /** The stats of every shared limiter this process has made, summed. */
 export function limiterTotals(): LimiterStats {
   return { ...processTotals };
 }
+
+/** The most a lease starts ahead of its request. */
+const MAX_LEAD_MS = 500;
 
 const realTime: LimiterTime = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
 
@@ -61,15 +66,21 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
   const tokens = options.leaseTokens ?? leaseSize(rate);
   const slots: number[] = [];
   let lastTat = -Infinity;
+  // A lease's round trip, smoothed.
+  let lead = 10;
   let leasing: Promise<void> | null = null;
-  const stats: LimiterStats = { tokens: 0, tableCalls: 0, wasted: 0 };
+  const stats: LimiterStats = { tokens: 0, tableCalls: 0, wasted: 0, wokeLate: 0 };
 
   // One lease at a time per process; takers without a slot wait for it.
   const refill = (): Promise<void> =>
     (leasing ??= (async () => {
       try {
-        const now = time.now();
-        const { lease, calls } = await store.lease(bucketId, tokens, interval, now, lastTat >= now);
+        // Slots from one round trip ahead: a lease's first slots would otherwise be stale by the
+        // time its answer arrives (a busy table, or a busy process).
+        const asked = time.now();
+        const notBefore = asked + lead;
+        const { lease, calls } = await store.lease(bucketId, tokens, interval, notBefore, lastTat >= notBefore);
+        lead = Math.min(MAX_LEAD_MS, 0.7 * lead + 0.3 * (time.now() - asked));
         stats.tableCalls += calls;
         processTotals.tableCalls += calls;
         lastTat = lease.tat;
@@ -95,8 +106,8 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
           await refill();
           continue;
         }
-        // The next lease is asked for while this one still has a quarter left: no gap between them.
-        if (slots.length <= tokens / 4) void refill().catch(() => undefined);
+        // The next lease is asked for while the slots queued still last two round trips: no gap.
+        if (slots.length <= tokens / 4 || (slots.at(-1) ?? 0) - now < 2 * lead) void refill().catch(() => undefined);
         if (slot > now) {
           await time.sleep(slot - now);
           now = time.now();
@@ -104,6 +115,8 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
         if (!usable(slot, now)) {
           stats.wasted++;
           processTotals.wasted++;
+          stats.wokeLate++;
+          processTotals.wokeLate++;
           continue;
         }
         stats.tokens++;
