@@ -6,6 +6,7 @@ const { runRequestsBench } = await import('./requests');
 const { runBundlesBench } = await import('./bundles');
 const { runContactsBench } = await import('./contacts');
 const { runApiMemoryBench } = await import('./api-memory');
+const { runProvidersBench } = await import('./providers');
 
 // `npm run bench`: every benchmark, each reported as ratios against a baseline measured in the
 // same run. Progress goes to stderr; the last line of stdout is one JSON object with every figure.
@@ -16,6 +17,7 @@ const BENCHES: [string, () => Promise<Record<string, number | string>>][] = [
   ['requests', runRequestsBench],
   ['bundles', runBundlesBench],
   ['contacts', runContactsBench],
+  ['providers', runProvidersBench],
 ];
 // Run only when named (`npm run bench -- api-memory`): it builds, stages and parses a 100 MB file.
 const ON_REQUEST: [string, () => Promise<Record<string, number | string>>][] = [['api-memory', runApiMemoryBench]];

@@ -46,16 +46,21 @@ const handlersFor = (ports: UploadPorts): Record<string, TaskHandler> => ({
 });
 
 /** Local stand-in for Step Functions: queued and run in the background, one execution per upload. */
-export function createUploadWorkflowRunner(ports: UploadPorts, options: { concurrency?: number; retryIntervalMs?: number } = {}): WorkflowRunner {
+export function createUploadWorkflowRunner(
+  ports: UploadPorts,
+  options: { concurrency?: number; retryIntervalMs?: number; onAttempt?: (uploadId: string, state: string) => void; handlers?: Record<string, TaskHandler> } = {},
+): WorkflowRunner {
   return new WorkflowRunner({
     definition: uploadWorkflowDefinition(),
-    handlers: handlersFor(ports),
+    // `handlers` replaces steps (the bench runs ClassifyChunk in processes of its own, as Lambdas).
+    handlers: { ...handlersFor(ports), ...options.handlers },
     concurrency: options.concurrency ?? localWorkflowConcurrency(),
     // Marking an upload failed waits until no other step of it is still running.
     exclusiveStates: ['MarkFailed'],
     retryIntervalMs: options.retryIntervalMs ?? 200,
     onError: (uploadId, error) => logger.error('local workflow failed', { upload_id: uploadId, error: error as Error }),
     onAttemptRequested: (uploadId, state, waiting) => {
+      options.onAttempt?.(uploadId, state);
       if (waiting) logger.warn('local workflow: a retry waits for the earlier attempt of the step to finish', { upload_id: uploadId, state });
     },
     onLingering: (uploadId) =>

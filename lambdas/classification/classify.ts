@@ -10,7 +10,7 @@ import { createTelnyxProvider } from './telnyx-provider';
 import { createTrestleProvider } from './trestle-provider';
 import { apiKeyFrom } from './provider-secret';
 import { chainFromSpec } from './chain-provider';
-import { sharedRateLimiter } from '../ratelimit/shared-limiter';
+import { containerRateLimiter } from '../ratelimit/shared-limiter';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { nowMs } from '../platform/clock';
 import { cachedProvider } from './cached-provider';
@@ -55,7 +55,7 @@ export interface ClassifyResult {
 export async function createProviderFromEnv(settings: Config = config()): Promise<SignalProvider> {
   const name = settings.CLASSIFICATION_PROVIDER;
   const secrets = () => new SecretsManagerClient({});
-  const limiter = (perSecond: number) => (settings.TABLE_NAME ? sharedRateLimiter(`provider#${name}`, perSecond) : undefined);
+  const limiter = (perSecond: number) => (settings.TABLE_NAME ? containerRateLimiter(`provider#${name}`, perSecond) : undefined);
   let provider: SignalProvider;
   if (name === 'offline') provider = offlineProvider;
   else if (name === 'simulator') provider = simulatorProvider;

@@ -84,6 +84,17 @@ export const ConfigSchema = z.object({
   TRESTLE_REQUESTS_PER_SECOND: positive(50),
   TRESTLE_TIMEOUT_MS: positive(10_000),
   TRESTLE_ATTEMPTS: positive(4),
+  /**
+   * How long one ClassifyChunk invocation looks numbers up before it checkpoints and hands the
+   * chunk back to the workflow's loop (less when the Lambda has less time left: classify-budget.ts).
+   */
+  CLASSIFY_TIME_BUDGET_MS: int(300_000),
+  /**
+   * Paid lookups one ClassifyChunk invocation has in flight at once (each recorded before its
+   * worker takes another). A chunk spends its leases of the shared rate at that rate, so this
+   * should be at least the rate times the provider's latency (200/s × 0.15 s = 30).
+   */
+  CLASSIFY_CONCURRENCY: int(32),
   /** Above this share of an upload's numbers failing their provider lookup, the upload fails (and is refunded). */
   PROVIDER_FAILURE_MAX_SHARE: z._default(z.coerce.number().check(z.gte(0), z.lte(1)), 0.1),
   CARRIER_TEST_PROVIDER: z._default(z.enum(['simulator', 'device-lab']), 'simulator'),

@@ -97,6 +97,10 @@ export const keys = {
   original: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/original.csv`,
   chunk: (u: Pick<UploadRecord, 'organization_id' | 'id'>, n: number) => `uploads/${u.organization_id}/${u.id}/chunks/${n}.json`,
   chunkResult: (u: Pick<UploadRecord, 'organization_id' | 'id'>, n: number) => `uploads/${u.organization_id}/${u.id}/chunks/${n}.result.json`,
+  /** A chunk's answers so far, folded at the end of each ClassifyChunk invocation (chunk-checkpoint.ts). */
+  chunkCheckpoint: (u: Pick<UploadRecord, 'organization_id' | 'id'>, n: number) => `uploads/${u.organization_id}/${u.id}/chunks/${n}.checkpoint.json`,
+  /** The answers one checkpoint write added since the folded checkpoint, numbered from it. */
+  chunkCheckpointPart: (u: Pick<UploadRecord, 'organization_id' | 'id'>, n: number, seq: number) => `uploads/${u.organization_id}/${u.id}/chunks/${n}.checkpoint/${String(seq).padStart(6, '0')}.json`,
   processed: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/processed.csv`,
   /** Rows, numbers and record spans computed at create (work-file.ts). */
   work: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/work.json`,

@@ -154,6 +154,8 @@ describe('deployed artifacts: the main flows', () => {
     // The MarkFailed task's input as the Catch builds it; a late failure must not fail a completed upload.
     await stack.fn('UploadsFail').invoke({ upload_id: first!.id, error: { Error: 'States.TaskFailed', Cause: 'late' } });
     expect((await json<{ status: string }>(await call('GET', `/api/v1/uploads/${first!.id}`), 200)).status).toBe('completed');
+    // The shipped ClassifyChunk answers the loop's Choice: a chunk whose result exists is done and is not classified again.
+    expect(await stack.fn('UploadsClassifyChunk').invoke({ upload_id: first!.id, chunk: 0 })).toMatchObject({ upload_id: first!.id, chunk: 0, done: true });
   });
 
   it('runs the other scheduled jobs (billing period, webhook sweeper, recovery) from their schedules', async () => {

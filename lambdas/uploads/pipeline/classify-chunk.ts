@@ -1,43 +1,129 @@
 import { filesBucket, getObject, putObject } from '../../platform/blob';
-import { classifyBatch, createProviderFromEnv, type LookupOrigin } from '../../classification';
-import { lookupCountsOf, publishLookupMetrics } from '../../classification/lookup-usage';
-import { keys } from '../upload';
+import { config } from '../../platform/config';
+import { classifyBatch, createProviderFromEnv, type SignalProvider } from '../../classification';
+import { countLookup, noLookups, publishLookupMetrics, type LookupCounts } from '../../classification/lookup-usage';
+import { keys, type UploadRecord } from '../upload';
 import { getUpload } from '../upload-repository';
+import { classifyBudgetMs, takesAnother } from './classify-budget';
+import { openCheckpoint, type ChunkAnswer, type ChunkCheckpoint, type Entry } from './chunk-checkpoint';
 import type { ChunkItem } from './prepare';
 
-export interface ChunkAnswer {
-  key: string;
-  answerIntent: string;
-  identity: string | null;
-  simulated: boolean;
-  /** Why the provider could not look this number up (it is Unknown); the upload's failed share counts these. */
-  lookupError?: string;
-  /** Paid lookup or cache (Finalize sums them into the upload); absent when free. */
-  origin?: LookupOrigin;
+export type { ChunkAnswer } from './chunk-checkpoint';
+
+export interface ClassifyChunkInput {
+  upload_id: string;
+  chunk: number;
 }
 
+export interface ClassifyChunkOutput extends ClassifyChunkInput {
+  /** Every item has its answer and the chunk's result is written; else the workflow calls again. */
+  done: boolean;
+  /** Items answered so far. */
+  count: number;
+  /** Items in the chunk. */
+  total: number;
+}
+
+/** What the Lambda runtime passes as the handler's second argument (only the remaining time is read). */
+export interface InvocationContext {
+  getRemainingTimeInMillis?: () => number;
+}
+
+/** A provider that costs nothing per lookup: its answers need no checkpoint. */
+const isFree = (provider: SignalProvider): boolean => provider.simulated || provider.name === 'offline';
+
 /**
- * Classifies one chunk and writes its answers next to it. A chunk whose answers exist is not
- * classified again, so a retried Map iteration costs nothing twice.
+ * Classifies one chunk, time-boxed: looks numbers up for at most the invocation's budget
+ * (classify-budget.ts), recording every paid answer in the chunk's checkpoint before its worker
+ * takes another number, and answers `done: false` when numbers are left; the workflow then calls
+ * again (the Choice after ClassifyChunk). A retried, timed-out or killed invocation resumes from
+ * the checkpoint, so no number that has an answer is looked up (or paid for) again. A chunk whose
+ * result exists is done.
  */
-export async function classifyChunk(input: { upload_id: string; chunk: number }): Promise<{ chunk: number; count: number }> {
+export async function classifyChunk(input: ClassifyChunkInput, context?: InvocationContext): Promise<ClassifyChunkOutput> {
+  const started = Date.now();
   const upload = await getUpload(input.upload_id);
   if (!upload) throw new Error(`upload ${input.upload_id} not found`);
   const bucket = filesBucket();
-  const resultKey = keys.chunkResult(upload, input.chunk);
-  const existing = await getObject(bucket, resultKey);
-  if (existing) return { chunk: input.chunk, count: (JSON.parse(existing.toString('utf8')) as unknown[]).length };
+  const out = (done: boolean, count: number, total: number): ClassifyChunkOutput => ({ upload_id: input.upload_id, chunk: input.chunk, done, count, total });
+  const existing = await getObject(bucket, keys.chunkResult(upload, input.chunk));
+  if (existing) {
+    const count = (JSON.parse(existing.toString('utf8')) as unknown[]).length;
+    return out(true, count, count);
+  }
   const bytes = await getObject(bucket, keys.chunk(upload, input.chunk));
   if (!bytes) throw new Error(`upload ${upload.id}: chunk ${input.chunk} missing`);
   const items = JSON.parse(bytes.toString('utf8')) as ChunkItem[];
   const provider = await createProviderFromEnv();
-  const results = await classifyBatch(provider, items.map((i) => ({ e164: i.e164, name: i.name })), {
+  // What this invocation's lookups cost, by origin: one metric line per invocation, whatever happens.
+  const counts = noLookups();
+  try {
+    let answers: ReadonlyMap<number, ChunkAnswer>;
+    if (isFree(provider)) {
+      answers = new Map((await lookUp(provider, upload, items, items.map((_, i) => i), counts)).map(([i, a]) => [i, a]));
+    } else {
+      const settings = config();
+      const deadline = started + classifyBudgetMs(settings.CLASSIFY_TIME_BUDGET_MS, context?.getRemainingTimeInMillis?.());
+      const checkpoint = await openCheckpoint(upload, input.chunk);
+      await lookUpPaid(provider, upload, items, checkpoint, deadline, Math.max(1, settings.CLASSIFY_CONCURRENCY), counts);
+      answers = checkpoint.answers;
+      if (answers.size < items.length) {
+        await checkpoint.fold();
+        return out(false, answers.size, items.length);
+      }
+    }
+    return await writeResult(upload, input.chunk, items, answers, out);
+  } finally {
+    publishLookupMetrics(provider.name, counts);
+  }
+}
+
+async function writeResult(upload: UploadRecord, chunk: number, items: ChunkItem[], answers: ReadonlyMap<number, ChunkAnswer>, out: (done: boolean, count: number, total: number) => ClassifyChunkOutput): Promise<ClassifyChunkOutput> {
+  const ordered = items.map((item, i) => {
+    const answer = answers.get(i);
+    if (!answer || answer.key !== item.key) throw new Error(`upload ${upload.id}: chunk ${chunk} item ${i} has no answer of its own`);
+    return answer;
+  });
+  await putObject(filesBucket(), keys.chunkResult(upload, chunk), JSON.stringify(ordered), 'application/json');
+  return out(true, ordered.length, items.length);
+}
+
+/**
+ * Paid lookups: `concurrency` workers each take the next number without an answer, look it up and
+ * wait until its answer is in the checkpoint before taking another, until the deadline. At most
+ * `concurrency` paid answers are ever unrecorded, and only a kill in that moment can repeat them.
+ */
+async function lookUpPaid(provider: SignalProvider, upload: UploadRecord, items: ChunkItem[], checkpoint: ChunkCheckpoint, deadline: number, concurrency: number, counts: LookupCounts): Promise<void> {
+  const pending = items.map((_, i) => i).filter((i) => !checkpoint.answers.has(i));
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    for (let taken = 0; next < pending.length && !failed && takesAnother(Date.now(), deadline, taken); taken++) {
+      const index = pending[next++]!;
+      try {
+        await checkpoint.record(await lookUp(provider, upload, items, [index], counts));
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
+  const failure = results.find((r) => r.status === 'rejected');
+  if (failure) {
+    // What the other workers recorded stays; the Task's retry resumes from it.
+    await checkpoint.fold().catch(() => undefined);
+    throw failure.reason;
+  }
+}
+
+async function lookUp(provider: SignalProvider, upload: UploadRecord, items: ChunkItem[], indexes: number[], counts: LookupCounts): Promise<Entry[]> {
+  const batch = indexes.map((i) => items[i]!);
+  const results = await classifyBatch(provider, batch.map((i) => ({ e164: i.e164, name: i.name })), {
     tier: upload.validation_tier,
     skipMobileLookup: upload.skip_mobile_lookup,
     organizationId: upload.organization_id,
   });
-  publishLookupMetrics(provider.name, lookupCountsOf(results));
-  const answers: ChunkAnswer[] = results.map((r, i) => ({ key: items[i]!.key, answerIntent: r.answerIntent, identity: r.identity, simulated: r.simulated, ...(r.lookupError ? { lookupError: r.lookupError } : {}), ...(r.origin === 'paid' || r.origin === 'cache' ? { origin: r.origin } : {}) }));
-  await putObject(bucket, resultKey, JSON.stringify(answers), 'application/json');
-  return { chunk: input.chunk, count: answers.length };
+  for (const r of results) countLookup(counts, r);
+  return results.map((r, j) => [indexes[j]!, { key: batch[j]!.key, answerIntent: r.answerIntent, identity: r.identity, simulated: r.simulated, ...(r.lookupError ? { lookupError: r.lookupError } : {}), ...(r.origin === 'paid' || r.origin === 'cache' ? { origin: r.origin } : {}) }]);
 }

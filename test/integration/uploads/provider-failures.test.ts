@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '../../../lambdas/admin/admin';
 import { getBalance } from '../../../lambdas/credits/credits';
 import { reloadConfig } from '../../../lambdas/platform/config';
-import { readTat } from '../../../lambdas/ratelimit/bucket-repository';
-import { intervalMs } from '../../../lambdas/ratelimit/gcra';
+import { readTat } from '../../../lambdas/ratelimit/lease-repository';
 import { sharedRateLimiter } from '../../../lambdas/ratelimit/shared-limiter';
 import { useTestService } from '../../support/runtime';
 
@@ -99,14 +98,18 @@ describe('provider limits: failed lookups become Unknown; only a large share fai
     expect((await getBalance(org.id)).total).toBe(10_000);
   }, 120_000);
 
-  it('every concurrent caller takes from one bucket in the table', async () => {
+  it('every concurrent caller takes from one bucket in the table, a lease of slots per write', async () => {
     const a = sharedRateLimiter('provider#test', 50);
     const b = sharedRateLimiter('provider#test', 50);
-    await a.take();
-    const first = (await readTat('provider#test'))!;
-    await Promise.all([...Array.from({ length: 40 }, () => a.take()), ...Array.from({ length: 40 }, () => b.take())]);
-    // 81 tokens from two limiters (two Lambdas): the one bucket moved at least 80 intervals past the
-    // first (more only if it sat idle, full, in between): no token was handed out off the books.
-    expect((await readTat('provider#test'))! - first).toBeGreaterThanOrEqual(80 * intervalMs({ limit: 50, windowMs: 1000 }));
+    const before = Date.now();
+    await Promise.all([...Array.from({ length: 41 }, () => a.take()), ...Array.from({ length: 40 }, () => b.take())]);
+    // 81 tokens from two limiters (two Lambdas): the one bucket's leased slots reach at least 81
+    // intervals past the start (more only for leases not used up): no token was handed out off the books.
+    expect((await readTat('provider#test'))! - before).toBeGreaterThanOrEqual(81 * (1000 / 50));
+    const [sa, sb] = [a.stats(), b.stats()];
+    expect(sa.tokens + sb.tokens).toBe(81);
+    // Leases of 25 slots: 81 tokens need 4 leases; each may take a second call when it loses a race.
+    expect(sa.tableCalls + sb.tableCalls).toBeGreaterThanOrEqual(4);
+    expect(sa.tableCalls + sb.tableCalls).toBeLessThanOrEqual(12);
   }, 60_000);
 });

@@ -1,0 +1,255 @@
+import { spawn } from 'node:child_process';
+import * as admin from '../lambdas/admin/admin';
+import { reloadConfig } from '../lambdas/platform/config';
+import { limiterTotals, type LimiterStats } from '../lambdas/ratelimit/shared-limiter';
+import { finalize } from '../lambdas/uploads/pipeline/finalize';
+import { prepare } from '../lambdas/uploads/pipeline/prepare';
+import { getUpload } from '../lambdas/uploads/upload-repository';
+import { startRuntime, type Runtime } from '../local/runtime';
+import { createUploadWorkflowRunner } from '../local/workflow';
+import { maxInWindow, remoteFakeTwilio } from '../test/support/fake-twilio-lookup';
+import { bundleChild } from './bundle-child';
+
+// `npm run bench -- providers`: the paid-lookup path against a local Twilio Lookup v2 stand-in
+// (test/support/fake-twilio-lookup.ts, in a process of its own) that enforces an account rate and injects faults, and keeps
+// the books (a lookup is paid when its 200 answer was delivered).
+//  1. Paid lookups per number needed, with ClassifyChunk in processes of their own (the shipped
+//     entry, bundled) killed with SIGKILL mid-chunk, client timeouts (slow answers), 429s and 5xxs,
+//     and a short time budget so every chunk loops.
+//  2. Uploads at once at one account rate through the local workflow (the ASL's Map and loop):
+//     time to all completed against total lookups ÷ rate; the limiter's table calls per lookup; the
+//     most requests the provider saw in any 1-second window against the configured rate.
+
+const RATE = Number(process.env.BENCH_PROVIDER_RATE ?? 200);
+const UPLOADS = 4;
+const PER_UPLOAD_DEFAULT = Number(process.env.BENCH_PROVIDER_UPLOAD_NUMBERS ?? 2_000);
+const FAULT_NUMBERS = 1_000;
+// The process-per-invocation run is smaller: every invocation starts a process on this machine.
+const PER_PROCESS_UPLOAD = Number(process.env.BENCH_PROVIDER_PROCESS_UPLOAD_NUMBERS ?? 400);
+
+const e164s = (n: number, area: number, from = 0) => Array.from({ length: n }, (_, i) => `+1${area}${String(2_000_000 + from + i).padStart(7, '0')}`);
+const log = (line: string) => process.stderr.write(`  providers: ${line}\n`);
+
+async function organization(credits: number): Promise<string> {
+  const org = await admin.createOrganization({ name: 'Providers bench', credits, subscriptionActive: true });
+  const user = await admin.createUser(`pb-${org.id}@example.com`);
+  await admin.addMember(org.id, user.id, 'owner');
+  return (await admin.mintKey(org.id, user.id)).key;
+}
+
+async function createUpload(runtime: Runtime, key: string, phones: string[]): Promise<string> {
+  const form = new FormData();
+  form.append('phone_columns', 'phone');
+  form.append('file', new Blob([['phone', ...phones].join('\r\n') + '\r\n'], { type: 'text/csv' }), 'list.csv');
+  const res = await fetch(`${runtime.url}/api/v1/uploads`, { method: 'POST', body: form, headers: { authorization: `Bearer ${key}` } });
+  if (res.status !== 200) throw new Error(`upload create answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > end) throw new Error(`providers bench: timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** The shipped ClassifyChunk entry in its own process, looping while the chunk is not done. */
+function chunkProcess(child: string, uploadId: string, chunk: number, once = false) {
+  const proc = spawn(process.execPath, [child, uploadId, String(chunk), ...(once ? ['once'] : [])], { env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'ERROR' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | string | null>((r) => proc.once('exit', (code, signal) => r(code ?? signal)));
+  return { proc, exited, output: () => out };
+}
+
+/**
+ * 1,000 numbers in 4 chunks of 250, each chunk its own process with a 1.5 s budget (so it loops).
+ * Faults: every 7th number answers 429 on its first try, every 11th 503, every 13th answers its
+ * first try after the client's 2 s timeout. Chunks 0 and 1 are killed with SIGKILL: chunk 0
+ * while every worker waits on a lookup (the moment the design covers: nothing paid is unrecorded),
+ * chunk 1 at an arbitrary moment (a kill can land between an answer and its record).
+ */
+type Fake = ReturnType<typeof remoteFakeTwilio>;
+
+async function paidPerNeeded(runtime: Runtime, fake: Fake): Promise<Record<string, number>> {
+  process.env.UPLOAD_CHUNK_SIZE = '250';
+  process.env.CLASSIFY_TIME_BUDGET_MS = '1500';
+  process.env.TWILIO_TIMEOUT_MS = '2000';
+  // Held lookups time out and are tried again until the kill: enough tries that none gives up first.
+  process.env.TWILIO_ATTEMPTS = '10';
+  reloadConfig();
+  await fake.plan({ delayMs: 10, throttleEvery: 7, errorEvery: 11, slowEvery: 13, slowMs: 3_000 });
+  const key = await organization(10_000);
+  const phones = e164s(FAULT_NUMBERS, 332);
+  const uploadId = await createUpload(runtime, key, phones);
+  const { chunks } = await prepare({ upload_id: uploadId });
+  const child = await bundleChild('../test/support/classify-chunk-child.ts');
+  const paidNow = async () => (await fake.totals()).paid;
+  const before = await paidNow();
+
+  // Chunk 0: killed while every worker (32) waits on a held lookup.
+  const first = chunkProcess(child, uploadId, 0);
+  await until('100 paid lookups of chunk 0', async () => (await paidNow()) - before >= 100, 120_000);
+  await fake.hold();
+  await until('chunk 0 waiting on its lookups', async () => (await fake.totals()).held >= 32, 60_000);
+  first.proc.kill('SIGKILL');
+  await first.exited;
+  await fake.release();
+  // Chunk 1: killed at an arbitrary moment mid-chunk.
+  const second = chunkProcess(child, uploadId, 1);
+  await sleep(1_200);
+  second.proc.kill('SIGKILL');
+  await second.exited;
+  const runs = await Promise.all(chunks.map(async (c) => {
+    const p = chunkProcess(child, uploadId, c);
+    const code = await p.exited;
+    if (code !== 0) throw new Error(`chunk ${c} exited ${code}: ${p.output().slice(-2000)}`);
+    return p.output().trim().split('\n').length;
+  }));
+  const final = await finalize(runtime.ports, { upload_id: uploadId, chunks });
+  if (final.status !== 'completed') throw new Error(`fault upload ended ${final.status}`);
+  const stats = await fake.stats();
+  const byNumber = new Map(stats.byNumber);
+  const paid = phones.map((p) => byNumber.get(p) ?? 0);
+  const paidHere = stats.paid - before;
+  const heldKill = paid.slice(0, 250);
+  const anyKill = paid.slice(250, 500);
+  for (const k of ['UPLOAD_CHUNK_SIZE', 'CLASSIFY_TIME_BUDGET_MS', 'TWILIO_TIMEOUT_MS']) delete process.env[k];
+  process.env.TWILIO_ATTEMPTS = '4';
+  reloadConfig();
+  const repeated = phones.filter((p) => (byNumber.get(p) ?? 0) > 1).map((p) => Number(p.slice(-4)));
+  log(`repeated by fault: slow ${repeated.filter((n) => n % 13 === 0).length}, 429 ${repeated.filter((n) => n % 7 === 0).length}, 503 ${repeated.filter((n) => n % 11 === 0).length}, none ${repeated.filter((n) => n % 13 && n % 7 && n % 11).length}; by chunk ${[0, 1, 2, 3].map((c) => repeated.filter((n) => Math.floor(n / 250) === c).length).join('/')}`);
+  log(`fault upload: ${paidHere} paid for ${phones.length} numbers; invocations after the kills ${runs.join('+')}; repeated at the arbitrary kill: ${anyKill.filter((n) => n > 1).length}`);
+  return {
+    provider_paid_lookups_per_needed: Number((paidHere / phones.length).toFixed(4)),
+    provider_paid_lookups_per_needed_held_kill_chunk: Number((heldKill.reduce((a, b) => a + b, 0) / heldKill.length).toFixed(4)),
+    provider_paid_lookups_repeated_arbitrary_kill: anyKill.filter((n) => n > 1).length,
+    provider_unpaid_numbers: paid.filter((n) => n === 0).length,
+  };
+}
+
+/** UPLOADS uploads of PER_UPLOAD numbers at once at RATE/s, through the local workflow. */
+async function concurrentUploads(runtime: Runtime, fake: Fake, mode: 'one container' | 'a process per invocation', perUpload: number): Promise<Record<string, number | string>> {
+  const PER_UPLOAD = perUpload;
+  const offset = mode === 'one container' ? 0 : 100_000;
+  process.env.UPLOAD_CHUNK_SIZE = String(Math.ceil(PER_UPLOAD / 4));
+  process.env.CLASSIFY_TIME_BUDGET_MS = '20000';
+  reloadConfig();
+  await fake.plan({ ratePerSecond: RATE, delayMs: 20 });
+  const key = await organization(UPLOADS * PER_UPLOAD + 1_000);
+  const lists = Array.from({ length: UPLOADS }, (_, u) => e164s(PER_UPLOAD, 646, offset + u * PER_UPLOAD));
+
+  const from = await fake.totals();
+  const t0 = Date.now();
+  // The ASL's Map and loop, run by the local workflow runner: 4 executions at once. 'one container':
+  // every ClassifyChunk invocation in this process, sharing its limiter (one warm container taking
+  // every chunk). 'a process per invocation': each invocation the shipped entry in a process of its
+  // own, as a cold Lambda, with its own limiter (and this process serving the table and the store).
+  const child = await bundleChild('../test/support/classify-chunk-child.ts');
+  const limiterTally: LimiterStats = { tokens: 0, tableCalls: 0, wasted: 0, wokeLate: 0 };
+  const classifyInChild = async (input: unknown) => {
+    const { upload_id, chunk } = input as { upload_id: string; chunk: number };
+    const p = chunkProcess(child, upload_id, chunk, true);
+    const code = await p.exited;
+    if (code !== 0) throw new Error(`ClassifyChunk exited ${code}: ${p.output().slice(-2000)}`);
+    const { limiter, ...answer } = JSON.parse(p.output().trim().split('\n').at(-1)!) as { limiter: LimiterStats };
+    limiterTally.tokens += limiter.tokens;
+    limiterTally.tableCalls += limiter.tableCalls;
+    limiterTally.wasted += limiter.wasted;
+    limiterTally.wokeLate += limiter.wokeLate;
+    return answer;
+  };
+  const before = limiterTotals();
+  const runner = createUploadWorkflowRunner(runtime.ports, { concurrency: UPLOADS, handlers: mode === 'one container' ? {} : { ClassifyChunk: classifyInChild } });
+  const ids = await Promise.all(lists.map((phones) => createUpload(runtime, key, phones)));
+  for (const id of ids) runner.start(id, { upload_id: id });
+  const doneAt = new Map<string, number>();
+  await until(
+    'every upload completed',
+    async () => {
+      for (const id of ids) {
+        if (doneAt.has(id)) continue;
+        const status = (await getUpload(id))?.status;
+        if (status === 'completed') doneAt.set(id, Date.now());
+        else if (status === 'failed') throw new Error(`upload ${id} failed`);
+      }
+      return doneAt.size === ids.length;
+    },
+    3_600_000,
+  );
+  await runner.stop();
+  const totalMs = Math.max(...doneAt.values()) - t0;
+  const lookups = UPLOADS * PER_UPLOAD;
+  const idealMs = (lookups / RATE) * 1000;
+  if (mode === 'one container') {
+    const after = limiterTotals();
+    limiterTally.tokens = after.tokens - before.tokens;
+    limiterTally.tableCalls = after.tableCalls - before.tableCalls;
+    limiterTally.wasted = after.wasted - before.wasted;
+    limiterTally.wokeLate = after.wokeLate - before.wokeLate;
+  }
+  const tokens = limiterTally.tokens;
+  const calls = limiterTally.tableCalls;
+  const after = await fake.stats();
+  const arrivals = after.arrivals.slice(from.requests);
+  const rateLimited = after.rateLimited - from.rateLimited;
+  const times = ids.map((id) => ((doneAt.get(id)! - t0) / 1000).toFixed(1));
+  log(`${mode}: ${UPLOADS} uploads of ${PER_UPLOAD} at ${RATE}/s: all done in ${(totalMs / 1000).toFixed(1)} s (ideal ${(idealMs / 1000).toFixed(1)} s), each at ${times.join(', ')} s; ${tokens} tokens, ${calls} table calls, ${limiterTally.wasted} slots unused (${limiterTally.wokeLate} of them by a caller that woke too late); ${rateLimited} answered 429 for the rate`);
+  delete process.env.UPLOAD_CHUNK_SIZE;
+  delete process.env.CLASSIFY_TIME_BUDGET_MS;
+  reloadConfig();
+  const suffix = mode === 'one container' ? '' : '_process_per_invocation';
+  return {
+    [`provider_concurrent_measured${suffix}`]: `${UPLOADS} uploads x ${PER_UPLOAD} numbers at ${RATE}/s, ${mode}`,
+    [`provider_concurrent_completion_vs_ideal${suffix}`]: Number((totalMs / idealMs).toFixed(3)),
+    [`provider_concurrent_slowest_vs_fastest_upload${suffix}`]: Number(((Math.max(...doneAt.values()) - t0) / (Math.min(...doneAt.values()) - t0)).toFixed(3)),
+    [`provider_limiter_ddb_calls_per_lookup${suffix}`]: Number((calls / tokens).toFixed(4)),
+    [`provider_max_rate_per_1s_window_vs_configured${suffix}`]: Number((maxInWindow(arrivals, 1000) / RATE).toFixed(3)),
+    [`provider_rate_429s${suffix}`]: rateLimited,
+  };
+}
+
+/** The fake in its own process: its clock and event loop are not the bench's. */
+async function startFakeProcess(): Promise<{ fake: Fake; stop: () => void }> {
+  const proc = spawn(process.execPath, [await bundleChild('../test/support/fake-twilio-process.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{"url"'));
+      if (line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    proc.once('exit', (code) => reject(new Error(`fake Twilio exited (${code})`)));
+  });
+  return { fake: remoteFakeTwilio(url), stop: () => void proc.kill('SIGKILL') };
+}
+
+export async function runProvidersBench(): Promise<Record<string, number | string>> {
+  const { fake, stop } = await startFakeProcess();
+  Object.assign(process.env, {
+    CONTACT_POOL_INTERVAL_MS: '3600000',
+    LOCAL_RECOVERY_INTERVAL_MS: '3600000',
+    CLASSIFICATION_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: 'AC00000000000000000000000000000000',
+    TWILIO_AUTH_TOKEN: 'bench',
+    TWILIO_LOOKUP_BASE_URL: fake.url,
+    TWILIO_REQUESTS_PER_SECOND: String(RATE),
+    TWILIO_ATTEMPTS: '4',
+  });
+  reloadConfig();
+  // Uploads are processed by this bench (chunk processes, or its own workflow runner), not by the runtime's.
+  const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir: null, maxBodyBytes: 110 * 1024 * 1024, seedDemo: true, ports: { workflow: async () => {} } });
+  try {
+    const faults = await paidPerNeeded(runtime, fake);
+    const concurrent = await concurrentUploads(runtime, fake, 'one container', PER_UPLOAD_DEFAULT);
+    const processes = PER_PROCESS_UPLOAD > 0 ? await concurrentUploads(runtime, fake, 'a process per invocation', PER_PROCESS_UPLOAD) : {};
+    return { ...faults, ...concurrent, ...processes };
+  } finally {
+    await runtime.stop();
+    stop();
+  }
+}

@@ -1,0 +1,54 @@
+// A lease of a shared per-second rate: the bucket is one number, `tat`, the end of the last slot
+// anyone has taken. A lease of `tokens` takes the next `tokens` slots, one every `intervalMs`,
+// starting at `tat` (or now, when the bucket has been idle): one table write hands out a slice of
+// the rate, and the holder spends it locally. Slots never overlap, and a call is made at its slot,
+// never before and less than LATE_MS after (a busy process wakes late; a slot it missed is lost,
+// never used later). Slots are (1000 + LATE_MS) / rate apart, so the calls whose slots lie in any
+// 1-second window, even each LATE_MS late, number at most the rate: the account's rate is never
+// exceeded over any 1-second window, at the cost of 5% of it.
+
+export interface Lease {
+  /** The first slot's time (epoch ms); slot i is at start + i × intervalMs. */
+  start: number;
+  /** The bucket's tat after the lease: the end of its last slot. */
+  tat: number;
+}
+
+/** The lease a bucket at `tat` (undefined: never used) grants at `now`. */
+export function leaseFrom(tat: number | undefined, now: number, tokens: number, intervalMs: number): Lease {
+  const start = tat === undefined || tat < now ? now : tat;
+  return { start, tat: start + tokens * intervalMs };
+}
+
+/** The slot times of a lease. */
+export function slotsOf(lease: Lease, tokens: number, intervalMs: number): number[] {
+  return Array.from({ length: tokens }, (_, i) => lease.start + i * intervalMs);
+}
+
+/**
+ * Tokens per lease for a rate: a tenth of a second's worth, and never fewer than 25, so the table
+ * is written at most once per 25 calls (≤ 0.04 writes per call). Capped at one second's worth: a
+ * holder that stops (its chunk done, its budget spent) wastes at most its lease.
+ */
+export function leaseSize(perSecond: number): number {
+  const rate = wholeRate(perSecond);
+  return Math.min(rate, Math.max(25, Math.ceil(rate / 10)));
+}
+
+/** How late a call may still use its slot. */
+export const LATE_MS = 50;
+
+/** Milliseconds between slots for a rate: a second and LATE_MS over the rate. */
+export function slotIntervalMs(perSecond: number): number {
+  return (1000 + LATE_MS) / wholeRate(perSecond);
+}
+
+/** Whether a slot at `slot` may still be used at `now` (never before its time, less than LATE_MS after). */
+export function usable(slot: number, now: number): boolean {
+  return now >= slot && now - slot < LATE_MS;
+}
+
+/** A rate as whole calls a second, at least one (a missing or broken setting paces at 1/s, never unbounded). */
+export function wholeRate(perSecond: number): number {
+  return Number.isFinite(perSecond) ? Math.max(1, Math.floor(perSecond)) : 1;
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { LATE_MS, leaseFrom, leaseSize, slotIntervalMs, slotsOf, usable } from '../../../lambdas/ratelimit/lease';
+import type { LeaseStore } from '../../../lambdas/ratelimit/lease-repository';
+import { sharedRateLimiter, type LimiterTime } from '../../../lambdas/ratelimit/shared-limiter';
+import { manualClock } from '../../support/manual-clock';
+
+// The shared limiter on a test's clock: sleeps are timers this test fires in order, time moves only
+// when it does (with an optional lateness per wake-up, as a busy process wakes late), and the table
+// is an in-memory bucket with the same rule (leaseFrom) that counts its calls.
+
+function virtualWorld(lateMs: () => number = () => 0) {
+  const clock = manualClock();
+  let t = 1_700_000_000_000;
+  clock.set(() => t);
+  const timers: { at: number; wake: () => void }[] = [];
+  const time: LimiterTime = { now: () => clock.nowMs(), sleep: (ms) => new Promise<void>((wake) => timers.push({ at: t + Math.max(0, ms), wake })) };
+  let tat: number | undefined;
+  let calls = 0;
+  const store: LeaseStore = {
+    async lease(_bucket, tokens, intervalMs, now) {
+      await time.sleep(3); // a table round trip
+      calls++;
+      const lease = leaseFrom(tat, now, tokens, intervalMs);
+      tat = lease.tat;
+      return { lease, calls: 1 };
+    },
+  };
+  const settle = async () => {
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  };
+  return {
+    time,
+    store,
+    calls: () => calls,
+    now: () => t,
+    /** Fires timers in time order until none is left. */
+    async run(): Promise<void> {
+      for (;;) {
+        await settle();
+        if (!timers.length) return;
+        timers.sort((a, b) => a.at - b.at);
+        const next = timers.shift()!;
+        t = Math.max(t, next.at + lateMs());
+        next.wake();
+      }
+    },
+  };
+}
+
+/** The most calls in any window of `windowMs` (each window starting at a call). */
+function maxInWindow(times: number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let max = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (sorted[j]! < sorted[i]! - windowMs + 1e-9) j++;
+    max = Math.max(max, i - j + 1);
+  }
+  return max;
+}
+
+/** `instances` limiters (Lambdas) with `workers` callers each take `total` tokens between them. */
+async function drive(world: ReturnType<typeof virtualWorld>, rate: number, instances: number, workers: number, total: number) {
+  const limiters = Array.from({ length: instances }, () => sharedRateLimiter('provider#test', rate, { store: world.store, time: world.time }));
+  const uses: number[] = [];
+  const perInstance = limiters.map(() => 0);
+  let left = total;
+  const loops = limiters.flatMap((limiter, i) =>
+    Array.from({ length: workers }, async () => {
+      while (left > 0) {
+        left--;
+        await limiter.take();
+        uses.push(world.now());
+        perInstance[i]!++;
+      }
+    }),
+  );
+  const done = Promise.all(loops);
+  await world.run();
+  await done;
+  return { uses, perInstance, limiters };
+}
+
+describe('lease rules', () => {
+  it('a lease starts where the last one ended, or now when the bucket is idle or new', () => {
+    expect(leaseFrom(undefined, 1000, 25, 5)).toEqual({ start: 1000, tat: 1125 });
+    expect(leaseFrom(900, 1000, 25, 5)).toEqual({ start: 1000, tat: 1125 });
+    expect(leaseFrom(1200, 1000, 25, 5)).toEqual({ start: 1200, tat: 1325 });
+    expect(slotsOf({ start: 1200, tat: 1215 }, 3, 5)).toEqual([1200, 1205, 1210]);
+  });
+
+  it('a lease is a tenth of a second of the rate, at least 25 tokens, at most one second of it', () => {
+    expect(leaseSize(200)).toBe(25);
+    expect(leaseSize(1000)).toBe(100);
+    expect(leaseSize(10)).toBe(10);
+    expect(leaseSize(0.5)).toBe(1);
+    expect(leaseSize(Number.NaN)).toBe(1);
+    expect(leaseSize(-5)).toBe(1);
+    expect(leaseSize(Infinity)).toBe(1);
+  });
+
+  it('a slot is usable from its time until LATE_MS later, never before', () => {
+    expect(usable(100, 99.9)).toBe(false);
+    expect(usable(100, 100)).toBe(true);
+    expect(usable(100, 100 + LATE_MS - 0.1)).toBe(true);
+    expect(usable(100, 100 + LATE_MS)).toBe(false);
+  });
+
+  it('slots are a second and LATE_MS over the rate apart: a 1-second window holds at most the rate even when each is used late', () => {
+    expect(slotIntervalMs(200)).toBe(1050 / 200);
+    expect(slotIntervalMs(Number.NaN)).toBe(1050);
+    // Slots whose use can fall in [a, a + 1000): those in (a - LATE_MS, a + 1000), an interval of 1050 ms.
+    expect(Math.ceil((1000 + LATE_MS) / slotIntervalMs(200))).toBe(200);
+  });
+});
+
+describe('shared limiter: leases of the account rate', () => {
+  it('four limiters at 200/s stay within the rate over every 1-second window, at ≤ 0.05 table calls per call', async () => {
+    const world = virtualWorld();
+    const { uses, limiters } = await drive(world, 200, 4, 10, 3000);
+    expect(uses).toHaveLength(3000);
+    expect(maxInWindow(uses, 1000)).toBeLessThanOrEqual(200);
+    expect(world.calls() / 3000).toBeLessThanOrEqual(0.05);
+    expect(limiters.reduce((n, l) => n + l.stats().tableCalls, 0)).toBe(world.calls());
+    // The rate is used, not only respected: 3,000 calls at 200/s less 5% take about 15.75 s.
+    const span = Math.max(...uses) - Math.min(...uses);
+    expect(span).toBeGreaterThanOrEqual(15_700);
+    expect(span).toBeLessThan(16_000);
+  });
+
+  it('a process that wakes late never uses a slot late: the bound holds, late slots are lost instead', async () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const world = virtualWorld(() => random() * 80); // wake-ups up to 80 ms late (LATE_MS is 50)
+    const { uses, limiters } = await drive(world, 200, 3, 8, 2000);
+    expect(uses).toHaveLength(2000);
+    expect(maxInWindow(uses, 1000)).toBeLessThanOrEqual(200);
+    expect(limiters.reduce((n, l) => n + l.stats().wasted, 0)).toBeGreaterThan(0);
+  });
+
+  it('limiters waiting on the rate are served in turn: none gets much more than another', async () => {
+    const world = virtualWorld();
+    const { perInstance } = await drive(world, 50, 5, 10, 1000);
+    const lease = leaseSize(50);
+    for (const n of perInstance) expect(Math.abs(n - 200)).toBeLessThanOrEqual(2 * lease);
+  });
+
+  it('a single caller is paced at the rate from its first call', async () => {
+    const world = virtualWorld();
+    const { uses } = await drive(world, 10, 1, 1, 25);
+    expect(maxInWindow(uses, 1000)).toBeLessThanOrEqual(10);
+    // Each call at its slot (105 ms apart): 25 calls span 24 slots, less the first one's lateness.
+    expect(uses.at(-1)! - uses[0]!).toBeGreaterThan(24 * 105 - LATE_MS);
+  });
+});
