@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
@@ -53,6 +53,8 @@ export class PhoneValidationStack extends Stack {
     this.config = config;
     this.data = new DataConstruct(this, 'Data');
     const environment = {
+      // The dimension of the service's own metrics, so stages never trip each other's alarms.
+      STAGE: config.stage,
       TABLE_NAME: this.data.table.tableName,
       FILES_BUCKET: this.data.filesBucket.bucketName,
       SCREENSHOTS_BUCKET: this.data.screenshotsBucket.bucketName,
@@ -64,7 +66,7 @@ export class PhoneValidationStack extends Stack {
 
     new BillingConstruct(this, 'Billing', { table: this.data.table, environment });
     // Features whose workers emit events call this.webhooks.grantEmit(fn).
-    this.webhooks = new WebhooksConstruct(this, 'Webhooks', { table: this.data.table, environment, producers: API_EVENT_PRODUCERS.map((name) => this.api.functions.get(name)!) });
+    this.webhooks = new WebhooksConstruct(this, 'Webhooks', { table: this.data.table, environment, stage: config.stage, producers: API_EVENT_PRODUCERS.map((name) => this.api.functions.get(name)!) });
 
     const grantEmit = (fn: LambdaFunction) => this.webhooks.grantEmit(fn);
     const uploads = new UploadsConstruct(this, 'Uploads', {
@@ -155,6 +157,14 @@ export class PhoneValidationStack extends Stack {
       stateMachine: uploads.stateMachine,
       extraAlarms: [this.webhooks.dlqAlarm, this.webhooks.autoDisableAlarm],
       deadLetterQueues: [this.webhooks.deadLetterQueue, spam.deadLetterQueue],
+      queueAges: [
+        // Items expire after a day (the queue's retention): half of it unseen means the tests are stuck.
+        { name: 'SpamTestQueue', queue: spam.queue, maxAge: Duration.hours(12), description: 'A spam test item has waited 12 hours (items expire unseen after 24): the test consumer is failing or throttled; read its log group and the TestDlq.' },
+        // Delays are at most 15 minutes and a failing message reaches the DLQ within about 30: an hour means deliveries are not being attempted.
+        { name: 'WebhookDeliveryQueue', queue: this.webhooks.queue, maxAge: Duration.hours(1), description: 'A webhook delivery message has waited an hour: the delivery consumer is not keeping up or not running; read its log group.' },
+      ],
+      // A throttled chunk is retried by its workflow Task with backoff (the reservation is the cap).
+      throttlesByDesign: [uploads.classify],
       alarmEmail: config.alarmEmail,
     });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });

@@ -7,13 +7,15 @@ import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { AUTO_DISABLED_METRIC, METRICS_NAMESPACE } from '../lambdas/webhooks/metrics';
+import { AUTO_DISABLED_METRIC, METRICS_NAMESPACE, STAGE_DIMENSION } from '../lambdas/webhooks/metrics';
 import { grantSendMessage, grantTable } from './grants';
 import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
 
 export interface WebhooksConstructProps {
   table: TableV2;
   environment: Record<string, string>;
+  /** The stage: the dimension of the auto-disable metric (functions read it as STAGE). */
+  stage: string;
   /** Functions that emit events (API functions, workflow tasks): they get the queue URL and may send to it. */
   producers?: Iterable<LambdaFunction>;
 }
@@ -87,7 +89,7 @@ export class WebhooksConstruct extends Construct {
     });
     this.autoDisableAlarm = new Alarm(this, 'EndpointAutoDisabled', {
       alarmDescription: 'A webhook endpoint was disabled after 20 consecutive failed attempts.',
-      metric: new Metric({ namespace: METRICS_NAMESPACE, metricName: AUTO_DISABLED_METRIC, statistic: 'Sum', period: Duration.minutes(5) }),
+      metric: new Metric({ namespace: METRICS_NAMESPACE, metricName: AUTO_DISABLED_METRIC, dimensionsMap: { [STAGE_DIMENSION]: props.stage }, statistic: 'Sum', period: Duration.minutes(5) }),
       threshold: 1,
       evaluationPeriods: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

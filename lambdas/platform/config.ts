@@ -14,6 +14,8 @@ const optional = z.optional(z.string().check(z.minLength(1)));
 export const ConfigSchema = z.object({
   DEPLOYMENT: z.optional(z.enum(['aws', 'local'])),
   AWS_LAMBDA_FUNCTION_NAME: optional,
+  /** The deployment stage (config/stages/<stage>.json): the dimension of the service's own metrics. */
+  STAGE: optional,
   TABLE_NAME: optional,
   FILES_BUCKET: optional,
   SCREENSHOTS_BUCKET: optional,

@@ -66,6 +66,8 @@ describe('IAM least privilege', () => {
     const mismatches: string[] = [];
     const resolver = new CfnResolver(template);
     const polled = new Set(resolver.ofType('AWS::Lambda::EventSourceMapping').map(([, m]) => String(resolver.resolve((m.Properties as { FunctionName: unknown }).FunctionName))));
+    // Lambda sends a failed asynchronous invocation to its on-failure queue with the function's role.
+    const withFailureQueue = new Set(resolver.ofType('AWS::Lambda::EventInvokeConfig').filter(([, c]) => (c.Properties as { DestinationConfig?: { OnFailure?: unknown } }).DestinationConfig?.OnFailure).map(([, c]) => String(resolver.resolve((c.Properties as { FunctionName: unknown }).FunctionName))));
     for (const fn of assembly.functions) {
       const bundle = readFileSync(join(fn.assetDir, 'index.mjs'), 'utf8');
       const env = ((template.Resources[fn.logicalId]!.Properties as { Environment?: { Variables?: Record<string, unknown> } }).Environment?.Variables ?? {}) as Record<string, unknown>;
@@ -89,6 +91,7 @@ describe('IAM least privilege', () => {
           .flatMap((s) => [s.Action].flat())
           .filter((a) => !a.startsWith('xray:') && !IMPLIED.has(a) && !(polled.has(resolver.physicalName(fn.logicalId)) && POLLER.has(a))),
       );
+      if (withFailureQueue.has(resolver.physicalName(fn.logicalId))) callable.add('sqs:SendMessage');
       for (const a of granted) if (!callable.has(a)) mismatches.push(`${fn.logicalId} is granted ${a}, which its bundle never calls`);
       for (const a of callable) if (!granted.has(a)) mismatches.push(`${fn.logicalId} can call ${a} but is not granted it`);
     }
