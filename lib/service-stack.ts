@@ -104,11 +104,9 @@ export class PhoneValidationStack extends Stack {
       },
       grantEmit,
     });
-    if (downloadsPublicKey) {
-      const downloads = new DownloadsConstruct(this, 'Downloads', { filesBucket: this.data.filesBucket, publicKeyPem: downloadsPublicKey });
-      // What signs links: download requests, upload.completed (finalize), and recovery finishing an upload.
-      for (const fn of [uploadsApi, uploads.finalize, recovery.job]) downloads.grantSign(fn);
-    }
+    const downloads = downloadsPublicKey ? new DownloadsConstruct(this, 'Downloads', { filesBucket: this.data.filesBucket, publicKeyPem: downloadsPublicKey }) : undefined;
+    // What signs links: download requests, upload.completed (finalize), and recovery finishing an upload (the console's below).
+    for (const fn of [uploadsApi, uploads.finalize, recovery.job]) downloads?.grantSign(fn);
     // Originals, slices and download links under uploads/; staged files: the presigned POST it signs, the create that reads it.
     grantObjects(uploadsApi, this.data.filesBucket, { read: ['uploads/', 'staging/'], write: ['uploads/', 'staging/'] });
     uploads.grantStart(uploadsApi);
@@ -145,6 +143,8 @@ export class PhoneValidationStack extends Stack {
       filesBucket: this.data.filesBucket,
       filesBucketOrigin: this.data.filesBucketOrigin,
     });
+    // The console's download links too: every link in CloudFront mode keeps its hour.
+    downloads?.grantSign(consoleUi.handler);
     // Signing secrets: sealed where they are created (endpoint registration, contact creation),
     // opened only where they sign (deliveries, the sweeper's attempts, the URL-change ping).
     const webhooksApi = this.api.functions.get('webhooks')!;
