@@ -78,10 +78,11 @@ export class PhoneValidationStack extends Stack {
       provider: config.provider,
       classifyReservedConcurrency: config.reserveConcurrency ? config.uploadClassifyConcurrency : undefined,
     });
+    let twilio: Secret | undefined;
     if (environment.CLASSIFICATION_PROVIDER === 'twilio') {
       // Filled in by the operator after deploy: {"account_sid": "...", "auth_token": "..."}.
       // Created in its documented JSON shape with a placeholder, named in the outputs (docs/deploy.md).
-      const twilio = new Secret(this, 'TwilioCredentials', {
+      twilio = new Secret(this, 'TwilioCredentials', {
         description: 'Twilio Lookup credentials: JSON {"account_sid": "AC...", "auth_token": "..."}',
         generateSecretString: { secretStringTemplate: JSON.stringify({ account_sid: 'REPLACE_WITH_ACCOUNT_SID' }), generateStringKey: 'auth_token' },
       });
@@ -145,6 +146,15 @@ export class PhoneValidationStack extends Stack {
     });
     // The console's download links too: every link in CloudFront mode keeps its hour.
     downloads?.grantSign(consoleUi.handler);
+    // Ready before it charges (lambdas/platform/readiness.ts): every function that charges reads the
+    // secrets a paid request needs before taking credits (the contacts API signs no link; it checks the key).
+    const contactsApi = this.api.functions.get('contacts')!;
+    downloads?.grantSign(contactsApi);
+    for (const fn of [uploadsApi, contactsApi, consoleUi.handler]) {
+      if (!twilio) break;
+      fn.addEnvironment('TWILIO_SECRET_ARN', twilio.secretArn);
+      grantSecretValue(fn, twilio);
+    }
     // Signing secrets: sealed where they are created (endpoint registration, contact creation),
     // opened only where they sign (deliveries, the sweeper's attempts, the URL-change ping).
     const webhooksApi = this.api.functions.get('webhooks')!;

@@ -59,7 +59,7 @@ describe('CloudFront download links', () => {
     const { Template } = await import('aws-cdk-lib/assertions');
     const { PhoneValidationStack } = await import('../../lib/service-stack');
     const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], downloadsPublicKey: pem } });
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], downloadsPublicKey: pem, classificationProvider: 'twilio' } });
     const template = Template.fromStack(new PhoneValidationStack(app, 'CfStack', { env: { account: '111111111111', region: 'us-east-1' } }));
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({ DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'https-only', TrustedKeyGroups: Match.anyValue() }) }),
@@ -71,8 +71,12 @@ describe('CloudFront download links', () => {
     });
     const signers = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([, f]) => f.Properties.Environment?.Variables?.DOWNLOADS_CLOUDFRONT_DOMAIN).map(([id]) => id.replace(/[0-9A-F]{8}$/, ''));
     // Every function that hands out links (the uploads API, the console API, the finalize step and
-    // the recovery job) signs through CloudFront: no S3 link dies with a Lambda session.
-    expect(signers.sort()).toEqual(['ApiUploadsFunction', 'ConsoleApiFunction', 'RecoveryJob', 'UploadsFinalize'].sort());
+    // the recovery job) signs through CloudFront: no S3 link dies with a Lambda session. The
+    // contacts API only checks the key is in place before it charges.
+    expect(signers.sort()).toEqual(['ApiContactsFunction', 'ApiUploadsFunction', 'ConsoleApiFunction', 'RecoveryJob', 'UploadsFinalize'].sort());
+    // Likewise every function that charges reads the Twilio secret before it does.
+    const twilioReaders = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([, f]) => f.Properties.Environment?.Variables?.TWILIO_SECRET_ARN).map(([id]) => id.replace(/[0-9A-F]{8}$/, ''));
+    expect(twilioReaders.sort()).toEqual(['ApiContactsFunction', 'ApiUploadsFunction', 'ConsoleApiFunction', 'UploadsClassifyChunk'].sort());
     expect(nagErrors({ downloadsPublicKey: pem, classificationProvider: 'twilio' })).toEqual([]);
   });
 });

@@ -1,0 +1,110 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { nowMs } from './clock';
+import type { Config } from './config';
+import { logger } from './logger';
+import { NotReady } from './domain-errors';
+import { perConfig } from './per-config';
+
+// Ready before it charges (docs/deploy.md): what a paid request needs to be completed is checked
+// before any credit is taken, so a stage deployed without its secrets answers 503 naming them
+// rather than charging, failing at Finalize and refunding.
+
+/** Reads a secret's string value; undefined when it has none yet. The one port of the check. */
+export interface SecretReader {
+  read(arn: string): Promise<string | undefined>;
+}
+
+/** One thing the configuration needs: `missing` says why it is not in place, or null. */
+interface Requirement {
+  name: string;
+  missing(read: (arn: string) => Promise<string | undefined>): Promise<string | null>;
+}
+
+const holdsPrivateKey = (value: string | undefined): boolean => !!value && /-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(value);
+
+/** A Twilio credentials JSON that is filled in (not the deploy-time placeholder). */
+function twilioFilledIn(value: string | undefined): boolean {
+  try {
+    const parsed = JSON.parse(value ?? '') as { account_sid?: unknown; auth_token?: unknown };
+    return typeof parsed.account_sid === 'string' && /^AC[0-9a-fA-F]{32}$/.test(parsed.account_sid) && typeof parsed.auth_token === 'string' && parsed.auth_token.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** What this configuration needs before it may charge (plain rules over the configuration). */
+export function requirementsOf(cfg: Config): Requirement[] {
+  const requirements: Requirement[] = [];
+  if (cfg.DOWNLOADS_CLOUDFRONT_DOMAIN) {
+    requirements.push({
+      name: 'CloudFront download signing key',
+      missing: async (read) => {
+        if (!cfg.DOWNLOADS_CLOUDFRONT_KEY_ID) return 'DOWNLOADS_CLOUDFRONT_KEY_ID is not set';
+        if (cfg.DOWNLOADS_SIGNING_PRIVATE_KEY) return holdsPrivateKey(cfg.DOWNLOADS_SIGNING_PRIVATE_KEY) ? null : 'DOWNLOADS_SIGNING_PRIVATE_KEY holds no PEM private key';
+        if (!cfg.DOWNLOADS_SIGNING_KEY_SECRET_ARN) return 'neither DOWNLOADS_SIGNING_KEY_SECRET_ARN nor DOWNLOADS_SIGNING_PRIVATE_KEY is set';
+        return holdsPrivateKey(await read(cfg.DOWNLOADS_SIGNING_KEY_SECRET_ARN)) ? null : `secret ${cfg.DOWNLOADS_SIGNING_KEY_SECRET_ARN} (DOWNLOADS_SIGNING_KEY_SECRET_ARN) holds no PEM private key yet`;
+      },
+    });
+  }
+  if (cfg.CLASSIFICATION_PROVIDER === 'twilio') {
+    requirements.push({
+      name: 'Twilio credentials',
+      missing: async (read) => {
+        if (cfg.TWILIO_ACCOUNT_SID && cfg.TWILIO_AUTH_TOKEN) return null;
+        if (!cfg.TWILIO_SECRET_ARN) return 'neither TWILIO_SECRET_ARN nor TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set';
+        return twilioFilledIn(await read(cfg.TWILIO_SECRET_ARN)) ? null : `secret ${cfg.TWILIO_SECRET_ARN} (TWILIO_SECRET_ARN) holds no {"account_sid": "AC…", "auth_token": "…"} yet`;
+      },
+    });
+  }
+  return requirements;
+}
+
+export interface Missing {
+  /** What the client is told (no configuration names or ARNs). */
+  name: string;
+  /** What the operator is told (logs, `admin doctor`). */
+  why: string;
+}
+
+/** What is missing; empty when ready. A secret that cannot be read counts as missing. */
+export async function missingForCharging(cfg: Config, secrets: SecretReader): Promise<Missing[]> {
+  const read = async (arn: string): Promise<string | undefined> => {
+    try {
+      return await secrets.read(arn);
+    } catch {
+      return undefined;
+    }
+  };
+  const found = await Promise.all(requirementsOf(cfg).map(async (r) => [r.name, await r.missing(read)] as const));
+  return found.flatMap(([name, why]) => (why === null ? [] : [{ name, why }]));
+}
+
+/** A ready answer is kept 5 minutes, a not-ready one 30 s (so a key put in is seen soon). */
+export const READY_TTL_MS = 5 * 60_000;
+export const NOT_READY_TTL_MS = 30_000;
+
+/** The check cached per container: cheap on every paid request, seen again shortly after a change. */
+export function readinessCheck(cfg: Config, secrets: SecretReader): () => Promise<Missing[]> {
+  let cached: { at: number; missing: Missing[] } | null = null;
+  return async () => {
+    const now = nowMs();
+    if (cached && now - cached.at < (cached.missing.length ? NOT_READY_TTL_MS : READY_TTL_MS)) return cached.missing;
+    const missing = await missingForCharging(cfg, secrets);
+    cached = { at: now, missing };
+    return missing;
+  };
+}
+
+const secretsManager: SecretReader = {
+  read: async (arn) => (await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }))).SecretString,
+};
+
+const check = /* @__PURE__ */ perConfig((cfg) => readinessCheck(cfg, secretsManager));
+
+/** Refuses with 503 (nothing charged) when what the request needs to be completed is not in place. */
+export async function assertReadyToCharge(): Promise<void> {
+  const missing = await check()();
+  if (!missing.length) return;
+  logger.error('not ready to charge: refusing paid work with 503', { missing: missing.map((m) => `${m.name}: ${m.why}`) });
+  throw new NotReady(`The service is not ready to take paid work; nothing was charged. Missing: ${missing.map((m) => m.name).join(', ')} (the operator must put it in place; retry later)`);
+}
