@@ -20,10 +20,11 @@ interface Requirement {
   missing(read: (arn: string) => Promise<string | undefined>): Promise<string | null>;
 }
 
-const holdsPrivateKey = (value: string | undefined): boolean => !!value && /-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(value);
+/** A PEM private key (the CloudFront key pair's), not an empty or placeholder value. */
+export const holdsPrivateKey = (value: string | undefined): boolean => !!value && /-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(value);
 
 /** A Twilio credentials JSON that is filled in (not the deploy-time placeholder). */
-function twilioFilledIn(value: string | undefined): boolean {
+export function twilioFilledIn(value: string | undefined): boolean {
   try {
     const parsed = JSON.parse(value ?? '') as { account_sid?: unknown; auth_token?: unknown };
     return typeof parsed.account_sid === 'string' && /^AC[0-9a-fA-F]{32}$/.test(parsed.account_sid) && typeof parsed.auth_token === 'string' && parsed.auth_token.length > 0;
