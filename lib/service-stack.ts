@@ -13,7 +13,7 @@ import { RecoveryConstruct } from './recovery-construct';
 import { DownloadsConstruct } from './downloads-construct';
 import { SpamConstruct } from './spam-construct';
 import { MonitoringConstruct } from './monitoring-construct';
-import { grantObjects, grantSecretValue, grantSecretsKey, grantTable, type TableAction } from './grants';
+import { grantObjects, grantSecretDescribe, grantSecretValue, grantSecretsKey, grantTable, type TableAction } from './grants';
 import type { ApiFunctionName } from '../lambdas/platform/http/route-spec';
 import { parseStageConfig, type StageConfig } from './stage-config';
 
@@ -150,10 +150,12 @@ export class PhoneValidationStack extends Stack {
     // secrets a paid request needs before taking credits (the contacts API signs no link; it checks the key).
     const contactsApi = this.api.functions.get('contacts')!;
     downloads?.grantSign(contactsApi);
-    for (const fn of [uploadsApi, contactsApi, consoleUi.handler]) {
-      if (!twilio) break;
-      fn.addEnvironment('TWILIO_SECRET_ARN', twilio.secretArn);
-      grantSecretValue(fn, twilio);
+    // The Twilio token stays the classify step's to read: these see only whether it was filled in.
+    if (twilio) {
+      for (const fn of [uploadsApi, contactsApi, consoleUi.handler]) {
+        fn.addEnvironment('TWILIO_CREDENTIALS_ARN', twilio.secretArn);
+        grantSecretDescribe(fn, twilio);
+      }
     }
     // Signing secrets: sealed where they are created (endpoint registration, contact creation),
     // opened only where they sign (deliveries, the sweeper's attempts, the URL-change ping).

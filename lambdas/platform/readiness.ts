@@ -1,4 +1,4 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { DescribeSecretCommand, GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { nowMs } from './clock';
 import type { Config } from './config';
 import { logger } from './logger';
@@ -9,15 +9,16 @@ import { perConfig } from './per-config';
 // before any credit is taken, so a stage deployed without its secrets answers 503 naming them
 // rather than charging, failing at Finalize and refunding.
 
-/** Reads a secret's string value; undefined when it has none yet. The one port of the check. */
+/** The port of the check: a secret's string value (undefined when it has none yet), or only how many versions it has. */
 export interface SecretReader {
   read(arn: string): Promise<string | undefined>;
+  versionCount(arn: string): Promise<number>;
 }
 
 /** One thing the configuration needs: `missing` says why it is not in place, or null. */
 interface Requirement {
   name: string;
-  missing(read: (arn: string) => Promise<string | undefined>): Promise<string | null>;
+  missing(secrets: SecretReader): Promise<string | null>;
 }
 
 /** A PEM private key (the CloudFront key pair's), not an empty or placeholder value. */
@@ -39,7 +40,7 @@ export function requirementsOf(cfg: Config): Requirement[] {
   if (cfg.DOWNLOADS_CLOUDFRONT_DOMAIN) {
     requirements.push({
       name: 'CloudFront download signing key',
-      missing: async (read) => {
+      missing: async ({ read }) => {
         if (!cfg.DOWNLOADS_CLOUDFRONT_KEY_ID) return 'DOWNLOADS_CLOUDFRONT_KEY_ID is not set';
         if (cfg.DOWNLOADS_SIGNING_PRIVATE_KEY) return holdsPrivateKey(cfg.DOWNLOADS_SIGNING_PRIVATE_KEY) ? null : 'DOWNLOADS_SIGNING_PRIVATE_KEY holds no PEM private key';
         if (!cfg.DOWNLOADS_SIGNING_KEY_SECRET_ARN) return 'neither DOWNLOADS_SIGNING_KEY_SECRET_ARN nor DOWNLOADS_SIGNING_PRIVATE_KEY is set';
@@ -50,10 +51,14 @@ export function requirementsOf(cfg: Config): Requirement[] {
   if (cfg.CLASSIFICATION_PROVIDER === 'twilio') {
     requirements.push({
       name: 'Twilio credentials',
-      missing: async (read) => {
+      missing: async ({ read, versionCount }) => {
         if (cfg.TWILIO_ACCOUNT_SID && cfg.TWILIO_AUTH_TOKEN) return null;
-        if (!cfg.TWILIO_SECRET_ARN) return 'neither TWILIO_SECRET_ARN nor TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set';
-        return twilioFilledIn(await read(cfg.TWILIO_SECRET_ARN)) ? null : `secret ${cfg.TWILIO_SECRET_ARN} (TWILIO_SECRET_ARN) holds no {"account_sid": "AC…", "auth_token": "…"} yet`;
+        // A function that uses the credentials reads them; one that only charges (the APIs) may not
+        // read the token: it sees whether the secret was ever changed from the value the stack
+        // created it with (put-secret-value adds a version; `admin doctor` checks the value itself).
+        if (cfg.TWILIO_SECRET_ARN) return twilioFilledIn(await read(cfg.TWILIO_SECRET_ARN)) ? null : `secret ${cfg.TWILIO_SECRET_ARN} (TWILIO_SECRET_ARN) holds no {"account_sid": "AC…", "auth_token": "…"} yet`;
+        if (cfg.TWILIO_CREDENTIALS_ARN) return (await versionCount(cfg.TWILIO_CREDENTIALS_ARN)) >= 2 ? null : `secret ${cfg.TWILIO_CREDENTIALS_ARN} (TWILIO_CREDENTIALS_ARN) still holds the placeholder it was created with`;
+        return 'none of TWILIO_SECRET_ARN, TWILIO_CREDENTIALS_ARN, or TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set';
       },
     });
   }
@@ -69,14 +74,11 @@ export interface Missing {
 
 /** What is missing; empty when ready. A secret that cannot be read counts as missing. */
 export async function missingForCharging(cfg: Config, secrets: SecretReader): Promise<Missing[]> {
-  const read = async (arn: string): Promise<string | undefined> => {
-    try {
-      return await secrets.read(arn);
-    } catch {
-      return undefined;
-    }
+  const safe: SecretReader = {
+    read: (arn) => secrets.read(arn).catch(() => undefined),
+    versionCount: (arn) => secrets.versionCount(arn).catch(() => 0),
   };
-  const found = await Promise.all(requirementsOf(cfg).map(async (r) => [r.name, await r.missing(read)] as const));
+  const found = await Promise.all(requirementsOf(cfg).map(async (r) => [r.name, await r.missing(safe)] as const));
   return found.flatMap(([name, why]) => (why === null ? [] : [{ name, why }]));
 }
 
@@ -98,6 +100,7 @@ export function readinessCheck(cfg: Config, secrets: SecretReader): () => Promis
 
 const secretsManager: SecretReader = {
   read: async (arn) => (await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }))).SecretString,
+  versionCount: async (arn) => Object.keys((await new SecretsManagerClient({}).send(new DescribeSecretCommand({ SecretId: arn }))).VersionIdsToStages ?? {}).length,
 };
 
 const check = /* @__PURE__ */ perConfig((cfg) => readinessCheck(cfg, secretsManager));

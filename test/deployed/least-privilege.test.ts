@@ -27,7 +27,7 @@ const AUTHORIZED_AS: Record<string, string> = { HeadObject: 's3:GetObject', Send
 const SERVICE_OF: Record<string, string> = {
   GetItem: 'dynamodb', PutItem: 'dynamodb', UpdateItem: 'dynamodb', DeleteItem: 'dynamodb', Query: 'dynamodb', BatchWriteItem: 'dynamodb', BatchGetItem: 'dynamodb', TransactWriteItems: 'dynamodb',
   GetObject: 's3', PutObject: 's3', DeleteObject: 's3', CopyObject: 's3', ListObjectsV2: 's3',
-  SendMessage: 'sqs', StartExecution: 'states', GetSecretValue: 'secretsmanager', SendTextMessage: 'sms-voice', SendVoiceMessage: 'sms-voice',
+  SendMessage: 'sqs', StartExecution: 'states', GetSecretValue: 'secretsmanager', DescribeSecret: 'secretsmanager', SendTextMessage: 'sms-voice', SendVoiceMessage: 'sms-voice',
   Encrypt: 'kms', Decrypt: 'kms',
 };
 
@@ -73,6 +73,7 @@ describe('IAM least privilege', () => {
       const env = ((template.Resources[fn.logicalId]!.Properties as { Environment?: { Variables?: Record<string, unknown> } }).Environment?.Variables ?? {}) as Record<string, unknown>;
       const configured = (op: string): boolean => {
         if (op === 'GetSecretValue') return Object.keys(env).some((k) => k.endsWith('_SECRET_ARN'));
+        if (op === 'DescribeSecret') return 'TWILIO_CREDENTIALS_ARN' in env;
         if (op === 'SendMessage') return 'WEBHOOK_QUEUE_URL' in env;
         if (op === 'SendMessageBatch') return 'SPAM_QUEUE_URL' in env;
         if (op === 'StartExecution') return 'UPLOAD_STATE_MACHINE_ARN' in env;

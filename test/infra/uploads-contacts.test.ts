@@ -74,9 +74,12 @@ describe('CloudFront download links', () => {
     // the recovery job) signs through CloudFront: no S3 link dies with a Lambda session. The
     // contacts API only checks the key is in place before it charges.
     expect(signers.sort()).toEqual(['ApiContactsFunction', 'ApiUploadsFunction', 'ConsoleApiFunction', 'RecoveryJob', 'UploadsFinalize'].sort());
-    // Likewise every function that charges reads the Twilio secret before it does.
-    const twilioReaders = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([, f]) => f.Properties.Environment?.Variables?.TWILIO_SECRET_ARN).map(([id]) => id.replace(/[0-9A-F]{8}$/, ''));
-    expect(twilioReaders.sort()).toEqual(['ApiContactsFunction', 'ApiUploadsFunction', 'ConsoleApiFunction', 'UploadsClassifyChunk'].sort());
+    // Every function that charges sees whether the Twilio secret was filled in (DescribeSecret, not its value).
+    const twilioCheckers = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([, f]) => f.Properties.Environment?.Variables?.TWILIO_CREDENTIALS_ARN).map(([id]) => id.replace(/[0-9A-F]{8}$/, ''));
+    expect(twilioCheckers.sort()).toEqual(['ApiContactsFunction', 'ApiUploadsFunction', 'ConsoleApiFunction'].sort());
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'secretsmanager:DescribeSecret', Resource: { Ref: Match.stringLikeRegexp('^TwilioCredentials') } })]) },
+    });
     expect(nagErrors({ downloadsPublicKey: pem, classificationProvider: 'twilio' })).toEqual([]);
   });
 });

@@ -12,12 +12,18 @@ const twilio = { CLASSIFICATION_PROVIDER: 'twilio', TWILIO_SECRET_ARN: TWILIO_AR
 const filled = JSON.stringify({ account_sid: `AC${'0123456789abcdef'.repeat(2)}`, auth_token: 'token' });
 
 /** A Secrets Manager stand-in: values by ARN, counting reads; `throws` for an unreadable secret. */
-function secrets(values: Record<string, string | undefined | Error>): SecretReader & { reads: number } {
+function secrets(values: Record<string, string | undefined | Error>, versions: Record<string, number | Error> = {}): SecretReader & { reads: number } {
   const reader = {
     reads: 0,
     read: async (arn: string) => {
       reader.reads++;
       const v = values[arn];
+      if (v instanceof Error) throw v;
+      return v;
+    },
+    versionCount: async (arn: string) => {
+      reader.reads++;
+      const v = versions[arn] ?? 0;
       if (v instanceof Error) throw v;
       return v;
     },
@@ -52,6 +58,15 @@ describe('ready before it charges', () => {
       expect(await missing(twilio, { [TWILIO_ARN]: value }), String(value)).toEqual(['Twilio credentials']);
     }
     expect(await missing({ CLASSIFICATION_PROVIDER: 'twilio' }, {})).toEqual(['Twilio credentials']);
+  });
+
+  it('a function that only charges sees whether the Twilio secret was changed from its placeholder, never its value', async () => {
+    const env = { CLASSIFICATION_PROVIDER: 'twilio', TWILIO_CREDENTIALS_ARN: TWILIO_ARN };
+    const cfg = parseConfig(env);
+    const describeOnly = (versions: number | Error) => ({ read: async () => expect.fail('read a value it may not'), versionCount: async () => { if (versions instanceof Error) throw versions; return versions; } });
+    expect(await missingForCharging(cfg, describeOnly(1))).toEqual([{ name: 'Twilio credentials', why: expect.stringMatching(/still holds the placeholder/) }]);
+    expect(await missingForCharging(cfg, describeOnly(2))).toEqual([]);
+    expect((await missingForCharging(cfg, describeOnly(new Error('AccessDenied')))).map((m) => m.name)).toEqual(['Twilio credentials']);
     expect(await missing({ CLASSIFICATION_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't' }, {})).toEqual([]);
   });
 
