@@ -133,6 +133,16 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
       }
     },
   },
+  doctor: {
+    usage: '--stack NAME   what the deployed stack still needs (secrets to fill in before it takes paid work)',
+    options: {},
+    run: async (v) => {
+      const stack = v.stack;
+      if (typeof stack !== 'string' || !stack) throw new AdminUsageError('--stack NAME is required: doctor checks a deployed stack');
+      const { doctor } = await import('./doctor');
+      return doctor(stack);
+    },
+  },
   'spam-run': {
     usage: '[--org ORG_ID]   run today\'s spam tests now (needs `npm start` running locally for screenshots)',
     options: { org: str },

@@ -60,6 +60,11 @@ export function grantSecretValue(fn: LambdaFunction, secret: ISecret): void {
   fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
 }
 
+/** Whether a secret was filled in (its versions), never its value. */
+export function grantSecretDescribe(fn: LambdaFunction, secret: ISecret): void {
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:DescribeSecret'], resources: [secret.secretArn] }));
+}
+
 /** Sending to one queue (the code never reads attributes or resolves URLs). */
 export function grantSendMessage(fn: LambdaFunction, queue: IQueue): void {
   fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));

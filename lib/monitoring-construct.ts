@@ -12,6 +12,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { StageNames } from './stage-names';
+import { AsyncFailures } from './async-failures';
 
 export interface MonitoringConstructProps {
   api: HttpApi;
@@ -21,6 +22,10 @@ export interface MonitoringConstructProps {
   extraAlarms: Alarm[];
   /** Dead-letter queues built elsewhere, alarmed when not empty. */
   deadLetterQueues: Queue[];
+  /** Queues whose oldest message must not wait longer than `maxAge` (work stuck or expiring unseen). */
+  queueAges?: { name: string; queue: Queue; maxAge: Duration; description: string }[];
+  /** Functions whose throttling is by design (retried by their caller): no Throttles alarm. */
+  throttlesByDesign?: LambdaFunction[];
   /** An address that receives every alarm (optional; subscribe others to the topic). */
   alarmEmail?: string;
   /** The stage's names: alarms and the dashboard are named after the stack. */
@@ -30,7 +35,8 @@ export interface MonitoringConstructProps {
 /**
  * Nobody is left to find out by chance (docs/operations.md lists every alarm with its runbook
  * line): one SNS topic, and alarms with that action on failed or timed-out workflows, every
- * function's errors and throttles, API 5xx and p99 latency, every dead-letter queue (scheduled
+ * function's errors and throttles (but throttling by design), failed scheduled runs (an on-failure
+ * destination for every schedule target), queues whose oldest message waits too long, API 5xx and p99 latency, every dead-letter queue (scheduled
  * jobs included: each schedule gets one), webhook endpoint auto-disable, and table throttling.
  * Built last, over what the stack holds, so a new function or schedule is covered without
  * remembering to.
@@ -39,6 +45,7 @@ export class MonitoringConstruct extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
   readonly scheduleDeadLetters: Queue;
+  readonly asyncFailures: AsyncFailures;
 
   constructor(scope: Construct, id: string, props: MonitoringConstructProps) {
     super(scope, id);
@@ -55,6 +62,9 @@ export class MonitoringConstruct extends Construct {
     for (const schedule of stack.node.findAll().filter((c): c is CfnSchedule => c instanceof CfnSchedule)) {
       schedule.addPropertyOverride('Target.DeadLetterConfig', { Arn: this.scheduleDeadLetters.queueArn });
     }
+
+    // A scheduled run that throws, after Lambda's retries, leaves its event and error here.
+    this.asyncFailures = new AsyncFailures(this, 'AsyncFailures');
 
     const alarm = (name: string, description: string, metric: Metric, threshold = 1) => {
       const a = new Alarm(this, name, {
@@ -79,6 +89,7 @@ export class MonitoringConstruct extends Construct {
     for (const fn of functions) {
       const name = fn.node.path.replace(`${stack.node.path}/`, '').replace(/\//g, '');
       alarm(`${name}Errors`, `${fn.node.path} reported errors (unhandled exceptions or timeouts); read its log group's ERROR lines for the request id.`, fn.metricErrors({ ...five, statistic: 'Sum' }));
+      if (props.throttlesByDesign?.includes(fn)) continue;
       alarm(`${name}Throttles`, `${fn.node.path} was throttled: account or reserved concurrency is exhausted.`, fn.metricThrottles({ ...five, statistic: 'Sum' }));
     }
 
@@ -91,6 +102,11 @@ export class MonitoringConstruct extends Construct {
       alarm(`DeadLetters${i}`, `Messages reached the dead-letter queue ${queue.node.path}: a job or delivery failed after its retries.`, queue.metricApproximateNumberOfMessagesVisible({ ...five, statistic: 'Maximum' }));
     }
 
+    alarm('AsyncInvokeFailures', `A scheduled job failed after Lambda's retries: its event, error and request id are messages of ${this.asyncFailures.queue.node.path}.`, this.asyncFailures.queue.metricApproximateNumberOfMessagesVisible({ ...five, statistic: 'Maximum' }));
+    for (const { name, queue, maxAge, description } of props.queueAges ?? []) {
+      alarm(`${name}OldestMessage`, description, queue.metricApproximateAgeOfOldestMessage({ ...five, statistic: 'Maximum' }), maxAge.toSeconds());
+    }
+
     for (const metricName of ['ReadThrottleEvents', 'WriteThrottleEvents']) {
       alarm(`Table${metricName}`, `The table throttled requests (${metricName}); on-demand tables throttle on sudden large spikes or hot partitions.`, new Metric({ namespace: 'AWS/DynamoDB', metricName, dimensionsMap: { TableName: props.table.tableName }, statistic: 'Sum', ...five }));
     }
@@ -101,7 +117,7 @@ export class MonitoringConstruct extends Construct {
       new GraphWidget({ title: 'API 5xx and p99 latency', left: [apiMetric('5xx', 'Sum')], right: [apiMetric('Latency', 'p99')] }),
       new GraphWidget({ title: 'Upload workflows', left: [props.stateMachine.metricSucceeded(five), props.stateMachine.metricFailed(five), props.stateMachine.metricTimedOut(five)] }),
       new GraphWidget({ title: 'Function errors', left: functions.map((fn) => fn.metricErrors({ ...five, statistic: 'Sum' })) }),
-      new GraphWidget({ title: 'Dead letters', left: [...props.deadLetterQueues, this.scheduleDeadLetters].map((q) => q.metricApproximateNumberOfMessagesVisible(five)) }),
+      new GraphWidget({ title: 'Dead letters and failed scheduled runs', left: [...props.deadLetterQueues, this.scheduleDeadLetters, this.asyncFailures.queue].map((q) => q.metricApproximateNumberOfMessagesVisible(five)) }),
     );
   }
 }

@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, Tags, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, Tags, Validations, type StackProps } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
@@ -13,7 +13,7 @@ import { RecoveryConstruct } from './recovery-construct';
 import { DownloadsConstruct } from './downloads-construct';
 import { SpamConstruct } from './spam-construct';
 import { MonitoringConstruct } from './monitoring-construct';
-import { grantObjects, grantSecretValue, grantSecretsKey, grantTable, type TableAction } from './grants';
+import { grantObjects, grantSecretDescribe, grantSecretValue, grantSecretsKey, grantTable, type TableAction } from './grants';
 import type { ApiFunctionName } from '../lambdas/platform/http/route-spec';
 import { parseStageConfig, type StageConfig } from './stage-config';
 import { FILE_STORE_PROBE_PREFIX } from '../lambdas/platform/dependency-checks';
@@ -124,6 +124,7 @@ export class PhoneValidationStack extends Stack {
     });
     uploads.classify.addEnvironment('CLASSIFICATION_CHAIN', config.classificationChain);
     const credentials = PROVIDER_CREDENTIALS[config.classificationProvider];
+    let providerSecret: { secret: Secret; readinessEnv: string } | undefined;
     if (credentials) {
       // Filled in by the operator after deploy, in its documented JSON shape; created with a
       // placeholder and named in the outputs (docs/deploy.md). Lookups fail with the provider's
@@ -133,6 +134,7 @@ export class PhoneValidationStack extends Stack {
         generateSecretString: { secretStringTemplate: JSON.stringify(credentials.template), generateStringKey: credentials.generatedKey },
       });
       pinLogicalId(secret, credentials.pin);
+      providerSecret = { secret, readinessEnv: credentials.env.replace('_SECRET_ARN', '_CREDENTIALS_ARN') };
       new CfnOutput(this, credentials.id + 'Secret', { value: secret.secretArn, description: `Put ${credentials.shape} here (docs/deploy.md)` });
       Validations.of(secret).acknowledge({ id: 'AwsSolutions-SMG4', reason: `${credentials.name} credentials are rotated in ${credentials.name}'s console; there is no rotation Lambda for a third-party credential.` });
       // Only the classify step calls the provider.
@@ -152,11 +154,9 @@ export class PhoneValidationStack extends Stack {
       },
       grantEmit,
     });
-    if (downloadsPublicKey) {
-      const downloads = new DownloadsConstruct(this, 'Downloads', { filesBucket: this.data.filesBucket, publicKeyPem: downloadsPublicKey });
-      // What signs links: download requests, upload.completed (finalize), and recovery finishing an upload.
-      for (const fn of [uploadsApi, uploads.finalize, recovery.job]) downloads.grantSign(fn);
-    }
+    const downloads = downloadsPublicKey ? new DownloadsConstruct(this, 'Downloads', { filesBucket: this.data.filesBucket, publicKeyPem: downloadsPublicKey }) : undefined;
+    // What signs links: download requests, upload.completed (finalize), and recovery finishing an upload (the console's below).
+    for (const fn of [uploadsApi, uploads.finalize, recovery.job]) downloads?.grantSign(fn);
     // Originals, slices and download links under uploads/; staged files: the presigned POST it signs, the create that reads it.
     grantObjects(uploadsApi, this.data.filesBucket, { read: ['uploads/', 'staging/'], write: ['uploads/', 'staging/'] });
     uploads.grantStart(uploadsApi);
@@ -195,6 +195,19 @@ export class PhoneValidationStack extends Stack {
       domainPrefix: config.names.consoleDomainPrefix(this.account),
       pageDir: consolePageDir(this),
     });
+    // The console's download links too: every link in CloudFront mode keeps its hour.
+    downloads?.grantSign(consoleUi.handler);
+    // Ready before it charges (lambdas/platform/charge-readiness.ts): every function that charges reads the
+    // secrets a paid request needs before taking credits (the contacts API signs no link; it checks the key).
+    const contactsApi = this.api.functions.get('contacts')!;
+    downloads?.grantSign(contactsApi);
+    // The provider's credentials stay the classify step's to read: these see only whether they were filled in.
+    if (providerSecret) {
+      for (const fn of [uploadsApi, contactsApi, consoleUi.handler]) {
+        fn.addEnvironment(providerSecret.readinessEnv, providerSecret.secret.secretArn);
+        grantSecretDescribe(fn, providerSecret.secret);
+      }
+    }
     // Signing secrets: sealed where they are created (endpoint registration, contact creation),
     // opened only where they sign (deliveries, the sweeper's attempts, the URL-change ping).
     const webhooksApi = this.api.functions.get('webhooks')!;
@@ -207,6 +220,14 @@ export class PhoneValidationStack extends Stack {
       stateMachine: uploads.stateMachine,
       extraAlarms: [this.webhooks.dlqAlarm, this.webhooks.autoDisableAlarm],
       deadLetterQueues: [this.webhooks.deadLetterQueue, spam.deadLetterQueue],
+      queueAges: [
+        // Items expire after a day (the queue's retention): half of it unseen means the tests are stuck.
+        { name: 'SpamTestQueue', queue: spam.queue, maxAge: Duration.hours(12), description: 'A spam test item has waited 12 hours (items expire unseen after 24): the test consumer is failing or throttled; read its log group and the TestDlq.' },
+        // Delays are at most 15 minutes and a failing message reaches the DLQ within about 30: an hour means deliveries are not being attempted.
+        { name: 'WebhookDeliveryQueue', queue: this.webhooks.queue, maxAge: Duration.hours(1), description: 'A webhook delivery message has waited an hour: the delivery consumer is not keeping up or not running; read its log group.' },
+      ],
+      // A throttled chunk is retried by its workflow Task with backoff (the reservation is the cap).
+      throttlesByDesign: [uploads.classify],
       alarmEmail: config.alarmEmail,
       names: config.names,
     });

@@ -2,6 +2,7 @@ import { Conflict, InsufficientCredits, InvalidInput } from '../platform/domain-
 import type { NetPorts } from '../platform/net/outbound';
 import { nowIso, nowMs } from '../platform/clock';
 import { crashPoint } from '../platform/crash-point';
+import { assertReadyToCharge } from '../platform/charge-readiness';
 import { newId, sha256Hex } from '../platform/ids';
 import { chargeOf, debit, InsufficientCreditsError, refund } from '../credits/credits';
 import { normalizeUsCa } from '../classification';
@@ -44,6 +45,8 @@ export async function createContact(ports: NetPorts & SealPorts, principal: Prin
     if (!input.callback_secret) throw new InvalidInput('callback_secret is required with callback_url: callbacks are always signed');
     await assertSafeUrl(ports.net, input.callback_url);
   }
+  // Before the idempotency claim and the charge: a 503 leaves nothing behind (a retry is a first try).
+  await assertReadyToCharge();
 
   let id = newId();
   if (input.idempotency_key !== undefined) {

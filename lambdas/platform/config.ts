@@ -53,6 +53,11 @@ export const ConfigSchema = z.object({
   TWILIO_ACCOUNT_SID: optional,
   TWILIO_AUTH_TOKEN: optional,
   TWILIO_SECRET_ARN: optional,
+  /** The Twilio secret as functions that charge see it: whether it was filled in, never its value. */
+  TWILIO_CREDENTIALS_ARN: optional,
+  /** The Telnyx / Trestle credentials secret, for the functions that only check it was filled in (never read). */
+  TELNYX_CREDENTIALS_ARN: optional,
+  TRESTLE_CREDENTIALS_ARN: optional,
   TWILIO_LOOKUP_BASE_URL: optional,
   TWILIO_CONCURRENCY: optional,
   TWILIO_REQUESTS_PER_SECOND: optional,

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { db, tableName } from './table';
 import { filesBucket, s3 } from './blob';
-import type { DependencyCheck } from './readiness';
+import type { DependencyCheck } from './ready-probe';
 
 /** A key nothing stores: reading it proves the table answers, whatever it holds. */
 const PROBE_KEY = { pk: 'READY#probe', sk: 'META' };

@@ -89,6 +89,9 @@ export class RateLimited extends DomainError {
 /** A provider the request depends on failed (a verification code that could not be sent). */
 export class UpstreamFailed extends withTextDetail('UpstreamFailed') {}
 
+/** The service cannot complete this now (a secret it needs is not in place): nothing was charged; safe to retry. */
+export class NotReady extends withTextDetail('NotReady') {}
+
 export type DomainErrorKind =
   | 'InvalidInput'
   | 'AuthenticationFailed'
@@ -101,9 +104,13 @@ export type DomainErrorKind =
   | 'UnsupportedContentType'
   | 'TooFewNumbers'
   | 'RateLimited'
-  | 'UpstreamFailed';
+  | 'UpstreamFailed'
+  | 'NotReady';
 
-/** A refusal of the request itself (the client can change something), not a failure of ours. */
+/**
+ * A refusal of the request before anything was done (the client can change something, or retry
+ * once the service is ready), not a failure of ours part-way.
+ */
 export function isRefusal(error: unknown): error is DomainError {
   return error instanceof DomainError && error.kind !== 'UpstreamFailed';
 }

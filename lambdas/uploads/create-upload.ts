@@ -1,5 +1,6 @@
 import { nowIso } from '../platform/clock';
 import { crashPoint } from '../platform/crash-point';
+import { assertReadyToCharge } from '../platform/charge-readiness';
 import { newId, randomHex, sha256Hex } from '../platform/ids';
 import { InsufficientCredits, InvalidInput } from '../platform/domain-errors';
 import { filesBucket, putObject } from '../platform/blob';
@@ -90,6 +91,8 @@ export async function createUpload(
   uploadId = newId(),
   planned: PlannedCsv = planCsv(input.csv, input.mapping, input.source),
 ): Promise<UploadRecord> {
+  // Before anything is stored or charged; pool uploads were paid per contact, which checked it.
+  if (input.source !== 'api_pool') await assertReadyToCharge();
   const price = priceOf(planned.validNumberCount, input.tier);
   const at = nowIso();
   const record: UploadRecord = {

@@ -1,8 +1,8 @@
 import { Conflict, InvalidInput } from '../platform/domain-errors';
-import { nowIso, nowUnix } from '../platform/clock';
+import { nowIso } from '../platform/clock';
 import { sha256Hex } from '../platform/ids';
 import { filesBucket, getObject, objectExists, putObject } from '../platform/blob';
-import { signedDownloadUrl } from './download-signer';
+import { signedDownloadLink } from './download-signer';
 import { writeProcessedBytes, type SliceOptions } from './processed-file';
 import type { StoredLayout } from './work-file';
 import { loadLayout } from './layout-source';
@@ -26,8 +26,8 @@ const REACHABLE = {
 };
 
 async function link(key: string, filename: string): Promise<DownloadLink> {
-  const expires = nowUnix() + LINK_SECONDS;
-  return { url: await signedDownloadUrl(key, LINK_SECONDS, filename), expires_at: expires };
+  const { url, expiresAt } = await signedDownloadLink(key, LINK_SECONDS, filename);
+  return { url, expires_at: expiresAt };
 }
 
 export async function originalLink(upload: UploadRecord): Promise<DownloadLink> {

@@ -28,7 +28,7 @@ const AUTHORIZED_AS: Record<string, string> = { HeadObject: 's3:GetObject', Send
 const SERVICE_OF: Record<string, string> = {
   GetItem: 'dynamodb', PutItem: 'dynamodb', UpdateItem: 'dynamodb', DeleteItem: 'dynamodb', Query: 'dynamodb', BatchWriteItem: 'dynamodb', BatchGetItem: 'dynamodb', TransactWriteItems: 'dynamodb',
   GetObject: 's3', PutObject: 's3', DeleteObject: 's3', CopyObject: 's3', ListObjectsV2: 's3',
-  SendMessage: 'sqs', StartExecution: 'states', GetSecretValue: 'secretsmanager', SendTextMessage: 'sms-voice', SendVoiceMessage: 'sms-voice',
+  SendMessage: 'sqs', StartExecution: 'states', GetSecretValue: 'secretsmanager', DescribeSecret: 'secretsmanager', SendTextMessage: 'sms-voice', SendVoiceMessage: 'sms-voice',
   Encrypt: 'kms', Decrypt: 'kms',
 };
 
@@ -67,11 +67,14 @@ describe('IAM least privilege', () => {
     const mismatches: string[] = [];
     const resolver = new CfnResolver(template);
     const polled = new Set(resolver.ofType('AWS::Lambda::EventSourceMapping').map(([, m]) => String(resolver.resolve((m.Properties as { FunctionName: unknown }).FunctionName))));
+    // Lambda sends a failed asynchronous invocation to its on-failure queue with the function's role.
+    const withFailureQueue = new Set(resolver.ofType('AWS::Lambda::EventInvokeConfig').filter(([, c]) => (c.Properties as { DestinationConfig?: { OnFailure?: unknown } }).DestinationConfig?.OnFailure).map(([, c]) => String(resolver.resolve((c.Properties as { FunctionName: unknown }).FunctionName))));
     for (const fn of assembly.functions) {
       const bundle = readFileSync(join(fn.assetDir, 'index.mjs'), 'utf8');
       const env = ((template.Resources[fn.logicalId]!.Properties as { Environment?: { Variables?: Record<string, unknown> } }).Environment?.Variables ?? {}) as Record<string, unknown>;
       const configured = (op: string): boolean => {
         if (op === 'GetSecretValue') return Object.keys(env).some((k) => k.endsWith('_SECRET_ARN'));
+        if (op === 'DescribeSecret') return Object.keys(env).some((k) => k.endsWith('_CREDENTIALS_ARN'));
         if (op === 'SendMessage') return 'WEBHOOK_QUEUE_URL' in env;
         if (op === 'SendMessageBatch') return 'SPAM_QUEUE_URL' in env;
         if (op === 'StartExecution') return 'UPLOAD_STATE_MACHINE_ARN' in env;
@@ -90,6 +93,7 @@ describe('IAM least privilege', () => {
           .flatMap((s) => [s.Action].flat())
           .filter((a) => !a.startsWith('xray:') && !IMPLIED.has(a) && !(polled.has(resolver.physicalName(fn.logicalId)) && POLLER.has(a))),
       );
+      if (withFailureQueue.has(resolver.physicalName(fn.logicalId))) callable.add('sqs:SendMessage');
       for (const a of granted) if (!callable.has(a)) mismatches.push(`${fn.logicalId} is granted ${a}, which its bundle never calls`);
       for (const a of callable) if (!granted.has(a)) mismatches.push(`${fn.logicalId} can call ${a} but is not granted it`);
     }

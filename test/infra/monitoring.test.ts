@@ -3,6 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { nagErrors, TEMPLATE_CONTEXT } from '../support/stack';
+import { parseStageConfig } from '../../lib/stage-config';
 
 // Nobody is left to find out by chance: every alarm notifies, every failure path is alarmed.
 
@@ -46,6 +47,54 @@ describe('alerting', () => {
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['sqs:SendMessage']), Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('MonitoringScheduledJobsDlq'), 'Arn'] } })]) },
     });
+  });
+
+  it('every function a schedule targets has an on-failure destination into the failure queue, which is alarmed', () => {
+    const schedules = Object.values(template.findResources('AWS::Scheduler::Schedule')) as { Properties: { Target: { Arn: { 'Fn::GetAtt': [string, string] } } } }[];
+    const targets = schedules.map((s) => s.Properties.Target.Arn['Fn::GetAtt'][0]);
+    expect(targets.length).toBeGreaterThanOrEqual(5);
+    const configs = Object.values(template.findResources('AWS::Lambda::EventInvokeConfig')) as { Properties: { FunctionName: { Ref: string }; MaximumRetryAttempts: number; DestinationConfig: { OnFailure: { Destination: unknown } } } }[];
+    const failureQueue = { 'Fn::GetAtt': [expect.stringMatching(/^MonitoringAsyncFailuresQueue/), 'Arn'] };
+    for (const target of targets) {
+      const config = configs.find((c) => c.Properties.FunctionName.Ref === target);
+      expect(config, target).toBeDefined();
+      expect(config!.Properties.DestinationConfig.OnFailure.Destination).toEqual(failureQueue);
+      // Lambda sends to the destination with the function's role.
+      const policies = Object.values(template.findResources('AWS::IAM::Policy')) as { Properties: { Roles: { Ref: string }[]; PolicyDocument: { Statement: { Action: unknown; Resource: unknown }[] } } }[];
+      const role = (template.toJSON().Resources[target].Properties as { Role: { 'Fn::GetAtt': [string, string] } }).Role['Fn::GetAtt'][0];
+      const statements = policies.filter((p) => p.Properties.Roles.some((r) => r.Ref === role)).flatMap((p) => p.Properties.PolicyDocument.Statement);
+      expect(statements, target).toContainEqual({ Action: 'sqs:SendMessage', Effect: 'Allow', Resource: failureQueue });
+    }
+    // Minute-rate jobs run again soon (their next run is the retry); the daily ones get Lambda's two retries.
+    const retries = Object.fromEntries(configs.map((c) => [c.Properties.FunctionName.Ref.replace(/[0-9A-F]{8}$/, ''), c.Properties.MaximumRetryAttempts]));
+    expect(retries).toEqual({ BillingBillingPeriodJob: 2, SpamDailyRun: 2, RecoveryJob: 0, ContactsPoolJob: 0, WebhooksDeliverySweeper: 0 });
+    const failureAlarm = alarms.find((a) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(a.Properties.Dimensions).includes('MonitoringAsyncFailuresQueue'));
+    expect(failureAlarm?.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', Statistic: 'Maximum' });
+  });
+
+  it('the spam test queue and the webhook delivery queue alarm on the age of their oldest message', () => {
+    const ages = alarms.filter((a) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage');
+    const threshold = (queue: RegExp) => ages.find((a) => queue.test(JSON.stringify(a.Properties.Dimensions)))?.Properties.Threshold;
+    expect(threshold(/SpamTestQueue[0-9A-F]{8}"/)).toBe(12 * 3600);
+    expect(threshold(/WebhooksDeliveryQueue[0-9A-F]{8}"/)).toBe(3600);
+    expect(ages).toHaveLength(2);
+  });
+
+  it('no alarm on throttling by design: ClassifyChunk is throttled at its reservation and retried by its Task', () => {
+    const throttled = alarms.filter((a) => a.Properties.MetricName === 'Throttles').map((a) => JSON.stringify(a.Properties.Dimensions));
+    expect(throttled.some((d) => d.includes('UploadsClassifyChunk'))).toBe(false);
+    expect(throttled.some((d) => d.includes('UploadsFinalize'))).toBe(true);
+  });
+
+  it('the webhook auto-disable alarm reads its own stage, which every function is told', () => {
+    const scoped = (stage: string) => {
+      const t = Template.fromStack(new PhoneValidationStack(new App({ context: { ...TEMPLATE_CONTEXT } }), `Mon${stage}`, { env: { account: '111111111111', region: 'us-east-1' }, config: parseStageConfig(stage, {}, process.cwd()) }));
+      const alarm = Object.values(t.findResources('AWS::CloudWatch::Alarm')).find((a) => (a as { Properties: { MetricName?: string } }).Properties.MetricName === 'EndpointsAutoDisabled') as { Properties: { Dimensions: unknown } };
+      const consumer = Object.entries(t.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith('WebhooksDeliveryConsumer'))![1] as { Properties: { Environment: { Variables: Record<string, unknown> } } };
+      return { dimensions: alarm.Properties.Dimensions, stage: consumer.Properties.Environment.Variables.STAGE };
+    };
+    expect(scoped('staging')).toEqual({ dimensions: [{ Name: 'Stage', Value: 'staging' }], stage: 'staging' });
+    expect(scoped('prod')).toEqual({ dimensions: [{ Name: 'Stage', Value: 'prod' }], stage: 'prod' });
   });
 
   it('adds no unsuppressed cdk-nag findings', () => {

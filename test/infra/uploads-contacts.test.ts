@@ -70,9 +70,13 @@ describe('telnyx and trestle providers', () => {
     expect(withSecret[0]!.Properties.Description).toMatch(/classify/);
     expect(withSecret[0]!.Properties.Environment.Variables).toMatchObject({ CLASSIFICATION_PROVIDER: provider, CLASSIFICATION_CHAIN: 'offline-ranges,paid', [`${provider.toUpperCase()}_REQUESTS_PER_SECOND`]: '50' });
     expect(functions.filter((f) => f.Properties.Environment?.Variables?.TWILIO_SECRET_ARN)).toHaveLength(0);
-    // Only the classify step may read it.
-    const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes('secretsmanager:GetSecretValue') && JSON.stringify(p.Properties.PolicyDocument).includes(`${provider[0]!.toUpperCase()}${provider.slice(1)}Credentials`));
-    expect(policies).toHaveLength(1);
+    // Only the classify step may read it; the functions that charge may only see whether it was filled in.
+    const secretId = `${provider[0]!.toUpperCase()}${provider.slice(1)}Credentials`;
+    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+    const on = (action: string) => statements.filter((st) => [st.Action].flat().includes(action) && JSON.stringify(st.Resource).includes(secretId));
+    expect(on('secretsmanager:GetSecretValue')).toHaveLength(1);
+    expect(on('secretsmanager:DescribeSecret')).toHaveLength(3);
+    expect(functions.filter((f) => f.Properties.Environment?.Variables?.[`${provider.toUpperCase()}_CREDENTIALS_ARN`])).toHaveLength(3);
     expect(nagErrors({ classificationProvider: provider })).toEqual([]);
   });
 });
@@ -84,7 +88,7 @@ describe('CloudFront download links', () => {
     const { Template } = await import('aws-cdk-lib/assertions');
     const { PhoneValidationStack } = await import('../../lib/service-stack');
     const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    const app = new App({ context: { ...TEMPLATE_CONTEXT, downloadsPublicKey: pem } });
+    const app = new App({ context: { ...TEMPLATE_CONTEXT, downloadsPublicKey: pem, classificationProvider: 'twilio' } });
     const template = Template.fromStack(new PhoneValidationStack(app, 'CfStack', { env: { account: '111111111111', region: 'us-east-1' } }));
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({ DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'https-only', TrustedKeyGroups: Match.anyValue() }) }),
@@ -94,8 +98,17 @@ describe('CloudFront download links', () => {
     template.hasResourceProperties('AWS::CloudFront::OriginRequestPolicy', {
       OriginRequestPolicyConfig: Match.objectLike({ QueryStringsConfig: { QueryStringBehavior: 'whitelist', QueryStrings: ['response-content-disposition'] } }),
     });
-    const signers = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.DOWNLOADS_CLOUDFRONT_DOMAIN);
-    expect(signers).toHaveLength(3); // the uploads API, the finalize step and the recovery job
+    const signers = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([, f]) => f.Properties.Environment?.Variables?.DOWNLOADS_CLOUDFRONT_DOMAIN).map(([id]) => id.replace(/[0-9A-F]{8}$/, ''));
+    // Every function that hands out links (the uploads API, the console API, the finalize step and
+    // the recovery job) signs through CloudFront: no S3 link dies with a Lambda session. The
+    // contacts API only checks the key is in place before it charges.
+    expect(signers.sort()).toEqual(['ApiContactsFunction', 'ApiUploadsFunction', 'ConsoleApiFunction', 'RecoveryJob', 'UploadsFinalize'].sort());
+    // Every function that charges sees whether the Twilio secret was filled in (DescribeSecret, not its value).
+    const twilioCheckers = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([, f]) => f.Properties.Environment?.Variables?.TWILIO_CREDENTIALS_ARN).map(([id]) => id.replace(/[0-9A-F]{8}$/, ''));
+    expect(twilioCheckers.sort()).toEqual(['ApiContactsFunction', 'ApiUploadsFunction', 'ConsoleApiFunction'].sort());
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'secretsmanager:DescribeSecret', Resource: { Ref: Match.stringLikeRegexp('^TwilioCredentials') } })]) },
+    });
     expect(nagErrors({ downloadsPublicKey: pem, classificationProvider: 'twilio' })).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { ROUTES } from '../../api/routes';
 import { ok } from '../../platform/http/response';
 import { openApiDocument } from '../../api/openapi-document';
 import { platformRoutes, READINESS_TIMEOUT_MS } from '../../platform/routes';
-import { checkReadiness, readinessAnswer } from '../../platform/readiness';
+import { checkReadiness, readinessAnswer } from '../../platform/ready-probe';
 import { dependencyChecks } from '../../platform/dependency-checks';
 import { logger } from '../../platform/logger';
 

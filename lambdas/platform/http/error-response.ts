@@ -16,6 +16,7 @@ const STATUS: Record<DomainErrorKind, number> = {
   TooFewNumbers: 422,
   RateLimited: 429,
   UpstreamFailed: 502,
+  NotReady: 503,
 };
 
 function headersOf(error: DomainError): Record<string, string> {

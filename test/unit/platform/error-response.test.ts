@@ -21,6 +21,7 @@ describe('domain errors become HTTP in one place', () => {
       [new domain.TooFewNumbers({ error: 'min_contacts_required', min: 100, got: 99, message: 'm' }), 422],
       [new domain.RateLimited('slow down', { retryAfterSeconds: 3, limit: 1, remaining: 0, resetAt: 99 }), 429],
       [new domain.UpstreamFailed('not sent'), 502],
+      [new domain.NotReady('signing key missing'), 503],
     ];
     // Every exported error class is in the list above, so a new kind cannot go unmapped silently.
     const classes = Object.values(domain).filter((v) => typeof v === 'function' && v.prototype instanceof domain.DomainError);
@@ -54,6 +55,8 @@ describe('domain errors become HTTP in one place', () => {
   it('a refusal is any domain error but a provider failure', () => {
     expect(domain.isRefusal(new domain.TooFewNumbers({ got: 1 }))).toBe(true);
     expect(domain.isRefusal(new domain.UpstreamFailed('x'))).toBe(false);
+    // Not ready is refused before anything is done: claims and drafts are released as for any refusal.
+    expect(domain.isRefusal(new domain.NotReady('x'))).toBe(true);
     expect(domain.isRefusal(new Error('x'))).toBe(false);
   });
 });

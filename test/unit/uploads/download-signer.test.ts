@@ -1,16 +1,31 @@
 import { reloadConfig } from '../../../lambdas/platform/config';
 import { generateKeyPairSync, verify } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signedDownloadUrl } from '../../../lambdas/uploads/download-signer';
+import { s3LinkSeconds, signedDownloadLink, signedDownloadUrl } from '../../../lambdas/uploads/download-signer';
 import { manualClock } from '../../support/manual-clock';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const clock = manualClock();
 
+// A role session as Lambda's environment would hold it, with the expiry the SDK reads from the environment.
+const FAKE_SESSION = {
+  AWS_ACCESS_KEY_ID: 'ASIAFAKEFAKEFAKEFAKE',
+  AWS_SECRET_ACCESS_KEY: 'fake-secret-fake-secret-fake-secret-00000',
+  AWS_SESSION_TOKEN: 'fake-session-token',
+  AWS_CREDENTIAL_EXPIRATION: '',
+  AWS_REGION: 'us-east-1',
+  FILES_BUCKET: 'files-bucket',
+};
+const before = Object.fromEntries(Object.keys(FAKE_SESSION).map((k) => [k, process.env[k]]));
+
 afterEach(() => {
   clock.set(null);
   // The signing key is read again once the configuration is (reloadConfig below).
   for (const k of ['DOWNLOADS_CLOUDFRONT_DOMAIN', 'DOWNLOADS_CLOUDFRONT_KEY_ID', 'DOWNLOADS_SIGNING_PRIVATE_KEY']) delete process.env[k];
+  for (const [k, v] of Object.entries(before)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
   reloadConfig();
 });
 
@@ -64,5 +79,53 @@ describe('download links through CloudFront', () => {
     process.env.DOWNLOADS_CLOUDFRONT_DOMAIN = 'd111111abcdef8.cloudfront.net';
     reloadConfig();
     await expect(signedDownloadUrl('k', 3600)).rejects.toThrow(/DOWNLOADS_CLOUDFRONT_KEY_ID/);
+  });
+});
+
+describe('S3 presigned links (no distribution)', () => {
+  const session = (expiration: string | undefined) => {
+    Object.assign(process.env, FAKE_SESSION, { AWS_CREDENTIAL_EXPIRATION: expiration ?? '' });
+    if (expiration === undefined) delete process.env.AWS_CREDENTIAL_EXPIRATION;
+    reloadConfig();
+  };
+
+  it('promise the hour when the signing session outlives it, and the URL says the same', async () => {
+    session(new Date(Date.now() + 3 * 3600_000).toISOString());
+    const before = Math.floor(Date.now() / 1000);
+    const link = await signedDownloadLink('uploads/org/id/original.csv', 3600, 'a.csv');
+    expect(link.expiresAt - before).toBeGreaterThanOrEqual(3600);
+    expect(link.expiresAt - before).toBeLessThanOrEqual(3601);
+    expect(new URL(link.url).searchParams.get('X-Amz-Expires')).toBe('3600');
+    expect(new URL(link.url).searchParams.get('X-Amz-Security-Token')).toBe('fake-session-token');
+  });
+
+  it('promise only what the session has left when it expires within the hour: expires_at and X-Amz-Expires both', async () => {
+    const expiration = new Date(Date.now() + 20 * 60_000);
+    session(expiration.toISOString());
+    const link = await signedDownloadLink('uploads/org/id/original.csv', 3600);
+    expect(Math.abs(link.expiresAt - Math.floor(expiration.getTime() / 1000))).toBeLessThanOrEqual(1);
+    const amzExpires = Number(new URL(link.url).searchParams.get('X-Amz-Expires'));
+    expect(amzExpires).toBeGreaterThan(1190);
+    expect(amzExpires).toBeLessThanOrEqual(1200);
+  });
+
+  it('keep the hour with credentials that name no expiry (long-term keys, the local store)', async () => {
+    session(undefined);
+    const link = await signedDownloadLink('k', 3600);
+    expect(new URL(link.url).searchParams.get('X-Amz-Expires')).toBe('3600');
+  });
+
+  it('are refused when the session is about to end rather than promising a link that dies at once', async () => {
+    session(new Date(Date.now() + 30_000).toISOString());
+    await expect(signedDownloadLink('k', 3600)).rejects.toThrow(/expire in \d+ s/);
+  });
+
+  it('cap by a plain rule', () => {
+    expect(s3LinkSeconds(3600, 1000, undefined)).toBe(3600);
+    expect(s3LinkSeconds(3600, 1000, new Date((1000 + 7200) * 1000))).toBe(3600);
+    expect(s3LinkSeconds(3600, 1000, new Date((1000 + 600) * 1000 + 999))).toBe(600);
+    expect(s3LinkSeconds(3600, 1000, new Date((1000 + 60) * 1000))).toBe(60);
+    expect(() => s3LinkSeconds(3600, 1000, new Date((1000 + 59) * 1000))).toThrow(/59 s/);
+    expect(() => s3LinkSeconds(3600, 1000, new Date(0))).toThrow(/too soon/);
   });
 });

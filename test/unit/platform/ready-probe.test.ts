@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkReadiness, readinessAnswer, type DependencyCheck } from '../../../lambdas/platform/readiness';
+import { checkReadiness, readinessAnswer, type DependencyCheck } from '../../../lambdas/platform/ready-probe';
 
 const ok: DependencyCheck = { name: 'table', ask: async () => {} };
 
