@@ -86,3 +86,19 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | null>, t
 
 /** 100 distinct valid numbers (NANP 212 with a 555-2xxx line range the simulator answers). */
 export const hundredNumbers = (seed = 0): string[] => Array.from({ length: 100 }, (_, i) => `+1212555${String(2000 + seed * 100 + i).padStart(4, '0')}`);
+
+/**
+ * Starts a child that kills itself at crash point `point`, runs `act` against it, waits for the
+ * kill, and starts a second child on the same data folder. Both are pushed onto `children`.
+ */
+export async function crashThenRestart(point: string, act: (c: Child) => Promise<unknown>, children: Child[], env: Record<string, string> = {}): Promise<Child> {
+  const dataDir = newDataDir();
+  const first = await startChild(dataDir, { ...env, FAULT_CRASH_AT: point });
+  children.push(first);
+  await act(first).catch(() => undefined); // the process may die before it answers
+  const died = await Promise.race([first.exited, new Promise<null>((r) => setTimeout(() => r(null), 60_000))]);
+  if (died?.signal !== 'SIGKILL') throw new Error(`the process did not reach crash point ${point} (${JSON.stringify(died)})`);
+  const second = await startChild(dataDir, env);
+  children.push(second);
+  return second;
+}
