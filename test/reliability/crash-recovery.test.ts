@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { crashThenRestart as crashThenRestartIn, eventTypes, hundredNumbers, newDataDir, startChild, waitFor, type Child } from './harness';
+import { scaled } from '../support/wait';
 
 // kill -9 at named points of create, processing and delivery (lambdas/platform/crash-point.ts),
 // then a restart on the same data folder: every upload and contact ends terminal, with its event,
@@ -11,7 +12,7 @@ import { crashThenRestart as crashThenRestartIn, eventTypes, hundredNumbers, new
 
 const TERMINAL = new Set(['completed', 'failed']);
 /** Two child runtimes start per test, and recovery then pools and processes: on a loaded 2-core machine that can take minutes. */
-const CHILD_TEST_MS = 300_000;
+const CHILD_TEST_MS = scaled(300_000);
 const children: Child[] = [];
 afterEach(async () => {
   while (children.length) await children.pop()!.stop();

@@ -5,13 +5,14 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { bundledEntry } from '../support/bundled-entry';
 import { newDataDir, startChild, waitFor, type Child } from './harness';
 import { indexMismatches } from './index-agreement';
+import { scaled } from '../support/wait';
 
 // kill -9 while a console draft is being mapped or confirmed (test/reliability/draft-child.ts runs
 // the in-app flow in process), then a restart on the same data folder: the draft leaves its passing
 // state as docs/reliability.md says (validating -> pending_mapping; confirming -> the upload it
 // charged, or awaiting_confirmation with nothing charged), and credits are exact.
 
-const CHILD_TEST_MS = 300_000;
+const CHILD_TEST_MS = scaled(300_000);
 const children: Child[] = [];
 afterEach(async () => {
   while (children.length) await children.pop()!.stop();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { bundledEntry } from '../support/bundled-entry';
+import { scaled } from '../support/wait';
 
 export interface Child {
   url: string;
@@ -73,16 +74,8 @@ export async function eventTypes(child: Child): Promise<string[]> {
   return (out.Items ?? []).map((i) => String(i.type)).sort();
 }
 
-/** Polls until `probe` answers; the bound only stops a hung test (under load, recovery and pooling take a while). */
-export async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 120_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** The shared condition wait (test/support/wait.ts): the bound scales with the machine's load. */
+export { waitFor } from '../support/wait';
 
 /** 100 distinct valid numbers (NANP 212 with a 555-2xxx line range the simulator answers). */
 export const hundredNumbers = (seed = 0): string[] => Array.from({ length: 100 }, (_, i) => `+1212555${String(2000 + seed * 100 + i).padStart(4, '0')}`);
@@ -96,7 +89,7 @@ export async function crashThenRestart(point: string, act: (c: Child) => Promise
   const first = await startChild(dataDir, { ...env, FAULT_CRASH_AT: point });
   children.push(first);
   await act(first).catch(() => undefined); // the process may die before it answers
-  const died = await Promise.race([first.exited, new Promise<null>((r) => setTimeout(() => r(null), 60_000))]);
+  const died = await Promise.race([first.exited, new Promise<null>((r) => setTimeout(() => r(null), scaled(60_000)))]);
   if (died?.signal !== 'SIGKILL') throw new Error(`the process did not reach crash point ${point} (${JSON.stringify(died)})`);
   const second = await startChild(dataDir, env);
   children.push(second);

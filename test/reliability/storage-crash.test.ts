@@ -3,6 +3,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { crashThenRestart, hundredNumbers, waitFor, type Child } from './harness';
 import { indexMismatches } from './index-agreement';
+import { scaled } from '../support/wait';
 
 // kill -9 inside one storage write: dynalite has written the item's index entries and not the item
 // (storage.between-index-and-item:<entity>:<status>, local/embedded-dynamodb.ts). The restart
@@ -10,7 +11,7 @@ import { indexMismatches } from './index-agreement';
 // recovery, which re-reads every item it finds through an index, finishes the work: no index entry
 // disagrees with its item, nothing is left owed, and credits are conserved exactly.
 
-const CHILD_TEST_MS = 300_000;
+const CHILD_TEST_MS = scaled(300_000);
 const children: Child[] = [];
 afterEach(async () => {
   while (children.length) await children.pop()!.stop();
