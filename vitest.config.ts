@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { scaled } from './test/support/wait';
 
 // Node's on-disk compile cache for every process the suite starts: the workers, and through their
 // environment the child runtimes, admin CLIs and crash-test children they spawn (about 50
@@ -28,8 +29,11 @@ export default defineConfig({
     // would mostly add contention and memory (each worker holds a local runtime).
     pool: 'forks',
     maxWorkers: 3,
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Bounds that only stop a hung test, scaled with the machine's load when the run starts
+    // (test/support/wait.ts; TEST_TIME_SCALE to set it): beside a second copy of the suite a
+    // test takes several times as long and is no less right.
+    testTimeout: scaled(60_000),
+    hookTimeout: scaled(60_000),
     // Each test service's clock is an AsyncLocalStorage scope (lambdas/platform/clock.ts); Node 22
     // propagates it with promise hooks unless its context frames are on (the default from Node 24).
     execArgv: ['--experimental-async-context-frame'],

@@ -1,9 +1,12 @@
 import { createRequire } from 'node:module';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { createTableInput } from '../lambdas/platform/table-definition';
+import { crashPoint } from '../lambdas/platform/crash-point';
+import { logger } from '../lambdas/platform/logger';
+import { rebuildIndexes } from './embedded-dynamodb-integrity';
 
 const require = createRequire(import.meta.url);
 const dynalite = require('dynalite') as (options: Record<string, unknown>) => Server;
@@ -13,9 +16,50 @@ export interface EmbeddedDynamo {
   close(): Promise<void>;
 }
 
-/** dynalite on loopback; persisted under `dir` (LevelDB) or in memory when `dir` is null. */
+type IndexWriteDone = (error?: Error | null) => void;
+interface DynaliteDb {
+  updateIndexes(store: unknown, table: unknown, existing: unknown, item: Record<string, { S?: string }> | null, cb: IndexWriteDone): void;
+}
+
+/**
+ * A crash point inside a storage write: dynalite has written an item's index entries and not yet
+ * the item. Named by the item's entity, and by its entity and status:
+ * `storage.between-index-and-item:Upload`, `storage.between-index-and-item:Upload:ready_for_processing`.
+ */
+function hookIndexWrites(): void {
+  const db = require('dynalite/db') as DynaliteDb & { crashHooked?: boolean };
+  if (db.crashHooked) return;
+  db.crashHooked = true;
+  const updateIndexes = db.updateIndexes.bind(db);
+  db.updateIndexes = (store, table, existing, item, cb) =>
+    updateIndexes(store, table, existing, item, (error) => {
+      const entity = item?.entity?.S;
+      if (!error && entity) {
+        crashPoint(`storage.between-index-and-item:${entity}`);
+        if (item.status?.S) crashPoint(`storage.between-index-and-item:${entity}:${item.status.S}`);
+      }
+      cb(error);
+    });
+}
+
+/** Written when the store closed cleanly, removed when it opens: missing at a start means the last stop was not clean. */
+const cleanStopMarker = (dir: string): string => `${dir}.closed-cleanly`;
+
+/**
+ * dynalite on loopback; persisted under `dir` (LevelDB) or in memory when `dir` is null. After a
+ * stop that was not clean (a kill -9, a crash, a power cut), every index is rebuilt from the items
+ * before the store answers (embedded-dynamodb-integrity.ts).
+ */
 export async function startEmbeddedDynamo(dir: string | null, port = 0): Promise<EmbeddedDynamo> {
-  if (dir) mkdirSync(dir, { recursive: true });
+  hookIndexWrites();
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    if (existsSync(cleanStopMarker(dir))) rmSync(cleanStopMarker(dir));
+    else if (readdirSync(dir).length > 0) {
+      const repair = await rebuildIndexes(dir);
+      if (repair.removed + repair.added > 0) logger.warn('embedded table: indexes rebuilt from items after an unclean stop', { ...repair });
+    }
+  }
   const server = dynalite({ path: dir ?? undefined, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -24,7 +68,13 @@ export async function startEmbeddedDynamo(dir: string | null, port = 0): Promise
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     endpoint,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) =>
+        server.close((error?: Error) => {
+          if (dir && !error) writeFileSync(cleanStopMarker(dir), '');
+          resolve();
+        }),
+      ),
   };
 }
 

@@ -1,8 +1,9 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, setClause, tableName, updateItem, updateReturning, putItem, IF_NEW, queryItems } from '../platform/table';
 import type { ColumnMapping } from '../uploads/plan';
 import * as z from '../platform/zod';
 import { readEntity, readExisting } from '../platform/table-read';
+import { claimFoundThroughIndex } from '../platform/index-claim';
 
 // The in-app flow's steps before an upload exists (docs/console.md): one item per web upload, keyed
 // by the id the upload will have once confirmed. Drafts are not uploads: GET /api/v1/uploads never
@@ -95,18 +96,63 @@ export async function getDraft(id: string): Promise<WebDraft | null> {
   return readEntity('WebUploadDraft', draftSchema, out.Item);
 }
 
-/** Moves a draft on only from one of `from`: of two requests racing, one wins. The draft as moved; null when it lost. */
-export async function transitionDraft(id: string, from: DraftStatus[], to: DraftStatus, fields: Partial<WebDraft>, at: string): Promise<WebDraft | null> {
-  const { sets, names, values } = setClause({ ...fields, status: to, updated_at: at });
+/**
+ * A draft in a passing state (`validating`, `confirming`) is listed on gsi3 for recovery, with the
+ * time after which it counts as interrupted (`DRAFT_BOUND_MS`, web-upload-recovery.ts); every other
+ * state leaves the list.
+ */
+const RECOVERY_PK = 'RECOVER#WebUploadDraft';
+export const PASSING: readonly DraftStatus[] = ['validating', 'confirming'];
+
+/**
+ * Moves a draft on only from one of `from`: of two requests racing, one wins. The draft as moved;
+ * null when it lost. Into a passing state, `staleAt` is when recovery may take it.
+ */
+export async function transitionDraft(id: string, from: DraftStatus[], to: DraftStatus, fields: Partial<WebDraft>, at: string, staleAt?: string): Promise<WebDraft | null> {
+  const watch = PASSING.includes(to) && staleAt ? { gsi3pk: RECOVERY_PK, gsi3sk: `${staleAt}#${id}` } : {};
+  const { sets, names, values } = setClause({ ...fields, ...watch, status: to, updated_at: at });
   const allowed = from.map((_, i) => `:from${i}`);
   const item = await updateReturning({
     Key: draftKey(id),
-    UpdateExpression: `SET ${sets.join(', ')}`,
+    UpdateExpression: `SET ${sets.join(', ')}${PASSING.includes(to) && staleAt ? '' : ' REMOVE gsi3pk, gsi3sk'}`,
     ConditionExpression: `attribute_exists(pk) AND #status_now IN (${allowed.join(', ')})`,
     ExpressionAttributeNames: { ...names, '#status_now': 'status' },
     ExpressionAttributeValues: { ...values, ...Object.fromEntries(from.map((s, i) => [`:from${i}`, s])) },
   });
   return item ? readExisting('WebUploadDraft', draftSchema, item) : null;
+}
+
+/**
+ * Drafts left in a passing state past their stale time (with `changedBeforeIso`, every one last
+ * changed before then: a restart), each claimed for `leaseMs` by moving its stale time in a write
+ * conditioned on the draft item itself (re-read strongly consistent, never the index copy).
+ */
+export async function claimStaleDrafts(nowMs: number, leaseMs: number, changedBeforeIso?: string): Promise<WebDraft[]> {
+  const nowIsoText = new Date(nowMs).toISOString();
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi3',
+      KeyConditionExpression: changedBeforeIso === undefined ? 'gsi3pk = :pk AND gsi3sk < :now' : 'gsi3pk = :pk',
+      ExpressionAttributeValues: changedBeforeIso === undefined ? { ':pk': RECOVERY_PK, ':now': nowIsoText } : { ':pk': RECOVERY_PK },
+      Limit: 200,
+    }),
+  );
+  const claimed: WebDraft[] = [];
+  for (const item of out.Items ?? []) {
+    const id = String(item.id);
+    const base = await claimFoundThroughIndex({
+      key: draftKey(id),
+      attribute: 'gsi3sk',
+      next: `${new Date(nowMs + leaseMs).toISOString()}#${id}`,
+      qualifies: (current) =>
+        current.gsi3pk === RECOVERY_PK &&
+        PASSING.includes(current.status as DraftStatus) &&
+        (changedBeforeIso === undefined ? String(current.gsi3sk) < nowIsoText : String(current.updated_at) < changedBeforeIso),
+    });
+    if (base) claimed.push(readExisting('WebUploadDraft', draftSchema, base));
+  }
+  return claimed;
 }
 
 /**

@@ -1,4 +1,6 @@
-import { nowIso } from '../platform/clock';
+import { nowIso, nowMs } from '../platform/clock';
+import { crashPoint } from '../platform/crash-point';
+import { getUpload } from '../uploads/upload-repository';
 import { newId } from '../platform/ids';
 import { Conflict, InvalidInput, isRefusal, NotFound, TooFewNumbers, TooLarge } from '../platform/domain-errors';
 import { statusOf } from '../platform/http/error-response';
@@ -29,6 +31,13 @@ const PREVIEW_ROWS = 5;
  */
 export const VALIDATION_PROGRESS_ROWS = 10_000;
 const INVALID_CELLS_KEPT = 100;
+/**
+ * How long a draft may stay `validating` or `confirming` before recovery counts it as interrupted
+ * (web-upload-recovery.ts): longer than any request that moves it on (validating the largest file,
+ * creating its upload) runs. Locally, a restart recovers every draft the last process left.
+ */
+export const DRAFT_BOUND_MS = 15 * 60_000;
+const draftStaleAt = (): string => new Date(nowMs() + DRAFT_BOUND_MS).toISOString();
 const originalKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/${d.organization_id}/${d.id}.csv`;
 const reportKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/${d.organization_id}/${d.id}-report.csv`;
 /** The plan validation made (createUpload's PlannedCsv) with its mapping: confirm does not parse the file again. */
@@ -108,8 +117,9 @@ export async function mapWebUpload(principal: ConsolePrincipal, id: string, mapp
   if (mapping.phoneColumns.length > MAX_PHONE_COLUMNS) throw new InvalidInput(`At most ${MAX_PHONE_COLUMNS} phone columns`);
   if (Boolean(mapping.firstNameColumn) !== Boolean(mapping.lastNameColumn)) throw new InvalidInput('first_name_column and last_name_column go together');
   if (mapping.fullNameColumn && mapping.firstNameColumn) throw new InvalidInput('Use either full_name_column or first_name_column with last_name_column, not both');
-  const started = await transitionDraft(draft.id, ['pending_mapping', 'validation_failed', 'awaiting_confirmation'], 'validating', { mapping: clean(mapping), failure: null, validation: null, validated_rows: 0 }, nowIso());
+  const started = await transitionDraft(draft.id, ['pending_mapping', 'validation_failed', 'awaiting_confirmation'], 'validating', { mapping: clean(mapping), failure: null, validation: null, validated_rows: 0 }, nowIso(), draftStaleAt());
   if (!started) throw new Conflict(`This upload is ${draft.status}; its mapping can no longer change`);
+  crashPoint('draft.after-validating');
   try {
     return await validateDraft(draft, mapping);
   } catch (error) {
@@ -235,8 +245,9 @@ export async function reportLink(principal: ConsolePrincipal, id: string): Promi
 export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsolePrincipal, id: string, tier: Tier, skipMobileLookup: boolean, expectedCredits: number): Promise<UploadRecord> {
   const seen = await ownDraft(principal, id);
   // The draft as confirming left it: a remap between the page's read and this write is in it.
-  const draft = await transitionDraft(seen.id, ['awaiting_confirmation'], 'confirming', {}, nowIso());
+  const draft = await transitionDraft(seen.id, ['awaiting_confirmation'], 'confirming', {}, nowIso(), draftStaleAt());
   if (!draft) throw new Conflict(`This upload is ${seen.status}; only an upload awaiting confirmation can be confirmed`);
+  crashPoint('draft.after-confirming');
   // The price the person agreed to is the one charged, or nothing is: the mapping may have been
   // changed (another tab, a colleague) after the page showed its price.
   const price = draft.validation?.price[tier];
@@ -257,6 +268,7 @@ export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsoleP
       draft.id,
       planned,
     );
+    crashPoint('draft.after-upload');
     await transitionDraft(draft.id, ['confirming'], 'confirmed', {}, nowIso());
     return upload;
   } catch (error) {
@@ -268,7 +280,22 @@ export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsoleP
 const sameMapping = (a: ColumnMapping, b: ColumnMapping): boolean =>
   a.phoneColumns.join('\u0000') === b.phoneColumns.join('\u0000') && a.fullNameColumn === b.fullNameColumn && a.firstNameColumn === b.firstNameColumn && a.lastNameColumn === b.lastNameColumn;
 
-export const openDrafts = (principal: ConsolePrincipal) => listOpenDrafts(principal.organizationId);
+/**
+ * Drafts not yet confirmed, without any that already became its upload (a confirm interrupted
+ * after creating it, before marking the draft; recovery marks it later): the uploads list never
+ * shows a draft beside the upload it became.
+ */
+export async function openDrafts(principal: ConsolePrincipal): Promise<WebDraft[]> {
+  const drafts = await listOpenDrafts(principal.organizationId);
+  const became = await Promise.all(drafts.map(async (d) => d.status !== 'confirming' && d.status !== 'awaiting_confirmation' ? false : becameUpload(d.id)));
+  return drafts.filter((_, i) => !became[i]);
+}
+
+/** Whether the upload a draft would become (same id) exists and is visible: it was charged. */
+export async function becameUpload(id: string): Promise<boolean> {
+  const upload = await getUpload(id);
+  return upload !== null && upload.status !== 'charging';
+}
 
 function safeFilename(name: string): string {
   const base = name.split(/[\\/]/).pop()!.trim().slice(0, 200);

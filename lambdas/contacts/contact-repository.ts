@@ -6,6 +6,7 @@ import { deleteIfStatus, transitionStatus } from '../platform/status-transition'
 import * as z from '../platform/zod';
 import { fromJsonText, toJsonText } from '../platform/json-text';
 import { readEntity } from '../platform/table-read';
+import { claimFoundThroughIndex } from '../platform/index-claim';
 import type { ContactRecord, ContactStatus } from './contact';
 import { StoredSecretSchema } from '../webhooks/secret-sealer';
 
@@ -99,22 +100,21 @@ export async function claimStaleCreating(nowMs: number, leaseMs: number, created
     }),
   );
   const claimed: ContactRecord[] = [];
+  const nowIso = new Date(nowMs).toISOString();
   for (const item of out.Items ?? []) {
-    if (createdBeforeIso !== undefined && String(item.created_at) >= createdBeforeIso) continue;
     const id = String(item.id);
-    const ok = await conditionalWrite(() =>
-      db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: contactKey(id),
-          UpdateExpression: 'SET gsi3sk = :next',
-          ConditionExpression: 'gsi3sk = :seen AND #status = :creating',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':seen': item.gsi3sk, ':next': `${new Date(nowMs + leaseMs).toISOString()}#${id}`, ':creating': 'creating' },
-        }),
-      ),
-    );
-    if (ok) claimed.push(toRecord(item)!);
+    // The index copy only names the contact: the claim decides on, and conditions on, its item.
+    const base = await claimFoundThroughIndex({
+      key: contactKey(id),
+      attribute: 'gsi3sk',
+      next: `${new Date(nowMs + leaseMs).toISOString()}#${id}`,
+      qualifies: (current) =>
+        current.gsi3pk === RECOVERY_PK &&
+        current.status === 'creating' &&
+        (createdBeforeIso === undefined ? String(current.gsi3sk) < nowIso : String(current.created_at) < createdBeforeIso),
+      also: { expression: '#status = :creating', names: { '#status': 'status' }, values: { ':creating': 'creating' } },
+    });
+    if (base) claimed.push(toRecord(base)!);
   }
   return claimed;
 }

@@ -8,6 +8,7 @@ import { recoverUploads, resumeUnfinishedUploads } from '../uploads/reconcile';
 import { recoverSpamSlots } from '../spam/slot-recovery';
 import { clearRecordedInflightMarks } from '../credits/credits';
 import type { UploadPorts } from '../uploads/workflow';
+import { recoverDrafts } from '../console/web-upload-recovery';
 
 // The one recovery job (EventBridge Scheduler every few minutes in AWS, a timer locally): every
 // resource kind's recovery, each driving what an interruption left non-terminal to a terminal
@@ -20,10 +21,12 @@ const OUTBOX_GRACE_MS = 60_000;
 
 export async function runRecovery(ports: UploadPorts) {
   const uploads = await recoverUploads(ports);
+  // After the uploads: a draft interrupted while confirming follows the upload it would become.
+  const drafts = await recoverDrafts();
   const contacts = await recoverCreatingContacts();
   const spamSlots = await recoverSpamSlots();
   const events = await drainOutbox(ports, new Date(nowMs() - OUTBOX_GRACE_MS).toISOString());
-  const summary = { uploads, contacts, spamSlots, events };
+  const summary = { uploads, drafts, contacts, spamSlots, events };
   logger.info('recovery run', summary);
   return summary;
 }
@@ -38,13 +41,14 @@ export async function recoverAfterRestart(ports: UploadPorts, startedAtIso: stri
   // A pool run killed mid-way holds its lease for minutes: the process that held it is gone.
   const leases = await releaseLeasesTakenBefore([POOL_LEASE], Date.parse(startedAtIso));
   const uploads = await resumeUnfinishedUploads(ports, startedAtIso);
+  const drafts = await recoverDrafts(startedAtIso);
   const contacts = await recoverCreatingContacts(startedAtIso);
   const spamSlots = await recoverSpamSlots(Date.parse(startedAtIso));
   // The daily billing job does this in AWS; a restarted local process need not wait for it.
   // After the resource recoveries above, which record what was applied but not recorded.
   const inflightMarks = await clearRecordedInflightMarks();
   const events = await drainOutbox(ports, startedAtIso);
-  if (leases || uploads || contacts.resumed || contacts.removed || spamSlots.released || inflightMarks.cleared || events.events) {
-    logger.warn('recovered after a restart', { leases, uploads, contacts, spamSlots, inflightMarks, events });
+  if (leases || uploads || drafts.remapped || drafts.confirmed || drafts.reopened || contacts.resumed || contacts.removed || spamSlots.released || inflightMarks.cleared || events.events) {
+    logger.warn('recovered after a restart', { leases, uploads, drafts, contacts, spamSlots, inflightMarks, events });
   }
 }

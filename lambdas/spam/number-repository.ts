@@ -6,6 +6,7 @@ import { type Carrier, type CarrierTestStatus } from './carriers';
 import { carrierSchema, testStatusSchema } from './test-run-fields';
 import type { Challenge } from './verification-code';
 import { stampUpdate } from '../platform/table-entities';
+import { readBaseItem } from '../platform/index-claim';
 
 // Monitored numbers and their guards (docs/data-model.md, patterns 24-27). No transactions: each
 // write is one conditional item operation, ordered so a failure can be compensated.
@@ -178,7 +179,11 @@ export async function releaseSlotOf(orgId: string, numberId: string): Promise<bo
 export async function* watchedCounters(beforeMs: number): AsyncGenerator<{ orgId: string; slots: HeldSlot[]; mark: string }> {
   // Marks are `<change time + bound>#<org>`: every mark of a change that began before `beforeMs` sorts below this.
   const query = { IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk < :before', ExpressionAttributeValues: { ':pk': SLOT_RECOVERY_PK, ':before': watchKey('', beforeMs) } };
-  for await (const item of queryItems(query)) {
+  for await (const copy of queryItems(query)) {
+    // The index copy only names the counter: its slots and mark are read from the counter itself
+    // (strongly consistent), so the unwatch below conditions on the item's mark, not a lagging copy.
+    const item = await readBaseItem({ pk: String(copy.pk), sk: String(copy.sk) });
+    if (!item || item.gsi3pk !== SLOT_RECOVERY_PK || String(item.gsi3sk) >= watchKey('', beforeMs)) continue;
     const orgId = String(item.pk).slice('ORG#'.length);
     const slots: HeldSlot[] = [];
     for (const [name, value] of Object.entries(item)) {

@@ -6,6 +6,7 @@ import { deleteIfStatus, transitionStatus } from '../platform/status-transition'
 import type { ResultSummary, UploadRecord, UploadStatus } from './upload';
 import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
+import { claimFoundThroughIndex } from '../platform/index-claim';
 
 /** A create call finishes in well under this; a `charging` upload older than this was interrupted. */
 export const CREATE_BOUND_MS = 15 * 60_000;
@@ -124,20 +125,18 @@ export async function claimStaleUploads(nowMs: number, leaseMs: number, changedB
     if (changedBeforeIso === undefined || String(item.updated_at) < changedBeforeIso) found.push(item);
   }
   const claimed: UploadRecord[] = [];
+  const nowIso = new Date(nowMs).toISOString();
   for (const item of found) {
     const id = String(item.id);
-    const ok = await conditionalWrite(() =>
-      db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: uploadKey(id),
-          UpdateExpression: 'SET gsi2sk = :next',
-          ConditionExpression: 'gsi2sk = :seen',
-          ExpressionAttributeValues: { ':seen': item.gsi2sk, ':next': `${new Date(nowMs + leaseMs).toISOString()}#${id}` },
-        }),
-      ),
-    );
-    if (ok) claimed.push(toRecord(item)!);
+    // The index copy only names the upload: the claim decides on, and conditions on, its item.
+    const base = await claimFoundThroughIndex({
+      key: uploadKey(id),
+      attribute: 'gsi2sk',
+      next: `${new Date(nowMs + leaseMs).toISOString()}#${id}`,
+      qualifies: (current) =>
+        current.gsi2pk === WATCH_PK && (onlyStale ? String(current.gsi2sk) < nowIso : String(current.updated_at) < changedBeforeIso),
+    });
+    if (base) claimed.push(toRecord(base)!);
   }
   return claimed;
 }

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { eventTypes, hundredNumbers, newDataDir, startChild, waitFor, type Child } from './harness';
+import { crashThenRestart as crashThenRestartIn, eventTypes, hundredNumbers, newDataDir, startChild, waitFor, type Child } from './harness';
+import { scaled } from '../support/wait';
 
 // kill -9 at named points of create, processing and delivery (lambdas/platform/crash-point.ts),
 // then a restart on the same data folder: every upload and contact ends terminal, with its event,
@@ -11,23 +12,13 @@ import { eventTypes, hundredNumbers, newDataDir, startChild, waitFor, type Child
 
 const TERMINAL = new Set(['completed', 'failed']);
 /** Two child runtimes start per test, and recovery then pools and processes: on a loaded 2-core machine that can take minutes. */
-const CHILD_TEST_MS = 300_000;
+const CHILD_TEST_MS = scaled(300_000);
 const children: Child[] = [];
 afterEach(async () => {
   while (children.length) await children.pop()!.stop();
 });
 
-async function crashThenRestart(point: string, act: (c: Child) => Promise<unknown>): Promise<Child> {
-  const dataDir = newDataDir();
-  const first = await startChild(dataDir, { FAULT_CRASH_AT: point });
-  children.push(first);
-  await act(first).catch(() => undefined); // the process may die before it answers
-  const died = await Promise.race([first.exited, new Promise<null>((r) => setTimeout(() => r(null), 30_000))]);
-  expect(died, `the process reached crash point ${point}`).toEqual({ code: null, signal: 'SIGKILL' });
-  const second = await startChild(dataDir);
-  children.push(second);
-  return second;
-}
+const crashThenRestart = (point: string, act: (c: Child) => Promise<unknown>): Promise<Child> => crashThenRestartIn(point, act, children);
 
 async function balance(c: Child): Promise<number> {
   return ((await (await c.request('GET', '/api/v1/credits/balance')).json()) as { total: number }).total;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { bundledEntry } from '../support/bundled-entry';
+import { scaled } from '../support/wait';
 
 export interface Child {
   url: string;
@@ -73,7 +74,24 @@ export async function eventTypes(child: Child): Promise<string[]> {
   return (out.Items ?? []).map((i) => String(i.type)).sort();
 }
 
-export { waitFor } from '../support/wait-for';
+/** The shared condition wait (test/support/wait.ts): the bound scales with the machine's load. */
+export { waitFor } from '../support/wait';
 
 /** 100 distinct valid numbers (NANP 212 with a 555-2xxx line range the simulator answers). */
 export const hundredNumbers = (seed = 0): string[] => Array.from({ length: 100 }, (_, i) => `+1212555${String(2000 + seed * 100 + i).padStart(4, '0')}`);
+
+/**
+ * Starts a child that kills itself at crash point `point`, runs `act` against it, waits for the
+ * kill, and starts a second child on the same data folder. Both are pushed onto `children`.
+ */
+export async function crashThenRestart(point: string, act: (c: Child) => Promise<unknown>, children: Child[], env: Record<string, string> = {}): Promise<Child> {
+  const dataDir = newDataDir();
+  const first = await startChild(dataDir, { ...env, FAULT_CRASH_AT: point });
+  children.push(first);
+  await act(first).catch(() => undefined); // the process may die before it answers
+  const died = await Promise.race([first.exited, new Promise<null>((r) => setTimeout(() => r(null), scaled(60_000)))]);
+  if (died?.signal !== 'SIGKILL') throw new Error(`the process did not reach crash point ${point} (${JSON.stringify(died)})`);
+  const second = await startChild(dataDir, env);
+  children.push(second);
+  return second;
+}

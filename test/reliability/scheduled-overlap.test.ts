@@ -15,6 +15,7 @@ import { runRecovery } from '../../lambdas/recovery/recovery-job';
 import { runDailySpamTests } from '../../lambdas/spam/daily-run';
 import { sweepDueDeliveries } from '../../lambdas/webhooks/sweeper';
 import { newCustomer } from '../support/customer';
+import { scaled, waitFor } from '../support/wait';
 
 // EventBridge Scheduler invokes at least once and may run two copies of a job at once; SQS
 // redelivers. Each scheduled job here runs twice at the same moment and the outcome is the one run's:
@@ -51,13 +52,13 @@ describe('two copies of every scheduled job at once', () => {
 
     // The issue's case: the second run starts once the first has moved a contact to processing.
     const first = runContactPool(service.runtime.ports);
-    let second: ReturnType<typeof runContactPool> | null = null;
     const sample = ids.slice(0, 25);
-    while (!second) {
-      const states = await Promise.all(sample.map((id) => getContact(id)));
-      if (states.some((c) => c?.status !== 'queued')) second = runContactPool(service.runtime.ports);
-      else await new Promise((r) => setTimeout(r, 5));
-    }
+    const { run: second } = await waitFor(
+      'the first run taking a contact',
+      async () => ((await Promise.all(sample.map((id) => getContact(id)))).some((c) => c?.status !== 'queued') ? { run: runContactPool(service.runtime.ports) } : null),
+      120_000,
+      5,
+    );
     const [a, b] = await Promise.all([first, second, runRecovery(service.runtime.ports), runRecovery(service.runtime.ports)]);
     await service.runtime.settleWorkflows();
     // One run pooled (up to its 2,000 per run); the other took nothing from it.
@@ -77,7 +78,7 @@ describe('two copies of every scheduled job at once', () => {
     // Charged once each (standard: 1), nothing refunded, nothing charged twice.
     expect(contacts.reduce((sum, c) => sum + c.credits_charged, 0)).toBe(CONTACTS);
     expect((await getBalance(org.id)).total).toBe(credits - CONTACTS);
-  }, 900_000);
+  }, scaled(900_000));
 
   it('billing period: two runs at once top a due subscription pool up once', () => service.clock.run(async () => {
     const { org } = await orgWithKey('Billing overlap', { monthly: 1000, cap: 10_000 });
@@ -116,7 +117,7 @@ describe('two copies of every scheduled job at once', () => {
       expect(history.results.map((r) => r.carrier).sort()).toEqual(['at&t', 't-mobile', 'verizon']);
     }
     expect(a.spam_detected_events + b.spam_detected_events).toBeLessThanOrEqual(numberIds.length);
-  }, 120_000);
+  }, scaled(120_000));
 
   it('webhook sweeper: two sweeps at once make a due retry once', () => service.clock.run(async () => {
     const received: string[] = [];
@@ -139,12 +140,25 @@ describe('two copies of every scheduled job at once', () => {
       const numbers = Array.from({ length: 100 }, (_, i) => `+1415555${String(2000 + i)}`);
       expect((await request(key, 'POST', '/api/v1/uploads', { phone_numbers: numbers })).status).toBe(200);
       await service.runtime.settleWorkflows();
-      // The first attempt (500) was made by the local queue right away.
-      for (let i = 0; i < 100 && received.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      // The first attempt (500) is made by the local queue right away. The receiver has the body
+      // before the worker has recorded the answer. This test once moved the clock as soon as the
+      // receiver had it: the sweeps then read the delivery with that attempt still under way (its
+      // lease lapsed under the moved clock), and under load the worker's record of the 500 landed
+      // between their read and their claim, which is conditioned on the attempt count, so both
+      // lost the claim, rightly, and made no retry (2 deliveries, not 3). No retry was lost: the
+      // delivery stayed pending, due a minute after the first attempt, for the next sweep or the
+      // queue. The test raced its own clock; it now waits for the attempt on record and moves the
+      // clock past the retry that attempt scheduled.
+      await waitFor('the ping and the first attempt received', () => (received.length >= 2 ? true : null), 30_000, 20);
+      const firstAttempt = await waitFor('the first attempt recorded, its retry scheduled', async () => {
+        const log = (await (await request(key, 'GET', `/api/v1/webhooks/${webhookId}/deliveries`)).json()) as { data: { event_type: string; state: string; attempts: unknown[]; next_attempt_at: string | null }[] };
+        const d = log.data.find((x) => x.event_type === 'upload.completed');
+        return d && d.state === 'pending' && d.attempts.length === 1 && d.next_attempt_at ? d : null;
+      });
       expect(received).toHaveLength(2);
 
-      // Two minutes later: the retry is due; two sweeps run at once.
-      const later = Date.now() + 120_000;
+      // Past the retry's time and the sweeper's 60 s grace: the retry is due; two sweeps run at once.
+      const later = Date.parse(firstAttempt.next_attempt_at!) + 61_000;
       service.clock.set(() => later);
       await Promise.all([sweepDueDeliveries(service.runtime.ports), sweepDueDeliveries(service.runtime.ports)]);
       service.clock.set(null);
@@ -159,5 +173,5 @@ describe('two copies of every scheduled job at once', () => {
       receiver.closeAllConnections();
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
-  }), 120_000);
+  }), scaled(120_000));
 });

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startRuntime } from '../../../local/runtime';
 import { LOCAL_RESOURCES, localStoreSecret } from '../../../local/environment';
 import { freshDataDir, killAllChildRuntimes, startChildRuntime } from '../../support/child-runtime';
+import { waitFor } from '../../support/wait';
 
 const BUCKET = LOCAL_RESOURCES.buckets.files;
 afterAll(killAllChildRuntimes);
@@ -90,7 +91,7 @@ describe('embedded S3 store after a kill -9', () => {
         }
       });
       // Kill while uploads are being written and processed, after some have completed.
-      while (answered < 4 + round * 3) await new Promise((r) => setTimeout(r, 20));
+      await waitFor('uploads answered before the kill', () => (answered >= 4 + round * 3 ? true : null), 60_000, 20);
       await child.kill('SIGKILL');
       await Promise.all(writers);
 

@@ -4,6 +4,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { startLocalApi, type ApiLambda, type LocalApi } from '../../../local/api-gateway-server';
 import type { RouteSpec } from '../../../lambdas/platform/http/route-spec';
 import { rawBodyOf } from '../../../lambdas/platform/http/raw-body';
+import { waitFor } from '../../support/wait';
 
 // The local API server on its own, with one echo route, so the transport can be tested without
 // the service behind it.
@@ -192,7 +193,7 @@ describe('local API server memory bound', () => {
     const bounded = await startLocalApi({ routes: [route], functions: fns, port: 0, host: '127.0.0.1', maxBodyBytes: 1000, maxInFlightBodyBytes: 100 });
     try {
       const first = fetch(`${bounded.url}/echo`, { method: 'POST', body: 'a'.repeat(80), headers: { 'content-type': 'text/plain' } });
-      while (started.length < 1) await new Promise((r) => setTimeout(r, 10));
+      await waitFor('the first request started', () => (started.length >= 1 ? true : null), 30_000, 10);
       const second = fetch(`${bounded.url}/echo`, { method: 'POST', body: 'b'.repeat(80), headers: { 'content-type': 'text/plain' } });
       // Admission is in arrival order: a small request does not overtake a waiting large one.
       const third = fetch(`${bounded.url}/echo`, { method: 'POST', body: 'c'.repeat(10), headers: { 'content-type': 'text/plain' } });

@@ -10,7 +10,7 @@ import { getUpload } from '../../../lambdas/uploads/upload-repository';
 import { getLedgerEntry } from '../../../lambdas/credits/balance-repository';
 import { runContactPool } from '../../../lambdas/contacts/pool-job';
 import { startReceiver } from '../webhooks/receiver';
-import { waitFor } from '../../support/wait-for';
+import { waitFor } from '../../support/wait';
 
 // The single-table layer against the embedded table: what every write leaves in an item, and how
 // items of older and newer schema versions read.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDataDir, killAllChildRuntimes, startChildRuntime, type ChildRuntime } from '../../support/child-runtime';
+import { waitFor } from '../../support/wait';
 
 /**
  * `npm start` applies the deployed API's limits by default: API Gateway's 10 MB body and Lambda's
@@ -40,14 +41,16 @@ describe('AWS request limits in the local runtime', () => {
     form.append('file', new Blob([csv], { type: 'text/csv' }), 'big.csv');
     return form;
   };
-  const waitCompleted = async (id: string) => {
-    for (let i = 0; i < 600; i++) {
-      const upload = (await (await call(`/api/v1/uploads/${id}`)).json()) as { status: string };
-      if (upload.status === 'completed' || upload.status === 'failed') return upload.status;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return 'timed out';
-  };
+  const waitCompleted = (id: string) =>
+    waitFor(
+      `upload ${id} terminal`,
+      async () => {
+        const upload = (await (await call(`/api/v1/uploads/${id}`)).json()) as { status: string };
+        return upload.status === 'completed' || upload.status === 'failed' ? upload.status : null;
+      },
+      60_000,
+      100,
+    );
 
   it('takes a multipart CSV well under 4.4 MB', async () => {
     const res = await call('/api/v1/uploads', { method: 'POST', body: multipart(csvOf(1 * MB)) });

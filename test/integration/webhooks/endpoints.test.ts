@@ -13,6 +13,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { newCustomer } from '../../support/customer';
+import { waitFor } from '../../support/wait';
 
 // Loopback receivers need the development setting; DEPLOYMENT=local comes from the local runtime.
 process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
@@ -75,7 +76,7 @@ async function create(body: Record<string, unknown>): Promise<{ webhook: Endpoin
 }
 
 async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 20));
+  await waitFor('the condition', async () => ((await check()) ? true : null), 30_000, 20);
 }
 
 describe('endpoint registration', () => {

@@ -12,6 +12,7 @@ import { verifyWebhook } from '../../../lambdas/webhooks/verify-signature';
 import { getContact, transitionContact } from '../../../lambdas/contacts/contact-repository';
 import { handlePoolUploadFinished } from '../../../lambdas/contacts/pool-results';
 import { newId } from '../../../lambdas/platform/ids';
+import { waitFor } from '../../support/wait';
 
 // Signing secrets at rest (docs/webhooks.md): the table holds them sealed, the API shows a webhook
 // secret once, deliveries still verify with it, and items written before sealing still sign.
@@ -103,13 +104,17 @@ describe('webhook secrets at rest', () => {
     receiver.requests.length = 0;
 
     const event = await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: { upload: { id: 'u3' } } });
-    let delivery = null;
-    for (let i = 0; i < 100 && delivery?.state !== 'exhausted'; i++) {
-      const log = (await (await service.request('GET', `/api/v1/webhooks/${b.id}/deliveries`)).json()) as { data: { id: string; event_id: string }[] };
-      const entry = log.data.find((d) => d.event_id === event.id);
-      delivery = entry ? await getDelivery(entry.id) : null;
-      if (delivery?.state !== 'exhausted') await new Promise((r) => setTimeout(r, 20));
-    }
+    const delivery = await waitFor(
+      'the delivery exhausted',
+      async () => {
+        const log = (await (await service.request('GET', `/api/v1/webhooks/${b.id}/deliveries`)).json()) as { data: { id: string; event_id: string }[] };
+        const entry = log.data.find((d) => d.event_id === event.id);
+        const found = entry ? await getDelivery(entry.id) : null;
+        return found?.state === 'exhausted' ? found : null;
+      },
+      30_000,
+      20,
+    );
     expect(delivery).toMatchObject({ state: 'exhausted', exhausted_reason: 'signing secret could not be opened', attempt_count: 0 });
     expect(receiver.requests.filter((r) => r.path.startsWith('/hook/moved') && r.body.includes(event.id))).toHaveLength(0);
     await service.request('DELETE', `/api/v1/webhooks/${b.id}`);

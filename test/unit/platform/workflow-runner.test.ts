@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertDeclaredTimeouts, WorkflowRunner, type AslDefinition, type TaskHandler } from '../../../local/workflow-runner';
+import { waitFor } from '../../support/wait';
 
 const ARN = 'arn:aws:lambda:us-east-1:000000000000:function:local-';
 
@@ -125,7 +126,7 @@ describe('local workflow runner', () => {
     });
     const runner = new WorkflowRunner({ definition: definition(30), handlers: { Step: step.handler, Failed: async () => null }, concurrency: 2, retryIntervalMs: 0 });
     for (const id of ['a', 'b', 'c', 'a', 'd', 'b']) runner.start(id, { id });
-    while (step.calls.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor('two executions running', () => (step.calls.length >= 2 ? true : null), 30_000, 10);
     expect(runner.pending).toEqual({ queued: 2, running: 2 });
     expect(step.calls.sort()).toEqual(['a', 'b']);
     release.open();
@@ -155,7 +156,7 @@ describe('local workflow runner: a step that never ends', () => {
     const runner = new WorkflowRunner({ definition: definition(1), handlers, concurrency: 1, retryIntervalMs: 0, lingerMs: 200, onLingering: (id) => lingered.push(id) });
     runner.start('hung', { id: 'hung' });
     runner.start('next', { id: 'next' });
-    while (!calls.includes('next')) await new Promise((r) => setTimeout(r, 20));
+    await waitFor('the next execution started', () => (calls.includes('next') ? true : null), 30_000, 20);
     expect(lingered).toEqual(['hung']);
     // The hung upload cannot be started again while its step still runs.
     runner.start('hung', { id: 'hung' });
