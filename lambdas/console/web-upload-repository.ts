@@ -3,6 +3,7 @@ import { db, setClause, tableName, updateItem, updateReturning, putItem, IF_NEW,
 import type { ColumnMapping } from '../uploads/plan';
 import * as z from '../platform/zod';
 import { readEntity, readExisting } from '../platform/table-read';
+import type { ImportFormat } from './import-format';
 
 // The in-app flow's steps before an upload exists (docs/console.md): one item per web upload, keyed
 // by the id the upload will have once confirmed. Drafts are not uploads: GET /api/v1/uploads never
@@ -50,6 +51,8 @@ export interface WebDraft {
   failure: { status: number; detail: unknown } | null;
   /** The first invalid cells (all of them are in the downloadable report). */
   invalid_cells: InvalidCell[];
+  /** How the console read the file (import-format.ts); absent on drafts from before it did. */
+  import?: ImportFormat;
   created_at: string;
   updated_at: string;
 }

@@ -8,6 +8,7 @@ import { listLedger, listMembers } from '../../console/directory';
 import { requireOwner, type ConsolePrincipal } from '../../console/principal';
 import { CONSOLE_ROUTES, consoleRoutes as routes } from '../../console/routes';
 import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from '../../console/web-upload';
+import { rereadWebUpload } from '../../console/web-upload-format';
 import { getBalance } from '../../credits/credits';
 import { nowMs } from '../../platform/clock';
 import { InvalidInput, NotFound } from '../../platform/domain-errors';
@@ -144,6 +145,7 @@ const operations = (ports: ConsolePorts) => [
     }),
   ),
   operation(routes.confirmUpload, async ({ member: p, params, body }) => ok({ upload: toPublicUpload(await confirmWebUpload(ports, p, params.id, body.validation_tier, body.skip_mobile_lookup, body.expected_credits)) })),
+  operation(routes.rereadUpload, async ({ member: p, params, body }) => ok({ draft: await rereadWebUpload(p, params.id, body) })),
   operation(routes.uploadReport, async ({ member: p, params }) => ok(await reportLink(p, params.id))),
   operation(routes.download, async ({ member: p, params, query }) => {
     const upload = await ownUpload(p, params.id);

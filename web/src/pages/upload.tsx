@@ -4,6 +4,7 @@ import { api, download } from '../api';
 import { TierChart } from '../chart';
 import { label, num, when } from '../format';
 import type { Draft, Upload } from '../types';
+import { ImportFormatCard } from './import-format';
 
 type Loaded = { draft: Draft } | { upload: Upload };
 
@@ -24,7 +25,8 @@ export function UploadPage({ id }: { id: string }) {
 
   if (error) return <p role="alert" class="error">{error}</p>;
   if (!state) return <p>Loading…</p>;
-  if ('draft' in state) return <DraftSteps draft={state.draft} onChange={setState} />;
+  // Read again with other columns (import format), the mapping choices start over from its suggestions.
+  if ('draft' in state) return <DraftSteps key={state.draft.header.join('\u0001')} draft={state.draft} onChange={setState} />;
   return <Results upload={state.upload} />;
 }
 
@@ -163,6 +165,7 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: (s: Loaded) =
       <p class="meta">
         <span class={`status s-${status}`}>{label(status)}</span> · {num(draft.total_rows)} rows · {num(draft.file_size_bytes)} bytes
       </p>
+      <ImportFormatCard key={`${draft.import?.delimiter}${draft.import?.encoding}${draft.import?.header_row}`} draft={draft} onChange={(d) => onChange({ draft: d })} />
 
       <section aria-labelledby="preview-h">
         <h2 id="preview-h">Preview</h2>
