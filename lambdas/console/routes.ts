@@ -89,7 +89,30 @@ export const consoleRoutes = {
 
   credits: { ...common, method: 'GET', path: '/console/api/credits', operationId: 'consoleCredits', summary: 'Balance and the newest ledger entries', responses: answer('Balance and ledger') },
 
-  listUploads: { ...common, method: 'GET', path: '/console/api/uploads', operationId: 'consoleListUploads', summary: 'Drafts and uploads of the organization', request: { query: z.object({ cursor: z.optional(z.string().check(z.maxLength(4096))) }) }, responses: answer('Drafts and a page of uploads') },
+  listUploads: {
+    ...common,
+    method: 'GET',
+    path: '/console/api/uploads',
+    operationId: 'consoleListUploads',
+    summary: 'Drafts and uploads of the organization; ?q= searches file names, ?status= filters uploads',
+    request: {
+      query: z.object({
+        cursor: z.optional(z.string().check(z.maxLength(4096))),
+        q: z.optional(z.string().check(z.maxLength(255))),
+        status: z.optional(z.enum(['ready_for_processing', 'processing', 'completed', 'failed', 'cancelled'])),
+      }),
+    },
+    responses: answer('Drafts and a page of uploads (filtered: up to 99, from at most 1,000 read)'),
+  },
+  discardUpload: {
+    ...common,
+    method: 'DELETE',
+    path: '/console/api/uploads/{id}',
+    operationId: 'consoleDiscardUpload',
+    summary: 'Discard a draft not yet confirmed (nothing was charged)',
+    request: { params: UploadId },
+    responses: { ...withMissing('The draft was discarded', 'No such draft'), 409: { description: 'Validating, confirming or confirmed', schema: ErrorEnvelope } },
+  },
   startUpload: {
     ...common,
     method: 'POST',

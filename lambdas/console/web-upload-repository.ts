@@ -1,5 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, setClause, tableName, updateItem, updateReturning, putItem, IF_NEW, queryItems } from '../platform/table';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, conditionalWrite, setClause, tableName, updateItem, updateReturning, putItem, IF_NEW, queryItems } from '../platform/table';
 import type { ColumnMapping } from '../uploads/plan';
 import * as z from '../platform/zod';
 import { readEntity, readExisting } from '../platform/table-read';
@@ -134,4 +134,19 @@ export async function listOpenDrafts(orgId: string, limit = 50): Promise<WebDraf
     if (item.status !== 'confirmed') drafts.push(readExisting('WebUploadDraft', draftSchema, item));
   }
   return drafts;
+}
+
+/** Removes a draft still in one of `from` (of a discard and a confirm racing, one wins); false when it was not. */
+export async function deleteDraft(id: string, from: DraftStatus[]): Promise<boolean> {
+  return conditionalWrite(() =>
+    db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: draftKey(id),
+        ConditionExpression: `attribute_exists(pk) AND #status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: Object.fromEntries(from.map((s, i) => [`:from${i}`, s])),
+      }),
+    ),
+  );
 }

@@ -9,6 +9,8 @@ import { requireOwner, type ConsolePrincipal } from '../../console/principal';
 import { CONSOLE_ROUTES, consoleRoutes as routes } from '../../console/routes';
 import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from '../../console/web-upload';
 import { rereadWebUpload } from '../../console/web-upload-format';
+import { discardWebUpload } from '../../console/web-upload-discard';
+import { matchesDraft, searchUploads } from '../../console/upload-search';
 import { getBalance } from '../../credits/credits';
 import { nowMs } from '../../platform/clock';
 import { InvalidInput, NotFound } from '../../platform/domain-errors';
@@ -119,10 +121,11 @@ const operations = (ports: ConsolePorts) => [
 
   // Uploads: the in-app flow (console/web-upload.ts) and every upload of the organization.
   operation(routes.listUploads, async ({ member: p, query }) => {
-    const page = await listUploads(p.organizationId, 50, query.cursor || undefined);
+    const filter = { q: query.q, status: query.status };
+    const page = await searchUploads(listUploads, p.organizationId, filter, query.cursor || undefined);
     // A list row per draft: its header, preview and invalid cells (up to 200 KB each) are read with the draft itself.
-    const drafts = (await openDrafts(p)).map(({ header: _h, preview: _p, invalid_cells: _i, suggested: _s, ...row }) => row);
-    return ok({ drafts, data: page.data.map(toPublicUpload), next_cursor: page.nextCursor });
+    const drafts = (await openDrafts(p)).filter((d) => matchesDraft(d, filter)).map(({ header: _h, preview: _p, invalid_cells: _i, suggested: _s, import: _f, ...row }) => row);
+    return ok({ drafts, data: page.data.map(toPublicUpload), next_cursor: page.nextCursor, scanned: page.scanned });
   }),
   operation(routes.startUpload, async ({ member: p, query, rawBody }) => ok({ draft: await startWebUpload(p, query.filename ?? 'web_upload.csv', rawBody) })),
   // Files over what the HTTP API carries (10 MB; a Lambda event 6 MB) go from the browser straight to
@@ -145,6 +148,7 @@ const operations = (ports: ConsolePorts) => [
     }),
   ),
   operation(routes.confirmUpload, async ({ member: p, params, body }) => ok({ upload: toPublicUpload(await confirmWebUpload(ports, p, params.id, body.validation_tier, body.skip_mobile_lookup, body.expected_credits)) })),
+  operation(routes.discardUpload, async ({ member: p, params }) => ok(await discardWebUpload(p, params.id))),
   operation(routes.rereadUpload, async ({ member: p, params, body }) => ok({ draft: await rereadWebUpload(p, params.id, body) })),
   operation(routes.uploadReport, async ({ member: p, params }) => ok(await reportLink(p, params.id))),
   operation(routes.download, async ({ member: p, params, query }) => {

@@ -3,6 +3,7 @@ import { ANSWER_INTENTS, TIERS } from '../../../lambdas/classification/vocabular
 import { api, download } from '../api';
 import { TierChart } from '../chart';
 import { label, num, when } from '../format';
+import { navigate } from '../router';
 import type { Draft, Upload } from '../types';
 import { ImportFormatCard } from './import-format';
 
@@ -274,7 +275,27 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: (s: Loaded) =
         </section>
       )}
       {draft.status === 'confirming' && <p role="status">Confirming…</p>}
+      {['pending_mapping', 'validation_failed', 'awaiting_confirmation'].includes(draft.status) && busy === null && <DiscardDraft id={draft.id} />}
     </>
+  );
+}
+
+/** Discards a draft (nothing was charged), then back to the list. */
+function DiscardDraft({ id }: { id: string }) {
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <p>
+      <button type="button" class="secondary" onClick={() => api('DELETE', `/uploads/${id}`).then(() => navigate('/uploads'), (e: Error) => setError(e.message))}>
+        Discard this draft
+      </button>{' '}
+      Nothing has been charged for it.
+      {error && (
+        <span role="alert" class="error">
+          {' '}
+          {error}
+        </span>
+      )}
+    </p>
   );
 }
 
