@@ -85,3 +85,13 @@ export interface Member {
   role: string;
   created_at: string;
 }
+
+/** How far processing is (lambdas/console/upload-progress.ts), derived from the upload's chunks. */
+export interface Progress {
+  chunks_total: number;
+  chunks_done: number;
+  numbers_done: number;
+  numbers_total: number;
+  percent: number;
+  eta_seconds: number | null;
+}

@@ -11,6 +11,7 @@ import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, start
 import { rereadWebUpload } from '../../console/web-upload-format';
 import { discardWebUpload } from '../../console/web-upload-discard';
 import { matchesDraft, searchUploads } from '../../console/upload-search';
+import { processingProgress } from '../../console/upload-progress';
 import { getBalance } from '../../credits/credits';
 import { nowMs } from '../../platform/clock';
 import { InvalidInput, NotFound } from '../../platform/domain-errors';
@@ -134,7 +135,8 @@ const operations = (ports: ConsolePorts) => [
   operation(routes.startStagedUpload, async ({ member: p, body }) => ok({ draft: await startWebUpload(p, body.filename ?? 'web_upload.csv', await readStaged(p.organizationId, body.staged_upload_id)) })),
   operation(routes.getUpload, async ({ member: p, params }) => {
     const upload = await getUpload(params.id);
-    if (upload && upload.organization_id === p.organizationId && upload.status !== 'charging') return ok({ upload: toPublicUpload(upload) });
+    // While processing, how far it is (derived from its chunks: the record keeps no progress).
+    if (upload && upload.organization_id === p.organizationId && upload.status !== 'charging') return ok({ upload: toPublicUpload(upload), progress: await processingProgress(upload, nowMs()) });
     return ok({ draft: await ownDraft(p, params.id) });
   }),
   operation(routes.mapUpload, async ({ member: p, params, body: m }) =>
