@@ -12,6 +12,7 @@ import { rereadWebUpload } from '../../console/web-upload-format';
 import { discardWebUpload } from '../../console/web-upload-discard';
 import { matchesDraft, searchUploads } from '../../console/upload-search';
 import { processingProgress } from '../../console/upload-progress';
+import { processedFilename } from '../../console/download-name';
 import { getBalance } from '../../credits/credits';
 import { nowMs } from '../../platform/clock';
 import { InvalidInput, NotFound } from '../../platform/domain-errors';
@@ -155,7 +156,7 @@ const operations = (ports: ConsolePorts) => [
   operation(routes.uploadReport, async ({ member: p, params }) => ok(await reportLink(p, params.id))),
   operation(routes.download, async ({ member: p, params, query }) => {
     const upload = await ownUpload(p, params.id);
-    return ok(params.kind === 'original' ? await originalLink(upload) : await processedLink(upload, query));
+    return ok(params.kind === 'original' ? await originalLink(upload) : await processedLink(upload, query, processedFilename(upload.original_filename, query)));
   }),
 ];
 

@@ -446,12 +446,15 @@ function Results({ upload, progress }: { upload: Upload; progress: Progress | nu
   const vocabulary = identity ? TIERS : ANSWER_INTENTS;
   const [statuses, setStatuses] = useState<string[]>([]);
   const [sorted, setSorted] = useState(false);
+  // On by default: cells a spreadsheet would run as formulas come back as text (the API's neutralize_formulas).
+  const [safe, setSafe] = useState(true);
   const done = upload.status === 'completed';
   const get = (path: string) => download(`/uploads/${upload.id}/download/${path}`).catch((e: Error) => setError(e.message));
-  const slice = () => {
+  const processed = (slice: boolean) => {
     const q = new URLSearchParams();
-    if (statuses.length) q.set('statuses', statuses.join(','));
-    if (sorted) q.set('sort', 'best_status');
+    if (slice && statuses.length) q.set('statuses', statuses.join(','));
+    if (slice && sorted) q.set('sort', 'best_status');
+    if (safe) q.set('neutralize_formulas', 'true');
     return get(`processed${q.size ? `?${q}` : ''}`);
   };
   return (
@@ -498,10 +501,14 @@ function Results({ upload, progress }: { upload: Upload; progress: Progress | nu
           <button type="button" class="secondary" onClick={() => void get('original')}>
             Download original
           </button>
-          <button type="button" onClick={() => void get('processed')} disabled={!done}>
+          <button type="button" onClick={() => void processed(false)} disabled={!done}>
             Download processed file
           </button>
         </div>
+        <label class="check">
+          <input type="checkbox" checked={safe} onChange={(e) => setSafe((e.currentTarget as HTMLInputElement).checked)} />
+          Make cells safe to open in a spreadsheet (a cell starting with =, +, -, @ gets a leading ' so it is not run as a formula; turn off to get every cell exactly as uploaded)
+        </label>
         {done && (
           <fieldset>
             <legend>A slice of the results</legend>
@@ -517,7 +524,7 @@ function Results({ upload, progress }: { upload: Upload; progress: Progress | nu
               <input type="checkbox" checked={sorted} onChange={(e) => setSorted((e.currentTarget as HTMLInputElement).checked)} />
               Best numbers first
             </label>
-            <button type="button" class="secondary primary-action" onClick={() => void slice()}>
+            <button type="button" class="secondary primary-action" onClick={() => void processed(true)}>
               Download slice
             </button>
           </fieldset>
