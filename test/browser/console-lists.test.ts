@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
 import { buildConsole, launch, newContext, shot, signIn } from './browser';
@@ -72,7 +72,7 @@ describe('uploads list in Chromium', () => {
     expect((await names()).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `file-${String(10 + i).padStart(4, '0')}.csv`));
     await page.getByLabel('Status').selectOption('failed');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.waitForFunction(`document.querySelectorAll('section[aria-labelledby="all-h"] tbody tr').length === 3`);
+    await vi.waitFor(async () => expect(await page.locator('section[aria-labelledby="all-h"] tbody tr').count()).toBe(3), { timeout: 10_000, interval: 100 });
     expect((await names()).sort()).toEqual(['file-0012.csv', 'file-0015.csv', 'file-0018.csv']);
     await shot(page, 'uploads-search');
   });

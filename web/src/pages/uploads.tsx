@@ -143,7 +143,7 @@ export function UploadsPage() {
               </table>
             </div>
           )}
-          <nav class="buttons" aria-label="Pages of uploads">
+          <nav class="buttons pager" aria-label="Pages of uploads">
             <button type="button" class="secondary" disabled={trail.length === 0} onClick={newer}>
               Newer
             </button>
