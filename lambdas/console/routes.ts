@@ -5,6 +5,7 @@ import { webhooksRoutes } from '../webhooks/routes';
 import { spamRoutes } from '../spam/routes';
 import { ProcessedDownloadQuery } from '../uploads/routes';
 import { column } from '../uploads/request';
+import { DELIMITERS, ENCODINGS } from './import-format';
 
 // The console's API (/console/api/*), as route specs on the same HTTP stack as the public API:
 // one validation layer, one error envelope, one logger and clock. Authority is the signed-in
@@ -88,7 +89,30 @@ export const consoleRoutes = {
 
   credits: { ...common, method: 'GET', path: '/console/api/credits', operationId: 'consoleCredits', summary: 'Balance and the newest ledger entries', responses: answer('Balance and ledger') },
 
-  listUploads: { ...common, method: 'GET', path: '/console/api/uploads', operationId: 'consoleListUploads', summary: 'Drafts and uploads of the organization', request: { query: z.object({ cursor: z.optional(z.string().check(z.maxLength(4096))) }) }, responses: answer('Drafts and a page of uploads') },
+  listUploads: {
+    ...common,
+    method: 'GET',
+    path: '/console/api/uploads',
+    operationId: 'consoleListUploads',
+    summary: 'Drafts and uploads of the organization; ?q= searches file names, ?status= filters uploads',
+    request: {
+      query: z.object({
+        cursor: z.optional(z.string().check(z.maxLength(4096))),
+        q: z.optional(z.string().check(z.maxLength(255))),
+        status: z.optional(z.enum(['ready_for_processing', 'processing', 'completed', 'failed', 'cancelled'])),
+      }),
+    },
+    responses: answer('Drafts and a page of uploads (filtered: up to 99, from at most 1,000 read)'),
+  },
+  discardUpload: {
+    ...common,
+    method: 'DELETE',
+    path: '/console/api/uploads/{id}',
+    operationId: 'consoleDiscardUpload',
+    summary: 'Discard a draft not yet confirmed (nothing was charged)',
+    request: { params: UploadId },
+    responses: { ...withMissing('The draft was discarded', 'No such draft'), 409: { description: 'Validating, confirming or confirmed', schema: ErrorEnvelope } },
+  },
   startUpload: {
     ...common,
     method: 'POST',
@@ -119,6 +143,15 @@ export const consoleRoutes = {
     summary: 'Charge the price shown and start processing (409 when the price changed)',
     request: { params: UploadId, body: z.object({ validation_tier: z.enum(['standard', 'max']), skip_mobile_lookup: z._default(z.boolean(), false), expected_credits: z.number().check(z.int(), z.gte(0)) }) },
     responses: { ...withMissing('The upload', 'No such draft'), 402: { description: 'Not enough credits', schema: ErrorEnvelope }, 409: { description: 'The price changed, or the draft is not ready', schema: ErrorEnvelope } },
+  },
+  rereadUpload: {
+    ...common,
+    method: 'POST',
+    path: '/console/api/uploads/{id}/format',
+    operationId: 'consoleRereadUpload',
+    summary: 'Read a draft’s file again with another delimiter, encoding or header choice (each one left out is detected)',
+    request: { params: UploadId, body: z.object({ delimiter: z.optional(z.enum(DELIMITERS)), encoding: z.optional(z.enum(ENCODINGS)), header_row: z.optional(z.boolean()) }) },
+    responses: { ...withMissing('The draft, back to pending_mapping', 'No such draft'), 409: { description: 'The draft is validating or confirmed', schema: ErrorEnvelope } },
   },
   uploadReport: { ...common, method: 'GET', path: '/console/api/uploads/{id}/report', operationId: 'consoleUploadReport', summary: 'A link to the draft’s validation report', request: { params: UploadId }, responses: withMissing('The link', 'No such draft') },
   download: {

@@ -1,9 +1,10 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, setClause, tableName, updateItem, updateReturning, putItem, IF_NEW, queryItems } from '../platform/table';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, conditionalWrite, setClause, tableName, updateItem, updateReturning, putItem, IF_NEW, queryItems } from '../platform/table';
 import type { ColumnMapping } from '../uploads/plan';
 import * as z from '../platform/zod';
 import { readEntity, readExisting } from '../platform/table-read';
 import { claimFoundThroughIndex } from '../platform/index-claim';
+import type { ImportFormat } from './import-format';
 
 // The in-app flow's steps before an upload exists (docs/console.md): one item per web upload, keyed
 // by the id the upload will have once confirmed. Drafts are not uploads: GET /api/v1/uploads never
@@ -51,6 +52,8 @@ export interface WebDraft {
   failure: { status: number; detail: unknown } | null;
   /** The first invalid cells (all of them are in the downloadable report). */
   invalid_cells: InvalidCell[];
+  /** How the console read the file (import-format.ts); absent on drafts from before it did. */
+  import?: ImportFormat;
   created_at: string;
   updated_at: string;
 }
@@ -177,4 +180,19 @@ export async function listOpenDrafts(orgId: string, limit = 50): Promise<WebDraf
     if (item.status !== 'confirmed') drafts.push(readExisting('WebUploadDraft', draftSchema, item));
   }
   return drafts;
+}
+
+/** Removes a draft still in one of `from` (of a discard and a confirm racing, one wins); false when it was not. */
+export async function deleteDraft(id: string, from: DraftStatus[]): Promise<boolean> {
+  return conditionalWrite(() =>
+    db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: draftKey(id),
+        ConditionExpression: `attribute_exists(pk) AND #status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: Object.fromEntries(from.map((s, i) => [`:from${i}`, s])),
+      }),
+    ),
+  );
 }

@@ -15,6 +15,7 @@ import { safeCsvCell } from '../uploads/csv';
 import type { UploadRecord } from '../uploads/upload';
 import type { WorkflowPorts } from '../uploads/workflow';
 import type { ConsolePrincipal } from './principal';
+import { toApiCsv } from './import-format';
 import { getDraft, insertDraft, listOpenDrafts, recordValidationProgress, transitionDraft, type InvalidCell, type WebDraft } from './web-upload-repository';
 
 // The in-app upload flow (docs/console.md):
@@ -38,16 +39,48 @@ const INVALID_CELLS_KEPT = 100;
  */
 export const DRAFT_BOUND_MS = 15 * 60_000;
 const draftStaleAt = (): string => new Date(nowMs() + DRAFT_BOUND_MS).toISOString();
-const originalKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/${d.organization_id}/${d.id}.csv`;
+export const originalKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/${d.organization_id}/${d.id}.csv`;
 const reportKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/${d.organization_id}/${d.id}-report.csv`;
+/** The bytes as sent, kept when the import converted them (import-format.ts). */
+export const sourceKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/${d.organization_id}/${d.id}-source`;
 /** The plan validation made (createUpload's PlannedCsv) with its mapping: confirm does not parse the file again. */
 const plannedKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/${d.organization_id}/${d.id}-planned.json`;
 
 const clean = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-export async function startWebUpload(principal: ConsolePrincipal, filename: string, csv: Buffer): Promise<WebDraft> {
-  if (csv.length === 0) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
-  if (csv.length > MAX_CSV_BYTES) throw new TooLarge(`The file is larger than ${MAX_CSV_BYTES} bytes`);
+export async function startWebUpload(principal: ConsolePrincipal, filename: string, sent: Buffer): Promise<WebDraft> {
+  if (sent.length === 0) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
+  if (sent.length > MAX_CSV_BYTES) throw new TooLarge(`The file is larger than ${MAX_CSV_BYTES} bytes`);
+  // The forgiving import (import-format.ts): what follows reads the API's CSV made of what was sent.
+  const { csv, format } = toApiCsv(sent);
+  const layout = draftLayoutOf(csv);
+  const at = nowIso();
+  const draft: WebDraft = {
+    id: newId(),
+    organization_id: principal.organizationId,
+    user_id: principal.userId,
+    filename: safeFilename(filename),
+    file_size_bytes: csv.length,
+    status: 'pending_mapping',
+    ...layout,
+    mapping: null,
+    validation: null,
+    failure: null,
+    invalid_cells: [],
+    import: format,
+    created_at: at,
+    updated_at: at,
+  };
+  // The bytes as sent stay beside the converted file, so the person can have them read another way.
+  if (format.converted) await putObject(filesBucket(), sourceKey(draft), sent, 'application/octet-stream');
+  await putObject(filesBucket(), originalKey(draft), csv, 'text/csv');
+  await insertDraft(draft);
+  return draft;
+}
+
+/** What a draft shows of a CSV (the API's): columns, first rows, row count, suggested mapping. */
+export function draftLayoutOf(csv: Buffer): Pick<WebDraft, 'header' | 'preview' | 'total_rows' | 'suggested'> {
+  if (csv.length > MAX_CSV_BYTES) throw new TooLarge(`The file is larger than ${MAX_CSV_BYTES} bytes once converted to UTF-8`);
   const [header, ...rows] = readCsv(csv).records;
   if (!header) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
   const columns = header.fields.map((h) => h.trim());
@@ -57,28 +90,7 @@ export async function startWebUpload(principal: ConsolePrincipal, filename: stri
   if (Buffer.byteLength(JSON.stringify([columns, preview])) > MAX_SHOWN_LAYOUT_BYTES) {
     throw new InvalidInput(`The header row is too wide to map in the console (${columns.length} columns); create this upload with POST /api/v1/uploads`);
   }
-  const at = nowIso();
-  const draft: WebDraft = {
-    id: newId(),
-    organization_id: principal.organizationId,
-    user_id: principal.userId,
-    filename: safeFilename(filename),
-    file_size_bytes: csv.length,
-    status: 'pending_mapping',
-    header: columns,
-    preview,
-    total_rows: rows.length,
-    suggested: clean(suggestMapping(columns, rows.slice(0, 50).map((r) => r.fields))),
-    mapping: null,
-    validation: null,
-    failure: null,
-    invalid_cells: [],
-    created_at: at,
-    updated_at: at,
-  };
-  await putObject(filesBucket(), originalKey(draft), csv, 'text/csv');
-  await insertDraft(draft);
-  return draft;
+  return { header: columns, preview, total_rows: rows.length, suggested: clean(suggestMapping(columns, rows.slice(0, 50).map((r) => r.fields))) };
 }
 
 /** Phone columns: named like one, or whose sample cells are mostly valid numbers; names by header. */

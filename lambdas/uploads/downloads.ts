@@ -52,7 +52,8 @@ export interface ProcessedQuery {
   neutralize_formulas?: 'true' | 'false';
 }
 
-export async function processedLink(upload: UploadRecord, query: ProcessedQuery): Promise<DownloadLink> {
+/** `filename`: the name the file downloads under (the console names each slice after what it holds); the API's is `{base}_processed.csv`. */
+export async function processedLink(upload: UploadRecord, query: ProcessedQuery, filename?: string): Promise<DownloadLink> {
   requireCompleted(upload);
   const base = upload.original_filename.replace(/\.csv$/i, '');
   const options: SliceOptions = {
@@ -64,7 +65,7 @@ export async function processedLink(upload: UploadRecord, query: ProcessedQuery)
   const plain = !options.statuses && !options.includeIdentity && !options.sort && !options.neutralizeFormulas;
   const key = plain ? keys.processed(upload) : await sliceKey(upload, options);
   await recordExport(upload.id, nowIso());
-  return link(key, `${base}_processed.csv`);
+  return link(key, filename ?? `${base}_processed.csv`);
 }
 
 export async function processedFilteredLink(upload: UploadRecord): Promise<DownloadLink> {

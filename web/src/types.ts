@@ -53,7 +53,19 @@ export interface Draft {
   } | null;
   failure: { status: number; detail: unknown } | null;
   invalid_cells: { row: number; column: string; value: string; reason: string }[];
+  import?: ImportFormat;
   created_at: string;
+}
+
+/** How the console read the file (lambdas/console/import-format.ts). */
+export interface ImportFormat {
+  delimiter: ',' | ';' | '\t' | '|';
+  encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+  header_row: boolean;
+  detected: { delimiter: ImportFormat['delimiter']; encoding: ImportFormat['encoding']; header_row: boolean };
+  first_row_looks_like_data: boolean;
+  converted: boolean;
+  rows_problem: { kind: 'too_few' | 'too_many'; min: number; max: number; message: string } | null;
 }
 
 export interface ApiKey {
@@ -72,4 +84,14 @@ export interface Member {
   email: string | null;
   role: string;
   created_at: string;
+}
+
+/** How far processing is (lambdas/console/upload-progress.ts), derived from the upload's chunks. */
+export interface Progress {
+  chunks_total: number;
+  chunks_done: number;
+  numbers_done: number;
+  numbers_total: number;
+  percent: number;
+  eta_seconds: number | null;
 }

@@ -8,6 +8,11 @@ import { listLedger, listMembers } from '../../console/directory';
 import { requireOwner, type ConsolePrincipal } from '../../console/principal';
 import { CONSOLE_ROUTES, consoleRoutes as routes } from '../../console/routes';
 import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from '../../console/web-upload';
+import { rereadWebUpload } from '../../console/web-upload-format';
+import { discardWebUpload } from '../../console/web-upload-discard';
+import { matchesDraft, searchUploads } from '../../console/upload-search';
+import { processingProgress } from '../../console/upload-progress';
+import { processedFilename } from '../../console/download-name';
 import { getBalance } from '../../credits/credits';
 import { nowMs } from '../../platform/clock';
 import { InvalidInput, NotFound } from '../../platform/domain-errors';
@@ -118,10 +123,11 @@ const operations = (ports: ConsolePorts) => [
 
   // Uploads: the in-app flow (console/web-upload.ts) and every upload of the organization.
   operation(routes.listUploads, async ({ member: p, query }) => {
-    const page = await listUploads(p.organizationId, 50, query.cursor || undefined);
+    const filter = { q: query.q, status: query.status };
+    const page = await searchUploads(listUploads, p.organizationId, filter, query.cursor || undefined);
     // A list row per draft: its header, preview and invalid cells (up to 200 KB each) are read with the draft itself.
-    const drafts = (await openDrafts(p)).map(({ header: _h, preview: _p, invalid_cells: _i, suggested: _s, ...row }) => row);
-    return ok({ drafts, data: page.data.map(toPublicUpload), next_cursor: page.nextCursor });
+    const drafts = (await openDrafts(p)).filter((d) => matchesDraft(d, filter)).map(({ header: _h, preview: _p, invalid_cells: _i, suggested: _s, import: _f, ...row }) => row);
+    return ok({ drafts, data: page.data.map(toPublicUpload), next_cursor: page.nextCursor, scanned: page.scanned });
   }),
   operation(routes.startUpload, async ({ member: p, query, rawBody }) => ok({ draft: await startWebUpload(p, query.filename ?? 'web_upload.csv', rawBody) })),
   // Files over what the HTTP API carries (10 MB; a Lambda event 6 MB) go from the browser straight to
@@ -130,7 +136,8 @@ const operations = (ports: ConsolePorts) => [
   operation(routes.startStagedUpload, async ({ member: p, body }) => ok({ draft: await startWebUpload(p, body.filename ?? 'web_upload.csv', await readStaged(p.organizationId, body.staged_upload_id)) })),
   operation(routes.getUpload, async ({ member: p, params }) => {
     const upload = await getUpload(params.id);
-    if (upload && upload.organization_id === p.organizationId && upload.status !== 'charging') return ok({ upload: toPublicUpload(upload) });
+    // While processing, how far it is (derived from its chunks: the record keeps no progress).
+    if (upload && upload.organization_id === p.organizationId && upload.status !== 'charging') return ok({ upload: toPublicUpload(upload), progress: await processingProgress(upload, nowMs()) });
     return ok({ draft: await ownDraft(p, params.id) });
   }),
   operation(routes.mapUpload, async ({ member: p, params, body: m }) =>
@@ -144,10 +151,12 @@ const operations = (ports: ConsolePorts) => [
     }),
   ),
   operation(routes.confirmUpload, async ({ member: p, params, body }) => ok({ upload: toPublicUpload(await confirmWebUpload(ports, p, params.id, body.validation_tier, body.skip_mobile_lookup, body.expected_credits)) })),
+  operation(routes.discardUpload, async ({ member: p, params }) => ok(await discardWebUpload(p, params.id))),
+  operation(routes.rereadUpload, async ({ member: p, params, body }) => ok({ draft: await rereadWebUpload(p, params.id, body) })),
   operation(routes.uploadReport, async ({ member: p, params }) => ok(await reportLink(p, params.id))),
   operation(routes.download, async ({ member: p, params, query }) => {
     const upload = await ownUpload(p, params.id);
-    return ok(params.kind === 'original' ? await originalLink(upload) : await processedLink(upload, query));
+    return ok(params.kind === 'original' ? await originalLink(upload) : await processedLink(upload, query, processedFilename(upload.original_filename, query)));
   }),
 ];
 

@@ -1,31 +1,98 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ANSWER_INTENTS, TIERS } from '../../../lambdas/classification/vocabulary';
-import { api, download } from '../api';
+import { api, ApiError, download } from '../api';
+import { draftChanges } from '../draft-changes';
 import { TierChart } from '../chart';
 import { label, num, when } from '../format';
-import type { Draft, Upload } from '../types';
+import { navigate } from '../router';
+import type { Draft, Progress, Upload } from '../types';
+import { ImportFormatCard } from './import-format';
 
-type Loaded = { draft: Draft } | { upload: Upload };
+type Loaded = { draft: Draft } | { upload: Upload; progress?: Progress | null };
+type OnChange = (s: Loaded, notice?: string[]) => void;
+
+const finished = (s: Loaded | null) => s !== null && ('draft' in s || ['completed', 'failed', 'cancelled'].includes(s.upload.status));
+/** Between looks while processing, and the longest wait between retries after failures. */
+const POLL_MS = 1000;
+const MAX_RETRY_MS = 15_000;
+/** A failure worth retrying: no answer (a dropped connection, a restart) or the server's own trouble. */
+const transient = (e: unknown) => !(e instanceof ApiError) || e.status === 0 || e.status >= 500;
 
 /** One web upload through its steps, or an upload (web or API) and its results. */
 export function UploadPage({ id }: { id: string }) {
   const [state, setState] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const load = () => api<Loaded>('GET', `/uploads/${id}`).then(setState, (e: Error) => setError(e.message));
+  const [notice, setNotice] = useState<string[] | null>(null);
+  const [reconnecting, setReconnecting] = useState(false);
+  const polling = !finished(state);
+  // Looks until the upload is finished; a failed look is retried with backoff (1 s, 2 s, 4 s … 15 s)
+  // under a visible notice, and the page keeps what it last showed.
   useEffect(() => {
-    void load();
-  }, [id]);
-  // Processing runs on the server: look again until the upload is finished.
-  useEffect(() => {
-    if (!state || !('upload' in state) || ['completed', 'failed', 'cancelled'].includes(state.upload.status)) return;
-    const timer = setTimeout(() => void load(), 1000);
-    return () => clearTimeout(timer);
-  }, [state]);
+    if (!polling) return;
+    let stopped = false;
+    let failures = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const look = async () => {
+      try {
+        const now = await api<Loaded>('GET', `/uploads/${id}`);
+        if (stopped) return;
+        failures = 0;
+        setReconnecting(false);
+        setState(now);
+        if (finished(now)) return;
+        timer = setTimeout(() => void look(), POLL_MS);
+      } catch (e) {
+        if (stopped) return;
+        if (!transient(e)) return setError((e as Error).message);
+        failures++;
+        setReconnecting(true);
+        timer = setTimeout(() => void look(), Math.min(MAX_RETRY_MS, POLL_MS * 2 ** (failures - 1)));
+      }
+    };
+    timer = setTimeout(() => void look(), state ? POLL_MS : 0);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [id, polling]);
+  const change: OnChange = (s, note) => {
+    setState(s);
+    setNotice(note ?? null);
+  };
 
+  const banner = reconnecting && (
+    <p role="status" class="note reconnecting">
+      Reconnecting… the connection to the service was lost; trying again. What is shown may be out of date.
+    </p>
+  );
   if (error) return <p role="alert" class="error">{error}</p>;
-  if (!state) return <p>Loading…</p>;
-  if ('draft' in state) return <DraftSteps draft={state.draft} onChange={setState} />;
-  return <Results upload={state.upload} />;
+  if (!state) return banner || <p>Loading…</p>;
+  const changed = notice && (
+    <div role="alert" class="card failed">
+      <p>This upload was changed elsewhere (another tab or a colleague), so nothing was charged. It has been reloaded:</p>
+      <ul>
+        {notice.map((n) => (
+          <li key={n}>{n}</li>
+        ))}
+      </ul>
+      <p>Review it and confirm again.</p>
+    </div>
+  );
+  // Read again with other columns (import format), or changed elsewhere, the choices start over from the draft.
+  if ('draft' in state)
+    return (
+      <>
+        {banner}
+        {changed}
+        <DraftSteps key={`${state.draft.header.join('\u0001')}|${JSON.stringify(state.draft.mapping)}|${state.draft.status}`} draft={state.draft} onChange={change} />
+      </>
+    );
+  return (
+    <>
+      {banner}
+      <Results upload={state.upload} progress={state.progress ?? null} />
+    </>
+  );
 }
 
 /** How often the page reads the draft while the server validates it. */
@@ -60,7 +127,7 @@ function Steps({ current }: { current: number }) {
   );
 }
 
-function DraftSteps({ draft, onChange }: { draft: Draft; onChange: (s: Loaded) => void }) {
+function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
   const initial = draft.mapping ?? {
     phoneColumns: draft.suggested.phone_columns,
     fullNameColumn: draft.suggested.full_name_column,
@@ -132,6 +199,15 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: (s: Loaded) =
       const expected = tier === 'max' ? draft.validation!.price.max : draft.validation!.price.standard;
       onChange(await api<{ upload: Upload }>('POST', `/uploads/${draft.id}/confirm`, { validation_tier: tier, skip_mobile_lookup: skipMobile, expected_credits: expected }));
     } catch (err) {
+      if (err instanceof ApiError && err.status === 409) {
+        // Changed elsewhere: show the draft as it is now and what differs from what was shown.
+        try {
+          const now = await api<Loaded>('GET', `/uploads/${draft.id}`);
+          return onChange(now, 'draft' in now ? draftChanges(draft, now.draft, tier) : ['It was confirmed elsewhere.']);
+        } catch {
+          // Fall through to the message.
+        }
+      }
       setError(err instanceof Error ? err.message : String(err));
       setBusy(null);
     }
@@ -163,6 +239,7 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: (s: Loaded) =
       <p class="meta">
         <span class={`status s-${status}`}>{label(status)}</span> · {num(draft.total_rows)} rows · {num(draft.file_size_bytes)} bytes
       </p>
+      <ImportFormatCard key={`${draft.import?.delimiter}${draft.import?.encoding}${draft.import?.header_row}`} draft={draft} onChange={(d) => onChange({ draft: d })} />
 
       <section aria-labelledby="preview-h">
         <h2 id="preview-h">Preview</h2>
@@ -271,7 +348,27 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: (s: Loaded) =
         </section>
       )}
       {draft.status === 'confirming' && <p role="status">Confirming…</p>}
+      {['pending_mapping', 'validation_failed', 'awaiting_confirmation'].includes(draft.status) && busy === null && <DiscardDraft id={draft.id} />}
     </>
+  );
+}
+
+/** Discards a draft (nothing was charged), then back to the list. */
+function DiscardDraft({ id }: { id: string }) {
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <p>
+      <button type="button" class="secondary" onClick={() => api('DELETE', `/uploads/${id}`).then(() => navigate('/uploads'), (e: Error) => setError(e.message))}>
+        Discard this draft
+      </button>{' '}
+      Nothing has been charged for it.
+      {error && (
+        <span role="alert" class="error">
+          {' '}
+          {error}
+        </span>
+      )}
+    </p>
   );
 }
 
@@ -343,18 +440,21 @@ function InvalidCells({ draft }: { draft: Draft }) {
   );
 }
 
-function Results({ upload }: { upload: Upload }) {
+function Results({ upload, progress }: { upload: Upload; progress: Progress | null }) {
   const [error, setError] = useState<string | null>(null);
   const identity = upload.result_summary?.format === 'identity';
   const vocabulary = identity ? TIERS : ANSWER_INTENTS;
   const [statuses, setStatuses] = useState<string[]>([]);
   const [sorted, setSorted] = useState(false);
+  // On by default: cells a spreadsheet would run as formulas come back as text (the API's neutralize_formulas).
+  const [safe, setSafe] = useState(true);
   const done = upload.status === 'completed';
   const get = (path: string) => download(`/uploads/${upload.id}/download/${path}`).catch((e: Error) => setError(e.message));
-  const slice = () => {
+  const processed = (slice: boolean) => {
     const q = new URLSearchParams();
-    if (statuses.length) q.set('statuses', statuses.join(','));
-    if (sorted) q.set('sort', 'best_status');
+    if (slice && statuses.length) q.set('statuses', statuses.join(','));
+    if (slice && sorted) q.set('sort', 'best_status');
+    if (safe) q.set('neutralize_formulas', 'true');
     return get(`processed${q.size ? `?${q}` : ''}`);
   };
   return (
@@ -364,11 +464,7 @@ function Results({ upload }: { upload: Upload }) {
       <p class="meta">
         <span class={`status s-${upload.status}`}>{label(upload.status)}</span> · {upload.source} · {upload.validation_tier} · created {when(upload.created_at)}
       </p>
-      {!done && upload.status !== 'failed' && (
-        <div class="progress" role="status">
-          <progress aria-label="Processing" /> Processing… this page updates by itself.
-        </div>
-      )}
+      {!done && upload.status !== 'failed' && <Processing progress={progress} />}
       {upload.status === 'failed' && <p role="alert" class="error">Processing failed: {upload.error_message}. {upload.credits_refunded ? `${num(upload.credits_refunded)} credits were refunded.` : ''}</p>}
       <dl class="counts">
         <div>
@@ -405,10 +501,14 @@ function Results({ upload }: { upload: Upload }) {
           <button type="button" class="secondary" onClick={() => void get('original')}>
             Download original
           </button>
-          <button type="button" onClick={() => void get('processed')} disabled={!done}>
+          <button type="button" onClick={() => void processed(false)} disabled={!done}>
             Download processed file
           </button>
         </div>
+        <label class="check">
+          <input type="checkbox" checked={safe} onChange={(e) => setSafe((e.currentTarget as HTMLInputElement).checked)} />
+          Make cells safe to open in a spreadsheet (a cell starting with =, +, -, @ gets a leading ' so it is not run as a formula; turn off to get every cell exactly as uploaded)
+        </label>
         {done && (
           <fieldset>
             <legend>A slice of the results</legend>
@@ -424,7 +524,7 @@ function Results({ upload }: { upload: Upload }) {
               <input type="checkbox" checked={sorted} onChange={(e) => setSorted((e.currentTarget as HTMLInputElement).checked)} />
               Best numbers first
             </label>
-            <button type="button" class="secondary primary-action" onClick={() => void slice()}>
+            <button type="button" class="secondary primary-action" onClick={() => void processed(true)}>
               Download slice
             </button>
           </fieldset>
@@ -432,5 +532,28 @@ function Results({ upload }: { upload: Upload }) {
         {error && <p role="alert" class="error">{error}</p>}
       </section>
     </>
+  );
+}
+
+/** Processing: numbers classified, a percentage and the time left at the pace so far (derived from its chunks). */
+function Processing({ progress }: { progress: Progress | null }) {
+  if (!progress) {
+    return (
+      <div class="progress" role="status">
+        <progress aria-label="Processing" /> Waiting to start… this page updates by itself.
+      </div>
+    );
+  }
+  const eta = progress.eta_seconds === null ? "estimating time left…" : progress.eta_seconds === 0 ? "finishing…" : progress.eta_seconds >= 90 ? `about ${Math.round(progress.eta_seconds / 60)} minutes left` : `about ${progress.eta_seconds} seconds left`;
+  return (
+    <div class="progress">
+      <label for="processing-progress">Processing</label>
+      <progress id="processing-progress" max={100} value={progress.percent}>
+        {progress.percent}%
+      </progress>
+      <span role="status">
+        {num(progress.numbers_done)} of {num(progress.numbers_total)} numbers classified ({progress.percent}%), {eta}
+      </span>
+    </div>
   );
 }

@@ -4,13 +4,41 @@ import { label, num, when } from '../format';
 import { linkClick } from '../router';
 import type { Draft, Upload } from '../types';
 
+type Listed = { drafts: Draft[]; data: Upload[]; next_cursor: string | null; scanned: number };
+const STATUSES = ['ready_for_processing', 'processing', 'completed', 'failed', 'cancelled'];
+
 /** Every upload of the organization (web and API), and web uploads not confirmed yet. */
 export function UploadsPage() {
-  const [data, setData] = useState<{ drafts: Draft[]; data: Upload[] } | null>(null);
+  const [data, setData] = useState<Listed | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The cursors of the pages before this one (the API's cursors only go on): previous pops one.
+  const [trail, setTrail] = useState<(string | undefined)[]>([]);
+  const [cursor, setCursor] = useState<string | undefined>(undefined);
+  const [q, setQ] = useState('');
+  const [status, setStatus] = useState('');
+  const [filter, setFilter] = useState({ q: '', status: '' });
   useEffect(() => {
-    api<{ drafts: Draft[]; data: Upload[] }>('GET', '/uploads').then(setData, (e: Error) => setError(e.message));
-  }, []);
+    const params = new URLSearchParams();
+    if (cursor) params.set('cursor', cursor);
+    if (filter.q) params.set('q', filter.q);
+    if (filter.status) params.set('status', filter.status);
+    setError(null);
+    api<Listed>('GET', `/uploads${params.size ? `?${params}` : ''}`).then(setData, (e: Error) => setError(e.message));
+  }, [cursor, filter]);
+  const search = (e: Event) => {
+    e.preventDefault();
+    setTrail([]);
+    setCursor(undefined);
+    setFilter({ q: q.trim(), status });
+  };
+  const older = () => {
+    setTrail([...trail, cursor]);
+    setCursor(data!.next_cursor ?? undefined);
+  };
+  const newer = () => {
+    setCursor(trail[trail.length - 1]);
+    setTrail(trail.slice(0, -1));
+  };
   return (
     <>
       <div class="title-row">
@@ -19,6 +47,26 @@ export function UploadsPage() {
           New upload
         </a>
       </div>
+      <form class="card grid3" role="search" aria-label="Find uploads" onSubmit={search}>
+        <div class="field">
+          <label for="upload-q">File name contains</label>
+          <input id="upload-q" type="search" value={q} maxLength={255} onInput={(e) => setQ((e.currentTarget as HTMLInputElement).value)} />
+        </div>
+        <div class="field">
+          <label for="upload-status">Status</label>
+          <select id="upload-status" value={status} onChange={(e) => setStatus((e.currentTarget as HTMLSelectElement).value)}>
+            <option value="">Any</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {label(s)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <button type="submit">Search</button>
+        </div>
+      </form>
       {error && <p role="alert" class="error">{error}</p>}
       {!data && !error && <p>Loading…</p>}
       {data && data.drafts.length > 0 && (
@@ -58,7 +106,7 @@ export function UploadsPage() {
         <section aria-labelledby="all-h">
           <h2 id="all-h">All uploads</h2>
           {data.data.length === 0 ? (
-            <p>No uploads yet. Start with a CSV of phone numbers.</p>
+            <p>{filter.q || filter.status ? 'No upload matches on this page.' : 'No uploads yet. Start with a CSV of phone numbers.'}</p>
           ) : (
             <div class="table-wrap">
               <table>
@@ -95,6 +143,18 @@ export function UploadsPage() {
               </table>
             </div>
           )}
+          <nav class="buttons pager" aria-label="Pages of uploads">
+            <button type="button" class="secondary" disabled={trail.length === 0} onClick={newer}>
+              Newer
+            </button>
+            <span role="status">
+              Page {trail.length + 1}
+              {(filter.q || filter.status) && data.next_cursor ? ` (searched ${num(data.scanned)} uploads; older ones on the next page)` : ''}
+            </span>
+            <button type="button" class="secondary" disabled={!data.next_cursor} onClick={older}>
+              Older
+            </button>
+          </nav>
         </section>
       )}
     </>

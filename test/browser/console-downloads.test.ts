@@ -1,0 +1,67 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { useTestService } from '../support/runtime';
+import { buildConsole, launch, newContext, shot, signIn } from './browser';
+import { createUpload } from '../../lambdas/uploads/create-upload';
+
+// Safe downloads in Chromium: the console's processed downloads neutralize formulas unless the
+// person turns it off, and each slice downloads under a name that says what it holds.
+
+const service = useTestService();
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+let ctx: BrowserContext;
+let page: Page;
+let uploadId: string;
+
+beforeAll(async () => {
+  const lines = ['Phone,Note', ...Array.from({ length: 100 }, (_, i) => `212-555-${2000 + i},${i === 0 ? '"=HYPERLINK(""http://x.example"")"' : i === 1 ? '+SUM(A1:A2)' : `n${i}`}`)];
+  const made = await createUpload(service.runtime.ports, { organizationId: service.organizationId, userId: service.userId, apiKeyId: 'k' }, { csv: Buffer.from(lines.join('\n') + '\n'), filename: 'formulas.csv', mapping: { phoneColumns: ['Phone'] }, tier: 'standard', skipMobileLookup: false, source: 'api' });
+  uploadId = made.id;
+  await service.runtime.settleWorkflows();
+  buildConsole();
+  ({ browser, close: closeBrowser } = await launch());
+  ctx = await newContext(browser);
+  page = await ctx.newPage();
+  const login = service.runtime.console!.owner;
+  await signIn(page, service.url, login.email, login.password);
+}, 120_000);
+afterAll(async () => {
+  await ctx?.close();
+  await closeBrowser?.();
+});
+
+async function downloadWith(button: string): Promise<{ name: string; text: string }> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+  return { name: file.suggestedFilename(), text: await readFile((await file.path())!, 'utf8') };
+}
+
+describe('safe downloads in Chromium', () => {
+  it('neutralizes formulas by default, keeps cells exactly when asked, and names slices after what they hold', async () => {
+    await page.goto(`${service.url}/uploads/${uploadId}`);
+    await page.getByText('completed', { exact: true }).waitFor({ timeout: 60_000 });
+    const toggle = page.getByRole('checkbox', { name: /Make cells safe to open in a spreadsheet/ });
+    expect(await toggle.isChecked()).toBe(true);
+    await shot(page, 'downloads-safe');
+    const safe = await downloadWith('Download processed file');
+    expect(safe.name).toBe('formulas_processed.csv');
+    expect(safe.text).toContain(`"'=HYPERLINK(""http://x.example"")"`);
+    expect(safe.text).toContain(`"'+SUM(A1:A2)"`);
+
+    await toggle.uncheck();
+    const exact = await downloadWith('Download processed file');
+    expect(exact.name).toBe('formulas_processed_as-uploaded.csv');
+    expect(exact.text).toContain('"=HYPERLINK(""http://x.example"")"');
+    expect(exact.text).not.toContain(`'=HYPERLINK`);
+
+    await toggle.check();
+    const slice = page.getByRole('group', { name: 'A slice of the results' });
+    const first = slice.getByRole('checkbox').first();
+    const status = (await first.locator('xpath=..').innerText()).trim();
+    await first.check();
+    await slice.getByRole('checkbox', { name: 'Best numbers first' }).check();
+    const sliced = await downloadWith('Download slice');
+    expect(sliced.name).toBe(`formulas_processed_${status.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()}_best-first.csv`);
+  }, 90_000);
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { decodeAs, detectDelimiter, detectEncoding, looksLikeData, parseDelimited, rowsProblem, toApiCsv } from '../../../lambdas/console/import-format';
+import { readCsv } from '../../../lambdas/uploads/create-upload';
+
+// The console's forgiving import: what a person saves is read as the API's CSV, or refused in plain words.
+
+const people = (sep: string, n = 3) => ['Name' + sep + 'Phone' + sep + 'City', ...Array.from({ length: n }, (_, i) => `P${i}${sep}(415) 555-${String(1000 + i)}${sep}Zürich`)].join('\r\n') + '\r\n';
+
+describe('detectEncoding', () => {
+  it('tells UTF-8 (with or without BOM), UTF-16 by its BOM, and Windows-1252 when the bytes are not UTF-8', () => {
+    expect(detectEncoding(Buffer.from('a,b\n', 'utf8'))).toBe('utf-8');
+    expect(detectEncoding(Buffer.from('\uFEFFa,b\n', 'utf8'))).toBe('utf-8');
+    expect(detectEncoding(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a,b\n', 'utf16le')]))).toBe('utf-16le');
+    expect(detectEncoding(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('a,b\n', 'utf16le').swap16()]))).toBe('utf-16be');
+    expect(detectEncoding(Buffer.from([0x4d, 0xfc, 0x6c, 0x6c, 0x65, 0x72]))).toBe('windows-1252');
+  });
+  it('refuses non-UTF-8 bytes read as UTF-8 in plain words, and decodes Windows-1252 curly quotes and accents', () => {
+    expect(() => decodeAs(Buffer.from([0x93, 0x41, 0x94]), 'utf-8')).toThrow(/Windows-1252/);
+    expect(decodeAs(Buffer.from([0x93, 0x4d, 0xfc, 0x94]), 'windows-1252')).toBe('\u201cMü\u201d');
+  });
+});
+
+describe('detectDelimiter', () => {
+  it.each([[','], [';'], ['\t'], ['|']])('finds %j', (sep) => expect(detectDelimiter(people(sep))).toBe(sep));
+  it('is not fooled by the delimiter of another kind inside quoted cells or by commas in a semicolon file', () => {
+    expect(detectDelimiter('Name;Phone;Note\r\n"Smith, Jo";4155551000;"a;b"\r\nLee;4155551001;"x, y, z"\r\n')).toBe(';');
+  });
+  it('reads a one-column file with commas', () => expect(detectDelimiter('Phone\n4155551000\n4155551001\n')).toBe(','));
+});
+
+describe('parseDelimited', () => {
+  it('keeps quoted delimiters, doubled quotes and line breaks; skips blank lines', () => {
+    expect(parseDelimited('a;"b;c"\n\n"say ""hi""";"x\ny"\n', ';')).toEqual([['a', 'b;c'], ['say "hi"', 'x\ny']]);
+  });
+  it('refuses a quoted cell that never ends', () => expect(() => parseDelimited('a;"b\n', ';')).toThrow(/never ends/));
+});
+
+describe('looksLikeData', () => {
+  it('a valid number and no header word: data; a header, or no number: not', () => {
+    expect(looksLikeData(['Ann Lee', '(415) 555-1000', 'Zürich'])).toBe(true);
+    expect(looksLikeData(['Name', 'Phone'])).toBe(false);
+    expect(looksLikeData(['Ann', 'Zürich'])).toBe(false);
+    expect(looksLikeData(['Phone number 4155551000'])).toBe(false);
+  });
+});
+
+describe('rowsProblem', () => {
+  it('names too few and too many rows against the spec limits', () => {
+    expect(rowsProblem(99)?.kind).toBe('too_few');
+    expect(rowsProblem(100)).toBeNull();
+    expect(rowsProblem(250_000)).toBeNull();
+    expect(rowsProblem(250_001)?.message).toBe('The file has 250,001 rows of contacts; an upload holds at most 250,000. Split it into smaller files.');
+  });
+});
+
+describe('toApiCsv', () => {
+  it('keeps a UTF-8 comma file with a header byte for byte', () => {
+    const bytes = Buffer.from('\uFEFF' + people(','), 'utf8');
+    const { csv, format } = toApiCsv(bytes);
+    expect(csv.equals(bytes)).toBe(true);
+    expect(format).toMatchObject({ delimiter: ',', encoding: 'utf-8', header_row: true, converted: false });
+  });
+  it('converts a semicolon file in Windows-1252 to UTF-8 with commas, quoting cells that hold commas', () => {
+    const text = 'Name;Phone;City\r\n"Smith, Jo";(415) 555-1000;Zürich\r\n';
+    const { csv, format } = toApiCsv(Buffer.from(text, 'latin1'));
+    expect(csv.toString('utf8')).toBe('Name,Phone,City\r\n"Smith, Jo",(415) 555-1000,Zürich\r\n');
+    expect(format).toMatchObject({ delimiter: ';', encoding: 'windows-1252', converted: true, detected: { delimiter: ';', encoding: 'windows-1252' } });
+  });
+  it('converts UTF-16 LE with tabs', () => {
+    const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(people('\t', 1), 'utf16le')]);
+    expect(toApiCsv(bytes).csv.toString('utf8')).toBe('Name,Phone,City\r\nP0,(415) 555-1000,Zürich\r\n');
+  });
+  it('names the columns of a header-less file so its first contact is kept, and counts it', () => {
+    const bytes = Buffer.from('Ann,(415) 555-1000\nBob,(415) 555-1001\n', 'utf8');
+    const { csv, format } = toApiCsv(bytes);
+    expect(csv.toString('utf8')).toBe('column_1,column_2\r\nAnn,(415) 555-1000\nBob,(415) 555-1001\n');
+    expect(format).toMatchObject({ header_row: false, first_row_looks_like_data: true, detected: { header_row: false } });
+    expect(readCsv(csv).records).toHaveLength(3);
+    expect(format.rows_problem).toMatchObject({ kind: 'too_few', message: expect.stringContaining('2 rows') });
+    // The person says the first row is a header after all: it is read as one.
+    expect(toApiCsv(bytes, { header_row: true }).csv.equals(bytes)).toBe(true);
+  });
+  it('follows an explicit choice over detection', () => {
+    const { csv, format } = toApiCsv(Buffer.from(people(';', 1)), { delimiter: ',' });
+    expect(format).toMatchObject({ delimiter: ',', detected: { delimiter: ';' } });
+    expect(readCsv(csv).records[0]!.fields).toEqual(['Name;Phone;City']);
+  });
+  it('is the same rows as the API would read after conversion, for hostile cells', () => {
+    const text = 'A|B\r\n"=HYPERLINK(""x"")"|" lead"\r\n"multi\nline"|"q""uote"\r\n';
+    const rows = readCsv(toApiCsv(Buffer.from(text)).csv).records.map((r) => r.fields);
+    expect(rows).toEqual([['A', 'B'], ['=HYPERLINK("x")', ' lead'], ['multi\nline', 'q"uote']]);
+  });
+});
