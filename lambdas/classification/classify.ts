@@ -66,26 +66,19 @@ export async function createProviderFromEnv(settings: Config = config()): Promis
       secrets(),
       limiter(Number(TWILIO_REQUESTS_PER_SECOND ?? 50)),
     );
-  } else if (name === 'telnyx') {
-    provider = createTelnyxProvider({
-      apiKey: await apiKeyFrom('telnyx', { apiKey: settings.TELNYX_API_KEY, secretArn: settings.TELNYX_SECRET_ARN, names: 'TELNYX_API_KEY, or TELNYX_SECRET_ARN (JSON {"api_key": "…"})' }, secrets()),
-      baseUrl: settings.TELNYX_LOOKUP_BASE_URL,
-      concurrency: settings.TELNYX_CONCURRENCY,
-      requestsPerSecond: settings.TELNYX_REQUESTS_PER_SECOND,
-      timeoutMs: settings.TELNYX_TIMEOUT_MS,
-      attempts: settings.TELNYX_ATTEMPTS,
-      limiter: limiter(settings.TELNYX_REQUESTS_PER_SECOND),
-    });
-  } else if (name === 'trestle') {
-    provider = createTrestleProvider({
-      apiKey: await apiKeyFrom('trestle', { apiKey: settings.TRESTLE_API_KEY, secretArn: settings.TRESTLE_SECRET_ARN, names: 'TRESTLE_API_KEY, or TRESTLE_SECRET_ARN (JSON {"api_key": "…"})' }, secrets()),
-      baseUrl: settings.TRESTLE_BASE_URL,
-      concurrency: settings.TRESTLE_CONCURRENCY,
-      requestsPerSecond: settings.TRESTLE_REQUESTS_PER_SECOND,
-      timeoutMs: settings.TRESTLE_TIMEOUT_MS,
-      attempts: settings.TRESTLE_ATTEMPTS,
-      limiter: limiter(settings.TRESTLE_REQUESTS_PER_SECOND),
-    });
+  } else if (name === 'telnyx' || name === 'trestle') {
+    // Both take an API key (in the environment, or a secret's {"api_key"}) and the same settings.
+    const P = name === 'telnyx' ? 'TELNYX' : 'TRESTLE';
+    const apiKey = await apiKeyFrom(name, { apiKey: settings[`${P}_API_KEY`], secretArn: settings[`${P}_SECRET_ARN`], names: `${P}_API_KEY, or ${P}_SECRET_ARN (JSON {"api_key": "…"})` }, secrets());
+    const common = {
+      apiKey,
+      concurrency: settings[`${P}_CONCURRENCY`],
+      requestsPerSecond: settings[`${P}_REQUESTS_PER_SECOND`],
+      timeoutMs: settings[`${P}_TIMEOUT_MS`],
+      attempts: settings[`${P}_ATTEMPTS`],
+      limiter: limiter(settings[`${P}_REQUESTS_PER_SECOND`]),
+    };
+    provider = name === 'telnyx' ? createTelnyxProvider({ ...common, baseUrl: settings.TELNYX_LOOKUP_BASE_URL }) : createTrestleProvider({ ...common, baseUrl: settings.TRESTLE_BASE_URL });
   } else throw new Error(`CLASSIFICATION_PROVIDER '${String(name)}' is unknown: use offline, simulator, twilio, telnyx or trestle`);
   // A paid provider answers from the lookup cache where it can (free ranges never reach it).
   const paid = name === 'twilio' || name === 'telnyx' || name === 'trestle';

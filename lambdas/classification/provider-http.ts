@@ -1,10 +1,23 @@
-import { RetryableError, withRetries } from './resilience';
+import { RateLimiter, RetryableError, withRetries } from './resilience';
 import type { Limiter } from '../ratelimit/shared-limiter';
 
 // One HTTP lookup with what every paid provider needs: a token from the limiter before each try, a
 // timeout per try, retries with backoff for 429, 5xx and network errors (honouring Retry-After),
 // and the answer sorted into a body, "no signal", a failure of this number, or a configuration
 // error that stops the batch. Each adapter says what its provider's other statuses mean.
+
+/** What every paid adapter is configured with besides its credentials. */
+export interface PaidProviderSettings {
+  baseUrl: string;
+  concurrency: number;
+  requestsPerSecond: number;
+  timeoutMs: number;
+  attempts: number;
+  /** Paces every call; the account-wide table bucket in the service (an in-process one when absent). */
+  limiter?: Limiter;
+  /** The HTTP client (tests, a proxy); the global fetch when absent. */
+  fetch?: typeof fetch;
+}
 
 export interface ProviderHttp {
   /** Names the provider in every message: 'Telnyx Number Lookup'. */
@@ -15,6 +28,18 @@ export interface ProviderHttp {
   limiter: Limiter;
   timeoutMs: number;
   attempts: number;
+}
+
+/** The HTTP side of a paid adapter from its settings: the given fetch and limiter, or the defaults. */
+export function providerHttp(label: string, checkHint: string, settings: PaidProviderSettings): ProviderHttp {
+  return {
+    label,
+    checkHint,
+    fetch: settings.fetch ?? globalThis.fetch,
+    limiter: settings.limiter ?? new RateLimiter(settings.requestsPerSecond),
+    timeoutMs: settings.timeoutMs,
+    attempts: settings.attempts,
+  };
 }
 
 /** What one non-2xx answer means, when the provider documents it otherwise than the default. */

@@ -1,9 +1,8 @@
-import { mapConcurrent, RateLimiter } from './resilience';
-import { getJson, retryAfterMs, type ProviderHttp, type Verdict } from './provider-http';
+import { mapConcurrent } from './resilience';
+import { getJson, retryAfterMs, providerHttp, type PaidProviderSettings, type Verdict } from './provider-http';
 import { noSignals, type LineType, type LookupItem, type LookupOptions, type Signals } from './signals';
 import type { SignalProvider } from './provider';
 import { hasName } from './identity';
-import type { Limiter } from '../ratelimit/shared-limiter';
 
 // Telnyx Number Lookup, as its API reference documents it
 // (https://developers.telnyx.com/api-reference/number-lookup/lookup-phone-number-data, the OpenAPI
@@ -20,17 +19,8 @@ import type { Limiter } from '../ratelimit/shared-limiter';
 // costs extra and is asked only when a name is supplied; portability comes with every answer.
 // Telnyx reports VoIP without saying whether it is fixed or app-based: `voip`.
 
-export interface TelnyxConfig {
+export interface TelnyxConfig extends PaidProviderSettings {
   apiKey: string;
-  baseUrl: string;
-  concurrency: number;
-  requestsPerSecond: number;
-  timeoutMs: number;
-  attempts: number;
-  /** Paces every call; the account-wide table bucket in the service (an in-process one when absent). */
-  limiter?: Limiter;
-  /** The HTTP client (tests, a proxy); the global fetch when absent. */
-  fetch?: typeof fetch;
 }
 
 export interface TelnyxLookupResponse {
@@ -81,14 +71,7 @@ function pathNumber(e164: string): string {
 }
 
 export function createTelnyxProvider(config: TelnyxConfig): SignalProvider {
-  const http: ProviderHttp = {
-    label: 'Telnyx Number Lookup',
-    checkHint: 'check TELNYX_API_KEY (or the secret) and that Number Lookup is enabled for the key',
-    fetch: config.fetch ?? globalThis.fetch,
-    limiter: config.limiter ?? new RateLimiter(config.requestsPerSecond),
-    timeoutMs: config.timeoutMs,
-    attempts: config.attempts,
-  };
+  const http = providerHttp('Telnyx Number Lookup', 'check TELNYX_API_KEY (or the secret) and that Number Lookup is enabled for the key', config);
   const base = config.baseUrl.replace(/\/$/, '');
 
   async function lookupOne(item: LookupItem, opts: LookupOptions): Promise<Signals> {

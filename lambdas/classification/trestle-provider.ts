@@ -1,9 +1,8 @@
-import { mapConcurrent, RateLimiter } from './resilience';
-import { getJson, retryAfterMs, type ProviderHttp, type Verdict } from './provider-http';
+import { mapConcurrent } from './resilience';
+import { getJson, retryAfterMs, providerHttp, type PaidProviderSettings, type Verdict } from './provider-http';
 import { noSignals, type LineType, type LookupItem, type LookupOptions, type Signals } from './signals';
 import type { SignalProvider } from './provider';
 import { hasName } from './identity';
-import type { Limiter } from '../ratelimit/shared-limiter';
 
 // Trestle, as its API reference documents it (the source of its documentation site,
 // github.com/TrestleIQ/docs: openapi/phone-validation.openapi.yaml, api-reference/real-contact-api-v1-1.mdx,
@@ -25,17 +24,8 @@ import type { Limiter } from '../ratelimit/shared-limiter';
 // TollFree, Voicemail, Other. activity_score 0–100 (rules.ts, LOW_ACTIVITY_MAX). name_match:
 // whether the supplied name belongs to the number in Trestle's data (no carrier in that answer).
 
-export interface TrestleConfig {
+export interface TrestleConfig extends PaidProviderSettings {
   apiKey: string;
-  baseUrl: string;
-  concurrency: number;
-  requestsPerSecond: number;
-  timeoutMs: number;
-  attempts: number;
-  /** Paces every call; the account-wide table bucket in the service (an in-process one when absent). */
-  limiter?: Limiter;
-  /** The HTTP client (tests, a proxy); the global fetch when absent. */
-  fetch?: typeof fetch;
 }
 
 export interface TrestlePhoneIntelResponse {
@@ -102,14 +92,7 @@ function fullName(name: NonNullable<LookupItem['name']>): string {
 }
 
 export function createTrestleProvider(config: TrestleConfig): SignalProvider {
-  const http: ProviderHttp = {
-    label: 'Trestle',
-    checkHint: "check TRESTLE_API_KEY (or the secret), the key's product access and the wallet",
-    fetch: config.fetch ?? globalThis.fetch,
-    limiter: config.limiter ?? new RateLimiter(config.requestsPerSecond),
-    timeoutMs: config.timeoutMs,
-    attempts: config.attempts,
-  };
+  const http = providerHttp('Trestle', "check TRESTLE_API_KEY (or the secret), the key's product access and the wallet", config);
   const base = config.baseUrl.replace(/\/$/, '');
   const headers = { 'x-api-key': config.apiKey };
 

@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { mapConcurrent, RateLimiter } from './resilience';
-import { getJson, type ProviderHttp } from './provider-http';
+import { mapConcurrent } from './resilience';
+import { getJson, providerHttp, type PaidProviderSettings } from './provider-http';
 import type { SignalProvider } from './provider';
 import type { Limiter } from '../ratelimit/shared-limiter';
 import { noSignals, type LineStatus, type LineType, type LookupItem, type LookupOptions, type Signals } from './signals';
@@ -10,18 +10,9 @@ import { noSignals, type LineStatus, type LineType, type LookupItem, type Lookup
 // line_type_intelligence (paid) gives the line type and carrier; line_status (max tier) whether it
 // is in service; identity_match (when a name is supplied) Twilio's own name score.
 
-export interface TwilioConfig {
+export interface TwilioConfig extends PaidProviderSettings {
   accountSid: string;
   authToken: string;
-  baseUrl: string;
-  concurrency: number;
-  requestsPerSecond: number;
-  timeoutMs: number;
-  attempts: number;
-  /** Paces every call; the account-wide table bucket in the service (an in-process one when absent). */
-  limiter?: Limiter;
-  /** The HTTP client (tests, a proxy); the global fetch when absent. */
-  fetch?: typeof fetch;
 }
 
 interface LookupResponse {
@@ -47,14 +38,7 @@ const LINE_TYPES: Record<string, LineType> = {
 const STATUSES: Record<string, LineStatus> = { active: 'active', inactive: 'inactive', unreachable: 'unreachable', unknown: 'unknown' };
 
 export function createTwilioProvider(config: TwilioConfig): SignalProvider {
-  const http: ProviderHttp = {
-    label: 'Twilio Lookup',
-    checkHint: 'check TWILIO credentials and account',
-    fetch: config.fetch ?? globalThis.fetch,
-    limiter: config.limiter ?? new RateLimiter(config.requestsPerSecond),
-    timeoutMs: config.timeoutMs,
-    attempts: config.attempts,
-  };
+  const http = providerHttp('Twilio Lookup', 'check TWILIO credentials and account', config);
   const auth = 'Basic ' + Buffer.from(`${config.accountSid}:${config.authToken}`).toString('base64');
 
   async function lookupOne(item: LookupItem, opts: LookupOptions): Promise<Signals> {
