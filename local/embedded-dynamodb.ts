@@ -86,6 +86,14 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException) && (error as Error).name !== 'ResourceNotFoundException') throw error;
     await client.send(new CreateTableCommand(createTableInput(tableName)));
+    // A new table is CREATING for a moment, and a write to it then is ResourceNotFound: answer once it is ACTIVE.
+    const until = Date.now() + 30_000;
+    for (;;) {
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+      if (Table?.TableStatus === 'ACTIVE') break;
+      if (Date.now() > until) throw new Error(`table ${tableName} is still ${Table?.TableStatus ?? 'missing'} 30 s after it was created`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
   } finally {
     client.destroy();
   }
