@@ -19,9 +19,7 @@ process.env.NODE_COMPILE_CACHE ??= join(import.meta.dirname, 'node_modules', '.c
 // A fresh process per file stays for what replaces process-wide pieces on purpose: the deployed
 // layer (the stack's environment and the SDK pointed at its fake endpoints), the crash tests
 // (child runtimes, kill -9) and the browser tests.
-// The embedded table's integrity test opens dynalite's LevelDB files itself and points the SDK's own
-// configuration at its stores: after another file in the same process it met a stale table.
-const ISOLATED = ['test/deployed/**/*.test.ts', 'test/reliability/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/integration/platform/embedded-dynamodb-integrity.test.ts'];
+const ISOLATED = ['test/deployed/**/*.test.ts', 'test/reliability/**/*.test.ts', 'test/browser/**/*.test.ts'];
 
 export default defineConfig({
   test: {
