@@ -95,3 +95,23 @@ export async function signIn(page: Page, url: string, email: string, password: s
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Uploads', level: 1 }).waitFor();
 }
+
+/**
+ * The console built, Chromium started, and the runtime's demo owner signed in on a fresh page;
+ * `close` ends the context and the browser.
+ */
+export async function ownerPage(service: { url: string; runtime: { console?: { owner: { email: string; password: string } } | null } }): Promise<{ page: Page; close(): Promise<void> }> {
+  buildConsole();
+  const { browser, close } = await launch();
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  const login = service.runtime.console!.owner;
+  await signIn(page, service.url, login.email, login.password);
+  return {
+    page,
+    close: async () => {
+      await ctx.close();
+      await close();
+    },
+  };
+}

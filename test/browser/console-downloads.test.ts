@@ -1,17 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
-import { buildConsole, launch, newContext, shot, signIn } from './browser';
+import { ownerPage, shot } from './browser';
 import { createUpload } from '../../lambdas/uploads/create-upload';
 
 // Safe downloads in Chromium: the console's processed downloads neutralize formulas unless the
 // person turns it off, and each slice downloads under a name that says what it holds.
 
 const service = useTestService();
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
-let ctx: BrowserContext;
+let closePage: (() => Promise<void>) | undefined;
 let page: Page;
 let uploadId: string;
 
@@ -20,16 +18,10 @@ beforeAll(async () => {
   const made = await createUpload(service.runtime.ports, { organizationId: service.organizationId, userId: service.userId, apiKeyId: 'k' }, { csv: Buffer.from(lines.join('\n') + '\n'), filename: 'formulas.csv', mapping: { phoneColumns: ['Phone'] }, tier: 'standard', skipMobileLookup: false, source: 'api' });
   uploadId = made.id;
   await service.runtime.settleWorkflows();
-  buildConsole();
-  ({ browser, close: closeBrowser } = await launch());
-  ctx = await newContext(browser);
-  page = await ctx.newPage();
-  const login = service.runtime.console!.owner;
-  await signIn(page, service.url, login.email, login.password);
+  ({ page, close: closePage } = await ownerPage(service));
 }, 120_000);
 afterAll(async () => {
-  await ctx?.close();
-  await closeBrowser?.();
+  await closePage?.();
 });
 
 async function downloadWith(button: string): Promise<{ name: string; text: string }> {

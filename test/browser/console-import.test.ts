@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
-import { buildConsole, launch, newContext, shot, signIn } from './browser';
+import { ownerPage, shot } from './browser';
 
 // The forgiving import in Chromium: files as people save them (semicolons, tabs, Windows-1252, no
 // header row) are read as the API's CSV before mapping, what was detected is shown and can be
 // changed, and a header-less file keeps its first contact.
 
 const service = useTestService();
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
-let ctx: BrowserContext;
+let closePage: (() => Promise<void>) | undefined;
 let page: Page;
 
 /** `count` contacts with distinct valid numbers; a city with an accent and a cell holding a comma. */
@@ -35,16 +33,10 @@ async function validatedPrice(): Promise<string> {
 }
 
 beforeAll(async () => {
-  buildConsole();
-  ({ browser, close: closeBrowser } = await launch());
-  ctx = await newContext(browser);
-  page = await ctx.newPage();
-  const login = service.runtime.console!.owner;
-  await signIn(page, service.url, login.email, login.password);
+  ({ page, close: closePage } = await ownerPage(service));
 }, 120_000);
 afterAll(async () => {
-  await ctx?.close();
-  await closeBrowser?.();
+  await closePage?.();
 });
 
 describe('forgiving import in Chromium', () => {

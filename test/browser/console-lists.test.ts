@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
-import { buildConsole, launch, newContext, shot, signIn } from './browser';
+import { ownerPage, shot } from './browser';
 import { createUpload } from '../../lambdas/uploads/create-upload';
 import { getUpload, insertUpload } from '../../lambdas/uploads/upload-repository';
 
@@ -9,9 +9,7 @@ import { getUpload, insertUpload } from '../../lambdas/uploads/upload-repository
 // file name and filtered by status on the server; a draft discarded with nothing charged.
 
 const service = useTestService();
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
-let ctx: BrowserContext;
+let closePage: (() => Promise<void>) | undefined;
 let page: Page;
 
 const csv = Buffer.from(['phone', ...Array.from({ length: 100 }, (_, i) => `212-555-${2000 + i}`)].join('\n') + '\n');
@@ -25,16 +23,10 @@ beforeAll(async () => {
     const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
     await insertUpload({ ...base, id, original_filename: `file-${String(i).padStart(4, '0')}.csv`, status: i % 3 === 0 ? 'failed' : 'completed', created_at: new Date(Date.parse(base.created_at) + i * 1000).toISOString() });
   }
-  buildConsole();
-  ({ browser, close: closeBrowser } = await launch());
-  ctx = await newContext(browser);
-  page = await ctx.newPage();
-  const login = service.runtime.console!.owner;
-  await signIn(page, service.url, login.email, login.password);
+  ({ page, close: closePage } = await ownerPage(service));
 }, 120_000);
 afterAll(async () => {
-  await ctx?.close();
-  await closeBrowser?.();
+  await closePage?.();
 });
 
 const names = async () => (await page.locator('section[aria-labelledby="all-h"] tbody tr td:first-child').allInnerTexts()).map((t) => t.trim());

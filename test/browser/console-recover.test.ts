@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
-import { buildConsole, launch, newContext, shot, signIn } from './browser';
+import { ownerPage, shot } from './browser';
 import { createUpload } from '../../lambdas/uploads/create-upload';
 import { getUpload, insertUpload } from '../../lambdas/uploads/upload-repository';
 import { filesBucket, putObject } from '../../lambdas/platform/blob';
@@ -13,9 +13,7 @@ import { keys, type UploadRecord } from '../../lambdas/uploads/upload';
 // draft and says what changed.
 
 const service = useTestService();
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
-let ctx: BrowserContext;
+let closePage: (() => Promise<void>) | undefined;
 let page: Page;
 let processing: UploadRecord;
 
@@ -28,16 +26,10 @@ beforeAll(async () => {
   await insertUpload(processing);
   for (let n = 0; n < 4; n++) await putObject(filesBucket(), keys.chunk(processing, n), '[]', 'application/json');
   for (let n = 0; n < 2; n++) await putObject(filesBucket(), keys.chunkResult(processing, n), '[]', 'application/json');
-  buildConsole();
-  ({ browser, close: closeBrowser } = await launch());
-  ctx = await newContext(browser);
-  page = await ctx.newPage();
-  const login = service.runtime.console!.owner;
-  await signIn(page, service.url, login.email, login.password);
+  ({ page, close: closePage } = await ownerPage(service));
 }, 120_000);
 afterAll(async () => {
-  await ctx?.close();
-  await closeBrowser?.();
+  await closePage?.();
 });
 
 describe('pages that recover, in Chromium', () => {
