@@ -3,104 +3,20 @@ import { timestamp } from '../platform/http/common-schemas';
 import type { HeaderSpec } from '../platform/http/route-spec';
 import type { WebhookEventSpec } from '../platform/openapi';
 import { API_VERSION, type EventType } from '../webhooks/envelope';
-import { ContactEventContact } from '../contacts/routes';
-import { Upload } from '../uploads/routes';
-import { CarrierStatus } from '../spam/routes';
+import type { EventDefinition } from '../webhooks/events';
+import { UPLOAD_COMPLETED, UPLOAD_CREATED, UPLOAD_FAILED } from '../uploads/upload-events';
+import { CONTACT_COMPLETED, CONTACT_FAILED } from '../contacts/contact-events';
+import { NUMBER_VERIFIED, SPAM_DETECTED } from '../spam/spam-events';
+import { WEBHOOK_PING } from '../webhooks/ping';
 
 // The body of every event the service delivers, for the OpenAPI 3.1 `webhooks` section: the
-// envelope (webhooks/envelope.ts) with each type's `data`, as the code that builds it
-// (uploads/create-upload.ts, uploads/pipeline/announce.ts, contacts/outcomes.ts,
-// spam/carrier-item.ts, spam/numbers.ts, webhooks/ping.ts) writes it. test/unit/platform/
-// event-schemas.test.ts holds each to what those builders produce.
+// envelope (webhooks/envelope.ts) with each type's `data` schema, the same definition its builder
+// is typed by (uploads/upload-events.ts, contacts/contact-events.ts, spam/spam-events.ts,
+// webhooks/ping.ts; webhooks/event-definition.ts). test/unit/platform/event-schemas.test.ts holds
+// each to what those builders produce at run time.
 
-const count = z.nullable(z.number().check(z.int()));
-const uploadStatus = Upload.shape.status;
-const uploadSource = Upload.shape.source;
-
-const uploadCreated = z.object({
-  id: z.string().check(z.uuid()),
-  source: uploadSource,
-  status: z.literal('ready_for_processing'),
-  original_filename: z.string(),
-  total_rows: count.check(z.describe('everything submitted; on multi-column uploads total_rows minus valid_row_count is not an invalid count')),
-  valid_row_count: count,
-  valid_number_count: count,
-  organization_id: z.nullable(z.string().check(z.uuid())),
-  created_at: timestamp,
-});
-
-const uploadOutcome = {
-  id: z.string().check(z.uuid()),
-  source: uploadSource,
-  status: uploadStatus,
-  original_filename: z.string(),
-  valid_row_count: count,
-  valid_number_count: count,
-  invalid_row_count: count,
-  organization_id: z.nullable(z.string().check(z.uuid())),
-  created_at: timestamp,
-};
-
-const Downloads = z.object({
-  processed: z.string().check(z.describe('signed link to the processed file, valid one hour')),
-  processed_filtered: z.string().check(z.describe('signed link to the deprecated filtered file, valid one hour')),
-});
-
-const DATA: Record<EventType, { summary: string; description: string; data: z.ZodMiniType }> = {
-  'upload.created': { summary: 'An upload was created (API and web)', description: 'No download links.', data: z.object({ upload: uploadCreated }) },
-  'upload.completed': {
-    summary: 'An upload finished processing',
-    description: 'With signed links to the processed files, each valid one hour from the state change; GET the download endpoints for fresh ones.',
-    data: z.object({ upload: z.object({ ...uploadOutcome, downloads: Downloads }) }),
-  },
-  'upload.failed': {
-    summary: 'An upload failed',
-    description: 'Its credits are refunded.',
-    data: z.object({ upload: z.object({ ...uploadOutcome, downloads: z.null() }), error_message: z.nullable(z.string()) }),
-  },
-  'contact.completed': {
-    summary: 'A contact got its result',
-    description: 'The v1 Contact (service_status unchanged) plus service_tier (v2’s service_status), service_answer_intent and service_identity, exactly as GET /api/v2/contacts/{id} shows them. Also the body of the per-contact callback.',
-    data: z.object({ contact: ContactEventContact }),
-  },
-  'contact.failed': {
-    summary: 'A contact could not be processed',
-    description: 'Its credits are refunded; error_message says what to do. Also the body of the per-contact callback.',
-    data: z.object({ contact: ContactEventContact }),
-  },
-  'spam.detected': {
-    summary: 'A monitored number went from clean to flagged on a carrier',
-    description: 'Edge-triggered: once per carrier on the transition, not on daily re-tests while flagged.',
-    data: z.object({
-      number_id: z.string().check(z.uuid()),
-      phone_number: z.string(),
-      carrier: CarrierStatus.shape.carrier,
-      spam_label: z.nullable(z.string()),
-      sip_response_code: z.nullable(z.string()),
-      caller_id_verified: z.nullable(z.boolean()),
-      same_carrier_warning: z.boolean(),
-      test_run_id: z.string(),
-      screenshot_available: z.boolean(),
-      detected_at: timestamp,
-    }),
-  },
-  'number.verified': {
-    summary: 'A monitored number completed verification',
-    description: 'Daily monitoring begins.',
-    data: z.object({
-      number_id: z.string().check(z.uuid()),
-      phone_number: z.string(),
-      carrier: z.nullable(z.string()),
-      status: z.enum(['active', 'paused']),
-      verified_at: timestamp,
-    }),
-  },
-  'webhook.ping': {
-    summary: 'Sent once at registration and when an endpoint’s URL changes',
-    description: 'Answer 2xx within 10 seconds; the endpoint is saved (or the URL changed) only then. Never re-sent.',
-    data: z.object({ challenge: z.string() }),
-  },
-};
+const DEFINITIONS: EventDefinition[] = [UPLOAD_CREATED, UPLOAD_COMPLETED, UPLOAD_FAILED, CONTACT_COMPLETED, CONTACT_FAILED, SPAM_DETECTED, NUMBER_VERIFIED, WEBHOOK_PING];
+const DATA = Object.fromEntries(DEFINITIONS.map((d) => [d.type, d])) as Record<EventType, EventDefinition>;
 
 /** The delivered body of one event type: the envelope with its data. */
 export function eventSchema(type: EventType): z.ZodMiniType {

@@ -79,7 +79,10 @@ interface ContactViewBase {
   updated_at: string;
 }
 
-export type ContactV1View = ContactViewBase;
+/** v1's service_status is the Answer Intent value. */
+export interface ContactV1View extends ContactViewBase {
+  service_status: AnswerIntent | null;
+}
 export interface ContactV2View extends ContactViewBase {
   service_answer_intent: string | null;
   service_identity: string | null;
@@ -125,9 +128,9 @@ export function toV2(contact: ContactRecord): ContactV2View {
 }
 
 export interface ContactEventView extends ContactV1View {
-  service_answer_intent: string | null;
+  service_answer_intent: AnswerIntent | null;
   service_tier: string | null;
-  service_identity: string | null;
+  service_identity: IdentityBand | null;
 }
 
 /**

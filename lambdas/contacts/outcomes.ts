@@ -2,10 +2,13 @@ import { nowIso } from '../platform/clock';
 import { crashPoint } from '../platform/crash-point';
 import { sha256Hex } from '../platform/ids';
 import { refund } from '../credits/credits';
-import { buildEvent, type EventType } from '../webhooks/events';
+import { buildEvent, type EventData, type EventType } from '../webhooks/events';
+import { CONTACT_COMPLETED, CONTACT_FAILED } from './contact-events';
+
+type ContactEvent = typeof CONTACT_COMPLETED | typeof CONTACT_FAILED;
 import { flushOutbox, outboxFields, type OutboxEntry } from '../webhooks/outbox';
 import type { AnswerIntent, IdentityBand } from '../classification';
-import { toEventContact, type ContactEventView, type ContactRecord, type ContactStatus } from './contact';
+import { toEventContact, type ContactRecord, type ContactStatus } from './contact';
 import { contactItemKey, transitionContact } from './contact-repository';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 
@@ -17,11 +20,11 @@ import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 export async function completeContact(ports: DeliveryPorts, contact: ContactRecord, result: { answerIntent: AnswerIntent; identity: IdentityBand | null }): Promise<ContactRecord | null> {
   const at = nowIso();
   const fields = { answer_intent: result.answerIntent, identity: result.identity, error_message: null };
-  return endWithEvent(ports, contact, ['processing'], 'completed', fields, 'contact.completed', at);
+  return endWithEvent(ports, contact, ['processing'], 'completed', fields, CONTACT_COMPLETED, at);
 }
 
 export async function failContact(ports: DeliveryPorts, contact: ContactRecord, message: string): Promise<ContactRecord | null> {
-  return endWithRefund(ports, contact, ['queued', 'processing'], 'failed', message, 'contact.failed');
+  return endWithRefund(ports, contact, ['queued', 'processing'], 'failed', message, CONTACT_FAILED);
 }
 
 /** A contact the service cannot process (see docs/contacts.md): refunded, no event. */
@@ -35,7 +38,7 @@ async function endWithRefund(
   from: ContactStatus[],
   to: 'failed' | 'discarded',
   message: string,
-  eventType: EventType | null,
+  definition: ContactEvent | null,
 ): Promise<ContactRecord | null> {
   // Refund first: a crash between the two leaves a contact a retry finishes, never a lost refund.
   // Only the outcome step of the contact's own pool reaches here, so it cannot race a completion.
@@ -46,7 +49,7 @@ async function endWithRefund(
       amount: contact.credits_charged,
     });
   }
-  return endWithEvent(ports, contact, from, to, { error_message: message }, eventType, nowIso());
+  return endWithEvent(ports, contact, from, to, { error_message: message }, definition, nowIso());
 }
 
 /**
@@ -59,14 +62,14 @@ async function endWithEvent(
   from: ContactStatus[],
   to: 'completed' | 'failed' | 'discarded',
   fields: Partial<ContactRecord>,
-  eventType: EventType | null,
+  definition: ContactEvent | null,
   at: string,
 ): Promise<ContactRecord | null> {
   const key = contactItemKey(contact.id);
   const outbox: OutboxEntry[] = [];
-  if (eventType) {
+  if (definition) {
     const after: ContactRecord = { ...contact, ...fields, status: to, updated_at: at };
-    const event = buildEvent({ type: eventType, data: contactEventData(after), id: contactEventId(contact.id, eventType) });
+    const event = buildEvent(definition, contactEventData(after), contactEventId(contact.id, definition.type));
     const callback = contact.callback_url && contact.callback_secret ? { url: contact.callback_url, secret: contact.callback_secret } : null;
     outbox.push({ organization_id: contact.organization_id, event, callback });
   }
@@ -77,7 +80,7 @@ async function endWithEvent(
 }
 
 /** `contact.*` data: the contact as `toEventContact` shows it (docs/contacts.md). */
-export function contactEventData(contact: ContactRecord): { contact: ContactEventView } {
+export function contactEventData(contact: ContactRecord): EventData<typeof CONTACT_COMPLETED> {
   return { contact: toEventContact(contact) };
 }
 

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildEvent } from '../webhooks/events';
+import { SPAM_DETECTED } from './spam-events';
 import { flushOutbox, outboxFields } from '../webhooks/outbox';
 import { nowIso } from '../platform/clock';
 import { sha256Hex } from '../platform/ids';
@@ -87,11 +88,9 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 function spamDetectedEvent(n: NumberRecord, done: TestRunRecord) {
-  return buildEvent({
-    type: 'spam.detected',
-    // Stable per test, so a re-published event is the same event for receivers that de-duplicate.
-    id: `evt_${sha256Hex(`spam.detected:${done.test_run_id}`).slice(0, 32)}`,
-    data: {
+  return buildEvent(
+    SPAM_DETECTED,
+    {
       number_id: n.id,
       phone_number: n.phone_number,
       carrier: done.carrier,
@@ -103,7 +102,9 @@ function spamDetectedEvent(n: NumberRecord, done: TestRunRecord) {
       screenshot_available: done.screenshot_key !== null,
       detected_at: done.captured_at ?? done.tested_at,
     },
-  });
+    // Stable per test, so a re-published event is the same event for receivers that de-duplicate.
+    `evt_${sha256Hex(`spam.detected:${done.test_run_id}`).slice(0, 32)}`,
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Organization } from '../auth/identity-repository';
 import { buildEvent } from '../webhooks/events';
+import { NUMBER_VERIFIED } from './spam-events';
 import { flushOutbox, outboxFields } from '../webhooks/outbox';
 import { nowIso, nowMs } from '../platform/clock';
 import { Conflict, Forbidden, InvalidInput, NotFound, RateLimited, UpstreamFailed } from '../platform/domain-errors';
@@ -147,11 +148,11 @@ export async function verifyNumber(ports: SpamNumberPorts, org: Organization, id
   // number.verified is written with the change (outbox) and its id is fixed by the number and the
   // time it was verified, so a re-publication after a crash is the same event.
   const key = numberItemKey(id);
-  const event = buildEvent({
-    type: 'number.verified',
-    id: `evt_${sha256Hex(`number.verified:${id}:${at}`).slice(0, 32)}`,
-    data: { number_id: id, phone_number: n.phone_number, carrier: n.carrier, status: (await numberStatus(org, id)) ?? 'active', verified_at: at },
-  });
+  const event = buildEvent(
+    NUMBER_VERIFIED,
+    { number_id: id, phone_number: n.phone_number, carrier: n.carrier, status: (await numberStatus(org, id)) ?? 'active', verified_at: at },
+    `evt_${sha256Hex(`number.verified:${id}:${at}`).slice(0, 32)}`,
+  );
   const verified = await markVerified(id, challenge.salt, at, n.created_at, outboxFields(key, [{ organization_id: org.id, event }], at));
   if (!verified) throw new InvalidInput('This number is already verified');
   await flushOutbox(ports, key);

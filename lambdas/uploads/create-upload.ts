@@ -6,6 +6,7 @@ import { InsufficientCredits, InvalidInput } from '../platform/domain-errors';
 import { filesBucket, putObject } from '../platform/blob';
 import { debit, InsufficientCreditsError } from '../credits/credits';
 import { buildEvent } from '../webhooks/events';
+import { UPLOAD_CREATED } from './upload-events';
 import { flushOutbox, outboxFields, type OutboxEntry } from '../webhooks/outbox';
 import type { Principal } from '../auth/authenticate';
 import { CsvSyntaxError, parseCsv } from './csv';
@@ -171,10 +172,9 @@ export async function becomeReady(ports: DeliveryPorts, record: UploadRecord, am
       : [
           {
             organization_id: record.organization_id,
-            event: buildEvent({
-              type: 'upload.created',
-              id: `evt_${sha256Hex(`${record.id}:created`).slice(0, 32)}`,
-              data: {
+            event: buildEvent(
+              UPLOAD_CREATED,
+              {
                 upload: {
                   id: record.id,
                   source: record.source,
@@ -187,7 +187,8 @@ export async function becomeReady(ports: DeliveryPorts, record: UploadRecord, am
                   created_at: record.created_at,
                 },
               },
-            }),
+              `evt_${sha256Hex(`${record.id}:created`).slice(0, 32)}`,
+            ),
           },
         ];
   const staleAt = new Date(Date.parse(at) + READY_BOUND_MS).toISOString();

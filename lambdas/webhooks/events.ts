@@ -1,8 +1,7 @@
-import { nowIso } from '../platform/clock';
 import { insertItem } from '../platform/table';
 import { fanOutToEndpoints } from './fan-out';
 import type { DeliveryPorts } from './delivery-queue-port';
-import { API_VERSION, newEventId, toStoredEvent, type EventEnvelope, type EventType } from './envelope';
+import { toStoredEvent, type EventEnvelope } from './envelope';
 
 // Events: a feature builds one (buildEvent), writes it into its own item's outbox with the change
 // that raises it (outbox.ts), then publishes it: the event is recorded in the table first, then one
@@ -12,10 +11,8 @@ import { API_VERSION, newEventId, toStoredEvent, type EventEnvelope, type EventT
 export { API_VERSION, DEFAULT_EVENT_TYPES, EVENT_TYPES, newEventId, SUBSCRIBABLE_EVENT_TYPES } from './envelope';
 export type { EventEnvelope, EventType } from './envelope';
 export { enqueueCallback } from './fan-out';
+export { buildEvent, defineEvent, type EventData, type EventDefinition } from './event-definition';
 
-export function buildEvent(input: { type: EventType; data: Record<string, unknown>; id?: string }): EventEnvelope {
-  return { id: input.id ?? newEventId(), type: input.type, api_version: API_VERSION, created_at: nowIso(), data: input.data };
-}
 
 /** Records the event (once: a second publication keeps the first record) and fans it out. */
 export async function publishEvent(ports: DeliveryPorts, organizationId: string, event: EventEnvelope): Promise<void> {

@@ -1,11 +1,20 @@
 import { nowIso, nowMs } from '../platform/clock';
 import { InvalidInput } from '../platform/domain-errors';
 import { randomHex } from '../platform/ids';
-import { API_VERSION, newEventId, type EventEnvelope } from './envelope';
+import * as z from '../platform/zod';
+import type { EventEnvelope } from './envelope';
+import { buildEvent, defineEvent } from './event-definition';
 import { createDelivery } from './delivery-repository';
 import { deliveryIdFor } from './fan-out';
 import { sendSigned } from './send';
 import type { OutboundNet } from '../platform/net/outbound';
+
+export const WEBHOOK_PING = defineEvent({
+  type: 'webhook.ping',
+  summary: 'Sent once at registration and when an endpoint’s URL changes',
+  description: 'Answer 2xx within 10 seconds; the endpoint is saved (or the URL changed) only then. Never re-sent.',
+  data: z.object({ challenge: z.string() }),
+});
 
 export interface PingResult {
   event: EventEnvelope;
@@ -19,7 +28,7 @@ export interface PingResult {
  * Throws the spec's 400 `ping_failed` unless the receiver answers 2xx.
  */
 export async function pingOrThrow(net: OutboundNet, url: string, secret: string): Promise<PingResult> {
-  const event: EventEnvelope = { id: newEventId(), type: 'webhook.ping', api_version: API_VERSION, created_at: nowIso(), data: { challenge: randomHex(16) } };
+  const event = buildEvent(WEBHOOK_PING, { challenge: randomHex(16) });
   const deliveryId = deliveryIdFor(event.id, 'ping');
   const attemptedAt = new Date(nowMs()).toISOString();
   const outcome = await sendSigned(net, { url, secret, body: JSON.stringify(event), eventType: event.type, eventId: event.id, deliveryId, attempt: 1 });

@@ -7,7 +7,7 @@ import { applyPoolDelta } from '../../lambdas/credits/balance-repository';
 import { db, tableName } from '../../lambdas/platform/table';
 import { filesBucket, putObject } from '../../lambdas/platform/blob';
 import { drainOutbox, outboxFields } from '../../lambdas/webhooks/outbox';
-import { buildEvent } from '../../lambdas/webhooks/events';
+import { API_VERSION, type EventEnvelope } from '../../lambdas/webhooks/events';
 import { createUpload } from '../../lambdas/uploads/create-upload';
 import { recoverUploads } from '../../lambdas/uploads/reconcile';
 import { keys, type UploadRecord } from '../../lambdas/uploads/upload';
@@ -124,7 +124,8 @@ describe('contact crash states', () => {
     const org = await admin.createOrganization({ name: 'Unpublished', credits: 10 });
     const contact = { ...draft(org.id, 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'), status: 'processing' as const, callback_url: 'https://hooks.example.test/cb', callback_secret: 's' };
     await insertContact(contact, PAST);
-    const event = buildEvent({ type: 'contact.completed', id: 'evt_00000000000000000000000000000001', data: { contact: { id: contact.id } } });
+    // A stand-in payload (only the publication is under test), so not through CONTACT_COMPLETED's typed data.
+    const event: EventEnvelope = { id: 'evt_00000000000000000000000000000001', type: 'contact.completed', api_version: API_VERSION, created_at: PAST, data: { contact: { id: contact.id } } };
     const key = contactItemKey(contact.id);
     // The state change with its event, and then the process died.
     await transitionContact(contact, ['processing'], 'completed', { answer_intent: 'Likely Answer', ...outboxFields(key, [{ organization_id: org.id, event, callback: { url: contact.callback_url, secret: 's' } }], PAST) }, PAST);

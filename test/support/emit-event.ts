@@ -1,4 +1,5 @@
-import { buildEvent, publishEvent, type EventEnvelope, type EventType } from '../../lambdas/webhooks/events';
+import { nowIso } from '../../lambdas/platform/clock';
+import { API_VERSION, newEventId, publishEvent, type EventEnvelope, type EventType } from '../../lambdas/webhooks/events';
 import type { DeliveryPorts } from '../../lambdas/webhooks/delivery-queue-port';
 
 /**
@@ -6,7 +7,8 @@ import type { DeliveryPorts } from '../../lambdas/webhooks/delivery-queue-port';
  * itself always goes through the outbox: buildEvent, outboxFields, flushOutbox).
  */
 export async function emitEvent(ports: DeliveryPorts, input: { organizationId: string; type: EventType; data: Record<string, unknown>; id?: string }): Promise<EventEnvelope> {
-  const event = buildEvent(input);
+  // Any data a test needs, so not through a feature's typed definition.
+  const event: EventEnvelope = { id: input.id ?? newEventId(), type: input.type, api_version: API_VERSION, created_at: nowIso(), data: input.data };
   await publishEvent(ports, input.organizationId, event);
   return event;
 }

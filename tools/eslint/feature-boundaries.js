@@ -14,14 +14,14 @@ export const PUBLIC_MODULES = {
   api: ['api-handler', 'error-envelope', 'routes', 'operation', 'route-fallback'],
   auth: ['authenticate', 'identity-repository', 'api-key'],
   classification: ['index', 'normalize', 'lookup-usage', 'schemas'],
-  contacts: ['routes', 'create-contact', 'pool-job', 'pool-settle'],
+  contacts: ['routes', 'create-contact', 'pool-job', 'pool-settle', 'contact-events'],
   credits: ['credits', 'routes'],
   ratelimit: ['rate-limiter', 'shared-limiter'],
   recovery: [],
   // The console is a second front door to uploads and spam: it uses their use cases and records.
-  spam: ['routes', 'ports', 'carriers', 'phone', 'numbers', 'daily-run', 'carrier-test/index', 'telephony/index', 'telephony/simulator', 'slot-recovery'],
-  uploads: ['routes', 'workflow', 'pool', 'reconcile', 'sfn-workflow-starter', 'create-upload', 'request', 'staging', 'upload', 'upload-repository', 'csv', 'plan', 'work-file', 'downloads'],
-  webhooks: ['routes', 'delivery-queue-port', 'secret-sealer', 'sqs-delivery-queue', 'url-safety', 'fan-out', 'endpoints', 'events', 'outbox', 'envelope'],
+  spam: ['routes', 'ports', 'carriers', 'phone', 'numbers', 'daily-run', 'carrier-test/index', 'telephony/index', 'telephony/simulator', 'slot-recovery', 'spam-events'],
+  uploads: ['routes', 'workflow', 'pool', 'reconcile', 'sfn-workflow-starter', 'create-upload', 'request', 'staging', 'upload', 'upload-repository', 'csv', 'plan', 'work-file', 'downloads', 'upload-events'],
+  webhooks: ['routes', 'delivery-queue-port', 'secret-sealer', 'sqs-delivery-queue', 'url-safety', 'fan-out', 'endpoints', 'events', 'outbox', 'envelope', 'ping'],
 };
 
 // Entries (functions/) and composition roots wire everything, so they are exempt.

@@ -1,6 +1,7 @@
 import { sha256Hex } from '../../platform/ids';
 import { signedDownloadUrl } from '../download-signer';
 import { buildEvent } from '../../webhooks/events';
+import { UPLOAD_COMPLETED, UPLOAD_FAILED } from '../upload-events';
 import type { OutboxEntry } from '../../webhooks/outbox';
 import { filteredSliceKey, LINK_SECONDS } from '../downloads';
 import { keys, type UploadRecord } from '../upload';
@@ -9,11 +10,12 @@ import { keys, type UploadRecord } from '../upload';
 // receivers (and the delivery records) de-duplicate it.
 const eventId = (upload: UploadRecord, what: string) => `evt_${sha256Hex(`${upload.id}:${what}`).slice(0, 32)}`;
 
-function uploadData(upload: UploadRecord) {
+/** The upload as its outcome's event shows it, in the state the event announces. */
+function uploadData<S extends 'completed' | 'failed'>(upload: UploadRecord, status: S) {
   return {
     id: upload.id,
     source: upload.source,
-    status: upload.status,
+    status,
     original_filename: upload.original_filename,
     valid_row_count: upload.valid_row_count,
     valid_number_count: upload.valid_number_count,
@@ -32,20 +34,12 @@ export async function completedEntries(upload: UploadRecord): Promise<OutboxEntr
   const base = upload.original_filename.replace(/\.csv$/i, '');
   const processed = await signedDownloadUrl(keys.processed(upload), LINK_SECONDS, `${base}_processed.csv`);
   const processedFiltered = await signedDownloadUrl(await filteredSliceKey(upload), LINK_SECONDS, `${base}_processed_filtered.csv`);
-  const event = buildEvent({
-    type: 'upload.completed',
-    id: eventId(upload, 'completed'),
-    data: { upload: { ...uploadData(upload), downloads: { processed, processed_filtered: processedFiltered } } },
-  });
+  const event = buildEvent(UPLOAD_COMPLETED, { upload: { ...uploadData(upload, 'completed'), downloads: { processed, processed_filtered: processedFiltered } } }, eventId(upload, 'completed'));
   return [{ organization_id: upload.organization_id, event }];
 }
 
 export function failedEntries(upload: UploadRecord): OutboxEntry[] {
   if (upload.source === 'api_pool') return [];
-  const event = buildEvent({
-    type: 'upload.failed',
-    id: eventId(upload, 'failed'),
-    data: { upload: { ...uploadData(upload), downloads: null }, error_message: upload.error_message },
-  });
+  const event = buildEvent(UPLOAD_FAILED, { upload: { ...uploadData(upload, 'failed'), downloads: null }, error_message: upload.error_message }, eventId(upload, 'failed'));
   return [{ organization_id: upload.organization_id, event }];
 }
