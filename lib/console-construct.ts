@@ -26,6 +26,7 @@ import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct, type IConstruct } from 'constructs';
 import { PROJECT_ROOT, ServiceFunction } from './service-function';
 import { grantTable } from './grants';
+import { CONSOLE_TABLE_ACCESS } from './table-access';
 import { acknowledgeBucketFindings } from './nag-acknowledgements';
 import { requireConsolePage } from './console-page';
 import { pinLogicalId } from './stateful-ids';
@@ -137,7 +138,7 @@ export class ConsoleConstruct extends Construct {
     // The console creates uploads from staged CSVs through the same code as the uploads API: same memory.
     this.handler = new ServiceFunction(this, 'ApiFunction', { entry: 'lambdas/functions/http/console.ts', description: 'Console API', environment: props.environment, memorySize: UPLOAD_CREATE_MEMORY_MB });
     // BatchWriteItem: stopping monitoring of a spam number removes its history rows in batches.
-    grantTable(this.handler, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']);
+    grantTable(this.handler, props.table, CONSOLE_TABLE_ACCESS);
     props.grantUploads(this.handler);
     props.grantEmit(this.handler);
     props.grantCursorKey(this.handler);
