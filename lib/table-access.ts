@@ -10,7 +10,7 @@ import type { KeyPattern } from './table-keys';
 //
 // The granularity is the partition: an organization's own partition (`ORG#<org>`) holds its
 // settings, members, balance, ledger and counters together, so a function that reads the
-// organization can, by IAM, also touch its balance (docs/operations.md, Permissions).
+// organization can, by IAM, also touch its balance (docs/deployment.md, "Permissions per function").
 
 export interface TableAccess {
   actions: readonly TableAction[];
