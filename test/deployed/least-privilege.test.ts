@@ -174,6 +174,14 @@ describe('IAM least privilege', () => {
             if (INDEX_KEY_PATTERNS[name].has(k) && !isAllowed(statements, 'dynamodb:Query', indexArn(name), { leadingKeys: [sample(k)] })) mismatches.push(`${fn.logicalId} cannot Query ${name} for ${sample(k)}`);
           }
         }
+        if (op === 'Query') {
+          for (const { name } of TABLE_KEYS.indexes) {
+            for (const other of INDEX_KEY_PATTERNS[name]) {
+              if (built.has(other) || [...built].some((k) => k.endsWith('*') && other.startsWith(k.slice(0, -1)))) continue;
+              if (isAllowed(statements, 'dynamodb:Query', indexArn(name), { leadingKeys: [sample(other)] })) mismatches.push(`${fn.logicalId} can Query ${name} for ${sample(other)}, a partition its bundle never builds`);
+            }
+          }
+        }
         for (const other of TABLE_KEY_PATTERNS) {
           if (built.has(other)) continue;
           // A key of another family (`UPLOAD#x1` is not `UPLOAD#WATCH`'s, which is an index partition).
