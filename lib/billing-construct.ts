@@ -4,6 +4,7 @@ import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
 import { grantTable } from './grants';
+import { BILLING_JOB_TABLE_ACCESS } from './table-access';
 import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
 
 export interface BillingConstructProps {
@@ -23,7 +24,7 @@ export class BillingConstruct extends Construct {
       environment: props.environment,
       timeout: Duration.minutes(5),
     });
-    grantTable(this.job, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem']);
+    grantTable(this.job, props.table, BILLING_JOB_TABLE_ACCESS);
     new Schedule(this, 'Daily', {
       description: 'Billing periods: replenish subscription credits',
       schedule: ScheduleExpression.cron({ minute: '15', hour: '0' }),

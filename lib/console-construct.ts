@@ -26,6 +26,7 @@ import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct, type IConstruct } from 'constructs';
 import { PROJECT_ROOT, ServiceFunction } from './service-function';
 import { grantTable } from './grants';
+import { CONSOLE_TABLE_ACCESS } from './table-access';
 import { acknowledgeBucketFindings } from './nag-acknowledgements';
 import { requireConsolePage } from './console-page';
 import { pinLogicalId } from './stateful-ids';
@@ -137,7 +138,7 @@ export class ConsoleConstruct extends Construct {
     // The console creates uploads from staged CSVs through the same code as the uploads API: same memory.
     this.handler = new ServiceFunction(this, 'ApiFunction', { entry: 'lambdas/functions/http/console.ts', description: 'Console API', environment: props.environment, memorySize: UPLOAD_CREATE_MEMORY_MB });
     // BatchWriteItem: stopping monitoring of a spam number removes its history rows in batches.
-    grantTable(this.handler, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']);
+    grantTable(this.handler, props.table, CONSOLE_TABLE_ACCESS);
     props.grantUploads(this.handler);
     props.grantEmit(this.handler);
     props.grantCursorKey(this.handler);
@@ -268,11 +269,9 @@ export class ConsoleConstruct extends Construct {
   private acknowledge(): void {
     const ack = (id: string, reason: string) => Validations.of(this).acknowledge({ id, reason });
     ack('AwsSolutions-COG8', 'The Plus feature plan (threat protection) is the operator\'s choice and cost; MFA is required and accounts are created only by the operator.');
-    ack('AwsSolutions-COG3', 'Cognito threat protection (Plus feature plan) is the operator\'s choice; MFA is required and self sign-up is off, so accounts are created only by the operator.');
     ack('AwsSolutions-CFR1', 'The console serves the organization\'s own users wherever they are; no geographic restriction applies to a customer console.');
     ack('AwsSolutions-CFR2', 'AWS WAF is the operator\'s choice and cost; the console\'s API is authenticated by the JWT authorizer and rate limited by the API itself.');
     ack('AwsSolutions-CFR3', 'CloudFront standard logs need a log bucket with ACLs; request logs of the console API are in the HTTP API access logs.');
     ack('AwsSolutions-CFR4', 'The distribution uses the default CloudFront certificate, whose TLS policy CloudFront fixes; with a custom domain the minimum is TLSv1.2_2021 (set).');
-    ack('AwsSolutions-S10', 'The console bucket policy denies non-TLS requests (enforceSSL); CloudFront reaches it over TLS through origin access control.');
   }
 }

@@ -5,6 +5,7 @@ import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
 import { grantTable } from './grants';
+import { CONTACT_POOL_TABLE_ACCESS } from './table-access';
 import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
 
 export interface ContactsConstructProps {
@@ -32,7 +33,7 @@ export class ContactsConstruct extends Construct {
       memorySize: 1024,
     });
     // DeleteItem: queue entries of started pool uploads are removed.
-    grantTable(this.poolJob, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']);
+    grantTable(this.poolJob, props.table, CONTACT_POOL_TABLE_ACCESS);
     props.grantStartUploads(this.poolJob);
     props.grantEmit(this.poolJob);
     new Schedule(this, 'Pool', {

@@ -7,26 +7,40 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { TABLE_KEYS } from '../lambdas/platform/table-definition';
+import type { TableAccess } from './table-access';
+import { INDEX_KEY_PATTERNS, TABLE_KEY_PATTERNS } from './table-keys';
 
 // Least privilege, one function at a time: each grant names the actions a function's code calls
 // (test/deployed/ checks every grant against what its bundle can call and what the walk through
-// the deployed artifacts did), instead of the broad grant* helpers (Scan, DeleteItem, BatchGet,
+// the deployed artifacts did), table grants down to the partition keys (lib/table-access.ts), instead of the broad grant* helpers (Scan, DeleteItem, BatchGet,
 // DescribeTable, s3:List*, s3:DeleteObject* … for every function).
 
 /** The DynamoDB operations the service's code uses (it never scans and has no transactions). */
 export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchGetItem' | 'BatchWriteItem';
 
-/** `actions` on the table; Query also on its global secondary indexes. */
-export function grantTable(fn: LambdaFunction, table: ITableV2, actions: readonly TableAction[]): void {
-  fn.addToRolePolicy(new PolicyStatement({ actions: actions.map((a) => `dynamodb:${a}`), resources: [table.tableArn] }));
-  if (actions.includes('Query')) {
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/*`] }));
-    Validations.of(fn).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${logicalIdOf(table)}.Arn>/index/*]`,
-      reason: 'dynamodb:Query only, on the global secondary indexes (gsi1, gsi2, gsi3) of the service\'s own table.',
-    });
+/**
+ * `access.actions` on the items whose partition key matches one of `access.keys`
+ * (lib/table-access.ts), by IAM's dynamodb:LeadingKeys: on the table for its own partition
+ * patterns; Query also on each index for that index's partition patterns among them (a Query on
+ * an index carries the index's partition key, and that is the value LeadingKeys holds). A batch
+ * (BatchGetItem, BatchWriteItem) is allowed only when every key in it matches (ForAllValues).
+ * A Scan carries no leading key, so ForAllValues would pass it: it is never granted.
+ */
+export function grantTable(fn: LambdaFunction, table: ITableV2, access: TableAccess): void {
+  const unknown = access.keys.filter((k) => !TABLE_KEY_PATTERNS.has(k) && !TABLE_KEYS.indexes.some((i) => INDEX_KEY_PATTERNS[i.name].has(k)));
+  if (unknown.length) throw new Error(`${fn.node.path}: ${unknown.join(', ')} is no partition-key pattern of the table (lib/table-keys.ts)`);
+  const tableKeys = access.keys.filter((k) => TABLE_KEY_PATTERNS.has(k));
+  if (tableKeys.length) fn.addToRolePolicy(leadingKeysStatement(access.actions.map((a) => `dynamodb:${a}`), table.tableArn, tableKeys));
+  if (!access.actions.includes('Query')) return;
+  for (const { name } of TABLE_KEYS.indexes) {
+    const indexKeys = access.keys.filter((k) => INDEX_KEY_PATTERNS[name].has(k));
+    if (indexKeys.length) fn.addToRolePolicy(leadingKeysStatement(['dynamodb:Query'], `${table.tableArn}/index/${name}`, indexKeys));
   }
 }
+
+const leadingKeysStatement = (actions: string[], resource: string, keys: readonly string[]): PolicyStatement =>
+  new PolicyStatement({ actions, resources: [resource], conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...keys].sort() } } });
 
 /**
  * Object access under key prefixes of one bucket. Readers also get s3:ListBucket on the bucket:

@@ -5,6 +5,7 @@ import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
 import { grantTable } from './grants';
+import { RECOVERY_JOB_TABLE_ACCESS } from './table-access';
 import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
 
 export interface RecoveryConstructProps {
@@ -34,7 +35,7 @@ export class RecoveryConstruct extends Construct {
       memorySize: 1024,
     });
     // DeleteItem: a `charging` upload that was never charged is removed, a spam phone claim whose number never came.
-    grantTable(this.job, props.table, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']);
+    grantTable(this.job, props.table, RECOVERY_JOB_TABLE_ACCESS);
     props.grantUploads(this.job);
     props.grantEmit(this.job);
     new Schedule(this, 'Every5Minutes', {

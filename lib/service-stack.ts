@@ -13,23 +13,11 @@ import { RecoveryConstruct } from './recovery-construct';
 import { DownloadsConstruct } from './downloads-construct';
 import { SpamConstruct } from './spam-construct';
 import { MonitoringConstruct } from './monitoring-construct';
-import { grantObjects, grantSecretDescribe, grantSecretValue, grantSecretsKey, grantTable, type TableAction } from './grants';
+import { grantObjects, grantSecretDescribe, grantSecretValue, grantSecretsKey, grantTable } from './grants';
+import { API_TABLE_ACCESS } from './table-access';
 import type { ApiFunctionName } from '../lambdas/platform/http/route-spec';
 import { parseStageConfig, type StageConfig } from './stage-config';
 import { FILE_STORE_PROBE_PREFIX } from '../lambdas/platform/dependency-checks';
-
-/**
- * The table operations each API function's code calls (test/deployed/ holds each to its bundle):
- * platform and credits only read, besides the rate limiter's bucket updates.
- */
-const API_TABLE_ACCESS: Record<ApiFunctionName, TableAction[]> = {
-  platform: ['GetItem', 'Query', 'UpdateItem'],
-  credits: ['GetItem', 'Query', 'UpdateItem'],
-  uploads: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-  contacts: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-  webhooks: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-  spam: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
-};
 
 /** The Secrets Manager secret each paid lookup provider reads its credentials from (docs/deploy.md). */
 const PROVIDER_CREDENTIALS: Partial<Record<StageConfig['classificationProvider'], { id: string; pin: 'twilioCredentials' | 'telnyxCredentials' | 'trestleCredentials'; name: string; env: string; description: string; shape: string; template: Record<string, string>; generatedKey: string }>> = {

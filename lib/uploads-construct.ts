@@ -7,7 +7,8 @@ import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunc
 import { Construct } from 'constructs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { grantObjects, grantTable, type TableAction } from './grants';
+import { grantObjects, grantTable } from './grants';
+import { UPLOAD_STEP_TABLE_ACCESS, type TableAccess } from './table-access';
 import { acknowledgeInvokeVersions, PROJECT_ROOT, ServiceFunction } from './service-function';
 
 export interface UploadsConstructProps {
@@ -70,14 +71,14 @@ export class UploadsConstruct extends Construct {
     // What each step's code calls: classify only reads the table (and takes provider tokens); fail
     // reads no file (the pool's contact ids are NotifyPool's to read); NotifyPool reads the pool
     // file and the results; finalize, fail and NotifyPool publish events.
-    const access: [ServiceFunction, TableAction[], { read?: string[]; write?: string[] }, boolean][] = [
-      [prepare, ['GetItem', 'Query', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, false],
-      // classify reads the table, updates only the provider's shared rate bucket, and reads and
-      // writes the lookup cache in batches.
-      [classify, ['GetItem', 'Query', 'UpdateItem', 'BatchGetItem', 'BatchWriteItem'], { read: ['uploads/'], write: ['uploads/'] }, false],
-      [finalize, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'], write: ['uploads/'] }, true],
-      [fail, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], {}, true],
-      [notifyPool, ['GetItem', 'Query', 'PutItem', 'UpdateItem'], { read: ['uploads/'] }, true],
+    // Table access per step: lib/table-access.ts.
+    const steps = UPLOAD_STEP_TABLE_ACCESS;
+    const access: [ServiceFunction, TableAccess, { read?: string[]; write?: string[] }, boolean][] = [
+      [prepare, steps.prepare, { read: ['uploads/'], write: ['uploads/'] }, false],
+      [classify, steps.classify, { read: ['uploads/'], write: ['uploads/'] }, false],
+      [finalize, steps.finalize, { read: ['uploads/'], write: ['uploads/'] }, true],
+      [fail, steps.fail, {}, true],
+      [notifyPool, steps.notifyPool, { read: ['uploads/'] }, true],
     ];
     for (const [fn, tableActions, files, emits] of access) {
       grantTable(fn, props.table, tableActions);

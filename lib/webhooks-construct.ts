@@ -9,6 +9,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { AUTO_DISABLED_METRIC, METRICS_NAMESPACE } from '../lambdas/webhooks/metrics';
 import { grantSendMessage, grantTable } from './grants';
+import { WEBHOOK_WORKER_TABLE_ACCESS } from './table-access';
 import type { StageNames } from './stage-names';
 import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
 
@@ -74,10 +75,9 @@ export class WebhooksConstruct extends Construct {
     });
     acknowledgeInvokeVersions(this, this.sweeper);
 
-    for (const fn of [this.consumer, this.sweeper]) {
-      grantTable(fn, props.table, ['GetItem', 'Query', 'UpdateItem']);
-      grantSendMessage(fn, this.queue);
-    }
+    grantTable(this.consumer, props.table, WEBHOOK_WORKER_TABLE_ACCESS.consumer);
+    grantTable(this.sweeper, props.table, WEBHOOK_WORKER_TABLE_ACCESS.sweeper);
+    for (const fn of [this.consumer, this.sweeper]) grantSendMessage(fn, this.queue);
     for (const fn of props.producers ?? []) this.grantEmit(fn);
 
     this.dlqAlarm = new Alarm(this, 'DlqNotEmpty', {

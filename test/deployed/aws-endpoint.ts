@@ -12,6 +12,8 @@ export interface RecordedCall {
   action: string;
   /** ARNs the call touches (a batch call can touch several). */
   resources: string[];
+  /** A DynamoDB call's partition-key values, as IAM's dynamodb:LeadingKeys holds them. */
+  leadingKeys?: string[];
 }
 
 export interface QueuedMessage {
@@ -89,7 +91,7 @@ export class RecordingEndpoint {
     const operation = target.split('.').pop() ?? '';
     switch (service) {
       case 'dynamodb': {
-        this.record(fn, 'dynamodb', operation, dynamoResources(json));
+        this.record(fn, 'dynamodb', operation, dynamoResources(json), leadingKeys(json));
         return forward(this.fakes.dynamo, req, body, res);
       }
       case 'sqs':
@@ -107,8 +109,8 @@ export class RecordingEndpoint {
     }
   }
 
-  private record(fn: string, service: string, operation: string, resources: string[]): void {
-    this.calls.push({ fn, service, action: `${service}:${operation}`, resources });
+  private record(fn: string, service: string, operation: string, resources: string[], keys?: string[]): void {
+    this.calls.push({ fn, service, action: `${service}:${operation}`, resources, ...(keys ? { leadingKeys: keys } : {}) });
   }
 
   private s3(fn: string, req: IncomingMessage, res: ServerResponse): void {
@@ -229,6 +231,46 @@ function dynamoResources(json: Record<string, unknown>): string[] {
     return (json.TransactItems as Record<string, { TableName: string }>[]).map((item) => arn(Object.values(item)[0]!.TableName));
   }
   return ['*'];
+}
+
+type Attr = { S?: string };
+type Keyed = Record<string, Attr>;
+
+/**
+ * The partition-key values of a DynamoDB request, as IAM's dynamodb:LeadingKeys holds them: the
+ * key of a single-item call, every key of a batch, the equality on the partition key of a Query
+ * (the index's for a Query on an index). A request this cannot read yields `['?']`, which no
+ * grant matches, so an unread shape fails the walk instead of passing it.
+ */
+export function leadingKeys(json: Record<string, unknown>): string[] {
+  const pkOf = (item: Keyed | undefined): string => item?.pk?.S ?? '?';
+  if (json.KeyConditionExpression !== undefined) return [queryPartitionKey(json)];
+  if (json.Key) return [pkOf(json.Key as Keyed)];
+  if (json.Item) return [pkOf(json.Item as Keyed)];
+  if (json.RequestItems && typeof json.RequestItems === 'object') {
+    return Object.values(json.RequestItems as Record<string, unknown>).flatMap((entry) =>
+      Array.isArray(entry)
+        ? (entry as { PutRequest?: { Item: Keyed }; DeleteRequest?: { Key: Keyed } }[]).map((w) => pkOf(w.PutRequest?.Item ?? w.DeleteRequest?.Key))
+        : ((entry as { Keys?: Keyed[] }).Keys ?? []).map(pkOf),
+    );
+  }
+  return ['?'];
+}
+
+/** `pk = :v` (or `#n = :v`, either side) in a KeyConditionExpression, for the table's or the index's partition key. */
+function queryPartitionKey(json: Record<string, unknown>): string {
+  const attribute = typeof json.IndexName === 'string' ? `${json.IndexName}pk` : 'pk';
+  const names = (json.ExpressionAttributeNames ?? {}) as Record<string, string>;
+  const values = (json.ExpressionAttributeValues ?? {}) as Record<string, Attr>;
+  const name = (token: string) => names[token] ?? token;
+  for (const clause of String(json.KeyConditionExpression).split(/\s+and\s+/i)) {
+    const m = /^\(?\s*([#:\w]+)\s*=\s*([#:\w]+)\s*\)?$/.exec(clause.trim());
+    if (!m) continue;
+    const [left, right] = [m[1]!, m[2]!];
+    if (name(left) === attribute && right.startsWith(':')) return values[right]?.S ?? '?';
+    if (name(right) === attribute && left.startsWith(':')) return values[left]?.S ?? '?';
+  }
+  return '?';
 }
 
 async function readAll(req: IncomingMessage): Promise<Buffer> {

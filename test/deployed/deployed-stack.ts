@@ -1,13 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { fileURLToPath } from 'node:url';
-import { startEmbeddedDynamo, ensureTable, type EmbeddedDynamo } from '../../local/embedded-dynamodb';
-import { ensureBuckets, startEmbeddedS3, type EmbeddedS3 } from '../../local/embedded-s3';
+import { externalEndpoint, startBackingStores, type BackingStores } from './backing-stores';
 import { localStoreSecret } from '../../local/environment';
 import { WorkflowRunner, taskStates, type AslDefinition, type TaskHandler } from '../../local/workflow-runner';
 import { deployedAssembly, REGION, type DeployedAssembly } from './assembly';
@@ -74,15 +72,15 @@ export async function startDeployedStack(): Promise<DeployedStack> {
   const filesBucket = resolver.ref(resolver.ofType('AWS::S3::Bucket').find(([id]) => id.startsWith('DataFiles'))![0]);
 
   const secret = localStoreSecret(null);
+  // The table and files: embedded, or LocalStack's when AWS_ENDPOINT_URL names it (backing-stores.ts).
+  const external = externalEndpoint(process.env.AWS_ENDPOINT_URL);
   // This process plays the operator (admin commands) and the client: it talks to the stores directly.
   process.env.AWS_REGION = REGION;
   process.env.AWS_ACCESS_KEY_ID = secret.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY = secret.secretAccessKey;
-  const dynamo: EmbeddedDynamo = await startEmbeddedDynamo(null);
-  const s3Dir = mkdtempSync(join(tmpdir(), 'deployed-s3-'));
-  const s3: EmbeddedS3 = await startEmbeddedS3(s3Dir, { secret });
-  await ensureTable(dynamo.endpoint, tableName);
-  await ensureBuckets(s3.endpoint, buckets);
+  const stores: BackingStores = await startBackingStores({ tableName, buckets, secret, external });
+  const dynamo = { endpoint: stores.dynamo };
+  const s3 = { endpoint: stores.s3 };
   process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
   process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
   process.env.S3_FORCE_PATH_STYLE = 'true';
@@ -269,9 +267,7 @@ export async function startDeployedStack(): Promise<DeployedStack> {
         https.closeAllConnections();
         https.close(() => resolve());
       });
-      await s3.close();
-      await dynamo.close();
-      rmSync(s3Dir, { recursive: true, force: true });
+      await stores.close();
     },
   };
 }

@@ -10,7 +10,10 @@ import { PhoneValidationStack } from '../../lib/service-stack';
 import { TEMPLATE_CONTEXT } from '../support/stack';
 import { ACCOUNT, deployedAssembly, REGION, STACK_NAME, type DeployedAssembly, type Template } from './assembly';
 import { CfnResolver } from './cfn';
-import { roleStatements } from './iam';
+import { evaluateCalls, isAllowed, roleStatements } from './iam';
+import { keyPatternsOfBundle } from './bundle-keys';
+import { INDEX_KEY_PATTERNS, TABLE_KEY_PATTERNS } from '../../lib/table-keys';
+import { TABLE_KEYS } from '../../lambdas/platform/table-definition';
 
 // The SDK operations a bundle can call, read from the bundle itself: esbuild keeps only the
 // command classes the code reaches, and each names its operation (`extends Command(…, "PutItem", …)`).
@@ -117,12 +120,107 @@ describe('IAM least privilege', () => {
   }, 60_000);
 
   it.each(['telnyx', 'trestle'])('and so with the %s provider (its API key secret, read by the classify step only)', (provider) => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], classificationProvider: provider, classificationChain: 'offline-ranges,paid' } });
+    const app = new App({ context: { ...TEMPLATE_CONTEXT, classificationProvider: provider, classificationChain: 'offline-ranges,paid' } });
     const stack = new PhoneValidationStack(app, STACK_NAME, { env: { account: ACCOUNT, region: REGION } });
     const template = AssertTemplate.fromStack(stack).toJSON() as Template;
     expect(JSON.stringify(template)).toContain(`${provider.toUpperCase()}_SECRET_ARN`);
     expect(mismatchesOf(template)).toEqual([]);
   }, 60_000);
+
+  /**
+   * Table grants against bundles, item by item: every DynamoDB statement is conditioned on
+   * dynamodb:LeadingKeys; the partition-key patterns granted (table and indexes together) are
+   * exactly those the bundle's key builders spell; and, through the same evaluator the walk uses,
+   * every operation the bundle can call is allowed on a key of each of its table patterns (Query
+   * also on each index holding one of its index patterns), and denied on every other partition.
+   */
+  function keyMismatchesOf(template: Template): string[] {
+    const mismatches: string[] = [];
+    const resolver = new CfnResolver(template);
+    const tableArn = String(resolver.getAtt(resolver.ofType('AWS::DynamoDB::GlobalTable')[0]![0], 'Arn'));
+    const indexArn = (name: string) => `${tableArn}/index/${name}`;
+    const sample = (pattern: string) => pattern.replace('*', 'x1');
+    for (const fn of assembly.functions) {
+      const bundle = readFileSync(join(fn.assetDir, 'index.mjs'), 'utf8');
+      const built = keyPatternsOfBundle(bundle);
+      const ops = new Set([...bundle.matchAll(COMMAND_CLASS)].map((m) => m[1]!).filter((op) => SERVICE_OF[op] === 'dynamodb'));
+      const statements = roleStatements(template, resolver, fn.logicalId);
+      const granted = new Set<string>();
+      for (const s of statements) {
+        if (![s.Action].flat().some((a) => a.startsWith('dynamodb:'))) continue;
+        const keys = s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+        if (!keys) {
+          mismatches.push(`${fn.logicalId} has a DynamoDB grant without dynamodb:LeadingKeys`);
+          continue;
+        }
+        for (const resource of [s.Resource].flat()) {
+          const index = TABLE_KEYS.indexes.find((i) => resource === indexArn(i.name));
+          const known = index ? INDEX_KEY_PATTERNS[index.name] : resource === tableArn ? TABLE_KEY_PATTERNS : null;
+          for (const k of [keys].flat()) {
+            if (!known?.has(k)) mismatches.push(`${fn.logicalId} is granted ${k} on ${resource}, which holds no such partition`);
+            granted.add(k);
+          }
+        }
+      }
+      if (!ops.size) continue;
+      for (const k of granted) if (!built.has(k)) mismatches.push(`${fn.logicalId} is granted partitions ${k}, which its bundle never builds`);
+      for (const k of built) if (!granted.has(k)) mismatches.push(`${fn.logicalId} builds keys ${k} but is not granted them`);
+      for (const op of ops) {
+        if (op === 'Scan' || op === 'TransactWriteItems') continue; // never granted (checked above by the action list)
+        for (const k of built) {
+          if (TABLE_KEY_PATTERNS.has(k) && !isAllowed(statements, `dynamodb:${op}`, tableArn, { leadingKeys: [sample(k)] })) mismatches.push(`${fn.logicalId} cannot ${op} ${sample(k)}`);
+          if (op !== 'Query') continue;
+          for (const { name } of TABLE_KEYS.indexes) {
+            if (INDEX_KEY_PATTERNS[name].has(k) && !isAllowed(statements, 'dynamodb:Query', indexArn(name), { leadingKeys: [sample(k)] })) mismatches.push(`${fn.logicalId} cannot Query ${name} for ${sample(k)}`);
+          }
+        }
+        if (op === 'Query') {
+          for (const { name } of TABLE_KEYS.indexes) {
+            for (const other of INDEX_KEY_PATTERNS[name]) {
+              if (built.has(other) || [...built].some((k) => k.endsWith('*') && other.startsWith(k.slice(0, -1)))) continue;
+              if (isAllowed(statements, 'dynamodb:Query', indexArn(name), { leadingKeys: [sample(other)] })) mismatches.push(`${fn.logicalId} can Query ${name} for ${sample(other)}, a partition its bundle never builds`);
+            }
+          }
+        }
+        for (const other of TABLE_KEY_PATTERNS) {
+          if (built.has(other)) continue;
+          // A key of another family (`UPLOAD#x1` is not `UPLOAD#WATCH`'s, which is an index partition).
+          if (isAllowed(statements, `dynamodb:${op}`, tableArn, { leadingKeys: [sample(other)] })) mismatches.push(`${fn.logicalId} can ${op} ${sample(other)}, a partition its bundle never builds`);
+        }
+        // A batch with one key outside the function's partitions is refused whole (ForAllValues).
+        const own = [...built].find((k) => TABLE_KEY_PATTERNS.has(k));
+        const foreign = [...TABLE_KEY_PATTERNS].find((k) => !built.has(k));
+        if (op.startsWith('Batch') && own && foreign && isAllowed(statements, `dynamodb:${op}`, tableArn, { leadingKeys: [sample(own), sample(foreign)] })) {
+          mismatches.push(`${fn.logicalId} can ${op} a batch holding ${sample(foreign)}`);
+        }
+      }
+    }
+    return mismatches;
+  }
+
+  it('each function reaches only the partitions its bundle builds keys for (dynamodb:LeadingKeys)', () => {
+    expect(keyMismatchesOf(assembly.template)).toEqual([]);
+  });
+
+  it('fails on a grant narrowed by one partition, and on a grant widened to every partition', () => {
+    const credits = assembly.functions.find((f) => f.logicalId.startsWith('ApiCreditsFunction'))!.logicalId;
+    const narrowed = structuredClone(assembly.template);
+    const widened = structuredClone(assembly.template);
+    const tableStatements = (template: Template) =>
+      Object.values(template.Resources)
+        .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r).includes(`"${(template.Resources[credits]!.Properties as { Role: { 'Fn::GetAtt': [string] } }).Role['Fn::GetAtt'][0]}"`))
+        .flatMap((r) => (r.Properties as { PolicyDocument: { Statement: { Action: unknown; Resource: unknown; Condition?: Record<string, Record<string, string[]>> }[] } }).PolicyDocument.Statement)
+        .filter((s) => JSON.stringify(s.Action).includes('dynamodb:GetItem'));
+    for (const s of tableStatements(narrowed)) s.Condition!['ForAllValues:StringLike']!['dynamodb:LeadingKeys'] = s.Condition!['ForAllValues:StringLike']!['dynamodb:LeadingKeys']!.filter((k) => k !== 'ORG#*');
+    for (const s of tableStatements(widened)) delete s.Condition;
+    // ORG#* stays granted on the indexes (ORG#<org>#KEYS …), so the table's own operations are what fail.
+    expect(keyMismatchesOf(narrowed)).toEqual([`${credits} cannot GetItem ORG#x1`, `${credits} cannot Query ORG#x1`, `${credits} cannot UpdateItem ORG#x1`]);
+    expect(keyMismatchesOf(widened)).toContain(`${credits} has a DynamoDB grant without dynamodb:LeadingKeys`);
+    // The walk's check denies the same call: the credits function reading a balance.
+    const call = { fn: credits, service: 'dynamodb', action: 'dynamodb:GetItem', resources: [String(resolver.getAtt(resolver.ofType('AWS::DynamoDB::GlobalTable')[0]![0], 'Arn'))], leadingKeys: ['ORG#org_1'] };
+    expect(evaluateCalls(assembly.template, resolver, [call]).denied).toEqual([]);
+    expect(evaluateCalls(narrowed, new CfnResolver(narrowed), [call]).denied).toEqual([{ fn: credits, action: 'dynamodb:GetItem', resource: call.resources[0], leadingKeys: ['ORG#org_1'] }]);
+  });
 
   it('grants Resource "*" only for actions without resource-level permissions (X-Ray, vended log delivery)', () => {
     const wide: string[] = [];

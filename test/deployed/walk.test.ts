@@ -9,7 +9,8 @@ import { verifyWebhook } from '../../lambdas/webhooks/verify-signature';
  * built from the template to the bundles synthesized into cdk.out, each running alone in a Node 22
  * child with its template environment; workflows run the synthesized state machine; scheduled
  * jobs and the SQS consumer get the events AWS would send. Every AWS call is recorded and checked
- * against the calling function's IAM policies at the end.
+ * against the calling function's IAM policies at the end, DynamoDB calls down to their partition
+ * keys (dynamodb:LeadingKeys).
  */
 describe('deployed artifacts: the main flows', () => {
   let stack: DeployedStack;
@@ -202,6 +203,10 @@ describe('deployed artifacts: the main flows', () => {
 
   it('made only AWS calls each function’s IAM policies allow', () => {
     expect(stack.endpoint.unknown).toEqual([]);
+    // Every DynamoDB call's partition keys were read (an unread request shape records `?`, which no grant allows).
+    const dynamo = stack.endpoint.calls.filter((c) => c.service === 'dynamodb');
+    expect(dynamo.filter((c) => !c.leadingKeys?.length || c.leadingKeys.includes('?'))).toEqual([]);
+    expect(new Set(dynamo.map((c) => c.action)).size).toBeGreaterThanOrEqual(5);
     const { denied, used } = evaluateCalls(stack.assembly.template, stack.resolver, stack.endpoint.calls);
     expect(denied).toEqual([]);
     // Every deployed function answered at least one real-shaped event in the walk.

@@ -60,7 +60,7 @@ describe('telnyx and trestle providers', () => {
     const { App } = await import('aws-cdk-lib');
     const { Template } = await import('aws-cdk-lib/assertions');
     const { PhoneValidationStack } = await import('../../lib/service-stack');
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], classificationProvider: provider, classificationChain: 'offline-ranges,paid' } });
+    const app = new App({ context: { ...TEMPLATE_CONTEXT, classificationProvider: provider, classificationChain: 'offline-ranges,paid' } });
     const template = Template.fromStack(new PhoneValidationStack(app, `${provider}Stack`, { env: { account: '111111111111', region: 'us-east-1' } }));
     template.resourceCountIs('AWS::SecretsManager::Secret', 3); // the provider's key + the spam device-lab token + the cursor key
     template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: { SecretStringTemplate: '{}', GenerateStringKey: 'api_key' } });

@@ -1,0 +1,91 @@
+import type { ApiFunctionName } from '../lambdas/platform/http/route-spec';
+import type { TableAction } from './grants';
+import type { KeyPattern } from './table-keys';
+
+// Which items of the single table each function reaches: its DynamoDB operations and the
+// partition-key patterns (lib/table-keys.ts) it builds keys from. grantTable turns each into
+// statements conditioned on dynamodb:LeadingKeys, so a function reaches only these partitions.
+// test/deployed/least-privilege.test.ts holds each list to the key literals of the function's
+// shipped bundle (no pattern missing, none extra), and the deployed walk checks every call's keys.
+//
+// The granularity is the partition: an organization's own partition (`ORG#<org>`) holds its
+// settings, members, balance, ledger and counters together, so a function that reads the
+// organization can, by IAM, also touch its balance (docs/deployment.md, "Permissions per function").
+
+export interface TableAccess {
+  actions: readonly TableAction[];
+  /** Partition-key patterns, table and index ones together: grantTable sorts them out. */
+  keys: readonly KeyPattern[];
+}
+
+const READ_WRITE: readonly TableAction[] = ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'];
+
+/** Authenticating an API key (its item, its organization, its creator) and its rate bucket. */
+const AUTHENTICATION: readonly KeyPattern[] = ['APIKEY#*', 'ORG#*', 'USER#*', 'RATE#*'];
+/** Publishing events: the event record, the endpoints of the organization, their deliveries (due ones on gsi2). */
+const EVENTS: readonly KeyPattern[] = ['EVENT#*', 'WEBHOOK#*', 'DELIVERY#*', 'DELIVERY#DUE'];
+
+/** Platform and credits only read, besides the rate limiter's bucket updates. */
+export const API_TABLE_ACCESS: Record<ApiFunctionName, TableAccess> = {
+  platform: { actions: ['GetItem', 'Query', 'UpdateItem'], keys: AUTHENTICATION },
+  credits: { actions: ['GetItem', 'Query', 'UpdateItem'], keys: AUTHENTICATION },
+  uploads: { actions: READ_WRITE, keys: [...AUTHENTICATION, ...EVENTS, 'UPLOAD#*', 'UPLOAD#WATCH', 'STAGED#*', 'OUTBOX'] },
+  contacts: { actions: READ_WRITE, keys: [...AUTHENTICATION, 'CONTACT#*', 'CONTACTQ#*', 'IDEMP#*', 'RECOVER#Contact'] },
+  webhooks: { actions: READ_WRITE, keys: [...AUTHENTICATION, 'WEBHOOK#*', 'DELIVERY#*', 'DELIVERY#DUE'] },
+  spam: {
+    actions: [...READ_WRITE, 'BatchWriteItem'],
+    keys: [...AUTHENTICATION, ...EVENTS, 'OUTBOX', 'SPAMNUM#*', 'SPAMNUM#VERIFIED', 'SPAMPHONE#*', 'RECOVER#SpamNumberCount', 'SIMOUTBOX#*'],
+  },
+};
+
+/** The upload workflow's steps. */
+export const UPLOAD_STEP_TABLE_ACCESS = {
+  prepare: { actions: ['GetItem', 'Query', 'UpdateItem'], keys: ['UPLOAD#*', 'UPLOAD#WATCH'] },
+  // Reads its upload, takes tokens from the provider's shared rate bucket, reads and writes the lookup cache in batches.
+  classify: { actions: ['GetItem', 'Query', 'UpdateItem', 'BatchGetItem', 'BatchWriteItem'], keys: ['UPLOAD#*', 'RATE#*', 'LOOKUP#*'] },
+  finalize: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], keys: ['UPLOAD#*', 'UPLOAD#WATCH', 'ORG#*', 'OUTBOX', ...EVENTS] },
+  fail: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], keys: ['UPLOAD#*', 'UPLOAD#WATCH', 'ORG#*', 'OUTBOX', ...EVENTS] },
+  notifyPool: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], keys: ['UPLOAD#*', 'CONTACT#*', 'ORG#*', 'OUTBOX', ...EVENTS] },
+} satisfies Record<string, TableAccess>;
+
+export const BILLING_JOB_TABLE_ACCESS: TableAccess = { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], keys: ['ORG#*', 'BALANCES'] };
+
+/** The delivery consumer and the sweeper (due deliveries on gsi2). */
+export const WEBHOOK_WORKER_TABLE_ACCESS = {
+  consumer: { actions: ['GetItem', 'Query', 'UpdateItem'], keys: ['WEBHOOK#*', 'DELIVERY#*'] },
+  sweeper: { actions: ['GetItem', 'Query', 'UpdateItem'], keys: ['WEBHOOK#*', 'DELIVERY#*', 'DELIVERY#DUE'] },
+} satisfies Record<string, TableAccess>;
+
+/** The recovery job: every item a crash can leave owing work (gsi2/gsi3 watch lists), and the outbox's holders. */
+export const RECOVERY_JOB_TABLE_ACCESS: TableAccess = {
+  actions: READ_WRITE,
+  keys: [
+    'ORG#*', 'OUTBOX', ...EVENTS,
+    'UPLOAD#*', 'UPLOAD#WATCH',
+    'CONTACT#*', 'CONTACTQ#*', 'RECOVER#Contact',
+    'SPAMNUM#*', 'SPAMPHONE#*', 'RECOVER#SpamNumberCount',
+    'WEBUPLOAD#*', 'RECOVER#WebUploadDraft',
+  ],
+};
+
+/** The contact pool: its lease, the queue shards, the contacts, the pool's upload. */
+export const CONTACT_POOL_TABLE_ACCESS: TableAccess = {
+  actions: READ_WRITE,
+  keys: ['LEASE#*', 'CONTACTQ#*', 'CONTACT#*', 'UPLOAD#*', 'UPLOAD#WATCH', 'ORG#*', 'OUTBOX', ...EVENTS],
+};
+
+export const SPAM_TABLE_ACCESS = {
+  dailyRun: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], keys: ['SPAMNUM#*', 'SPAMNUM#VERIFIED', 'ORG#*'] },
+  testConsumer: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], keys: ['SPAMNUM#*', 'ORG#*', 'OUTBOX', ...EVENTS] },
+} satisfies Record<string, TableAccess>;
+
+/** The console's API: the signed-in member's organization and everything its pages manage. */
+export const CONSOLE_TABLE_ACCESS: TableAccess = {
+  actions: [...READ_WRITE, 'BatchWriteItem'],
+  keys: [
+    ...AUTHENTICATION, 'APIKEYID#*', 'OUTBOX', ...EVENTS,
+    'UPLOAD#*', 'UPLOAD#WATCH', 'WEBUPLOAD#*', 'RECOVER#WebUploadDraft',
+    'CONTACT#*',
+    'SPAMNUM#*', 'SPAMNUM#VERIFIED', 'SPAMPHONE#*', 'RECOVER#SpamNumberCount', 'SIMOUTBOX#*',
+  ],
+};
