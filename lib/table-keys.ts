@@ -2,15 +2,11 @@ import { ENTITIES, indexPatterns } from '../lambdas/platform/table-entities';
 import type { IndexName } from '../lambdas/platform/table-definition';
 
 // The partition keys of the single table, as IAM's dynamodb:LeadingKeys sees them: for each
-// pattern of lambdas/platform/table-entities.json (and the two index partitions that belong to no
-// entity), the literal part before the first `<value>`, as a StringLike pattern: `ORG#*` for
-// `ORG#<org>`, `BALANCES` for the constant partition of every balance.
+// pattern of lambdas/platform/table-entities.json, the literal part before the first `<value>`, as
+// a StringLike pattern: `ORG#*` for `ORG#<org>`, `BALANCES` for the constant partition of every balance.
 
 /** A partition-key pattern: `PREFIX#*` (a family of partitions) or a constant partition. */
 export type KeyPattern = string;
-
-/** Index partitions that belong to no one entity: the outbox (any item with an unpublished event) and the console drafts' recovery. */
-const EXTRA_INDEX_KEYS: Partial<Record<IndexName, readonly string[]>> = { gsi3: ['OUTBOX', 'RECOVER#WebUploadDraft'] };
 
 /** `ORG#<org>#KEYS` → `ORG#*`; `BALANCES` → `BALANCES`. */
 export function keyPattern(pattern: string): KeyPattern {
@@ -29,6 +25,5 @@ export const INDEX_KEY_PATTERNS: Readonly<Record<IndexName, ReadonlySet<KeyPatte
       for (const p of indexPatterns(patterns)) out[index].add(keyPattern(p.pk));
     }
   }
-  for (const [index, keys] of Object.entries(EXTRA_INDEX_KEYS) as [IndexName, readonly string[]][]) for (const k of keys) out[index].add(k);
   return out;
 })();
