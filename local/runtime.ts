@@ -16,6 +16,7 @@ import { createConsoleLayer } from './console-server';
 import { ensureConsoleAccounts, type ConsoleAccounts } from './console-seed';
 import { createLocalRoot, type LocalRoot, type PortOverrides } from './composition';
 import type { Ports } from '../lambdas/composition/ports';
+import type { TenantBudgets } from './tenant-budgets';
 
 export interface RuntimeOptions {
   port: number;
@@ -44,6 +45,8 @@ export interface Runtime {
   ports: Ports;
   /** The runtime's clock: requests, jobs and workflow steps it runs read the time from it. */
   clock: Clock;
+  /** The local server's in-flight body budgets, per organization (tests look at what is held). */
+  bodyBudgets: TenantBudgets;
   /** Runs `fn` with the runtime's clock, as its own work runs (tests that call use cases directly). */
   run<T>(fn: () => T): T;
   /** Waits until every upload workflow started so far has ended. */
@@ -125,6 +128,7 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
       console: consoleAccounts,
       ports,
       clock,
+      bodyBudgets: api.bodies.budgets,
       run: (fn) => runWithClock(clock, fn),
       settleWorkflows: () => running.root.settleWorkflows(),
       stop: async () => {
