@@ -29,15 +29,22 @@ export function checkRateRule(rule: BodyRateRule): BodyRateRule {
  */
 export class BodyRateWatch {
   private bytes = 0;
+  private stopped = false;
   private readonly timer: NodeJS.Timeout;
 
   constructor(rule: BodyRateRule, onSlow: () => void) {
     this.timer = setInterval(() => {
-      const slow = tooSlow(this.bytes, rule);
-      this.bytes = 0;
-      if (!slow) return;
-      this.stop();
-      onSlow();
+      // Judged after the event loop's next poll: when the process was busy (another request's
+      // parse), bytes that arrived meanwhile are counted before the verdict, so a stall of this
+      // server is never taken for a slow client.
+      setImmediate(() => {
+        if (this.stopped) return;
+        const slow = tooSlow(this.bytes, rule);
+        this.bytes = 0;
+        if (!slow) return;
+        this.stop();
+        onSlow();
+      });
     }, rule.windowMs);
   }
 
@@ -46,6 +53,7 @@ export class BodyRateWatch {
   }
 
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
   }
 }
