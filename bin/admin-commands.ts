@@ -4,14 +4,31 @@ import { dataDirFromEnv, LOCAL_RESOURCES } from '../local/environment';
 import { awsPorts } from '../lambdas/composition/aws-carrier-tests';
 import { reloadConfig } from '../lambdas/platform/config';
 import { createConsoleUser } from '../lambdas/console/cognito-users';
+import { instanceDeliveryQueue } from '../local/instance-control';
+import type { InstanceRecord } from '../local/instance-lock';
 
 export class AdminUsageError extends Error {}
 
 type Values = Record<string, string | boolean | undefined>;
+/** Where a command runs: beside a serving local instance (its record), or not. */
+export interface CommandContext {
+  instance: InstanceRecord | null;
+}
 interface Command {
   usage: string;
   options: Record<string, { type: 'string' | 'boolean' }>;
-  run(values: Values): Promise<unknown>;
+  run(values: Values, context?: CommandContext): Promise<unknown>;
+}
+
+/**
+ * The local root of a command that runs a job: beside a serving instance, the deliveries its events
+ * raise are handed to the instance (which attempts and retries them with its settings), not
+ * attempted by this process, which exits once its answer is printed.
+ */
+async function localJobRoot(context: CommandContext | undefined) {
+  const { createLocalRoot } = await import('../local/composition');
+  const control = context?.instance?.control;
+  return createLocalRoot(control ? { deliveryQueue: instanceDeliveryQueue(control) } : {}, { dataDir: dataDirFromEnv() });
 }
 
 const str = { type: 'string' } as const;
@@ -114,7 +131,7 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
   'run-contact-pool': {
     usage: '(no options) pool queued contacts now, as the schedule does; locally their uploads are processed before it returns',
     options: {},
-    run: async () => {
+    run: async (_v, context) => {
       // Deployed (--stack): the stack's state machine runs the pool uploads. Locally this process
       // runs them, as `npm start` would, and waits for them.
       if (process.env.UPLOAD_STATE_MACHINE_ARN) return admin.runContactPoolNow(awsPorts());
@@ -122,8 +139,7 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
       process.env.CLASSIFICATION_PROVIDER ??= 'simulator';
       reloadConfig();
       // Loaded only here: the pipeline is heavy, and no other command needs it.
-      const { createLocalRoot } = await import('../local/composition');
-      const root = createLocalRoot({}, { dataDir: dataDirFromEnv() });
+      const root = await localJobRoot(context);
       try {
         const summary = await admin.runContactPoolNow(root.ports);
         await root.settleWorkflows();
@@ -144,15 +160,14 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
     },
   },
   'spam-run': {
-    usage: '[--org ORG_ID]   run today\'s spam tests now (needs `npm start` running locally for screenshots)',
+    usage: "[--org ORG_ID]   run today's spam tests now (with `npm start` running, its instance delivers the events; without it, this command does)",
     options: { org: str },
-    run: async (v) => {
+    run: async (v, context) => {
       process.env.SCREENSHOTS_BUCKET ??= LOCAL_RESOURCES.buckets.screenshots;
       reloadConfig();
       const org = v.org === undefined ? undefined : required(v, 'org');
       if (process.env.DEPLOYMENT === 'aws') return admin.runSpamTestsNow(awsPorts(), org);
-      const { createLocalRoot } = await import('../local/composition');
-      const root = createLocalRoot({}, { dataDir: dataDirFromEnv() });
+      const root = await localJobRoot(context);
       try {
         return await admin.runSpamTestsNow(root.ports, org);
       } finally {

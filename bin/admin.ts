@@ -2,7 +2,7 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import { ensureTable, startEmbeddedDynamo } from '../local/embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3 } from '../local/embedded-s3';
 import { dataDirFromEnv, localStoreSecret, LOCAL_RESOURCES } from '../local/environment';
-import { waitForServingInstance } from '../local/instance-lock';
+import { waitForServingInstance, type InstanceRecord } from '../local/instance-lock';
 import { adoptSharedSettings } from '../local/instance-settings';
 import { join } from 'node:path';
 import { ADMIN_COMMANDS, AdminUsageError } from './admin-commands';
@@ -45,7 +45,7 @@ async function main(): Promise<number> {
     console.error(`${(error as Error).message}\n\n${command}: ${spec.usage}`);
     return 2;
   }
-  let local: { close(): Promise<void> } | null;
+  let local: Connection;
   try {
     local = await connect(values.table as string | undefined, values.stack as string | undefined);
   } catch (error) {
@@ -55,7 +55,7 @@ async function main(): Promise<number> {
   // The CLI is a composition root too: it has just pointed the environment at the store.
   reloadConfig();
   try {
-    const result = await spec.run(values);
+    const result = await spec.run(values, { instance: local.instance });
     console.log(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
@@ -65,11 +65,19 @@ async function main(): Promise<number> {
     }
     throw error;
   } finally {
-    await local?.close();
+    await local.close();
   }
 }
 
-async function connect(table: string | undefined, stack: string | undefined): Promise<{ close(): Promise<void> } | null> {
+interface Connection {
+  /** The serving local instance the command runs beside, if any. */
+  instance: InstanceRecord | null;
+  close(): Promise<void>;
+}
+
+const NOTHING_TO_CLOSE = async () => undefined;
+
+async function connect(table: string | undefined, stack: string | undefined): Promise<Connection> {
   if (table || stack) {
     if (stack) {
       // The stack's outputs name what commands that start work need (run-contact-pool).
@@ -82,7 +90,7 @@ async function connect(table: string | undefined, stack: string | undefined): Pr
       if (outputs.ConsoleUserPoolId) process.env.CONSOLE_USER_POOL_ID ??= outputs.ConsoleUserPoolId;
       process.env.DEPLOYMENT ??= 'aws';
     } else process.env.TABLE_NAME = table;
-    return null;
+    return { instance: null, close: NOTHING_TO_CLOSE };
   }
   const dataDir = dataDirFromEnv();
   process.env.AWS_REGION ??= 'us-east-1';
@@ -103,7 +111,7 @@ async function connect(table: string | undefined, stack: string | undefined): Pr
     process.env.AWS_ENDPOINT_URL_DYNAMODB = running.dynamoEndpoint;
     process.env.AWS_ENDPOINT_URL_S3 = running.s3Endpoint;
     process.env.S3_FORCE_PATH_STYLE = 'true';
-    return null;
+    return { instance: running, close: NOTHING_TO_CLOSE };
   }
   // Not running: open the data folder directly (LevelDB allows one process at a time), files too,
   // so commands that store objects (e.g. spam-run screenshots) work either way.
@@ -115,6 +123,7 @@ async function connect(table: string | undefined, stack: string | undefined): Pr
   await ensureTable(dynamo.endpoint, process.env.TABLE_NAME);
   await ensureBuckets(s3.endpoint, [process.env.FILES_BUCKET, process.env.SCREENSHOTS_BUCKET]);
   return {
+    instance: null,
     close: async () => {
       await s3.close();
       await dynamo.close();

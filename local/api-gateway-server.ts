@@ -27,8 +27,9 @@ export interface LocalApiOptions {
   maxBodyBytes: number;
   /**
    * The Lambda event a request becomes must fit in this, as in AWS (synchronous invocation payload,
-   * 6 MB): binary bodies (multipart) count base64 encoded, so a multipart file over about 4.4 MB
-   * is refused. Default AWS_LIMITS.lambdaPayloadBytes; raise it only on purpose.
+   * 6 MB): binary bodies (multipart) count base64 encoded, so a multipart body over about 4.7 MB
+   * is refused (measured: docs/uploads.md, Large files). Default AWS_LIMITS.lambdaPayloadBytes;
+   * raise it only on purpose.
    */
   maxPayloadBytes?: number;
   /**

@@ -19,6 +19,8 @@ export interface InstanceRecord {
   s3Endpoint?: string;
   /** The instance's non-secret settings (local/instance-settings.ts), for admin commands that run its jobs. */
   settings?: Record<string, string>;
+  /** Where admin commands hand the instance the deliveries they raise (local/instance-control.ts). */
+  control?: { url: string; token: string };
 }
 
 export class InstanceLockedError extends Error {

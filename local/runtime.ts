@@ -8,6 +8,7 @@ import { ensureBuckets, startEmbeddedS3, type EmbeddedS3 } from './embedded-s3';
 import { applyLocalEnvironment, localStoreSecret, LOCAL_RESOURCES, removeLegacyRuntimeFile } from './environment';
 import { acquireInstanceLock, type InstanceLock } from './instance-lock';
 import { sharedSettings } from './instance-settings';
+import { startInstanceControl } from './instance-control';
 import { apiFunctions } from './functions';
 import { WORKER_STARTERS, type LocalWorker } from './workers';
 import { ensureDemoAccount, type DemoAccount } from './seed';
@@ -118,7 +119,15 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
     if (consoleAccounts) consoleLayer.attach(api.url, consoleAccounts);
     const workers: LocalWorker[] = [];
     for (const start of WORKER_STARTERS) workers.push(await start(ports));
-    lock?.publish({ apiUrl: api.url, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3, settings: sharedSettings(process.env) });
+    const control = lock && ports.deliveryQueue ? await startInstanceControl(ports.deliveryQueue) : null;
+    if (control) workers.push(control);
+    lock?.publish({
+      apiUrl: api.url,
+      dynamoEndpoint: endpoints.dynamo,
+      s3Endpoint: endpoints.s3,
+      settings: sharedSettings(process.env),
+      ...(control ? { control: { url: control.url, token: control.token } } : {}),
+    });
 
     const running = { api, dynamo, s3, root };
     return {

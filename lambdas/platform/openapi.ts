@@ -46,9 +46,25 @@ export interface DocumentInfo {
   bearer: string;
 }
 
+/**
+ * Examples recorded from real requests of the test suite (UPDATE_OPENAPI_EXAMPLES=1 on
+ * test/integration/platform/openapi-responses.test.ts), by operation id and by event type; the
+ * same test holds each to the document, so they cannot drift from what the service answers.
+ */
+export interface OpenApiExamples {
+  operations: Record<string, { request?: unknown; status: string; response?: unknown }>;
+  events: Record<string, unknown>;
+}
+
 const API_DOCUMENT: DocumentInfo = { title: 'Phone Number Validation Service', bearer: 'svc_live_ + 32 URL-safe characters' };
 
-export function buildOpenApi(routes: readonly AnyRouteSpec[], serverUrl?: string, events: readonly WebhookEventSpec[] = [], info: DocumentInfo = API_DOCUMENT): Record<string, unknown> {
+export function buildOpenApi(
+  routes: readonly AnyRouteSpec[],
+  serverUrl?: string,
+  events: readonly WebhookEventSpec[] = [],
+  info: DocumentInfo = API_DOCUMENT,
+  examples: OpenApiExamples = { operations: {}, events: {} },
+): Record<string, unknown> {
   const components: Record<string, JsonSchema> = {};
   const toSchema = (schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema => {
     const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
@@ -89,10 +105,16 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], serverUrl?: string
           : {}),
       };
     }
+    const example = examples.operations[route.operationId];
+    const jsonOf = (content: unknown) => (content as Record<string, Record<string, unknown>> | undefined)?.['application/json'];
+    const answered = example && jsonOf((responses[example.status] as { content?: unknown } | undefined)?.content);
+    if (answered && example.response !== undefined) answered.example = example.response;
     const accepts = route.request?.contentTypes ?? (route.request?.body ? ['application/json'] : []);
     const requestBody = accepts.length
       ? { required: true, content: Object.fromEntries(accepts.map((type) => [type, mediaTypeObject(type, route, toSchema, components)])) }
       : undefined;
+    const asked = requestBody && jsonOf(requestBody.content);
+    if (asked && example?.request !== undefined) asked.example = example.request;
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
       operationId: route.operationId,
       summary: route.summary,
@@ -117,7 +139,10 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], serverUrl?: string
         tags: ['events'],
         security: [],
         parameters: Object.entries(event.headers).map(([name, spec]) => ({ name, in: 'header', required: Boolean(spec.required), description: spec.description, schema: toSchema(spec.schema, 'input') })),
-        requestBody: { required: true, content: { 'application/json': { schema: toSchema(event.schema, 'output') } } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: toSchema(event.schema, 'output'), ...(examples.events[event.type] === undefined ? {} : { example: examples.events[event.type] }) } },
+        },
         responses: {
           '2XX': { description: 'Delivered: any 2xx within 10 seconds acknowledges the event (the body is ignored)' },
           '4XX': { description: 'Any other answer, or none within 10 seconds, is a failed attempt: retried (up to 6 attempts) and counted towards the endpoint’s automatic disabling' },

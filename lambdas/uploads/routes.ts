@@ -71,7 +71,7 @@ export const DownloadLink = z
 const f = MultipartFields.shape;
 const MultipartUploadForm = z
   .strictObject({
-    file: z.string().check(z.meta({ format: 'binary', contentMediaType: 'text/csv', description: 'The CSV file, with a header row. A request passes API Gateway (10 MB) and a Lambda event (6 MB, this body base64 encoded), so a file over about 4.4 MB gets a 413: stage it with POST /api/v1/uploads/staging (up to 100 MB)' })),
+    file: z.string().check(z.meta({ format: 'binary', contentMediaType: 'text/csv', description: 'The CSV file, with a header row. A request passes API Gateway (10 MB) and a Lambda event (6 MB, this body base64 encoded), so a multipart body over about 4.7 MB gets a 413: stage it with POST /api/v1/uploads/staging (up to 100 MB)' })),
     phone_column: f.phone_column.check(z.describe('Name of the phone column (one of phone_column / phone_columns is required)')),
     phone_columns: f.phone_columns.check(z.describe('Comma-separated names of up to 10 phone columns; when phone_column is given too it must be among them')),
     skip_mobile_lookup: f.skip_mobile_lookup.check(z.describe('Skip the paid line-type lookup (true or false, also 1 or 0); default false')),

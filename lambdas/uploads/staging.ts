@@ -9,7 +9,7 @@ import { MAX_CSV_BYTES } from './request';
 import { getUpload } from './upload-repository';
 
 // Large files in AWS: API Gateway carries at most 10 MB and a Lambda takes a 6 MB event (binary
-// bodies base64 encoded, so a multipart file over about 4.4 MB), so a CSV or a JSON document up to
+// bodies base64 encoded, so a multipart body over about 4.7 MB), so a CSV or a JSON document up to
 // 100 MB goes to S3 first through a presigned POST whose policy bounds its size (a presigned PUT
 // could not), then the create call names the staged object and the same rules apply to it.
 

@@ -32,6 +32,10 @@ export interface ResponseValidator {
   checkEvent(body: string): string[];
   /** `METHOD path status` of every response checked, and every event type checked, for a coverage report. */
   seen: Set<string>;
+  /** The id of the operation a request reaches, or null when the document has none. */
+  operationIdOf(method: string, path: string): string | null;
+  /** The violations of a recorded example: its request body and its response body against the operation's schemas. */
+  checkExample(operationId: string, example: { request?: unknown; status: string; response?: unknown }): string[];
 }
 
 export function responseValidator(doc: Json): ResponseValidator {
@@ -53,8 +57,37 @@ export function responseValidator(doc: Json): ResponseValidator {
   }));
   const seen = new Set<string>();
 
+  const find = (method: string, path: string) => {
+    const pathname = new URL(path, 'http://x').pathname;
+    const template = templates.find((t) => t.pattern.test(pathname))?.template;
+    const operation = template ? ((doc.paths as Record<string, Record<string, Json>>)[template] ?? {})[method.toLowerCase()] : undefined;
+    return { pathname, template, operation };
+  };
+  const operations = Object.values(doc.paths as Record<string, Record<string, Json>>).flatMap((byMethod) => Object.values(byMethod));
+  const jsonSchemaOf = (holder: unknown): Json | undefined => ((holder as { content?: Record<string, { schema?: Json }> } | undefined)?.content ?? {})['application/json']?.schema;
+
   return {
     seen,
+    operationIdOf(method, path) {
+      const { operation } = find(method, path);
+      return operation ? String(operation.operationId) : null;
+    },
+    checkExample(operationId, example) {
+      const operation = operations.find((o) => o.operationId === operationId);
+      if (!operation) return [`example for ${operationId}: no such operation`];
+      const problems: string[] = [];
+      const check = (what: string, schema: Json | undefined, value: unknown) => {
+        if (value === undefined) return;
+        if (!schema) return void problems.push(`example for ${operationId}: a ${what} body where the document has no JSON schema`);
+        const validate = validatorOf(schema);
+        if (!validate(value)) problems.push(`example for ${operationId} (${what}): ${ajv.errorsText(validate.errors, { separator: '; ' })}`);
+      };
+      check('request', jsonSchemaOf(operation.requestBody), example.request);
+      const response = (operation.responses as Record<string, unknown>)[example.status];
+      if (!response) problems.push(`example for ${operationId}: status ${example.status} not documented`);
+      else check(`${example.status} response`, jsonSchemaOf(response), example.response);
+      return problems;
+    },
     checkEvent(body) {
       let event: { type?: unknown };
       try {
@@ -70,11 +103,9 @@ export function responseValidator(doc: Json): ResponseValidator {
       return validate(event) ? [] : [`event ${type} does not match: ${ajv.errorsText(validate.errors, { separator: '; ' })} — ${body.slice(0, 300)}`];
     },
     check(method, path, response) {
-      const pathname = new URL(path, 'http://x').pathname;
-      const template = templates.find((t) => t.pattern.test(pathname))?.template;
+      const { pathname, template, operation } = find(method, path);
       const where = `${method} ${template ?? pathname} → ${response.status}`;
       if (!template) return [`${where}: no such path in the document`];
-      const operation = ((doc.paths as Record<string, Record<string, Json>>)[template] ?? {})[method.toLowerCase()];
       if (!operation) return [`${where}: no such operation in the document`];
       seen.add(`${method} ${template} ${response.status}`);
       const spec = (operation.responses as Record<string, ResponseObject>)[String(response.status)];

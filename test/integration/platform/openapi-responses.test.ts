@@ -1,4 +1,6 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpenApiExamples } from '../../../lambdas/platform/openapi';
 import { reloadConfig } from '../../../lambdas/platform/config';
 import * as admin from '../../../lambdas/admin/admin';
 import { runContactPool } from '../../../lambdas/contacts/pool-job';
@@ -36,6 +38,30 @@ interface Call {
   json: <T = Record<string, unknown>>() => T;
 }
 
+// The document's examples are the first JSON success of each operation and the first delivery of
+// each event type met here (written with UPDATE_OPENAPI_EXAMPLES=1; always held to the document).
+const EXAMPLES_FILE = new URL('../../../lambdas/api/openapi-examples.json', import.meta.url);
+const recorded: OpenApiExamples = { operations: {}, events: {} };
+
+/** Secrets and this machine's addresses out of an example, each kept in its shape. */
+function redact(value: unknown, name = ''): unknown {
+  if (typeof value === 'string') {
+    if (/^svc_live_[A-Za-z0-9_-]{32}$/.test(value)) return `svc_live_${'EXAMPLEKEY0'.repeat(3).slice(0, 32)}`;
+    if (name === 'secret' && /^[0-9a-f]+$/.test(value)) return '5'.repeat(value.length);
+    return value.replace(/^http:\/\/127\.0\.0\.1:\d+/, 'https://hooks.example.com');
+  }
+  if (Array.isArray(value)) return value.map((v) => redact(v));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));
+  return value;
+}
+
+function recordExample(method: string, path: string, requestBody: unknown, status: number, contentType: string, text: string) {
+  const id = validator.operationIdOf(method, path);
+  // The document itself is its own example of nothing.
+  if (!id || id === 'getOpenApi' || recorded.operations[id] || status < 200 || status > 299 || !contentType.startsWith('application/json')) return;
+  recorded.operations[id] = { ...(requestBody === undefined ? {} : { request: redact(requestBody) }), status: String(status), response: redact(JSON.parse(text)) };
+}
+
 /** One request, checked against the document; violations are collected and asserted per test. */
 async function call(method: string, path: string, init: { key?: string | null; body?: unknown; headers?: Record<string, string>; raw?: RequestInit['body'] } = {}): Promise<Call> {
   const headers: Record<string, string> = { ...init.headers };
@@ -49,7 +75,17 @@ async function call(method: string, path: string, init: { key?: string | null; b
   const bytes = Buffer.from(await res.arrayBuffer());
   violations.push(...validator.check(method, path, { status: res.status, headers: res.headers, body: bytes }));
   const text = bytes.toString('utf8');
+  const sentJson = init.body === undefined ? undefined : typeof init.body === 'string' ? parseOrUndefined(init.body) : init.body;
+  recordExample(method, path, sentJson, res.status, res.headers.get('content-type') ?? '', text);
   return { status: res.status, headers: res.headers, text, json: <T,>() => JSON.parse(text) as T };
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function expectDocumented() {
@@ -221,6 +257,10 @@ describe('every response matches the OpenAPI document', () => {
       while (!expected.every((t) => types().has(t)) || events.requests.length < 6) await events.waitFor(events.requests.length + 1);
       const problems = events.requests.flatMap((r) => validator.checkEvent(r.body));
       expect(problems).toEqual([]);
+      for (const r of events.requests) {
+        const event = JSON.parse(r.body) as { type: string };
+        recorded.events[event.type] ??= redact(event);
+      }
       expect([...types()].sort()).toEqual([...expected].sort());
     } finally {
       await events.close();
@@ -232,5 +272,22 @@ describe('every response matches the OpenAPI document', () => {
     const all = Object.entries(doc.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
     const covered = new Set([...validator.seen].map((s) => s.split(' ').slice(0, 2).join(' ')));
     expect(all.filter((operation) => !covered.has(operation))).toEqual([]);
+  });
+
+  it("the document's examples are real answers it describes: one per operation with a JSON success, one per event delivered here", async () => {
+    if (process.env.UPDATE_OPENAPI_EXAMPLES) writeFileSync(EXAMPLES_FILE, `${JSON.stringify(recorded, null, 2)}\n`);
+    const stored = JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as OpenApiExamples;
+    const problems = [
+      ...Object.entries(stored.operations).flatMap(([id, example]) => validator.checkExample(id, example)),
+      ...Object.values(stored.events).flatMap((event) => validator.checkEvent(JSON.stringify(event))),
+    ];
+    expect(problems).toEqual([]);
+    // Every operation this file met with a JSON success has its example, and so has every event type it met.
+    expect(Object.keys(recorded.operations).filter((id) => !stored.operations[id])).toEqual([]);
+    expect(Object.keys(recorded.events).filter((type) => !(type in stored.events))).toEqual([]);
+    // And the served document carries them.
+    const doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { example?: unknown }> }> }>> };
+    const served = Object.values(doc.paths).flatMap((byMethod) => Object.values(byMethod)).filter((o) => stored.operations[o.operationId]);
+    expect(served.filter((o) => o.responses[stored.operations[o.operationId]!.status]?.content?.['application/json']?.example === undefined).map((o) => o.operationId)).toEqual([]);
   });
 });
