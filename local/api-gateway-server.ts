@@ -2,13 +2,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { matchRoute } from '../lambdas/platform/http/match';
+import { matchRoute, type RouteMatch } from '../lambdas/platform/http/match';
 import { routeKey, type ApiFunctionName, type RouteSpec } from '../lambdas/platform/http/route-spec';
 import { isJsonMediaType, mediaType } from '../lambdas/platform/http/content-type';
 import { attachRawBody } from '../lambdas/platform/http/raw-body';
 import { withLogContext } from '../lambdas/platform/logger';
-import { ByteBudget } from './byte-budget';
 import { answerClientErrors } from './client-errors';
+import { checkRateRule, type BodyRateRule } from './body-rate';
+import { send, serverAnswer } from './http-answers';
+import { apiKeyAdmission, type Admission, type Admit } from './request-admission';
+import { declaredLength, hasBody, RequestBodies } from './request-bodies';
 
 export type ApiLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -24,8 +27,9 @@ export interface LocalApiOptions {
   maxBodyBytes: number;
   /**
    * The Lambda event a request becomes must fit in this, as in AWS (synchronous invocation payload,
-   * 6 MB): binary bodies (multipart) count base64 encoded, so a multipart file over about 4.4 MB
-   * is refused. Default AWS_LIMITS.lambdaPayloadBytes; raise it only on purpose.
+   * 6 MB): binary bodies (multipart) count base64 encoded, so a multipart body over about 4.7 MB
+   * is refused (measured: docs/uploads.md, Large files). Default AWS_LIMITS.lambdaPayloadBytes;
+   * raise it only on purpose.
    */
   maxPayloadBytes?: number;
   /**
@@ -39,21 +43,36 @@ export interface LocalApiOptions {
   /** An idle keep-alive connection is closed after this (default 5 s). */
   keepAliveTimeoutMs?: number;
   /**
-   * Request bodies held in memory at once, in bytes (default 2 × maxBodyBytes): beyond it requests
-   * wait unread until earlier ones have been answered.
+   * Request bodies one organization holds in memory at once, in bytes (default 2 × maxBodyBytes):
+   * beyond it that organization's requests wait unread, in arrival order, until its earlier ones
+   * have been answered. Other organizations' requests do not wait for it.
    */
   maxInFlightBodyBytes?: number;
+  /** The same for requests not authenticated by an API key (default 1 MiB, BODY_DEFAULTS). */
+  anonymousInFlightBodyBytes?: number;
+  /** Bodies of everyone at once (default 4 × maxInFlightBodyBytes): the server's memory bound. */
+  totalInFlightBodyBytes?: number;
+  /** A body arriving slower than this is cut with 408 (default 1 KiB/s over every 10 s, BODY_DEFAULTS). */
+  minBodyRate?: BodyRateRule;
   /**
-   * How much of a streamed body past the limit is read and thrown away before its 413 goes out
-   * (default 64 MB or 10 s, whichever comes first): a client still sending when the server closes
-   * sees a reset, not the answer.
+   * After an answer given before a body was read whole (413, a refused key, ...): how much more of
+   * it is read and thrown away so a client still sending reads the answer instead of a reset
+   * (default 128 MiB or 60 s, BODY_DEFAULTS); past it the connection is closed.
    */
   overLimitDiscard?: { bytes: number; ms: number };
+  /** How long a connection being closed still reads what its client sends (default 2 s). */
+  lingerMs?: number;
+  /**
+   * Who a request with a body is, checked before the body is read: the API's own API key check by
+   * default (request-admission.ts). Tests of the server alone give their own.
+   */
+  admit?: Admit;
   /**
    * Requests outside the API's routes (the console's pages, its sign-in and its API): answers and
-   * returns true, or returns false to let the API answer. Called before the body is read.
+   * returns true, or returns false to let the API answer. Called before the body is read; reads
+   * bodies through `bodies`, so they count against the same budgets and rules.
    */
-  prelude?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
+  prelude?: (req: IncomingMessage, res: ServerResponse, url: URL, bodies: RequestBodies) => Promise<boolean>;
 }
 
 /** The deployed API's request limits, which the local server applies by default. */
@@ -69,9 +88,22 @@ export const STAGING_HINT = 'send large files through POST /api/v1/uploads/stagi
 
 export const LOCAL_API_TIMEOUT_DEFAULTS = { requestTimeoutMs: 300_000, headersTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000 };
 
+/** The body rules' defaults (docs/operations.md, Request bodies on the local server, quotes them). */
+export const BODY_DEFAULTS = {
+  anonymousInFlightBodyBytes: 1024 * 1024,
+  /** Organizations at their full budget the total holds. */
+  organizationsAtFullBudget: 4,
+  minBodyRate: { bytesPerSecond: 1024, windowMs: 10_000 },
+  /** Covers the largest body a client legitimately sends anywhere (a 100 MB staged file and its form). */
+  drain: { bytes: 128 * 1024 * 1024, ms: 60_000 },
+  lingerMs: 2_000,
+};
+
 export interface LocalApi {
   url: string;
   server: Server;
+  /** How it reads bodies (its budgets: tests look at what is held). */
+  bodies: RequestBodies;
   close(): Promise<void>;
 }
 
@@ -81,7 +113,16 @@ export interface LocalApi {
  */
 export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi> {
   const requestTimeout = options.requestTimeoutMs ?? LOCAL_API_TIMEOUT_DEFAULTS.requestTimeoutMs;
-  const budget = new ByteBudget(options.maxInFlightBodyBytes ?? 2 * options.maxBodyBytes);
+  const bodies = requestBodies(options);
+  const admit = options.admit ?? apiKeyAdmission;
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    handle(options, bodies, admit, req, res).catch((error: unknown) => {
+      // A client that went away (or was cut off by the timeouts) mid-body: nobody to answer.
+      if (req.destroyed && !req.complete) return;
+      console.error('local api: unhandled', error);
+      if (!res.headersSent) send(res, { statusCode: 500, body: JSON.stringify({ detail: 'Internal server error' }) });
+    });
+  };
   const server = createServer(
     {
       requestTimeout,
@@ -91,15 +132,14 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       // that a short configured timeout is enforced close to its value.
       connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))),
     },
-    (req, res) => {
-      handle(options, budget, req, res).catch((error: unknown) => {
-        // A client that went away (or was cut off by the timeouts) mid-body: nobody to answer.
-        if (req.destroyed && !req.complete) return;
-        console.error('local api: unhandled', error);
-        if (!res.headersSent) send(res, { statusCode: 500, body: JSON.stringify({ detail: 'Internal server error' }) });
-      });
-    },
+    listener,
   );
+  // Node would answer `Expect: 100-continue` itself before any check; the body is asked for only
+  // once the request is admitted (RequestBodies.proceed), so a refused one is never sent.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    bodies.expectsContinue(req);
+    listener(req, res);
+  });
   answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -110,6 +150,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   return {
     url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`,
     server,
+    bodies,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -118,35 +159,50 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   };
 }
 
-async function handle(options: LocalApiOptions, budget: ByteBudget, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > options.maxBodyBytes) {
-    req.resume();
-    return send(res, tooLarge(`Request body of ${declared} bytes exceeds API Gateway's limit of ${options.maxBodyBytes} bytes`));
-  }
-  // A body of unknown length may grow to the limit.
-  const chunked = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined;
-  const release = await budget.acquire(chunked ? options.maxBodyBytes : declared);
-  try {
-    await respond(options, req, res, release);
-  } finally {
-    release();
-  }
+function requestBodies(options: LocalApiOptions): RequestBodies {
+  const perOrganization = options.maxInFlightBodyBytes ?? 2 * options.maxBodyBytes;
+  return new RequestBodies(
+    {
+      maxBodyBytes: options.maxBodyBytes,
+      budgets: {
+        perOrganization,
+        anonymous: options.anonymousInFlightBodyBytes ?? BODY_DEFAULTS.anonymousInFlightBodyBytes,
+        total: options.totalInFlightBodyBytes ?? BODY_DEFAULTS.organizationsAtFullBudget * perOrganization,
+      },
+      minRate: checkRateRule(options.minBodyRate ?? BODY_DEFAULTS.minBodyRate),
+      drain: options.overLimitDiscard ?? BODY_DEFAULTS.drain,
+      lingerMs: options.lingerMs ?? BODY_DEFAULTS.lingerMs,
+    },
+    (declared) => tooLarge(declared === null ? `Request body exceeds API Gateway's limit of ${options.maxBodyBytes} bytes` : `Request body of ${declared} bytes exceeds API Gateway's limit of ${options.maxBodyBytes} bytes`),
+  );
 }
 
-async function respond(options: LocalApiOptions, req: IncomingMessage, res: ServerResponse, release: () => void): Promise<void> {
+/**
+ * One request: a declared body over the limit is refused at once; the console's paths go to the
+ * prelude; a request with a body is admitted before its body is read (its API key checked: a
+ * refused key is answered 401 unread), the body read against its organization's budget, then the
+ * route's handler runs.
+ */
+async function handle(options: LocalApiOptions, bodies: RequestBodies, admit: Admit, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const declared = declaredLength(req);
+  if (declared !== null && declared > options.maxBodyBytes) {
+    return bodies.answerEarly(req, res, tooLarge(`Request body of ${declared} bytes exceeds API Gateway's limit of ${options.maxBodyBytes} bytes`));
+  }
   const url = new URL(req.url ?? '/', 'http://local');
   const method = (req.method ?? 'GET').toUpperCase();
-  if (options.prelude && (await options.prelude(req, res, url))) return;
-  const body = await readBody(req, options.maxBodyBytes);
-  if (!body) {
-    // A streamed (chunked) body that grew past the limit: nothing of it is kept, so it holds no
-    // share of the budget while the rest is discarded.
-    release();
-    return refuseOverLimit(req, res, tooLarge(`Request body exceeds API Gateway's limit of ${options.maxBodyBytes} bytes`), options.overLimitDiscard);
-  }
-
+  if (options.prelude && (await options.prelude(req, res, url, bodies))) return;
   const { match } = matchRoute(options.routes, method, url.pathname);
+  const run = (body: Buffer) => respond(options, req, res, method, url, match, body);
+  if (!hasBody(req)) return run(EMPTY);
+  const needsKey = match !== null && match.route.auth !== false && match.route.auth !== 'console';
+  const admission: Admission = needsKey ? await admit(req.headers.authorization) : { tenant: null };
+  if ('refusal' in admission) return bodies.answerEarly(req, res, admission.refusal);
+  await bodies.withBody(req, res, admission.tenant, run);
+}
+
+const EMPTY = Buffer.alloc(0);
+
+async function respond(options: LocalApiOptions, req: IncomingMessage, res: ServerResponse, method: string, url: URL, match: RouteMatch<RouteSpec> | null, body: Buffer): Promise<void> {
   const fn: ApiFunctionName = match ? match.route.fn : 'platform';
   const event = toEvent(req, method, url, body, match ? routeKey(match.route) : '$default', match?.params);
   const maxPayload = options.maxPayloadBytes ?? AWS_LIMITS.lambdaPayloadBytes;
@@ -159,86 +215,6 @@ async function respond(options: LocalApiOptions, req: IncomingMessage, res: Serv
   // Each invocation logs in its own context, as separate Lambda invocations would.
   const result = await withLogContext(() => options.functions[fn](event, context));
   send(res, result);
-}
-
-/**
- * The body in one buffer. With a Content-Length (the HTTP parser guarantees the body is exactly
- * that long) the bytes are copied once into a buffer of that size, instead of being held twice by
- * a chunk list and its concatenation. Null when the body exceeds `max`: what was kept is dropped,
- * and the rest is read and discarded (see discardRest) so the 413 reaches the client instead of a
- * reset connection.
- */
-export async function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
-  const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
-  if (declared !== null && Number.isSafeInteger(declared)) {
-    const body = Buffer.allocUnsafe(declared);
-    let offset = 0;
-    for await (const chunk of req) offset += (chunk as Buffer).copy(body, offset);
-    return offset === declared ? body : body.subarray(0, offset);
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= max) {
-        chunks.push(chunk);
-        return;
-      }
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', reject);
-      chunks.length = 0;
-      resolve(null);
-    };
-    const onEnd = () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', reject);
-  });
-}
-
-/**
- * Answers a body that grew past the limit (`readBody` gave null): the rest is discarded first, then
- * the answer goes out and the connection is not reused.
- */
-export async function refuseOverLimit(req: IncomingMessage, res: ServerResponse, result: APIGatewayProxyStructuredResultV2, limit = DISCARD_LIMIT): Promise<void> {
-  await discardRest(req, limit);
-  if (res.headersSent || res.destroyed) return;
-  send(res, { ...result, headers: { ...result.headers, connection: 'close' } });
-}
-
-/** How much of an over-limit body is read and thrown away so its 413 can be answered on a clean connection. */
-const DISCARD_LIMIT = { bytes: 64 * 1024 * 1024, ms: 10_000 };
-
-/**
- * Reads the rest of a refused body without keeping it, then resolves: a server that answers and
- * closes while the client is still sending resets the connection, and the client sees the reset,
- * not the 413. Bounded: past DISCARD_LIMIT's bytes or time the answer goes out anyway.
- */
-export function discardRest(req: IncomingMessage, limit = DISCARD_LIMIT): Promise<void> {
-  if (req.complete || req.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    let discarded = 0;
-    const done = () => {
-      clearTimeout(timer);
-      req.off('data', onData);
-      req.off('end', done);
-      req.off('close', done);
-      req.off('error', done);
-      resolve();
-    };
-    const onData = (chunk: Buffer) => {
-      discarded += chunk.length;
-      if (discarded > limit.bytes) done();
-    };
-    const timer = setTimeout(done, limit.ms);
-    req.on('data', onData);
-    req.once('end', done);
-    req.once('close', done);
-    req.once('error', done);
-    req.resume();
-  });
 }
 
 export function toEvent(
@@ -304,15 +280,4 @@ function eventPayloadBytes(event: APIGatewayProxyEventV2, body: Buffer): number 
   return envelope + Buffer.byteLength(JSON.stringify(body.toString('utf8')));
 }
 
-export function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
-  const headers: Record<string, string | number | boolean> = { ...(result.headers ?? {}) };
-  const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
-  res.writeHead(result.statusCode ?? 200, { ...headers, 'content-length': body.length });
-  res.end(body);
-}
-
-const tooLarge = (why: string): APIGatewayProxyStructuredResultV2 => ({
-  statusCode: 413,
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ detail: `${why}; ${STAGING_HINT}` }),
-});
+const tooLarge = (why: string): APIGatewayProxyStructuredResultV2 => serverAnswer(413, `${why}; ${STAGING_HINT}`);

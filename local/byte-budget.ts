@@ -31,6 +31,16 @@ export class ByteBudget {
     return this.used;
   }
 
+  /** Requests waiting for their share. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  /** Nothing held and nobody waiting: the budget can be forgotten. */
+  get idle(): boolean {
+    return this.used === 0 && this.waiting.length === 0;
+  }
+
   private grantWaiting(): void {
     while (this.waiting.length && this.used + this.waiting[0]!.bytes <= this.capacity) {
       const next = this.waiting.shift()!;

@@ -3,7 +3,11 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { consoleApi as consoleApiFor } from '../lambdas/functions/http/console-api';
 import type { Ports } from '../lambdas/composition/ports';
 import { withLogContext } from '../lambdas/platform/logger';
-import { readBody, refuseOverLimit, send, toEvent } from './api-gateway-server';
+import { toEvent } from './api-gateway-server';
+import { send } from './http-answers';
+import { hasBody, type RequestBodies } from './request-bodies';
+import type { Tenant } from './tenant-budgets';
+import { consolePrincipal } from '../lambdas/console/principal';
 import { CONSOLE_CLIENT_ID, CONSOLE_SCOPE, startConsoleOidc, type ConsoleOidc } from './console-oidc';
 import { serveConsoleFile } from './console-static';
 import type { ConsoleAccounts } from './console-seed';
@@ -16,7 +20,7 @@ import { matchRoute } from '../lambdas/platform/http/match';
 // embedded OpenID Connect provider under /oidc, and /console/api/* behind a JWT check that plays
 // the HTTP API's JWT authorizer (in AWS the authorizer runs before the same handler).
 
-export type Prelude = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
+export type Prelude = (req: IncomingMessage, res: ServerResponse, url: URL, bodies: RequestBodies) => Promise<boolean>;
 
 export interface ConsoleLayer {
   /** Give this to startLocalApi; it answers nothing until `attach` has run. */
@@ -38,29 +42,38 @@ export function createConsoleLayer(options: { maxBodyBytes: number; ports: Ports
   let storeOrigin: string | null = null;
   let corsReady: Promise<void> = Promise.resolve();
 
-  async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  // The token is checked before the body is read: a request refused is answered unread, and an
+  // accepted one's body counts against its organization's budget (request-bodies.ts).
+  async function api(req: IncomingMessage, res: ServerResponse, url: URL, bodies: RequestBodies): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
-    const body = await readBody(req, options.maxBodyBytes);
-    if (!body) return refuseOverLimit(req, res, { statusCode: 413, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: `Request body exceeds ${options.maxBodyBytes} bytes` }) });
     const authorization = req.headers.authorization ?? '';
     const token = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
-    if (!token) return send(res, unauthorized('Sign in to use the console'));
-    if (token.startsWith('svc_live_')) return send(res, unauthorized('API keys cannot be used on console routes; sign in to the console'));
+    if (!token) return bodies.answerEarly(req, res, unauthorized('Sign in to use the console'));
+    if (token.startsWith('svc_live_')) return bodies.answerEarly(req, res, unauthorized('API keys cannot be used on console routes; sign in to the console'));
     let claims: Record<string, unknown>;
     try {
       claims = await oidc!.verifyAccessToken(token);
     } catch {
-      return send(res, unauthorized('Your session is not valid or has expired; sign in again'));
+      return bodies.answerEarly(req, res, unauthorized('Your session is not valid or has expired; sign in again'));
     }
-    const event = toEvent(req, method, url, body, `${method} ${url.pathname}`, undefined);
-    (event.requestContext as APIGatewayProxyEventV2['requestContext'] & { authorizer: unknown }).authorizer = {
-      jwt: { claims, scopes: typeof claims.scope === 'string' ? claims.scope.split(' ') : [] },
-    };
-    send(res, await withLogContext(() => consoleApi(event)));
+    const tenant = hasBody(req) ? await organizationOf(claims) : null;
+    await bodies.withBody(
+      req,
+      res,
+      tenant,
+      async (body) => {
+        const event = toEvent(req, method, url, body, `${method} ${url.pathname}`, undefined);
+        (event.requestContext as APIGatewayProxyEventV2['requestContext'] & { authorizer: unknown }).authorizer = {
+          jwt: { claims, scopes: typeof claims.scope === 'string' ? claims.scope.split(' ') : [] },
+        };
+        send(res, await withLogContext(() => consoleApi(event)));
+      },
+      () => ({ statusCode: 413, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: `Request body exceeds ${options.maxBodyBytes} bytes` }) }),
+    );
   }
 
   return {
-    prelude: async (req, res, url) => {
+    prelude: async (req, res, url, bodies) => {
       if (!oidc) return false;
       const path = url.pathname;
       // Every path of the API's route table is the API's (/openapi.json, /health, /ready and any
@@ -68,9 +81,11 @@ export function createConsoleLayer(options: { maxBodyBytes: number; ports: Ports
       // answers every other path without an extension with its page (a single-page app), which
       // is how /health once answered 200 with the console's HTML.
       if (path.startsWith('/api/') || path === '/api' || matchRoute(ROUTES, req.method ?? 'GET', path).pathExists) return false;
+      // The sign-in pages read their own small forms (the provider's parsers bound them).
+      if (path === '/oidc' || path.startsWith('/oidc/')) bodies.proceed(req, res);
       if (await oidc.handle(req, res, url)) return true;
       if (path.startsWith('/console/api/')) {
-        await api(req, res, url);
+        await api(req, res, url, bodies);
         return true;
       }
       await corsReady;
@@ -86,6 +101,20 @@ export function createConsoleLayer(options: { maxBodyBytes: number; ports: Ports
       return oidc;
     },
   };
+}
+
+/**
+ * The organization a signed-in person's body counts against: the console's own rule for who the
+ * caller is (lambdas/console/principal.ts, which reads only the verified claims). Null when it
+ * names none: the handler refuses the request, and its body counts as not authenticated until then.
+ */
+async function organizationOf(claims: Record<string, unknown>): Promise<Tenant> {
+  const withClaims = { requestContext: { authorizer: { jwt: { claims } } } } as unknown as APIGatewayProxyEventV2;
+  try {
+    return (await consolePrincipal(withClaims)).organizationId;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { ROUTES } from '../lambdas/api/routes';
 import { runWithClock, systemClock, type Clock } from '../lambdas/platform/clock';
 import { localCursorSecret } from './cursor-secret';
-import { startLocalApi, type LocalApi } from './api-gateway-server';
+import { BODY_DEFAULTS, startLocalApi, type LocalApi, type LocalApiOptions } from './api-gateway-server';
 import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from './embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3, type EmbeddedS3 } from './embedded-s3';
 import { applyLocalEnvironment, localStoreSecret, LOCAL_RESOURCES, removeLegacyRuntimeFile } from './environment';
@@ -17,6 +17,7 @@ import { createConsoleLayer } from './console-server';
 import { ensureConsoleAccounts, type ConsoleAccounts } from './console-seed';
 import { createLocalRoot, type LocalRoot, type PortOverrides } from './composition';
 import type { Ports } from '../lambdas/composition/ports';
+import type { TenantBudgets } from './tenant-budgets';
 
 export interface RuntimeOptions {
   port: number;
@@ -31,6 +32,8 @@ export interface RuntimeOptions {
   ports?: PortOverrides;
   /** The time of everything this runtime serves and runs (tests: a clock they move); the system's by default. */
   clock?: Clock;
+  /** The local server's body rules, over the environment's (tests: a shorter window of the minimum rate). */
+  bodies?: Pick<LocalApiOptions, 'maxInFlightBodyBytes' | 'anonymousInFlightBodyBytes' | 'totalInFlightBodyBytes' | 'minBodyRate' | 'overLimitDiscard' | 'lingerMs'>;
 }
 
 export interface Runtime {
@@ -43,6 +46,8 @@ export interface Runtime {
   ports: Ports;
   /** The runtime's clock: requests, jobs and workflow steps it runs read the time from it. */
   clock: Clock;
+  /** The local server's in-flight body budgets, per organization (tests look at what is held). */
+  bodyBudgets: TenantBudgets;
   /** Runs `fn` with the runtime's clock, as its own work runs (tests that call use cases directly). */
   run<T>(fn: () => T): T;
   /** Waits until every upload workflow started so far has ended. */
@@ -106,7 +111,9 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
       maxPayloadBytes: options.maxPayloadBytes,
       requestTimeoutMs: numberFromEnv('LOCAL_REQUEST_TIMEOUT_MS'),
       headersTimeoutMs: numberFromEnv('LOCAL_HEADERS_TIMEOUT_MS'),
-      maxInFlightBodyBytes: numberFromEnv('LOCAL_MAX_INFLIGHT_BODY_BYTES'),
+      maxInFlightBodyBytes: numberFromEnv('LOCAL_MAX_INFLIGHT_BODY_BYTES', 'bytes'),
+      minBodyRate: minBodyRateFromEnv(),
+      ...options.bodies,
     });
     const consoleAccounts = demo ? await ensureConsoleAccounts(demo, options.dataDir) : null;
     if (consoleAccounts) consoleLayer.attach(api.url, consoleAccounts);
@@ -130,6 +137,7 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
       console: consoleAccounts,
       ports,
       clock,
+      bodyBudgets: api.bodies.budgets,
       run: (fn) => runWithClock(clock, fn),
       settleWorkflows: () => running.root.settleWorkflows(),
       stop: async () => {
@@ -185,12 +193,18 @@ function filesPublicUrl(s3: EmbeddedS3): string {
   return url.origin;
 }
 
-function numberFromEnv(name: string): number | undefined {
+function numberFromEnv(name: string, unit = 'milliseconds'): number | undefined {
   const value = process.env[name];
   if (value === undefined || value === '') return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of milliseconds; got '${value}'`);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of ${unit}; got '${value}'`);
   return n;
+}
+
+/** LOCAL_BODY_MIN_BYTES_PER_SECOND over the default window (BODY_DEFAULTS.minBodyRate). */
+function minBodyRateFromEnv(): LocalApiOptions['minBodyRate'] {
+  const bytesPerSecond = numberFromEnv('LOCAL_BODY_MIN_BYTES_PER_SECOND', 'bytes per second');
+  return bytesPerSecond === undefined ? undefined : { ...BODY_DEFAULTS.minBodyRate, bytesPerSecond };
 }
 
 async function tempDir(): Promise<string> {
