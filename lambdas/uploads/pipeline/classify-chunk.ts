@@ -1,6 +1,6 @@
 import { filesBucket, getObject, putObject } from '../../platform/blob';
 import { config } from '../../platform/config';
-import { classifyBatch, createProviderFromEnv, type SignalProvider } from '../../classification';
+import { classifyBatch, createProviderFromEnv, screenBatch, type ClassifyResult, type SignalProvider } from '../../classification';
 import { countLookup, noLookups, publishLookupMetrics, type LookupCounts } from '../../classification/lookup-usage';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload } from '../upload-repository';
@@ -94,7 +94,12 @@ async function writeResult(upload: UploadRecord, chunk: number, items: ChunkItem
  * `concurrency` paid answers are ever unrecorded, and only a kill in that moment can repeat them.
  */
 async function lookUpPaid(provider: SignalProvider, upload: UploadRecord, items: ChunkItem[], checkpoint: ChunkCheckpoint, deadline: number, concurrency: number, counts: LookupCounts): Promise<void> {
-  const pending = items.map((_, i) => i).filter((i) => !checkpoint.answers.has(i));
+  // First what the range screen and the lookup cache answer, read in batches (BatchGetItem, 100
+  // keys a call) and recorded at once: only the numbers left are looked up, one at a time.
+  const unanswered = items.map((_, i) => i).filter((i) => !checkpoint.answers.has(i));
+  const screened = await screen(provider, upload, items, unanswered, counts);
+  if (screened.length) await checkpoint.record(screened);
+  const pending = unanswered.filter((i) => !checkpoint.answers.has(i));
   let next = 0;
   let failed = false;
   const worker = async () => {
@@ -117,13 +122,24 @@ async function lookUpPaid(provider: SignalProvider, upload: UploadRecord, items:
   }
 }
 
+async function screen(provider: SignalProvider, upload: UploadRecord, items: ChunkItem[], indexes: number[], counts: LookupCounts): Promise<Entry[]> {
+  const results = await screenBatch(provider, indexes.map((i) => ({ e164: items[i]!.e164, name: items[i]!.name })), classifyOptions(upload));
+  return results.flatMap((r, j) => {
+    if (!r) return [];
+    countLookup(counts, r);
+    return [entryOf(indexes[j]!, items[indexes[j]!]!, r)];
+  });
+}
+
+const classifyOptions = (upload: UploadRecord) => ({ tier: upload.validation_tier, skipMobileLookup: upload.skip_mobile_lookup, organizationId: upload.organization_id });
+
+function entryOf(index: number, item: ChunkItem, r: ClassifyResult): Entry {
+  return [index, { key: item.key, answerIntent: r.answerIntent, identity: r.identity, simulated: r.simulated, ...(r.lookupError ? { lookupError: r.lookupError } : {}), ...(r.origin === 'paid' || r.origin === 'cache' ? { origin: r.origin } : {}) }];
+}
+
 async function lookUp(provider: SignalProvider, upload: UploadRecord, items: ChunkItem[], indexes: number[], counts: LookupCounts): Promise<Entry[]> {
   const batch = indexes.map((i) => items[i]!);
-  const results = await classifyBatch(provider, batch.map((i) => ({ e164: i.e164, name: i.name })), {
-    tier: upload.validation_tier,
-    skipMobileLookup: upload.skip_mobile_lookup,
-    organizationId: upload.organization_id,
-  });
+  const results = await classifyBatch(provider, batch.map((i) => ({ e164: i.e164, name: i.name })), classifyOptions(upload));
   for (const r of results) countLookup(counts, r);
-  return results.map((r, j) => [indexes[j]!, { key: batch[j]!.key, answerIntent: r.answerIntent, identity: r.identity, simulated: r.simulated, ...(r.lookupError ? { lookupError: r.lookupError } : {}), ...(r.origin === 'paid' || r.origin === 'cache' ? { origin: r.origin } : {}) }]);
+  return results.map((r, j) => entryOf(indexes[j]!, batch[j]!, r));
 }
