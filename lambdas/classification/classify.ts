@@ -85,6 +85,15 @@ export async function createProviderFromEnv(settings: Config = config()): Promis
   return chainFromSpec(settings.CLASSIFICATION_CHAIN, paid ? withLookupCache(provider, settings) : provider);
 }
 
+/** The account rate (calls a second) of the paid provider CLASSIFICATION_PROVIDER names; null for a free one. */
+export function paidRatePerSecond(settings: Config = config()): number | null {
+  const name = settings.CLASSIFICATION_PROVIDER;
+  if (name === 'twilio') return Number(settings.TWILIO_REQUESTS_PER_SECOND ?? 50);
+  if (name === 'telnyx') return settings.TELNYX_REQUESTS_PER_SECOND;
+  if (name === 'trestle') return settings.TRESTLE_REQUESTS_PER_SECOND;
+  return null;
+}
+
 /**
  * A paid provider behind the lookup cache (in the table; none without one), or with the cache off
  * (LOOKUP_CACHE=off) behind the range screen alone: free ranges never reach it either way.
