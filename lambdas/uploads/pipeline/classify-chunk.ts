@@ -5,6 +5,7 @@ import { countLookup, noLookups, publishLookupMetrics, type LookupCounts } from 
 import { keys, type UploadRecord } from '../upload';
 import { getUpload } from '../upload-repository';
 import { classifyBudgetMs, takesAnother } from './classify-budget';
+import { screenFeed } from './screen-feed';
 import { openCheckpoint, type ChunkAnswer, type ChunkCheckpoint, type Entry } from './chunk-checkpoint';
 import type { ChunkItem } from './prepare';
 
@@ -94,18 +95,24 @@ async function writeResult(upload: UploadRecord, chunk: number, items: ChunkItem
  * `concurrency` paid answers are ever unrecorded, and only a kill in that moment can repeat them.
  */
 async function lookUpPaid(provider: SignalProvider, upload: UploadRecord, items: ChunkItem[], checkpoint: ChunkCheckpoint, deadline: number, concurrency: number, counts: LookupCounts): Promise<void> {
-  // First what the range screen and the lookup cache answer, read in batches (BatchGetItem, 100
-  // keys a call) and recorded at once: only the numbers left are looked up, one at a time.
-  const unanswered = items.map((_, i) => i).filter((i) => !checkpoint.answers.has(i));
-  const screened = await screen(provider, upload, items, unanswered, counts);
-  if (screened.length) await checkpoint.record(screened);
-  const pending = unanswered.filter((i) => !checkpoint.answers.has(i));
-  let next = 0;
+  // What the range screen and the lookup cache answer is recorded as it is read, a batch at a time
+  // (screen-feed.ts); only the numbers left are looked up, one at a time.
+  const pending = items.map((_, i) => i).filter((i) => !checkpoint.answers.has(i));
+  const feed = screenFeed(
+    pending,
+    async (batch) => {
+      const answered = await screen(provider, upload, items, batch, counts);
+      if (answered.length) await checkpoint.record(answered);
+      return batch.filter((i) => !checkpoint.answers.has(i));
+    },
+    concurrency,
+  );
   let failed = false;
   const worker = async () => {
-    for (let taken = 0; next < pending.length && !failed && takesAnother(Date.now(), deadline, taken); taken++) {
-      const index = pending[next++]!;
+    for (let taken = 0; !failed && takesAnother(Date.now(), deadline, taken); taken++) {
       try {
+        const index = await feed.take();
+        if (index === undefined) return;
         await checkpoint.record(await lookUp(provider, upload, items, [index], counts));
       } catch (error) {
         failed = true;
