@@ -26,7 +26,8 @@ const UPLOADS = 4;
 const PER_UPLOAD_DEFAULT = Number(process.env.BENCH_PROVIDER_UPLOAD_NUMBERS ?? 20_000);
 // A small upload started while they run: is it served its share, or stuck behind them?
 const SMALL_UPLOAD = Number(process.env.BENCH_PROVIDER_SMALL_UPLOAD_NUMBERS ?? 1_000);
-const SMALL_AFTER_MS = 60_000;
+// Started 15% into the large uploads' ideal time (60 s at the issue's size).
+const smallAfterMs = (perUpload: number) => Math.round(0.15 * ((UPLOADS * perUpload) / RATE) * 1000);
 const FAULT_NUMBERS = 1_000;
 // The process-per-invocation run is smaller: every invocation starts a process on this machine.
 const PER_PROCESS_UPLOAD = Number(process.env.BENCH_PROVIDER_PROCESS_UPLOAD_NUMBERS ?? 400);
@@ -193,11 +194,11 @@ async function concurrentUploads(runtime: Runtime, fake: Fake, mode: 'one contai
   for (const id of ids) runner.start(id, { upload_id: id });
   const large = [...ids];
   const doneAt = new Map<string, number>();
-  // The small upload, SMALL_AFTER_MS in: created and started while the large ones run.
+  // The small upload, 15% into the ideal time: created and started while the large ones run.
   let smallId: string | null = null;
   let smallStart = 0;
   const smallStarted = small
-    ? sleep(SMALL_AFTER_MS).then(async () => {
+    ? sleep(smallAfterMs(PER_UPLOAD)).then(async () => {
         smallStart = Date.now();
         smallId = await createUpload(runtime, key, e164s(small, 718, offset));
         runner.start(smallId, { upload_id: smallId });
@@ -246,7 +247,7 @@ async function concurrentUploads(runtime: Runtime, fake: Fake, mode: 'one contai
   reloadConfig();
   const suffix = mode === 'one container' ? '' : '_process_per_invocation';
   return {
-    [`provider_concurrent_measured${suffix}`]: `${UPLOADS} uploads x ${PER_UPLOAD} numbers${small ? ` (+1 of ${small} started ${SMALL_AFTER_MS / 1000} s in)` : ''} at ${RATE}/s, ${mode}`,
+    [`provider_concurrent_measured${suffix}`]: `${UPLOADS} uploads x ${PER_UPLOAD} numbers${small ? ` (+1 of ${small} started ${smallAfterMs(PER_UPLOAD) / 1000} s in)` : ''} at ${RATE}/s, ${mode}`,
     ...(smallId
       ? {
           provider_small_upload_vs_fair_share_ideal: Number((smallMs / smallFairMs).toFixed(3)),

@@ -19,7 +19,7 @@ describe('deployed artifacts: paid lookups through the shipped ClassifyChunk', (
   let fake: FakeTwilio;
   let classify: DeployedLambda;
   let key = '';
-  const phones = Array.from({ length: 60 }, (_, i) => `+1312555${String(4000 + i)}`);
+  const phones = Array.from({ length: 120 }, (_, i) => `+1312555${String(4000 + i)}`);
 
   const upload = async (): Promise<{ id: string; credits_charged: number }> => {
     const form = new FormData();
@@ -71,7 +71,7 @@ describe('deployed artifacts: paid lookups through the shipped ClassifyChunk', (
     await stack.settleWorkflows();
     expect((await getUpload(created.id))?.status).toBe('completed');
     expect(phones.map((p) => fake.paid.get(p) ?? 0)).toEqual(phones.map(() => 1));
-    expect(await getUpload(created.id)).toMatchObject({ lookups_paid: 60, lookups_cached: 0 });
+    expect(await getUpload(created.id)).toMatchObject({ lookups_paid: 120, lookups_cached: 0 });
   });
 
   it('a second upload of the same numbers is answered from the lookup cache: nothing paid, charged and answered the same', async () => {
@@ -81,8 +81,8 @@ describe('deployed artifacts: paid lookups through the shipped ClassifyChunk', (
     const done = await getUpload(created.id);
     expect(done?.status).toBe('completed');
     expect(fake.paidTotal()).toBe(paidBefore);
-    expect(done).toMatchObject({ lookups_paid: 0, lookups_cached: 60 });
-    expect(created.credits_charged).toBe(60);
+    expect(done).toMatchObject({ lookups_paid: 0, lookups_cached: 120 });
+    expect(created.credits_charged).toBe(120);
   });
 
   it('made only AWS calls the functions\' IAM policies allow (the limiter\'s lease, the cache, the checkpoint)', () => {
