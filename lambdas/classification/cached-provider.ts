@@ -28,43 +28,66 @@ interface Pending {
 }
 
 export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, policy: LookupCachePolicy, clock: Clock): SignalProvider {
+  // What `screen` read and did not answer, for the `lookup` that follows (each entry used once, so
+  // nothing read here outlives the next lookup of its number): null when the cache had nothing.
+  const readNumbers = new Map<string, NumberEntry | null>();
+  const readIdentities = new Map<string, IdentityAnswer | null>();
+
+  /** The range screen and the cache: answers what they can, the rest pending with what the cache held. */
+  async function fromCache(items: LookupItem[], opts: LookupOptions, out: (Signals | undefined)[], now: number): Promise<Pending[]> {
+    const pending: Pending[] = [];
+    const scope = identityScope(opts.organizationId, policy);
+    items.forEach((item, index) => {
+      const free = rangeDecided(item.e164);
+      if (free) return void (out[index] = free);
+      const need = neededKinds(item, opts);
+      const structural = structuralLineType(item.e164);
+      if (!need.line && !need.status && !need.identity) return void (out[index] = compose(need, structural, {}, false, 'free'));
+      const ref = need.identity && scope && item.name ? { e164: item.e164, scope, nameHash: nameKey(item.name) } : null;
+      pending.push({ index, item, need, structural, ref });
+    });
+    if (!pending.length) return pending;
+
+    const numbers = [...new Set(pending.filter((p) => (p.need.line || p.need.status) && !readNumbers.has(p.item.e164)).map((p) => p.item.e164))];
+    const identities = pending.flatMap((p) => (p.ref && !readIdentities.has(identityRefKey(p.ref)) ? [p.ref] : []));
+    const cached = numbers.length || identities.length ? await store.read(inner.name, { numbers, identities }) : { numbers: new Map<string, NumberEntry>(), identities: new Map<string, IdentityAnswer>() };
+    const rest: Pending[] = [];
+    for (const p of pending) {
+      const entry = cached.numbers.get(p.item.e164) ?? readNumbers.get(p.item.e164) ?? undefined;
+      p.held = entry;
+      if (p.need.line && isFresh(entry?.line, 'line', policy, now)) p.line = entry!.line;
+      if (p.need.status && isFresh(entry?.status, 'status', policy, now)) p.status = entry!.status;
+      const identity = p.ref ? (cached.identities.get(identityRefKey(p.ref)) ?? readIdentities.get(identityRefKey(p.ref)) ?? undefined) : undefined;
+      if (p.need.identity && isFresh(identity, 'identity', policy, now)) p.identity = identity;
+      if (!missingOf(p).line && !missingOf(p).status && !missingOf(p).identity) out[p.index] = compose(p.need, p.structural, p, false, 'cache');
+      else rest.push(p);
+    }
+    return rest;
+  }
+
   return {
     name: inner.name,
     simulated: inner.simulated,
+    async screen(items, opts) {
+      const out = new Array<Signals | undefined>(items.length);
+      for (const p of await fromCache(items, opts, out, clock.nowMs())) {
+        if (p.need.line || p.need.status) readNumbers.set(p.item.e164, p.held ?? null);
+        if (p.ref) readIdentities.set(identityRefKey(p.ref), p.identity ?? null);
+      }
+      return out;
+    },
     async lookup(items, opts) {
       const now = clock.nowMs();
       const out = new Array<Signals>(items.length);
-      const pending: Pending[] = [];
-      const scope = identityScope(opts.organizationId, policy);
-      items.forEach((item, index) => {
-        const free = rangeDecided(item.e164);
-        if (free) return void (out[index] = free);
-        const need = neededKinds(item, opts);
-        const structural = structuralLineType(item.e164);
-        if (!need.line && !need.status && !need.identity) return void (out[index] = compose(need, structural, {}, false, 'free'));
-        const ref = need.identity && scope && item.name ? { e164: item.e164, scope, nameHash: nameKey(item.name) } : null;
-        pending.push({ index, item, need, structural, ref });
-      });
-      if (!pending.length) return out;
-
-      const cached = await store.read(inner.name, {
-        numbers: [...new Set(pending.filter((p) => p.need.line || p.need.status).map((p) => p.item.e164))],
-        identities: pending.flatMap((p) => (p.ref ? [p.ref] : [])),
-      });
+      const rest = await fromCache(items, opts, out, now);
+      for (const p of rest) {
+        readNumbers.delete(p.item.e164);
+        if (p.ref) readIdentities.delete(identityRefKey(p.ref));
+      }
       // Numbers with a needed kind missing, grouped by what is missing: one provider call per group.
       const groups = new Map<string, { missing: Needs; members: Pending[] }>();
-      for (const p of pending) {
-        const entry = cached.numbers.get(p.item.e164);
-        p.held = entry;
-        if (p.need.line && isFresh(entry?.line, 'line', policy, now)) p.line = entry!.line;
-        if (p.need.status && isFresh(entry?.status, 'status', policy, now)) p.status = entry!.status;
-        const identity = p.ref ? cached.identities.get(identityRefKey(p.ref)) : undefined;
-        if (p.need.identity && isFresh(identity, 'identity', policy, now)) p.identity = identity;
-        const missing: Needs = { line: p.need.line && !p.line, status: p.need.status && !p.status, identity: p.need.identity && !p.identity };
-        if (!missing.line && !missing.status && !missing.identity) {
-          out[p.index] = compose(p.need, p.structural, p, false, 'cache');
-          continue;
-        }
+      for (const p of rest) {
+        const missing = missingOf(p);
         const group = `${missing.line}|${missing.status}|${missing.identity}`;
         if (!groups.has(group)) groups.set(group, { missing, members: [] });
         groups.get(group)!.members.push(p);
@@ -80,6 +103,11 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
       return out;
     },
   };
+}
+
+/** The kinds a pending number still needs. */
+function missingOf(p: Pending): Needs {
+  return { line: p.need.line && !p.line, status: p.need.status && !p.status, identity: p.need.identity && !p.identity };
 }
 
 /** One provider call for the numbers missing the same kinds, asked for those kinds only. */

@@ -1,6 +1,5 @@
-import { numberTypeOf } from './normalize';
-import { NON_MOBILE_LINE_TYPES } from './rules';
-import { lineTypeFromStructure, noSignals, type LookupItem, type LookupOptions, type Signals } from './signals';
+import { rangeScreen } from './range-screen';
+import type { LookupItem, LookupOptions, Signals } from './signals';
 import type { SignalProvider } from './provider';
 
 /**
@@ -12,22 +11,8 @@ export interface SignalStage {
   answer(items: LookupItem[], opts: LookupOptions): Promise<(Signals | undefined)[]>;
 }
 
-/**
- * Numbers whose range alone decides them: toll-free, premium, shared-cost, personal, pager and
- * fixed-VoIP ranges (Non-Mobile whatever a provider would add: the rule table's first rule), and
- * numbers that are not valid US/CA numbers (nothing to look up). The rest go on. Free.
- */
-export const offlineRanges: SignalStage = {
-  name: 'offline-ranges',
-  async answer(items) {
-    return items.map((item) => {
-      const type = numberTypeOf(item.e164);
-      if (type === undefined) return noSignals();
-      const lineType = lineTypeFromStructure(type);
-      return NON_MOBILE_LINE_TYPES.includes(lineType) ? { ...noSignals(), lineType } : undefined;
-    });
-  },
-};
+/** The range screen (range-screen.ts) as the chain's `offline-ranges` step: the same one the lookup cache applies. */
+export const offlineRanges: SignalStage = rangeScreen;
 
 /**
  * The stages in order, then `last` for whatever none of them answered (one batch, in order): a
@@ -40,6 +25,20 @@ export function chainProvider(stages: readonly SignalStage[], last: SignalProvid
   return {
     name: last.name,
     simulated: last.simulated,
+    async screen(items, opts) {
+      const out = new Array<Signals | undefined>(items.length);
+      let open = items.map((_, i) => i);
+      for (const stage of stages) {
+        if (open.length === 0) break;
+        const answers = await stage.answer(open.map((i) => items[i]!), opts);
+        open = open.filter((i, k) => (answers[k] === undefined ? true : void (out[i] = answers[k])));
+      }
+      if (open.length > 0 && last.screen) {
+        const rest = await last.screen(open.map((i) => items[i]!), opts);
+        open.forEach((i, k) => (out[i] = rest[k]));
+      }
+      return out;
+    },
     async lookup(items, opts) {
       const out = new Array<Signals | undefined>(items.length);
       let open = items.map((_, i) => i);

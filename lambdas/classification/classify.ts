@@ -17,7 +17,7 @@ import { cachedProvider } from './cached-provider';
 import { cachePolicyFromConfig } from './lookup-cache-policy';
 import { dynamoLookupCache } from './lookup-cache-repository';
 import { noLookupCache } from './lookup-cache-store';
-import type { LookupOrigin } from './signals';
+import type { LookupOrigin, Signals } from './signals';
 
 export { TransientProviderError, type SignalProvider } from './provider';
 export { offlineProvider } from './offline-provider';
@@ -85,6 +85,15 @@ export async function createProviderFromEnv(settings: Config = config()): Promis
   return chainFromSpec(settings.CLASSIFICATION_CHAIN, paid ? withLookupCache(provider, settings) : provider);
 }
 
+/** The account rate (calls a second) of the paid provider CLASSIFICATION_PROVIDER names; null for a free one. */
+export function paidRatePerSecond(settings: Config = config()): number | null {
+  const name = settings.CLASSIFICATION_PROVIDER;
+  if (name === 'twilio') return Number(settings.TWILIO_REQUESTS_PER_SECOND ?? 50);
+  if (name === 'telnyx') return settings.TELNYX_REQUESTS_PER_SECOND;
+  if (name === 'trestle') return settings.TRESTLE_REQUESTS_PER_SECOND;
+  return null;
+}
+
 /**
  * A paid provider behind the lookup cache (in the table; none without one), or with the cache off
  * (LOOKUP_CACHE=off) behind the range screen alone: free ranges never reach it either way.
@@ -97,10 +106,21 @@ export function withLookupCache(paid: SignalProvider, settings: Config = config(
 /** Signals from the provider, then the rule table and the name match; same order as `items`. */
 export async function classifyBatch(provider: SignalProvider, items: ClassifyInput[], opts: ClassifyOptions): Promise<ClassifyResult[]> {
   const signals = await provider.lookup(items, opts);
-  return items.map((item, i) => {
-    const s = signals[i]!;
-    const answerIntent = answerIntentOf(s).intent;
-    const identity = identityOf(item.name, s);
-    return { e164: item.e164, answerIntent, identity, status: deriveStatus(answerIntent, identity), simulated: s.simulated, ...(s.lookupError ? { lookupError: s.lookupError } : {}), ...(s.origin ? { origin: s.origin } : {}) };
-  });
+  return items.map((item, i) => resultOf(item, signals[i]!));
+}
+
+/**
+ * What the provider answers without a paid lookup (range screen, lookup cache: SignalProvider.screen),
+ * classified; undefined for the numbers that need one. Nothing when the provider cannot screen.
+ */
+export async function screenBatch(provider: SignalProvider, items: ClassifyInput[], opts: ClassifyOptions): Promise<(ClassifyResult | undefined)[]> {
+  if (!provider.screen || items.length === 0) return items.map(() => undefined);
+  const signals = await provider.screen(items, opts);
+  return items.map((item, i) => (signals[i] ? resultOf(item, signals[i]) : undefined));
+}
+
+function resultOf(item: ClassifyInput, s: Signals): ClassifyResult {
+  const answerIntent = answerIntentOf(s).intent;
+  const identity = identityOf(item.name, s);
+  return { e164: item.e164, answerIntent, identity, status: deriveStatus(answerIntent, identity), simulated: s.simulated, ...(s.lookupError ? { lookupError: s.lookupError } : {}), ...(s.origin ? { origin: s.origin } : {}) };
 }

@@ -5,6 +5,12 @@ export interface SignalProvider {
   readonly name: string;
   readonly simulated: boolean;
   lookup(items: LookupItem[], opts: LookupOptions): Promise<Signals[]>;
+  /**
+   * What can be answered without a paid lookup (the range screen, the lookup cache), read in
+   * batches; undefined for the numbers that need one. Optional: a provider without it answers
+   * nothing here. A later `lookup` of the same numbers does not read the cache again.
+   */
+  screen?(items: LookupItem[], opts: LookupOptions): Promise<(Signals | undefined)[]>;
 }
 
 /** The provider failed after its retries; the caller's workflow may retry the whole step. */

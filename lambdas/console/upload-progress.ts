@@ -1,10 +1,10 @@
-import { config } from '../platform/config';
+import { uploadChunkPlan } from '../uploads/chunk-plan';
 import { filesBucket, objectExists } from '../platform/blob';
 import { keys, type UploadRecord } from '../uploads/upload';
 
 // How far processing is, for the console's results page. The upload record keeps no progress, so
-// it is derived from what exists: prepare writes the distinct numbers in chunks of
-// UPLOAD_CHUNK_SIZE (uploads/{org}/{id}/chunks/{n}.json) and each classified chunk leaves its
+// it is derived from what exists: prepare writes the distinct numbers in chunks of the upload's
+// chunk plan (uploads/chunk-plan.ts: UPLOAD_CHUNK_SIZE, or smaller with a paid provider) (uploads/{org}/{id}/chunks/{n}.json) and each classified chunk leaves its
 // result beside it ({n}.result.json). Numbers done are counted in whole chunks.
 
 export interface ProcessingProgress {
@@ -55,5 +55,5 @@ export async function processingProgress(upload: UploadRecord, nowMs: number): P
   const written = await count((n) => objectExists(bucket, keys.chunk(upload, n)), MAX_CHUNKS);
   // Results come in any order (chunks run in parallel): each written chunk is asked.
   const done = (await Promise.all(Array.from({ length: written }, (_, n) => objectExists(bucket, keys.chunkResult(upload, n))))).filter(Boolean).length;
-  return progressOf(written, done, config().UPLOAD_CHUNK_SIZE, upload.valid_number_count ?? 0, nowMs - Date.parse(upload.updated_at));
+  return progressOf(written, done, uploadChunkPlan(upload).chunkSize, upload.valid_number_count ?? 0, nowMs - Date.parse(upload.updated_at));
 }

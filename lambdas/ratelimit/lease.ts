@@ -26,13 +26,14 @@ export function slotsOf(lease: Lease, tokens: number, intervalMs: number): numbe
 }
 
 /**
- * Tokens per lease for a rate: a tenth of a second's worth, and never fewer than 25, so the table
- * is written at most once per 25 calls (≤ 0.04 writes per call). Capped at one second's worth: a
- * holder that stops (its chunk done, its budget spent) wastes at most its lease.
+ * Tokens per lease for a rate: a fifth of a second's worth, and never fewer than 25, so the table
+ * is written at most once per 25 calls (≤ 0.04 writes per call; 0.025 at 200/s, which leaves room
+ * for the retries of a contended bucket and for slots left unused). Capped at one second's worth:
+ * a holder that stops (its chunk done, its budget spent) wastes at most its lease.
  */
 export function leaseSize(perSecond: number): number {
   const rate = wholeRate(perSecond);
-  return Math.min(rate, Math.max(25, Math.ceil(rate / 10)));
+  return Math.min(rate, Math.max(25, Math.ceil(rate / 5)));
 }
 
 /** How late a call may still use its slot. */

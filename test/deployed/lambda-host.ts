@@ -158,6 +158,16 @@ export class DeployedLambda {
     });
   }
 
+  /**
+   * Kills the container with SIGKILL (a crash, or the Task's timeout) mid-invocation if one runs;
+   * the next invocation starts a fresh container (with `environment` as it is then), as Lambda does.
+   */
+  async kill(): Promise<void> {
+    await this.stop();
+    this.child = null;
+    this.ready = null;
+  }
+
   async stop(): Promise<void> {
     const child = this.child;
     if (child && child.exitCode === null) {

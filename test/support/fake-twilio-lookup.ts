@@ -44,6 +44,8 @@ export interface FakeTotals {
 export interface FakeStats extends FakeTotals {
   byNumber: [string, number][];
   arrivals: number[];
+  /** Each paid lookup: the number and when its answer was delivered (ms), in order. */
+  paidLog: [string, number][];
 }
 
 /** A fake in another process, through its control endpoints. */
@@ -65,6 +67,8 @@ export interface FakeTwilio {
   readonly requests: Map<string, number>;
   /** Paid lookups per number. */
   readonly paid: Map<string, number>;
+  /** Each paid lookup: the number and when its answer was delivered (ms), in order. */
+  readonly paidLog: [string, number][];
   /** When each request arrived (ms), in order. */
   readonly arrivals: number[];
   /** Requests answered 429 because the account's rate was exceeded. */
@@ -82,6 +86,7 @@ export interface FakeTwilio {
 export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<FakeTwilio> {
   const requests = new Map<string, number>();
   const paid = new Map<string, number>();
+  const paidLog: [string, number][] = [];
   const arrivals: number[] = [];
   let rateLimited = 0;
   let holding = false;
@@ -107,7 +112,10 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
       if (res.destroyed || req.socket.destroyed) return;
       const status = fake.options.fault?.(e164, attempt) ?? null;
       if (status !== null) return void res.writeHead(status, { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '0' } : {}) }).end(JSON.stringify({ code: 20000 + status, status }));
-      res.on('finish', () => paid.set(e164, (paid.get(e164) ?? 0) + 1));
+      res.on('finish', () => {
+        paid.set(e164, (paid.get(e164) ?? 0) + 1);
+        paidLog.push([e164, Date.now()]);
+      });
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ phone_number: e164, valid: true, line_type_intelligence: { type: 'mobile', carrier_name: 'Verizon Wireless', error_code: null } }));
     };
     const respond = () => {
@@ -133,7 +141,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
       else if (path === 'release') fake.release();
       else if (path === 'options') fake.options = faultOptions(JSON.parse(body || '{}') as FaultPlan);
       const totals: FakeTotals = { paid: fake.paidTotal(), requests: arrivals.length, rateLimited, held: waiting.size };
-      const answer = path === 'stats' ? { ...totals, byNumber: [...paid], arrivals } : totals;
+      const answer = path === 'stats' ? { ...totals, byNumber: [...paid], arrivals, paidLog } : totals;
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     });
   }
@@ -142,6 +150,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     paid,
+    paidLog,
     arrivals,
     get rateLimited() {
       return rateLimited;

@@ -1,10 +1,11 @@
 import { filesBucket, getObject, putObject } from '../../platform/blob';
 import { config } from '../../platform/config';
-import { classifyBatch, createProviderFromEnv, type SignalProvider } from '../../classification';
+import { classifyBatch, createProviderFromEnv, screenBatch, type ClassifyResult, type SignalProvider } from '../../classification';
 import { countLookup, noLookups, publishLookupMetrics, type LookupCounts } from '../../classification/lookup-usage';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload } from '../upload-repository';
 import { classifyBudgetMs, takesAnother } from './classify-budget';
+import { screenFeed } from './screen-feed';
 import { openCheckpoint, type ChunkAnswer, type ChunkCheckpoint, type Entry } from './chunk-checkpoint';
 import type { ChunkItem } from './prepare';
 
@@ -94,13 +95,24 @@ async function writeResult(upload: UploadRecord, chunk: number, items: ChunkItem
  * `concurrency` paid answers are ever unrecorded, and only a kill in that moment can repeat them.
  */
 async function lookUpPaid(provider: SignalProvider, upload: UploadRecord, items: ChunkItem[], checkpoint: ChunkCheckpoint, deadline: number, concurrency: number, counts: LookupCounts): Promise<void> {
+  // What the range screen and the lookup cache answer is recorded as it is read, a batch at a time
+  // (screen-feed.ts); only the numbers left are looked up, one at a time.
   const pending = items.map((_, i) => i).filter((i) => !checkpoint.answers.has(i));
-  let next = 0;
+  const feed = screenFeed(
+    pending,
+    async (batch) => {
+      const answered = await screen(provider, upload, items, batch, counts);
+      if (answered.length) await checkpoint.record(answered);
+      return batch.filter((i) => !checkpoint.answers.has(i));
+    },
+    concurrency,
+  );
   let failed = false;
   const worker = async () => {
-    for (let taken = 0; next < pending.length && !failed && takesAnother(Date.now(), deadline, taken); taken++) {
-      const index = pending[next++]!;
+    for (let taken = 0; !failed && takesAnother(Date.now(), deadline, taken); taken++) {
       try {
+        const index = await feed.take();
+        if (index === undefined) return;
         await checkpoint.record(await lookUp(provider, upload, items, [index], counts));
       } catch (error) {
         failed = true;
@@ -117,13 +129,24 @@ async function lookUpPaid(provider: SignalProvider, upload: UploadRecord, items:
   }
 }
 
+async function screen(provider: SignalProvider, upload: UploadRecord, items: ChunkItem[], indexes: number[], counts: LookupCounts): Promise<Entry[]> {
+  const results = await screenBatch(provider, indexes.map((i) => ({ e164: items[i]!.e164, name: items[i]!.name })), classifyOptions(upload));
+  return results.flatMap((r, j) => {
+    if (!r) return [];
+    countLookup(counts, r);
+    return [entryOf(indexes[j]!, items[indexes[j]!]!, r)];
+  });
+}
+
+const classifyOptions = (upload: UploadRecord) => ({ tier: upload.validation_tier, skipMobileLookup: upload.skip_mobile_lookup, organizationId: upload.organization_id });
+
+function entryOf(index: number, item: ChunkItem, r: ClassifyResult): Entry {
+  return [index, { key: item.key, answerIntent: r.answerIntent, identity: r.identity, simulated: r.simulated, ...(r.lookupError ? { lookupError: r.lookupError } : {}), ...(r.origin === 'paid' || r.origin === 'cache' ? { origin: r.origin } : {}) }];
+}
+
 async function lookUp(provider: SignalProvider, upload: UploadRecord, items: ChunkItem[], indexes: number[], counts: LookupCounts): Promise<Entry[]> {
   const batch = indexes.map((i) => items[i]!);
-  const results = await classifyBatch(provider, batch.map((i) => ({ e164: i.e164, name: i.name })), {
-    tier: upload.validation_tier,
-    skipMobileLookup: upload.skip_mobile_lookup,
-    organizationId: upload.organization_id,
-  });
+  const results = await classifyBatch(provider, batch.map((i) => ({ e164: i.e164, name: i.name })), classifyOptions(upload));
   for (const r of results) countLookup(counts, r);
-  return results.map((r, j) => [indexes[j]!, { key: batch[j]!.key, answerIntent: r.answerIntent, identity: r.identity, simulated: r.simulated, ...(r.lookupError ? { lookupError: r.lookupError } : {}), ...(r.origin === 'paid' || r.origin === 'cache' ? { origin: r.origin } : {}) }]);
+  return results.map((r, j) => entryOf(indexes[j]!, batch[j]!, r));
 }

@@ -8,6 +8,7 @@ import { getUpload, transitionUpload } from '../upload-repository';
 import { config } from '../../platform/config';
 import { loadStoredLayout } from '../layout-source';
 import { hasUtf8Bom, layoutOf, parseWork, readWorkRows, storedRowsOf, type StoredRows, type UploadWork } from '../work-file';
+import { uploadChunkPlan } from '../chunk-plan';
 import { cellItemsOf, numberItems, parseCellItems, serializeCellItems, type CellItems, type ChunkItem } from './cell-items';
 
 /**
@@ -57,9 +58,10 @@ export async function loadCellItems(upload: UploadRecord): Promise<CellItems> {
 /**
  * First step: `ready_for_processing → processing` (the workflow has started), then the distinct
  * numbers are written to S3 in chunks as they are met (one chunk is held at a time), then the
- * index of which item each cell is; only the chunk numbers travel in the state (256 KB limit).
+ * index of which item each cell is; only the chunk numbers (and how many to classify at once,
+ * chunk-plan.ts) travel in the state (256 KB limit).
  */
-export async function prepare(input: { upload_id: string }): Promise<{ chunks: number[] }> {
+export async function prepare(input: { upload_id: string }): Promise<{ chunks: number[]; concurrency: number }> {
   const upload = await getUpload(input.upload_id);
   if (!upload) throw new Error(`upload ${input.upload_id} not found`);
   if (upload.status === 'ready_for_processing') {
@@ -70,7 +72,7 @@ export async function prepare(input: { upload_id: string }): Promise<{ chunks: n
   }
   crashPoint('pipeline.after-start');
   const bucket = filesBucket();
-  const chunkSize = config().UPLOAD_CHUNK_SIZE;
+  const { chunkSize, concurrency } = uploadChunkPlan(upload);
   const chunks: number[] = [];
   const items = numberItems(await loadRows(upload), upload.phone_columns.length, upload.identity_enabled);
   let chunk: ChunkItem[] = [];
@@ -84,7 +86,7 @@ export async function prepare(input: { upload_id: string }): Promise<{ chunks: n
     }
     if (next.done) {
       await putObject(bucket, keys.cellItems(upload), serializeCellItems(next.value), 'application/octet-stream');
-      return { chunks };
+      return { chunks, concurrency };
     }
   }
 }

@@ -4,6 +4,7 @@ import { classifyBatch, createProviderFromEnv, simulatorProvider } from '../../.
 import { noSignals, type LookupItem, type Signals } from '../../../lambdas/classification/signals';
 import type { SignalProvider } from '../../../lambdas/classification/provider';
 import { parseConfig } from '../../../lambdas/platform/config';
+import { rangeDecided } from '../../../lambdas/classification/range-screen';
 
 const opts = { tier: 'standard', skipMobileLookup: false } as const;
 
@@ -26,6 +27,18 @@ describe('offline-ranges: numbers their range decides never reach the paid provi
     const items = ['+18005550100', '+18885550100', '+19005550100', '+12125550143', '+14155550101', '+11235550100', '+44207946000'].map((e164) => ({ e164 }));
     const answers = await offlineRanges.answer(items, opts);
     expect(answers.map((a) => a?.lineType)).toEqual(['tollFree', 'tollFree', 'premium', undefined, undefined, 'unknown', 'unknown']);
+  });
+
+  it('is the one range screen: the same answers as the lookup cache applies in front of a paid provider', async () => {
+    const items = ['+15005550100', '+18005550100', '+12125550143', '+11235550100'].map((e164) => ({ e164 }));
+    expect(await offlineRanges.answer(items, opts)).toEqual(items.map((i) => rangeDecided(i.e164) ?? undefined));
+  });
+
+  it('screen: the steps, then the provider\'s own screen; nothing paid', async () => {
+    const paid = { ...recording(), screen: async (items: LookupItem[]) => items.map((i) => (i.e164.endsWith('43') ? { ...noSignals(), carrier: 'cached' } : undefined)) };
+    const screened = await chainProvider([offlineRanges], paid).screen!(['+18005550100', '+12125550143', '+14155550101'].map((e164) => ({ e164 })), opts);
+    expect(screened.map((s) => s?.carrier ?? s?.lineType)).toEqual(['tollFree', 'cached', undefined]);
+    expect(paid.asked).toEqual([]);
   });
 });
 

@@ -74,7 +74,8 @@ describe('lookup cache policy', () => {
     expect(expiresAtSeconds([{ kind: 'status', at: T0 }], { ...policy, ttlMs: { ...policy.ttlMs, status: 0 } })).toBeNull();
   });
 
-  it('toll-free, premium-rate and invalid numbers are decided by their range; geographic ones are not', () => {
+  it('toll-free, premium-rate, personal (5XX) and invalid numbers are decided by their range; geographic ones are not', () => {
+    expect(rangeDecided('+15005550100')).toMatchObject({ lineType: 'personal', origin: 'free' });
     expect(rangeDecided('+18885551234')).toMatchObject({ lineType: 'tollFree', origin: 'free' });
     expect(rangeDecided('+19005551234')).toMatchObject({ lineType: 'premium', origin: 'free' });
     expect(rangeDecided('+19765551234')).toMatchObject({ lineType: 'unknown', origin: 'free' }); // no such area code
@@ -229,6 +230,29 @@ describe('cachedProvider', () => {
     expect(skipped[0]).toMatchObject({ lineType: 'unknown', origin: 'free' });
     expect(fake.calls).toHaveLength(0);
     expect(lookupCountsOf(results)).toEqual({ paid: 0, cached: 0, failed: 0 });
+  });
+
+  it('screen: answers the range and the cache in one read, leaves the rest; the lookup that follows does not read again', async () => {
+    const fake = countingProvider();
+    const cache = memoryLookupCache();
+    let reads = 0;
+    const counted = { ...cache, read: (provider: string, keys: Parameters<typeof cache.read>[1]) => (reads++, cache.read(provider, keys)) };
+    const clock = manualClock();
+    clock.set(() => T0);
+    await cachedProvider(fake.provider, cache, policy, clock).lookup([{ e164: numbers[0]! }], std);
+    const provider = cachedProvider(fake.provider, counted, policy, clock);
+    const items = [{ e164: numbers[0]! }, { e164: '+18005550100' }, { e164: numbers[1]! }, { e164: numbers[2]! }];
+    const screened = await provider.screen!(items, std);
+    expect(screened.map((s) => s?.origin)).toEqual(['cache', 'free', undefined, undefined]);
+    expect(reads).toBe(1);
+    expect(fake.asked()).toBe(1);
+    const looked = await provider.lookup([items[2]!], std);
+    expect(looked[0]).toMatchObject({ lineType: 'mobile', origin: 'paid' });
+    expect(reads).toBe(1);
+    // Each screened read is used once: a second lookup of the same number reads the cache (and finds it).
+    expect((await provider.lookup([items[2]!], std))[0]).toMatchObject({ origin: 'cache' });
+    expect(reads).toBe(2);
+    expect(fake.asked()).toBe(2);
   });
 
   it('the per-provider metric is one embedded-metric-format line', () => {
