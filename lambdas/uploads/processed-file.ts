@@ -90,10 +90,11 @@ export function writeProcessedBytes(
     const neutral = lines || neutralize ? record.formulaFields?.map(safeCsvCell).join(',') : undefined;
     const tail = ','.repeat(Math.max(0, width - record.width)) + ',' + cells.map(safeCsvCell).join(',');
     if (lines) {
+      if (out.length > 0xffffffff) throw new Error('the slice index counts bytes up to 4 GB');
       if (recordIndex < 0) lines.headerStart = out.length;
       else {
-        lines.row.push(recordIndex);
-        lines.start.push(out.length);
+        lines.row[written] = recordIndex;
+        lines.start[written] = out.length;
       }
       if (neutral !== undefined && recordIndex < 0) lines.neutralHeader = neutral + tail;
       else if (neutral !== undefined) lines.neutral[recordIndex] = neutral + tail;
@@ -103,9 +104,10 @@ export function writeProcessedBytes(
     else out.copy(original, spans.start[recordIndex]!, spans.end[recordIndex]!);
     out.write(tail);
     if (lines && recordIndex < 0) lines.headerEnd = out.length;
-    else if (lines) lines.end.push(out.length);
+    else if (lines) lines.end[written++] = out.length;
   };
-  if (lines) Object.assign(lines, { eol, finalEol: false, row: [], start: [], end: [], neutral: {}, neutralHeader: undefined });
+  let written = 0;
+  if (lines) Object.assign(lines, { eol, finalEol: false, row: new Uint32Array(n), start: new Uint32Array(n), end: new Uint32Array(n), neutral: {}, neutralHeader: undefined });
   line(-1, added);
   for (const i of order) {
     const r = results.at(i)!;

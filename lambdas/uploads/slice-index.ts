@@ -16,9 +16,9 @@ export interface ProcessedLines {
   headerStart: number;
   headerEnd: number;
   /** Per line: its row (file order), its first byte and the byte after it (its line break excluded). */
-  row: number[];
-  start: number[];
-  end: number[];
+  row: Uint32Array;
+  start: Uint32Array;
+  end: Uint32Array;
   /** What the writer puts between lines. */
   eol: string;
   /** Whether the file ends with `eol` (as the original did). */
@@ -29,7 +29,7 @@ export interface ProcessedLines {
 }
 
 /** A record for writeProcessedBytes to fill. */
-export const processedLines = (): ProcessedLines => ({ headerStart: 0, headerEnd: 0, row: [], start: [], end: [], eol: '\n', finalEol: false, neutral: {} });
+export const processedLines = (): ProcessedLines => ({ headerStart: 0, headerEnd: 0, row: new Uint32Array(0), start: new Uint32Array(0), end: new Uint32Array(0), eol: '\n', finalEol: false, neutral: {} });
 
 /** The lines neutralize_formulas changes, as it writes them (their own object: read only for such a slice). */
 export interface NeutralLines {
@@ -114,9 +114,9 @@ export function buildSliceIndex(lines: ProcessedLines, results: ResultRows, phon
     vocabulary,
     identityColumn,
     identities,
-    row: offsets(lines.row),
-    start: offsets(lines.start),
-    end: offsets(lines.end),
+    row: lines.row,
+    start: lines.start,
+    end: lines.end,
     mask,
     identity: codes,
   };
@@ -125,15 +125,6 @@ export function buildSliceIndex(lines: ProcessedLines, results: ResultRows, phon
 /** The neutralized lines the writer recorded, as their object stores them. */
 export function neutralLinesOf(lines: ProcessedLines): NeutralLines {
   return { ...(lines.neutralHeader === undefined ? {} : { header: lines.neutralHeader }), rows: lines.neutral };
-}
-
-function offsets(values: number[]): Uint32Array {
-  const out = new Uint32Array(values.length);
-  values.forEach((v, i) => {
-    if (v > 0xffffffff) throw new Error('slice index: an offset over 4 GB');
-    out[i] = v;
-  });
-  return out;
 }
 
 // The stored form: a 4-byte length, the metadata as JSON, padding to 4 bytes, then the arrays
