@@ -7,6 +7,7 @@ const { runBundlesBench } = await import('./bundles');
 const { runContactsBench } = await import('./contacts');
 const { runApiMemoryBench } = await import('./api-memory');
 const { runProvidersBench } = await import('./providers');
+const { runSlicesBench } = await import('./slices');
 
 // `npm run bench`: every benchmark, each reported as ratios against a baseline measured in the
 // same run. Progress goes to stderr; the last line of stdout is one JSON object with every figure.
@@ -18,6 +19,7 @@ const BENCHES: [string, () => Promise<Record<string, number | string>>][] = [
   ['bundles', runBundlesBench],
   ['contacts', runContactsBench],
   ['providers', runProvidersBench],
+  ['slices', runSlicesBench],
 ];
 // Run only when named (`npm run bench -- api-memory`): it builds, stages and parses a 100 MB file.
 const ON_REQUEST: [string, () => Promise<Record<string, number | string>>][] = [['api-memory', runApiMemoryBench]];

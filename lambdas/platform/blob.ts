@@ -39,6 +39,16 @@ export async function getObject(bucket: string, key: string): Promise<Buffer | n
   }
 }
 
+/** Bytes [start, end) of an object (a ranged GET); the object must exist and hold them. */
+export async function getObjectRange(bucket: string, key: string, start: number, end: number): Promise<Buffer> {
+  if (end <= start) return Buffer.alloc(0);
+  const out = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${end - 1}` }));
+  if (!out.Body) throw new Error(`${key}: no body for bytes ${start}-${end - 1}`);
+  const bytes = await readBody(out.Body as AsyncIterable<Uint8Array>, out.ContentLength);
+  if (bytes.length !== end - start) throw new Error(`${key}: ${bytes.length} bytes answered for ${end - start} asked`);
+  return bytes;
+}
+
 /**
  * The body in one buffer of its announced length, filled as the chunks arrive: collecting the
  * chunks and joining them held a large file (a 100 MB original) twice.

@@ -28,6 +28,11 @@ export class ByteSink {
     this.len += source.copy(this.buf, this.len, start, end);
   }
 
+  /** Bytes written so far. */
+  get length(): number {
+    return this.len;
+  }
+
   /** Starts again at the beginning, keeping the memory (the next file of the same upload is about as large). */
   reset(): this {
     this.len = 0;

@@ -1,12 +1,14 @@
 import { Conflict, InvalidInput } from '../platform/domain-errors';
 import { nowIso } from '../platform/clock';
 import { sha256Hex } from '../platform/ids';
-import { filesBucket, getObject, objectExists, putObject } from '../platform/blob';
+import { filesBucket, getObject, getObjectRange, objectExists, putObject } from '../platform/blob';
 import { signedDownloadLink } from './download-signer';
 import { writeProcessedBytes, type SliceOptions } from './processed-file';
 import type { StoredLayout } from './work-file';
 import { loadLayout } from './layout-source';
 import type { ByteSink } from './byte-sink';
+import { assembleSlice, byteRanges, sliceLines, storedAs } from './slice-assembly';
+import { buildSliceIndex, neutralLinesOf, parseSliceIndex, processedLines, serializeSliceIndex, type NeutralLines, type ProcessedLines } from './slice-index';
 import { parseResults, vocabularyFor, type ResultRows } from './results';
 import { keys, type UploadRecord } from './upload';
 import { recordExport } from './upload-repository';
@@ -83,26 +85,63 @@ export const filteredSliceKey = (upload: UploadRecord): Promise<string> => slice
 /** The slices downloads ask for most, written when processing finishes (finalize). */
 const commonSlices = (upload: Pick<UploadRecord, 'identity_enabled'>): SliceOptions[] => [filteredOptions(upload), { sort: 'best_status' }];
 
+/** The slice every other is read from (slice-index.ts): every row by best status, with the identity column if one can be added. */
+const BASE: SliceOptions = { sort: 'best_status', includeIdentity: true };
+
 const sliceName = (options: SliceOptions): string =>
   sha256Hex(JSON.stringify({ s: options.statuses ? [...options.statuses].sort() : null, i: options.includeIdentity ?? false, o: options.sort ?? null, ...(options.neutralizeFormulas ? { f: true } : {}) })).slice(0, 24);
 
-export async function writeCommonSlices(upload: UploadRecord, original: Buffer, skip: number, layout: StoredLayout, results: ResultRows, sink?: ByteSink): Promise<void> {
+/** The slice base and its index, then the common slices (`sink` holds each file in turn). */
+export async function writeSlices(upload: UploadRecord, original: Buffer, skip: number, layout: StoredLayout, results: ResultRows, sink?: ByteSink): Promise<void> {
   const bucket = filesBucket();
-  for (const options of commonSlices(upload)) {
-    await putObject(bucket, keys.slice(upload, sliceName(options)), writeProcessedBytes(original, skip, layout, upload.phone_columns, upload.identity_enabled, results, options, sink), 'text/csv');
-  }
+  const write = (options: SliceOptions, lines?: ProcessedLines): Buffer => writeProcessedBytes(original, skip, layout, upload.phone_columns, upload.identity_enabled, results, options, sink, lines);
+  const lines = processedLines();
+  await putObject(bucket, keys.slice(upload, sliceName(BASE)), write(BASE, lines), 'text/csv');
+  await putObject(bucket, keys.sliceNeutral(upload), JSON.stringify(neutralLinesOf(lines)), 'application/json');
+  await putObject(bucket, keys.sliceIndex(upload), serializeSliceIndex(buildSliceIndex(lines, results, upload.phone_columns.length, upload.identity_enabled)), 'application/octet-stream');
+  for (const options of commonSlices(upload)) await putObject(bucket, keys.slice(upload, sliceName(options)), write(options), 'text/csv');
 }
 
-/** Builds a slice once and keeps it (same options → same object; names of slices kept before neutralizeFormulas existed are unchanged). */
+/**
+ * A slice's object, built on its first request and kept (same options → same object; names of
+ * slices kept before neutralizeFormulas existed are unchanged): read from the slice base with a
+ * few ranged GETs (slice-assembly.ts), or the base or the processed file itself when the slice is
+ * either. An upload finalized before there was a slice index has it built from the original.
+ */
 async function sliceKey(upload: UploadRecord, options: SliceOptions): Promise<string> {
   const key = keys.slice(upload, sliceName(options));
   const bucket = filesBucket();
   if (await objectExists(bucket, key)) return key;
+  const stored = await getObject(bucket, keys.sliceIndex(upload));
+  if (!stored) {
+    await putObject(bucket, key, await sliceFromOriginal(upload, options), 'text/csv');
+    return key;
+  }
+  const index = parseSliceIndex(stored);
+  const lines = sliceLines(index, options);
+  const base = keys.slice(upload, sliceName(BASE));
+  const same = storedAs(index, lines, options);
+  if (same) return same === 'base' ? base : keys.processed(upload);
+  const [neutral, pieces] = await Promise.all([
+    options.neutralizeFormulas && index.neutralLines > 0 ? neutralLines(upload) : undefined,
+    Promise.all(byteRanges(index, lines).map(async ([from, to]) => ({ from, bytes: await getObjectRange(bucket, base, from, to) }))),
+  ]);
+  await putObject(bucket, key, assembleSlice(index, lines, pieces, options, neutral), 'text/csv');
+  return key;
+}
+
+async function neutralLines(upload: UploadRecord): Promise<NeutralLines> {
+  const stored = await getObject(filesBucket(), keys.sliceNeutral(upload));
+  if (!stored) throw new Error(`upload ${upload.id}: the slice base's neutralized lines are missing`);
+  return JSON.parse(stored.toString('utf8')) as NeutralLines;
+}
+
+async function sliceFromOriginal(upload: UploadRecord, options: SliceOptions): Promise<Buffer> {
+  const bucket = filesBucket();
   const [original, stored] = await Promise.all([getObject(bucket, keys.original(upload)), getObject(bucket, keys.results(upload))]);
   if (!original || !stored) throw new Error(`upload ${upload.id}: processed data missing`);
   const { layout, skip } = await loadLayout(upload, original);
-  await putObject(bucket, key, writeProcessedBytes(original, skip, layout, upload.phone_columns, upload.identity_enabled, parseResults(stored), options), 'text/csv');
-  return key;
+  return writeProcessedBytes(original, skip, layout, upload.phone_columns, upload.identity_enabled, parseResults(stored), options);
 }
 
 function requireCompleted(upload: UploadRecord): void {

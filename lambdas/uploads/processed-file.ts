@@ -3,6 +3,7 @@ import { rankOf, type ResultRows } from './results';
 import { layoutOf, rowCount, spanAt, storedLayoutOf, type CsvLayout, type StoredLayout } from './work-file';
 import { byteSpans } from './byte-offsets';
 import { ByteSink } from './byte-sink';
+import type { ProcessedLines } from './slice-index';
 
 export interface SliceOptions {
   /** Keep a row when any of its numbers has one of these statuses. */
@@ -36,6 +37,8 @@ export function writeProcessedCsv(original: string, layout: CsvLayout, phoneColu
  * create (work-file.ts): each record's bytes are copied, never decoded. `skip` is what precedes
  * the text the layout's offsets count in (3 for a BOM the decoder dropped). With `sink`, the bytes
  * are written into it (the answer is a view of its memory, valid until it is written again).
+ * With `lines`, where each line went is recorded into it (for the slice index, slice-index.ts),
+ * and the text neutralize_formulas would give the lines it changes.
  */
 export function writeProcessedBytes(
   original: Buffer,
@@ -46,8 +49,10 @@ export function writeProcessedBytes(
   results: ResultRows,
   options: SliceOptions = {},
   sink?: ByteSink,
+  lines?: ProcessedLines,
 ): Buffer {
   const { bom, header } = layout;
+  if (lines && (options.statuses || options.neutralizeFormulas)) throw new Error('the slice index is recorded from a file holding every row, as the original has them');
   const n = rowCount(layout);
   const spans = byteSpans(original, skip, layout);
   const single = phoneColumns.length === 1;
@@ -82,11 +87,27 @@ export function writeProcessedBytes(
   if (bom) out.write('\uFEFF');
   const line = (recordIndex: number, cells: string[]): void => {
     const record = recordIndex < 0 ? header : spanAt(layout, recordIndex);
-    if (neutralize && record.formulaFields) out.write(record.formulaFields.map(safeCsvCell).join(','));
+    const neutral = lines || neutralize ? record.formulaFields?.map(safeCsvCell).join(',') : undefined;
+    const tail = ','.repeat(Math.max(0, width - record.width)) + ',' + cells.map(safeCsvCell).join(',');
+    if (lines) {
+      if (out.length > 0xffffffff) throw new Error('the slice index counts bytes up to 4 GB');
+      if (recordIndex < 0) lines.headerStart = out.length;
+      else {
+        lines.row[written] = recordIndex;
+        lines.start[written] = out.length;
+      }
+      if (neutral !== undefined && recordIndex < 0) lines.neutralHeader = neutral + tail;
+      else if (neutral !== undefined) lines.neutral[recordIndex] = neutral + tail;
+    }
+    if (neutralize && neutral !== undefined) out.write(neutral);
     else if (recordIndex < 0) out.copy(original, spans.header[0], spans.header[1]);
     else out.copy(original, spans.start[recordIndex]!, spans.end[recordIndex]!);
-    out.write(','.repeat(Math.max(0, width - record.width)) + ',' + cells.map(safeCsvCell).join(','));
+    out.write(tail);
+    if (lines && recordIndex < 0) lines.headerEnd = out.length;
+    else if (lines) lines.end[written++] = out.length;
   };
+  let written = 0;
+  if (lines) Object.assign(lines, { eol, finalEol: false, row: new Uint32Array(n), start: new Uint32Array(n), end: new Uint32Array(n), neutral: {}, neutralHeader: undefined });
   line(-1, added);
   for (const i of order) {
     const r = results.at(i)!;
@@ -99,6 +120,7 @@ export function writeProcessedBytes(
   // Keep the original's ending: a file without a final newline stays without one.
   const lastEol = n ? spanAt(layout, n - 1).eol : header.eol;
   if (lastEol) out.write(eol);
+  if (lines) lines.finalEol = Boolean(lastEol);
   return out.bytes();
 }
 

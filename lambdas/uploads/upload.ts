@@ -109,5 +109,9 @@ export const keys = {
   /** Which distinct item each cell is, written by prepare (pipeline/cell-items.ts). */
   cellItems: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/cell-items.bin`,
   results: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/results.json`,
+  /** Where each processed line sits and what each row holds, written by finalize (slice-index.ts). */
+  sliceIndex: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/slice-index.bin`,
+  /** The lines of the slice base neutralize_formulas changes (slice-index.ts). */
+  sliceNeutral: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/slice-neutral.json`,
   slice: (u: Pick<UploadRecord, 'organization_id' | 'id'>, name: string) => `uploads/${u.organization_id}/${u.id}/slices/${name}.csv`,
 };

@@ -5,7 +5,7 @@ import { crashPoint } from '../../platform/crash-point';
 import { filesBucket, getObject, putObject } from '../../platform/blob';
 import type { AnswerIntent, IdentityBand } from '../../classification';
 import { writeProcessedBytes } from '../processed-file';
-import { writeCommonSlices } from '../downloads';
+import { writeSlices } from '../downloads';
 import { loadLayout } from '../layout-source';
 import { ByteSink } from '../byte-sink';
 import { cellResult, ResultTable, serializeResults, summarize, type ItemAnswer } from '../results';
@@ -44,8 +44,9 @@ export async function finalize(ports: DeliveryPorts, input: { upload_id: string;
     // One buffer for the processed file and the slices, written one after the other.
     const sink = new ByteSink(original.length + table.length * 24);
     await putObject(bucket, keys.processed(current), writeProcessedBytes(original, skip, layout, current.phone_columns, current.identity_enabled, results, {}, sink), 'text/csv');
-    // The slices most asked for are written now, so their first download only signs a link.
-    await writeCommonSlices(current, original, skip, layout, results, sink);
+    // The slices most asked for are written now, so their first download only signs a link; and
+    // the slice base and its index, from which any other slice is read on its first download.
+    await writeSlices(current, original, skip, layout, results, sink);
     crashPoint('pipeline.before-complete');
     const at = nowIso();
     // The lookups counted here are internal (admin `usage`, docs/cost.md): the Upload object is the spec's.
