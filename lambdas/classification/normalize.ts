@@ -81,6 +81,7 @@ const answerFor = (national: number): PrefixAnswer => ANSWERS[table.classOf(nati
 
 /** The national number libphonenumber-js reads in `raw` when the prefix table answers it, else its full answer. */
 function slowPath(raw: string): number | Analysis {
+  handedOn++;
   const parsed = parsePhoneNumberFromString(raw, 'US', metadata);
   if (!parsed) return INVALID;
   if (parsed.countryCallingCode === '1' && NATIONAL.test(parsed.nationalNumber)) return Number(parsed.nationalNumber);
@@ -88,6 +89,7 @@ function slowPath(raw: string): number | Analysis {
 }
 
 export function analyze(raw: string): Analysis {
+  scans++;
   let national: number | Analysis = scanNanp(raw);
   if (national === NOT_READ) national = slowPath(raw);
   if (typeof national !== 'number') return national;
@@ -98,6 +100,13 @@ export function analyze(raw: string): Analysis {
 // How many times this process has normalized a number: the bench holds "once per number per upload".
 let normalizations = 0;
 export const normalizationCount = (): number => normalizations;
+// How many times this process has read a number's text (normalizing it, or asking its type), and
+// how many of those reads it handed to libphonenumber-js: the bench's scans_per_number and
+// normalize_libphonenumber_share.
+let scans = 0;
+let handedOn = 0;
+export const scanCount = (): number => scans;
+export const libphonenumberCount = (): number => handedOn;
 
 /**
  * Any common US/CA format → E.164 with region and type, exactly as libphonenumber-js (max
@@ -107,6 +116,7 @@ export const normalizationCount = (): number => normalizations;
 export function normalizeUsCa(raw: string): NormalizedNumber | null {
   normalizations++;
   if (typeof raw !== 'string' || raw.length > 256) return null;
+  scans++;
   let national: number | Analysis = scanNanp(raw);
   if (national === NOT_READ) national = slowPath(raw);
   if (typeof national !== 'number') {
