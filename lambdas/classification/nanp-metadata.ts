@@ -224,31 +224,45 @@ function intersect(a: Map<number, Set<string>>, b: Map<number, Set<string>>): Ma
   return out;
 }
 
-const MAX_NATIONAL = 17;
-// Per national number length (0-17) and first three digits (a shorter number's digits followed by
-// zeros), whether a valid +1 number can have them. Filled on first use.
-let validShapes: Uint8Array | null = null;
+export const MAX_NATIONAL = 17;
+
+/** Per national number length, the first three digits a valid +1 number can have, as "from-to" ranges (a shorter number's digits padded with zeros). */
+export interface ValidShapesJson {
+  version: number;
+  lengths: Record<string, string>;
+}
 
 /**
- * Whether a national number of `length` digits whose first three are `prefix` (as a number: 310
- * for "310…", 300 for "3" alone) can be valid to libphonenumber-js. isValid() needs the region it
- * picks (a NANP region) to match the number with its general pattern and with one of its type
- * patterns (getNumberType), so when no NANP region's general pattern and type patterns both can,
- * it is not valid.
+ * Where a valid +1 number can be, by length and first three digits: isValid() needs the region
+ * libphonenumber-js picks (a NANP region) to match the number with its general pattern and with
+ * one of its type patterns (getNumberType), so whatever no NANP region's general pattern and type
+ * patterns both can match is not valid. Takes ~0.3 s: `npm run metadata:nanp` stores it
+ * (nanp-shapes.json, read by nanp-shapes.ts).
  */
-export function nationalMayBeValid(length: number, prefix: number): boolean {
-  if (!validShapes) {
-    const shapes = new Uint8Array((MAX_NATIONAL + 1) * 1000);
-    for (const region of NANP_REGIONS) {
-      const { general, types } = regionPatterns(region);
-      const typed = new Map<number, Set<string>>();
-      for (const type of types) for (const [l, set] of patternShapes(type)) typed.set(l, new Set([...(typed.get(l) ?? []), ...set]));
-      for (const [l, set] of intersect(patternShapes(general), typed)) {
-        if (l > MAX_NATIONAL) continue;
-        for (const x of set) shapes[l * 1000 + Number(x.padEnd(3, '0'))] = 1;
-      }
+export function buildValidShapes(): ValidShapesJson {
+  const valid = new Map<number, Set<number>>();
+  for (const region of NANP_REGIONS) {
+    const { general, types } = regionPatterns(region);
+    const typed = new Map<number, Set<string>>();
+    for (const type of types) for (const [l, set] of patternShapes(type)) typed.set(l, new Set([...(typed.get(l) ?? []), ...set]));
+    for (const [l, set] of intersect(patternShapes(general), typed)) {
+      if (l < 1 || l > MAX_NATIONAL || set.size === 0) continue;
+      const prefixes = valid.get(l) ?? new Set<number>();
+      for (const x of set) prefixes.add(Number(x.padEnd(3, '0')));
+      valid.set(l, prefixes);
     }
-    validShapes = shapes;
   }
-  return length > 0 && length <= MAX_NATIONAL && validShapes[length * 1000 + prefix] === 1;
+  const lengths: Record<string, string> = {};
+  for (const [l, set] of [...valid].sort((a, b) => a[0] - b[0])) {
+    const sorted = [...set].sort((a, b) => a - b);
+    const ranges: string[] = [];
+    for (let i = 0; i < sorted.length; ) {
+      let j = i;
+      while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+      ranges.push(i === j ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+      i = j + 1;
+    }
+    lengths[String(l)] = ranges.join(',');
+  }
+  return { version: (metadata as unknown as { version: number }).version, lengths };
 }

@@ -30,9 +30,10 @@
 //    without, s, s[1..] when s[0] is '1' (calling code without '+', or the national prefix) and
 //    s[2..] when s[1] is '1' too (both); and when s starts with the IDD 011 followed by a digit
 //    other than 0, what '+' and s[3..] gives. A number is valid only if the general pattern of a
-//    NANP region matches it: nationalMayBeValid (nanp-metadata.ts) says, from those patterns, which
-//    lengths and first three digits can, as some region's general pattern and one of its type
-//    patterns both must (10 digits starting 2-9, or 7 starting 310, with today's metadata).
+//    NANP region matches it: nationalMayBeValid (nanp-shapes.ts, from nanp-metadata.ts's reading of
+//    those patterns) says which lengths and first three digits can, as some region's general
+//    pattern and one of its type patterns both must (10 digits of the area codes in use, or 7
+//    starting 310, with today's metadata).
 //    test/unit/classification/normalize.test.ts checks the metadata facts this rests on.
 
 /** Returned when the input is not of a shape read here. */
@@ -40,7 +41,7 @@ export const NOT_READ = -1;
 /** Returned when libphonenumber-js finds no valid number in the input (rule 6). */
 export const NO_NUMBER = -2;
 
-import { nationalMayBeValid } from './nanp-metadata';
+import { nationalMayBeValid } from './nanp-shapes';
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 // space - . / ( ) [ ]
