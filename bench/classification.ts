@@ -1,4 +1,4 @@
-import { analyzeWithLibphonenumber, libphonenumberCount, normalizeUsCa, scanCount } from '../lambdas/classification/normalize';
+import { analyzeWithLibphonenumber, libphonenumberCount, normalizeUsCa, scanCount, typeReadCount } from '../lambdas/classification/normalize';
 import { simulatorProvider } from '../lambdas/classification/simulator-provider';
 import { mixedInputs } from './mixed-inputs';
 import { baselineUsCa } from './baseline';
@@ -28,8 +28,9 @@ const round4 = (x: number): number => Number(x.toFixed(4));
  * libphonenumber-js refuses as US/CA numbers (`invalid`) and on the cells that are not usual shapes
  * (`unusual`). Cold: fresh processes, ours and theirs alternately, median of the pairs. Every
  * input is also checked against libphonenumber-js's full answer: the differences must be 0. Reads
- * of a number's text are counted through normalization and a lookup by the simulator provider
- * (which asks the offline provider for the type), per input.
+ * of a number's text (scan-nanp.ts, and libphonenumber-js for what it leaves) are counted through
+ * normalization and a lookup by the simulator provider (which asks the offline provider for the
+ * type), per input; so are the types given from the prefix table by a normalized number's digits.
  */
 export async function runClassificationBench(): Promise<Record<string, number>> {
   const warmup = mixedInputs(100_000, 99).map((i) => i.raw);
@@ -59,13 +60,14 @@ export async function runClassificationBench(): Promise<Record<string, number>> 
   // Every read of a number's text, from the cell to its signals: normalize, then look up what is
   // valid in batches as a chunk does (items carry the E.164 and a name, nothing else).
   const scanInputs = raws.slice(0, SCAN_N);
-  const scansBefore = scanCount();
+  const [scansBefore, typeReadsBefore] = [scanCount(), typeReadCount()];
   const numbers = scanInputs.map((raw) => normalizeUsCa(raw)).filter((n) => n !== null);
   for (let i = 0; i < numbers.length; i += 100) {
     const items = numbers.slice(i, i + 100).map((n) => ({ e164: n.e164, name: { full: 'Ada Lovelace' } }));
     await simulatorProvider.lookup(items, { tier: 'max', skipMobileLookup: false });
   }
   const scans = scanCount() - scansBefore;
+  const typeReads = typeReadCount() - typeReadsBefore;
 
   // Paired fresh processes, the order alternating so that neither always starts on a quieter machine.
   const coldRatios: number[] = [];
@@ -100,5 +102,7 @@ export async function runClassificationBench(): Promise<Record<string, number>> 
     normalize_differences: differences,
     normalize_libphonenumber_share: round4(handed / N),
     scans_per_number: round2(scans / scanInputs.length),
+    // The simulator's type of a normalized number: its ten digits index the prefix table (no parse).
+    type_reads_per_number: round2(typeReads / scanInputs.length),
   };
 }

@@ -39,10 +39,12 @@ function analysisOf(parsed: PhoneNumber): Analysis {
 // libphonenumber-js's answer for every such prefix is stored (nanp-prefix-table.ts), so no number
 // asks it again. The shapes customer lists hold are read by scan-nanp.ts, one pass over char codes
 // without intermediate strings; the form (national, national prefix 1, +1) does not matter, as a
-// 10-digit national number whose area code starts with 2-9 is read the same in each. Other inputs
-// are parsed by libphonenumber-js (no isValid, no getType) and, when that yields such a +1 number,
-// answered from the same table; anything else gets the full answer. An extension does not change
-// validity, region, type or E.164.
+// 10-digit national number whose area code starts with 2-9 is read the same in each. The same pass
+// answers most invalid inputs (no number, too few or too many digits, another calling code): where
+// no national number libphonenumber-js could make of the digits can be valid (scan-nanp.ts rule 6).
+// Other inputs are parsed by libphonenumber-js (no isValid, no getType) and, when that yields such
+// a +1 number, answered from the same table; anything else gets the full answer. An extension does
+// not change validity, region, type or E.164.
 const NATIONAL = /^[2-9]\d{9}$/;
 // Pure-marked, as ANSWERS below: bundles that import this module only for its types and counters
 // (the webhook and recovery functions) drop the 15 KB table instead of decoding it at load.
