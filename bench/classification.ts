@@ -100,6 +100,7 @@ export async function runClassificationBench(): Promise<Record<string, number>> 
     normalize_speedup_cold_min: round2(Math.min(...coldRatios)),
     normalize_speedup_cold_max: round2(Math.max(...coldRatios)),
     normalize_differences: differences,
+    normalize_libphonenumber_inputs: handed,
     normalize_libphonenumber_share: round4(handed / N),
     scans_per_number: round2(scans / scanInputs.length),
     // The simulator's type of a normalized number: its ten digits index the prefix table (no parse).
