@@ -1,7 +1,7 @@
 import stored from './nanp-shapes.json';
-import { MAX_NATIONAL, type ValidShapesJson } from './nanp-metadata';
+import { MAX_NATIONAL, type ValidShapesJson } from './nanp-pattern-shapes';
 
-// Where a valid +1 number can be, by length and first three digits (nanp-metadata.ts
+// Where a valid +1 number can be, by length and first three digits (nanp-pattern-shapes.ts
 // buildValidShapes, stored by `npm run metadata:nanp`; test/unit/classification/nanp-shapes.test.ts
 // checks the stored file against the metadata). Deriving it at run time took ~0.3 s.
 

@@ -30,7 +30,7 @@
 //    without, s, s[1..] when s[0] is '1' (calling code without '+', or the national prefix) and
 //    s[2..] when s[1] is '1' too (both); and when s starts with the IDD 011 followed by a digit
 //    other than 0, what '+' and s[3..] gives. A number is valid only if the general pattern of a
-//    NANP region matches it: nationalMayBeValid (nanp-shapes.ts, from nanp-metadata.ts's reading of
+//    NANP region matches it: nationalMayBeValid (nanp-shapes.ts, from nanp-pattern-shapes.ts's reading of
 //    those patterns) says which lengths and first three digits can, as some region's general
 //    pattern and one of its type patterns both must (10 digits of the area codes in use, or 7
 //    starting 310, with today's metadata).

@@ -11,7 +11,8 @@ import { nanpSubset } from './nanp-subset';
 const subset = nanpSubset(full as never);
 writeFileSync(fileURLToPath(new URL('./nanp-metadata.max.json', import.meta.url)), JSON.stringify(subset) + '\n');
 // Imported only now: nanp-metadata.ts derives the deciding digits from the file just written.
-const { buildValidShapes, decidingDigitsOfArea } = await import('./nanp-metadata');
+const { decidingDigitsOfArea } = await import('./nanp-metadata');
+const { buildValidShapes } = await import('./nanp-pattern-shapes');
 const { buildPrefixTable } = await import('./nanp-prefix-table');
 const table = buildPrefixTable(subset as never, decidingDigitsOfArea);
 writeFileSync(fileURLToPath(new URL('./nanp-prefixes.json', import.meta.url)), JSON.stringify(table) + '\n');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import stored from '../../../lambdas/classification/nanp-shapes.json';
-import { buildValidShapes } from '../../../lambdas/classification/nanp-metadata';
+import { buildValidShapes } from '../../../lambdas/classification/nanp-pattern-shapes';
 import { loadValidShapes, nationalMayBeValid } from '../../../lambdas/classification/nanp-shapes';
 import { analyzeWithLibphonenumber } from '../../../lambdas/classification/normalize';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, analyzeWithLibphonenumber, normalizeUsCa } from '../../../lambdas/classification/normalize';
-import { NANP_REGIONS, decidingDigitsFor, freeTail, literalStarts, patternShapes, possibleLengths, regionPatterns, topLevelAlternatives } from '../../../lambdas/classification/nanp-metadata';
+import { NANP_REGIONS, decidingDigitsFor, freeTail, literalStarts, possibleLengths, regionPatterns, topLevelAlternatives } from '../../../lambdas/classification/nanp-metadata';
+import { patternShapes } from '../../../lambdas/classification/nanp-pattern-shapes';
 import { nationalMayBeValid } from '../../../lambdas/classification/nanp-shapes';
 import metadata from '../../../lambdas/classification/nanp-metadata.max.json';
 import { NO_NUMBER, NOT_READ, scanNanp } from '../../../lambdas/classification/scan-nanp';
