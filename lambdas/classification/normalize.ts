@@ -2,7 +2,7 @@ import { parsePhoneNumberFromString, type MetadataJson, type PhoneNumber } from 
 import nanpMetadata from './nanp-metadata.max.json';
 import prefixes from './nanp-prefixes.json';
 import { loadPrefixTable, type PrefixTableJson } from './nanp-prefix-table';
-import { NOT_READ, scanNanp } from './scan-nanp';
+import { NO_NUMBER, scanNanp } from './scan-nanp';
 
 export interface NormalizedNumber {
   e164: string;
@@ -39,10 +39,12 @@ function analysisOf(parsed: PhoneNumber): Analysis {
 // libphonenumber-js's answer for every such prefix is stored (nanp-prefix-table.ts), so no number
 // asks it again. The shapes customer lists hold are read by scan-nanp.ts, one pass over char codes
 // without intermediate strings; the form (national, national prefix 1, +1) does not matter, as a
-// 10-digit national number whose area code starts with 2-9 is read the same in each. Other inputs
-// are parsed by libphonenumber-js (no isValid, no getType) and, when that yields such a +1 number,
-// answered from the same table; anything else gets the full answer. An extension does not change
-// validity, region, type or E.164.
+// 10-digit national number whose area code starts with 2-9 is read the same in each. The same pass
+// answers most invalid inputs (no number, too few or too many digits, another calling code): where
+// no national number libphonenumber-js could make of the digits can be valid (scan-nanp.ts rule 6).
+// Other inputs are parsed by libphonenumber-js (no isValid, no getType) and, when that yields such
+// a +1 number, answered from the same table; anything else gets the full answer. An extension does
+// not change validity, region, type or E.164.
 const NATIONAL = /^[2-9]\d{9}$/;
 // Pure-marked, as ANSWERS below: bundles that import this module only for its types and counters
 // (the webhook and recovery functions) drop the 15 KB table instead of decoding it at load.
@@ -79,25 +81,43 @@ function e164Of(national: number): string {
 /** `national`: 10 digits, area code 2-9xx. */
 const answerFor = (national: number): PrefixAnswer => ANSWERS[table.classOf(national)]!;
 
+// How many times this process has normalized a number: the bench holds "once per number per upload".
+let normalizations = 0;
+export const normalizationCount = (): number => normalizations;
+// How many times this process has read a number's text (scan-nanp.ts, then libphonenumber-js for
+// what it leaves), how many of those it handed to libphonenumber-js, and how many types it gave of
+// numbers already in E.164 from the table alone: the bench's scans_per_number,
+// normalize_libphonenumber_share and type_reads_per_number.
+let scans = 0;
+let handedOn = 0;
+let typeReads = 0;
+export const scanCount = (): number => scans;
+export const libphonenumberCount = (): number => handedOn;
+export const typeReadCount = (): number => typeReads;
+
 /** The national number libphonenumber-js reads in `raw` when the prefix table answers it, else its full answer. */
 function slowPath(raw: string): number | Analysis {
+  handedOn++;
   const parsed = parsePhoneNumberFromString(raw, 'US', metadata);
   if (!parsed) return INVALID;
   if (parsed.countryCallingCode === '1' && NATIONAL.test(parsed.nationalNumber)) return Number(parsed.nationalNumber);
   return analysisOf(parsed);
 }
 
+/** One read of `raw`: the national number the prefix table answers, or the full answer. */
+function read(raw: string): number | Analysis {
+  scans++;
+  const national = scanNanp(raw);
+  if (national >= 0) return national;
+  return national === NO_NUMBER ? INVALID : slowPath(raw);
+}
+
 export function analyze(raw: string): Analysis {
-  let national: number | Analysis = scanNanp(raw);
-  if (national === NOT_READ) national = slowPath(raw);
+  const national = read(raw);
   if (typeof national !== 'number') return national;
   const a = answerFor(national);
   return a.valid ? { valid: true, e164: e164Of(national), region: a.region, type: a.type } : INVALID;
 }
-
-// How many times this process has normalized a number: the bench holds "once per number per upload".
-let normalizations = 0;
-export const normalizationCount = (): number => normalizations;
 
 /**
  * Any common US/CA format → E.164 with region and type, exactly as libphonenumber-js (max
@@ -107,8 +127,7 @@ export const normalizationCount = (): number => normalizations;
 export function normalizeUsCa(raw: string): NormalizedNumber | null {
   normalizations++;
   if (typeof raw !== 'string' || raw.length > 256) return null;
-  let national: number | Analysis = scanNanp(raw);
-  if (national === NOT_READ) national = slowPath(raw);
+  const national = read(raw);
   if (typeof national !== 'number') {
     const a = national;
     return a.valid && (a.region === 'US' || a.region === 'CA') ? { e164: a.e164!, region: a.region, type: a.type ?? 'UNKNOWN' } : null;
@@ -118,10 +137,33 @@ export function normalizeUsCa(raw: string): NormalizedNumber | null {
 }
 
 /**
+ * The national number of an E.164 string as normalizeUsCa writes it ('+1', then 10 ASCII digits,
+ * the first 2-9), or -1. scanNanp reads such a string to the same number (11 digits after '+', the
+ * first 1 and the second 2-9), so the table's answer for it is analyze's.
+ */
+function canonicalNational(e164: string): number {
+  if (e164.length !== 12 || e164.charCodeAt(0) !== 43 || e164.charCodeAt(1) !== 49) return -1;
+  let national = 0;
+  for (let i = 2; i < 12; i++) {
+    const d = e164.charCodeAt(i) - 48;
+    if (d < 0 || d > 9 || (i === 2 && d < 2)) return -1;
+    national = national * 10 + d;
+  }
+  return national;
+}
+
+/**
  * The line type libphonenumber-js gives a number already in E.164 (the providers' structural
- * signal): the same memoized answer as normalizeUsCa's, without normalizing customer input again.
+ * signal): the same answer as normalizeUsCa's. A number normalizeUsCa wrote is not read again: its
+ * ten digits index the prefix table directly, as they did when it was normalized. Anything else is
+ * read as customer input.
  */
 export function numberTypeOf(e164: string): string | undefined {
+  const national = canonicalNational(e164);
+  if (national >= 0) {
+    typeReads++;
+    return answerFor(national).usCa?.type;
+  }
   const a = analyze(e164);
   return a.valid && (a.region === 'US' || a.region === 'CA') ? (a.type ?? 'UNKNOWN') : undefined;
 }

@@ -19,10 +19,29 @@
 //    ends in '#', and the body before holds neither labels nor '#'. Its digits are not the number's.
 // 5. The number's digits are then every digit before the extension, a leading '+' kept. With '+',
 //    the calling code 1 and 10 digits; without, 10 digits, or the national prefix 1 and 10 digits
-//    (which it strips whatever the rest is, as the area code starts with 2-9: see normalize.ts).
+//    (which it strips whatever the rest is, as the area code starts with 2-9: see normalize.ts), or
+//    the US's IDD 011, the calling code 1 and 10 digits (it strips the IDD, as a digit other than
+//    0 follows, and reads the rest as after a '+').
+// 6. Invalid inputs are answered too, where no national number libphonenumber-js can make of the
+//    digits is valid. It refuses an input over 250 characters, and one without a '+' or digit
+//    (rule 2 then keeps nothing). Otherwise (rules 1-4 holding) the national numbers it can make of
+//    the digits s are: with '+', s[1..] when s[0] is '1' (its metadata here holds the calling code
+//    1 alone), and s[2..] when s[1] is '1' too (the national prefix 1, stripped at most once);
+//    without, s, s[1..] when s[0] is '1' (calling code without '+', or the national prefix) and
+//    s[2..] when s[1] is '1' too (both); and when s starts with the IDD 011 followed by a digit
+//    other than 0, what '+' and s[3..] gives. A number is valid only if the general pattern of a
+//    NANP region matches it: nationalMayBeValid (nanp-shapes.ts, from nanp-pattern-shapes.ts's reading of
+//    those patterns) says which lengths and first three digits can, as some region's general
+//    pattern and one of its type patterns both must (10 digits of the area codes in use, or 7
+//    starting 310, with today's metadata).
+//    test/unit/classification/normalize.test.ts checks the metadata facts this rests on.
 
 /** Returned when the input is not of a shape read here. */
 export const NOT_READ = -1;
+/** Returned when libphonenumber-js finds no valid number in the input (rule 6). */
+export const NO_NUMBER = -2;
+
+import { nationalMayBeValid } from './nanp-shapes';
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 // space - . / ( ) [ ]
@@ -38,11 +57,12 @@ function word(raw: string, i: number, w: string): boolean {
 
 /**
  * The 10-digit national number libphonenumber-js reads from `raw`, as an integer, when its area
- * code starts with 2-9 and the shape is one read here; NOT_READ otherwise.
+ * code starts with 2-9 and the shape is one read here; NO_NUMBER when it finds no valid number in
+ * it (rule 6); NOT_READ otherwise.
  */
 export function scanNanp(raw: string): number {
   const len = raw.length;
-  if (len > 250) return NOT_READ;
+  if (len > 250) return NO_NUMBER;
   let start = -1;
   let end = -1;
   for (let i = 0; i < len; i++) {
@@ -52,30 +72,55 @@ export function scanNanp(raw: string): number {
     else if (c === 43 && start < 0) start = i;
     if (start < 0 && isDigit(c)) start = i;
   }
-  if (start < 0 || end < start || raw.charCodeAt(end) === 35) return NOT_READ;
+  if (start < 0 || end < start) return NO_NUMBER;
+  if (raw.charCodeAt(end) === 35) return NOT_READ;
 
   let i = start;
   const plus = raw.charCodeAt(i) === 43;
   if (plus) i++;
   let digits = 0;
-  let first = 0;
-  let second = 0;
-  let value = 0;
+  let value = 0; // the first 14 digits
+  let head = 0; // the first 8 digits (rule 6 reads no further)
   for (; i <= end; i++) {
     const c = raw.charCodeAt(i);
     if (isDigit(c)) {
-      if (++digits > 11) return NOT_READ;
-      const d = c - 48;
-      if (digits === 1) first = d;
-      else if (digits === 2) second = d;
-      value = value * 10 + d;
+      if (digits < 14) value = value * 10 + (c - 48);
+      if (digits < 8) head = head * 10 + (c - 48);
+      digits++;
     } else if (!isPunctuation(c)) break;
   }
   if (i <= end && !isExtension(raw, i, end)) return NOT_READ;
 
-  if (digits === 11) return first === 1 && second >= 2 ? value - 1e10 : NOT_READ;
-  if (digits === 10 && !plus) return first >= 2 ? value : NOT_READ;
-  return NOT_READ;
+  if (digits === 10) {
+    if (!plus && value >= 2e9) return value;
+  } else if (digits === 11) {
+    // '1' and a national number 2-9…, with '+' or without.
+    if (value >= 1.2e10 && value < 2e10) return value - 1e10;
+  } else if (digits === 14 && !plus) {
+    // The IDD 011, the calling code 1, a national number 2-9….
+    if (value >= 1.112e12 && value < 1.12e12) return value - 1.11e12;
+  }
+  return mayBeValid(plus, digits, head * POW10[8 - Math.min(8, digits)]!) ? NOT_READ : NO_NUMBER;
+}
+
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
+
+/**
+ * Whether a national number libphonenumber-js can make of `count` digits whose first eight are
+ * `head` (followed by zeros when fewer) can be valid (rule 6). nationalMayBeValid(n, …) is false
+ * for n ≤ 0, so a digit past the count never makes an answer.
+ */
+function mayBeValid(plus: boolean, count: number, head: number): boolean {
+  // The digit at p, and the three from p as one number.
+  const at = (p: number): number => Math.floor(head / POW10[7 - p]!) % 10;
+  const three = (p: number): number => Math.floor(head / POW10[5 - p]!) % 1000;
+  // After the calling code 1 at p - 1: the rest, or the rest without the national prefix 1.
+  const afterCallingCode = (p: number): boolean => nationalMayBeValid(count - p, three(p)) || (at(p) === 1 && nationalMayBeValid(count - p - 1, three(p + 1)));
+  if (plus) return at(0) === 1 && afterCallingCode(1);
+  // The IDD 011 and a digit other than 0 (with nothing after it, the digit reads 0: the national
+  // path, as libphonenumber-js takes it when nothing follows the IDD).
+  if (at(0) === 0 && at(1) === 1 && at(2) === 1 && at(3) !== 0) return at(3) === 1 && afterCallingCode(4);
+  return nationalMayBeValid(count, three(0)) || (at(0) === 1 && afterCallingCode(1));
 }
 
 /** Whether raw[i..end] (end a digit) is an extension as rule 4 reads it. */
