@@ -1,4 +1,4 @@
-import { DescribeSecretCommand, GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { readSecretString, secretsClient, secretsSdk } from './aws/secrets';
 import { nowMs } from './clock';
 import type { Config } from './config';
 import { logger } from './logger';
@@ -124,8 +124,11 @@ export function readinessCheck(cfg: Config, secrets: SecretReader): () => Promis
 }
 
 const secretsManager: SecretReader = {
-  read: async (arn) => (await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }))).SecretString,
-  versionCount: async (arn) => Object.keys((await new SecretsManagerClient({}).send(new DescribeSecretCommand({ SecretId: arn }))).VersionIdsToStages ?? {}).length,
+  read: (arn) => readSecretString(arn),
+  versionCount: async (arn) => {
+    const [{ DescribeSecretCommand }, client] = await Promise.all([secretsSdk(), secretsClient()]);
+    return Object.keys((await client.send(new DescribeSecretCommand({ SecretId: arn }))).VersionIdsToStages ?? {}).length;
+  },
 };
 
 const check = /* @__PURE__ */ perConfig((cfg) => readinessCheck(cfg, secretsManager));

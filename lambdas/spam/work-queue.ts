@@ -1,4 +1,5 @@
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { sqsSdk } from '../webhooks/sqs-delivery-queue';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SpamWorkItem } from './work-item';
 
@@ -9,6 +10,7 @@ let client: SQSClient | null = null;
  * event source's maximum concurrency and retries each message alone (lib/spam-construct.ts).
  */
 export async function queueWorkItems(queueUrl: string, items: SpamWorkItem[]): Promise<void> {
+  const { SQSClient, SendMessageBatchCommand } = await sqsSdk();
   client ??= new SQSClient({});
   for (let i = 0; i < items.length; i += 10) {
     let batch = items.slice(i, i + 10).map((item, j) => ({ Id: String(j), MessageBody: JSON.stringify(item) }));

@@ -1,5 +1,4 @@
-import { DecryptCommand } from '@aws-sdk/client-kms';
-import { kms } from './kms-client';
+import { kms, kmsSdk } from './kms-client';
 import { SecretUnopenable, type SecretOpener } from './secret-sealer';
 
 // KMS's answers for a blob that will never decrypt here: altered, sealed under another context,
@@ -16,7 +15,8 @@ export function kmsSecretOpener(keyId: () => string): SecretOpener {
     async open(sealed, context) {
       if (sealed.alg !== 'kms') throw new SecretUnopenable(`a secret sealed with ${sealed.alg} cannot be opened with KMS`);
       try {
-        const out = await kms().send(new DecryptCommand({ KeyId: keyId(), CiphertextBlob: Buffer.from(sealed.ct, 'base64'), EncryptionContext: { ...context } }));
+        const [client, { DecryptCommand }] = await Promise.all([kms(), kmsSdk()]);
+        const out = await client.send(new DecryptCommand({ KeyId: keyId(), CiphertextBlob: Buffer.from(sealed.ct, 'base64'), EncryptionContext: { ...context } }));
         if (!out.Plaintext) throw new Error('KMS Decrypt answered without Plaintext');
         return Buffer.from(out.Plaintext).toString('utf8');
       } catch (error) {

@@ -1,5 +1,4 @@
-import { EncryptCommand } from '@aws-sdk/client-kms';
-import { kms } from './kms-client';
+import { kms, kmsSdk } from './kms-client';
 import type { SecretSealer } from './secret-sealer';
 
 /**
@@ -11,7 +10,8 @@ import type { SecretSealer } from './secret-sealer';
 export function kmsSecretSealer(keyId: () => string): SecretSealer {
   return {
     async seal(plaintext, context) {
-      const out = await kms().send(new EncryptCommand({ KeyId: keyId(), Plaintext: Buffer.from(plaintext, 'utf8'), EncryptionContext: { ...context } }));
+      const [client, { EncryptCommand }] = await Promise.all([kms(), kmsSdk()]);
+      const out = await client.send(new EncryptCommand({ KeyId: keyId(), Plaintext: Buffer.from(plaintext, 'utf8'), EncryptionContext: { ...context } }));
       if (!out.CiphertextBlob) throw new Error('KMS Encrypt answered without a CiphertextBlob');
       return { v: 1, alg: 'kms', ct: Buffer.from(out.CiphertextBlob).toString('base64') };
     },
