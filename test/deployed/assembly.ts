@@ -138,6 +138,24 @@ function withDirectEsbuild(synth: () => void): void {
   }
 }
 
+/**
+ * Every module of a function's asset: index.mjs and the chunks it loads (lib/bundle-options.ts:
+ * code splitting puts the clients a request path rarely uses in chunks of their own).
+ */
+export function assetModules(fn: DeployedFunction): string[] {
+  return readdirSync(fn.assetDir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.mjs'))
+    .sort()
+    .map((name) => join(fn.assetDir, name));
+}
+
+/** The code of a function's whole asset (entry and chunks), for what it can call. */
+export function assetCode(fn: DeployedFunction): string {
+  return assetModules(fn)
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
+}
+
 function readAssembly(dir: string): DeployedAssembly {
   const template = JSON.parse(readFileSync(join(dir, `${STACK_NAME}.template.json`), 'utf8')) as Template;
   const functions: DeployedFunction[] = [];
