@@ -19,16 +19,20 @@ function entries(): string[] {
   );
 }
 
-/** One call of each SDK client a hot path may make, as the floor bundles hold them. */
+/**
+ * One call of each SDK client a hot path may make, as the floor bundles hold them, and the modules
+ * of lambdas/platform/aws/sdk/ through which the service loads the client on first use.
+ */
 const CLIENTS = {
   dynamodb: {
     pkg: '@aws-sdk/client-dynamodb',
+    lazy: [],
     source: "import { DynamoDBClient } from '@aws-sdk/client-dynamodb'; import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';\nexport const dynamodb = () => DynamoDBDocumentClient.from(new DynamoDBClient({})).send(new GetCommand({ TableName: 't', Key: { pk: 'k' } }));\n",
   },
-  s3: { pkg: '@aws-sdk/client-s3', source: "import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';\nexport const s3 = () => new S3Client({}).send(new HeadObjectCommand({ Bucket: 'b', Key: 'k' }));\n" },
-  sfn: { pkg: '@aws-sdk/client-sfn', source: "import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';\nexport const sfn = () => new SFNClient({}).send(new StartExecutionCommand({ stateMachineArn: 'a', name: 'n' }));\n" },
-  sqs: { pkg: '@aws-sdk/client-sqs', source: "import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';\nexport const sqs = () => new SQSClient({}).send(new SendMessageCommand({ QueueUrl: 'q', MessageBody: 'm' }));\n" },
-  kms: { pkg: '@aws-sdk/client-kms', source: "import { DecryptCommand, KMSClient } from '@aws-sdk/client-kms';\nexport const kms = () => new KMSClient({}).send(new DecryptCommand({ CiphertextBlob: new Uint8Array(1) }));\n" },
+  s3: { pkg: '@aws-sdk/client-s3', lazy: ['s3.ts'], source: "import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';\nexport const s3 = () => new S3Client({}).send(new HeadObjectCommand({ Bucket: 'b', Key: 'k' }));\n" },
+  sfn: { pkg: '@aws-sdk/client-sfn', lazy: ['sfn-start.ts'], source: "import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';\nexport const sfn = () => new SFNClient({}).send(new StartExecutionCommand({ stateMachineArn: 'a', name: 'n' }));\n" },
+  sqs: { pkg: '@aws-sdk/client-sqs', lazy: ['sqs-send.ts', 'sqs-send-batch.ts'], source: "import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';\nexport const sqs = () => new SQSClient({}).send(new SendMessageCommand({ QueueUrl: 'q', MessageBody: 'm' }));\n" },
+  kms: { pkg: '@aws-sdk/client-kms', lazy: ['kms-decrypt.ts', 'kms-encrypt.ts'], source: "import { DecryptCommand, KMSClient } from '@aws-sdk/client-kms';\nexport const kms = () => new KMSClient({}).send(new DecryptCommand({ CiphertextBlob: new Uint8Array(1) }));\n" },
 } as const;
 type Client = keyof typeof CLIENTS;
 
@@ -96,8 +100,8 @@ interface Built {
   initialKb: number;
   /** KB of every file of the asset (entry and chunks, maps left out). */
   totalKb: number;
-  /** The lazy chunk of each SDK client that is not in the initial load. */
-  lazyClients: Map<string, string>;
+  /** The lazy chunks of each SDK client (by package) that are not in the initial load. */
+  lazyClients: Map<string, string[]>;
   /** Every SDK package the bundle holds anywhere. */
   packages: Set<string>;
 }
@@ -140,13 +144,13 @@ export async function runBundlesBench(): Promise<Record<string, number | string>
       const entryOut = js.find((f) => f.endsWith('/index.mjs'))!;
       const initial = staticClosure(outputs, entryOut);
       const kb = (files: Iterable<string>) => [...files].reduce((sum, f) => sum + outputs[f]!.bytes, 0) / 1024;
-      const lazyClients = new Map<string, string>();
+      const lazyClients = new Map<string, string[]>();
       const packages = new Set<string>();
       for (const f of js) {
         const point = outputs[f]!.entryPoint ?? '';
-        for (const { pkg } of Object.values(CLIENTS)) {
+        for (const { pkg, lazy } of Object.values(CLIENTS)) {
           if (Object.keys(outputs[f]!.inputs).some((input) => input.includes(`node_modules/${pkg}/`))) packages.add(pkg);
-          if (!initial.has(f) && point.includes(`node_modules/${pkg}/`)) lazyClients.set(pkg, resolve(f));
+          if (!initial.has(f) && (lazy as readonly string[]).some((m) => point.endsWith(`lambdas/platform/aws/sdk/${m}`))) lazyClients.set(pkg, [...(lazyClients.get(pkg) ?? []), resolve(f)]);
         }
       }
       // Metafile paths are relative to the working folder.

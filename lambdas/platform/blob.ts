@@ -4,8 +4,8 @@ import { perConfig } from './per-config';
 import { lazyModule } from './aws/lazy-module';
 
 /** The S3 SDK, loaded at first use: a chunk of its own in each bundle (lib/bundle-options.ts). */
-export const s3Sdk = /* @__PURE__ */ lazyModule(() => import('@aws-sdk/client-s3'));
-const presigner = /* @__PURE__ */ lazyModule(() => import('@aws-sdk/s3-request-presigner'));
+export const s3Sdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3'));
+const presigner = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-presign'));
 
 // One S3 client per configuration. The endpoint comes from the SDK's configuration
 // (AWS_ENDPOINT_URL_S3 locally, LocalStack via AWS_ENDPOINT_URL); s3rver needs path-style. The

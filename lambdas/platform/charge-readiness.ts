@@ -1,4 +1,8 @@
-import { readSecretString, secretsClient, secretsSdk } from './aws/secrets';
+import { readSecretString } from './aws/secrets';
+import { lazyModule } from './aws/lazy-module';
+
+/** DescribeSecret, loaded at first use (a chunk of its own: ./aws/sdk/secrets-describe.ts). */
+const describeSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/secrets-describe'));
 import { nowMs } from './clock';
 import type { Config } from './config';
 import { logger } from './logger';
@@ -126,8 +130,8 @@ export function readinessCheck(cfg: Config, secrets: SecretReader): () => Promis
 const secretsManager: SecretReader = {
   read: (arn) => readSecretString(arn),
   versionCount: async (arn) => {
-    const [{ DescribeSecretCommand }, client] = await Promise.all([secretsSdk(), secretsClient()]);
-    return Object.keys((await client.send(new DescribeSecretCommand({ SecretId: arn }))).VersionIdsToStages ?? {}).length;
+    const { DescribeSecretCommand, SecretsManagerClient } = await describeSdk();
+    return Object.keys((await new SecretsManagerClient({}).send(new DescribeSecretCommand({ SecretId: arn }))).VersionIdsToStages ?? {}).length;
   },
 };
 

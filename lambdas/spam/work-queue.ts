@@ -1,5 +1,8 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { sqsSdk } from '../webhooks/sqs-delivery-queue';
+import { lazyModule } from '../platform/aws/lazy-module';
+
+/** SQS SendMessageBatch, loaded at the first send (lib/bundle-options.ts: a chunk of its own). */
+const sqsSdk = /* @__PURE__ */ lazyModule(() => import('../platform/aws/sdk/sqs-send-batch'));
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SpamWorkItem } from './work-item';
 

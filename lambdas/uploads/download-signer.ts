@@ -7,7 +7,7 @@ import { lazyModule } from '../platform/aws/lazy-module';
 import { readSecretString } from '../platform/aws/secrets';
 
 /** The CloudFront signer, loaded at first use (S3 presigned links need none of it). */
-const cloudFrontSigner = /* @__PURE__ */ lazyModule(() => import('@aws-sdk/cloudfront-signer'));
+const cloudFrontSigner = /* @__PURE__ */ lazyModule(() => import('../platform/aws/sdk/cloudfront-sign'));
 
 // Download links must stay valid for the whole promised hour. An S3 URL presigned with a Lambda
 // role's temporary credentials dies with that session, which can be sooner; a CloudFront signed

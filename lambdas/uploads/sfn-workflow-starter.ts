@@ -2,7 +2,7 @@ import type { SFNClient } from '@aws-sdk/client-sfn';
 import { lazyModule } from '../platform/aws/lazy-module';
 
 /** The Step Functions SDK, loaded at the first start (lib/bundle-options.ts: a chunk of its own). */
-const sfnSdk = /* @__PURE__ */ lazyModule(() => import('@aws-sdk/client-sfn'));
+const sfnSdk = /* @__PURE__ */ lazyModule(() => import('../platform/aws/sdk/sfn-start'));
 import type { WorkflowStarter } from './workflow';
 
 /** The AWS adapter: one Step Functions execution per upload, named by the upload id. */

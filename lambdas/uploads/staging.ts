@@ -8,7 +8,7 @@ import { MAX_CSV_BYTES } from './request';
 import { lazyModule } from '../platform/aws/lazy-module';
 
 /** The presigned-POST builder, loaded at first use (staging is a large file's first step only). */
-const presignedPost = /* @__PURE__ */ lazyModule(() => import('@aws-sdk/s3-presigned-post'));
+const presignedPost = /* @__PURE__ */ lazyModule(() => import('../platform/aws/sdk/s3-presigned-post'));
 import { getUpload } from './upload-repository';
 
 // Large files in AWS: API Gateway carries at most 10 MB and a Lambda takes a 6 MB event (binary

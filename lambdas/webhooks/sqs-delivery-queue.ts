@@ -10,8 +10,8 @@ export interface DeliveryMessage {
   due_at: string;
 }
 
-/** The SQS SDK, loaded at the first enqueue (lib/bundle-options.ts: a chunk of its own). */
-export const sqsSdk = /* @__PURE__ */ lazyModule(() => import('@aws-sdk/client-sqs'));
+/** SQS SendMessage, loaded at the first enqueue (lib/bundle-options.ts: a chunk of its own). */
+const sqsSdk = /* @__PURE__ */ lazyModule(() => import('../platform/aws/sdk/sqs-send'));
 
 let client: SQSClient | null = null;
 

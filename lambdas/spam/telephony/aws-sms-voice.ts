@@ -7,7 +7,7 @@ import { messageText, TelephonyError, voiceSsml, type TelephonyPort } from './po
  * call. The origination identity (a phone number, pool or sender id ARN) is deployment config.
  */
 /** The messaging SDK, loaded at the first code sent (lib/bundle-options.ts: a chunk of its own). */
-const smsVoiceSdk = /* @__PURE__ */ lazyModule(() => import('@aws-sdk/client-pinpoint-sms-voice-v2'));
+const smsVoiceSdk = /* @__PURE__ */ lazyModule(() => import('../../platform/aws/sdk/sms-voice'));
 
 export class AwsSmsVoiceTelephony implements TelephonyPort {
   readonly name = 'aws-sms-voice';
