@@ -29,7 +29,7 @@ const CLIENTS = {
     lazy: [],
     source: "import { DynamoDBClient } from '@aws-sdk/client-dynamodb'; import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';\nexport const dynamodb = () => DynamoDBDocumentClient.from(new DynamoDBClient({})).send(new GetCommand({ TableName: 't', Key: { pk: 'k' } }));\n",
   },
-  s3: { pkg: '@aws-sdk/client-s3', lazy: ['s3.ts'], source: "import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';\nexport const s3 = () => new S3Client({}).send(new HeadObjectCommand({ Bucket: 'b', Key: 'k' }));\n" },
+  s3: { pkg: '@aws-sdk/client-s3', lazy: ['s3-client.ts', 's3-get.ts', 's3-head.ts', 's3-put.ts'], source: "import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';\nexport const s3 = () => new S3Client({}).send(new HeadObjectCommand({ Bucket: 'b', Key: 'k' }));\n" },
   sfn: { pkg: '@aws-sdk/client-sfn', lazy: ['sfn-start.ts'], source: "import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';\nexport const sfn = () => new SFNClient({}).send(new StartExecutionCommand({ stateMachineArn: 'a', name: 'n' }));\n" },
   sqs: { pkg: '@aws-sdk/client-sqs', lazy: ['sqs-send.ts', 'sqs-send-batch.ts'], source: "import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';\nexport const sqs = () => new SQSClient({}).send(new SendMessageCommand({ QueueUrl: 'q', MessageBody: 'm' }));\n" },
   kms: { pkg: '@aws-sdk/client-kms', lazy: ['kms-decrypt.ts', 'kms-encrypt.ts'], source: "import { DecryptCommand, KMSClient } from '@aws-sdk/client-kms';\nexport const kms = () => new KMSClient({}).send(new DecryptCommand({ CiphertextBlob: new Uint8Array(1) }));\n" },

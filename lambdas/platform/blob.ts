@@ -3,8 +3,13 @@ import { config } from './config';
 import { perConfig } from './per-config';
 import { lazyModule } from './aws/lazy-module';
 
-/** The S3 SDK, loaded at first use: a chunk of its own in each bundle (lib/bundle-options.ts). */
-export const s3Sdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3'));
+// S3 loaded at first use, in chunks of their own (lib/bundle-options.ts): the client, and each
+// command apart, so that a function carries only the commands it calls.
+const clientSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-client'));
+/** GetObject and its not-found error (also the file-store probe's, ./dependency-checks.ts). */
+export const s3GetSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-get'));
+const headSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-head'));
+const putSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-put'));
 const presigner = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-presign'));
 
 // One S3 client per configuration. The endpoint comes from the SDK's configuration
@@ -13,7 +18,7 @@ const presigner = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-presign'
 // it may name an origin this process does not use itself: S3_LINK_ENDPOINT, set by the local
 // runtime to FILES_PUBLIC_URL (another machine reaches the store there).
 const clients = /* @__PURE__ */ perConfig(async (cfg) => {
-  const { S3Client } = await s3Sdk();
+  const { S3Client } = await clientSdk();
   return {
     main: new S3Client({ forcePathStyle: cfg.S3_FORCE_PATH_STYLE }),
     link: cfg.S3_LINK_ENDPOINT ? new S3Client({ endpoint: cfg.S3_LINK_ENDPOINT, forcePathStyle: cfg.S3_FORCE_PATH_STYLE }) : null,
@@ -38,12 +43,12 @@ export function filesBucket(): string {
 }
 
 export async function putObject(bucket: string, key: string, body: string | Buffer, contentType: string): Promise<void> {
-  const [client, { PutObjectCommand }] = await Promise.all([s3(), s3Sdk()]);
+  const [client, { PutObjectCommand }] = await Promise.all([s3(), putSdk()]);
   await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
 }
 
 export async function getObject(bucket: string, key: string): Promise<Buffer | null> {
-  const [client, { GetObjectCommand, NoSuchKey }] = await Promise.all([s3(), s3Sdk()]);
+  const [client, { GetObjectCommand, NoSuchKey }] = await Promise.all([s3(), s3GetSdk()]);
   try {
     const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     if (!out.Body) return null;
@@ -77,7 +82,7 @@ async function readBody(body: AsyncIterable<Uint8Array>, length: number | undefi
 
 /** Whether an object exists, asked with HEAD: nothing is downloaded. */
 export async function objectExists(bucket: string, key: string): Promise<boolean> {
-  const [client, { HeadObjectCommand }] = await Promise.all([s3(), s3Sdk()]);
+  const [client, { HeadObjectCommand }] = await Promise.all([s3(), headSdk()]);
   try {
     await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     return true;
@@ -90,7 +95,7 @@ export async function objectExists(bucket: string, key: string): Promise<boolean
 
 /** A GET link valid `seconds` from now; `contentDisposition` (ASCII) is what S3 answers it with. */
 export async function presignGet(bucket: string, key: string, seconds: number, contentDisposition?: string): Promise<string> {
-  const [signer, { GetObjectCommand }, { getSignedUrl }] = await Promise.all([linkSigner(), s3Sdk(), presigner()]);
+  const [signer, { GetObjectCommand }, { getSignedUrl }] = await Promise.all([linkSigner(), s3GetSdk(), presigner()]);
   return getSignedUrl(
     signer,
     new GetObjectCommand({ Bucket: bucket, Key: key, ResponseContentDisposition: contentDisposition }),
