@@ -6,7 +6,7 @@ import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { acknowledgeFunctionFindings } from './nag-acknowledgements';
-import { BUNDLE_ALIASES } from './bundle-aliases';
+import { BUNDLE_BUILD, bundleCliArgs } from './bundle-options';
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -24,7 +24,8 @@ export interface ServiceFunctionProps {
 
 /**
  * Every Lambda of the service with the same defaults: Node 22 on arm64, a self-contained ESM bundle
- * built by esbuild (minified, with a source map of the service's own code the runtime uses), active tracing, and its own log
+ * built by esbuild (minified, code-split so that rarely used clients load on first use, with a source
+ * map of the service's own code the runtime uses: lib/bundle-options.ts), active tracing, and its own log
  * group with a retention period. Each function in the stack is then one short line.
  *
  * The bundle holds the AWS SDK and every other dependency at the lockfile's versions: the SDK the
@@ -62,25 +63,30 @@ export class ServiceFunction extends NodejsFunction {
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
+        target: BUNDLE_BUILD.target,
         minify: true,
         sourceMap: true,
-        // The map is cut to the service's own code after bundling (tools/trim-source-map.mjs): Node
-        // reads a bundle's whole map at every cold start under --enable-source-maps, and the
-        // dependencies' part of it cost up to a fifth of the import (docs/performance.md, "Source maps").
         sourcesContent: false,
+        mainFields: [...BUNDLE_BUILD.mainFields],
+        banner: BUNDLE_BUILD.banner.js,
+        bundleAwsSDK: true,
+        externalModules: [],
+        esbuildArgs: { '--alias': Object.entries(BUNDLE_BUILD.alias).map(([from, to]) => `${from}=${to}`) },
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
-          // inputDir is the project root (here, or /asset-input when bundling in Docker).
-          afterBundling: (inputDir: string, outputDir: string) => [`node "${inputDir}/tools/trim-source-map.mjs" "${outputDir}/index.mjs.map"`],
+          // CDK's own esbuild run writes one file (--outfile); code splitting needs --outdir, so the
+          // bundle is built again over it with the shared options (lib/bundle-options.ts): index.mjs
+          // and its lazily loaded chunks/, all in the asset. Then every map is cut to the service's
+          // own code (tools/trim-source-map.mjs): Node reads a bundle's whole map at every cold start
+          // under --enable-source-maps, and the dependencies' part cost up to a fifth of the import
+          // (docs/performance.md, "Source maps"). inputDir is the project root (here, or
+          // /asset-input when bundling in Docker).
+          afterBundling: (inputDir: string, outputDir: string) => [
+            ['npx --no-install esbuild', ...bundleCliArgs(`${inputDir}/${props.entry}`, outputDir)].join(' '),
+            `node "${inputDir}/tools/trim-source-map.mjs" "${outputDir}"`,
+          ],
         },
-        mainFields: ['module', 'main'],
-        // ESM bundles still meet CommonJS dependencies that call require().
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        bundleAwsSDK: true,
-        externalModules: [],
-        esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIASES).map(([from, to]) => `${from}=${to}`) },
       },
     });
     acknowledgeFunctionFindings(this);

@@ -122,7 +122,7 @@ async function organizationOf(claims: Record<string, unknown>): Promise<Tenant> 
  * POST (the presigned form) and PUT. Returns the store's origin as the page sees it (for its CSP).
  */
 async function allowConsoleUploads(consoleOrigin: string): Promise<string> {
-  await s3().send(
+  await (await s3()).send(
     new PutBucketCorsCommand({
       Bucket: filesBucket(),
       CORSConfiguration: { CORSRules: [{ AllowedOrigins: [consoleOrigin], AllowedMethods: ['POST', 'PUT'], AllowedHeaders: ['content-type'], ExposeHeaders: ['ETag'], MaxAgeSeconds: 3600 }] },

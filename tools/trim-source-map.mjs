@@ -5,9 +5,11 @@
 // CPU on top of a 214 ms import, where a map of the service's own 106 sources, without their text,
 // costs 9 ms (docs/performance.md, "Source maps"). Stack frames in the service's code still
 // name their file and line; frames inside dependencies keep the bundle's own position.
-// Run by lib/service-function.ts after esbuild (`node tools/trim-source-map.mjs <index.mjs.map>`)
+// Run by lib/service-function.ts after esbuild (`node tools/trim-source-map.mjs <asset folder>`: the
+// entry's map and its chunks')
 // and used by the bench, so that what is measured is what is deployed.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { decode, encode } from '@jridgewell/sourcemap-codec';
 
@@ -54,11 +56,24 @@ export function trimSourceMap(text) {
   return JSON.stringify({ version: 3, ...(map.file ? { file: map.file } : {}), sourceRoot: map.sourceRoot ?? '', sources, names, mappings: encode(lines) });
 }
 
+/**
+ * Every source map in `dir` and its subfolders (a bundle's entry and its chunks, lib/bundle-options.ts).
+ * @param {string} dir
+ * @returns {string[]}
+ */
+export function mapsUnder(dir) {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.map'))
+    .map((name) => join(dir, name));
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const file = process.argv[2];
-  if (!file) {
-    process.stderr.write('usage: node tools/trim-source-map.mjs <bundle.mjs.map>\n');
+  const targets = process.argv.slice(2);
+  if (targets.length === 0) {
+    process.stderr.write('usage: node tools/trim-source-map.mjs <bundle.mjs.map | asset folder>...\n');
     process.exit(2);
   }
-  writeFileSync(file, trimSourceMap(readFileSync(file, 'utf8')));
+  for (const target of targets) {
+    for (const file of statSync(target).isDirectory() ? mapsUnder(target) : [target]) writeFileSync(file, trimSourceMap(readFileSync(file, 'utf8')));
+  }
 }

@@ -11,7 +11,6 @@ import { createTrestleProvider } from './trestle-provider';
 import { apiKeyFrom } from './provider-secret';
 import { chainFromSpec } from './chain-provider';
 import { containerRateLimiter } from '../ratelimit/shared-limiter';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { nowMs } from '../platform/clock';
 import { cachedProvider } from './cached-provider';
 import { cachePolicyFromConfig } from './lookup-cache-policy';
@@ -54,7 +53,6 @@ export interface ClassifyResult {
  */
 export async function createProviderFromEnv(settings: Config = config()): Promise<SignalProvider> {
   const name = settings.CLASSIFICATION_PROVIDER;
-  const secrets = () => new SecretsManagerClient({});
   const limiter = (perSecond: number) => (settings.TABLE_NAME ? containerRateLimiter(`provider#${name}`, perSecond) : undefined);
   let provider: SignalProvider;
   if (name === 'offline') provider = offlineProvider;
@@ -63,13 +61,13 @@ export async function createProviderFromEnv(settings: Config = config()): Promis
     const { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_SECRET_ARN, TWILIO_LOOKUP_BASE_URL, TWILIO_CONCURRENCY, TWILIO_REQUESTS_PER_SECOND, TWILIO_TIMEOUT_MS, TWILIO_ATTEMPTS } = settings;
     provider = await createTwilioProviderFromEnv(
       { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_SECRET_ARN, TWILIO_LOOKUP_BASE_URL, TWILIO_CONCURRENCY, TWILIO_REQUESTS_PER_SECOND, TWILIO_TIMEOUT_MS, TWILIO_ATTEMPTS },
-      secrets(),
+      undefined,
       limiter(Number(TWILIO_REQUESTS_PER_SECOND ?? 50)),
     );
   } else if (name === 'telnyx' || name === 'trestle') {
     // Both take an API key (in the environment, or a secret's {"api_key"}) and the same settings.
     const P = name === 'telnyx' ? 'TELNYX' : 'TRESTLE';
-    const apiKey = await apiKeyFrom(name, { apiKey: settings[`${P}_API_KEY`], secretArn: settings[`${P}_SECRET_ARN`], names: `${P}_API_KEY, or ${P}_SECRET_ARN (JSON {"api_key": "…"})` }, secrets());
+    const apiKey = await apiKeyFrom(name, { apiKey: settings[`${P}_API_KEY`], secretArn: settings[`${P}_SECRET_ARN`], names: `${P}_API_KEY, or ${P}_SECRET_ARN (JSON {"api_key": "…"})` });
     const common = {
       apiKey,
       concurrency: settings[`${P}_CONCURRENCY`],

@@ -1,16 +1,17 @@
-import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { readSecretString } from '../platform/aws/secrets';
 
 /**
  * A provider's API key: the plain setting when given (local runs, tests), else the `api_key` of the
  * Secrets Manager secret (JSON `{"api_key": "…"}`, created by the stack and filled in by the operator).
  */
-export async function apiKeyFrom(provider: string, settings: { apiKey?: string; secretArn?: string; names: string }, secrets: SecretsManagerClient): Promise<string> {
+export async function apiKeyFrom(provider: string, settings: { apiKey?: string; secretArn?: string; names: string }, secrets?: SecretsManagerClient): Promise<string> {
   if (settings.apiKey) return settings.apiKey;
   if (settings.secretArn) {
-    const out = await secrets.send(new GetSecretValueCommand({ SecretId: settings.secretArn }));
+    const secret = await readSecretString(settings.secretArn, secrets);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(out.SecretString ?? '{}');
+      parsed = JSON.parse(secret ?? '{}');
     } catch {
       throw new Error(`${provider} provider: the secret ${settings.secretArn} is not JSON {"api_key": "…"}`);
     }

@@ -1,4 +1,5 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { readSecretString } from '../platform/aws/secrets';
 import { mapConcurrent } from './resilience';
 import { getJson, providerHttp, type PaidProviderSettings } from './provider-http';
 import type { SignalProvider } from './provider';
@@ -84,12 +85,11 @@ function splitFull(full: string): [string, string] {
 }
 
 /** Credentials from TWILIO_ACCOUNT_SID/TWILIO_AUTH_TOKEN, or from the Secrets Manager secret TWILIO_SECRET_ARN. */
-export async function createTwilioProviderFromEnv(env: NodeJS.ProcessEnv, secrets: SecretsManagerClient = new SecretsManagerClient({}), limiter?: Limiter, fetchImpl?: typeof fetch): Promise<SignalProvider> {
+export async function createTwilioProviderFromEnv(env: NodeJS.ProcessEnv, secrets?: SecretsManagerClient, limiter?: Limiter, fetchImpl?: typeof fetch): Promise<SignalProvider> {
   let accountSid = env.TWILIO_ACCOUNT_SID;
   let authToken = env.TWILIO_AUTH_TOKEN;
   if ((!accountSid || !authToken) && env.TWILIO_SECRET_ARN) {
-    const out = await secrets.send(new GetSecretValueCommand({ SecretId: env.TWILIO_SECRET_ARN }));
-    const parsed = JSON.parse(out.SecretString ?? '{}') as { account_sid?: string; auth_token?: string };
+    const parsed = JSON.parse((await readSecretString(env.TWILIO_SECRET_ARN, secrets)) ?? '{}') as { account_sid?: string; auth_token?: string };
     accountSid = parsed.account_sid;
     authToken = parsed.auth_token;
   }

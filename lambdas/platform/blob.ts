@@ -1,21 +1,39 @@
-import { GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { config } from './config';
 import { perConfig } from './per-config';
+import { lazyModule } from './aws/lazy-module';
+
+// S3 loaded at first use, in chunks of their own (lib/bundle-options.ts): the client, and each
+// command apart, so that a function carries only the commands it calls.
+const clientSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-client'));
+/** GetObject and its not-found error (also the file-store probe's, ./dependency-checks.ts). */
+export const s3GetSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-get'));
+const headSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-head'));
+const putSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-put'));
+const presigner = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-presign'));
 
 // One S3 client per configuration. The endpoint comes from the SDK's configuration
-// (AWS_ENDPOINT_URL_S3 locally, LocalStack via AWS_ENDPOINT_URL); s3rver needs path-style.
-export const s3: () => S3Client = /* @__PURE__ */ perConfig((cfg) => new S3Client({ forcePathStyle: cfg.S3_FORCE_PATH_STYLE }));
+// (AWS_ENDPOINT_URL_S3 locally, LocalStack via AWS_ENDPOINT_URL); s3rver needs path-style. The
+// second client signs links handed to clients (downloads, staging): signing needs no network, so
+// it may name an origin this process does not use itself: S3_LINK_ENDPOINT, set by the local
+// runtime to FILES_PUBLIC_URL (another machine reaches the store there).
+const clients = /* @__PURE__ */ perConfig(async (cfg) => {
+  const { S3Client } = await clientSdk();
+  return {
+    main: new S3Client({ forcePathStyle: cfg.S3_FORCE_PATH_STYLE }),
+    link: cfg.S3_LINK_ENDPOINT ? new S3Client({ endpoint: cfg.S3_LINK_ENDPOINT, forcePathStyle: cfg.S3_FORCE_PATH_STYLE }) : null,
+  };
+});
 
-const linkClient = /* @__PURE__ */ perConfig((cfg) => (cfg.S3_LINK_ENDPOINT ? new S3Client({ endpoint: cfg.S3_LINK_ENDPOINT, forcePathStyle: cfg.S3_FORCE_PATH_STYLE }) : null));
+/** The S3 client of this configuration. */
+export async function s3(): Promise<S3Client> {
+  return (await clients()).main;
+}
 
-/**
- * The client that signs links handed to clients (downloads, staging). Signing needs no network,
- * so it may name an origin this process does not use itself: S3_LINK_ENDPOINT, set by the local
- * runtime to FILES_PUBLIC_URL (another machine reaches the store there). Else the S3 client.
- */
-export function linkSigner(): S3Client {
-  return linkClient() ?? s3();
+/** The client that signs links handed to clients: the S3_LINK_ENDPOINT one when set, else the S3 client. */
+export async function linkSigner(): Promise<S3Client> {
+  const { main, link } = await clients();
+  return link ?? main;
 }
 
 export function filesBucket(): string {
@@ -25,12 +43,14 @@ export function filesBucket(): string {
 }
 
 export async function putObject(bucket: string, key: string, body: string | Buffer, contentType: string): Promise<void> {
-  await s3().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
+  const [client, { PutObjectCommand }] = await Promise.all([s3(), putSdk()]);
+  await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
 }
 
 export async function getObject(bucket: string, key: string): Promise<Buffer | null> {
+  const [client, { GetObjectCommand, NoSuchKey }] = await Promise.all([s3(), s3GetSdk()]);
   try {
-    const out = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     if (!out.Body) return null;
     return await readBody(out.Body as AsyncIterable<Uint8Array>, out.ContentLength);
   } catch (error) {
@@ -72,8 +92,9 @@ async function readBody(body: AsyncIterable<Uint8Array>, length: number | undefi
 
 /** Whether an object exists, asked with HEAD: nothing is downloaded. */
 export async function objectExists(bucket: string, key: string): Promise<boolean> {
+  const [client, { HeadObjectCommand }] = await Promise.all([s3(), headSdk()]);
   try {
-    await s3().send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     return true;
   } catch (error) {
     const e = error as Error & { $metadata?: { httpStatusCode?: number } };
@@ -84,8 +105,9 @@ export async function objectExists(bucket: string, key: string): Promise<boolean
 
 /** A GET link valid `seconds` from now; `contentDisposition` (ASCII) is what S3 answers it with. */
 export async function presignGet(bucket: string, key: string, seconds: number, contentDisposition?: string): Promise<string> {
+  const [signer, { GetObjectCommand }, { getSignedUrl }] = await Promise.all([linkSigner(), s3GetSdk(), presigner()]);
   return getSignedUrl(
-    linkSigner(),
+    signer,
     new GetObjectCommand({ Bucket: bucket, Key: key, ResponseContentDisposition: contentDisposition }),
     { expiresIn: seconds },
   );

@@ -1,4 +1,8 @@
-import { DescribeSecretCommand, GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { readSecretString } from './aws/secrets';
+import { lazyModule } from './aws/lazy-module';
+
+/** DescribeSecret, loaded at first use (a chunk of its own: ./aws/sdk/secrets-describe.ts). */
+const describeSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/secrets-describe'));
 import { nowMs } from './clock';
 import type { Config } from './config';
 import { logger } from './logger';
@@ -124,8 +128,11 @@ export function readinessCheck(cfg: Config, secrets: SecretReader): () => Promis
 }
 
 const secretsManager: SecretReader = {
-  read: async (arn) => (await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }))).SecretString,
-  versionCount: async (arn) => Object.keys((await new SecretsManagerClient({}).send(new DescribeSecretCommand({ SecretId: arn }))).VersionIdsToStages ?? {}).length,
+  read: (arn) => readSecretString(arn),
+  versionCount: async (arn) => {
+    const { DescribeSecretCommand, SecretsManagerClient } = await describeSdk();
+    return Object.keys((await new SecretsManagerClient({}).send(new DescribeSecretCommand({ SecretId: arn }))).VersionIdsToStages ?? {}).length;
+  },
 };
 
 const check = /* @__PURE__ */ perConfig((cfg) => readinessCheck(cfg, secretsManager));

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { readSecretString } from './aws/secrets';
 import { InvalidInput } from './domain-errors';
 import { config } from './config';
 import { perConfig } from './per-config';
@@ -44,9 +44,9 @@ async function loadSecret(): Promise<string | Buffer> {
   }
   const arn = config().CURSOR_SECRET_ARN;
   if (arn) {
-    const out = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
-    if (!out.SecretString || out.SecretString.length < 32) throw new Error(`secret ${arn} must hold at least 32 characters`);
-    return out.SecretString;
+    const secret = await readSecretString(arn);
+    if (!secret || secret.length < 32) throw new Error(`secret ${arn} must hold at least 32 characters`);
+    return secret;
   }
   if (config().AWS_LAMBDA_FUNCTION_NAME || config().DEPLOYMENT === 'aws') {
     throw new Error('Neither CURSOR_SECRET nor CURSOR_SECRET_ARN is set: pagination cursors cannot be issued or checked');

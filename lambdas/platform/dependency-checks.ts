@@ -1,7 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { db, tableName } from './table';
-import { filesBucket, s3 } from './blob';
+import { filesBucket, s3, s3GetSdk } from './blob';
 import type { DependencyCheck } from './ready-probe';
 
 /** A key nothing stores: reading it proves the table answers, whatever it holds. */
@@ -22,7 +21,8 @@ export function dependencyChecks(): DependencyCheck[] {
       name: 'file_store',
       ask: async (signal) => {
         try {
-          const out = await s3().send(new GetObjectCommand({ Bucket: filesBucket(), Key: `${FILE_STORE_PROBE_PREFIX}probe` }), { abortSignal: signal });
+          const [client, { GetObjectCommand }] = await Promise.all([s3(), s3GetSdk()]);
+          const out = await client.send(new GetObjectCommand({ Bucket: filesBucket(), Key: `${FILE_STORE_PROBE_PREFIX}probe` }), { abortSignal: signal });
           // Nothing writes it; should someone, its body is not needed.
           (out.Body as { destroy?: () => void } | undefined)?.destroy?.();
         } catch (error) {

@@ -1,4 +1,8 @@
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { lazyModule } from '../platform/aws/lazy-module';
+
+/** SQS SendMessageBatch, loaded at the first send (lib/bundle-options.ts: a chunk of its own). */
+const sqsSdk = /* @__PURE__ */ lazyModule(() => import('../platform/aws/sdk/sqs-send-batch'));
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SpamWorkItem } from './work-item';
 
@@ -9,6 +13,7 @@ let client: SQSClient | null = null;
  * event source's maximum concurrency and retries each message alone (lib/spam-construct.ts).
  */
 export async function queueWorkItems(queueUrl: string, items: SpamWorkItem[]): Promise<void> {
+  const { SQSClient, SendMessageBatchCommand } = await sqsSdk();
   client ??= new SQSClient({});
   for (let i = 0; i < items.length; i += 10) {
     let batch = items.slice(i, i + 10).map((item, j) => ({ Id: String(j), MessageBody: JSON.stringify(item) }));

@@ -1,10 +1,13 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { getSignedUrl as cloudFrontSignedUrl } from '@aws-sdk/cloudfront-signer';
 import { nowUnix } from '../platform/clock';
 import { filesBucket, linkSigner, presignGet } from '../platform/blob';
 import { attachmentDisposition } from './content-disposition';
 import { config } from '../platform/config';
 import { perConfig } from '../platform/per-config';
+import { lazyModule } from '../platform/aws/lazy-module';
+import { readSecretString } from '../platform/aws/secrets';
+
+/** The CloudFront signer, loaded at first use (S3 presigned links need none of it). */
+const cloudFrontSigner = /* @__PURE__ */ lazyModule(() => import('../platform/aws/sdk/cloudfront-sign'));
 
 // Download links must stay valid for the whole promised hour. An S3 URL presigned with a Lambda
 // role's temporary credentials dies with that session, which can be sooner; a CloudFront signed
@@ -24,9 +27,9 @@ async function signingKey(): Promise<string> {
   if (direct) return (slot.privateKey = direct);
   const arn = config().DOWNLOADS_SIGNING_KEY_SECRET_ARN;
   if (!arn) throw new Error('DOWNLOADS_CLOUDFRONT_DOMAIN is set but neither DOWNLOADS_SIGNING_KEY_SECRET_ARN nor DOWNLOADS_SIGNING_PRIVATE_KEY is');
-  const out = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
-  if (!out.SecretString?.includes('PRIVATE KEY')) throw new Error(`secret ${arn} does not hold a PEM private key yet: put the CloudFront key pair's private key in it`);
-  return (slot.privateKey = out.SecretString);
+  const secret = await readSecretString(arn);
+  if (!secret?.includes('PRIVATE KEY')) throw new Error(`secret ${arn} does not hold a PEM private key yet: put the CloudFront key pair's private key in it`);
+  return (slot.privateKey = secret);
 }
 
 /** A link, and when it stops working (Unix seconds): what the API promises as `expires_at`. */
@@ -62,7 +65,7 @@ export async function signedDownloadLink(key: string, seconds: number, filename?
   const now = nowUnix();
   const domain = config().DOWNLOADS_CLOUDFRONT_DOMAIN;
   if (!domain) {
-    const credentials = await linkSigner().config.credentials();
+    const credentials = await (await linkSigner()).config.credentials();
     const validFor = s3LinkSeconds(seconds, now, credentials.expiration);
     return { url: await presignGet(filesBucket(), key, validFor, disposition), expiresAt: now + validFor };
   }
@@ -70,6 +73,7 @@ export async function signedDownloadLink(key: string, seconds: number, filename?
   if (!keyPairId) throw new Error('DOWNLOADS_CLOUDFRONT_DOMAIN is set but DOWNLOADS_CLOUDFRONT_KEY_ID is not');
   // %20, never URLSearchParams' `+`: S3 reads the forwarded query with RFC 3986 decoding.
   const query = disposition ? `?response-content-disposition=${encodeURIComponent(disposition)}` : '';
+  const { getSignedUrl: cloudFrontSignedUrl } = await cloudFrontSigner();
   const url = cloudFrontSignedUrl({
     url: `https://${domain}/${key.split('/').map(encodeURIComponent).join('/')}${query}`,
     keyPairId,

@@ -1,4 +1,3 @@
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, InvalidInput, isRefusal } from '../platform/domain-errors';
 import { nowIso, nowMs, nowUnix } from '../platform/clock';
@@ -6,6 +5,10 @@ import { newId } from '../platform/ids';
 import { conditionalWrite, db, tableName, insertItem } from '../platform/table';
 import { filesBucket, getObject, linkSigner } from '../platform/blob';
 import { MAX_CSV_BYTES } from './request';
+import { lazyModule } from '../platform/aws/lazy-module';
+
+/** The presigned-POST builder, loaded at first use (staging is a large file's first step only). */
+const presignedPost = /* @__PURE__ */ lazyModule(() => import('../platform/aws/sdk/s3-presigned-post'));
 import { getUpload } from './upload-repository';
 
 // Large files in AWS: API Gateway carries at most 10 MB and a Lambda takes a 6 MB event (binary
@@ -19,7 +22,8 @@ const stagedKey = (orgId: string, id: string, format: StagedFormat = 'csv') => `
 
 export async function stageUpload(orgId: string, format: StagedFormat = 'csv') {
   const id = newId();
-  const post = await createPresignedPost(linkSigner(), {
+  const [{ createPresignedPost }, signer] = await Promise.all([presignedPost(), linkSigner()]);
+  const post = await createPresignedPost(signer, {
     Bucket: filesBucket(),
     Key: stagedKey(orgId, id, format),
     Conditions: [['content-length-range', 1, MAX_CSV_BYTES]],

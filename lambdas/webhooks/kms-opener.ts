@@ -1,5 +1,7 @@
-import { DecryptCommand } from '@aws-sdk/client-kms';
 import { kms } from './kms-client';
+import { lazyModule } from '../platform/aws/lazy-module';
+
+const decryptSdk = /* @__PURE__ */ lazyModule(() => import('../platform/aws/sdk/kms-decrypt'));
 import { SecretUnopenable, type SecretOpener } from './secret-sealer';
 
 // KMS's answers for a blob that will never decrypt here: altered, sealed under another context,
@@ -16,7 +18,8 @@ export function kmsSecretOpener(keyId: () => string): SecretOpener {
     async open(sealed, context) {
       if (sealed.alg !== 'kms') throw new SecretUnopenable(`a secret sealed with ${sealed.alg} cannot be opened with KMS`);
       try {
-        const out = await kms().send(new DecryptCommand({ KeyId: keyId(), CiphertextBlob: Buffer.from(sealed.ct, 'base64'), EncryptionContext: { ...context } }));
+        const { DecryptCommand, KMSClient } = await decryptSdk();
+        const out = await kms(KMSClient).send(new DecryptCommand({ KeyId: keyId(), CiphertextBlob: Buffer.from(sealed.ct, 'base64'), EncryptionContext: { ...context } }));
         if (!out.Plaintext) throw new Error('KMS Decrypt answered without Plaintext');
         return Buffer.from(out.Plaintext).toString('utf8');
       } catch (error) {

@@ -1,5 +1,7 @@
-import { EncryptCommand } from '@aws-sdk/client-kms';
 import { kms } from './kms-client';
+import { lazyModule } from '../platform/aws/lazy-module';
+
+const encryptSdk = /* @__PURE__ */ lazyModule(() => import('../platform/aws/sdk/kms-encrypt'));
 import type { SecretSealer } from './secret-sealer';
 
 /**
@@ -11,7 +13,8 @@ import type { SecretSealer } from './secret-sealer';
 export function kmsSecretSealer(keyId: () => string): SecretSealer {
   return {
     async seal(plaintext, context) {
-      const out = await kms().send(new EncryptCommand({ KeyId: keyId(), Plaintext: Buffer.from(plaintext, 'utf8'), EncryptionContext: { ...context } }));
+      const { EncryptCommand, KMSClient } = await encryptSdk();
+      const out = await kms(KMSClient).send(new EncryptCommand({ KeyId: keyId(), Plaintext: Buffer.from(plaintext, 'utf8'), EncryptionContext: { ...context } }));
       if (!out.CiphertextBlob) throw new Error('KMS Encrypt answered without a CiphertextBlob');
       return { v: 1, alg: 'kms', ct: Buffer.from(out.CiphertextBlob).toString('base64') };
     },

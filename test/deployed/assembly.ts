@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, relative } from 'node:path';
+import { delimiter, dirname, join, relative } from 'node:path';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { PROJECT_ROOT } from '../../lib/service-function';
 
@@ -136,6 +136,30 @@ function withDirectEsbuild(synth: () => void): void {
     process.env.PATH = path;
     rmSync(shims, { recursive: true, force: true });
   }
+}
+
+/**
+ * The modules a function can load: its entry, then every file of its asset named by a static import
+ * or an `import()` in a module already reached (lib/bundle-options.ts: code splitting puts the
+ * clients a request path rarely uses in chunks of their own). esbuild also writes a chunk for an
+ * `import()` whose code it then drops as unused; no module names that chunk, and it is left out.
+ */
+export function assetModules(fn: DeployedFunction): string[] {
+  const reached = new Set<string>();
+  const visit = (file: string) => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*"(\.{1,2}\/[^"]+\.mjs)"/g)) visit(join(dirname(file), specifier!));
+  };
+  visit(join(fn.assetDir, `${fn.handler.split('.')[0]}.mjs`));
+  return [...reached].sort();
+}
+
+/** The code a function can load (entry and reachable chunks), for what it can call. */
+export function assetCode(fn: DeployedFunction): string {
+  return assetModules(fn)
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
 }
 
 function readAssembly(dir: string): DeployedAssembly {

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { deployedAssembly, type DeployedAssembly } from './assembly';
+import { assetCode, assetModules, deployedAssembly, type DeployedAssembly } from './assembly';
+import { mapsUnder } from '../../tools/trim-source-map.mjs';
 import { PROJECT_ROOT } from '../../lib/service-function';
 import { NODE22 } from './node22';
 import { decode } from '@jridgewell/sourcemap-codec';
@@ -15,7 +16,9 @@ const run = promisify(execFile);
 /**
  * Every synthesized bundle is self-contained: copied alone into an empty folder (no node_modules
  * above it, no NODE_PATH), it loads on Node 22 and exports its handler. A bundle that leaves the
- * SDK or any dependency external fails here with "Cannot find package".
+ * SDK or any dependency external fails here with "Cannot find package". Bundles are code-split
+ * (lib/bundle-options.ts): each chunk a function loads on first use must be in its asset and load
+ * there alone too.
  */
 describe('synthesized bundles', () => {
   let assembly: DeployedAssembly;
@@ -31,7 +34,7 @@ describe('synthesized bundles', () => {
     // Operation names of the clients the SDK's default chain carries (@aws-sdk/nested-clients).
     const chainOnly = ['GetRoleCredentials', 'AssumeRoleWithWebIdentity'];
     const carrying = assembly.functions.filter((fn) => {
-      const source = readFileSync(join(fn.assetDir, `${fn.handler.split('.')[0]}.mjs`), 'utf8');
+      const source = assetCode(fn);
       return chainOnly.some((name) => source.includes(name));
     });
     expect(carrying.map((fn) => fn.logicalId)).toEqual([]);
@@ -40,13 +43,19 @@ describe('synthesized bundles', () => {
   it("carry a source map of the service's own code only, which Node applies under the template's NODE_OPTIONS (tools/trim-source-map.mjs)", async () => {
     const failures: string[] = [];
     for (const fn of assembly.functions) {
-      const file = join(fn.assetDir, `${fn.handler.split('.')[0]}.mjs`);
-      const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; sourcesContent?: unknown; mappings: string };
-      // Each source where it really is (relative to the map), not by how its path reads.
-      const dependencies = map.sources.filter((source) => !resolve(dirname(file), source).startsWith(join(PROJECT_ROOT, 'lambdas') + sep));
-      if (dependencies.length > 0 || map.sourcesContent !== undefined || !map.sources.some((source) => /lambdas\/.+\.ts$/.test(source))) {
-        failures.push(`${fn.logicalId}: ${dependencies.length} dependency sources, sourcesContent ${map.sourcesContent === undefined ? 'absent' : 'present'}`);
+      // Each module of the asset has its map (a chunk of SDK code only may keep no source at all).
+      const unmapped = assetModules(fn).filter((file) => !existsSync(`${file}.map`));
+      if (unmapped.length > 0) failures.push(`${fn.logicalId}: no map for ${unmapped.join(', ')}`);
+      for (const mapFile of mapsUnder(fn.assetDir)) {
+        const map = JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[]; sourcesContent?: unknown; mappings: string };
+        // Each source where it really is (relative to the map), not by how its path reads.
+        const dependencies = map.sources.filter((source) => !resolve(dirname(mapFile), source).startsWith(join(PROJECT_ROOT, 'lambdas') + sep));
+        if (dependencies.length > 0 || map.sourcesContent !== undefined) {
+          failures.push(`${fn.logicalId} ${mapFile.slice(fn.assetDir.length)}: ${dependencies.length} dependency sources, sourcesContent ${map.sourcesContent === undefined ? 'absent' : 'present'}`);
+        }
       }
+      const entryMap = JSON.parse(readFileSync(join(fn.assetDir, `${fn.handler.split('.')[0]}.mjs.map`), 'utf8')) as { sources: string[] };
+      if (!entryMap.sources.some((source) => /lambdas\/.+\.ts$/.test(source))) failures.push(`${fn.logicalId}: the entry's map names none of the service's sources`);
     }
     expect(failures).toEqual([]);
 
@@ -82,6 +91,45 @@ describe('synthesized bundles', () => {
     );
     expect(failures).toEqual([]);
   }, 120_000);
+
+  it('carry every chunk their modules import, and each chunk loads from an empty folder on Node 22 with the template\'s environment', async () => {
+    const failures: string[] = [];
+    let chunks = 0;
+    for (const fn of assembly.functions) {
+      // Every .mjs of the asset, reachable or not: none may name a file the asset lacks.
+      const everyModule = readdirSync(fn.assetDir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.mjs')).map((name) => join(fn.assetDir, name));
+      for (const file of everyModule) {
+        // esbuild's specifiers between the files of one output: "./chunks/…", "../chunk-…", "./…".
+        for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*"(\.{1,2}\/[^"]+\.mjs)"/g)) {
+          if (!existsSync(resolve(dirname(file), specifier!))) failures.push(`${fn.logicalId}: ${file.slice(fn.assetDir.length)} imports ${specifier}, absent from the asset`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    // Each asset copied alone, then every chunk of it imported, as a first use would.
+    await Promise.all(
+      assembly.functions.map(async (fn) => {
+        const modules = assetModules(fn).map((file) => file.slice(fn.assetDir.length + 1)).filter((name) => name.startsWith('chunks/'));
+        chunks += modules.length;
+        if (modules.length === 0) return;
+        const dir = mkdtempSync(join(tmpdir(), 'bundle-chunks-'));
+        try {
+          cpSync(fn.assetDir, dir, { recursive: true });
+          const urls = modules.map((name) => pathToFileURL(join(dir, name)).href);
+          const script = `for (const url of ${JSON.stringify(urls)}) await import(url);`;
+          const env = { PATH: '/usr/bin:/bin', AWS_REGION: 'us-east-1', ...Object.fromEntries(Object.entries(fn.environment).filter(([, v]) => typeof v === 'string')) } as Record<string, string>;
+          await run(NODE22, ['--input-type=module', '-e', script], { cwd: dir, env });
+        } catch (error) {
+          failures.push(`${fn.logicalId}: ${String((error as { stderr?: string }).stderr ?? error).split('\n').find((l) => /Error|Cannot/.test(l)) ?? error}`);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }),
+    );
+    expect(failures).toEqual([]);
+    // The split is real: the functions that hold S3 or KMS load it on first use.
+    expect(chunks).toBeGreaterThan(assembly.functions.length);
+  }, 180_000);
 });
 
 /** Generated line and column (0-based, as Node's findEntry takes them) and source of a map's first mapped segment. */

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../lib/service-function';
 import { App } from 'aws-cdk-lib';
@@ -8,7 +7,7 @@ import { Template as AssertTemplate } from 'aws-cdk-lib/assertions';
 import { generateKeyPairSync } from 'node:crypto';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { TEMPLATE_CONTEXT } from '../support/stack';
-import { ACCOUNT, deployedAssembly, REGION, STACK_NAME, type DeployedAssembly, type Template } from './assembly';
+import { ACCOUNT, assetCode, deployedAssembly, REGION, STACK_NAME, type DeployedAssembly, type Template } from './assembly';
 import { CfnResolver } from './cfn';
 import { evaluateCalls, isAllowed, roleStatements } from './iam';
 import { keyPatternsOfBundle } from './bundle-keys';
@@ -73,7 +72,7 @@ describe('IAM least privilege', () => {
     // Lambda sends a failed asynchronous invocation to its on-failure queue with the function's role.
     const withFailureQueue = new Set(resolver.ofType('AWS::Lambda::EventInvokeConfig').filter(([, c]) => (c.Properties as { DestinationConfig?: { OnFailure?: unknown } }).DestinationConfig?.OnFailure).map(([, c]) => String(resolver.resolve((c.Properties as { FunctionName: unknown }).FunctionName))));
     for (const fn of assembly.functions) {
-      const bundle = readFileSync(join(fn.assetDir, 'index.mjs'), 'utf8');
+      const bundle = assetCode(fn);
       const env = ((template.Resources[fn.logicalId]!.Properties as { Environment?: { Variables?: Record<string, unknown> } }).Environment?.Variables ?? {}) as Record<string, unknown>;
       const configured = (op: string): boolean => {
         if (op === 'GetSecretValue') return Object.keys(env).some((k) => k.endsWith('_SECRET_ARN'));

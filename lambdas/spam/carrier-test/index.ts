@@ -1,4 +1,4 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { readSecretString } from '../../platform/aws/secrets';
 import { DeviceLabCarrierTests } from './device-lab';
 import { SimulatedCarrierTests } from './simulator';
 import type { CarrierTestPort } from './port';
@@ -27,11 +27,10 @@ function deviceLabToken(config: Config): () => Promise<string> {
     const arn = config.DEVICE_LAB_TOKEN_SECRET_ARN;
     if (!arn) return Promise.reject(new Error('neither DEVICE_LAB_TOKEN nor DEVICE_LAB_TOKEN_SECRET_ARN is set'));
     // Read once per container; a failed read is retried on the next call.
-    token ??= new SecretsManagerClient({})
-      .send(new GetSecretValueCommand({ SecretId: arn }))
-      .then((out) => {
-        if (!out.SecretString) throw new Error('device lab token secret is empty');
-        return out.SecretString;
+    token ??= readSecretString(arn)
+      .then((secret) => {
+        if (!secret) throw new Error('device lab token secret is empty');
+        return secret;
       })
       .catch((error: unknown) => {
         token = null;

@@ -86,8 +86,8 @@ describe('one pass over each upload', () => {
     await service.runtime.settleWorkflows();
     const upload = (await getUpload(id))!;
     const stored = await loadUploadWork(upload);
-    await s3().send(new DeleteObjectCommand({ Bucket: filesBucket(), Key: keys.work(upload) }));
-    await s3().send(new DeleteObjectCommand({ Bucket: filesBucket(), Key: keys.layout(upload) }));
+    await (await s3()).send(new DeleteObjectCommand({ Bucket: filesBucket(), Key: keys.work(upload) }));
+    await (await s3()).send(new DeleteObjectCommand({ Bucket: filesBucket(), Key: keys.layout(upload) }));
     const reread = await loadUploadWork(upload);
     expect(reread.rows).toEqual(stored.rows);
     expect(reread.layout).toEqual(stored.layout);
@@ -98,7 +98,7 @@ describe('one pass over each upload', () => {
     const id = await create(csv);
     await service.runtime.settleWorkflows();
     const commands: string[] = [];
-    s3().middlewareStack.add((next, context) => (args) => {
+    (await s3()).middlewareStack.add((next, context) => (args) => {
       commands.push(`${context.commandName} ${String((args.input as { Key?: string }).Key)}`);
       return next(args);
     }, { step: 'deserialize', name: 'onePassTestRecorder' });
@@ -108,7 +108,7 @@ describe('one pass over each upload', () => {
       const res2 = await service.request('GET', `/api/v1/uploads/${id}/download/processed?sort=best_status`);
       expect(res2.status).toBe(200);
     } finally {
-      s3().middlewareStack.remove('onePassTestRecorder');
+      (await s3()).middlewareStack.remove('onePassTestRecorder');
     }
     expect(commands.filter((c) => c.includes('/slices/'))).toEqual([expect.stringMatching(/^HeadObjectCommand /), expect.stringMatching(/^HeadObjectCommand /)]);
     expect(commands.filter((c) => c.startsWith('GetObjectCommand') || c.startsWith('PutObjectCommand'))).toEqual([]);

@@ -1,0 +1,2 @@
+// S3 GetObject (and its not-found error), loaded on first use (../../blob.ts).
+export { GetObjectCommand, NoSuchKey } from '@aws-sdk/client-s3';
