@@ -62,7 +62,8 @@ export async function getObject(bucket: string, key: string): Promise<Buffer | n
 /** Bytes [start, end) of an object (a ranged GET); the object must exist and hold them. */
 export async function getObjectRange(bucket: string, key: string, start: number, end: number): Promise<Buffer> {
   if (end <= start) return Buffer.alloc(0);
-  const out = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${end - 1}` }));
+  const [client, { GetObjectCommand }] = await Promise.all([s3(), s3GetSdk()]);
+  const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${end - 1}` }));
   if (!out.Body) throw new Error(`${key}: no body for bytes ${start}-${end - 1}`);
   const bytes = await readBody(out.Body as AsyncIterable<Uint8Array>, out.ContentLength);
   if (bytes.length !== end - start) throw new Error(`${key}: ${bytes.length} bytes answered for ${end - start} asked`);

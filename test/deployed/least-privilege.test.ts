@@ -140,7 +140,8 @@ describe('IAM least privilege', () => {
     const indexArn = (name: string) => `${tableArn}/index/${name}`;
     const sample = (pattern: string) => pattern.replace('*', 'x1');
     for (const fn of assembly.functions) {
-      const bundle = readFileSync(join(fn.assetDir, 'index.mjs'), 'utf8');
+      // Everything the function can load: its entry and the chunks it imports (code splitting).
+      const bundle = assetCode(fn);
       const built = keyPatternsOfBundle(bundle);
       const ops = new Set([...bundle.matchAll(COMMAND_CLASS)].map((m) => m[1]!).filter((op) => SERVICE_OF[op] === 'dynamodb'));
       const statements = roleStatements(template, resolver, fn.logicalId);

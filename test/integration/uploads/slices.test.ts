@@ -78,7 +78,7 @@ describe('slices: any filter with any sort', () => {
     }
 
     // An upload finalized before the index existed: the slice is built from its original, the same.
-    await s3().send(new DeleteObjectCommand({ Bucket: filesBucket(), Key: keys.sliceIndex(upload) }));
+    await (await s3()).send(new DeleteObjectCommand({ Bucket: filesBucket(), Key: keys.sliceIndex(upload) }));
     expect(await slice(`?statuses=${encodeURIComponent(present.slice(1).join(','))}&include_identity=false`)).toEqual(expected(present.slice(1), false));
   });
 });
