@@ -49,6 +49,7 @@ export async function runApiMemoryBench(): Promise<Record<string, number>> {
       processWorst = Math.max(processWorst, processed.maxRssKb);
     }
     out.create_peak_kb_per_row = kbPerRow(createWorst);
+    process.stderr.write(`${JSON.stringify(out)}\n`);
     out.process_peak_kb_per_row = kbPerRow(processWorst);
   } finally {
     await runtime.stop();

@@ -25,9 +25,20 @@ async function stageAndCreate(url: string, apiKey: string, csv: string, fields: 
   return ((await res.json()) as { id: string }).id;
 }
 
+/** A GET, again if the server closed the kept-alive connection under it (it closes idle ones). */
+async function get(url: string, headers: Record<string, string>): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetch(url, { headers });
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
 async function completed(url: string, apiKey: string, id: string): Promise<void> {
   for (;;) {
-    const res = await fetch(`${url}/api/v1/uploads/${id}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const res = await get(`${url}/api/v1/uploads/${id}`, { authorization: `Bearer ${apiKey}` });
     const upload = (await res.json()) as { status: string };
     if (upload.status === 'completed') return;
     if (upload.status === 'failed') throw new Error(`upload ${id} failed`);

@@ -1,4 +1,4 @@
-import { GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from './config';
 import { perConfig } from './per-config';
@@ -37,6 +37,44 @@ export async function getObject(bucket: string, key: string): Promise<Buffer | n
     if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey' || (error as Error).name === 'NotFound') return null;
     throw error;
   }
+}
+
+const isMissing = (error: unknown): boolean => error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey' || (error as Error).name === 'NotFound';
+
+/** An object read as it arrives: its body's pieces, its length and its ETag. */
+export interface ObjectStream {
+  body: AsyncIterable<Uint8Array>;
+  length: number;
+  etag: string;
+}
+
+/** An object's body as a stream (a large file read without holding it), or null when there is none. */
+export async function getObjectStream(bucket: string, key: string): Promise<ObjectStream | null> {
+  try {
+    const out = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    if (!out.Body) return null;
+    return { body: out.Body as AsyncIterable<Uint8Array>, length: out.ContentLength ?? 0, etag: out.ETag ?? '' };
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * Copies an object inside the store (no byte passes through this process), with a content type of
+ * its own; `ifMatch`: only if the source is still the version of that ETag (S3 answers 412 otherwise).
+ */
+export async function copyObject(bucket: string, from: string, to: string, contentType: string, ifMatch: string): Promise<void> {
+  await s3().send(
+    new CopyObjectCommand({
+      Bucket: bucket,
+      Key: to,
+      CopySource: `${bucket}/${from.split('/').map(encodeURIComponent).join('/')}`,
+      CopySourceIfMatch: ifMatch || undefined,
+      MetadataDirective: 'REPLACE',
+      ContentType: contentType,
+    }),
+  );
 }
 
 /**

@@ -4,7 +4,7 @@ import { Conflict, InvalidInput, isRefusal } from '../platform/domain-errors';
 import { nowIso, nowMs, nowUnix } from '../platform/clock';
 import { newId } from '../platform/ids';
 import { conditionalWrite, db, tableName, insertItem } from '../platform/table';
-import { filesBucket, getObject, linkSigner } from '../platform/blob';
+import { filesBucket, getObject, getObjectStream, linkSigner, type ObjectStream } from '../platform/blob';
 import { MAX_CSV_BYTES } from './request';
 import { getUpload } from './upload-repository';
 
@@ -33,11 +33,27 @@ export async function readStagedJson(orgId: string, id: string): Promise<Buffer 
   return getObject(filesBucket(), stagedKey(orgId, id, 'json'));
 }
 
+const noStagedFile = (id: string) => new InvalidInput(`No staged file for staged_upload_id ${id}: POST the file to the staging URL first (links expire after an hour)`);
+
 /** The staged CSV of this organization (another organization's id finds nothing). */
 export async function readStaged(orgId: string, id: string): Promise<Buffer> {
   const bytes = await getObject(filesBucket(), stagedKey(orgId, id));
-  if (!bytes) throw new InvalidInput(`No staged file for staged_upload_id ${id}: POST the file to the staging URL first (links expire after an hour)`);
+  if (!bytes) throw noStagedFile(id);
   return bytes;
+}
+
+/** A staged CSV named by a create call: opened (openStagedCsv) only once the create has claimed it. */
+export interface StagedCsv {
+  organizationId: string;
+  stagedUploadId: string;
+}
+
+/** The staged CSV read as a stream, with its key (create copies it in the store) and ETag. */
+export async function openStagedCsv(staged: StagedCsv): Promise<ObjectStream & { key: string }> {
+  const key = stagedKey(staged.organizationId, staged.stagedUploadId);
+  const object = await getObjectStream(filesBucket(), key);
+  if (!object) throw noStagedFile(staged.stagedUploadId);
+  return { ...object, key };
 }
 
 // A staged file makes one upload. The claim is one guard item keyed by the staged id, written with

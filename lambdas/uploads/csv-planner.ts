@@ -1,0 +1,173 @@
+import { InvalidInput, TooLarge } from '../platform/domain-errors';
+import { CsvRecordReader, CsvSyntaxError, type CsvRecord } from './csv';
+import { MAX_NUMBERS, rowPlanner, type ColumnMapping, type PlanCounts, type WorkRow } from './plan';
+import { spanOf, type RecordSpan } from './work-file';
+
+// Create's one reading of a CSV, as its bytes arrive: decoded, split into records, each planned
+// under the upload rules and written straight into the work file's and the layout's JSON text
+// (work-file.ts, the same format serializeWork writes), so that what is held at any moment is
+// those two texts and the record under way: never the file, its text, its records or its rows.
+
+/** What create stores of a CSV besides its bytes (work-file.ts), and the plan's counts. */
+export interface PlannedCsv extends PlanCounts {
+  /** The work file and the layout object, serialized. */
+  work: string;
+  layout: string;
+}
+
+/** Row fragments of JSON text are joined every this many rows: few strings, each flat. */
+const BATCH = 4096;
+
+/** A JSON array written an element at a time. */
+class JsonArrayText {
+  private done: string[] = [];
+  private batch: string[] = [];
+
+  push(json: string): void {
+    this.batch.push(json);
+    if (this.batch.length === BATCH) this.flush();
+  }
+
+  private flush(): void {
+    if (this.batch.length) this.done.push(this.batch.join(','));
+    this.batch = [];
+  }
+
+  text(): string {
+    this.flush();
+    return `[${this.done.join(',')}]`;
+  }
+}
+
+const EOL_CODE: Record<string, string> = { '\r\n': 'c', '\n': 'n', '\r': 'r', '': '-' };
+const utf8Error = () => new InvalidInput('The file is not valid UTF-8 text; save the CSV as UTF-8 and upload it again');
+
+/**
+ * `push` each piece of the file's bytes, then `finish`: the same refusals, in the same order, as
+ * reading the whole file at once (UTF-8, then CSV syntax, then too many rows, then the mapping
+ * and the rows, then the count of numbers), and the same plan.
+ */
+export class CsvPlanner {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private readonly reader = new CsvRecordReader((record) => this.record(record));
+  private firstBytes: number[] = [];
+  private header: RecordSpan | null = null;
+  private planner: ReturnType<typeof rowPlanner> | null = null;
+  /** A refusal met before the whole file was read: given once the file is known to be within its row limit. */
+  private refusal: unknown = null;
+  private rows = 0;
+  private anyName = false;
+  private readonly numbers = new JsonArrayText();
+  private readonly names = new JsonArrayText();
+  private readonly firstCells: JsonArrayText | null;
+  private readonly start: number[] = [];
+  private readonly end: number[] = [];
+  private eol: string[] = [];
+  private eolDone: string[] = [];
+  private readonly widths: string[] = [];
+  private readonly formulas: string[] = [];
+  bytes = 0;
+
+  constructor(
+    private readonly mapping: ColumnMapping,
+    private readonly options: { minimum?: number; firstCells?: boolean } = {},
+  ) {
+    this.firstCells = options.firstCells ? new JsonArrayText() : null;
+  }
+
+  push(bytes: Uint8Array): void {
+    if (this.firstBytes.length < 3) this.firstBytes.push(...bytes.subarray(0, 3 - this.firstBytes.length));
+    this.bytes += bytes.length;
+    this.reader.push(this.decode(bytes, true));
+  }
+
+  finish(): PlannedCsv {
+    this.reader.push(this.decode(new Uint8Array(0), false));
+    try {
+      this.reader.end();
+    } catch (error) {
+      if (error instanceof CsvSyntaxError) throw new InvalidInput(`The file is not valid CSV: ${error.message}`);
+      throw error;
+    }
+    if (!this.header) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
+    if (this.rows > MAX_NUMBERS) throw new TooLarge(`At most ${MAX_NUMBERS} rows per upload; got ${this.rows}`);
+    if (this.refusal) throw this.refusal;
+    const counts = this.planner!.finish();
+    // The decoder drops a leading BOM; a second one is the text's (the reader's).
+    const bom = this.reader.bom || (this.firstBytes[0] === 0xef && this.firstBytes[1] === 0xbb && this.firstBytes[2] === 0xbf);
+    const eol = this.eolDone.join('') + this.eol.join('');
+    const width = this.header.width;
+    return {
+      ...counts,
+      work: [JSON.stringify({ v: 2 }), this.numbers.text(), this.anyName ? this.names.text() : 'null', this.firstCells ? this.firstCells.text() : 'null'].join('\n'),
+      layout: `{"bom":${bom},"header":${JSON.stringify(this.header)},"width":${width},"start":${JSON.stringify(this.start)},"end":${JSON.stringify(this.end)},"eol":${JSON.stringify(eol)},"widths":{${this.widths.join(',')}},"formulas":{${this.formulas.join(',')}}}`,
+    };
+  }
+
+  private decode(bytes: Uint8Array, stream: boolean): string {
+    try {
+      return this.decoder.decode(bytes, { stream });
+    } catch {
+      throw utf8Error();
+    }
+  }
+
+  private record(record: CsvRecord): void {
+    if (!this.header) {
+      this.header = spanOf(record);
+      try {
+        this.planner = rowPlanner(record.fields, this.mapping, { minimum: this.options.minimum });
+      } catch (error) {
+        this.refusal = error;
+      }
+      return;
+    }
+    const i = this.rows++;
+    // Past the limit or refused: only counted, for the refusal's message.
+    if (this.refusal || this.rows > MAX_NUMBERS) return;
+    let row: WorkRow;
+    try {
+      row = this.planner!.add(record.fields);
+    } catch (error) {
+      this.refusal = error;
+      return;
+    }
+    this.keep(i, record, row);
+  }
+
+  private keep(i: number, record: CsvRecord, row: WorkRow): void {
+    const columns = this.mapping.phoneColumns.length;
+    for (let c = 0; c < columns; c++) {
+      const value = row.numbers[c];
+      this.numbers.push(JSON.stringify(value === undefined ? '' : value));
+    }
+    if (row.name) this.anyName = true;
+    this.names.push(row.name ? JSON.stringify(row.name) : '0');
+    this.firstCells?.push(JSON.stringify(record.fields[0] ?? ''));
+    const span = spanOf(record);
+    this.start.push(span.start);
+    this.end.push(span.end);
+    this.eol.push(EOL_CODE[span.eol]!);
+    if (this.eol.length === BATCH) {
+      this.eolDone.push(this.eol.join(''));
+      this.eol = [];
+    }
+    if (span.width !== this.header!.width) this.widths.push(`"${i}":${span.width}`);
+    if (span.formulaFields) this.formulas.push(`"${i}":${JSON.stringify(span.formulaFields)}`);
+  }
+}
+
+/** A file held in memory (a multipart part, the console's draft), planned in pieces as a stream would be. */
+export function planCsvBytes(bytes: Uint8Array, mapping: ColumnMapping, options: { minimum?: number; firstCells?: boolean } = {}): PlannedCsv {
+  const planner = new CsvPlanner(mapping, options);
+  const PIECE = 1 << 20;
+  for (let at = 0; at < bytes.length; at += PIECE) planner.push(bytes.subarray(at, at + PIECE));
+  return planner.finish();
+}
+
+/** A file read as a stream (a staged object's body). */
+export async function planCsvStream(body: AsyncIterable<Uint8Array>, mapping: ColumnMapping, options: { minimum?: number; firstCells?: boolean } = {}): Promise<PlannedCsv> {
+  const planner = new CsvPlanner(mapping, options);
+  for await (const piece of body) planner.push(piece);
+  return planner.finish();
+}
