@@ -10,18 +10,24 @@ import { spanOf, type RecordSpan } from './work-file';
 
 /** What create stores of a CSV besides its bytes (work-file.ts), and the plan's counts. */
 export interface PlannedCsv extends PlanCounts {
-  /** The work file and the layout object, serialized. */
-  work: string;
-  layout: string;
+  /** The work file and the layout object, serialized (UTF-8 bytes when read as a stream, without a string copy). */
+  work: string | Buffer;
+  layout: string | Buffer;
 }
 
 /** Row fragments of JSON text are joined every this many rows: few strings, each flat. */
 const BATCH = 4096;
 
-/** A JSON array written an element at a time. */
-class JsonArrayText {
-  private done: string[] = [];
+/**
+ * JSON text written a fragment at a time, kept as UTF-8 bytes in batches (`items` of a list are
+ * comma-separated), and given as one buffer: the batches and the result are the only copies.
+ */
+class JsonBytes {
+  private done: Buffer[] = [];
   private batch: string[] = [];
+  private count = 0;
+
+  constructor(private readonly separator = ',') {}
 
   push(json: string): void {
     this.batch.push(json);
@@ -29,13 +35,18 @@ class JsonArrayText {
   }
 
   private flush(): void {
-    if (this.batch.length) this.done.push(this.batch.join(','));
+    if (!this.batch.length) return;
+    this.done.push(Buffer.from((this.count ? this.separator : '') + this.batch.join(this.separator), 'utf8'));
+    this.count += this.batch.length;
     this.batch = [];
   }
 
-  text(): string {
+  /** The fragments between `open` and `close`. */
+  parts(open: string, close: string): Buffer[] {
     this.flush();
-    return `[${this.done.join(',')}]`;
+    const parts = [Buffer.from(open), ...this.done, Buffer.from(close)];
+    this.done = [];
+    return parts;
   }
 }
 
@@ -57,22 +68,21 @@ export class CsvPlanner {
   private refusal: unknown = null;
   private rows = 0;
   private anyName = false;
-  private readonly numbers = new JsonArrayText();
-  private readonly names = new JsonArrayText();
-  private readonly firstCells: JsonArrayText | null;
-  private readonly start: number[] = [];
-  private readonly end: number[] = [];
-  private eol: string[] = [];
-  private eolDone: string[] = [];
-  private readonly widths: string[] = [];
-  private readonly formulas: string[] = [];
+  private readonly numbers = new JsonBytes();
+  private readonly names = new JsonBytes();
+  private readonly firstCells: JsonBytes | null;
+  private readonly start = new JsonBytes();
+  private readonly end = new JsonBytes();
+  private readonly eol = new JsonBytes('');
+  private readonly widths = new JsonBytes();
+  private readonly formulas = new JsonBytes();
   bytes = 0;
 
   constructor(
     private readonly mapping: ColumnMapping,
     private readonly options: { minimum?: number; firstCells?: boolean } = {},
   ) {
-    this.firstCells = options.firstCells ? new JsonArrayText() : null;
+    this.firstCells = options.firstCells ? new JsonBytes() : null;
   }
 
   push(bytes: Uint8Array): void {
@@ -95,12 +105,33 @@ export class CsvPlanner {
     const counts = this.planner!.finish();
     // The decoder drops a leading BOM; a second one is the text's (the reader's).
     const bom = this.reader.bom || (this.firstBytes[0] === 0xef && this.firstBytes[1] === 0xbb && this.firstBytes[2] === 0xbf);
-    const eol = this.eolDone.join('') + this.eol.join('');
     const width = this.header.width;
+    const nl = Buffer.from('\n');
     return {
       ...counts,
-      work: [JSON.stringify({ v: 2 }), this.numbers.text(), this.anyName ? this.names.text() : 'null', this.firstCells ? this.firstCells.text() : 'null'].join('\n'),
-      layout: `{"bom":${bom},"header":${JSON.stringify(this.header)},"width":${width},"start":${JSON.stringify(this.start)},"end":${JSON.stringify(this.end)},"eol":${JSON.stringify(eol)},"widths":{${this.widths.join(',')}},"formulas":{${this.formulas.join(',')}}}`,
+      work: Buffer.concat([
+        Buffer.from(JSON.stringify({ v: 2 })),
+        nl,
+        ...this.numbers.parts('[', ']'),
+        nl,
+        ...(this.anyName ? this.names.parts('[', ']') : [Buffer.from('null')]),
+        nl,
+        ...(this.firstCells ? this.firstCells.parts('[', ']') : [Buffer.from('null')]),
+      ]),
+      layout: Buffer.concat([
+        Buffer.from(`{"bom":${bom},"header":${JSON.stringify(this.header)},"width":${width},"start":`),
+        ...this.start.parts('[', ']'),
+        Buffer.from(',"end":'),
+        ...this.end.parts('[', ']'),
+        // The line ends are one code letter each (work-file.ts), never a character JSON escapes.
+        Buffer.from(',"eol":'),
+        ...this.eol.parts('"', '"'),
+        Buffer.from(',"widths":'),
+        ...this.widths.parts('{', '}'),
+        Buffer.from(',"formulas":'),
+        ...this.formulas.parts('{', '}'),
+        Buffer.from('}'),
+      ]),
     };
   }
 
@@ -145,13 +176,9 @@ export class CsvPlanner {
     this.names.push(row.name ? JSON.stringify(row.name) : '0');
     this.firstCells?.push(JSON.stringify(record.fields[0] ?? ''));
     const span = spanOf(record);
-    this.start.push(span.start);
-    this.end.push(span.end);
+    this.start.push(String(span.start));
+    this.end.push(String(span.end));
     this.eol.push(EOL_CODE[span.eol]!);
-    if (this.eol.length === BATCH) {
-      this.eolDone.push(this.eol.join(''));
-      this.eol = [];
-    }
     if (span.width !== this.header!.width) this.widths.push(`"${i}":${span.width}`);
     if (span.formulaFields) this.formulas.push(`"${i}":${JSON.stringify(span.formulaFields)}`);
   }

@@ -29,7 +29,7 @@ function inPieces(bytes: Buffer, size: number, mapping: ColumnMapping, options: 
 }
 
 /** The stored texts compared as the values readers get back (JSON.parse), and the counts as they are. */
-const values = (p: PlannedCsv) => ({ ...p, work: p.work.split('\n').map((l) => JSON.parse(l) as unknown), layout: JSON.parse(p.layout) as unknown });
+const values = (p: PlannedCsv) => ({ ...p, work: p.work.toString().split('\n').map((l) => JSON.parse(l) as unknown), layout: JSON.parse(p.layout.toString()) as unknown });
 
 const outcome = (f: () => PlannedCsv) => {
   try {
