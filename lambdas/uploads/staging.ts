@@ -4,7 +4,8 @@ import { Conflict, InvalidInput, isRefusal } from '../platform/domain-errors';
 import { nowIso, nowMs, nowUnix } from '../platform/clock';
 import { newId } from '../platform/ids';
 import { conditionalWrite, db, tableName, insertItem } from '../platform/table';
-import { filesBucket, getObject, getObjectStream, linkSigner, type ObjectStream } from '../platform/blob';
+import { copyObject, filesBucket, getObject, getObjectStream, linkSigner } from '../platform/blob';
+import type { StreamedCsv } from './original-csv';
 import { MAX_CSV_BYTES } from './request';
 import { getUpload } from './upload-repository';
 
@@ -42,18 +43,21 @@ export async function readStaged(orgId: string, id: string): Promise<Buffer> {
   return bytes;
 }
 
-/** A staged CSV named by a create call: opened (openStagedCsv) only once the create has claimed it. */
-export interface StagedCsv {
-  organizationId: string;
-  stagedUploadId: string;
-}
-
-/** The staged CSV read as a stream, with its key (create copies it in the store) and ETag. */
-export async function openStagedCsv(staged: StagedCsv): Promise<ObjectStream & { key: string }> {
-  const key = stagedKey(staged.organizationId, staged.stagedUploadId);
-  const object = await getObjectStream(filesBucket(), key);
-  if (!object) throw noStagedFile(staged.stagedUploadId);
-  return { ...object, key };
+/**
+ * The staged CSV a create call names, opened by create once it holds the claim: read as a stream,
+ * then copied to the original's key inside the store, on condition that it is still the version
+ * read. (Here, not in create: functions that create only from bytes, the contact pool's, bundle
+ * no staged read.)
+ */
+export function stagedCsv(orgId: string, id: string): StreamedCsv {
+  return {
+    open: async () => {
+      const key = stagedKey(orgId, id);
+      const object = await getObjectStream(filesBucket(), key);
+      if (!object) throw noStagedFile(id);
+      return { body: object.body, length: object.length, storeAs: (to) => copyObject(filesBucket(), key, to, 'text/csv', object.etag) };
+    },
+  };
 }
 
 // A staged file makes one upload. The claim is one guard item keyed by the staged id, written with
