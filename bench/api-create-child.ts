@@ -51,5 +51,6 @@ const result = await handler(event, { awsRequestId: requestId, functionName: 'be
 const ms = performance.now() - t;
 const status = (result as { statusCode: number }).statusCode;
 if (status !== 200) throw new Error(`create answered ${status}: ${String((result as { body?: string }).body).slice(0, 500)}`);
-console.log(JSON.stringify({ status, ms, maxRssKb: peakKb(), rssBeforeKb }));
+const { id } = JSON.parse(String((result as { body?: string }).body)) as { id: string };
+console.log(JSON.stringify({ status, id, ms, maxRssKb: peakKb(), rssBeforeKb }));
 process.exit(0);

@@ -4,12 +4,15 @@ import { bundleChild } from './bundle-child';
 import { singleColumnCsv } from './csv-files';
 
 export interface ApiCreateMeasurement {
-  /** The create process's own peak (VmHWM), MB. */
+  /** The create process's own peak (VmHWM), MB and kB. */
   peakMb: number;
+  peakKb: number;
   /** Its resident size once the function's modules were loaded, before the create, MB. */
   idleMb: number;
   ms: number;
   bytes: number;
+  /** The upload it created (not yet processed: the workflow is not started). */
+  id: string;
 }
 
 let child: Promise<string> | null = null;
@@ -30,8 +33,8 @@ export async function measureApiCreate(runtime: Runtime, apiKey: string, csv: st
   const put = await fetch(slot.url, { method: 'POST', body: form });
   if (put.status >= 300) throw new Error(`staged POST answered ${put.status}: ${await put.text()}`);
   child ??= bundleChild('./api-create-child.ts');
-  const out = await runChild<{ ms: number; maxRssKb: number; rssBeforeKb: number }>(await child, [apiKey, slot.staged_upload_id]);
-  return { peakMb: Math.round(out.maxRssKb / 1024), idleMb: Math.round(out.rssBeforeKb / 1024), ms: Math.round(out.ms), bytes: Buffer.byteLength(csv) };
+  const out = await runChild<{ id: string; ms: number; maxRssKb: number; rssBeforeKb: number }>(await child, [apiKey, slot.staged_upload_id]);
+  return { peakMb: Math.round(out.maxRssKb / 1024), peakKb: out.maxRssKb, idleMb: Math.round(out.rssBeforeKb / 1024), ms: Math.round(out.ms), bytes: Buffer.byteLength(csv), id: out.id };
 }
 
 /**

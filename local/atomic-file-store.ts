@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -11,6 +11,8 @@ export interface S3rverFilesystemStore {
   getResourcePath(bucket: string, key: string | undefined, resource: string): string;
   putObject(object: { bucket: string; key: string; content: Buffer | Readable; metadata: Record<string, string> }): Promise<{ size: number; md5: string }>;
   putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5?: string): Promise<void>;
+  getMetadata(bucket: string, key: string): Promise<Record<string, string>>;
+  copyObject(srcBucket: string, srcKey: string, destBucket: string, destKey: string, replacementMetadata: Record<string, string> | null): Promise<Record<string, string>>;
 }
 
 /** Suffix of files being written; never a name s3rver reads, removed on start if a crash left one. */
@@ -72,6 +74,28 @@ export function makeStoreAtomic(store: S3rverFilesystemStore): void {
     const md5 = hash.digest('hex');
     await store.putMetadata(object.bucket, object.key, object.metadata, md5);
     return { size, md5 };
+  };
+  // A copy (create stores a staged file as an upload's original this way) in the same order: the
+  // bytes to a temporary file renamed into place, then the checksum, then the metadata (the
+  // source's, or the request's with REPLACE). s3rver's own copies each file in place.
+  store.copyObject = async (srcBucket, srcKey, destBucket, destKey, replacementMetadata) => {
+    const src = store.getResourcePath(srcBucket, srcKey, 'object');
+    const dest = store.getResourcePath(destBucket, destKey, 'object');
+    if (src !== dest) {
+      await mkdir(dirname(dest), { recursive: true });
+      const temp = `${dest}.${randomUUID()}${PARTIAL_SUFFIX}`;
+      try {
+        await copyFile(src, temp);
+        await rename(temp, dest);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
+    }
+    const md5 = (await readFile(store.getResourcePath(srcBucket, srcKey, 'object.md5'), 'utf8').catch(() => undefined)) ?? undefined;
+    const metadata = replacementMetadata ?? (JSON.parse(await readFile(store.getResourcePath(srcBucket, srcKey, 'metadata.json'), 'utf8')) as Record<string, string>);
+    await store.putMetadata(destBucket, destKey, metadata, md5);
+    return store.getMetadata(destBucket, destKey);
   };
 }
 

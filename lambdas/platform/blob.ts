@@ -10,6 +10,7 @@ const clientSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-client')
 export const s3GetSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-get'));
 const headSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-head'));
 const putSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-put'));
+const copySdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-copy'));
 const presigner = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-presign'));
 
 // One S3 client per configuration. The endpoint comes from the SDK's configuration
@@ -68,6 +69,44 @@ export async function getObjectRange(bucket: string, key: string, start: number,
   const bytes = await readBody(out.Body as AsyncIterable<Uint8Array>, out.ContentLength);
   if (bytes.length !== end - start) throw new Error(`${key}: ${bytes.length} bytes answered for ${end - start} asked`);
   return bytes;
+}
+
+/** An object read as it arrives: its body's pieces, its length and its ETag. */
+export interface ObjectStream {
+  body: AsyncIterable<Uint8Array>;
+  length: number;
+  etag: string;
+}
+
+/** An object's body as a stream (a large file read without holding it), or null when there is none. */
+export async function getObjectStream(bucket: string, key: string): Promise<ObjectStream | null> {
+  const [client, { GetObjectCommand, NoSuchKey }] = await Promise.all([s3(), s3GetSdk()]);
+  try {
+    const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    if (!out.Body) return null;
+    return { body: out.Body as AsyncIterable<Uint8Array>, length: out.ContentLength ?? 0, etag: out.ETag ?? '' };
+  } catch (error) {
+    if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey' || (error as Error).name === 'NotFound') return null;
+    throw error;
+  }
+}
+
+/**
+ * Copies an object inside the store (no byte passes through this process), with a content type of
+ * its own; `ifMatch`: only if the source is still the version of that ETag (S3 answers 412 otherwise).
+ */
+export async function copyObject(bucket: string, from: string, to: string, contentType: string, ifMatch: string): Promise<void> {
+  const [client, { CopyObjectCommand }] = await Promise.all([s3(), copySdk()]);
+  await client.send(
+    new CopyObjectCommand({
+      Bucket: bucket,
+      Key: to,
+      CopySource: `${bucket}/${from.split('/').map(encodeURIComponent).join('/')}`,
+      CopySourceIfMatch: ifMatch || undefined,
+      MetadataDirective: 'REPLACE',
+      ContentType: contentType,
+    }),
+  );
 }
 
 /**

@@ -10,16 +10,20 @@ import { UPLOAD_CREATED } from './upload-events';
 import { flushOutbox, outboxFields, type OutboxEntry } from '../webhooks/outbox';
 import type { Principal } from '../auth/authenticate';
 import { CsvSyntaxError, parseCsv } from './csv';
-import { planUpload, priceOf, type ColumnMapping, type Tier, type UploadPlan } from './plan';
+import { priceOf, type ColumnMapping, type Tier, type UploadPlan } from './plan';
+import { planCsvBytes, type PlannedCsv } from './csv-planner';
+import { readOriginal, type CsvSource } from './original-csv';
 import { keys, type UploadRecord } from './upload';
 import { deleteChargingUpload, getUpload, insertUpload, transitionUpload, uploadItemKey } from './upload-repository';
 import type { WorkflowPorts } from './workflow';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
-import { hasUtf8Bom, layoutOf, serializeWork } from './work-file';
 
 export interface CreateUploadInput {
-  /** The CSV bytes exactly as received (JSON-mode uploads are turned into a CSV first). */
-  csv: Buffer;
+  /**
+   * The CSV bytes exactly as received (JSON-mode uploads are turned into a CSV first), or a staged
+   * CSV, read as a stream (original-csv.ts).
+   */
+  csv: CsvSource;
   filename: string;
   mapping: ColumnMapping;
   tier: Tier;
@@ -49,28 +53,14 @@ export function decodeCsv(bytes: Buffer): string {
   }
 }
 
-/** What create stores of a CSV besides its bytes, from its one parse (work-file.ts), and the plan's counts. */
-export interface PlannedCsv {
-  totalRows: number;
-  validRowCount: number;
-  validNumberCount: number;
-  invalidCount: number;
-  identity: boolean;
-  /** The work file and the layout object, serialized. */
-  work: string;
-  layout: string;
-}
+export type { PlannedCsv } from './csv-planner';
 
-/** Parses and plans a CSV under the upload rules (the one parse of it), ready for createUpload. */
+const planOptions = (source: CreateUploadInput['source']) => ({ minimum: source === 'api_pool' ? 1 : undefined, firstCells: source === 'api_pool' });
+
+/** Plans a CSV under the upload rules (the one parse of it, in pieces: csv-planner.ts), ready for createUpload. */
 export function planCsv(csv: Buffer, mapping: ColumnMapping, source: CreateUploadInput['source']): PlannedCsv {
-  const parsed = readCsv(csv);
-  const [header, ...rows] = parsed.records;
-  if (!header) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
   // Pools of single contacts were charged per contact and may be any size.
-  const plan = planUpload(header.fields, rows.map((r) => r.fields), mapping, { minimum: source === 'api_pool' ? 1 : undefined });
-  const layout = layoutOf(parsed);
-  layout.bom ||= hasUtf8Bom(csv);
-  return { ...plannedOf(plan), ...serializeWork({ rows: plan.rows, layout, firstCells: source === 'api_pool' ? rows.map((r) => r.fields[0] ?? '') : undefined }, mapping.phoneColumns.length) };
+  return planCsvBytes(csv, mapping, planOptions(source));
 }
 
 export const plannedOf = (plan: UploadPlan): Omit<PlannedCsv, 'work' | 'layout'> => ({
@@ -90,8 +80,10 @@ export async function createUpload(
   principal: Pick<Principal, 'organizationId' | 'userId'> & { apiKeyId: string | null },
   input: CreateUploadInput,
   uploadId = newId(),
-  planned: PlannedCsv = planCsv(input.csv, input.mapping, input.source),
+  planned?: PlannedCsv,
 ): Promise<UploadRecord> {
+  const original = await readOriginal(input.csv, input.mapping, planOptions(input.source), planned);
+  planned = original.planned;
   // Before anything is stored or charged; pool uploads were paid per contact, which checked it.
   if (input.source !== 'api_pool') await assertReadyToCharge();
   const price = priceOf(planned.validNumberCount, input.tier);
@@ -101,7 +93,7 @@ export async function createUpload(
     user_id: principal.userId,
     organization_id: principal.organizationId,
     original_filename: input.filename,
-    file_size_bytes: input.csv.length,
+    file_size_bytes: original.size,
     status: 'charging',
     valid_row_count: planned.validRowCount,
     valid_number_count: planned.validNumberCount,
@@ -132,7 +124,7 @@ export async function createUpload(
   // the downloads parse the original or normalize a number again (work-file.ts).
   const bucket = filesBucket();
   await Promise.all([
-    putObject(bucket, keys.original(record), input.csv, 'text/csv'),
+    original.store(keys.original(record)),
     putObject(bucket, keys.work(record), planned.work, 'application/json'),
     putObject(bucket, keys.layout(record), planned.layout, 'application/json'),
     insertUpload(record),

@@ -26,9 +26,20 @@ export const csvParseCount = (): number => parses;
 export function parseCsv(input: string): ParsedCsv {
   parses++;
   const bom = input.charCodeAt(0) === 0xfeff;
-  const text = input;
   const records: CsvRecord[] = [];
-  let i = bom ? 1 : 0;
+  scanRecords(input, bom ? 1 : 0, 0, true, (record) => records.push(record));
+  return { bom, records };
+}
+
+/**
+ * The records of `text` from `from` on, each handed to `emit` with offsets `base` + its position in
+ * `text`. Not `final`: the text is a prefix of the file, so a record that reaches its end (no line
+ * ending yet, an open quote, a CR that may be half of a CRLF, a comma that may end the file) may
+ * still grow; it is left for the next call, and the return value is where it starts. `final`: the
+ * text's end is the file's (parseCsv), so that record is read as it stands.
+ */
+function scanRecords(text: string, from: number, base: number, final: boolean, emit: (record: CsvRecord) => void): number {
+  let i = from;
   const n = text.length;
   while (i < n) {
     const start = i;
@@ -42,13 +53,18 @@ export function parseCsv(input: string): ParsedCsv {
         let segment = j;
         for (;;) {
           const q = text.indexOf('"', j);
-          if (q === -1) throw new CsvSyntaxError(`Unterminated quoted field starting at character ${i}`);
+          if (q === -1) {
+            if (!final) return start;
+            throw new CsvSyntaxError(`Unterminated quoted field starting at character ${base + i}`);
+          }
           if (text.charCodeAt(q + 1) === 34) {
             out += text.slice(segment, q + 1);
             j = q + 2;
             segment = j;
             continue;
           }
+          // A closing quote as the text's last character may be the first of an escaped pair.
+          if (!final && q + 1 >= n) return start;
           out += text.slice(segment, q);
           i = q + 1;
           break;
@@ -67,16 +83,21 @@ export function parseCsv(input: string): ParsedCsv {
         i = j;
       }
       fields.push(value);
-      if (i >= n) break;
+      if (i >= n) {
+        if (!final) return start;
+        break;
+      }
       const c = text.charCodeAt(i);
       if (c === 44) {
         i++;
         if (i >= n) {
+          if (!final) return start;
           fields.push('');
           break;
         }
         continue;
       }
+      if (c === 13 && i + 1 >= n && !final) return start;
       if (c === 13 && text.charCodeAt(i + 1) === 10) {
         eol = '\r\n';
         i += 2;
@@ -88,9 +109,53 @@ export function parseCsv(input: string): ParsedCsv {
     }
     const end = i - eol.length;
     // A blank line is not a record; `""` is (one empty field), as RFC 4180 and csv-parse read it.
-    if (end > start) records.push({ fields, start, end, eol });
+    if (end > start) emit({ fields, start: base + start, end: base + end, eol });
   }
-  return { bom, records };
+  return i;
+}
+
+/**
+ * parseCsv over a file given in pieces of text (a UTF-8 stream decoded as it arrives): the same
+ * records, offsets into the whole text, handed to `emit` as each is complete, holding only the
+ * record under way. A piece that completes no record is not scanned again until the text held has
+ * doubled, so a record spanning many pieces (a long quoted field) costs linear time, not quadratic.
+ */
+export class CsvRecordReader {
+  private held = '';
+  private base = 0;
+  private retryAt = 0;
+  private started = false;
+  bom = false;
+
+  constructor(private readonly emit: (record: CsvRecord) => void) {
+    parses++;
+  }
+
+  push(text: string): void {
+    if (!text) return;
+    this.held += text;
+    if (!this.started) {
+      this.started = true;
+      this.bom = this.held.charCodeAt(0) === 0xfeff;
+      if (this.bom) this.skip(1);
+    }
+    if (this.held.length < this.retryAt) return;
+    const next = scanRecords(this.held, 0, this.base, false, this.emit);
+    this.retryAt = next === 0 ? this.held.length * 2 : 0;
+    this.skip(next);
+  }
+
+  /** The end of the file: the record under way is read as it stands. */
+  end(): void {
+    const next = scanRecords(this.held, 0, this.base, true, this.emit);
+    this.skip(next);
+  }
+
+  private skip(chars: number): void {
+    if (chars === 0) return;
+    this.held = this.held.slice(chars);
+    this.base += chars;
+  }
 }
 
 // Writing. Customer values are written so that a reader gets them back exactly: quoted only where

@@ -66,8 +66,30 @@ export async function planUploadInSteps(
 
 /** The rules, run over rows [validated so far, upTo) at each validate() call. */
 function startPlan(header: string[], rows: string[][], mapping: ColumnMapping, options: { minimum?: number }): { validate(upTo: number): void; finish(): UploadPlan } {
-  const minimum = options.minimum ?? MIN_NUMBERS;
   if (rows.length > MAX_NUMBERS) throw new TooLarge(`At most ${MAX_NUMBERS} rows per upload; got ${rows.length}`);
+  const planner = rowPlanner(header, mapping, options);
+  const work: WorkRow[] = new Array(rows.length);
+  let next = 0;
+  const validate = (upTo: number): void => {
+    for (let r = next; r < upTo; r++) work[r] = planner.add(rows[r]!);
+    next = upTo;
+  };
+  const finish = (): UploadPlan => {
+    if (next !== rows.length) throw new Error(`plan finished after ${next} of ${rows.length} rows`);
+    return { rows: work, ...planner.finish() };
+  };
+  return { validate, finish };
+}
+
+export type PlanCounts = Omit<UploadPlan, 'rows'>;
+
+/**
+ * The spec's upload rules one row at a time, in the file's order (create reads a file as it
+ * arrives, csv-planner.ts): `add` plans a row (a refusal for a malformed row), `finish` applies
+ * the rules over the whole (how many numbers) and gives the counts. The caller keeps the rows it needs.
+ */
+export function rowPlanner(header: string[], mapping: ColumnMapping, options: { minimum?: number } = {}): { identity: boolean; add(fields: string[]): WorkRow; finish(): PlanCounts } {
+  const minimum = options.minimum ?? MIN_NUMBERS;
   const index = (name: string, role: string): number => {
     const positions = header.flatMap((h, i) => (h.trim() === name ? [i] : []));
     if (positions.length === 0) throw new InvalidInput(`${role} '${name}' is not a column of the file; columns: ${header.map((h) => `'${h}'`).join(', ')}`);
@@ -81,49 +103,44 @@ function startPlan(header: string[], rows: string[][], mapping: ColumnMapping, o
   const identity = fullIdx >= 0 || (firstIdx >= 0 && lastIdx >= 0);
 
   const seen = new Set<string>();
-  const work: WorkRow[] = new Array(rows.length);
+  let rowCount = 0;
   let validRows = 0;
   let invalid = 0;
-  let next = 0;
-  const validate = (upTo: number): void => {
-    for (let r = next; r < upTo; r++) {
-      const fields = rows[r]!;
-      if (fields.length > header.length) {
-        throw new InvalidInput(`Row ${r + 2} has ${fields.length} fields but the header has ${header.length}; quote cells that contain commas`);
-      }
-      const numbers: (string | null)[] = new Array(phoneIdx.length);
-      let any = false;
-      for (let c = 0; c < phoneIdx.length; c++) {
-        const cell = (fields[phoneIdx[c]!] ?? '').trim();
-        if (!cell) {
-          numbers[c] = '';
-          continue;
-        }
-        const normalized = normalizeUsCa(cell);
-        if (!normalized) {
-          invalid++;
-          numbers[c] = null;
-          continue;
-        }
-        numbers[c] = normalized.e164;
-        seen.add(normalized.e164);
-        any = true;
-      }
-      if (any) validRows++;
-      const row: WorkRow = { numbers };
-      if (identity) {
-        const full = fullIdx >= 0 ? (fields[fullIdx] ?? '').trim() : '';
-        const first = firstIdx >= 0 ? (fields[firstIdx] ?? '').trim() : '';
-        const last = lastIdx >= 0 ? (fields[lastIdx] ?? '').trim() : '';
-        if (full) row.name = { full };
-        else if (first && last) row.name = { first, last };
-      }
-      work[r] = row;
+  const add = (fields: string[]): WorkRow => {
+    const r = rowCount++;
+    if (fields.length > header.length) {
+      throw new InvalidInput(`Row ${r + 2} has ${fields.length} fields but the header has ${header.length}; quote cells that contain commas`);
     }
-    next = upTo;
+    const numbers: (string | null)[] = new Array(phoneIdx.length);
+    let any = false;
+    for (let c = 0; c < phoneIdx.length; c++) {
+      const cell = (fields[phoneIdx[c]!] ?? '').trim();
+      if (!cell) {
+        numbers[c] = '';
+        continue;
+      }
+      const normalized = normalizeUsCa(cell);
+      if (!normalized) {
+        invalid++;
+        numbers[c] = null;
+        continue;
+      }
+      numbers[c] = normalized.e164;
+      seen.add(normalized.e164);
+      any = true;
+    }
+    if (any) validRows++;
+    const row: WorkRow = { numbers };
+    if (identity) {
+      const full = fullIdx >= 0 ? (fields[fullIdx] ?? '').trim() : '';
+      const first = firstIdx >= 0 ? (fields[firstIdx] ?? '').trim() : '';
+      const last = lastIdx >= 0 ? (fields[lastIdx] ?? '').trim() : '';
+      if (full) row.name = { full };
+      else if (first && last) row.name = { first, last };
+    }
+    return row;
   };
-  const finish = (): UploadPlan => {
-    if (next !== rows.length) throw new Error(`plan finished after ${next} of ${rows.length} rows`);
+  const finish = (): PlanCounts => {
     if (seen.size > MAX_NUMBERS) throw new TooLarge(`At most ${MAX_NUMBERS} numbers per upload; got ${seen.size}`);
     if (seen.size < minimum) {
       throw new TooFewNumbers({
@@ -133,7 +150,7 @@ function startPlan(header: string[], rows: string[][], mapping: ColumnMapping, o
         message: `An upload needs at least ${MIN_NUMBERS} valid US/CA phone numbers; ${seen.size} remained after validation and de-duplication`,
       });
     }
-    return { rows: work, totalRows: rows.length, validRowCount: validRows, validNumberCount: seen.size, invalidCount: invalid, identity };
+    return { totalRows: rowCount, validRowCount: validRows, validNumberCount: seen.size, invalidCount: invalid, identity };
   };
-  return { validate, finish };
+  return { identity, add, finish };
 }

@@ -4,12 +4,14 @@ import { InvalidInput, TooLarge } from '../platform/domain-errors';
 import { describeZodError } from '../platform/http/validation';
 import { freeFormObject } from '../platform/http/common-schemas';
 import { csvLine } from './csv';
+import type { CsvSource } from './original-csv';
 import { MAX_NUMBERS, MAX_PHONE_COLUMNS, type ColumnMapping, type Tier } from './plan';
 
 export const MAX_CSV_BYTES = 100 * 1024 * 1024;
 
 export interface UploadRequest {
-  csv: Buffer;
+  /** The CSV as received, or the staged one a create names (read by create: original-csv.ts). */
+  csv: CsvSource;
   filename: string | null;
   mapping: ColumnMapping;
   tier: Tier;
@@ -229,8 +231,7 @@ async function readMultipart(body: Buffer, contentType: string): Promise<{ field
         tooLarge = true;
       });
       stream.on('end', () => {
-        // busboy hands out slices of the body; a file in one slice needs no copy.
-        file = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+        file = joinSlices(chunks);
       });
     });
     parser.on('error', malformed);
@@ -242,4 +243,20 @@ async function readMultipart(body: Buffer, contentType: string): Promise<{ field
     });
     parser.end(body);
   });
+}
+
+/**
+ * busboy hands out slices of the body: pieces that lie one after another in the same memory are
+ * the file in place, without a copy (a 100 MB part would otherwise be held twice). Else joined.
+ */
+export function joinSlices(chunks: Buffer[]): Buffer {
+  if (chunks.length === 0) return Buffer.alloc(0);
+  const first = chunks[0]!;
+  let end = first.byteOffset + first.length;
+  for (let i = 1; i < chunks.length; i++) {
+    const chunk = chunks[i]!;
+    if (chunk.buffer !== first.buffer || chunk.byteOffset !== end) return Buffer.concat(chunks);
+    end += chunk.length;
+  }
+  return Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset);
 }

@@ -3,7 +3,8 @@ import { Conflict, InvalidInput, isRefusal } from '../platform/domain-errors';
 import { nowIso, nowMs, nowUnix } from '../platform/clock';
 import { newId } from '../platform/ids';
 import { conditionalWrite, db, tableName, insertItem } from '../platform/table';
-import { filesBucket, getObject, linkSigner } from '../platform/blob';
+import { copyObject, filesBucket, getObject, getObjectStream, linkSigner } from '../platform/blob';
+import type { StreamedCsv } from './original-csv';
 import { MAX_CSV_BYTES } from './request';
 import { lazyModule } from '../platform/aws/lazy-module';
 
@@ -37,11 +38,30 @@ export async function readStagedJson(orgId: string, id: string): Promise<Buffer 
   return getObject(filesBucket(), stagedKey(orgId, id, 'json'));
 }
 
+const noStagedFile = (id: string) => new InvalidInput(`No staged file for staged_upload_id ${id}: POST the file to the staging URL first (links expire after an hour)`);
+
 /** The staged CSV of this organization (another organization's id finds nothing). */
 export async function readStaged(orgId: string, id: string): Promise<Buffer> {
   const bytes = await getObject(filesBucket(), stagedKey(orgId, id));
-  if (!bytes) throw new InvalidInput(`No staged file for staged_upload_id ${id}: POST the file to the staging URL first (links expire after an hour)`);
+  if (!bytes) throw noStagedFile(id);
   return bytes;
+}
+
+/**
+ * The staged CSV a create call names, opened by create once it holds the claim: read as a stream,
+ * then copied to the original's key inside the store, on condition that it is still the version
+ * read. (Here, not in create: functions that create only from bytes, the contact pool's, bundle
+ * no staged read.)
+ */
+export function stagedCsv(orgId: string, id: string): StreamedCsv {
+  return {
+    open: async () => {
+      const key = stagedKey(orgId, id);
+      const object = await getObjectStream(filesBucket(), key);
+      if (!object) throw noStagedFile(id);
+      return { body: object.body, length: object.length, storeAs: (to) => copyObject(filesBucket(), key, to, 'text/csv', object.etag) };
+    },
+  };
 }
 
 // A staged file makes one upload. The claim is one guard item keyed by the staged id, written with

@@ -24,8 +24,9 @@ const COMMAND_CLASS = /class extends [\w$]+\([\w$]+,[\w$]+,"([A-Z]\w+)",[\w$]+\)
 const SDK_INTERNAL = new Set(['AssumeRole', 'AssumeRoleWithWebIdentity', 'CreateOAuth2Token', 'CreateOAuth2TokenWithIAM', 'CreateToken', 'GetRoleCredentials', 'DescribeEndpoints', 'CreateSession', 'Scan']);
 
 // Operations IAM authorizes under another action's name: HEAD of an object needs s3:GetObject,
-// a batch of messages sqs:SendMessage.
-const AUTHORIZED_AS: Record<string, string> = { HeadObject: 's3:GetObject', SendMessageBatch: 'sqs:SendMessage' };
+// a batch of messages sqs:SendMessage, a copy s3:PutObject on its destination (and s3:GetObject on
+// its source, which the endpoint fake records from the request).
+const AUTHORIZED_AS: Record<string, string> = { HeadObject: 's3:GetObject', SendMessageBatch: 'sqs:SendMessage', CopyObject: 's3:PutObject' };
 
 const SERVICE_OF: Record<string, string> = {
   GetItem: 'dynamodb', PutItem: 'dynamodb', UpdateItem: 'dynamodb', DeleteItem: 'dynamodb', Query: 'dynamodb', BatchWriteItem: 'dynamodb', BatchGetItem: 'dynamodb', TransactWriteItems: 'dynamodb',

@@ -8,7 +8,7 @@ import { createUpload, synthesizedFilename } from '../../uploads/create-upload';
 import { originalLink, processedFilteredLink, processedLink } from '../../uploads/downloads';
 import { parseJsonUpload, parseMultipartUpload, parseStagedJsonUpload, type JsonUploadBody } from '../../uploads/request';
 import { uploadsRoutes as routes } from '../../uploads/routes';
-import { createFromStagedOnce, readStaged, readStagedJson, stageUpload } from '../../uploads/staging';
+import { createFromStagedOnce, readStagedJson, stagedCsv, stageUpload } from '../../uploads/staging';
 import { toPublicUpload, type UploadRecord } from '../../uploads/upload';
 import { getUpload, listUploads } from '../../uploads/upload-repository';
 import type { WorkflowPorts } from '../../uploads/workflow';
@@ -33,7 +33,8 @@ export const uploadsApi = (ports: WorkflowPorts) =>
         // A staged id names a CSV or, staged with ?format=json, a JSON create body.
         const stagedJson = body.staged_upload_id ? await readStagedJson(ctx.principal.organizationId, body.staged_upload_id) : null;
         request = stagedJson ? parseStagedJsonUpload(body, stagedJson) : parseJsonUpload(body);
-        if (request.stagedUploadId && !stagedJson) request.csv = await readStaged(ctx.principal.organizationId, request.stagedUploadId);
+        // A staged CSV is read as a stream by create, once it holds the claim (original-csv.ts).
+        if (request.stagedUploadId && !stagedJson) request.csv = stagedCsv(ctx.principal.organizationId, request.stagedUploadId);
       } else {
         throw new UnsupportedContentType(`Unsupported Content-Type '${type || 'none'}'; send multipart/form-data (CSV file) or application/json`);
       }

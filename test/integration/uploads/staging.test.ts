@@ -25,8 +25,14 @@ describe('large files through S3 staging', () => {
 
     const created = await service.request('POST', '/api/v1/uploads', { body: { staged_upload_id: staged.staged_upload_id, phone_column: 'phone', filename: 'big.csv' } });
     expect(created.status).toBe(200);
-    expect(await created.json()).toMatchObject({ original_filename: 'big.csv', valid_number_count: 120, credits_charged: 120 });
+    const upload = (await created.json()) as { id: string };
+    expect(upload).toMatchObject({ original_filename: 'big.csv', valid_number_count: 120, credits_charged: 120, file_size_bytes: Buffer.byteLength(csv) });
     await service.runtime.settleWorkflows();
+    // The staged object, copied inside the store as the upload's original: the same bytes, as CSV.
+    const link = (await (await service.request('GET', `/api/v1/uploads/${upload.id}/download/original`)).json()) as { url: string };
+    const original = await fetch(link.url);
+    expect(original.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(await original.text()).toBe(csv);
 
     const unknown = await service.request('POST', '/api/v1/uploads', { body: { staged_upload_id: '00000000-0000-4000-8000-000000000000', phone_column: 'phone' } });
     expect(unknown.status).toBe(400);

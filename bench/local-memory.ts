@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+
+const peakKbOf = (pid: number): number => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+const rssKbOf = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+
+/** Stages `csv` as a client does (the only way a file over 4.4 MB passes AWS's limits) and creates an upload from it. */
+async function stageAndCreate(url: string, apiKey: string, csv: string, fields: Record<string, string>): Promise<string> {
+  const auth = { authorization: `Bearer ${apiKey}` };
+  const slotRes = await fetch(`${url}/api/v1/uploads/staging`, { method: 'POST', headers: auth });
+  if (slotRes.status !== 200) throw new Error(`staging answered ${slotRes.status}: ${await slotRes.text()}`);
+  const slot = (await slotRes.json()) as { staged_upload_id: string; url: string; fields: Record<string, string> };
+  const form = new FormData();
+  for (const [k, v] of Object.entries(slot.fields)) form.append(k, v);
+  form.append('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
+  const put = await fetch(slot.url, { method: 'POST', body: form });
+  if (put.status >= 300) throw new Error(`staged POST answered ${put.status}: ${await put.text()}`);
+  const res = await fetch(`${url}/api/v1/uploads`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ staged_upload_id: slot.staged_upload_id, ...fields }) });
+  if (res.status !== 200) throw new Error(`create answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** A GET, again if the server closed the kept-alive connection under it (it closes idle ones). */
+async function get(url: string, headers: Record<string, string>): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetch(url, { headers });
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
+async function completed(url: string, apiKey: string, id: string): Promise<void> {
+  for (;;) {
+    const res = await get(`${url}/api/v1/uploads/${id}`, { authorization: `Bearer ${apiKey}` });
+    const upload = (await res.json()) as { status: string };
+    if (upload.status === 'completed') return;
+    if (upload.status === 'failed') throw new Error(`upload ${id} failed`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export interface LocalPeak {
+  idleKb: number;
+  /** The process's peak after each upload was created and processed, in order. */
+  peaksKb: number[];
+}
+
+/**
+ * One `npm start`-equivalent process (local-child.ts) through whole uploads, one after another:
+ * staged, created, processed by the embedded workflow to `completed`. Its peak memory (VmHWM) is
+ * read after each from /proc, from this process, so the client's copy of the file is not counted.
+ */
+export async function measureLocalPeak(csvs: string[], fields: Record<string, string>): Promise<LocalPeak> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-local-'));
+  const child = spawn(TSX, [fileURLToPath(new URL('./local-child.ts', import.meta.url)), dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const started = await new Promise<{ url: string; apiKey: string; pid: number }>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString('utf8');
+        const line = out.split('\n').find((l) => l.startsWith('{"url"'));
+        if (line) resolve(JSON.parse(line) as { url: string; apiKey: string; pid: number });
+      });
+      child.on('exit', (code) => reject(new Error(`local-child exited ${code} before it started`)));
+    });
+    const idleKb = rssKbOf(started.pid);
+    const peaksKb: number[] = [];
+    for (const csv of csvs) {
+      const id = await stageAndCreate(started.url, started.apiKey, csv, fields);
+      await completed(started.url, started.apiKey, id);
+      peaksKb.push(peakKbOf(started.pid));
+    }
+    return { idleKb, peaksKb };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,200 @@
+import { InvalidInput, TooLarge } from '../platform/domain-errors';
+import { CsvRecordReader, CsvSyntaxError, type CsvRecord } from './csv';
+import { MAX_NUMBERS, rowPlanner, type ColumnMapping, type PlanCounts, type WorkRow } from './plan';
+import { spanOf, type RecordSpan } from './work-file';
+
+// Create's one reading of a CSV, as its bytes arrive: decoded, split into records, each planned
+// under the upload rules and written straight into the work file's and the layout's JSON text
+// (work-file.ts, the same format serializeWork writes), so that what is held at any moment is
+// those two texts and the record under way: never the file, its text, its records or its rows.
+
+/** What create stores of a CSV besides its bytes (work-file.ts), and the plan's counts. */
+export interface PlannedCsv extends PlanCounts {
+  /** The work file and the layout object, serialized (UTF-8 bytes when read as a stream, without a string copy). */
+  work: string | Buffer;
+  layout: string | Buffer;
+}
+
+/** Row fragments of JSON text are joined every this many rows: few strings, each flat. */
+const BATCH = 4096;
+
+/**
+ * JSON text written a fragment at a time, kept as UTF-8 bytes in batches (`items` of a list are
+ * comma-separated), and given as one buffer: the batches and the result are the only copies.
+ */
+class JsonBytes {
+  private done: Buffer[] = [];
+  private batch: string[] = [];
+  private count = 0;
+
+  constructor(private readonly separator = ',') {}
+
+  push(json: string): void {
+    this.batch.push(json);
+    if (this.batch.length === BATCH) this.flush();
+  }
+
+  private flush(): void {
+    if (!this.batch.length) return;
+    this.done.push(Buffer.from((this.count ? this.separator : '') + this.batch.join(this.separator), 'utf8'));
+    this.count += this.batch.length;
+    this.batch = [];
+  }
+
+  /** The fragments between `open` and `close`. */
+  parts(open: string, close: string): Buffer[] {
+    this.flush();
+    const parts = [Buffer.from(open), ...this.done, Buffer.from(close)];
+    this.done = [];
+    return parts;
+  }
+}
+
+const EOL_CODE: Record<string, string> = { '\r\n': 'c', '\n': 'n', '\r': 'r', '': '-' };
+const utf8Error = () => new InvalidInput('The file is not valid UTF-8 text; save the CSV as UTF-8 and upload it again');
+
+/**
+ * `push` each piece of the file's bytes, then `finish`: the same refusals, in the same order, as
+ * reading the whole file at once (UTF-8, then CSV syntax, then too many rows, then the mapping
+ * and the rows, then the count of numbers), and the same plan.
+ */
+export class CsvPlanner {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private readonly reader = new CsvRecordReader((record) => this.record(record));
+  private firstBytes: number[] = [];
+  private header: RecordSpan | null = null;
+  private planner: ReturnType<typeof rowPlanner> | null = null;
+  /** A refusal met before the whole file was read: given once the file is known to be within its row limit. */
+  private refusal: unknown = null;
+  private rows = 0;
+  private anyName = false;
+  private readonly numbers = new JsonBytes();
+  private readonly names = new JsonBytes();
+  private readonly firstCells: JsonBytes | null;
+  private readonly start = new JsonBytes();
+  private readonly end = new JsonBytes();
+  private readonly eol = new JsonBytes('');
+  private readonly widths = new JsonBytes();
+  private readonly formulas = new JsonBytes();
+  bytes = 0;
+
+  constructor(
+    private readonly mapping: ColumnMapping,
+    private readonly options: { minimum?: number; firstCells?: boolean } = {},
+  ) {
+    this.firstCells = options.firstCells ? new JsonBytes() : null;
+  }
+
+  push(bytes: Uint8Array): void {
+    if (this.firstBytes.length < 3) this.firstBytes.push(...bytes.subarray(0, 3 - this.firstBytes.length));
+    this.bytes += bytes.length;
+    this.reader.push(this.decode(bytes, true));
+  }
+
+  finish(): PlannedCsv {
+    this.reader.push(this.decode(new Uint8Array(0), false));
+    try {
+      this.reader.end();
+    } catch (error) {
+      if (error instanceof CsvSyntaxError) throw new InvalidInput(`The file is not valid CSV: ${error.message}`);
+      throw error;
+    }
+    if (!this.header) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
+    if (this.rows > MAX_NUMBERS) throw new TooLarge(`At most ${MAX_NUMBERS} rows per upload; got ${this.rows}`);
+    if (this.refusal) throw this.refusal;
+    const counts = this.planner!.finish();
+    // The decoder drops a leading BOM; a second one is the text's (the reader's).
+    const bom = this.reader.bom || (this.firstBytes[0] === 0xef && this.firstBytes[1] === 0xbb && this.firstBytes[2] === 0xbf);
+    const width = this.header.width;
+    const nl = Buffer.from('\n');
+    return {
+      ...counts,
+      work: Buffer.concat([
+        Buffer.from(JSON.stringify({ v: 2 })),
+        nl,
+        ...this.numbers.parts('[', ']'),
+        nl,
+        ...(this.anyName ? this.names.parts('[', ']') : [Buffer.from('null')]),
+        nl,
+        ...(this.firstCells ? this.firstCells.parts('[', ']') : [Buffer.from('null')]),
+      ]),
+      layout: Buffer.concat([
+        Buffer.from(`{"bom":${bom},"header":${JSON.stringify(this.header)},"width":${width},"start":`),
+        ...this.start.parts('[', ']'),
+        Buffer.from(',"end":'),
+        ...this.end.parts('[', ']'),
+        // The line ends are one code letter each (work-file.ts), never a character JSON escapes.
+        Buffer.from(',"eol":'),
+        ...this.eol.parts('"', '"'),
+        Buffer.from(',"widths":'),
+        ...this.widths.parts('{', '}'),
+        Buffer.from(',"formulas":'),
+        ...this.formulas.parts('{', '}'),
+        Buffer.from('}'),
+      ]),
+    };
+  }
+
+  private decode(bytes: Uint8Array, stream: boolean): string {
+    try {
+      return this.decoder.decode(bytes, { stream });
+    } catch {
+      throw utf8Error();
+    }
+  }
+
+  private record(record: CsvRecord): void {
+    if (!this.header) {
+      this.header = spanOf(record);
+      try {
+        this.planner = rowPlanner(record.fields, this.mapping, { minimum: this.options.minimum });
+      } catch (error) {
+        this.refusal = error;
+      }
+      return;
+    }
+    const i = this.rows++;
+    // Past the limit or refused: only counted, for the refusal's message.
+    if (this.refusal || this.rows > MAX_NUMBERS) return;
+    let row: WorkRow;
+    try {
+      row = this.planner!.add(record.fields);
+    } catch (error) {
+      this.refusal = error;
+      return;
+    }
+    this.keep(i, record, row);
+  }
+
+  private keep(i: number, record: CsvRecord, row: WorkRow): void {
+    const columns = this.mapping.phoneColumns.length;
+    for (let c = 0; c < columns; c++) {
+      const value = row.numbers[c];
+      this.numbers.push(JSON.stringify(value === undefined ? '' : value));
+    }
+    if (row.name) this.anyName = true;
+    this.names.push(row.name ? JSON.stringify(row.name) : '0');
+    this.firstCells?.push(JSON.stringify(record.fields[0] ?? ''));
+    const span = spanOf(record);
+    this.start.push(String(span.start));
+    this.end.push(String(span.end));
+    this.eol.push(EOL_CODE[span.eol]!);
+    if (span.width !== this.header!.width) this.widths.push(`"${i}":${span.width}`);
+    if (span.formulaFields) this.formulas.push(`"${i}":${JSON.stringify(span.formulaFields)}`);
+  }
+}
+
+/** A file held in memory (a multipart part, the console's draft), planned in pieces as a stream would be. */
+export function planCsvBytes(bytes: Uint8Array, mapping: ColumnMapping, options: { minimum?: number; firstCells?: boolean } = {}): PlannedCsv {
+  const planner = new CsvPlanner(mapping, options);
+  const PIECE = 1 << 20;
+  for (let at = 0; at < bytes.length; at += PIECE) planner.push(bytes.subarray(at, at + PIECE));
+  return planner.finish();
+}
+
+/** A file read as a stream (a staged object's body). */
+export async function planCsvStream(body: AsyncIterable<Uint8Array>, mapping: ColumnMapping, options: { minimum?: number; firstCells?: boolean } = {}): Promise<PlannedCsv> {
+  const planner = new CsvPlanner(mapping, options);
+  for await (const piece of body) planner.push(piece);
+  return planner.finish();
+}
