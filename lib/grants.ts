@@ -8,7 +8,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { TABLE_KEYS } from '../lambdas/platform/table-definition';
-import type { TableAccess } from './table-access';
+import type { TableAccess, TableAction } from './table-access';
 import { INDEX_KEY_PATTERNS, TABLE_KEY_PATTERNS } from './table-keys';
 
 // Least privilege, one function at a time: each grant names the actions a function's code calls
@@ -17,7 +17,6 @@ import { INDEX_KEY_PATTERNS, TABLE_KEY_PATTERNS } from './table-keys';
 // DescribeTable, s3:List*, s3:DeleteObject* … for every function).
 
 /** The DynamoDB operations the service's code uses (it never scans and has no transactions). */
-export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchGetItem' | 'BatchWriteItem';
 
 /**
  * `access.actions` on the items whose partition key matches one of `access.keys`

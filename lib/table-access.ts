@@ -1,6 +1,8 @@
 import type { ApiFunctionName } from '../lambdas/platform/http/route-spec';
-import type { TableAction } from './grants';
 import type { KeyPattern } from './table-keys';
+
+/** The DynamoDB actions a function may be granted on the table. */
+export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchGetItem' | 'BatchWriteItem';
 
 // Which items of the single table each function reaches: its DynamoDB operations and the
 // partition-key patterns (lib/table-keys.ts) it builds keys from. grantTable turns each into
