@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, setClause, queryItems, tableName, putItem, insertItem } from '../platform/table';
+import { conditionalWrite, db, setClause, queryItems, tableName, putItem, insertItem, type Item } from '../platform/table';
 import type { Pools } from './balance-rules';
 import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
@@ -9,8 +9,12 @@ export interface BalanceItem extends Pools {
   monthly_allocation: number;
   subscription_cap: number | null;
   period_started_at: string;
-  /** Changes applied to the pools whose ledger entry is not yet written (crash recovery). */
-  inflight: Record<string, Pools>;
+  /**
+   * Changes applied to the pools whose mark is not yet cleared: not yet in the ledger (crash
+   * recovery), or in it with the clear deferred to a later write. A mark may carry when it was
+   * made (`at`), a counted place (`place`) and `intent` (a durable record will finish its resource).
+   */
+  inflight: Record<string, InflightMark>;
   updated_at: string;
 }
 
@@ -25,7 +29,15 @@ export interface LedgerEntry {
   resource_id: string | null;
   /** For refunds: the debit being returned. */
   refunds_change_id: string | null;
+  /** For a debit priced by its place in a counted sequence (the max-tier batch): that place. */
+  place?: number | null;
   created_at: string;
+}
+
+export interface InflightMark extends Pools {
+  at?: string;
+  place?: number;
+  intent?: boolean;
 }
 
 const pools = { subscription: z.number(), purchased: z.number() };
@@ -35,7 +47,7 @@ const balanceSchema: z.ZodMiniType<BalanceItem> = z.looseObject({
   monthly_allocation: z.number(),
   subscription_cap: z.nullable(z.number()),
   period_started_at: z.string(),
-  inflight: z.record(z.string(), z.looseObject(pools)),
+  inflight: z.record(z.string(), z.looseObject({ ...pools, at: z.optional(z.string()), place: z.optional(z.number()), intent: z.optional(z.boolean()) })),
   updated_at: z.string(),
 });
 const ledgerSchema: z.ZodMiniType<LedgerEntry> = z.looseObject({
@@ -47,6 +59,7 @@ const ledgerSchema: z.ZodMiniType<LedgerEntry> = z.looseObject({
   reason: z.string(),
   resource_id: z.nullable(z.string()),
   refunds_change_id: z.nullable(z.string()),
+  place: z.optional(z.nullable(z.number())),
   created_at: z.string(),
 });
 
@@ -80,12 +93,32 @@ export type PoolGuard =
   | { kind: 'period'; expected: string; next: string; subscription: number }
   | { kind: 'none' };
 
+/** A counter kept on the balance item, advanced in the same write as the pools (credits.ts `chargeBeforeWrite`). */
+export interface CounterStep {
+  attribute: string;
+  /** The value the write expects (0 also matches an absent counter). */
+  expected: number;
+  next: number;
+}
+
+/**
+ * What else one pool change's write may carry: a counter step, more fields in its in-flight mark
+ * (when it was made, what it paid for), and marks of earlier changes, already in the ledger, to
+ * remove (their clear deferred to this write, credits.ts).
+ */
+export interface PoolWriteExtras {
+  counter?: CounterStep;
+  mark?: Record<string, unknown>;
+  clear?: readonly string[];
+}
+
 /**
  * Adds `delta` to the pools in one conditional write and marks the change in flight, so a retry of
  * the same change id can tell it was applied. Returns false when the condition failed.
  */
-export async function applyPoolDelta(orgId: string, changeId: string, delta: Pools, guard: PoolGuard, at: string): Promise<boolean> {
-  const values: Record<string, unknown> = { ':ds': delta.subscription, ':dp': delta.purchased, ':delta': delta, ':at': at };
+export async function applyPoolDelta(orgId: string, changeId: string, delta: Pools, guard: PoolGuard, at: string, extras: PoolWriteExtras = {}): Promise<boolean> {
+  const values: Record<string, unknown> = { ':ds': delta.subscription, ':dp': delta.purchased, ':delta': { ...extras.mark, ...delta }, ':at': at };
+  const names: Record<string, string> = { '#change': changeId };
   const conditions = ['attribute_exists(pk)', 'attribute_not_exists(inflight.#change)'];
   let sets = 'subscription = subscription + :ds, purchased = purchased + :dp, inflight.#change = :delta, updated_at = :at';
   if (guard.kind === 'cover') {
@@ -102,12 +135,65 @@ export async function applyPoolDelta(orgId: string, changeId: string, delta: Poo
     values[':next'] = guard.next;
     sets += ', period_started_at = :next';
   }
+  if (extras.counter) {
+    names['#counter'] = extras.counter.attribute;
+    values[':counterWas'] = extras.counter.expected;
+    values[':counterNext'] = extras.counter.next;
+    conditions.push(extras.counter.expected === 0 ? '(attribute_not_exists(#counter) OR #counter = :counterWas)' : '#counter = :counterWas');
+    sets += ', #counter = :counterNext';
+  }
+  const removes = (extras.clear ?? []).filter((id) => id !== changeId).map((id, i) => {
+    names[`#clear${i}`] = id;
+    return `inflight.#clear${i}`;
+  });
   return conditionalWrite(() =>
     db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: balanceKey(orgId),
-        UpdateExpression: `SET ${sets}`,
+        UpdateExpression: `SET ${sets}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    ),
+  );
+}
+
+/** Sets a counter of the balance item (credits.ts `resetCounter`); false when the balance does not exist. */
+export async function setBalanceCounter(orgId: string, attribute: string, value: number, at: string): Promise<boolean> {
+  return conditionalWrite(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: balanceKey(orgId),
+        UpdateExpression: 'SET #counter = :value, updated_at = :at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#counter': attribute },
+        ExpressionAttributeValues: { ':value': value, ':at': at },
+      }),
+    ),
+  );
+}
+
+/**
+ * Gives back a change applied to the pools that never reached the ledger and never became the
+ * resource it paid for (credits.ts `reverseUnrecorded`): `back` returns to the pools and the mark
+ * goes, in one write conditional on the mark still being there (and on the cap, as a refund).
+ */
+export async function reverseInflight(orgId: string, changeId: string, back: Pools, maxSubscriptionBefore: number | null, at: string): Promise<boolean> {
+  const values: Record<string, unknown> = { ':ds': back.subscription, ':dp': back.purchased, ':at': at };
+  const conditions = ['attribute_exists(inflight.#change)'];
+  if (maxSubscriptionBefore !== null) {
+    conditions.push('subscription <= :maxS');
+    values[':maxS'] = maxSubscriptionBefore;
+  }
+  return conditionalWrite(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: balanceKey(orgId),
+        UpdateExpression: 'SET subscription = subscription + :ds, purchased = purchased + :dp, updated_at = :at REMOVE inflight.#change',
         ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: { '#change': changeId },
         ExpressionAttributeValues: values,
@@ -158,12 +244,17 @@ export async function getLedgerEntry(orgId: string, changeId: string): Promise<L
 }
 
 export async function putLedgerEntry(entry: LedgerEntry): Promise<void> {
-  await putItem('LedgerEntry', {
+  await putItem('LedgerEntry', ledgerItem(entry));
+}
+
+/** The item of a ledger entry, for a write that carries it beside others (platform/table.ts `putItems`). */
+export function ledgerItem(entry: LedgerEntry): Item {
+  return {
     ...ledgerKey(entry.organization_id, entry.change_id),
     gsi1pk: `ORG#${entry.organization_id}#LEDGER`,
     gsi1sk: `${entry.created_at}#${entry.change_id}`,
     ...entry,
-  });
+  };
 }
 
 /** Every balance that holds in-flight marks, with their change ids, a page at a time. */

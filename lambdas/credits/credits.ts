@@ -18,7 +18,8 @@ import { addMonths, periodsElapsed, replenishedSubscription, splitDebit, splitRe
 // The one credits module every feature charges through. Every change to the pools is a single-item
 // conditional write on the balance item (dynalite has no transactions), keyed by a change id so that
 // one resource is never charged or refunded twice; the ledger entry written after it is the audit
-// trail and the proof that the change happened.
+// trail and the proof that the change happened. A charge whose ledger entry goes out with the
+// resource it paid for, in one batch write, is in charge-before-write.ts.
 
 export interface Balance {
   total: number;
@@ -70,6 +71,8 @@ export interface ChargeResult {
   split: Pools;
   /** True when this change id had already been applied (a retry): nothing more was taken. */
   replayed: boolean;
+  /** A debit priced by its place in a counted sequence (charge-before-write.ts): that place. */
+  place: number | null;
 }
 
 /**
@@ -171,7 +174,7 @@ async function alreadyApplied(
   meta: { reason: string; resourceId?: string; refunds?: string },
 ): Promise<ChargeResult | null> {
   const inflight = item.inflight?.[changeId];
-  if (inflight) return recordChange(orgId, changeId, kind, inflight, meta, true);
+  if (inflight) return recordChange(orgId, changeId, kind, inflight, { ...meta, place: inflight.place }, true);
   // Read after the item: a change whose in-flight mark was cleared had its ledger entry first.
   const entry = await getLedgerEntry(orgId, changeId);
   return entry ? fromLedger(entry, true) : null;
@@ -247,7 +250,7 @@ async function recordChange(
   changeId: string,
   kind: LedgerEntry['kind'],
   delta: Pools,
-  meta: { reason: string; resourceId?: string; refunds?: string },
+  meta: { reason: string; resourceId?: string; refunds?: string; place?: number },
   replayed = false,
 ): Promise<ChargeResult> {
   crashPoint(`credits.before-ledger:${kind}`);
@@ -260,6 +263,7 @@ async function recordChange(
     reason: meta.reason,
     resource_id: meta.resourceId ?? null,
     refunds_change_id: meta.refunds ?? null,
+    ...(meta.place === undefined ? {} : { place: meta.place }),
     created_at: nowIso(),
   };
   await putLedgerEntry(entry);
@@ -268,9 +272,9 @@ async function recordChange(
   return fromLedger(entry, replayed);
 }
 
-function fromLedger(entry: LedgerEntry, replayed: boolean): ChargeResult {
+export function fromLedger(entry: LedgerEntry, replayed: boolean): ChargeResult {
   const split = { subscription: Math.abs(entry.subscription_delta), purchased: Math.abs(entry.purchased_delta) };
-  return { changeId: entry.change_id, amount: split.subscription + split.purchased, split, replayed };
+  return { changeId: entry.change_id, amount: split.subscription + split.purchased, split, replayed, place: entry.place ?? null };
 }
 
 const jitter = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 + attempt * 3)));
