@@ -13,7 +13,7 @@ import type { Principal } from '../auth/authenticate';
 import { contactPrice } from './batch-counter';
 import { contactCharge, parseValidationTier, type ContactRecord } from './contact';
 import { claimStaleCreating, deleteCreatingContact, getContact, insertQueuedContact, queueIndexKeys, queuedContactItem, transitionContact } from './contact-repository';
-import { claimIdempotencyKey, claimPk, claimStaleCreates, doneClaimItem, finishClaim, releaseIdempotencyKey, releaseStaleClaim } from './idempotency-repository';
+import { claimIdempotencyKey, claimPk, claimStaleCreates, finishClaim, releaseIdempotencyKey, releaseStaleClaim } from './idempotency-repository';
 import { MAX_PROPERTIES_BYTES } from './routes';
 import { callbackSecretContext, type SealPorts } from '../webhooks/secret-sealer';
 
@@ -41,9 +41,9 @@ const staleAt = (createdAt: string) => new Date(Date.parse(createdAt) + CREATING
 
 /**
  * POST /contacts. The price (the 2-1-2-1 rule, `contactCharge`) and, for a max contact, its place
- * in the batch are taken in one conditional write on the balance; the contact (already `queued`),
- * its ledger entry and, with an idempotency key, the claim's `done` go out in one batch write.
- * Standard: 2 calls; with an idempotency key, 1 more for the claim first (docs/contacts.md).
+ * in the batch are taken in one conditional write on the balance; the contact (already `queued`)
+ * and its ledger entry go out in one batch write. 2 calls; with an idempotency key 2 more, the
+ * claim before and its end after (docs/contacts.md).
  */
 export async function createContact(ports: NetPorts & SealPorts, principal: Principal, input: CreateContactInput): Promise<{ contact: ContactRecord; replayed: boolean }> {
   const normalized = normalizeUsCa(input.phone);
@@ -93,7 +93,7 @@ export async function createContact(ports: NetPorts & SealPorts, principal: Prin
   const fingerprint = sha256Hex(JSON.stringify([normalized.e164, tier, properties, input.callback_url ?? null, input.callback_secret ? sha256Hex(input.callback_secret) : null]));
   const claim = { contact_id: draft.id, fingerprint, created_at: at };
   const result = await claimIdempotencyKey(principal.organizationId, principal.apiKeyId, key, claim, draft, staleAt(at));
-  if (result.claimed) return { contact: await chargeAndWrite(draft, { key, claim }), replayed: false };
+  if (result.claimed) return { contact: await chargeAndWrite(draft, { key }), replayed: false };
 
   if (!result.existing) throw new Conflict('A request with this idempotency_key is still being processed; retry in a few seconds');
   if (result.existing.fingerprint !== fingerprint) throw new Conflict('idempotency_key was already used with a different request; use a new key for a different contact');
@@ -109,9 +109,9 @@ export async function createContact(ports: NetPorts & SealPorts, principal: Prin
 
 /**
  * The first try of a create: the charge (one write: pools, in-flight mark and, for max, the
- * batch place), then the contact, its ledger entry and the claim's end (one batch write).
+ * batch place), then the contact and its ledger entry (one batch write), then the claim's end.
  */
-async function chargeAndWrite(draft: ContactRecord, claimed: { key: string; claim: { contact_id: string; fingerprint: string; created_at: string } } | null): Promise<ContactRecord> {
+async function chargeAndWrite(draft: ContactRecord, claimed: { key: string } | null): Promise<ContactRecord> {
   let charge;
   try {
     charge = await chargeBeforeWrite(draft.organization_id, changeIdOf(draft.id), contactPrice(draft.validation_tier), {
@@ -126,12 +126,10 @@ async function chargeAndWrite(draft: ContactRecord, claimed: { key: string; clai
   }
   crashPoint('contact.after-debit');
   const contact: ContactRecord = { ...draft, credits_charged: charge.amount, batch_position: charge.place };
-  await putItems([
-    queuedContactItem(contact),
-    ledgerEntryOf(charge),
-    ...(claimed ? [doneClaimItem(draft.organization_id, draft.api_key_id, claimed.key, { ...claimed.claim, status: 'done' })] : []),
-  ]);
+  await putItems([queuedContactItem(contact), ledgerEntryOf(charge)]);
   chargeRecorded(charge);
+  // Only once the contact is surely written (a batch write is not atomic): a `done` claim always has its contact.
+  if (claimed) await finishClaim(claimPk(draft.organization_id, draft.api_key_id, claimed.key), draft.id);
   crashPoint('contact.after-queued');
   return contact;
 }

@@ -1,6 +1,5 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, db, isConditionFailed, tableName, putItem, IF_NEW, type Item } from '../platform/table';
-import type { EntityName } from '../platform/table-entities';
 import { sha256Hex } from '../platform/ids';
 import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
@@ -66,11 +65,6 @@ async function claimOnce(key: { pk: string; sk: string }, item: Item): Promise<{
   }
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
   return { claimed: false, existing: readEntity('IdempotencyKey', claimSchema, out.Item) };
-}
-
-/** The claim once its contact is written, as an item for the batch write that writes the contact. */
-export function doneClaimItem(orgId: string, apiKeyId: string, idempotencyKey: string, claim: IdempotencyClaim): { entity: EntityName; item: Item } {
-  return { entity: 'IdempotencyKey', item: { ...claimKey(orgId, apiKeyId, idempotencyKey), contact_id: claim.contact_id, fingerprint: claim.fingerprint, created_at: claim.created_at, status: 'done' } };
 }
 
 /** The claim under `pk` is done (its contact is written): the draft and the recovery entry go. */
