@@ -13,7 +13,7 @@ import type { Principal } from '../auth/authenticate';
 import { contactPrice } from './batch-counter';
 import { contactCharge, parseValidationTier, type ContactRecord } from './contact';
 import { claimStaleCreating, deleteCreatingContact, getContact, insertQueuedContact, queueIndexKeys, queuedContactItem, transitionContact } from './contact-repository';
-import { claimIdempotencyKey, claimPk, claimStaleCreates, finishClaim, releaseIdempotencyKey, releaseStaleClaim } from './idempotency-repository';
+import { claimIdempotencyKey, claimImplicitly, claimPk, claimStaleCreates, endClaim, implicitClaimPk, releaseStaleClaim } from './idempotency-repository';
 import { MAX_PROPERTIES_BYTES } from './routes';
 import { callbackSecretContext, type SealPorts } from '../webhooks/secret-sealer';
 
@@ -42,8 +42,9 @@ const staleAt = (createdAt: string) => new Date(Date.parse(createdAt) + CREATING
 /**
  * POST /contacts. The price (the 2-1-2-1 rule, `contactCharge`) and, for a max contact, its place
  * in the batch are taken in one conditional write on the balance; the contact (already `queued`)
- * and its ledger entry go out in one batch write. 2 calls; with an idempotency key 2 more, the
- * claim before and its end after (docs/contacts.md).
+ * and its ledger entry go out in one batch write: 2 calls. A create with a durable record (an
+ * idempotency key's claim, or a max contact's implicit claim) has 2 more, the claim before and its
+ * end after (docs/contacts.md).
  */
 export async function createContact(ports: NetPorts & SealPorts, principal: Principal, input: CreateContactInput): Promise<{ contact: ContactRecord; replayed: boolean }> {
   const normalized = normalizeUsCa(input.phone);
@@ -88,12 +89,19 @@ export async function createContact(ports: NetPorts & SealPorts, principal: Prin
   };
 
   const key = input.idempotency_key;
-  if (key === undefined) return { contact: await chargeAndWrite(draft, null), replayed: false };
+  if (key === undefined && tier === 'standard') return { contact: await chargeAndWrite(draft, null), replayed: false };
+  if (key === undefined) {
+    // A max contact takes a place in the 2, 1, 2, 1 sequence: cut short after its charge, it must be
+    // finished, not given back (a place given back at an even position would make a run cost more
+    // than ceil(1.5 n)), so it has a durable record even without an idempotency key.
+    await claimImplicitly(draft, staleAt(at));
+    return { contact: await chargeAndWrite(draft, { pk: implicitClaimPk(draft.organization_id, draft.id), implicit: true }), replayed: false };
+  }
 
   const fingerprint = sha256Hex(JSON.stringify([normalized.e164, tier, properties, input.callback_url ?? null, input.callback_secret ? sha256Hex(input.callback_secret) : null]));
   const claim = { contact_id: draft.id, fingerprint, created_at: at };
   const result = await claimIdempotencyKey(principal.organizationId, principal.apiKeyId, key, claim, draft, staleAt(at));
-  if (result.claimed) return { contact: await chargeAndWrite(draft, { key }), replayed: false };
+  if (result.claimed) return { contact: await chargeAndWrite(draft, { pk: claimPk(principal.organizationId, principal.apiKeyId, key), implicit: false }), replayed: false };
 
   if (!result.existing) throw new Conflict('A request with this idempotency_key is still being processed; retry in a few seconds');
   if (result.existing.fingerprint !== fingerprint) throw new Conflict('idempotency_key was already used with a different request; use a new key for a different contact');
@@ -103,15 +111,21 @@ export async function createContact(ports: NetPorts & SealPorts, principal: Prin
   // The first request died part-way: finish it under the same contact id (the same contact: the
   // fingerprints match), charging it only if it never was.
   const pk = claimPk(principal.organizationId, principal.apiKeyId, key);
-  const contact = await finishCreate({ ...draft, id: result.existing.contact_id, created_at: result.existing.created_at, updated_at: result.existing.created_at }, pk);
+  const contact = await finishCreate({ ...draft, id: result.existing.contact_id, created_at: result.existing.created_at, updated_at: result.existing.created_at }, { pk, implicit: false });
   return { contact, replayed: false };
+}
+
+/** The durable record of a create in progress: an idempotency key's claim, or an implicit one (max). */
+interface Claimed {
+  pk: string;
+  implicit: boolean;
 }
 
 /**
  * The first try of a create: the charge (one write: pools, in-flight mark and, for max, the
  * batch place), then the contact and its ledger entry (one batch write), then the claim's end.
  */
-async function chargeAndWrite(draft: ContactRecord, claimed: { key: string } | null): Promise<ContactRecord> {
+async function chargeAndWrite(draft: ContactRecord, claimed: Claimed | null): Promise<ContactRecord> {
   let charge;
   try {
     charge = await chargeBeforeWrite(draft.organization_id, changeIdOf(draft.id), contactPrice(draft.validation_tier), {
@@ -121,7 +135,7 @@ async function chargeAndWrite(draft: ContactRecord, claimed: { key: string } | n
       intent: claimed !== null,
     });
   } catch (error) {
-    if (claimed && error instanceof InsufficientCreditsError) await releaseIdempotencyKey(draft.organization_id, draft.api_key_id, claimed.key);
+    if (claimed && error instanceof InsufficientCreditsError) await releaseStaleClaim(claimed.pk, draft.id);
     throw refusal(error);
   }
   crashPoint('contact.after-debit');
@@ -129,7 +143,7 @@ async function chargeAndWrite(draft: ContactRecord, claimed: { key: string } | n
   await putItems([queuedContactItem(contact), ledgerEntryOf(charge)]);
   chargeRecorded(charge);
   // Only once the contact is surely written (a batch write is not atomic): a `done` claim always has its contact.
-  if (claimed) await finishClaim(claimPk(draft.organization_id, draft.api_key_id, claimed.key), draft.id);
+  if (claimed) await endClaim(claimed.pk, draft.id, claimed.implicit);
   crashPoint('contact.after-queued');
   return contact;
 }
@@ -139,7 +153,7 @@ async function chargeAndWrite(draft: ContactRecord, claimed: { key: string } | n
  * from its claim): charged once (an earlier charge of the contact is found and kept), the contact
  * written unless it exists, the claim ended. Every step is safe to repeat.
  */
-async function finishCreate(draft: ContactRecord, pk: string): Promise<ContactRecord> {
+async function finishCreate(draft: ContactRecord, claimed: Claimed): Promise<ContactRecord> {
   let charge;
   try {
     charge = await chargeBeforeWrite(draft.organization_id, changeIdOf(draft.id), contactPrice(draft.validation_tier), {
@@ -149,7 +163,7 @@ async function finishCreate(draft: ContactRecord, pk: string): Promise<ContactRe
       intent: true,
     });
   } catch (error) {
-    if (error instanceof InsufficientCreditsError) await releaseStaleClaim(pk, draft.id);
+    if (error instanceof InsufficientCreditsError) await releaseStaleClaim(claimed.pk, draft.id);
     throw refusal(error);
   }
   crashPoint('contact.after-debit');
@@ -165,7 +179,7 @@ async function finishCreate(draft: ContactRecord, pk: string): Promise<ContactRe
     written = (await transitionContact(written, ['creating'], 'queued', fields, nowIso())) ?? (await getContact(draft.id));
   }
   if (!written) throw new Error(`contact ${draft.id} vanished during creation`);
-  await finishClaim(pk, draft.id);
+  await endClaim(claimed.pk, draft.id, claimed.implicit);
   crashPoint('contact.after-queued');
   return written;
 }
@@ -186,9 +200,9 @@ function refusal(error: unknown): unknown {
 export async function recoverCreatingContacts(createdBeforeIso?: string): Promise<{ resumed: number; removed: number }> {
   let resumed = 0;
   let removed = 0;
-  for (const { pk, draft } of await claimStaleCreates(nowMs(), CREATING_BOUND_MS, createdBeforeIso)) {
+  for (const { pk, draft, implicit } of await claimStaleCreates(nowMs(), CREATING_BOUND_MS, createdBeforeIso)) {
     if (await chargeOf(draft.organization_id, changeIdOf(draft.id), draft.id)) {
-      await finishCreate(draft, pk);
+      await finishCreate(draft, { pk, implicit });
       resumed++;
     } else if (await releaseStaleClaim(pk, draft.id)) {
       removed++;

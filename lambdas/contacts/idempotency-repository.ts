@@ -50,10 +50,27 @@ export async function claimIdempotencyKey(
   // A claim released between our refused write and our read (the other request was refused for
   // credits) is claimed again; one that keeps vanishing is reported as in progress (null).
   for (let attempt = 0; attempt < 3; attempt++) {
-    const result = await claimOnce(claimKey(orgId, apiKeyId, idempotencyKey), { ...claim, status: 'creating', draft: toJsonText(draft), gsi3pk: RECOVERY_PK, gsi3sk: `${staleAt}#${claim.contact_id}` });
+    const result = await claimOnce(claimKey(orgId, apiKeyId, idempotencyKey), creatingItem(claim, draft, staleAt, false));
     if (result.claimed || result.existing) return result;
   }
   return { claimed: false, existing: null };
+}
+
+/**
+ * A claim no client can name (`IDEMP#<org>#implicit#<contact id>`), for a create that must be
+ * finished rather than given back if it is cut short after its charge (a max contact: its place in
+ * the batch must not become a hole). Deleted once its contact is written.
+ */
+export const implicitClaimPk = (orgId: string, contactId: string): string => `IDEMP#${orgId}#implicit#${contactId}`;
+
+/** Writes the implicit claim of a new contact id (never taken before: the id is new). */
+export async function claimImplicitly(draft: ContactRecord, staleAt: string): Promise<void> {
+  const claim = { contact_id: draft.id, fingerprint: 'implicit', created_at: draft.created_at };
+  await putItem('IdempotencyKey', { pk: implicitClaimPk(draft.organization_id, draft.id), sk: 'META', ...creatingItem(claim, draft, staleAt, true) }, IF_NEW);
+}
+
+function creatingItem(claim: IdempotencyClaim, draft: ContactRecord, staleAt: string, implicit: boolean): Item {
+  return { ...claim, status: 'creating', ...(implicit ? { implicit: true } : {}), draft: toJsonText(draft), gsi3pk: RECOVERY_PK, gsi3sk: `${staleAt}#${claim.contact_id}` };
 }
 
 async function claimOnce(key: { pk: string; sk: string }, item: Item): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyClaim | null }> {
@@ -67,8 +84,16 @@ async function claimOnce(key: { pk: string; sk: string }, item: Item): Promise<{
   return { claimed: false, existing: readEntity('IdempotencyKey', claimSchema, out.Item) };
 }
 
+/** The claim's create is done: an idempotency key's claim keeps only its mapping; an implicit one goes. */
+export async function endClaim(pk: string, contactId: string, implicit: boolean): Promise<void> {
+  if (!implicit) return finishClaim(pk, contactId);
+  await conditionalWrite(() =>
+    db().send(new DeleteCommand({ TableName: tableName(), Key: { pk, sk: 'META' }, ConditionExpression: 'contact_id = :id', ExpressionAttributeValues: { ':id': contactId } })),
+  );
+}
+
 /** The claim under `pk` is done (its contact is written): the draft and the recovery entry go. */
-export async function finishClaim(pk: string, contactId: string): Promise<void> {
+async function finishClaim(pk: string, contactId: string): Promise<void> {
   await conditionalWrite(() =>
     db().send(
       new UpdateCommand({
@@ -107,6 +132,7 @@ export async function releaseStaleClaim(pk: string, contactId: string): Promise<
 export interface StaleCreate {
   pk: string;
   draft: ContactRecord;
+  implicit: boolean;
 }
 
 /**
@@ -138,7 +164,7 @@ export async function claimStaleCreates(nowMs: number, leaseMs: number, createdB
         (createdBeforeIso === undefined ? String(current.gsi3sk) < nowIso : String(current.created_at) < createdBeforeIso),
       also: { expression: '#status = :creating', names: { '#status': 'status' }, values: { ':creating': 'creating' } },
     });
-    if (base && typeof base.draft === 'string') found.push({ pk, draft: fromJsonText<ContactRecord>(base.draft) });
+    if (base && typeof base.draft === 'string') found.push({ pk, draft: fromJsonText<ContactRecord>(base.draft), implicit: base.implicit === true });
   }
   return found;
 }

@@ -52,11 +52,11 @@ async function inflightMarks(c: Child): Promise<string[]> {
 
 describe('contacts survive kill -9 at every step', () => {
   // credits.before-clear:debit: the charge is in the ledger, its in-flight mark not yet cleared.
-  // With an idempotency key the claim is the create's durable record: a create killed anywhere completes.
+  // A max create has a durable record (its claim, implicit without an idempotency key): killed anywhere, it completes.
   for (const point of ['credits.before-clear:debit', 'contact.after-debit', 'contact.after-queued', 'contact.after-completed']) {
     it(`killed at ${point}: the contact is charged once and completes, with its event`, async () => {
       // Past create, the child's pool (every 300 ms) takes the contact and the crash comes in processing.
-      const c = await crashThenRestart(point, (child) => child.request('POST', '/api/v2/contacts', { phone: '+12125550123', validation_tier: 'max', idempotency_key: `crash-${point}` }));
+      const c = await crashThenRestart(point, (child) => child.request('POST', '/api/v2/contacts', { phone: '+12125550123', validation_tier: 'max' }));
       const contacts = await waitFor('the contact completed', async () => {
         const page = (await (await c.request('GET', '/api/v2/contacts')).json()) as { data: { status: string; credits_charged: number }[] };
         return page.data.length === 1 && page.data[0]!.status === 'completed' ? page.data : null;
@@ -69,19 +69,32 @@ describe('contacts survive kill -9 at every step', () => {
     }, CHILD_TEST_MS);
   }
 
-  // Without an idempotency key nothing durable names the contact before its write: a create killed
-  // between the charge and the write is given back whole (the client saw no answer and cannot ask
-  // for that contact; finishing it would only make its retry a second, paid contact).
-  it('killed at contact.after-debit without an idempotency key: no contact, nothing charged, nothing marked', async () => {
-    const c = await crashThenRestart('contact.after-debit', (child) => child.request('POST', '/api/v2/contacts', { phone: '+12125550123', validation_tier: 'max' }));
+  // A standard create without an idempotency key has no durable record before its write (that is
+  // what makes it 2 calls): killed between the charge and the write, it is given back whole (the
+  // client saw no answer and cannot ask for that contact; finishing it would only make its retry a
+  // second, paid contact). With a key it completes, like a max create.
+  it('killed at contact.after-debit, standard, without an idempotency key: no contact, nothing charged, nothing marked', async () => {
+    const c = await crashThenRestart('contact.after-debit', (child) => child.request('POST', '/api/v2/contacts', { phone: '+12125550123' }));
     expect(await waitFor('the charge given back', async () => ((await balance(c)) === 1000 ? true : null))).toBe(true);
     const page = (await (await c.request('GET', '/api/v2/contacts')).json()) as { data: unknown[] };
     expect(page.data).toEqual([]);
     expect(await inflightMarks(c)).toEqual([]);
-    // The batch goes on: the next max contact is priced at the next place (2, 1, 2, 1 over the places taken).
-    const next = await c.request('POST', '/api/v2/contacts', { phone: '+12125550124', validation_tier: 'max' });
-    expect(next.status).toBe(201);
-    expect(((await next.json()) as { credits_charged: number }).credits_charged).toBe(1);
+  }, CHILD_TEST_MS);
+
+  it('killed at contact.after-debit, standard, with an idempotency key: the contact is charged once and completes', async () => {
+    const c = await crashThenRestart('contact.after-debit', (child) => child.request('POST', '/api/v2/contacts', { phone: '+12125550123', idempotency_key: 'crash-standard' }));
+    const contacts = await waitFor('the contact completed', async () => {
+      const page = (await (await c.request('GET', '/api/v2/contacts')).json()) as { data: { id: string; status: string; credits_charged: number }[] };
+      return page.data.length === 1 && page.data[0]!.status === 'completed' ? page.data : null;
+    });
+    expect(contacts[0]).toMatchObject({ status: 'completed', credits_charged: 1 });
+    expect(await balance(c)).toBe(999);
+    expect(await inflightMarks(c)).toEqual([]);
+    // The same key again: the same contact, nothing more charged.
+    const again = await c.request('POST', '/api/v2/contacts', { phone: '+12125550123', idempotency_key: 'crash-standard' });
+    expect(again.status).toBe(201);
+    expect(((await again.json()) as { id: string }).id).toBe(contacts[0]!.id);
+    expect(await balance(c)).toBe(999);
   }, CHILD_TEST_MS);
 });
 

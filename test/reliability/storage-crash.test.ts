@@ -57,11 +57,11 @@ describe('kill -9 inside a storage write (between an index write and its item wr
     }, CHILD_TEST_MS);
   }
 
-  // A create in progress is its idempotency claim (`creating`, holding the contact) until the contact is written queued.
+  // A max create in progress is its claim (`creating`, holding the contact; implicit without an idempotency key) until the contact is written queued.
   for (const point of ['IdempotencyKey:creating', 'Contact:queued', 'Contact:completed'].map((s) => `storage.between-index-and-item:${s}`)) {
     const status = point.endsWith(':creating') ? 'creating' : 'written';
     it(`killed at ${point}: the contact is charged once and ends, indexes agree, nothing owed`, async () => {
-      const c = await crashThenRestart(point, (child) => child.request('POST', '/api/v2/contacts', { phone: '+12125550123', validation_tier: 'max', idempotency_key: 'storage-crash' }), children);
+      const c = await crashThenRestart(point, (child) => child.request('POST', '/api/v2/contacts', { phone: '+12125550123', validation_tier: 'max' }), children);
       const contacts = await waitFor('every contact terminal', async () => {
         const page = (await (await c.request('GET', '/api/v2/contacts')).json()) as { data: { status: string; credits_charged: number }[] };
         return page.data.every((x) => x.status === 'completed' || x.status === 'failed') ? page.data : null;
