@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, setClause, queryItems, tableName, putItem, insertItem, type Item } from '../platform/table';
+import { conditionalWrite, db, setClause, queryItems, tableName, putItem, insertItem, updateReturning, type Item } from '../platform/table';
 import type { Pools } from './balance-rules';
 import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
@@ -93,12 +93,17 @@ export type PoolGuard =
   | { kind: 'period'; expected: string; next: string; subscription: number }
   | { kind: 'none' };
 
-/** A counter kept on the balance item, advanced in the same write as the pools (credits.ts `chargeBeforeWrite`). */
+/**
+ * A counter kept on the balance item, advanced by one in the same write as the pools
+ * (charge-before-write.ts): `<attribute>` counts the places taken, `<attribute>_parity` is that
+ * count's parity, and the write holds only if the parity is still `parity` (so the price, which
+ * depends on the parity, is the right one). Only the parity is guarded, never the count: of many
+ * concurrent writes about half hold at any moment, and a refused one retries with the other parity.
+ */
 export interface CounterStep {
   attribute: string;
-  /** The value the write expects (0 also matches an absent counter). */
-  expected: number;
-  next: number;
+  /** The parity of the places taken that the write expects (0 also matches an absent counter). */
+  parity: 0 | 1;
 }
 
 /**
@@ -117,6 +122,14 @@ export interface PoolWriteExtras {
  * the same change id can tell it was applied. Returns false when the condition failed.
  */
 export async function applyPoolDelta(orgId: string, changeId: string, delta: Pools, guard: PoolGuard, at: string, extras: PoolWriteExtras = {}): Promise<boolean> {
+  return (await applyPoolDeltaCounted(orgId, changeId, delta, guard, at, extras)) !== null;
+}
+
+/**
+ * `applyPoolDelta` that answers with the counter's value after the write (0 without a counter),
+ * or null when the condition failed.
+ */
+export async function applyPoolDeltaCounted(orgId: string, changeId: string, delta: Pools, guard: PoolGuard, at: string, extras: PoolWriteExtras = {}): Promise<number | null> {
   const values: Record<string, unknown> = { ':ds': delta.subscription, ':dp': delta.purchased, ':delta': { ...extras.mark, ...delta }, ':at': at };
   const names: Record<string, string> = { '#change': changeId };
   const conditions = ['attribute_exists(pk)', 'attribute_not_exists(inflight.#change)'];
@@ -135,42 +148,43 @@ export async function applyPoolDelta(orgId: string, changeId: string, delta: Poo
     values[':next'] = guard.next;
     sets += ', period_started_at = :next';
   }
+  let adds = '';
   if (extras.counter) {
     names['#counter'] = extras.counter.attribute;
-    values[':counterWas'] = extras.counter.expected;
-    values[':counterNext'] = extras.counter.next;
-    conditions.push(extras.counter.expected === 0 ? '(attribute_not_exists(#counter) OR #counter = :counterWas)' : '#counter = :counterWas');
-    sets += ', #counter = :counterNext';
+    names['#parity'] = `${extras.counter.attribute}_parity`;
+    values[':parityWas'] = extras.counter.parity;
+    values[':parityNext'] = 1 - extras.counter.parity;
+    values[':one'] = 1;
+    conditions.push(extras.counter.parity === 0 ? '(attribute_not_exists(#parity) OR #parity = :parityWas)' : '#parity = :parityWas');
+    sets += ', #parity = :parityNext';
+    adds = ' ADD #counter :one';
   }
   const removes = (extras.clear ?? []).filter((id) => id !== changeId).map((id, i) => {
     names[`#clear${i}`] = id;
     return `inflight.#clear${i}`;
   });
-  return conditionalWrite(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: balanceKey(orgId),
-        UpdateExpression: `SET ${sets}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    ),
-  );
+  const item = await updateReturning({
+    Key: balanceKey(orgId),
+    UpdateExpression: `SET ${sets}${adds}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
+  if (!item) return null;
+  return extras.counter ? Number(item[extras.counter.attribute]) : 0;
 }
 
 /** Sets a counter of the balance item (credits.ts `resetCounter`); false when the balance does not exist. */
-export async function setBalanceCounter(orgId: string, attribute: string, value: number, at: string): Promise<boolean> {
+export async function resetBalanceCounter(orgId: string, attribute: string, at: string): Promise<boolean> {
   return conditionalWrite(() =>
     db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: balanceKey(orgId),
-        UpdateExpression: 'SET #counter = :value, updated_at = :at',
+        UpdateExpression: 'SET #counter = :zero, #parity = :zero, updated_at = :at',
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#counter': attribute },
-        ExpressionAttributeValues: { ':value': value, ':at': at },
+        ExpressionAttributeNames: { '#counter': attribute, '#parity': `${attribute}_parity` },
+        ExpressionAttributeValues: { ':zero': 0, ':at': at },
       }),
     ),
   );

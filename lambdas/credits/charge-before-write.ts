@@ -2,7 +2,7 @@ import { nowIso } from '../platform/clock';
 import { crashPoint } from '../platform/crash-point';
 import type { EntityName } from '../platform/table-entities';
 import type { Item } from '../platform/table';
-import { applyPoolDelta, balancesWithInflight, clearInflight, getBalanceItem, getLedgerEntry, ledgerItem, reverseInflight, setBalanceCounter, type BalanceItem, type InflightMark, type LedgerEntry } from './balance-repository';
+import { applyPoolDeltaCounted, balancesWithInflight, clearInflight, getBalanceItem, getLedgerEntry, ledgerItem, reverseInflight, resetBalanceCounter, type BalanceItem, type InflightMark, type LedgerEntry } from './balance-repository';
 import { splitDebit, splitRefund } from './balance-rules';
 import { chargeOf, InsufficientCreditsError, type ChargeResult } from './credits';
 
@@ -27,19 +27,19 @@ export interface PendingCharge extends ChargeResult {
 /** Each failed write means another change of the same balance came in between: the bound only stops a runaway. */
 const MAX_ATTEMPTS = 500;
 
-// The counters' places this process last wrote, by organization and counter: the place the next
-// write most likely expects. Only the order of attempts follows them (every write keeps its own
-// condition): a stale guess costs a read and a second write.
-const lastPlace = new Map<string, number>();
+// The counters' parity after this process's last write, by organization and counter: the parity
+// the next write most likely expects. Only the order of attempts follows it (every write keeps its
+// own condition): a stale guess costs a second write.
+const lastParity = new Map<string, 0 | 1>();
 const MAX_REMEMBERED = 10_000;
-const placeKey = (orgId: string, counter: string) => `${orgId}|${counter}`;
-function rememberPlace(orgId: string, counter: string, place: number): void {
-  if (lastPlace.size >= MAX_REMEMBERED && !lastPlace.has(placeKey(orgId, counter))) lastPlace.clear();
-  lastPlace.set(placeKey(orgId, counter), place);
+const parityKey = (orgId: string, counter: string) => `${orgId}|${counter}`;
+function rememberParity(orgId: string, counter: string, parity: 0 | 1): void {
+  if (lastParity.size >= MAX_REMEMBERED && !lastParity.has(parityKey(orgId, counter))) lastParity.clear();
+  lastParity.set(parityKey(orgId, counter), parity);
 }
 
-/** A counter's value as stored on the balance item (absent: 0). */
-const counterOf = (item: BalanceItem, counter: string): number => Number((item as unknown as Record<string, unknown>)[counter] ?? 0);
+/** The parity of a counter's places as stored on the balance item (absent: 0, nothing taken). */
+const parityOf = (item: BalanceItem, counter: string): 0 | 1 => (Number((item as unknown as Record<string, unknown>)[`${counter}_parity`] ?? 0) === 1 ? 1 : 0);
 
 /**
  * Takes the price for `changeId` before its resource is written. `fresh`: the change id is new
@@ -62,34 +62,38 @@ export async function chargeBeforeWrite(
     if (earlier) return pending(earlier, { subscription: -earlier.split.subscription, purchased: -earlier.split.purchased });
   }
   const counter = 'counter' in price ? price.counter : null;
-  // Unknown until read: the pools (the first attempt assumes the subscription pool covers it) and,
-  // when this process has not written it yet, the counter.
+  // Unknown until read: the pools (the first attempt assumes the subscription pool covers it) and
+  // the counter's parity (this process's last answer, else even). A refused write retries with the
+  // other parity; after both were refused, the item is read.
   let item: BalanceItem | null = null;
+  let parity: 0 | 1 = counter === null ? 0 : (lastParity.get(parityKey(orgId, counter)) ?? 0);
+  let flipped = false;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const remembered = counter === null ? 0 : lastPlace.get(placeKey(orgId, counter));
-    if (!item && remembered === undefined) {
-      item = await getBalanceItem(orgId);
-      if (!item) throw new InsufficientCreditsError('amount' in price ? price.amount : price.price(1), 0);
-    }
-    const was = counter === null ? 0 : item ? counterOf(item, counter) : remembered!;
-    const place = counter === null ? null : was + 1;
-    const amount = 'amount' in price ? price.amount : price.price(place!);
+    // The place the write takes, if the parity holds: odd after an even count.
+    const amount = 'amount' in price ? price.amount : price.price(parity === 0 ? 1 : 2);
     const split = item ? splitDebit(item, amount) : { subscription: amount, purchased: 0 };
     if (!split) throw new InsufficientCreditsError(amount, item!.subscription + item!.purchased);
     const delta = { subscription: -split.subscription, purchased: -split.purchased };
     const at = nowIso();
     const clear = takeClears(orgId);
-    const mark = { at, ...(place === null ? {} : { place }), ...(meta.intent ? { intent: true } : {}) };
-    const step = counter === null ? undefined : { attribute: counter, expected: was, next: place! };
-    if (await applyPoolDelta(orgId, changeId, delta, { kind: 'cover', pools: split }, at, { counter: step, mark, clear })) {
-      if (counter !== null) rememberPlace(orgId, counter, place!);
-      return pending({ changeId, amount, split, replayed: false, place }, delta);
+    const mark = { at, ...(meta.intent ? { intent: true } : {}) };
+    const step = counter === null ? undefined : { attribute: counter, parity };
+    const counted = await applyPoolDeltaCounted(orgId, changeId, delta, { kind: 'cover', pools: split }, at, { counter: step, mark, clear });
+    if (counted !== null) {
+      if (counter !== null) rememberParity(orgId, counter, counted % 2 === 0 ? 0 : 1);
+      return pending({ changeId, amount, split, replayed: false, place: counter === null ? null : counted }, delta);
     }
     giveBackClears(orgId, clear);
+    if (counter !== null && !flipped) {
+      // Most likely another create took the place: the other parity first, without a read.
+      parity = parity === 0 ? 1 : 0;
+      flipped = true;
+      continue;
+    }
+    flipped = false;
     item = await getBalanceItem(orgId);
     if (!item) throw new InsufficientCreditsError(amount, 0);
-    if (counter !== null) rememberPlace(orgId, counter, counterOf(item, counter));
-    // Only a change id that is not fresh can already be on the balance (an earlier attempt of it).
+    if (counter !== null) parity = parityOf(item, counter);
     if (item.inflight[changeId] && !meta.fresh) {
       // Applied by a concurrent attempt of the same change since our first look: recorded now, returned as it was.
       const earlier = await chargeOf(orgId, changeId, meta.resourceId);
@@ -150,15 +154,15 @@ function giveBackClears(orgId: string, ids: readonly string[]): void {
   toClear.set(orgId, set);
 }
 
-/** Forget the deferred clears and remembered places (tests). */
+/** Forget the deferred clears and remembered parities (tests). */
 export function forgetPendingCharges(): void {
   toClear.clear();
-  lastPlace.clear();
+  lastParity.clear();
 }
 
 /** Starts a new counted sequence (the max-tier batch closed): the next charge takes place 1. */
 export async function resetCounter(orgId: string, counter: string): Promise<void> {
-  if (await setBalanceCounter(orgId, counter, 0, nowIso())) rememberPlace(orgId, counter, 0);
+  if (await resetBalanceCounter(orgId, counter, nowIso())) rememberParity(orgId, counter, 0);
 }
 
 /** A change still marked in flight on a balance: `recorded` when its ledger entry exists (its clear deferred or interrupted). */
