@@ -31,7 +31,7 @@ export async function authenticate(authorization: string | undefined): Promise<P
   }
   principals.delete(hash);
 
-  // At most two calls (docs/architecture.md, "Caches"): a key this container authenticated before
+  // At most two calls (docs/architecture.md, "Request path"): a key this container authenticated before
   // (its entry expired) is read with its user and organization in one BatchGetItem, beside the use
   // when one is due; a key seen for the first time is read by the write that records its use, then
   // its user and organization together.
