@@ -18,7 +18,8 @@ function expirePrincipals(): void {
  * idempotency key), after one request of each kind has warmed the process, as a warm Lambda
  * container serves them; the same creates with the key cache cold; and authentication alone,
  * warm, cold (the cached entry expired) and at a container's first sight of a key, with the key's
- * use due each time (the clock moved past the minute between authentications).
+ * use due each time (the clock moved past the minute between authentications). The key's
+ * last-use write, once a minute per key and container, is in the authentication figures only.
  */
 export async function runRequestsBench(): Promise<Record<string, number>> {
   process.env.CONTACT_POOL_INTERVAL_MS = '3600000';
@@ -31,6 +32,9 @@ export async function runRequestsBench(): Promise<Record<string, number>> {
   const apiKey = runtime.demo!.apiKey;
   const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
   const measure = async (request: (i: number) => Promise<Response>, expected: number, before: () => void = () => undefined) => {
+    // The warm-up records the key's last use afresh, so the key's once-a-minute use write (counted in
+    // ddb_calls_auth_*) does not land in a set by the wall clock (a set takes seconds).
+    forgetKeyUses();
     const warm = await request(-1);
     if (warm.status !== expected) throw new Error(`answered ${warm.status}: ${await warm.text()}`);
     let counted = 0;
@@ -47,9 +51,9 @@ export async function runRequestsBench(): Promise<Record<string, number>> {
   const create = (prefix: string, body: (i: number) => Record<string, unknown>) => (i: number) =>
     fetch(`${runtime.url}/api/v2/contacts`, { method: 'POST', headers, body: JSON.stringify({ phone: `+1${prefix}${String(3000000 + i + 1)}`, ...body(i) }) });
 
-  /** Calls of one authentication, the mean of 40, the clock moved on by `stepMs` before each. */
+  /** Calls of one authentication, the mean of 40, the clock moved on by `stepMs` before each (it never goes back). */
+  let offset = 0;
   const authCalls = async (stepMs: number, before: () => void): Promise<number> => {
-    let offset = 0;
     let counted = 0;
     for (let i = 0; i < REQUESTS; i++) {
       offset += stepMs;
