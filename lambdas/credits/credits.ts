@@ -85,15 +85,11 @@ export async function debit(
   orgId: string,
   changeId: string,
   amount: number,
-  meta: { reason: string; resourceId: string; neverCharged?: boolean },
+  meta: { reason: string; resourceId: string },
 ): Promise<ChargeResult> {
-  // `neverCharged`: the caller created the resource this change pays for in this very call (a
-  // conditional insert of a new id succeeded), so no earlier attempt can have charged it and the
-  // ledger is not read first. The pool write below still refuses a change already in flight.
-  if (!meta.neverCharged) {
-    const existing = await getLedgerEntry(orgId, changeId);
-    if (existing) return fromLedger(existing, true);
-  }
+  // A charge for a resource id created in the same call, with no ledger read, is chargeBeforeWrite's (`fresh`).
+  const existing = await getLedgerEntry(orgId, changeId);
+  if (existing) return fromLedger(existing, true);
   if (amount === 0) return recordChange(orgId, changeId, 'debit', { subscription: 0, purchased: 0 }, meta);
 
   // Fast path, no read: the subscription pool alone covers it.
