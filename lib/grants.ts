@@ -8,7 +8,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { TABLE_KEYS } from '../lambdas/platform/table-definition';
-import type { TableAccess, TableAction } from './table-access';
+import type { TableAccess } from './table-access';
 import { INDEX_KEY_PATTERNS, TABLE_KEY_PATTERNS } from './table-keys';
 
 // Least privilege, one function at a time: each grant names the actions a function's code calls

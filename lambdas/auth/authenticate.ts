@@ -1,8 +1,8 @@
 import { AuthenticationFailed } from '../platform/domain-errors';
 import { nowMs } from '../platform/clock';
 import { KEY_PREFIX, hashApiKey } from './api-key';
-import { getApiKeyByHash, getOrganization, getUser } from './identity-repository';
-import { recordKeyUse } from './key-usage';
+import { getApiKeyByHash, readKeyRecordingUse, readPrincipalItems } from './identity-repository';
+import { recordKeyUse, takeKeyUse } from './key-usage';
 import { PRINCIPAL_CACHE_ENTRIES, PRINCIPAL_CACHE_MS, principals } from './principal-cache';
 
 export type { Principal } from './principal';
@@ -31,12 +31,16 @@ export async function authenticate(authorization: string | undefined): Promise<P
   }
   principals.delete(hash);
 
-  const key = await getApiKeyByHash(hash);
+  // At most two calls (docs/architecture.md, "Request path"): a key this container authenticated before
+  // (its entry expired) is read with its user and organization in one BatchGetItem, beside the use
+  // when one is due; a key seen for the first time is read by the write that records its use, then
+  // its user and organization together.
+  const read = cached
+    ? await readKnownKey(hash, cached.principal, now)
+    : await readNewKey(hash, now);
+  const { key, user, organization } = read;
   if (!key || key.revoked_at) throw new AuthenticationFailed('Invalid or revoked API key');
   if (key.expires_at && Date.parse(key.expires_at) <= now) throw new AuthenticationFailed('Invalid or revoked API key');
-
-  // The use is recorded beside the two reads (at most once a minute per key, key-usage.ts).
-  const [user, organization] = await Promise.all([getUser(key.created_by_user_id), getOrganization(key.organization_id), recordKeyUse(hash, now)]);
   if (!user) throw new AuthenticationFailed('API key creator no longer exists');
   if (!organization) throw new AuthenticationFailed('Organization for this API key no longer exists');
 
@@ -51,4 +55,29 @@ export async function authenticate(authorization: string | undefined): Promise<P
   if (principals.size >= PRINCIPAL_CACHE_ENTRIES) principals.delete(principals.keys().next().value!);
   principals.set(hash, { principal, at: now, expiresAt: key.expires_at ? Date.parse(key.expires_at) : null });
   return principal;
+}
+
+type PrincipalItems = Awaited<ReturnType<typeof readPrincipalItems>>;
+
+/** One BatchGetItem (the key, its creator, its organization) and, when due, the use: ≤ 2 calls. */
+async function readKnownKey(hash: string, known: Principal, now: number): Promise<PrincipalItems> {
+  const [read] = await Promise.all([readPrincipalItems({ keyHash: hash, userId: known.userId, organizationId: known.organizationId }), recordKeyUse(hash, now)]);
+  // A key's creator and organization never change; should they differ, the key's own ids win.
+  if (read.key && (read.key.created_by_user_id !== known.userId || read.key.organization_id !== known.organizationId)) {
+    return { ...(await readPrincipalItems({ userId: read.key.created_by_user_id, organizationId: read.key.organization_id })), key: read.key };
+  }
+  return read;
+}
+
+/**
+ * The key by the write that records its use when one is due (a plain read otherwise, or when that
+ * write's condition refused: no such key, revoked, expired, or used within the minute elsewhere),
+ * then its user and organization in one call: 2 calls, 3 only when another process recorded this
+ * key's use within the minute before this container first saw it.
+ */
+async function readNewKey(hash: string, now: number): Promise<PrincipalItems> {
+  const key = (takeKeyUse(hash, now) ? await readKeyRecordingUse(hash, now) : null) ?? (await getApiKeyByHash(hash));
+  // A refused key is refused without reading more.
+  if (!key || key.revoked_at || (key.expires_at && Date.parse(key.expires_at) <= now)) return { key, user: null, organization: null };
+  return { ...(await readPrincipalItems({ userId: key.created_by_user_id, organizationId: key.organization_id })), key };
 }

@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { forgetPrincipals } from './principal-cache';
-import { conditionalWrite, db, setClause, queryItems, tableName, updateReturning, putItem, IF_NEW } from '../platform/table';
+import { conditionalWrite, db, getItems, setClause, queryItems, tableName, updateReturning, putItem, IF_NEW } from '../platform/table';
+import { keyUseWrite } from './key-usage';
 import * as z from '../platform/zod';
 import { readEntity, readExisting } from '../platform/table-read';
 
@@ -119,6 +120,35 @@ export async function putApiKey(record: ApiKeyRecord): Promise<void> {
 export async function getApiKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(hash) }));
   return readEntity('ApiKey', apiKeySchema, out.Item);
+}
+
+/**
+ * The key, read by the write that records its use (key-usage.ts): one call instead of a read and
+ * a write. Null when that write's condition failed: no such key, revoked, expired, or its use was
+ * recorded within the minute by another process (the caller then reads the key plainly).
+ */
+export async function readKeyRecordingUse(hash: string, now: number): Promise<ApiKeyRecord | null> {
+  const use = keyUseWrite(now);
+  const item = await updateReturning({ Key: apiKeyKey(hash), UpdateExpression: `SET ${use.set}`, ConditionExpression: use.condition, ExpressionAttributeValues: use.values });
+  return item ? readEntity('ApiKey', apiKeySchema, item) : null;
+}
+
+/**
+ * What a principal is made of, in one BatchGetItem: the user and the organization, and the key
+ * too when its hash is given (a container that authenticated the key before knows the two ids,
+ * which never change for a key).
+ */
+export async function readPrincipalItems(
+  ids: { userId: string; organizationId: string; keyHash?: string },
+): Promise<{ key: ApiKeyRecord | null; user: User | null; organization: Organization | null }> {
+  const keys = [userKey(ids.userId), orgKey(ids.organizationId), ...(ids.keyHash === undefined ? [] : [apiKeyKey(ids.keyHash)])];
+  const found = await getItems(keys);
+  const item = (key: { pk: string; sk: string }) => found.get(`${key.pk}|${key.sk}`);
+  return {
+    key: ids.keyHash === undefined ? null : readEntity('ApiKey', apiKeySchema, item(apiKeyKey(ids.keyHash))),
+    user: readEntity('User', userSchema, item(userKey(ids.userId))),
+    organization: readEntity('Organization', organizationSchema, item(orgKey(ids.organizationId))),
+  };
 }
 
 export async function getApiKeyById(id: string): Promise<ApiKeyRecord | null> {

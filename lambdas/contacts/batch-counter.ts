@@ -1,38 +1,20 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../platform/table';
-import { newId } from '../platform/ids';
-import { stampUpdate } from '../platform/table-entities';
+import { resetCounter } from '../credits/charge-before-write';
+import { contactCharge } from './contact';
 
-// The organization's current queued max-tier batch (max contacts not yet processing). Positions
-// are handed out by an atomic counter, so concurrent creates each get their own place in the
-// 2, 1, 2, 1 sequence.
+// The organization's current queued max-tier batch (max contacts not yet processing): a counter
+// on the organization's balance item, so a max contact's place in the 2, 1, 2, 1 sequence and its
+// charge are taken in one conditional write, and a charge refused for credits takes no place.
+// (Before, the counter was its own item, `ORG#<org>` / `CONTACTBATCH#max`, and a max contact was
+// charged 2 then refunded 1 at an even place.)
 
-const BATCH_STAMP = stampUpdate('ContactBatch');
-const counterKey = (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'CONTACTBATCH#max' });
+export const MAX_BATCH_COUNTER = 'contact_max_batch_places';
 
-export async function nextBatchPosition(orgId: string): Promise<{ batchId: string; position: number }> {
-  const out = await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: counterKey(orgId),
-      UpdateExpression: `SET batch_id = if_not_exists(batch_id, :fresh), ${BATCH_STAMP.set} ADD position_count :one`,
-      ExpressionAttributeNames: BATCH_STAMP.names,
-      ExpressionAttributeValues: { ':fresh': newId(), ':one': 1, ...BATCH_STAMP.values },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return { batchId: String(out.Attributes!.batch_id), position: Number(out.Attributes!.position_count) };
+/** How a contact of `tier` is priced: standard a fixed 1, max by the next place of the batch. */
+export function contactPrice(tier: 'standard' | 'max') {
+  return tier === 'max' ? { counter: MAX_BATCH_COUNTER, price: (place: number) => contactCharge('max', place) } : { amount: contactCharge('standard', null) };
 }
 
-/** The pool took the batch: the next max contact starts a new one at position 1 (charge 2). */
+/** The pool took the batch: the next max contact starts a new one at place 1 (charge 2). */
 export async function closeBatch(orgId: string): Promise<void> {
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: counterKey(orgId),
-      UpdateExpression: `SET batch_id = :fresh, position_count = :zero, ${BATCH_STAMP.set}`,
-      ExpressionAttributeNames: BATCH_STAMP.names,
-      ExpressionAttributeValues: { ':fresh': newId(), ':zero': 0, ...BATCH_STAMP.values },
-    }),
-  );
+  await resetCounter(orgId, MAX_BATCH_COUNTER);
 }

@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, tableName, type Item, insertItem } from '../platform/table';
+import { conditionalWrite, db, tableName, type Item, insertItem } from '../platform/table';
+import type { EntityName } from '../platform/table-entities';
 import { cursorScope } from '../platform/cursor';
 import { queryPage } from '../platform/paged-query';
 import { deleteIfStatus, transitionStatus } from '../platform/status-transition';
@@ -50,12 +51,30 @@ const contactSchema: z.ZodMiniType<ContactRecord> = z.looseObject({
 
 const toRecord = (item: Item | undefined): ContactRecord | null => readEntity('Contact', contactSchema, item);
 
-/** While `creating`, a contact is listed for recovery (gsi3) by the time it becomes stale. */
+/**
+ * While `creating`, a contact is listed for recovery (gsi3) by the time it becomes stale. Creates no
+ * longer write `creating` contacts (an idempotency claim is the durable record now); those an
+ * earlier version left are still recovered.
+ */
 const RECOVERY_PK = 'RECOVER#Contact';
 
 /** Writes a new contact; false when one with this id exists already. */
 export async function insertContact(contact: ContactRecord, staleAt: string): Promise<boolean> {
   return insertItem('Contact', { ...contactKey(contact.id), ...indexKeys(contact), gsi3pk: RECOVERY_PK, gsi3sk: `${staleAt}#${contact.id}`, ...contact, properties: toJsonText(contact.properties) });
+}
+
+/**
+ * A new contact, written once as `queued` with its queue entry (gsi3), as an item for the batch
+ * write that also carries its ledger entry (create-contact.ts).
+ */
+export function queuedContactItem(contact: ContactRecord): { entity: EntityName; item: Item } {
+  return { entity: 'Contact', item: { ...contactKey(contact.id), ...indexKeys(contact), ...queueIndexKeys(contact), ...contact, properties: toJsonText(contact.properties) } };
+}
+
+/** Writes a new queued contact only when none with its id exists (a create finished after an interruption); false when one does. */
+export async function insertQueuedContact(contact: ContactRecord): Promise<boolean> {
+  const { item } = queuedContactItem(contact);
+  return insertItem('Contact', item);
 }
 
 /** Removes a contact that never became visible (its creation was refused). */
@@ -117,25 +136,6 @@ export async function claimStaleCreating(nowMs: number, leaseMs: number, created
     if (base) claimed.push(toRecord(base)!);
   }
   return claimed;
-}
-
-/** Records the batch position once; returns the position the contact ends up with. */
-export async function setBatchPosition(id: string, position: number): Promise<number> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: contactKey(id),
-        UpdateExpression: 'SET batch_position = :p',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(batch_position) OR batch_position = :null)',
-        ExpressionAttributeValues: { ':p': position, ':null': null },
-      }),
-    );
-    return position;
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-    return (await getContact(id))?.batch_position ?? position;
-  }
 }
 
 export interface Page {

@@ -34,10 +34,17 @@ const MESSAGES: Partial<Record<ContactStatus, string>> = {
 
 export const messageFor = (status: ContactStatus): string | null => MESSAGES[status] ?? null;
 
-/** Spec pricing rule 4: successive max contacts of the queued batch cost 2, 1, 2, 1 … */
-export const maxTierCharge = (position: number): number => (position % 2 === 1 ? 2 : 1);
-
-export const tierCost = (tier: ValidationTier, position: number | null): number => (tier === 'max' ? maxTierCharge(position ?? 1) : 1);
+/**
+ * Spec pricing rule 4, the 2-1-2-1 rule: what one contact costs, decided once, before it is
+ * charged. A standard contact costs 1; a max contact costs by its place in the organization's
+ * queued max batch (1-based): 2 at an odd place, 1 at an even one, so a batch of N max contacts
+ * costs ceil(N × 1.5). The place and the charge are taken in one write (create-contact.ts).
+ */
+export function contactCharge(tier: ValidationTier, batchPlace: number | null): number {
+  if (tier === 'standard') return 1;
+  if (batchPlace === null || !Number.isInteger(batchPlace) || batchPlace < 1) throw new Error(`a max contact needs its place in the batch (got ${batchPlace})`);
+  return batchPlace % 2 === 1 ? 2 : 1;
+}
 
 /** Case-insensitive; null for anything else. */
 export function parseValidationTier(raw: string | undefined): ValidationTier | null {

@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, setClause, queryItems, tableName, putItem, insertItem } from '../platform/table';
+import { conditionalWrite, db, setClause, queryItems, tableName, putItem, insertItem, updateReturning, type Item } from '../platform/table';
 import type { Pools } from './balance-rules';
 import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
@@ -9,8 +9,12 @@ export interface BalanceItem extends Pools {
   monthly_allocation: number;
   subscription_cap: number | null;
   period_started_at: string;
-  /** Changes applied to the pools whose ledger entry is not yet written (crash recovery). */
-  inflight: Record<string, Pools>;
+  /**
+   * Changes applied to the pools whose mark is not yet cleared: not yet in the ledger (crash
+   * recovery), or in it with the clear deferred to a later write. A mark may carry when it was
+   * made (`at`), a counted place (`place`) and `intent` (a durable record will finish its resource).
+   */
+  inflight: Record<string, InflightMark>;
   updated_at: string;
 }
 
@@ -25,7 +29,15 @@ export interface LedgerEntry {
   resource_id: string | null;
   /** For refunds: the debit being returned. */
   refunds_change_id: string | null;
+  /** For a debit priced by its place in a counted sequence (the max-tier batch): that place. */
+  place?: number | null;
   created_at: string;
+}
+
+export interface InflightMark extends Pools {
+  at?: string;
+  place?: number;
+  intent?: boolean;
 }
 
 const pools = { subscription: z.number(), purchased: z.number() };
@@ -35,7 +47,7 @@ const balanceSchema: z.ZodMiniType<BalanceItem> = z.looseObject({
   monthly_allocation: z.number(),
   subscription_cap: z.nullable(z.number()),
   period_started_at: z.string(),
-  inflight: z.record(z.string(), z.looseObject(pools)),
+  inflight: z.record(z.string(), z.looseObject({ ...pools, at: z.optional(z.string()), place: z.optional(z.number()), intent: z.optional(z.boolean()) })),
   updated_at: z.string(),
 });
 const ledgerSchema: z.ZodMiniType<LedgerEntry> = z.looseObject({
@@ -47,6 +59,7 @@ const ledgerSchema: z.ZodMiniType<LedgerEntry> = z.looseObject({
   reason: z.string(),
   resource_id: z.nullable(z.string()),
   refunds_change_id: z.nullable(z.string()),
+  place: z.optional(z.nullable(z.number())),
   created_at: z.string(),
 });
 
@@ -81,11 +94,44 @@ export type PoolGuard =
   | { kind: 'none' };
 
 /**
+ * A counter kept on the balance item, advanced by one in the same write as the pools
+ * (charge-before-write.ts): `<attribute>` counts the places taken, `<attribute>_parity` is that
+ * count's parity, and the write holds only if the parity is still `parity` (so the price, which
+ * depends on the parity, is the right one). Only the parity is guarded, never the count: of many
+ * concurrent writes about half hold at any moment, and a refused one retries with the other parity.
+ */
+export interface CounterStep {
+  attribute: string;
+  /** The parity of the places taken that the write expects (0 also matches an absent counter). */
+  parity: 0 | 1;
+}
+
+/**
+ * What else one pool change's write may carry: a counter step, more fields in its in-flight mark
+ * (when it was made, what it paid for), and marks of earlier changes, already in the ledger, to
+ * remove (their clear deferred to this write, credits.ts).
+ */
+export interface PoolWriteExtras {
+  counter?: CounterStep;
+  mark?: Record<string, unknown>;
+  clear?: readonly string[];
+}
+
+/**
  * Adds `delta` to the pools in one conditional write and marks the change in flight, so a retry of
  * the same change id can tell it was applied. Returns false when the condition failed.
  */
-export async function applyPoolDelta(orgId: string, changeId: string, delta: Pools, guard: PoolGuard, at: string): Promise<boolean> {
-  const values: Record<string, unknown> = { ':ds': delta.subscription, ':dp': delta.purchased, ':delta': delta, ':at': at };
+export async function applyPoolDelta(orgId: string, changeId: string, delta: Pools, guard: PoolGuard, at: string, extras: PoolWriteExtras = {}): Promise<boolean> {
+  return (await applyPoolDeltaCounted(orgId, changeId, delta, guard, at, extras)) !== null;
+}
+
+/**
+ * `applyPoolDelta` that answers with the counter's value after the write (0 without a counter),
+ * or null when the condition failed.
+ */
+export async function applyPoolDeltaCounted(orgId: string, changeId: string, delta: Pools, guard: PoolGuard, at: string, extras: PoolWriteExtras = {}): Promise<number | null> {
+  const values: Record<string, unknown> = { ':ds': delta.subscription, ':dp': delta.purchased, ':delta': { ...extras.mark, ...delta }, ':at': at };
+  const names: Record<string, string> = { '#change': changeId };
   const conditions = ['attribute_exists(pk)', 'attribute_not_exists(inflight.#change)'];
   let sets = 'subscription = subscription + :ds, purchased = purchased + :dp, inflight.#change = :delta, updated_at = :at';
   if (guard.kind === 'cover') {
@@ -102,12 +148,66 @@ export async function applyPoolDelta(orgId: string, changeId: string, delta: Poo
     values[':next'] = guard.next;
     sets += ', period_started_at = :next';
   }
+  let adds = '';
+  if (extras.counter) {
+    names['#counter'] = extras.counter.attribute;
+    names['#parity'] = `${extras.counter.attribute}_parity`;
+    values[':parityWas'] = extras.counter.parity;
+    values[':parityNext'] = 1 - extras.counter.parity;
+    values[':one'] = 1;
+    conditions.push(extras.counter.parity === 0 ? '(attribute_not_exists(#parity) OR #parity = :parityWas)' : '#parity = :parityWas');
+    sets += ', #parity = :parityNext';
+    adds = ' ADD #counter :one';
+  }
+  const removes = (extras.clear ?? []).filter((id) => id !== changeId).map((id, i) => {
+    names[`#clear${i}`] = id;
+    return `inflight.#clear${i}`;
+  });
+  const item = await updateReturning({
+    Key: balanceKey(orgId),
+    UpdateExpression: `SET ${sets}${adds}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
+  if (!item) return null;
+  return extras.counter ? Number(item[extras.counter.attribute]) : 0;
+}
+
+/** Sets a counter of the balance item (credits.ts `resetCounter`); false when the balance does not exist. */
+export async function resetBalanceCounter(orgId: string, attribute: string, at: string): Promise<boolean> {
   return conditionalWrite(() =>
     db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: balanceKey(orgId),
-        UpdateExpression: `SET ${sets}`,
+        UpdateExpression: 'SET #counter = :zero, #parity = :zero, updated_at = :at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#counter': attribute, '#parity': `${attribute}_parity` },
+        ExpressionAttributeValues: { ':zero': 0, ':at': at },
+      }),
+    ),
+  );
+}
+
+/**
+ * Gives back a change applied to the pools that never reached the ledger and never became the
+ * resource it paid for (credits.ts `reverseUnrecorded`): `back` returns to the pools and the mark
+ * goes, in one write conditional on the mark still being there (and on the cap, as a refund).
+ */
+export async function reverseInflight(orgId: string, changeId: string, back: Pools, maxSubscriptionBefore: number | null, at: string): Promise<boolean> {
+  const values: Record<string, unknown> = { ':ds': back.subscription, ':dp': back.purchased, ':at': at };
+  const conditions = ['attribute_exists(inflight.#change)'];
+  if (maxSubscriptionBefore !== null) {
+    conditions.push('subscription <= :maxS');
+    values[':maxS'] = maxSubscriptionBefore;
+  }
+  return conditionalWrite(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: balanceKey(orgId),
+        UpdateExpression: 'SET subscription = subscription + :ds, purchased = purchased + :dp, updated_at = :at REMOVE inflight.#change',
         ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: { '#change': changeId },
         ExpressionAttributeValues: values,
@@ -158,12 +258,17 @@ export async function getLedgerEntry(orgId: string, changeId: string): Promise<L
 }
 
 export async function putLedgerEntry(entry: LedgerEntry): Promise<void> {
-  await putItem('LedgerEntry', {
+  await putItem('LedgerEntry', ledgerItem(entry));
+}
+
+/** The item of a ledger entry, for a write that carries it beside others (platform/table.ts `putItems`). */
+export function ledgerItem(entry: LedgerEntry): Item {
+  return {
     ...ledgerKey(entry.organization_id, entry.change_id),
     gsi1pk: `ORG#${entry.organization_id}#LEDGER`,
     gsi1sk: `${entry.created_at}#${entry.change_id}`,
     ...entry,
-  });
+  };
 }
 
 /** Every balance that holds in-flight marks, with their change ids, a page at a time. */

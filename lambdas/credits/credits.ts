@@ -18,7 +18,8 @@ import { addMonths, periodsElapsed, replenishedSubscription, splitDebit, splitRe
 // The one credits module every feature charges through. Every change to the pools is a single-item
 // conditional write on the balance item (dynalite has no transactions), keyed by a change id so that
 // one resource is never charged or refunded twice; the ledger entry written after it is the audit
-// trail and the proof that the change happened.
+// trail and the proof that the change happened. A charge whose ledger entry goes out with the
+// resource it paid for, in one batch write, is in charge-before-write.ts.
 
 export interface Balance {
   total: number;
@@ -70,6 +71,8 @@ export interface ChargeResult {
   split: Pools;
   /** True when this change id had already been applied (a retry): nothing more was taken. */
   replayed: boolean;
+  /** A debit priced by its place in a counted sequence (charge-before-write.ts): that place. */
+  place: number | null;
 }
 
 /**
@@ -82,15 +85,11 @@ export async function debit(
   orgId: string,
   changeId: string,
   amount: number,
-  meta: { reason: string; resourceId: string; neverCharged?: boolean },
+  meta: { reason: string; resourceId: string },
 ): Promise<ChargeResult> {
-  // `neverCharged`: the caller created the resource this change pays for in this very call (a
-  // conditional insert of a new id succeeded), so no earlier attempt can have charged it and the
-  // ledger is not read first. The pool write below still refuses a change already in flight.
-  if (!meta.neverCharged) {
-    const existing = await getLedgerEntry(orgId, changeId);
-    if (existing) return fromLedger(existing, true);
-  }
+  // A charge for a resource id created in the same call, with no ledger read, is chargeBeforeWrite's (`fresh`).
+  const existing = await getLedgerEntry(orgId, changeId);
+  if (existing) return fromLedger(existing, true);
   if (amount === 0) return recordChange(orgId, changeId, 'debit', { subscription: 0, purchased: 0 }, meta);
 
   // Fast path, no read: the subscription pool alone covers it.
@@ -171,7 +170,7 @@ async function alreadyApplied(
   meta: { reason: string; resourceId?: string; refunds?: string },
 ): Promise<ChargeResult | null> {
   const inflight = item.inflight?.[changeId];
-  if (inflight) return recordChange(orgId, changeId, kind, inflight, meta, true);
+  if (inflight) return recordChange(orgId, changeId, kind, inflight, { ...meta, place: inflight.place }, true);
   // Read after the item: a change whose in-flight mark was cleared had its ledger entry first.
   const entry = await getLedgerEntry(orgId, changeId);
   return entry ? fromLedger(entry, true) : null;
@@ -247,7 +246,7 @@ async function recordChange(
   changeId: string,
   kind: LedgerEntry['kind'],
   delta: Pools,
-  meta: { reason: string; resourceId?: string; refunds?: string },
+  meta: { reason: string; resourceId?: string; refunds?: string; place?: number },
   replayed = false,
 ): Promise<ChargeResult> {
   crashPoint(`credits.before-ledger:${kind}`);
@@ -260,6 +259,7 @@ async function recordChange(
     reason: meta.reason,
     resource_id: meta.resourceId ?? null,
     refunds_change_id: meta.refunds ?? null,
+    ...(meta.place === undefined ? {} : { place: meta.place }),
     created_at: nowIso(),
   };
   await putLedgerEntry(entry);
@@ -268,9 +268,9 @@ async function recordChange(
   return fromLedger(entry, replayed);
 }
 
-function fromLedger(entry: LedgerEntry, replayed: boolean): ChargeResult {
+export function fromLedger(entry: LedgerEntry, replayed: boolean): ChargeResult {
   const split = { subscription: Math.abs(entry.subscription_delta), purchased: Math.abs(entry.purchased_delta) };
-  return { changeId: entry.change_id, amount: split.subscription + split.purchased, split, replayed };
+  return { changeId: entry.change_id, amount: split.subscription + split.purchased, split, replayed, place: entry.place ?? null };
 }
 
 const jitter = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 + attempt * 3)));

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { required } from './config';
 import { perConfig } from './per-config';
@@ -71,6 +71,45 @@ export async function putItem(entity: EntityName, item: Item, condition?: string
 /** Creates `item`: true when written, false when an item with its key exists (a guard, a taken id). */
 export function insertItem(entity: EntityName, item: Item): Promise<boolean> {
   return conditionalWrite(() => putItem(entity, item, IF_NEW));
+}
+
+/** Unprocessed keys or items of a batch call are sent again this many times (DynamoDB hands them back under load). */
+const BATCH_ATTEMPTS = 6;
+const batchPause = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** attempt)));
+
+/**
+ * Reads up to 100 items by key in one BatchGetItem (keys it hands back unprocessed are asked for
+ * again), each found item by its `pk|sk`. A key that never comes back after the retries throws:
+ * a caller must not take "unprocessed" for "absent".
+ */
+export async function getItems(keys: readonly { pk: string; sk: string }[], consistent = false): Promise<Map<string, Item>> {
+  const found = new Map<string, Item>();
+  if (keys.length > 100) throw new Error(`getItems reads at most 100 keys a call (got ${keys.length})`);
+  let pending: Record<string, unknown>[] = [...keys];
+  for (let attempt = 0; pending.length; attempt++) {
+    if (attempt >= BATCH_ATTEMPTS) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${BATCH_ATTEMPTS} attempts`);
+    if (attempt) await batchPause(attempt);
+    const out = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: consistent } } }));
+    for (const item of out.Responses?.[tableName()] ?? []) found.set(`${String(item.pk)}|${String(item.sk)}`, item);
+    pending = out.UnprocessedKeys?.[tableName()]?.Keys ?? [];
+  }
+  return found;
+}
+
+/**
+ * Writes up to 25 whole items in one BatchWriteItem, each stamped with its entity (items handed
+ * back unprocessed are sent again). Unconditional, and not atomic: for items no other writer can
+ * be writing at the same time (a new id this call owns, an entry keyed by it).
+ */
+export async function putItems(items: readonly { entity: EntityName; item: Item }[]): Promise<void> {
+  if (items.length > 25) throw new Error(`putItems writes at most 25 items a call (got ${items.length})`);
+  let pending: Record<string, unknown>[] = items.map(({ entity, item }) => ({ PutRequest: { Item: { ...item, ...stamp(entity) } } }));
+  for (let attempt = 0; pending.length; attempt++) {
+    if (attempt >= BATCH_ATTEMPTS) throw new Error(`BatchWriteItem left ${pending.length} items unprocessed after ${BATCH_ATTEMPTS} attempts`);
+    if (attempt) await batchPause(attempt);
+    const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+    pending = (out.UnprocessedItems?.[tableName()] ?? []) as Record<string, unknown>[];
+  }
 }
 
 /** One conditional update: true when it was applied, false when its condition failed. */

@@ -52,6 +52,7 @@ async function inflightMarks(c: Child): Promise<string[]> {
 
 describe('contacts survive kill -9 at every step', () => {
   // credits.before-clear:debit: the charge is in the ledger, its in-flight mark not yet cleared.
+  // A max create has a durable record (its claim, implicit without an idempotency key): killed anywhere, it completes.
   for (const point of ['credits.before-clear:debit', 'contact.after-debit', 'contact.after-queued', 'contact.after-completed']) {
     it(`killed at ${point}: the contact is charged once and completes, with its event`, async () => {
       // Past create, the child's pool (every 300 ms) takes the contact and the crash comes in processing.
@@ -67,6 +68,34 @@ describe('contacts survive kill -9 at every step', () => {
       expect(await waitFor('contact.completed published', async () => ((await eventTypes(c)).includes('contact.completed') ? eventTypes(c) : null))).toContain('contact.completed');
     }, CHILD_TEST_MS);
   }
+
+  // A standard create without an idempotency key has no durable record before its write (that is
+  // what makes it 2 calls): killed between the charge and the write, it is given back whole (the
+  // client saw no answer and cannot ask for that contact; finishing it would only make its retry a
+  // second, paid contact). With a key it completes, like a max create.
+  it('killed at contact.after-debit, standard, without an idempotency key: no contact, nothing charged, nothing marked', async () => {
+    const c = await crashThenRestart('contact.after-debit', (child) => child.request('POST', '/api/v2/contacts', { phone: '+12125550123' }));
+    expect(await waitFor('the charge given back', async () => ((await balance(c)) === 1000 ? true : null))).toBe(true);
+    const page = (await (await c.request('GET', '/api/v2/contacts')).json()) as { data: unknown[] };
+    expect(page.data).toEqual([]);
+    expect(await inflightMarks(c)).toEqual([]);
+  }, CHILD_TEST_MS);
+
+  it('killed at contact.after-debit, standard, with an idempotency key: the contact is charged once and completes', async () => {
+    const c = await crashThenRestart('contact.after-debit', (child) => child.request('POST', '/api/v2/contacts', { phone: '+12125550123', idempotency_key: 'crash-standard' }));
+    const contacts = await waitFor('the contact completed', async () => {
+      const page = (await (await c.request('GET', '/api/v2/contacts')).json()) as { data: { id: string; status: string; credits_charged: number }[] };
+      return page.data.length === 1 && page.data[0]!.status === 'completed' ? page.data : null;
+    });
+    expect(contacts[0]).toMatchObject({ status: 'completed', credits_charged: 1 });
+    expect(await balance(c)).toBe(999);
+    expect(await inflightMarks(c)).toEqual([]);
+    // The same key again: the same contact, nothing more charged.
+    const again = await c.request('POST', '/api/v2/contacts', { phone: '+12125550123', idempotency_key: 'crash-standard' });
+    expect(again.status).toBe(201);
+    expect(((await again.json()) as { id: string }).id).toBe(contacts[0]!.id);
+    expect(await balance(c)).toBe(999);
+  }, CHILD_TEST_MS);
 });
 
 describe('spam monitoring survives kill -9 while a number is added or deleted', () => {

@@ -13,6 +13,10 @@ import { recoverUploads } from '../../lambdas/uploads/reconcile';
 import { keys, type UploadRecord } from '../../lambdas/uploads/upload';
 import { getUpload, insertUpload } from '../../lambdas/uploads/upload-repository';
 import { recoverCreatingContacts } from '../../lambdas/contacts/create-contact';
+import { chargeBeforeWrite, ledgerEntryOf } from '../../lambdas/credits/charge-before-write';
+import { putItems } from '../../lambdas/platform/table';
+import { claimIdempotencyKey } from '../../lambdas/contacts/idempotency-repository';
+import { getBalanceItem } from '../../lambdas/credits/balance-repository';
 import { contactItemKey, getContact, insertContact, transitionContact } from '../../lambdas/contacts/contact-repository';
 import type { ContactRecord } from '../../lambdas/contacts/contact';
 import { runContactPool } from '../../lambdas/contacts/pool-job';
@@ -118,6 +122,40 @@ describe('contact crash states', () => {
     expect(await getContact(uncharged.id)).toBeNull();
     expect((await getBalance(org.id)).total).toBe(9);
     expect(await recoverCreatingContacts()).toEqual({ resumed: 0, removed: 0 });
+  });
+
+  it('a create killed between its charge and its write: given back without a claim, finished from its claim; a claim never charged is released', async () => {
+    const org = await admin.createOrganization({ name: 'Cut short', credits: 10 });
+    const charge = (id: string, intent: boolean) => chargeBeforeWrite(org.id, `contact:${id}`, { amount: 1 }, { reason: 'test', resourceId: id, fresh: true, intent });
+    // Charged, nothing written, no claim: given back whole, nothing recorded.
+    await charge('b1111111-1111-4111-8111-111111111111', false);
+    // Charged and its ledger entry written, the contact not (a batch write cut short): refunded, recorded.
+    await putItems([ledgerEntryOf(await charge('b2222222-2222-4222-8222-222222222222', false))]);
+    // A claim holding its contact, charged: finished as the request would have.
+    const claimed = { ...draft(org.id, 'b3333333-3333-4333-8333-333333333333'), status: 'queued' as const, created_at: new Date().toISOString() };
+    await claimIdempotencyKey(org.id, 'k', 'finish-me', { contact_id: claimed.id, fingerprint: 'f', created_at: claimed.created_at }, claimed, PAST);
+    await charge(claimed.id, true);
+    // A claim never charged: released, so a retry with its key starts again.
+    const unpaid = { ...claimed, id: 'b4444444-4444-4444-8444-444444444444' };
+    await claimIdempotencyKey(org.id, 'k', 'release-me', { contact_id: unpaid.id, fingerprint: 'f', created_at: unpaid.created_at }, unpaid, PAST);
+    expect((await getBalance(org.id)).total).toBe(7);
+
+    const summary = await recoverCreatingContacts(new Date(Date.now() + 1_000).toISOString());
+    expect(summary.resumed).toBeGreaterThanOrEqual(1);
+    expect(summary.removed).toBeGreaterThanOrEqual(3);
+    expect(await getContact('b1111111-1111-4111-8111-111111111111')).toBeNull();
+    expect(await getContact('b2222222-2222-4222-8222-222222222222')).toBeNull();
+    expect(await getContact(claimed.id)).toMatchObject({ status: 'queued', credits_charged: 1 });
+    expect(await getContact(unpaid.id)).toBeNull();
+    // Only the finished contact is paid for, and nothing is left marked.
+    expect((await getBalance(org.id)).total).toBe(9);
+    expect(Object.keys((await getBalanceItem(org.id))!.inflight)).toEqual([]);
+    // Nothing more to do, and nothing charged again; the finished contact completes.
+    await recoverCreatingContacts(new Date(Date.now() + 1_000).toISOString());
+    expect((await getBalance(org.id)).total).toBe(9);
+    await runContactPool(service.runtime.ports);
+    await service.runtime.settleWorkflows();
+    expect(await getContact(claimed.id)).toMatchObject({ status: 'completed', credits_charged: 1 });
   });
 
   it('completed with its event unpublished: the drain publishes it once, with the callback', async () => {

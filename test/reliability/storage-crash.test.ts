@@ -17,12 +17,12 @@ afterEach(async () => {
   while (children.length) await children.pop()!.stop();
 });
 
-/** Items still listed as owing work: uploads watched for recovery, contacts left creating. */
+/** Items still listed as owing work: uploads watched for recovery, contacts left creating, contact creates (their claims) in progress. */
 async function owed(c: Child): Promise<number> {
   const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: c.dynamo, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
   try {
     let count = 0;
-    for (const [index, pk] of [['gsi2', 'UPLOAD#WATCH'], ['gsi3', 'RECOVER#Contact']] as const) {
+    for (const [index, pk] of [['gsi2', 'UPLOAD#WATCH'], ['gsi3', 'RECOVER#Contact'], ['gsi3', 'RECOVER#ContactCreate']] as const) {
       const out = await client.send(new QueryCommand({ TableName: 'phone-validation', IndexName: index, KeyConditionExpression: `${index}pk = :pk`, ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: false }));
       count += out.Items?.length ?? 0;
     }
@@ -57,8 +57,9 @@ describe('kill -9 inside a storage write (between an index write and its item wr
     }, CHILD_TEST_MS);
   }
 
-  for (const status of ['creating', 'queued', 'completed']) {
-    const point = `storage.between-index-and-item:Contact:${status}`;
+  // A max create in progress is its claim (`creating`, holding the contact; implicit without an idempotency key) until the contact is written queued.
+  for (const point of ['IdempotencyKey:creating', 'Contact:queued', 'Contact:completed'].map((s) => `storage.between-index-and-item:${s}`)) {
+    const status = point.endsWith(':creating') ? 'creating' : 'written';
     it(`killed at ${point}: the contact is charged once and ends, indexes agree, nothing owed`, async () => {
       const c = await crashThenRestart(point, (child) => child.request('POST', '/api/v2/contacts', { phone: '+12125550123', validation_tier: 'max' }), children);
       const contacts = await waitFor('every contact terminal', async () => {

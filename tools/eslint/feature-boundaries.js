@@ -15,7 +15,7 @@ export const PUBLIC_MODULES = {
   auth: ['authenticate', 'identity-repository', 'api-key'],
   classification: ['index', 'normalize', 'lookup-usage', 'schemas'],
   contacts: ['routes', 'create-contact', 'pool-job', 'pool-settle', 'contact-events'],
-  credits: ['credits', 'routes'],
+  credits: ['credits', 'charge-before-write', 'routes'],
   ratelimit: ['rate-limiter', 'shared-limiter'],
   recovery: [],
   // The console is a second front door to uploads and spam: it uses their use cases and records.

@@ -4,7 +4,9 @@ import { useTestService } from '../../support/runtime';
 import * as admin from '../../../lambdas/admin/admin';
 import { db, tableName } from '../../../lambdas/platform/table';
 import { hashApiKey } from '../../../lambdas/auth/api-key';
-import { PRINCIPAL_CACHE_MS } from '../../../lambdas/auth/principal-cache';
+import { forgetPrincipals, PRINCIPAL_CACHE_MS } from '../../../lambdas/auth/principal-cache';
+import { authenticate } from '../../../lambdas/auth/authenticate';
+import { forgetKeyUses, LAST_USED_RESOLUTION_MS } from '../../../lambdas/auth/key-usage';
 import { newCustomer } from '../../support/customer';
 
 // Issue 15, item 3: a container reuses what it read for a key for PRINCIPAL_CACHE_MS. A revoke
@@ -81,4 +83,49 @@ describe('the key → organization cache', () => {
     }
     expect(calls / 5).toBeLessThanOrEqual(2);
   });
+
+  it('a cold cache costs at most 2 DynamoDB calls: first sight of a key, an expired entry, and either with the use due', () => service.clock.run(async () => {
+    const { key, record } = await freshKey();
+    const start = Date.now();
+    service.clock.set(() => start);
+    const counted = async (at: number): Promise<number> => {
+      service.clock.set(() => at);
+      let calls = 0;
+      db().middlewareStack.add((next) => (args) => {
+        calls++;
+        return next(args);
+      }, { step: 'initialize', name: 'authColdCounter' });
+      try {
+        expect((await authenticate(`Bearer ${key}`)).apiKeyId).toBe(record.id);
+      } finally {
+        db().middlewareStack.remove('authColdCounter');
+      }
+      return calls;
+    };
+    // A container that never saw the key (its use due): the key read that records the use, then the user and organization together.
+    forgetPrincipals();
+    forgetKeyUses();
+    expect(await counted(start)).toBe(2);
+    // The entry expired, the use recorded within the minute: one BatchGetItem.
+    expect(await counted(start + PRINCIPAL_CACHE_MS)).toBe(1);
+    // Expired again, with the use due: the BatchGetItem and the use.
+    expect(await counted(start + PRINCIPAL_CACHE_MS + LAST_USED_RESOLUTION_MS)).toBe(2);
+    // Warm: nothing.
+    expect(await counted(start + PRINCIPAL_CACHE_MS + LAST_USED_RESOLUTION_MS + 1)).toBe(0);
+    // Another process recorded the use within the minute before this one first saw the key: the
+    // refused write, then the key, then its user and organization (the one case of 3).
+    forgetPrincipals();
+    forgetKeyUses();
+    expect(await counted(start + PRINCIPAL_CACHE_MS + LAST_USED_RESOLUTION_MS + 2)).toBe(3);
+  }));
+
+  it('an expired entry of a key revoked elsewhere is refused after the one combined read', () => service.clock.run(async () => {
+    const { key } = await freshKey();
+    const start = Date.now();
+    service.clock.set(() => start);
+    await authenticate(`Bearer ${key}`);
+    await revokeElsewhere(key, new Date(start).toISOString());
+    service.clock.set(() => start + PRINCIPAL_CACHE_MS);
+    await expect(authenticate(`Bearer ${key}`)).rejects.toThrow('Invalid or revoked API key');
+  }));
 });

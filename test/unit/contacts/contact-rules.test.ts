@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxTierCharge, nameFromProperties, parseValidationTier, tierCost, toV1, toV2, type ContactRecord } from '../../../lambdas/contacts/contact';
+import { contactCharge, nameFromProperties, parseValidationTier, toV1, toV2, type ContactRecord } from '../../../lambdas/contacts/contact';
 
 const base: ContactRecord = {
   id: '00000000-0000-4000-8000-000000000001',
@@ -23,13 +23,18 @@ const base: ContactRecord = {
 
 describe('max-tier batch pricing', () => {
   it('charges 2, 1, 2, 1 … so a batch of N totals ceil(N × 1.5)', () => {
-    expect([1, 2, 3, 4, 5].map(maxTierCharge)).toEqual([2, 1, 2, 1, 2]);
+    expect([1, 2, 3, 4, 5].map((place) => contactCharge('max', place))).toEqual([2, 1, 2, 1, 2]);
     for (const n of [1, 2, 5, 40, 41]) {
-      const total = Array.from({ length: n }, (_, i) => maxTierCharge(i + 1)).reduce((a, b) => a + b, 0);
+      const total = Array.from({ length: n }, (_, i) => contactCharge('max', i + 1)).reduce((a, b) => a + b, 0);
       expect(total).toBe(Math.ceil(n * 1.5));
     }
-    expect(tierCost('standard', 2)).toBe(1);
-    expect(tierCost('max', 4)).toBe(1);
+    expect(contactCharge('standard', 2)).toBe(1);
+    expect(contactCharge('standard', null)).toBe(1);
+    expect(contactCharge('max', 4)).toBe(1);
+  });
+
+  it('a max contact is never priced without its place in the batch', () => {
+    for (const place of [null, 0, -1, 1.5, Number.NaN]) expect(() => contactCharge('max', place)).toThrow(/place in the batch/);
   });
 
   it('parses validation_tier case-insensitively and refuses anything else', () => {
