@@ -21,6 +21,8 @@ export interface TableAccess {
 }
 
 const READ_WRITE: readonly TableAction[] = ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'];
+/** Authenticating reads a key seen before with its user and organization in one BatchGetItem (lambdas/auth). */
+const AUTHENTICATING: readonly TableAction[] = ['GetItem', 'Query', 'UpdateItem', 'BatchGetItem'];
 
 /** Authenticating an API key (its item, its organization, its creator) and its rate bucket. */
 const AUTHENTICATION: readonly KeyPattern[] = ['APIKEY#*', 'ORG#*', 'USER#*', 'RATE#*'];
@@ -29,13 +31,14 @@ const EVENTS: readonly KeyPattern[] = ['EVENT#*', 'WEBHOOK#*', 'DELIVERY#*', 'DE
 
 /** Platform and credits only read, besides the rate limiter's bucket updates. */
 export const API_TABLE_ACCESS: Record<ApiFunctionName, TableAccess> = {
-  platform: { actions: ['GetItem', 'Query', 'UpdateItem'], keys: AUTHENTICATION },
-  credits: { actions: ['GetItem', 'Query', 'UpdateItem'], keys: AUTHENTICATION },
-  uploads: { actions: READ_WRITE, keys: [...AUTHENTICATION, ...EVENTS, 'UPLOAD#*', 'UPLOAD#WATCH', 'STAGED#*', 'OUTBOX'] },
-  contacts: { actions: READ_WRITE, keys: [...AUTHENTICATION, 'CONTACT#*', 'CONTACTQ#*', 'IDEMP#*', 'RECOVER#Contact'] },
-  webhooks: { actions: READ_WRITE, keys: [...AUTHENTICATION, 'WEBHOOK#*', 'DELIVERY#*', 'DELIVERY#DUE'] },
+  platform: { actions: AUTHENTICATING, keys: AUTHENTICATION },
+  credits: { actions: AUTHENTICATING, keys: AUTHENTICATION },
+  uploads: { actions: [...READ_WRITE, 'BatchGetItem'], keys: [...AUTHENTICATION, ...EVENTS, 'UPLOAD#*', 'UPLOAD#WATCH', 'STAGED#*', 'OUTBOX'] },
+  // A contact and its ledger entry are written together (BatchWriteItem: lambdas/contacts/create-contact.ts).
+  contacts: { actions: [...READ_WRITE, 'BatchGetItem', 'BatchWriteItem'], keys: [...AUTHENTICATION, 'CONTACT#*', 'CONTACTQ#*', 'IDEMP#*', 'RECOVER#ContactCreate'] },
+  webhooks: { actions: [...READ_WRITE, 'BatchGetItem'], keys: [...AUTHENTICATION, 'WEBHOOK#*', 'DELIVERY#*', 'DELIVERY#DUE'] },
   spam: {
-    actions: [...READ_WRITE, 'BatchWriteItem'],
+    actions: [...READ_WRITE, 'BatchGetItem', 'BatchWriteItem'],
     keys: [...AUTHENTICATION, ...EVENTS, 'OUTBOX', 'SPAMNUM#*', 'SPAMNUM#VERIFIED', 'SPAMPHONE#*', 'RECOVER#SpamNumberCount', 'SIMOUTBOX#*'],
   },
 };
@@ -60,11 +63,13 @@ export const WEBHOOK_WORKER_TABLE_ACCESS = {
 
 /** The recovery job: every item a crash can leave owing work (gsi2/gsi3 watch lists), and the outbox's holders. */
 export const RECOVERY_JOB_TABLE_ACCESS: TableAccess = {
-  actions: READ_WRITE,
+  // BatchWriteItem: a contact create finished from its claim (lambdas/contacts).
+  actions: [...READ_WRITE, 'BatchWriteItem'],
   keys: [
-    'ORG#*', 'OUTBOX', ...EVENTS,
+    // BALANCES: the balances with charges marked under way (a contact create cut short).
+    'ORG#*', 'BALANCES', 'OUTBOX', ...EVENTS,
     'UPLOAD#*', 'UPLOAD#WATCH',
-    'CONTACT#*', 'CONTACTQ#*', 'RECOVER#Contact',
+    'CONTACT#*', 'CONTACTQ#*', 'RECOVER#Contact', 'IDEMP#*', 'RECOVER#ContactCreate',
     'SPAMNUM#*', 'SPAMPHONE#*', 'RECOVER#SpamNumberCount',
     'WEBUPLOAD#*', 'RECOVER#WebUploadDraft',
   ],
@@ -83,7 +88,7 @@ export const SPAM_TABLE_ACCESS = {
 
 /** The console's API: the signed-in member's organization and everything its pages manage. */
 export const CONSOLE_TABLE_ACCESS: TableAccess = {
-  actions: [...READ_WRITE, 'BatchWriteItem'],
+  actions: [...READ_WRITE, 'BatchGetItem', 'BatchWriteItem'],
   keys: [
     ...AUTHENTICATION, 'APIKEYID#*', 'OUTBOX', ...EVENTS,
     'UPLOAD#*', 'UPLOAD#WATCH', 'WEBUPLOAD#*', 'RECOVER#WebUploadDraft',
