@@ -157,6 +157,12 @@ describe('deleting from the console', () => {
       const hook = await call(other.token, 'POST', '/webhooks', { url: `http://127.0.0.1:${port}/h` });
       expect(hook.status).toBe(200);
       const hookId = hook.body.webhook.id as string;
+      // One endpoint per URL and organization, the API's rule: a 409 in the envelope; another organization may register it.
+      const again = await call(other.token, 'POST', '/webhooks', { url: `http://127.0.0.1:${port}/h#again` });
+      expect(again).toEqual({ status: 409, body: { detail: expect.stringContaining(`already has a webhook endpoint for this URL (${hookId})`) } });
+      const mine = await call(owner, 'POST', '/webhooks', { url: `http://127.0.0.1:${port}/h` });
+      expect(mine.status).toBe(200);
+      expect((await call(owner, 'DELETE', `/webhooks/${mine.body.webhook.id as string}`)).status).toBe(200);
       expect((await call(owner, 'DELETE', `/webhooks/${hookId}`)).status).toBe(404);
       expect((await call(owner, 'POST', `/webhooks/${hookId}`, { is_active: false })).status).toBe(404);
       expect((await call(await tokenFor(member.id), 'DELETE', `/webhooks/${hookId}`)).status).toBe(403);
