@@ -3,6 +3,8 @@ import { api } from '../api';
 import { when } from '../format';
 import type { ApiKey, Me, Member } from '../types';
 
+const EXPIRY_IN_PAST = 'Pick an expiry date and time in the future, or leave it empty for a key that never expires.';
+
 /** Owners only: API keys (minted here, shown once) and the organization's members. */
 export function DeveloperPage({ me }: { me: Me }) {
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
@@ -12,6 +14,7 @@ export function DeveloperPage({ me }: { me: Me }) {
   const [copied, setCopied] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [mintError, setMintError] = useState<string | null>(null);
 
   const load = async () => {
     try {
@@ -34,13 +37,24 @@ export function DeveloperPage({ me }: { me: Me }) {
     }
   };
 
-  const mint = (e: Event) => {
+  const mint = async (e: Event) => {
     e.preventDefault();
-    void run(async () => {
-      const body = expires ? { expires_at: new Date(expires).toISOString() } : {};
-      setMinted(await api<{ key: string; display_prefix: string }>('POST', '/keys', body));
+    setMintError(null);
+    setMessage(null);
+    const at = expires ? new Date(expires) : null;
+    if (at && !(at.getTime() > Date.now())) {
+      setMintError(EXPIRY_IN_PAST);
+      return;
+    }
+    try {
+      setMinted(await api<{ key: string; display_prefix: string }>('POST', '/keys', at ? { expires_at: at.toISOString() } : {}));
       setCopied(false);
-    });
+      await load();
+    } catch (err) {
+      // The server's check (the clock moved on while the form was open) in the same words.
+      const text = err instanceof Error ? err.message : String(err);
+      setMintError(/expires_at must be in the future/.test(text) ? EXPIRY_IN_PAST : text);
+    }
   };
   const copy = async () => {
     if (!minted) return;
@@ -60,12 +74,27 @@ export function DeveloperPage({ me }: { me: Me }) {
       {message && <p role="status">{message}</p>}
       <section class="card" aria-labelledby="mint-h">
         <h2 id="mint-h">Create an API key</h2>
-        <form onSubmit={mint} class="inline-form">
+        <form onSubmit={(e) => void mint(e)} class="inline-form" noValidate>
           <div class="field">
             <label for="expires">Expires (optional)</label>
-            <input id="expires" type="datetime-local" value={expires} onInput={(e) => setExpires((e.currentTarget as HTMLInputElement).value)} />
+            <input
+              id="expires"
+              type="datetime-local"
+              value={expires}
+              aria-invalid={mintError ? true : undefined}
+              aria-describedby={mintError ? 'expires-error' : undefined}
+              onInput={(e) => {
+                setExpires((e.currentTarget as HTMLInputElement).value);
+                setMintError(null);
+              }}
+            />
           </div>
           <button type="submit">Create key</button>
+          {mintError && (
+            <p id="expires-error" role="alert" class="error note">
+              {mintError}
+            </p>
+          )}
         </form>
         {minted && (
           <div class="minted" role="status">
