@@ -67,6 +67,7 @@ describe('plain words and reachable messages', () => {
     await revokeKey(revoked.record.id);
     await page.setViewportSize({ width: 390, height: 844 });
     try {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Developer' }).click();
       await page.reload();
       await page.getByRole('heading', { name: 'API keys' }).waitFor();
       await page.getByRole('cell', { name: /revoked/ }).first().waitFor();

@@ -118,7 +118,7 @@ export function DeveloperPage({ me }: { me: Me }) {
       <section aria-labelledby="keys-h">
         <h2 id="keys-h">API keys</h2>
         <div class="table-wrap">
-          <table>
+          <table class="stack">
             <thead>
               <tr>
                 <th scope="col">Prefix</th>
@@ -135,14 +135,14 @@ export function DeveloperPage({ me }: { me: Me }) {
             <tbody>
               {(keys ?? []).map((k) => (
                 <tr key={k.id}>
-                  <td>
+                  <td data-label="Prefix">
                     <code>{k.display_prefix}…</code>
                   </td>
-                  <td>{k.created_by ?? k.created_by_user_id}</td>
-                  <td>{when(k.created_at)}</td>
-                  <td>{k.expires_at ? when(k.expires_at) : 'never'}</td>
-                  <td>{when(k.last_used_at)}</td>
-                  <td>{k.revoked_at ? `revoked ${when(k.revoked_at)}` : k.expires_at && Date.parse(k.expires_at) < Date.now() ? 'expired' : 'active'}</td>
+                  <td data-label="Created by" class="wrap">{k.created_by ?? k.created_by_user_id}</td>
+                  <td data-label="Created">{when(k.created_at)}</td>
+                  <td data-label="Expires">{k.expires_at ? when(k.expires_at) : 'never'}</td>
+                  <td data-label="Last used">{when(k.last_used_at)}</td>
+                  <td data-label="State" class="wrap">{k.revoked_at ? `revoked ${when(k.revoked_at)}` : k.expires_at && Date.parse(k.expires_at) < Date.now() ? 'expired' : 'active'}</td>
                   <td>
                     {!k.revoked_at && (
                       <button type="button" class="danger" aria-label={`Revoke key ${k.display_prefix}`} onClick={() => confirm(`Revoke key ${k.display_prefix}…? Programs using it stop working at once.`) && void run(() => api('DELETE', `/keys/${k.id}`).then(() => setMessage(`Key ${k.display_prefix}… revoked.`)))}>
@@ -161,7 +161,7 @@ export function DeveloperPage({ me }: { me: Me }) {
         <h2 id="members-h">Members</h2>
         <p>Removing a member revokes every API key they created for this organization.</p>
         <div class="table-wrap">
-          <table>
+          <table class="stack">
             <thead>
               <tr>
                 <th scope="col">Email</th>
@@ -175,9 +175,9 @@ export function DeveloperPage({ me }: { me: Me }) {
             <tbody>
               {(members ?? []).map((m) => (
                 <tr key={m.user_id}>
-                  <td>{m.email ?? m.user_id}</td>
-                  <td>{m.role}</td>
-                  <td>{when(m.created_at)}</td>
+                  <td data-label="Email" class="wrap">{m.email ?? m.user_id}</td>
+                  <td data-label="Role">{m.role}</td>
+                  <td data-label="Since">{when(m.created_at)}</td>
                   <td>
                     {m.user_id !== me.user.id && (
                       <button
