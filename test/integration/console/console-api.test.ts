@@ -300,6 +300,14 @@ describe('in-app upload flow', () => {
     const refused = await call(owner, 'POST', '/uploads?filename=wide.csv', undefined, { type: 'text/csv', data: `${header}\n` });
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toMatch(/header row is too wide to map in the console \(20000 columns\)/);
+    // In words, without the API's paths or field names.
+    expect(refused.body.detail).not.toMatch(/\/api\/v1|POST /);
+    const named = await call(owner, 'POST', '/uploads?filename=names.csv', undefined, { type: 'text/csv', data: csv(120).replace('name,phone', 'name,phone,last') });
+    const namedId = named.body.draft.id as string;
+    expect((await call(owner, 'POST', `/uploads/${namedId}/mapping`, { phone_columns: ['phone'], first_name_column: 'name' })).body).toEqual({ detail: 'Choose both a first-name and a last-name column, or neither' });
+    expect((await call(owner, 'POST', `/uploads/${namedId}/mapping`, { phone_columns: ['phone'], full_name_column: 'name', first_name_column: 'name', last_name_column: 'last' })).body).toEqual({
+      detail: 'Choose either a full-name column or first- and last-name columns, not both',
+    });
     // First rows with long cells are shown cut.
     const longCells = ['name,phone,notes', ...Array.from({ length: 150 }, (_, i) => `a,+1212${2000000 + i},${i < 5 ? 'y'.repeat(90_000) : 'short'}`)].join('\n');
     const kept = await call(owner, 'POST', '/uploads?filename=longcell.csv', undefined, { type: 'text/csv', data: longCells });
