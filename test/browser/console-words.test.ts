@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
@@ -8,6 +10,8 @@ import { mintKey, revokeKey } from '../../lambdas/admin/admin';
 // in-app navigation; a key expiry in the past is refused beside its field in words, not as the
 // API's "expires_at must be in the future"; and the Developer page fits a 390 px wide screen.
 
+// The webhook receiver below listens on loopback, which the service refuses unless told (local only).
+process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
 const service = useTestService();
 let closePage: (() => Promise<void>) | undefined;
 let page: Page;
@@ -60,6 +64,31 @@ describe('plain words and reachable messages', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByLabel('New API key').waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
+  it('says a webhook URL is registered already beside the URL field, without the endpoint id', async () => {
+    const receiver = createServer((_req, res) => res.writeHead(200).end('ok'));
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    try {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByLabel('Endpoint URL').fill(url);
+      await page.getByRole('button', { name: 'Register endpoint' }).click();
+      await page.getByText(`Ping answered: ${url} is registered.`).waitFor();
+      await page.getByLabel('Endpoint URL').fill(url);
+      await page.getByRole('button', { name: 'Register endpoint' }).click();
+      await page.getByRole('alert').getByText(/^Not registered/).waitFor();
+      const field = page.getByLabel('Endpoint URL');
+      const alert = page.locator(`#${(await field.getAttribute('aria-describedby'))!}`);
+      expect(await alert.innerText()).toBe('Not registered: this URL is registered already; change or delete that endpoint below instead');
+      expect(await alert.getAttribute('role')).toBe('alert');
+      expect(await field.getAttribute('aria-invalid')).toBe('true');
+      const hooks = (await (await service.request('GET', '/api/v1/webhooks')).json()) as { url: string }[];
+      expect(hooks.filter((h) => h.url === url)).toHaveLength(1);
+      await shot(page, 'webhooks-duplicate-url');
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
   });
 
   it('fits the Developer page on a 390 px wide screen, a revoked key included', async () => {
