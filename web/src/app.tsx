@@ -147,7 +147,11 @@ function useHeadingFocus(mainRef: { current: HTMLElement | null }, path: string)
     }
     const main = mainRef.current;
     if (!main) return;
+    const before = document.activeElement;
     const focusHeading = (): boolean => {
+      // Someone already moved on (clicked or tabbed into the page): leave their focus alone.
+      const now = document.activeElement;
+      if (now !== before && now !== document.body && now !== main) return true;
       const heading = main.querySelector('h1');
       if (!heading) return false;
       heading.setAttribute('tabindex', '-1');
