@@ -50,7 +50,7 @@ const clean = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 export async function startWebUpload(principal: ConsolePrincipal, filename: string, sent: Buffer): Promise<WebDraft> {
   if (sent.length === 0) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
-  if (sent.length > MAX_CSV_BYTES) throw new TooLarge(`The file is larger than ${MAX_CSV_BYTES} bytes`);
+  if (sent.length > MAX_CSV_BYTES) throw new TooLarge(`The file is larger than ${MAX_CSV_BYTES / 1024 / 1024} MB; split it into smaller files`);
   // The forgiving import (import-format.ts): what follows reads the API's CSV made of what was sent.
   const { csv, format } = toApiCsv(sent);
   const layout = draftLayoutOf(csv);
@@ -80,7 +80,7 @@ export async function startWebUpload(principal: ConsolePrincipal, filename: stri
 
 /** What a draft shows of a CSV (the API's): columns, first rows, row count, suggested mapping. */
 export function draftLayoutOf(csv: Buffer): Pick<WebDraft, 'header' | 'preview' | 'total_rows' | 'suggested'> {
-  if (csv.length > MAX_CSV_BYTES) throw new TooLarge(`The file is larger than ${MAX_CSV_BYTES} bytes once converted to UTF-8`);
+  if (csv.length > MAX_CSV_BYTES) throw new TooLarge(`The file is larger than ${MAX_CSV_BYTES / 1024 / 1024} MB once its text is converted for processing; split it into smaller files`);
   const [header, ...rows] = readCsv(csv).records;
   if (!header) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
   const columns = header.fields.map((h) => h.trim());
@@ -88,7 +88,7 @@ export function draftLayoutOf(csv: Buffer): Pick<WebDraft, 'header' | 'preview' 
   // The draft is one table item (at most 400 KB): a header that alone approaches it cannot be shown
   // for mapping. Checked before the file is stored, so a refusal keeps nothing.
   if (Buffer.byteLength(JSON.stringify([columns, preview])) > MAX_SHOWN_LAYOUT_BYTES) {
-    throw new InvalidInput(`The header row is too wide to map in the console (${columns.length} columns); create this upload with POST /api/v1/uploads`);
+    throw new InvalidInput(`The header row is too wide to map in the console (${columns.length} columns); keep only the columns you need, or send this file through the API`);
   }
   return { header: columns, preview, total_rows: rows.length, suggested: clean(suggestMapping(columns, rows.slice(0, 50).map((r) => r.fields))) };
 }
@@ -127,8 +127,8 @@ export async function mapWebUpload(principal: ConsolePrincipal, id: string, mapp
   const draft = await ownDraft(principal, id);
   if (mapping.phoneColumns.length === 0) throw new InvalidInput('Choose at least one phone column');
   if (mapping.phoneColumns.length > MAX_PHONE_COLUMNS) throw new InvalidInput(`At most ${MAX_PHONE_COLUMNS} phone columns`);
-  if (Boolean(mapping.firstNameColumn) !== Boolean(mapping.lastNameColumn)) throw new InvalidInput('first_name_column and last_name_column go together');
-  if (mapping.fullNameColumn && mapping.firstNameColumn) throw new InvalidInput('Use either full_name_column or first_name_column with last_name_column, not both');
+  if (Boolean(mapping.firstNameColumn) !== Boolean(mapping.lastNameColumn)) throw new InvalidInput('Choose both a first-name and a last-name column, or neither');
+  if (mapping.fullNameColumn && mapping.firstNameColumn) throw new InvalidInput('Choose either a full-name column or first- and last-name columns, not both');
   const started = await transitionDraft(draft.id, ['pending_mapping', 'validation_failed', 'awaiting_confirmation'], 'validating', { mapping: clean(mapping), failure: null, validation: null, validated_rows: 0 }, nowIso(), draftStaleAt());
   if (!started) throw new Conflict(`This upload is ${draft.status}; its mapping can no longer change`);
   crashPoint('draft.after-validating');

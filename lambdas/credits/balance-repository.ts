@@ -71,10 +71,10 @@ export async function getBalanceItem(orgId: string): Promise<BalanceItem | null>
   return readEntity('Balance', balanceSchema, out.Item);
 }
 
-export async function createBalance(item: BalanceItem): Promise<void> {
-  // The balance exists already: creating it again changes nothing.
+/** True when this call created it; false when it existed already (then nothing changed). */
+export async function createBalance(item: BalanceItem): Promise<boolean> {
   // gsi1 lists every balance for the billing-period job.
-  await insertItem('Balance', { ...balanceKey(item.organization_id), gsi1pk: 'BALANCES', gsi1sk: item.organization_id, ...item });
+  return insertItem('Balance', { ...balanceKey(item.organization_id), gsi1pk: 'BALANCES', gsi1sk: item.organization_id, ...item });
 }
 
 /**

@@ -44,9 +44,16 @@ export class InsufficientCreditsError extends Error {
  */
 const MAX_ATTEMPTS = 500;
 
+/**
+ * Creates the organization's balance once. The first period's subscription allocation (and any
+ * purchased credits it starts with) is recorded in the ledger like every later change, so the
+ * ledger adds up to the balance; each billing period's top-up is a `replenish` entry
+ * (replenishIfDue). A crash between the two writes leaves the balance right and the opening entry
+ * missing (docs/credits-and-limits.md).
+ */
 export async function ensureBalance(orgId: string, init: Partial<Pick<BalanceItem, 'subscription' | 'purchased' | 'monthly_allocation' | 'subscription_cap'>> = {}): Promise<void> {
   const at = nowIso();
-  await createBalance({
+  const created = await createBalance({
     organization_id: orgId,
     subscription: init.subscription ?? 0,
     purchased: init.purchased ?? 0,
@@ -55,6 +62,25 @@ export async function ensureBalance(orgId: string, init: Partial<Pick<BalanceIte
     period_started_at: at,
     inflight: {},
     updated_at: at,
+  });
+  if (!created) return;
+  const subscription = init.subscription ?? 0;
+  const purchased = init.purchased ?? 0;
+  if (subscription !== 0) await putOpening(orgId, `replenish:opening`, 'replenish', { subscription, purchased: 0 }, 'monthly allocation (first billing period)', at);
+  if (purchased !== 0) await putOpening(orgId, `purchase:opening`, 'purchase', { subscription: 0, purchased }, 'opening purchased credits', at);
+}
+
+async function putOpening(orgId: string, changeId: string, kind: LedgerEntry['kind'], delta: Pools, reason: string, at: string): Promise<void> {
+  await putLedgerEntry({
+    change_id: changeId,
+    organization_id: orgId,
+    kind,
+    subscription_delta: delta.subscription,
+    purchased_delta: delta.purchased,
+    reason,
+    resource_id: null,
+    refunds_change_id: null,
+    created_at: at,
   });
 }
 

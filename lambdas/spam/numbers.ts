@@ -159,9 +159,15 @@ export async function verifyNumber(ports: SpamNumberPorts, org: Organization, id
   return { success: true, verified: true, phone_number: n.phone_number, message: 'Number verified; daily spam monitoring has begun.' };
 }
 
-export async function resendCode(ports: SpamNumberPorts, org: Organization, id: string, method: VerificationMethod) {
+/**
+ * Sends a new code by `method`; without one (the console's "Send a new code"), by the method of the
+ * number's last code, the one it was added with unless a resend chose another. The API always names
+ * one (its body defaults to `call`, as the spec says).
+ */
+export async function resendCode(ports: SpamNumberPorts, org: Organization, id: string, requested?: VerificationMethod) {
   const n = await ownNumber(org.id, id);
   if (n.verified) throw new InvalidInput('This number is already verified');
+  const method = resendMethod(requested, n);
   if (method === 'sms' && !n.sms_capable) throw new InvalidInput(`sms verification is not available for this number (line type ${n.line_type}); use call`);
   const throttle = resendThrottle(n.verification, nowMs());
   if (throttle) throw resendThrottled(throttle);
@@ -179,6 +185,11 @@ export async function resendCode(ports: SpamNumberPorts, org: Organization, id: 
     throw new UpstreamFailed('The verification code could not be sent; try again shortly');
   }
   return { success: true, phone_number: n.phone_number, method, message: instructions(method, n.phone_number, id) };
+}
+
+/** The method a resend uses: the one asked for, else the last code's, else what the number can take. */
+export function resendMethod(requested: VerificationMethod | undefined, n: Pick<NumberRecord, 'verification' | 'sms_capable'>): VerificationMethod {
+  return requested ?? n.verification?.method ?? (n.sms_capable ? 'sms' : 'call');
 }
 
 /**

@@ -48,6 +48,7 @@ export function historyItemView(r: TestRunRecord, nowMs: number) {
     sip_response_code: r.sip_response_code,
     caller_id_verified: r.caller_id_verified,
     same_carrier_warning: r.same_carrier_warning,
+    error: r.status === 'failed' ? r.error : null,
     simulated: r.simulated,
   };
 }

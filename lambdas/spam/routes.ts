@@ -45,6 +45,7 @@ export const TestRunHistoryItem = z
     screenshot_available: z.boolean(),
     tested_at: timestamp,
     ...verdictFields,
+    error: z.nullable(z.string()).check(z.describe('additive: why a failed test failed (the test lab’s words), null otherwise')),
     simulated: z.boolean(),
   })
   .check(z.meta({ id: 'TestRunHistoryItem' }));

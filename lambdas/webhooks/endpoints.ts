@@ -7,6 +7,7 @@ import { listDeliveriesOfWebhook, markExhausted, pendingDeliveryIdsOfWebhook, ty
 import { deleteEndpointItem, getEndpoint, listEndpoints, putEndpoint, updateEndpointFields, type EndpointRecord } from './endpoint-repository';
 import { pingOrThrow, recordPing } from './ping';
 import { assertSafeUrl } from './url-safety';
+import { assertUrlNotRegistered } from './duplicate-url';
 import type { NetPorts } from '../platform/net/outbound';
 import { openStored, webhookSecretContext, type OpenPorts, type SealPorts } from './secret-sealer';
 
@@ -46,6 +47,8 @@ export async function createEndpoint(
 ): Promise<{ webhook: WebhookEndpoint; secret: string }> {
   const events = normalizeEvents(input.events);
   await assertSafeUrl(ports.net, input.url);
+  // Before the ping: a duplicate sends the receiver nothing.
+  assertUrlNotRegistered(await listEndpoints(organizationId), input.url);
   const secret = randomHex(32);
   const ping = await pingOrThrow(ports.net, input.url, secret);
   const at = nowIso();
@@ -112,6 +115,7 @@ export async function updateEndpointWithPing(
   let ping: Awaited<ReturnType<typeof pingOrThrow>> | null = null;
   if (patch.url !== undefined && patch.url !== current.url) {
     await assertSafeUrl(ports.net, patch.url);
+    assertUrlNotRegistered(await listEndpoints(organizationId), patch.url, id);
     // Re-verified with the existing secret; a failing ping rejects the whole update.
     ping = await pingOrThrow(ports.net, patch.url, await openStored(ports, current.secret, webhookSecretContext(organizationId, id)));
     fields.url = patch.url;

@@ -62,6 +62,7 @@ const Params = byIdParams('webhook_id', 'Webhook endpoint not found', 'id of a w
 const common = { fn: 'webhooks' as const, tags: ['webhooks'], scope: 'webhooks:manage' as const };
 const invalid = { 400: { description: 'Invalid input, URL refused or ping failed', schema: z.union([StringError, PingFailed]) } };
 const missing = { 404: { description: 'No such endpoint in the key’s organization', schema: StringError } };
+const duplicate = { 409: { description: 'The organization already has an endpoint for this URL (the detail names it); nothing was pinged or saved', schema: StringError } };
 
 export const webhooksRoutes = {
   create: {
@@ -83,6 +84,7 @@ export const webhooksRoutes = {
       201: { description: 'Created; `secret` is shown only here', schema: z.object({ webhook: WebhookEndpointSchema, secret: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }) },
       ...invalid,
       ...authErrors,
+      ...duplicate,
       ...rateLimitErrors,
     },
   },
@@ -120,7 +122,7 @@ export const webhooksRoutes = {
           is_active: z.optional(z.boolean()),
         }),
     },
-    responses: { 200: { description: 'The updated endpoint', schema: WebhookEndpointSchema }, ...invalid, ...authErrors, ...missing, ...rateLimitErrors },
+    responses: { 200: { description: 'The updated endpoint', schema: WebhookEndpointSchema }, ...invalid, ...authErrors, ...missing, ...duplicate, ...rateLimitErrors },
   },
   delete: {
     ...common,

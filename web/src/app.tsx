@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { User } from 'oidc-client-ts';
 import { api, whenUnauthorized } from './api';
 import { currentUser, signIn, signOut } from './auth';
@@ -26,6 +26,9 @@ export function App({ bootError }: { bootError?: string }) {
     if (!user) return;
     api<Me>('GET', '/me').then(setMe, (e: Error) => setError(e.message));
   }, [user]);
+
+  const mainRef = useRef<HTMLElement>(null);
+  useHeadingFocus(mainRef, path);
 
   if (user === undefined) return <p class="boot">Loading…</p>;
   if (!user) return <SignIn error={error} returnTo={path} />;
@@ -85,7 +88,7 @@ export function App({ bootError }: { bootError?: string }) {
           </button>
         </div>
       </header>
-      <main id="main" class="page" tabIndex={-1}>
+      <main id="main" class="page" tabIndex={-1} ref={mainRef}>
         <Route path={path} me={me} />
       </main>
     </>
@@ -128,4 +131,40 @@ function SignIn({ error, returnTo }: { error: string | null; returnTo: string })
       </button>
     </main>
   );
+}
+
+/**
+ * On every in-app navigation (not the first load), focus moves to the new page's heading, so a
+ * screen reader announces it and the keyboard starts from the page's top. Pages that load first
+ * render their heading a moment later: it is awaited, for at most two seconds.
+ */
+function useHeadingFocus(mainRef: { current: HTMLElement | null }, path: string): void {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const main = mainRef.current;
+    if (!main) return;
+    const before = document.activeElement;
+    const focusHeading = (): boolean => {
+      // Someone already moved on (clicked or tabbed into the page): leave their focus alone.
+      const now = document.activeElement;
+      if (now !== before && now !== document.body && now !== main) return true;
+      const heading = main.querySelector('h1');
+      if (!heading) return false;
+      heading.setAttribute('tabindex', '-1');
+      heading.focus();
+      return true;
+    };
+    if (focusHeading()) return;
+    const observer = new MutationObserver(() => focusHeading() && observer.disconnect());
+    observer.observe(main, { childList: true, subtree: true });
+    const timer = setTimeout(() => observer.disconnect(), 2000);
+    return () => {
+      observer.disconnect();
+      clearTimeout(timer);
+    };
+  }, [path]);
 }

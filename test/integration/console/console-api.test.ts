@@ -157,6 +157,12 @@ describe('deleting from the console', () => {
       const hook = await call(other.token, 'POST', '/webhooks', { url: `http://127.0.0.1:${port}/h` });
       expect(hook.status).toBe(200);
       const hookId = hook.body.webhook.id as string;
+      // One endpoint per URL and organization, the API's rule: a 409 in the envelope; another organization may register it.
+      const again = await call(other.token, 'POST', '/webhooks', { url: `http://127.0.0.1:${port}/h#again` });
+      expect(again).toEqual({ status: 409, body: { detail: expect.stringContaining(`already has a webhook endpoint for this URL (${hookId})`) } });
+      const mine = await call(owner, 'POST', '/webhooks', { url: `http://127.0.0.1:${port}/h` });
+      expect(mine.status).toBe(200);
+      expect((await call(owner, 'DELETE', `/webhooks/${mine.body.webhook.id as string}`)).status).toBe(200);
       expect((await call(owner, 'DELETE', `/webhooks/${hookId}`)).status).toBe(404);
       expect((await call(owner, 'POST', `/webhooks/${hookId}`, { is_active: false })).status).toBe(404);
       expect((await call(await tokenFor(member.id), 'DELETE', `/webhooks/${hookId}`)).status).toBe(403);
@@ -294,6 +300,14 @@ describe('in-app upload flow', () => {
     const refused = await call(owner, 'POST', '/uploads?filename=wide.csv', undefined, { type: 'text/csv', data: `${header}\n` });
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toMatch(/header row is too wide to map in the console \(20000 columns\)/);
+    // In words, without the API's paths or field names.
+    expect(refused.body.detail).not.toMatch(/\/api\/v1|POST /);
+    const named = await call(owner, 'POST', '/uploads?filename=names.csv', undefined, { type: 'text/csv', data: csv(120).replace('name,phone', 'name,phone,last') });
+    const namedId = named.body.draft.id as string;
+    expect((await call(owner, 'POST', `/uploads/${namedId}/mapping`, { phone_columns: ['phone'], first_name_column: 'name' })).body).toEqual({ detail: 'Choose both a first-name and a last-name column, or neither' });
+    expect((await call(owner, 'POST', `/uploads/${namedId}/mapping`, { phone_columns: ['phone'], full_name_column: 'name', first_name_column: 'name', last_name_column: 'last' })).body).toEqual({
+      detail: 'Choose either a full-name column or first- and last-name columns, not both',
+    });
     // First rows with long cells are shown cut.
     const longCells = ['name,phone,notes', ...Array.from({ length: 150 }, (_, i) => `a,+1212${2000000 + i},${i < 5 ? 'y'.repeat(90_000) : 'short'}`)].join('\n');
     const kept = await call(owner, 'POST', '/uploads?filename=longcell.csv', undefined, { type: 'text/csv', data: longCells });

@@ -182,8 +182,9 @@ describe('every response matches the OpenAPI document', () => {
     expect((await call('POST', '/api/v1/webhooks', { key, body: { url: 'http://example.com/hook' } })).status).toBe(400);
     expect((await call('POST', '/api/v1/webhooks', { key, body: { url: receiver.url, events: ['nope'] } })).status).toBe(400);
     expect((await call('POST', '/api/v1/webhooks', { key, body: { url: receiver.url, secret: 'x' } })).status).toBe(400);
+    expect((await call('POST', '/api/v1/webhooks', { key, body: { url: receiver.url } })).status).toBe(409); // one endpoint per URL
     receiver.mode = { kind: 'status', status: 500 };
-    const pingFailed = await call('POST', '/api/v1/webhooks', { key, body: { url: receiver.url } });
+    const pingFailed = await call('POST', '/api/v1/webhooks', { key, body: { url: `${receiver.url}?second` } });
     receiver.mode = { kind: 'status', status: 200 };
     expect(pingFailed.json<{ detail: { error: string } }>().detail.error).toBe('ping_failed');
     expect((await call('GET', '/api/v1/webhooks', { key })).status).toBe(200);

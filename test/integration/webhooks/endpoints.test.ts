@@ -75,6 +75,9 @@ async function create(body: Record<string, unknown>): Promise<{ webhook: Endpoin
   return (await res.json()) as { webhook: Endpoint; secret: string };
 }
 
+/** A URL of `receiver` no other test of this organization registered (one endpoint per URL). */
+const urlOf = (receiver: Receiver, tag: string) => `${receiver.url}?t=${tag}`;
+
 async function until(check: () => Promise<boolean>): Promise<void> {
   await waitFor('the condition', async () => ((await check()) ? true : null), 30_000, 20);
 }
@@ -148,13 +151,13 @@ describe('endpoint registration', () => {
     await bad({ url: ok.url, description: 'x'.repeat(501) }, /description/);
     await bad({ url: ok.url, secret: 'a'.repeat(64) }, /secret|Unrecognized/i);
     await bad({}, /url/);
-    const { webhook } = await create({ url: ok.url, description: 'x'.repeat(500), events: ['upload.created', 'spam.detected', 'upload.created'] });
+    const { webhook } = await create({ url: urlOf(ok, 'validates'), description: 'x'.repeat(500), events: ['upload.created', 'spam.detected', 'upload.created'] });
     expect(webhook.events).toEqual(['upload.created', 'spam.detected']);
   });
 
   it('lists newest first and hides other organizations’ endpoints (404)', async () => {
-    const a = await create({ url: ok.url });
-    const b = await create({ url: ok.url });
+    const a = await create({ url: urlOf(ok, 'list-a') });
+    const b = await create({ url: urlOf(ok, 'list-b') });
     const list = (await (await service.request('GET', '/api/v1/webhooks')).json()) as Endpoint[];
     expect(list.findIndex((e) => e.id === b.webhook.id)).toBeLessThan(list.findIndex((e) => e.id === a.webhook.id));
 
@@ -166,6 +169,39 @@ describe('endpoint registration', () => {
     expect(await (await service.request('GET', '/api/v1/webhooks', { key })).json()).toEqual([]);
     expect((await service.request('GET', '/api/v1/webhooks/not-a-uuid')).status).toBe(404);
     expect((await service.request('GET', '/api/v1/webhooks', { key: null })).status).toBe(401);
+  });
+});
+
+describe('one endpoint per URL and organization', () => {
+  it('answers 409 in the envelope for a URL already registered, however spelled, before any ping; PATCH too', async () => {
+    const receiver = await startReceiver();
+    try {
+      const first = await create({ url: receiver.url });
+      const pings = receiver.requests.length;
+      const spelled = receiver.url.replace('http://', 'HTTP://') + '#again';
+      const dup = await service.request('POST', '/api/v1/webhooks', { body: { url: spelled, events: ['spam.detected'] } });
+      expect(dup.status).toBe(409);
+      expect(await dup.json()).toEqual({ detail: `This organization already has a webhook endpoint for this URL (${first.webhook.id}); change or delete that one instead` });
+      expect(receiver.requests.length).toBe(pings);
+      const list = (await (await service.request('GET', '/api/v1/webhooks')).json()) as Endpoint[];
+      expect(list.filter((e) => e.url.startsWith(receiver.url))).toHaveLength(1);
+
+      // Another path of the same host is another URL; changing it to the first one's URL is refused and changes nothing.
+      const second = await create({ url: urlOf(receiver, 'other') });
+      const patched = await service.request('PATCH', `/api/v1/webhooks/${second.webhook.id}`, { body: { url: receiver.url, description: 'moved' } });
+      expect(patched.status).toBe(409);
+      expect(((await (await service.request('GET', `/api/v1/webhooks/${second.webhook.id}`)).json()) as Endpoint)).toMatchObject({ url: urlOf(receiver, 'other'), description: null });
+      // Its own URL again is no duplicate; another organization may register the URL.
+      expect((await service.request('PATCH', `/api/v1/webhooks/${second.webhook.id}`, { body: { url: urlOf(receiver, 'other'), description: 'same' } })).status).toBe(200);
+      const { key } = await newCustomer({ name: 'Elsewhere' });
+      expect((await service.request('POST', '/api/v1/webhooks', { key, body: { url: receiver.url } })).status).toBe(201);
+
+      // Once deleted, the URL can be registered again.
+      expect((await service.request('DELETE', `/api/v1/webhooks/${first.webhook.id}`)).status).toBe(204);
+      await create({ url: receiver.url });
+    } finally {
+      await receiver.close();
+    }
   });
 });
 
@@ -206,7 +242,7 @@ describe('delivery of events', () => {
     const receiver = await startReceiver();
     try {
       const { webhook } = await create({ url: receiver.url });
-      const second = await create({ url: receiver.url });
+      const second = await create({ url: urlOf(receiver, 'second') });
       for (let i = 0; i < 3; i++) await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.failed', data: { i } });
       await until(async () => {
         const page = (await (await service.request('GET', `/api/v1/webhooks/${webhook.id}/deliveries?limit=100`)).json()) as { data: Array<{ state: string }> };
@@ -273,12 +309,12 @@ describe('last_success_at', () => {
 
 describe('PATCH and DELETE', () => {
   it('re-pings a changed URL with the existing secret and rejects the update when the ping fails', async () => {
-    const { webhook, secret } = await create({ url: ok.url });
+    const { webhook, secret } = await create({ url: urlOf(ok, 'reping') });
     const before = other.requests.length;
-    const res = await service.request('PATCH', `/api/v1/webhooks/${webhook.id}`, { body: { url: other.url, events: ['number.verified'], description: null } });
+    const res = await service.request('PATCH', `/api/v1/webhooks/${webhook.id}`, { body: { url: urlOf(other, 'reping'), events: ['number.verified'], description: null } });
     expect(res.status).toBe(200);
     const updated = (await res.json()) as Endpoint;
-    expect(updated).toMatchObject({ url: other.url, events: ['number.verified'], description: null });
+    expect(updated).toMatchObject({ url: urlOf(other, 'reping'), events: ['number.verified'], description: null });
     const ping = other.requests[before]!;
     expect(verifyWebhook(ping.body, header(ping, 'x-service-signature'), secret).type).toBe('webhook.ping');
 
@@ -288,7 +324,7 @@ describe('PATCH and DELETE', () => {
       expect(rejected.status).toBe(400);
       expect(((await rejected.json()) as { detail: { error: string } }).detail.error).toBe('ping_failed');
       const current = (await (await service.request('GET', `/api/v1/webhooks/${webhook.id}`)).json()) as Endpoint;
-      expect(current.url).toBe(other.url);
+      expect(current.url).toBe(urlOf(other, 'reping'));
       expect(current.description).toBeNull();
     } finally {
       await failing.close();

@@ -1,11 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { num, when } from '../format';
+import { carriedBefore, kindWords, type LedgerLine } from '../ledger';
 
 interface Credits {
   balance: { total: number; subscription: number; purchased: number };
-  ledger: { change_id: string; kind: string; amount: number; reason: string; resource_id: string | null; created_at: string }[];
+  ledger: (LedgerLine & { resource_id: string | null })[];
 }
+
+const signed = (n: number) => (n > 0 ? `+${num(n)}` : num(n));
 
 export function CreditsPage() {
   const [data, setData] = useState<Credits | null>(null);
@@ -35,31 +38,57 @@ export function CreditsPage() {
           </dl>
           <section aria-labelledby="ledger-h">
             <h2 id="ledger-h">Charges and refunds</h2>
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Credits</th>
-                    <th scope="col">Reason</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.ledger.map((l) => (
-                    <tr key={l.change_id}>
-                      <td>{when(l.created_at)}</td>
-                      <td>{l.kind}</td>
-                      <td class={l.amount < 0 ? 'neg' : 'pos'}>{l.amount > 0 ? `+${num(l.amount)}` : num(l.amount)}</td>
-                      <td>{l.reason}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <p class="meta">Every change to your credits, newest first: the rows add up to the total above.</p>
+            <Ledger total={data.balance.total} lines={data.ledger} />
           </section>
         </>
       )}
     </>
+  );
+}
+
+function Ledger({ total, lines }: { total: number; lines: Credits['ledger'] }) {
+  const before = carriedBefore(total, lines);
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption class="sr-only">Credit changes, newest first, adding up to the total</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Credits</th>
+            <th scope="col">Reason</th>
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map((l) => (
+            <tr key={l.change_id}>
+              <td>{when(l.created_at)}</td>
+              <td>{kindWords(l.kind)}</td>
+              <td class={l.amount < 0 ? 'neg' : 'pos'}>{signed(l.amount)}</td>
+              <td>{l.reason}</td>
+            </tr>
+          ))}
+          {before !== 0 && (
+            <tr>
+              <td>Earlier</td>
+              <td>carried over</td>
+              <td class={before < 0 ? 'neg' : 'pos'}>{signed(before)}</td>
+              <td>{lines.length >= 100 ? 'Changes older than the 100 shown' : 'Credits from before the ledger recorded them (the balance’s first allocation)'}</td>
+            </tr>
+          )}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={2}>
+              Total
+            </th>
+            <td>{num(total)}</td>
+            <td />
+          </tr>
+        </tfoot>
+      </table>
+    </div>
   );
 }

@@ -3,6 +3,8 @@ import { api } from '../api';
 import { when } from '../format';
 import type { ApiKey, Me, Member } from '../types';
 
+const EXPIRY_IN_PAST = 'Pick an expiry date and time in the future, or leave it empty for a key that never expires.';
+
 /** Owners only: API keys (minted here, shown once) and the organization's members. */
 export function DeveloperPage({ me }: { me: Me }) {
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
@@ -12,6 +14,7 @@ export function DeveloperPage({ me }: { me: Me }) {
   const [copied, setCopied] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [mintError, setMintError] = useState<string | null>(null);
 
   const load = async () => {
     try {
@@ -34,13 +37,24 @@ export function DeveloperPage({ me }: { me: Me }) {
     }
   };
 
-  const mint = (e: Event) => {
+  const mint = async (e: Event) => {
     e.preventDefault();
-    void run(async () => {
-      const body = expires ? { expires_at: new Date(expires).toISOString() } : {};
-      setMinted(await api<{ key: string; display_prefix: string }>('POST', '/keys', body));
+    setMintError(null);
+    setMessage(null);
+    const at = expires ? new Date(expires) : null;
+    if (at && !(at.getTime() > Date.now())) {
+      setMintError(EXPIRY_IN_PAST);
+      return;
+    }
+    try {
+      setMinted(await api<{ key: string; display_prefix: string }>('POST', '/keys', at ? { expires_at: at.toISOString() } : {}));
       setCopied(false);
-    });
+      await load();
+    } catch (err) {
+      // The server's check (the clock moved on while the form was open) in the same words.
+      const text = err instanceof Error ? err.message : String(err);
+      setMintError(/expires_at must be in the future/.test(text) ? EXPIRY_IN_PAST : text);
+    }
   };
   const copy = async () => {
     if (!minted) return;
@@ -60,12 +74,27 @@ export function DeveloperPage({ me }: { me: Me }) {
       {message && <p role="status">{message}</p>}
       <section class="card" aria-labelledby="mint-h">
         <h2 id="mint-h">Create an API key</h2>
-        <form onSubmit={mint} class="inline-form">
+        <form onSubmit={(e) => void mint(e)} class="inline-form" noValidate>
           <div class="field">
             <label for="expires">Expires (optional)</label>
-            <input id="expires" type="datetime-local" value={expires} onInput={(e) => setExpires((e.currentTarget as HTMLInputElement).value)} />
+            <input
+              id="expires"
+              type="datetime-local"
+              value={expires}
+              aria-invalid={mintError ? true : undefined}
+              aria-describedby={mintError ? 'expires-error' : undefined}
+              onInput={(e) => {
+                setExpires((e.currentTarget as HTMLInputElement).value);
+                setMintError(null);
+              }}
+            />
           </div>
           <button type="submit">Create key</button>
+          {mintError && (
+            <p id="expires-error" role="alert" class="error note">
+              {mintError}
+            </p>
+          )}
         </form>
         {minted && (
           <div class="minted" role="status">
@@ -89,7 +118,7 @@ export function DeveloperPage({ me }: { me: Me }) {
       <section aria-labelledby="keys-h">
         <h2 id="keys-h">API keys</h2>
         <div class="table-wrap">
-          <table>
+          <table class="stack">
             <thead>
               <tr>
                 <th scope="col">Prefix</th>
@@ -106,14 +135,14 @@ export function DeveloperPage({ me }: { me: Me }) {
             <tbody>
               {(keys ?? []).map((k) => (
                 <tr key={k.id}>
-                  <td>
+                  <td data-label="Prefix">
                     <code>{k.display_prefix}…</code>
                   </td>
-                  <td>{k.created_by ?? k.created_by_user_id}</td>
-                  <td>{when(k.created_at)}</td>
-                  <td>{k.expires_at ? when(k.expires_at) : 'never'}</td>
-                  <td>{when(k.last_used_at)}</td>
-                  <td>{k.revoked_at ? `revoked ${when(k.revoked_at)}` : k.expires_at && Date.parse(k.expires_at) < Date.now() ? 'expired' : 'active'}</td>
+                  <td data-label="Created by" class="wrap">{k.created_by ?? k.created_by_user_id}</td>
+                  <td data-label="Created">{when(k.created_at)}</td>
+                  <td data-label="Expires">{k.expires_at ? when(k.expires_at) : 'never'}</td>
+                  <td data-label="Last used">{when(k.last_used_at)}</td>
+                  <td data-label="State" class="wrap">{k.revoked_at ? `revoked ${when(k.revoked_at)}` : k.expires_at && Date.parse(k.expires_at) < Date.now() ? 'expired' : 'active'}</td>
                   <td>
                     {!k.revoked_at && (
                       <button type="button" class="danger" aria-label={`Revoke key ${k.display_prefix}`} onClick={() => confirm(`Revoke key ${k.display_prefix}…? Programs using it stop working at once.`) && void run(() => api('DELETE', `/keys/${k.id}`).then(() => setMessage(`Key ${k.display_prefix}… revoked.`)))}>
@@ -132,7 +161,7 @@ export function DeveloperPage({ me }: { me: Me }) {
         <h2 id="members-h">Members</h2>
         <p>Removing a member revokes every API key they created for this organization.</p>
         <div class="table-wrap">
-          <table>
+          <table class="stack">
             <thead>
               <tr>
                 <th scope="col">Email</th>
@@ -146,9 +175,9 @@ export function DeveloperPage({ me }: { me: Me }) {
             <tbody>
               {(members ?? []).map((m) => (
                 <tr key={m.user_id}>
-                  <td>{m.email ?? m.user_id}</td>
-                  <td>{m.role}</td>
-                  <td>{when(m.created_at)}</td>
+                  <td data-label="Email" class="wrap">{m.email ?? m.user_id}</td>
+                  <td data-label="Role">{m.role}</td>
+                  <td data-label="Since">{when(m.created_at)}</td>
                   <td>
                     {m.user_id !== me.user.id && (
                       <button

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { when } from '../format';
+import { codeSentMessage, failureReason, plainCodeError, SAME_CARRIER_WARNING, sameCarrierWarning, type Method } from '../spam-words';
 
 interface CarrierStatus {
   carrier: string;
@@ -9,6 +10,7 @@ interface CarrierStatus {
   spam_label: string | null;
   captured_at: string | null;
   screenshot_available: boolean;
+  same_carrier_warning: boolean;
   simulated: boolean;
 }
 interface MonitoredNumber {
@@ -16,6 +18,7 @@ interface MonitoredNumber {
   phone_number: string;
   verified: boolean;
   carrier: string | null;
+  same_carrier_warning: boolean;
   status: string;
   created_at: string;
   carrier_statuses: CarrierStatus[];
@@ -27,6 +30,9 @@ interface HistoryItem {
   tested_at: string;
   spam_detected: boolean | null;
   spam_label: string | null;
+  sip_response_code: string | null;
+  same_carrier_warning: boolean;
+  error: string | null;
   screenshot_available: boolean;
 }
 
@@ -34,21 +40,24 @@ interface HistoryItem {
 export function SpamPage() {
   const [data, setData] = useState<{ numbers: MonitoredNumber[]; spam_monitoring_limit: number | null; total: number } | null>(null);
   const [phone, setPhone] = useState('');
-  const [method, setMethod] = useState<'sms' | 'call'>('sms');
-  const [message, setMessage] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [method, setMethod] = useState<Method>('sms');
+  const [loadError, setLoadError] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
+  // Each message shows next to what it is about: the add form, or the number's card.
+  const [notes, setNotes] = useState<Record<string, Note>>({});
+  const [removed, setRemoved] = useState<string | null>(null);
 
-  const load = () => api<NonNullable<typeof data>>('GET', '/spam').then(setData, (e: Error) => setError(e.message));
+  const load = () => api<NonNullable<typeof data>>('GET', '/spam').then(setData, (e: Error) => setLoadError(e.message));
   useEffect(() => void load(), []);
-  const act = async (what: () => Promise<string>) => {
-    setError(null);
-    setMessage(null);
+  const act = async (where: string, what: () => Promise<string>, words: (m: string) => string = (m) => m) => {
+    setNotes((n) => ({ ...n, [where]: { text: '', error: false } }));
+    setRemoved(null);
     try {
-      setMessage(await what());
+      const text = await what();
+      setNotes((n) => ({ ...n, [where]: { text, error: false } }));
       await load();
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setNotes((n) => ({ ...n, [where]: { text: words(e instanceof Error ? e.message : String(e)), error: true } }));
     }
   };
 
@@ -56,16 +65,19 @@ export function SpamPage() {
     <>
       <h1>Spam monitoring</h1>
       <p>Numbers you call from are tested daily on each carrier; a spam label there means people see a warning when you call.</p>
-      {error && <p role="alert" class="error">{error}</p>}
-      {message && <p role="status">{message}</p>}
+      {loadError && <p role="alert" class="error">{loadError}</p>}
+      <p role="status">{removed}</p>
       <form
         class="card inline-form"
+        aria-describedby="spam-add-note"
         onSubmit={(e) => {
           e.preventDefault();
-          void act(async () => {
-            const r = await api<{ verification: { sent: boolean; instructions: string } }>('POST', '/spam', { phone_number: phone, verification_method: method });
+          void act('add', async () => {
+            const r = await api<{ number: { id: string; phone_number: string }; verification: { sent: boolean; method: Method } }>('POST', '/spam', { phone_number: phone, verification_method: method });
             setPhone('');
-            return r.verification.instructions;
+            // The code's words go to the new number's card, where it is entered.
+            setNotes((n) => ({ ...n, [r.number.id]: { text: codeSentMessage(r.verification.method, r.number.phone_number, r.verification.sent), error: !r.verification.sent } }));
+            return `${r.number.phone_number} was added.`;
           });
         }}
       >
@@ -81,6 +93,7 @@ export function SpamPage() {
           </select>
         </div>
         <button type="submit">Add number</button>
+        <NoteLine id="spam-add-note" note={notes.add} />
       </form>
       {data && (
         <p class="meta">
@@ -94,7 +107,9 @@ export function SpamPage() {
             <span class={`status ${n.verified ? 's-completed' : 's-validating'}`}>{n.verified ? 'verified' : 'not verified'}</span> · {n.status}
             {n.carrier ? ` · on ${n.carrier}` : ''} · added {when(n.created_at)}
           </p>
+          {n.same_carrier_warning && <p class="note warning">{sameCarrierWarning(n.carrier_statuses.filter((c) => c.same_carrier_warning).map((c) => c.carrier))}</p>}
           {!n.verified && <VerifyForm number={n} act={act} />}
+          <NoteLine id={`note-${n.id}`} note={notes[n.id]} />
           {n.carrier_statuses.length > 0 && (
             <div class="table-wrap">
               <table>
@@ -112,8 +127,10 @@ export function SpamPage() {
                     <tr key={c.carrier}>
                       <td>{c.carrier}</td>
                       <td>
-                        <span class={`status ${c.spam_detected ? 's-failed' : c.spam_detected === false ? 's-completed' : ''}`}>{c.spam_detected ? 'spam label' : c.spam_detected === false ? 'clean' : c.status}</span>
+                        <span class={`status ${c.spam_detected ? 's-failed' : c.spam_detected === false ? 's-completed' : ''}`}>{c.spam_detected ? 'spam label' : c.spam_detected === false ? 'clean' : c.status === 'failed' ? 'test failed' : c.status}</span>
                         {c.simulated ? ' (simulated)' : ''}
+                        {c.status === 'failed' && <span class="meta cell-note"> The reason is in the history below.</span>}
+                        {c.same_carrier_warning && <span class="meta cell-note"> Same carrier as the number: may be skewed.</span>}
                       </td>
                       <td>{c.spam_label ?? '—'}</td>
                       <td>{when(c.captured_at)}</td>
@@ -135,10 +152,11 @@ export function SpamPage() {
               aria-label={`Stop monitoring ${n.phone_number}`}
               onClick={() =>
                 confirm(`Stop monitoring ${n.phone_number}? Its history and screenshots are removed.`) &&
-                void act(async () => {
+                void act(n.id, async () => {
                   await api('DELETE', `/spam/${n.id}`);
                   if (open === n.id) setOpen(null);
-                  return `${n.phone_number} is no longer monitored; its history was removed.`;
+                  setRemoved(`${n.phone_number} is no longer monitored; its history was removed.`);
+                  return '';
                 })
               }
             >
@@ -152,14 +170,26 @@ export function SpamPage() {
   );
 }
 
-function VerifyForm({ number, act }: { number: MonitoredNumber; act: (w: () => Promise<string>) => Promise<void> }) {
+interface Note {
+  text: string;
+  error: boolean;
+}
+
+/** A message in place: announced (status or alert), tied to its control by id. */
+function NoteLine({ id, note }: { id: string; note: Note | undefined }) {
+  if (note?.error) return <p id={id} role="alert" class="error note">{note.text}</p>;
+  return <p id={id} role="status" class="note">{note?.text ?? ''}</p>;
+}
+
+function VerifyForm({ number, act }: { number: MonitoredNumber; act: (where: string, w: () => Promise<string>, words?: (m: string) => string) => Promise<void> }) {
   const [code, setCode] = useState('');
   return (
     <form
       class="inline-form"
+      aria-describedby={`note-${number.id}`}
       onSubmit={(e) => {
         e.preventDefault();
-        void act(async () => (await api<{ message: string }>('POST', `/spam/${number.id}/verify`, { code })).message);
+        void act(number.id, async () => (await api<{ message: string }>('POST', `/spam/${number.id}/verify`, { code })).message, plainCodeError);
       }}
     >
       <div class="field">
@@ -167,7 +197,21 @@ function VerifyForm({ number, act }: { number: MonitoredNumber; act: (w: () => P
         <input id={`code-${number.id}`} inputMode="numeric" autocomplete="one-time-code" required value={code} onInput={(e) => setCode((e.currentTarget as HTMLInputElement).value)} />
       </div>
       <button type="submit">Verify</button>
-      <button type="button" class="secondary" onClick={() => void act(async () => (await api<{ message: string }>('POST', `/spam/${number.id}/resend`, { method: 'sms' })).message)}>
+      {/* No method: the console's API sends the new code the way the number was added (text or call). */}
+      <button
+        type="button"
+        class="secondary"
+        onClick={() =>
+          void act(
+            number.id,
+            async () => {
+              const r = await api<{ method: Method; phone_number: string }>('POST', `/spam/${number.id}/resend`, {});
+              return codeSentMessage(r.method, r.phone_number, true);
+            },
+            plainCodeError,
+          )
+        }
+      >
         Send a new code
       </button>
     </form>
@@ -199,7 +243,7 @@ function History({ number }: { number: MonitoredNumber }) {
                 <th scope="col">Tested</th>
                 <th scope="col">Carrier</th>
                 <th scope="col">Result</th>
-                <th scope="col">Label</th>
+                <th scope="col">Label or reason</th>
                 <th scope="col">
                   <span class="sr-only">Screenshot</span>
                 </th>
@@ -210,8 +254,11 @@ function History({ number }: { number: MonitoredNumber }) {
                 <tr key={h.test_run_id + h.carrier}>
                   <td>{when(h.tested_at)}</td>
                   <td>{h.carrier}</td>
-                  <td>{h.spam_detected ? 'spam label' : h.spam_detected === false ? 'clean' : h.status}</td>
-                  <td>{h.spam_label ?? '—'}</td>
+                  <td>{h.spam_detected ? 'spam label' : h.spam_detected === false ? 'clean' : h.status === 'failed' ? 'test failed' : h.status}</td>
+                  <td>
+                    {h.status === 'failed' ? failureReason(h.error, h.sip_response_code) : (h.spam_label ?? '—')}
+                    {h.same_carrier_warning && <span class="meta cell-note"> {SAME_CARRIER_WARNING}</span>}
+                  </td>
                   <td>
                     {h.screenshot_available && (
                       <button type="button" class="link" onClick={() => void show(h.carrier)}>

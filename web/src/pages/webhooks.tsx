@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api';
+import { api, ApiError } from '../api';
 import { when } from '../format';
 
 interface Webhook {
@@ -38,6 +38,7 @@ export function WebhooksPage() {
   const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [registerError, setRegisterError] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   // Ticks not yet reflected by a reload: the next tick builds on these, not on the stale list.
@@ -57,6 +58,7 @@ export function WebhooksPage() {
     e.preventDefault();
     setBusy(true);
     setError(null);
+    setRegisterError(null);
     setCreated(null);
     try {
       const r = await api<{ webhook: Webhook; secret: string }>('POST', '/webhooks', { url, description: description || null, events });
@@ -65,7 +67,9 @@ export function WebhooksPage() {
       setDescription('');
       await load();
     } catch (err) {
-      setError(`Not registered: ${err instanceof Error ? err.message : String(err)}`);
+      // Beside the URL it is about; a URL the organization has already is said in words (the API's 409 names the endpoint's id).
+      const duplicate = err instanceof ApiError && err.status === 409;
+      setRegisterError(`Not registered: ${duplicate ? 'this URL is registered already; change or delete that endpoint below instead' : err instanceof Error ? err.message : String(err)}`);
     } finally {
       setBusy(false);
     }
@@ -103,7 +107,21 @@ export function WebhooksPage() {
         <p>The service sends a signed <code>webhook.ping</code> at once; the endpoint must answer 2xx.</p>
         <div class="field">
           <label for="wh-url">Endpoint URL</label>
-          <input id="wh-url" type="url" required value={url} onInput={(e) => setUrl((e.currentTarget as HTMLInputElement).value)} placeholder="https://example.com/hooks/phone-validation" />
+          <input
+            id="wh-url"
+            type="url"
+            required
+            value={url}
+            aria-invalid={registerError ? true : undefined}
+            aria-describedby={registerError ? 'wh-url-error' : undefined}
+            onInput={(e) => setUrl((e.currentTarget as HTMLInputElement).value)}
+            placeholder="https://example.com/hooks/phone-validation"
+          />
+          {registerError && (
+            <p id="wh-url-error" role="alert" class="error note">
+              {registerError}
+            </p>
+          )}
         </div>
         <div class="field">
           <label for="wh-desc">Description (optional)</label>
