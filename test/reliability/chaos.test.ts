@@ -131,6 +131,8 @@ describe('chaos: kill -9 under mixed load, again and again', () => {
         await child.stop();
       }
       await sent;
+      // Progress on stderr, so a long `npm run test:chaos` shows where it is.
+      if (KILLS > 10) process.stderr.write(`chaos: life ${life + 1} of ${KILLS} killed (${point ?? 'random moment'})\n`);
     }
 
     // The last life: recovery at its start, the pool every 300 ms, recovery every second.
