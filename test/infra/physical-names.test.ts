@@ -1,13 +1,12 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { loadStageConfig, parseStageConfig, type StageConfig } from '../../lib/stage-config';
 import { renderCfn } from '../support/cfn-render';
+import { repositoryStages } from '../support/stage-files';
 import { TEMPLATE_CONTEXT } from '../support/stack';
 
 // Stages side by side (issue 28 item 1): every stage file of the repository, and one more made
@@ -70,26 +69,6 @@ function shared(names: Named[]): string[] {
   const byName = new Map<string, Named[]>();
   for (const n of names) byName.set(n.name, [...(byName.get(n.name) ?? []), n]);
   return [...byName].filter(([, holders]) => new Set(holders.map((h) => h.stack)).size > 1).map(([name, holders]) => `${name}: ${holders.map((h) => `${h.stack} (${h.what})`).join(', ')}`);
-}
-
-/** The repository's stage files, in a copy whose key files (operators' own, not in the repository) are made here. */
-function repositoryStages(): { root: string; stages: string[] } {
-  const root = mkdtempSync(join(tmpdir(), 'pvs-names-'));
-  mkdirSync(join(root, 'config', 'stages'), { recursive: true });
-  const stages: string[] = [];
-  for (const file of readdirSync(join(process.cwd(), 'config', 'stages')).filter((f) => f.endsWith('.json')).sort()) {
-    copyFileSync(join(process.cwd(), 'config', 'stages', file), join(root, 'config', 'stages', file));
-    stages.push(file.replace(/\.json$/, ''));
-  }
-  const publicKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
-  for (const stage of stages) {
-    const keyFile = (JSON.parse(readFileSync(join(root, 'config', 'stages', `${stage}.json`), 'utf8')) as { downloadsPublicKeyFile?: string }).downloadsPublicKeyFile;
-    if (keyFile && !isAbsolute(keyFile)) {
-      mkdirSync(dirname(join(root, keyFile)), { recursive: true });
-      writeFileSync(join(root, keyFile), publicKey);
-    }
-  }
-  return { root, stages };
 }
 
 function synthAll(configs: StageConfig[]): Named[] {
