@@ -33,12 +33,13 @@ export interface LocalApiOptions {
    */
   maxPayloadBytes?: number;
   /**
-   * A client must send its whole request (headers and body) within this, or the server answers 408
-   * and closes the connection: a client that dribbles a body cannot hold a connection forever.
-   * Default 300 s (a 110 MB body at about 3 Mbit/s).
+   * A client must send its whole request (headers and body) within this, or Node answers 408 and
+   * closes the connection while the client may still be writing (it then sees a reset). Off by
+   * default (0): a body is held to minBodyRate instead, which answers a slow one with 408 after
+   * draining it, and never cuts a client that keeps sending (a 100 MB body on a slow link).
    */
   requestTimeoutMs?: number;
-  /** Headers must arrive within this (default 60 s, never more than requestTimeoutMs). */
+  /** Headers must arrive within this (default 60 s, never more than a non-zero requestTimeoutMs). */
   headersTimeoutMs?: number;
   /** An idle keep-alive connection is closed after this (default 5 s). */
   keepAliveTimeoutMs?: number;
@@ -86,7 +87,7 @@ export const AWS_LIMITS = {
 /** Where bodies too large for API Gateway and Lambda go instead. */
 export const STAGING_HINT = 'send large files through POST /api/v1/uploads/staging (a presigned S3 POST, up to 100 MB; CSV, or JSON with ?format=json), then create the upload with {"staged_upload_id": …} (docs/uploads.md)';
 
-export const LOCAL_API_TIMEOUT_DEFAULTS = { requestTimeoutMs: 300_000, headersTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000 };
+export const LOCAL_API_TIMEOUT_DEFAULTS = { requestTimeoutMs: 0, headersTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000 };
 
 /** The body rules' defaults (docs/operations.md, Request bodies on the local server, quotes them). */
 export const BODY_DEFAULTS = {
@@ -126,11 +127,11 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   const server = createServer(
     {
       requestTimeout,
-      headersTimeout: Math.min(options.headersTimeoutMs ?? LOCAL_API_TIMEOUT_DEFAULTS.headersTimeoutMs, requestTimeout),
+      headersTimeout: requestTimeout > 0 ? Math.min(options.headersTimeoutMs ?? LOCAL_API_TIMEOUT_DEFAULTS.headersTimeoutMs, requestTimeout) : (options.headersTimeoutMs ?? LOCAL_API_TIMEOUT_DEFAULTS.headersTimeoutMs),
       keepAliveTimeout: options.keepAliveTimeoutMs ?? LOCAL_API_TIMEOUT_DEFAULTS.keepAliveTimeoutMs,
       // Node checks the two timeouts above on this interval (30 s by default): check often enough
       // that a short configured timeout is enforced close to its value.
-      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))),
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor((requestTimeout || (options.headersTimeoutMs ?? LOCAL_API_TIMEOUT_DEFAULTS.headersTimeoutMs)) / 4))),
     },
     listener,
   );

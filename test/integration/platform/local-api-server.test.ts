@@ -47,6 +47,17 @@ describe('local API server timeouts', () => {
     expect(answer.split('\r\n\r\n')[1]).toBe('{"detail":"The request was not received in time"}');
   });
 
+  it("by default Node's whole-request timeout is off (its 408 resets a client still writing); headers keep theirs", async () => {
+    // A slow body is held to the minimum body rate instead (test/integration/platform/body-fairness.test.ts).
+    const plain = await startLocalApi({ routes: [route], functions, port: 0, host: '127.0.0.1', maxBodyBytes: 1024 * 1024 });
+    try {
+      expect(plain.server.requestTimeout).toBe(0);
+      expect(plain.server.headersTimeout).toBe(60_000);
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('still serves complete requests', async () => {
     const res = await fetch(`${api.url}/echo`, { method: 'POST', body: 'hello', headers: { 'content-type': 'text/plain' } });
     expect(res.status).toBe(200);
