@@ -8,7 +8,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { TABLE_KEYS } from '../lambdas/platform/table-definition';
-import type { TableAccess } from './table-access';
+import { READ_ACTIONS, type TableAccess } from './table-access';
 import { INDEX_KEY_PATTERNS, TABLE_KEY_PATTERNS } from './table-keys';
 
 // Least privilege, one function at a time: each grant names the actions a function's code calls
@@ -29,8 +29,21 @@ import { INDEX_KEY_PATTERNS, TABLE_KEY_PATTERNS } from './table-keys';
 export function grantTable(fn: LambdaFunction, table: ITableV2, access: TableAccess): void {
   const unknown = access.keys.filter((k) => !TABLE_KEY_PATTERNS.has(k) && !TABLE_KEYS.indexes.some((i) => INDEX_KEY_PATTERNS[i.name].has(k)));
   if (unknown.length) throw new Error(`${fn.node.path}: ${unknown.join(', ')} is no partition-key pattern of the table (lib/table-keys.ts)`);
+  const unlisted = (access.readOnly ?? []).filter((k) => !access.keys.includes(k));
+  if (unlisted.length) throw new Error(`${fn.node.path}: read-only ${unlisted.join(', ')} is not among its keys`);
+  const readOnly = new Set(access.readOnly ?? []);
   const tableKeys = access.keys.filter((k) => TABLE_KEY_PATTERNS.has(k));
-  if (tableKeys.length) fn.addToRolePolicy(leadingKeysStatement(access.actions.map((a) => `dynamodb:${a}`), table.tableArn, tableKeys));
+  const writable = tableKeys.filter((k) => !readOnly.has(k));
+  if (tableKeys.length && writable.length === tableKeys.length) {
+    fn.addToRolePolicy(leadingKeysStatement(access.actions.map((a) => `dynamodb:${a}`), table.tableArn, tableKeys));
+  } else if (tableKeys.length) {
+    // Reads on every partition in one statement (a BatchGetItem spanning the key, its organization
+    // and its user must match one statement whole: ForAllValues); writes only where it writes.
+    const reads = access.actions.filter((a) => READ_ACTIONS.includes(a));
+    const writes = access.actions.filter((a) => !READ_ACTIONS.includes(a));
+    if (reads.length) fn.addToRolePolicy(leadingKeysStatement(reads.map((a) => `dynamodb:${a}`), table.tableArn, tableKeys));
+    if (writes.length && writable.length) fn.addToRolePolicy(leadingKeysStatement(writes.map((a) => `dynamodb:${a}`), table.tableArn, writable));
+  }
   if (!access.actions.includes('Query')) return;
   for (const { name } of TABLE_KEYS.indexes) {
     const indexKeys = access.keys.filter((k) => INDEX_KEY_PATTERNS[name].has(k));

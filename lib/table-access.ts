@@ -11,14 +11,22 @@ export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'Dele
 // shipped bundle (no pattern missing, none extra), and the deployed walk checks every call's keys.
 //
 // The granularity is the partition: an organization's own partition (`ORG#<org>`) holds its
-// settings, members, balance, ledger and counters together, so a function that reads the
-// organization can, by IAM, also touch its balance (docs/deployment.md, "Permissions per function").
+// settings, members, balance, ledger and counters together. A function that only reads some
+// partitions names them in `readOnly`: there it gets the read actions alone, so the functions
+// every API request runs through (platform, credits, webhooks) cannot write a balance at all; a
+// function that charges can, by IAM, write any item of the organization's partition
+// (docs/deployment.md, "Permissions per function").
 
 export interface TableAccess {
   actions: readonly TableAction[];
   /** Partition-key patterns, table and index ones together: grantTable sorts them out. */
   keys: readonly KeyPattern[];
+  /** Of `keys`, the partitions the function only reads: granted `actions` ∩ READ_ACTIONS there. */
+  readOnly?: readonly KeyPattern[];
 }
+
+/** The actions that read; the others of TableAction write. */
+export const READ_ACTIONS: readonly TableAction[] = ['GetItem', 'Query', 'BatchGetItem'];
 
 const READ_WRITE: readonly TableAction[] = ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'];
 /** Authenticating reads a key seen before with its user and organization in one BatchGetItem (lambdas/auth). */
@@ -26,17 +34,19 @@ const AUTHENTICATING: readonly TableAction[] = ['GetItem', 'Query', 'UpdateItem'
 
 /** Authenticating an API key (its item, its organization, its creator) and its rate bucket. */
 const AUTHENTICATION: readonly KeyPattern[] = ['APIKEY#*', 'ORG#*', 'USER#*', 'RATE#*'];
+/** Of those, authenticating only reads the organization and the user (it writes the key's last use and the rate bucket). */
+const READS_ORGANIZATION: readonly KeyPattern[] = ['ORG#*', 'USER#*'];
 /** Publishing events: the event record, the endpoints of the organization, their deliveries (due ones on gsi2). */
 const EVENTS: readonly KeyPattern[] = ['EVENT#*', 'WEBHOOK#*', 'DELIVERY#*', 'DELIVERY#DUE'];
 
 /** Platform and credits only read, besides the rate limiter's bucket updates. */
 export const API_TABLE_ACCESS: Record<ApiFunctionName, TableAccess> = {
-  platform: { actions: AUTHENTICATING, keys: AUTHENTICATION },
-  credits: { actions: AUTHENTICATING, keys: AUTHENTICATION },
+  platform: { actions: AUTHENTICATING, keys: AUTHENTICATION, readOnly: READS_ORGANIZATION },
+  credits: { actions: AUTHENTICATING, keys: AUTHENTICATION, readOnly: READS_ORGANIZATION },
   uploads: { actions: [...READ_WRITE, 'BatchGetItem'], keys: [...AUTHENTICATION, ...EVENTS, 'UPLOAD#*', 'UPLOAD#WATCH', 'STAGED#*', 'OUTBOX'] },
   // A contact and its ledger entry are written together (BatchWriteItem: lambdas/contacts/create-contact.ts).
   contacts: { actions: [...READ_WRITE, 'BatchGetItem', 'BatchWriteItem'], keys: [...AUTHENTICATION, 'CONTACT#*', 'CONTACTQ#*', 'IDEMP#*', 'RECOVER#ContactCreate'] },
-  webhooks: { actions: [...READ_WRITE, 'BatchGetItem'], keys: [...AUTHENTICATION, 'WEBHOOK#*', 'DELIVERY#*', 'DELIVERY#DUE'] },
+  webhooks: { actions: [...READ_WRITE, 'BatchGetItem'], keys: [...AUTHENTICATION, 'WEBHOOK#*', 'DELIVERY#*', 'DELIVERY#DUE'], readOnly: READS_ORGANIZATION },
   spam: {
     actions: [...READ_WRITE, 'BatchGetItem', 'BatchWriteItem'],
     keys: [...AUTHENTICATION, ...EVENTS, 'OUTBOX', 'SPAMNUM#*', 'SPAMNUM#VERIFIED', 'SPAMPHONE#*', 'RECOVER#SpamNumberCount', 'SIMOUTBOX#*'],

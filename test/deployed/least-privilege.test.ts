@@ -13,6 +13,7 @@ import { evaluateCalls, isAllowed, roleStatements } from './iam';
 import { keyPatternsOfBundle } from './bundle-keys';
 import { INDEX_KEY_PATTERNS, TABLE_KEY_PATTERNS } from '../../lib/table-keys';
 import { TABLE_KEYS } from '../../lambdas/platform/table-definition';
+import { API_TABLE_ACCESS, READ_ACTIONS, type TableAction } from '../../lib/table-access';
 
 // The SDK operations a bundle can call, read from the bundle itself: esbuild keeps only the
 // command classes the code reaches, and each names its operation (`extends Command(…, "PutItem", …)`).
@@ -32,6 +33,14 @@ const SDK_INTERNAL = new Set(['AssumeRole', 'AssumeRoleWithWebIdentity', 'Create
  * the claim item's own key.
  */
 const REACHED_THROUGH_DATA: Record<string, readonly string[]> = { RecoveryJob: ['IDEMP#*'] };
+
+/**
+ * Partitions an API function only reads (lib/table-access.ts `readOnly`): there its write
+ * operations must be denied. That it never writes them is what the walk's calls show.
+ */
+const READ_ONLY: Record<string, readonly string[]> = Object.fromEntries(
+  Object.entries(API_TABLE_ACCESS).map(([name, access]) => [`Api${name[0]!.toUpperCase()}${name.slice(1)}Function`, access.readOnly ?? []]),
+);
 
 const AUTHORIZED_AS: Record<string, string> = { HeadObject: 's3:GetObject', SendMessageBatch: 'sqs:SendMessage', CopyObject: 's3:PutObject' };
 
@@ -173,12 +182,17 @@ describe('IAM least privilege', () => {
         }
       }
       if (!ops.size) continue;
+      const readOnly = new Set(Object.entries(READ_ONLY).find(([prefix]) => fn.logicalId.startsWith(prefix))?.[1] ?? []);
       for (const k of granted) if (!built.has(k)) mismatches.push(`${fn.logicalId} is granted partitions ${k}, which its bundle never builds`);
       for (const k of built) if (!granted.has(k)) mismatches.push(`${fn.logicalId} builds keys ${k} but is not granted them`);
       for (const op of ops) {
         if (op === 'Scan' || op === 'TransactWriteItems') continue; // never granted (checked above by the action list)
+        const writes = !READ_ACTIONS.includes(op as TableAction);
         for (const k of built) {
-          if (TABLE_KEY_PATTERNS.has(k) && !isAllowed(statements, `dynamodb:${op}`, tableArn, { leadingKeys: [sample(k)] })) mismatches.push(`${fn.logicalId} cannot ${op} ${sample(k)}`);
+          const allowed = TABLE_KEY_PATTERNS.has(k) && isAllowed(statements, `dynamodb:${op}`, tableArn, { leadingKeys: [sample(k)] });
+          if (writes && readOnly.has(k)) {
+            if (allowed) mismatches.push(`${fn.logicalId} can ${op} ${sample(k)}, a partition it only reads`);
+          } else if (TABLE_KEY_PATTERNS.has(k) && !allowed) mismatches.push(`${fn.logicalId} cannot ${op} ${sample(k)}`);
           if (op !== 'Query') continue;
           for (const { name } of TABLE_KEYS.indexes) {
             if (INDEX_KEY_PATTERNS[name].has(k) && !isAllowed(statements, 'dynamodb:Query', indexArn(name), { leadingKeys: [sample(k)] })) mismatches.push(`${fn.logicalId} cannot Query ${name} for ${sample(k)}`);
@@ -224,8 +238,13 @@ describe('IAM least privilege', () => {
     for (const s of tableStatements(narrowed)) s.Condition!['ForAllValues:StringLike']!['dynamodb:LeadingKeys'] = s.Condition!['ForAllValues:StringLike']!['dynamodb:LeadingKeys']!.filter((k) => k !== 'ORG#*');
     for (const s of tableStatements(widened)) delete s.Condition;
     // ORG#* stays granted on the indexes (ORG#<org>#KEYS …), so the table's own operations are what fail.
-    expect(keyMismatchesOf(narrowed)).toEqual([`${credits} cannot BatchGetItem ORG#x1`, `${credits} cannot GetItem ORG#x1`, `${credits} cannot Query ORG#x1`, `${credits} cannot UpdateItem ORG#x1`]);
+    // (UpdateItem is not among them: the credits function only reads the organization's partition.)
+    expect(keyMismatchesOf(narrowed)).toEqual([`${credits} cannot BatchGetItem ORG#x1`, `${credits} cannot GetItem ORG#x1`, `${credits} cannot Query ORG#x1`]);
     expect(keyMismatchesOf(widened)).toContain(`${credits} has a DynamoDB grant without dynamodb:LeadingKeys`);
+    // A partition it only reads, granted a write as well: the balance would be writable again.
+    const writing = structuredClone(assembly.template);
+    for (const s of tableStatements(writing)) if (!JSON.stringify(s.Action).includes('dynamodb:UpdateItem')) s.Action = [...[s.Action as string].flat(), 'dynamodb:UpdateItem'];
+    expect(keyMismatchesOf(writing)).toEqual([`${credits} can UpdateItem ORG#x1, a partition it only reads`, `${credits} can UpdateItem USER#x1, a partition it only reads`]);
     // The walk's check denies the same call: the credits function reading a balance.
     const call = { fn: credits, service: 'dynamodb', action: 'dynamodb:GetItem', resources: [String(resolver.getAtt(resolver.ofType('AWS::DynamoDB::GlobalTable')[0]![0], 'Arn'))], leadingKeys: ['ORG#org_1'] };
     expect(evaluateCalls(assembly.template, resolver, [call]).denied).toEqual([]);
