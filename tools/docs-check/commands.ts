@@ -25,7 +25,8 @@ export function commentStart(line: string): number {
       if (c === '"') quote = null;
     } else if (c === '"' || c === "'") {
       quote = c;
-    } else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) {
+    } else if (c === '#' && (i === 0 || (/\s/.test(line[i - 1]!) && line[i - 2] !== '\\'))) {
+      // (after whitespace that is not escaped: `a\ #b` is one word)
       return i;
     }
   }
@@ -66,7 +67,7 @@ export function uncheckedOutputClaims(code: string): string[] {
     const at = commentStart(line);
     if (at === -1) continue;
     const comment = line.slice(at + 1).trim();
-    if (/^([{[]|\d{3}\b)/.test(comment)) claims.push(line.trim());
+    if (/^([{[]|\d{3}$)/.test(comment)) claims.push(line.trim());
   }
   return claims;
 }

@@ -57,6 +57,7 @@ process.exit(failed === 0 ? 0 : 1);
 
 function describe(file: string, result: CommandResult): string {
   const first = result.command.text.split('\n')[0]!.slice(0, 110);
-  const head = `  ${result.verdict === 'ok' ? 'ok     ' : result.verdict === 'failed' ? 'FAILED ' : 'not run'} ${file}:${result.command.line} ${first}`;
+  const took = result.ms === undefined ? '' : ` (${(result.ms / 1000).toFixed(1)} s)`;
+  const head = `  ${result.verdict === 'ok' ? 'ok     ' : result.verdict === 'failed' ? 'FAILED ' : 'not run'} ${file}:${result.command.line}${took} ${first}`;
   return result.reason ? `${head}\n${result.reason.replace(/^/gm, '      ')}` : head;
 }

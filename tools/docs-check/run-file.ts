@@ -12,6 +12,8 @@ export interface CommandResult {
   command: DocCommand;
   verdict: 'ok' | 'failed' | 'not run';
   reason?: string;
+  /** How long it ran, as the runner saw it (to 200 ms). */
+  ms?: number;
 }
 
 const tail = (text: string, lines = 12) => text.trimEnd().split('\n').slice(-lines).join('\n');
@@ -31,10 +33,16 @@ export async function runFileCommands(commands: DocCommand[], workDir: string, o
   let timedOut: number | null = null;
   let current = -1;
   let since = Date.now();
+  const durations = new Map<number, number>();
   while (!done) {
     await new Promise((r) => setTimeout(r, 200));
-    const now = Number(existsSync(join(outDir, 'current')) ? readFileSync(join(outDir, 'current'), 'utf8') : -1);
-    if (now !== current) [current, since] = [now, Date.now()];
+    const written = existsSync(join(outDir, 'current')) ? readFileSync(join(outDir, 'current'), 'utf8').trim() : '';
+    // Empty while the script rewrites it: the command is the one before.
+    const now = written === '' ? current : Number(written);
+    if (now !== current) {
+      durations.set(current, Date.now() - since);
+      [current, since] = [now, Date.now()];
+    }
     if (!done && Date.now() - since > commandTimeoutMs) {
       timedOut = current;
       break;
@@ -47,8 +55,11 @@ export async function runFileCommands(commands: DocCommand[], workDir: string, o
     // already gone
   }
   await exited;
+  durations.set(current, Date.now() - since);
   const read = (name: string) => (existsSync(join(outDir, name)) ? readFileSync(join(outDir, name), 'utf8') : null);
-  return commands.map((command, index): CommandResult => {
+  return commands.map((command, index): CommandResult => ({ ...judge(command, index), ms: durations.get(index) }));
+
+  function judge(command: DocCommand, index: number): CommandResult {
     if (timedOut === index) return { command, verdict: 'failed', reason: `still running after ${commandTimeoutMs} ms; stderr:\n${tail(read(`${index}.err`) ?? '')}` };
     const rc = read(`${index}.rc`);
     if (rc === null) return { command, verdict: 'not run' };
@@ -59,5 +70,5 @@ export async function runFileCommands(commands: DocCommand[], workDir: string, o
       return { command, verdict: 'failed', reason: `the docs say it prints:\n${command.expect}\nit printed:\n${tail(out, 20)}` };
     }
     return { command, verdict: 'ok' };
-  });
+  }
 }
