@@ -14,6 +14,9 @@ import { makeWorkDir } from './work-dir';
 // Exit code 1 when any block breaks the convention, fails or prints other than the docs say.
 
 const root = join(import.meta.dirname, '../..');
+// Node's compile cache for the service and every `npm run admin` the blocks start (as the suite
+// does, vitest.config.ts): each admin command loads the AWS SDK and the service again.
+process.env.NODE_COMPILE_CACHE ??= join(root, 'node_modules', '.cache', 'node-compile-cache');
 const staticOnly = process.argv.includes('--static');
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const files = docFileNames(root)
