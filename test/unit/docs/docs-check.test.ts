@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractBlocks, untaggedCommands } from '../../../tools/docs-check/blocks';
@@ -6,6 +7,7 @@ import { docFileNames, readDocFile } from '../../../tools/docs-check/docs-files'
 import { outputMatches } from '../../../tools/docs-check/expectation';
 import { buildScript } from '../../../tools/docs-check/script';
 import { bannerVars } from '../../../tools/docs-check/service';
+import { ADMIN_COMMANDS } from '../../../bin/admin-commands';
 
 // `npm run docs:check` (tools/docs-check): its rules as plain functions, and the docs held to its
 // convention without the service. test/integration/api/docs-check.test.ts runs the blocks.
@@ -108,6 +110,14 @@ describe('the docs follow the docs:check convention', () => {
 
   it('no block breaks it: commands only in shell blocks, outputs stated with `# →`', () => {
     expect(files.flatMap((f) => f.problems)).toEqual([]);
+  });
+
+  it('every admin command a block names exists, in the blocks it skips too', () => {
+    const named = docFileNames(root).flatMap((file) =>
+      extractBlocks(file, readFileSync(join(root, file), 'utf8')).flatMap((block) => [...block.code.matchAll(/npm run (?:-s )?admin -- ([a-z-]+)/g)].map((m) => `${file}:${block.line} ${m[1]!}`)),
+    );
+    expect(named.length).toBeGreaterThan(20);
+    expect(named.filter((entry) => !(entry.split(' ')[1]! in ADMIN_COMMANDS) && !entry.endsWith(' help'))).toEqual([]);
   });
 
   it('every block it does not run is marked with a reason, and most of the README runs', () => {
