@@ -1,6 +1,6 @@
 import * as z from './zod';
 import type { AnyRouteSpec, HeaderSpec, ResponseSpec } from './http/route-spec';
-import { RateLimitError, ServerError, StringError } from './http/common-schemas';
+import { RateLimitError, ServerError, StringError, TooLargeError } from './http/common-schemas';
 
 export const SPEC_VERSION = '2026-08-19';
 
@@ -37,7 +37,7 @@ const RATE_LIMIT_HEADERS: PlatformHeader[] = ['X-RateLimit-Limit', 'X-RateLimit-
  * OpenAPI 3.1 from the route table: the same zod schemas that validate requests describe them, so
  * the document cannot fall behind the code. Named schemas (`.meta({ id })`) land in components.
  * What every API function's middleware stack answers (lambdas/api/api-handler.ts: 401, the scope
- * and subscription 403s, 429, 404 for a path id, 400/413/415 for a body, 500) is added to each
+ * and subscription 403s, 429, 404 for a path id, 400/408/413/415 for a body, 500) is added to each
  * operation from its route's flags, with the headers that go with it.
  */
 export interface DocumentInfo {
@@ -101,7 +101,7 @@ export function buildOpenApi(
         description: spec.description,
         ...(Object.keys(headers).length ? { headers } : {}),
         ...(spec.schema || spec.contentType
-          ? { content: { [spec.contentType ?? 'application/json']: { schema: spec.schema ? toSchema(spec.schema, 'output') : {} } } }
+          ? { content: { [spec.contentType ?? 'application/json']: { schema: spec.schema ? toSchema(spec.schema, 'output') : {} }, ...GATEWAY_TEXT_ANSWERS[Number(status)] } }
           : {}),
       };
     }
@@ -183,6 +183,14 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 const e = (description: string, schema: z.ZodMiniType = StringError): ResponseSpec => ({ description, schema });
 
 /**
+ * Answers API Gateway gives in plain text, before any function runs (deployed only), beside the
+ * JSON ones: a body over its 10 MB limit, as API Gateway users report it (not measured here).
+ */
+const GATEWAY_TEXT_ANSWERS: Record<number, Record<string, JsonSchema>> = {
+  413: { 'text/plain': { schema: { type: 'string' }, example: 'HTTP content length exceeded 10485760 bytes.' } },
+};
+
+/**
  * The route's own responses, plus what the middleware stack answers for it. A status the route
  * declares keeps the route's description and schema.
  */
@@ -194,7 +202,13 @@ export function withPlatformResponses(route: AnyRouteSpec): Record<number, Respo
   if (route.subscription || route.scope) implied[403] = e(route.subscription ? 'No active subscription' : `The API key lacks the ${route.scope} scope`);
   if (route.request?.params) implied[404] = e('Unknown id, or another organization’s (not distinguished)');
   if (hasBody) {
-    implied[413] = e('Request body too large');
+    implied[408] = e(
+      'The request body arrived too slowly: the local server (npm start) cuts a body that brings less than LOCAL_BODY_MIN_BYTES_PER_SECOND (1,024 bytes per second, over every 10 s) and closes the connection after this answer (docs/operations.md, Request bodies)',
+    );
+    implied[413] = e(
+      'Request body too large, with the staging path named in the detail: a body over 10,485,760 bytes (API Gateway’s limit; a declared Content-Length over it is answered before the body is read, and the rest is read and dropped so a client still sending reads this answer), or a Lambda event over 6 MB (binary bodies count base64 encoded; docs/uploads.md, Large files). Deployed, API Gateway answers these itself, not in the service’s envelope: over 10 MB in plain text (`HTTP content length exceeded 10485760 bytes.`), over Lambda’s limit `{"message":"Request Too Long"}` (GatewayError), as API Gateway users report them; neither carries X-Request-Id',
+      TooLargeError,
+    );
     if ((route.request?.contentTypes ?? ['application/json']).length === 1) implied[415] = e('Content-Type other than application/json');
   }
   if (route.rateLimited) implied[429] = { description: 'Rate limit exceeded; carries Retry-After and X-RateLimit-* headers', schema: RateLimitError };

@@ -24,6 +24,9 @@ const GatewayError = z
 
 export const ServerError = z.union([StringError, GatewayError]).check(z.meta({ id: 'ServerError' }));
 
+/** A body too large: the service's envelope (locally, and from a function), or API Gateway's own JSON (a Lambda event over 6 MB). */
+export const TooLargeError = z.union([StringError, GatewayError]).check(z.meta({ id: 'TooLargeError' }));
+
 export const ErrorEnvelope = z
   .object({ detail: z.union([z.string(), z.record(z.string(), z.unknown())]) })
   .check(z.meta({ id: 'Error', description: 'Every error: a `detail` string, or an object nested under `detail`.' }));
