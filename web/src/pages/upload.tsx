@@ -7,6 +7,7 @@ import { label, num, when } from '../format';
 import { navigate } from '../router';
 import type { Draft, Progress, Upload } from '../types';
 import { ImportFormatCard } from './import-format';
+import { TableWrap } from '../table-wrap';
 
 type Loaded = { draft: Draft } | { upload: Upload; progress?: Progress | null };
 type OnChange = (s: Loaded, notice?: string[]) => void;
@@ -243,7 +244,7 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
 
       <section aria-labelledby="preview-h">
         <h2 id="preview-h">Preview</h2>
-        <div class="table-wrap">
+        <TableWrap label="Preview of the file">
           <table>
             <caption class="sr-only">First rows of the file</caption>
             <thead>
@@ -265,7 +266,7 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       </section>
 
       <form class="card" onSubmit={(e) => void validate(e)} aria-labelledby="map-h">
@@ -408,7 +409,7 @@ function InvalidCells({ draft }: { draft: Draft }) {
       {draft.invalid_cells.length > 0 && (
         <details>
           <summary>Invalid cells ({draft.invalid_cells.length === 100 ? 'first 100' : draft.invalid_cells.length})</summary>
-          <div class="table-wrap">
+          <TableWrap label="Invalid cells">
             <table>
               <thead>
                 <tr>
@@ -429,7 +430,7 @@ function InvalidCells({ draft }: { draft: Draft }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         </details>
       )}
       <button type="button" class="secondary" onClick={() => download(`/uploads/${draft.id}/report`).catch((e: Error) => setError(e.message))}>
