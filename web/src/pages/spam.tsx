@@ -127,7 +127,7 @@ export function SpamPage() {
                   {n.carrier_statuses.map((c) => (
                     <tr key={c.carrier}>
                       <td>{c.carrier}</td>
-                      <td>
+                      <td class="wrap">
                         <span class={`status ${c.spam_detected ? 's-failed' : c.spam_detected === false ? 's-completed' : ''}`}>{c.spam_detected ? 'spam label' : c.spam_detected === false ? 'clean' : c.status === 'failed' ? 'test failed' : c.status}</span>
                         {c.simulated ? ' (simulated)' : ''}
                         {c.status === 'failed' && <span class="meta cell-note"> The reason is in the history below.</span>}
@@ -256,7 +256,7 @@ function History({ number }: { number: MonitoredNumber }) {
                   <td>{when(h.tested_at)}</td>
                   <td>{h.carrier}</td>
                   <td>{h.spam_detected ? 'spam label' : h.spam_detected === false ? 'clean' : h.status === 'failed' ? 'test failed' : h.status}</td>
-                  <td>
+                  <td class="wrap">
                     {h.status === 'failed' ? failureReason(h.error, h.sip_response_code) : (h.spam_label ?? '—')}
                     {h.same_carrier_warning && <span class="meta cell-note"> {SAME_CARRIER_WARNING}</span>}
                   </td>
