@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { InvalidInput, TooLarge } from '../platform/domain-errors';
 import { csvLine } from '../uploads/csv';
 import { MAX_NUMBERS } from '../uploads/plan';
@@ -41,6 +40,8 @@ export async function xlsxToCsv(bytes: Buffer, limits = { rows: MAX_NUMBERS + 1,
   const inflated = directory.filter((e) => e.name.startsWith('xl/worksheets/') || e.name === 'xl/sharedStrings.xml').reduce((sum, e) => sum + e.uncompressedBytes, 0);
   if (inflated > XLSX_MAX_INFLATED_BYTES) throw new TooLarge(`The workbook is too large to read: its sheets hold more than ${XLSX_MAX_INFLATED_BYTES / 1024 / 1024} MB once unpacked. Save the sheet as CSV, or split it into smaller files.`);
 
+  // Loaded on the first workbook, not at a cold start: most uploads are text (docs/performance.md).
+  const { default: ExcelJS } = await import('exceljs');
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(bytes), {
     worksheets: 'emit',
     sharedStrings: 'cache',
