@@ -92,6 +92,22 @@ describe('XLSX import in Chromium', () => {
     expect(lines.join('\n')).not.toMatch(/E\+|\.0,/);
   });
 
+  it('asks about a workbook without a header row, and reads it again from the workbook as answered', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('No header');
+    for (let i = 0; i < 101; i++) ws.addRow([4155551000 + i, `Person ${i}`]);
+    await choose('no-header.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
+    await page.getByRole('group', { name: 'The first row looks like a contact. Is it a header row?' }).waitFor();
+    expect(await page.getByRole('columnheader').allInnerTexts()).toEqual(['column_1', 'column_2']);
+    await page.getByRole('radio', { name: /Yes, it holds the column names/ }).click();
+    await page.getByRole('columnheader', { name: '4155551000' }).waitFor();
+    await page.getByText('An Excel workbook: its first worksheet, No header').waitFor();
+    await page.getByRole('radio', { name: /No, it is a contact/ }).click();
+    await page.getByRole('columnheader', { name: 'column_1' }).waitFor();
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByRole('button', { name: 'Confirm and charge 101 credits' }).waitFor();
+  });
+
   it('refuses a damaged workbook, an empty one and a sheet past the row limit in words, charging nothing', async () => {
     const before = await balance();
     const good = await callList(120);
