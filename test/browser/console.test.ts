@@ -478,6 +478,11 @@ describe('console in Chromium', () => {
     await page.getByRole('link', { name: /spring-campaign/ }).click();
     await page.getByRole('heading', { name: 'Downloads' }).waitFor();
     expect(await unnamed()).toEqual([]);
+    await expectAccessible(page, "owner's upload page");
+    // An address with no page: its own heading and a way back, accessible too.
+    await page.goto(`${service.url}/no-such-page`);
+    await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
+    await expectAccessible(page, 'page not found');
     await ctx.close();
   });
 
