@@ -4,7 +4,7 @@ import { csvLine } from '../uploads/csv';
 import { MAX_NUMBERS } from '../uploads/plan';
 import { MAX_CSV_BYTES } from '../uploads/request';
 import { cellText } from './cell-text';
-import { startsLikeZip, zipDirectory } from './zip-directory';
+import { inflatesWithin, laidOutAsListed, startsLikeZip, zipDirectory } from './zip-directory';
 
 // The console's XLSX import (docs/console.md): the first worksheet of an Excel workbook becomes the
 // CSV the rest of the import reads (import-format.ts), cells as the text Excel shows. The workbook
@@ -17,13 +17,14 @@ const startsLikeOle = (bytes: Buffer) => bytes.length >= 8 && bytes.readUInt32LE
 /**
  * The most the worksheets and their strings may declare once inflated. A sheet of the largest upload
  * (250,000 rows of a dozen columns) is about 150 MB of XML; more is a compressed bomb, refused before
- * anything is inflated (a worksheet stored before its strings is inflated to a temporary file).
+ * exceljs inflates anything (it inflates a worksheet stored before its strings to a temporary file).
  */
 export const XLSX_MAX_INFLATED_BYTES = 400 * 1024 * 1024;
 
 /** Whether the bytes are a workbook to convert (a zip, or an old .xls to refuse) rather than text. */
 export const isWorkbook = (bytes: Buffer): boolean => startsLikeZip(bytes) || startsLikeOle(bytes);
 
+const TOO_LARGE = `The workbook is too large to read: its sheets hold more than ${XLSX_MAX_INFLATED_BYTES / 1024 / 1024} MB once unpacked, or more than it says. Save the sheet as CSV, or split it into smaller files.`;
 const DAMAGED = 'The file could not be read as an Excel workbook (.xlsx): it is damaged or is not a workbook. Open it in Excel and save it again, or save it as CSV.';
 
 export interface XlsxCsv {
@@ -36,9 +37,13 @@ export interface XlsxCsv {
 export async function xlsxToCsv(bytes: Buffer, limits = { rows: MAX_NUMBERS + 1, bytes: MAX_CSV_BYTES }): Promise<XlsxCsv> {
   if (startsLikeOle(bytes)) throw new InvalidInput('Excel 97-2003 workbooks (.xls) cannot be read; open the file in Excel and save it as .xlsx or CSV.');
   const directory = zipDirectory(bytes);
-  if (!directory || !directory.some((e) => e.name === 'xl/workbook.xml')) throw new InvalidInput(DAMAGED);
-  const inflated = directory.filter((e) => e.name.startsWith('xl/worksheets/') || e.name === 'xl/sharedStrings.xml').reduce((sum, e) => sum + e.uncompressedBytes, 0);
-  if (inflated > XLSX_MAX_INFLATED_BYTES) throw new TooLarge(`The workbook is too large to read: its sheets hold more than ${XLSX_MAX_INFLATED_BYTES / 1024 / 1024} MB once unpacked. Save the sheet as CSV, or split it into smaller files.`);
+  // exceljs reads the local entries in order: they must be the directory's, laid out as listed.
+  if (!directory || !laidOutAsListed(bytes, directory) || !directory.entries.some((e) => e.name === 'xl/workbook.xml')) throw new InvalidInput(DAMAGED);
+  const parts = directory.entries.filter((e) => e.name.startsWith('xl/worksheets/') || e.name === 'xl/sharedStrings.xml');
+  const inflated = parts.reduce((sum, e) => sum + e.uncompressedBytes, 0);
+  if (inflated > XLSX_MAX_INFLATED_BYTES) throw new TooLarge(TOO_LARGE);
+  // A directory may understate: each part is inflated once with nothing kept, stopped past its declared size.
+  for (const part of parts) if (!(await inflatesWithin(bytes, part, part.uncompressedBytes))) throw new TooLarge(TOO_LARGE);
 
   // Loaded on the first workbook, not at a cold start: most uploads are text (docs/performance.md).
   const { default: ExcelJS } = await import('exceljs');

@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import { cellText, plainDate, plainNumber } from '../../../lambdas/console/cell-text';
 import { isWorkbook, xlsxToCsv, XLSX_MAX_INFLATED_BYTES } from '../../../lambdas/console/import-xlsx';
 import { readImport } from '../../../lambdas/console/import-file';
-import { startsLikeZip, zipDirectory } from '../../../lambdas/console/zip-directory';
+import { inflatesWithin, laidOutAsListed, startsLikeZip, zipDirectory } from '../../../lambdas/console/zip-directory';
 import { InvalidInput, TooLarge } from '../../../lambdas/platform/domain-errors';
 import { waitFor } from '../../support/wait';
 
@@ -57,7 +57,7 @@ describe('zip directory', () => {
   it('lists an xlsx and declares sizes; refuses what is not a zip or is cut short', async () => {
     const bytes = await workbook((wb) => wb.addWorksheet('Calls').addRow(['Phone']));
     expect(startsLikeZip(bytes)).toBe(true);
-    const names = zipDirectory(bytes)!.map((e) => e.name);
+    const names = zipDirectory(bytes)!.entries.map((e) => e.name);
     expect(names).toContain('xl/workbook.xml');
     expect(names).toContain('xl/worksheets/sheet1.xml');
     expect(zipDirectory(bytes.subarray(0, bytes.length - 30))).toBeNull();
@@ -110,6 +110,41 @@ describe('xlsxToCsv', () => {
     await expect(xlsxToCsv(bytes, { rows: 100, bytes: 1e9 })).rejects.toBeInstanceOf(InvalidInput);
     // The last copy is removed as the reader ends, asynchronously: waited for, for at most 10 s.
     await waitFor('exceljs to remove its temporary copies', () => (mine().every((f) => before.includes(f)) ? true : null), 10_000, 50);
+  });
+
+  it('tells whether the local entries are the directory ones, and whether a part inflates within a size', async () => {
+    const bytes = await workbook((wb) => {
+      const ws = wb.addWorksheet('S');
+      for (let i = 0; i < 500; i++) ws.addRow([4155550000 + i]);
+    });
+    const directory = zipDirectory(bytes)!;
+    expect(laidOutAsListed(bytes, directory)).toBe(true);
+    // A local entry the directory does not list (a streaming reader would read it), first or in between.
+    expect(laidOutAsListed(bytes, { ...directory, entries: directory.entries.slice(1) })).toBe(false);
+    expect(laidOutAsListed(bytes, { ...directory, entries: directory.entries.filter((_, i) => i !== 3) })).toBe(false);
+    expect(laidOutAsListed(bytes, { ...directory, entries: directory.entries.slice(0, -1) })).toBe(false);
+    // A zip whose directory names another entry than the local header there.
+    const renamed = Buffer.from(bytes);
+    renamed.write('X', directory.entries[0]!.offset + 30);
+    expect(laidOutAsListed(renamed, zipDirectory(renamed)!)).toBe(false);
+    const sheet = directory.entries.find((e) => e.name === 'xl/worksheets/sheet1.xml')!;
+    expect(await inflatesWithin(bytes, sheet, sheet.uncompressedBytes)).toBe(true);
+    expect(await inflatesWithin(bytes, sheet, 1000)).toBe(false);
+    expect(await inflatesWithin(bytes, { ...sheet, offset: sheet.offset + 1 }, Infinity)).toBe(false);
+    expect(await inflatesWithin(bytes, { ...sheet, method: 12 }, Infinity)).toBe(false);
+  });
+
+  it('refuses a workbook whose directory understates a sheet (a bomb that lies), before exceljs reads it', async () => {
+    const bytes = await workbook((wb) => {
+      const ws = wb.addWorksheet('S');
+      for (let i = 0; i < 500; i++) ws.addRow([4155550000 + i]);
+    });
+    const forged = Buffer.from(bytes);
+    const name = Buffer.from('xl/worksheets/sheet1.xml');
+    for (let at = 0; at < forged.length - 46; at++) {
+      if (forged.readUInt32LE(at) === 0x02014b50 && forged.subarray(at + 46, at + 46 + name.length).equals(name)) forged.writeUInt32LE(100, at + 24);
+    }
+    await expect(xlsxToCsv(forged)).rejects.toThrow(/or more than it says/);
   });
 
   it('refuses a workbook that declares more inflated bytes than it may hold, before inflating it', async () => {
