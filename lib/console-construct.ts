@@ -160,7 +160,15 @@ export class ConsoleConstruct extends Construct {
     });
 
     const page = requireConsolePage(props.pageDir, PROJECT_ROOT);
-    const config = { authority: this.userPool.userPoolProviderUrl, client_id: this.client.userPoolClientId, scope: CONSOLE_OAUTH_SCOPES.join(' ') };
+    // Cognito's discovery document names no sign-out or revocation endpoint: the page is told them
+    // (web/src/auth.ts signs out with /logout, which ends the hosted session and returns at once).
+    const config = {
+      authority: this.userPool.userPoolProviderUrl,
+      client_id: this.client.userPoolClientId,
+      scope: CONSOLE_OAUTH_SCOPES.join(' '),
+      logout_endpoint: `${domain.baseUrl()}/logout`,
+      revocation_endpoint: `${domain.baseUrl()}/oauth2/revoke`,
+    };
     const deployment = new BucketDeployment(this, 'Deploy', {
       destinationBucket: this.bucket,
       sources: [Source.asset(page), Source.jsonData('console/config.json', config)],

@@ -39,7 +39,21 @@ export interface ConsoleOidc {
   verifyAccessToken(token: string): Promise<JWTPayload>;
 }
 
-export function startConsoleOidc(options: { origin: string; logins: ConsoleLogin[]; keys: OidcKeys; sessionsFile?: string | null; throttle?: LoginThrottle }): ConsoleOidc {
+/** How long access and ID tokens last, as Cognito's app client (lib/console-construct.ts). */
+export const CONSOLE_TOKEN_SECONDS = 3600;
+/** How long a sign-in lasts through renewals: the refresh token's life, as Cognito's client. */
+export const CONSOLE_SESSION_SECONDS = 8 * 3600;
+
+export function startConsoleOidc(options: {
+  origin: string;
+  logins: ConsoleLogin[];
+  keys: OidcKeys;
+  sessionsFile?: string | null;
+  throttle?: LoginThrottle;
+  /** Access and ID token life (CONSOLE_TOKEN_SECONDS unless set: tests shorten it to see renewal). */
+  tokenSeconds?: number;
+}): ConsoleOidc {
+  const tokenSeconds = options.tokenSeconds ?? CONSOLE_TOKEN_SECONDS;
   const issuer = `${options.origin}/oidc`;
   const byId = new Map(options.logins.map((l) => [l.userId, l]));
   const throttle = options.throttle ?? new LoginThrottle();
@@ -53,7 +67,7 @@ export function startConsoleOidc(options: { origin: string; logins: ConsoleLogin
         application_type: 'web',
         redirect_uris: [`${options.origin}/callback`],
         post_logout_redirect_uris: [`${options.origin}/`],
-        grant_types: ['authorization_code'],
+        grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
       },
     ],
@@ -69,20 +83,51 @@ export function startConsoleOidc(options: { origin: string; logins: ConsoleLogin
       return login ? { accountId: id, claims: async () => ({ sub: id, email: login.email }) } : undefined;
     },
     interactions: { url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}` },
+    // The console renews its tokens with a refresh token (web/src/auth.ts), as with Cognito: issued
+    // with every code (no offline_access: it ends with the provider's session), never rotated (as
+    // Cognito's; a rotated token used twice, by a duplicated tab, would end the grant).
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: () => false,
     features: {
       devInteractions: { enabled: false },
-      rpInitiatedLogout: { enabled: true },
+      // The provider's stock sign-out pages load web fonts from the internet; these are ours, with
+      // nothing from outside. Signing out asks nothing (as Cognito's /logout): the page posts the
+      // provider's own form (its xsrf value, `logout=yes`: every session of the browser ends) at once.
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          const nonce = randomBytes(16).toString('base64');
+          const confirm = form.replace('</form>', '<input type="hidden" name="logout" value="yes"><button type="submit">Sign out</button></form>');
+          ctx.type = 'html';
+          ctx.set(pageHeaders(nonce, true));
+          ctx.body = page('Signing out', `<h1>Signing out…</h1>${confirm}<script nonce="${nonce}">document.forms[0].submit()</script>`, nonce);
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          const nonce = randomBytes(16).toString('base64');
+          ctx.type = 'html';
+          ctx.set(pageHeaders(nonce, false));
+          ctx.body = page('Signed out', '<h1>Signed out</h1><p><a href="/">Back to the console</a></p>', nonce);
+        },
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => CONSOLE_AUDIENCE,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => {
           if (resource !== CONSOLE_AUDIENCE) throw new oidcErrors!.InvalidTarget();
-          return { scope: 'console', audience: CONSOLE_AUDIENCE, accessTokenTTL: 3600, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
+          return { scope: 'console', audience: CONSOLE_AUDIENCE, accessTokenTTL: tokenSeconds, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
         },
       },
     },
-    ttl: { AccessToken: 3600, IdToken: 3600, AuthorizationCode: 60, Interaction: 600, Session: 8 * 3600, Grant: 8 * 3600 },
+    ttl: {
+      AccessToken: tokenSeconds,
+      IdToken: tokenSeconds,
+      RefreshToken: CONSOLE_SESSION_SECONDS,
+      AuthorizationCode: 60,
+      Interaction: 600,
+      Session: CONSOLE_SESSION_SECONDS,
+      Grant: CONSOLE_SESSION_SECONDS,
+    },
     renderError: async (ctx, out) => {
       ctx.type = 'html';
       ctx.body = page('Sign-in error', `<h1>Sign-in error</h1><p>${escape(String(out.error_description ?? out.error))}</p><p><a href="/">Back to the console</a></p>`);
@@ -205,15 +250,18 @@ ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
   );
 }
 
-function html(res: ServerResponse, status: number, body: string, extraHeaders: Record<string, string> = {}): void {
-  const nonce = /data-nonce="([^"]+)"/.exec(body)?.[1] ?? '';
-  res.writeHead(status, {
-    ...extraHeaders,
-    'content-type': 'text/html; charset=utf-8',
+/** The headers of the provider's own pages: nothing loads but their nonce'd style (and script, when one). */
+function pageHeaders(nonce: string, script: boolean): Record<string, string> {
+  return {
     'cache-control': 'no-store',
-    'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}';${script ? ` script-src 'nonce-${nonce}';` : ''} form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
-  });
+  };
+}
+
+function html(res: ServerResponse, status: number, body: string, extraHeaders: Record<string, string> = {}): void {
+  const nonce = /data-nonce="([^"]+)"/.exec(body)?.[1] ?? '';
+  res.writeHead(status, { ...extraHeaders, 'content-type': 'text/html; charset=utf-8', ...pageHeaders(nonce, false) });
   res.end(body);
 }

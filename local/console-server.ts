@@ -92,7 +92,7 @@ export function createConsoleLayer(options: { maxBodyBytes: number; ports: Ports
       return serveConsoleFile(req, res, url, { config, connect: storeOrigin ? [storeOrigin] : [] });
     },
     attach(origin, accounts) {
-      oidc = startConsoleOidc({ origin, logins: [accounts.owner, accounts.member], keys: accounts.keys, sessionsFile: accounts.sessionsFile });
+      oidc = startConsoleOidc({ origin, logins: [accounts.owner, accounts.member], keys: accounts.keys, sessionsFile: accounts.sessionsFile, tokenSeconds: tokenSecondsFromEnv() });
       config = { authority: oidc.issuer, client_id: CONSOLE_CLIENT_ID, scope: CONSOLE_SCOPE };
       corsReady = allowConsoleUploads(origin).then(
         (o) => void (storeOrigin = o),
@@ -130,4 +130,16 @@ async function allowConsoleUploads(consoleOrigin: string): Promise<string> {
   );
   // Where links point (S3_LINK_ENDPOINT or the store itself): read from a link, as the page gets one.
   return new URL(await presignGet(filesBucket(), 'origin-probe', 60)).origin;
+}
+
+/**
+ * CONSOLE_TOKEN_SECONDS: how long the local provider's access and ID tokens last (an hour unless
+ * set, as Cognito's); the console renews them before then. Tests set it short to see a renewal.
+ */
+function tokenSecondsFromEnv(): number | undefined {
+  const value = process.env.CONSOLE_TOKEN_SECONDS;
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 10 || n > 86_400) throw new Error(`CONSOLE_TOKEN_SECONDS must be a whole number of seconds from 10 to 86400; got '${value}'`);
+  return n;
 }

@@ -29,6 +29,8 @@ export interface ImportFormat {
   first_row_looks_like_data: boolean;
   /** The stored file differs from the bytes sent (another delimiter or encoding, or a header added). */
   converted: boolean;
+  /** Set when the file was an Excel workbook: the worksheet read (its first). Delimiter and encoding are then the converted CSV's. */
+  workbook?: { sheet: string };
   /** Rows counted right after reading: too few to hold an upload's minimum, or more than its maximum. */
   rows_problem: { kind: 'too_few' | 'too_many'; min: number; max: number; message: string } | null;
 }

@@ -2,7 +2,8 @@ import { nowIso } from '../platform/clock';
 import { Conflict } from '../platform/domain-errors';
 import { filesBucket, getObject, putObject } from '../platform/blob';
 import type { ConsolePrincipal } from './principal';
-import { toApiCsv, type ImportChoice } from './import-format';
+import type { ImportChoice } from './import-format';
+import { readImport } from './import-file';
 import { draftLayoutOf, originalKey, ownDraft, sourceKey } from './web-upload';
 import { transitionDraft, type WebDraft } from './web-upload-repository';
 
@@ -24,7 +25,7 @@ export async function rereadWebUpload(principal: ConsolePrincipal, id: string, c
     if (!sent) throw new Error(`web upload ${draft.id}: original missing`);
     await putObject(bucket, sourceKey(draft), sent, 'application/octet-stream');
   }
-  const { csv, format } = toApiCsv(sent, choice);
+  const { csv, format } = await readImport(sent, choice);
   const layout = draftLayoutOf(csv);
   const moved = await transitionDraft(draft.id, [...open], 'pending_mapping', { ...layout, file_size_bytes: csv.length, import: format, mapping: null, validation: null, failure: null, invalid_cells: [], validated_rows: 0 }, nowIso());
   if (!moved) throw new Conflict('This upload changed meanwhile (validated or confirmed in another tab); reload it');

@@ -15,7 +15,7 @@ import { safeCsvCell } from '../uploads/csv';
 import type { UploadRecord } from '../uploads/upload';
 import type { WorkflowPorts } from '../uploads/workflow';
 import type { ConsolePrincipal } from './principal';
-import { toApiCsv } from './import-format';
+import { readImport } from './import-file';
 import { getDraft, insertDraft, listOpenDrafts, recordValidationProgress, transitionDraft, type InvalidCell, type WebDraft } from './web-upload-repository';
 
 // The in-app upload flow (docs/console.md):
@@ -51,8 +51,8 @@ const clean = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 export async function startWebUpload(principal: ConsolePrincipal, filename: string, sent: Buffer): Promise<WebDraft> {
   if (sent.length === 0) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
   if (sent.length > MAX_CSV_BYTES) throw new TooLarge(`The file is larger than ${MAX_CSV_BYTES / 1024 / 1024} MB; split it into smaller files`);
-  // The forgiving import (import-format.ts): what follows reads the API's CSV made of what was sent.
-  const { csv, format } = toApiCsv(sent);
+  // The forgiving import (import-file.ts): what follows reads the API's CSV made of what was sent.
+  const { csv, format } = await readImport(sent);
   const layout = draftLayoutOf(csv);
   const at = nowIso();
   const draft: WebDraft = {

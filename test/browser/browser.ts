@@ -3,6 +3,8 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import axe from 'axe-core';
+import { afterAll, expect } from 'vitest';
 
 // Debian's Chromium driven by playwright-core (no browser download): headless, every feature that
 // would reach the network off, a fresh profile per launch (playwright-core makes a new empty
@@ -36,11 +38,71 @@ export async function launch(): Promise<{ browser: Browser; close(): Promise<voi
   };
 }
 
-export async function newContext(browser: Browser, viewport = { width: 1280, height: 860 }): Promise<BrowserContext> {
-  return browser.newContext({ viewport, acceptDownloads: true, deviceScaleFactor: 1 });
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Whether the browser fetching this URL leaves the machine: any network scheme to a non-loopback host. */
+export function isOutside(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return true;
+  }
+  if (!['http:', 'https:', 'ws:', 'wss:', 'ftp:'].includes(parsed.protocol)) return false; // data:, blob:, about:, chrome-error:
+  return !LOOPBACK_HOSTS.has(parsed.hostname);
 }
 
+/**
+ * Every request any browser context of this test file made to an address outside the machine (the
+ * service and its file store listen on loopback only). The file's last hook asserts there were none.
+ */
+export const outsideRequests: string[] = [];
+
+// Registered on the importing test file's root suite: every browser test file checks it.
+afterAll(() => {
+  expect(outsideRequests, 'requests to addresses outside the service').toEqual([]);
+});
+
+/** A fresh context whose every request is counted by `outsideRequests`. */
+export async function newContext(browser: Browser, viewport = { width: 1280, height: 860 }): Promise<BrowserContext> {
+  const ctx = await browser.newContext({ viewport, acceptDownloads: true, deviceScaleFactor: 1 });
+  ctx.on('request', (request) => {
+    if (isOutside(request.url())) outsideRequests.push(`${request.method()} ${request.url()}`);
+  });
+  return ctx;
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+/**
+ * axe-core (the engine, injected from the devDependency: no network) run on the page as it is now:
+ * every WCAG 2.x A/AA rule and axe's best practices. Returns one line per violation and element.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // A page that navigated since the last check has no axe yet; injecting twice is harmless.
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(axe.source);
+  // Runs in the page (a string: the tests are type-checked without the DOM library).
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)`)) as AxeViolation[];
+  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact ?? 'n/a'}): ${v.help} at ${JSON.stringify(n.target)}${n.failureSummary ? ` (${n.failureSummary.replace(/\s+/g, ' ')})` : ''}`));
+}
+
+/** Fails with axe's findings unless the page as it is now has none. */
+export async function expectAccessible(page: Page, state: string): Promise<void> {
+  const found = await axeViolations(page);
+  if (found.length > 0) throw new Error(`axe-core: ${found.length} violation(s) on ${state} (${page.url()}):\n${found.join('\n')}`);
+}
+
+/**
+ * A full-page screenshot of a state the tests reached, after axe-core found no violation in it:
+ * every page and state the browser tests picture is also checked for accessibility.
+ */
 export async function shot(page: Page, name: string): Promise<void> {
+  await expectAccessible(page, name);
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }

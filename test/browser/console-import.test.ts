@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
 import { ownerPage, shot } from './browser';
+import { debit } from '../../lambdas/credits/credits';
 
 // The forgiving import in Chromium: files as people save them (semicolons, tabs, Windows-1252, no
 // header row) are read as the API's CSV before mapping, what was detected is shown and can be
@@ -96,6 +97,43 @@ describe('forgiving import in Chromium', () => {
     await shot(page, 'import-too-few');
   });
 });
+
+describe('upload page messages beside their controls', () => {
+  it('says a missing phone column inside the phone columns, and a refused charge under the Confirm button', async () => {
+    await start('messages.csv', Buffer.from(contacts(',', 130)));
+    // No phone column chosen: the message is in the fieldset, which points to it.
+    await page.getByRole('checkbox', { name: /^Phone/ }).uncheck();
+    await page.getByRole('button', { name: 'Validate' }).click();
+    const phones = page.getByRole('group', { name: 'Phone columns (up to 10)' });
+    const missing = phones.getByRole('alert');
+    await missing.getByText('Choose at least one phone column.').waitFor();
+    expect(await phones.getAttribute('aria-describedby')).toBe(await missing.getAttribute('id'));
+    await shot(page, 'upload-message-phones');
+    await page.getByRole('checkbox', { name: /^Phone/ }).check();
+    expect(await page.getByRole('alert').count()).toBe(0);
+
+    // A charge the balance cannot cover: refused under the button that asked for it, in view.
+    await page.getByRole('button', { name: 'Validate' }).click();
+    const button = page.getByRole('button', { name: 'Confirm and charge 130 credits' });
+    await button.waitFor();
+    const { total } = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number };
+    await debit(service.organizationId, 'test:messages-drain', total - 100, { reason: 'test: leave 100 credits', resourceId: 'messages' });
+    await button.click();
+    const confirm = page.getByRole('region', { name: 'Confirm' });
+    const refused = confirm.getByRole('alert');
+    await refused.waitFor();
+    expect(await refused.innerText()).toMatch(/credit/i);
+    expect(await button.getAttribute('aria-describedby')).toBe(await refused.getAttribute('id'));
+    const [b, r] = [(await button.boundingBox())!, (await refused.boundingBox())!];
+    expect(r.y).toBeGreaterThanOrEqual(b.y + b.height);
+    expect(r.y - (b.y + b.height)).toBeLessThan(60);
+    await shot(page, 'upload-message-confirm');
+    // Nothing was charged.
+    const after = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number };
+    expect(after.total).toBe(100);
+  });
+});
+
 
 /** Text as Windows-1252 bytes (the characters these tests use). */
 function encode1252(text: string): Uint8Array {

@@ -105,6 +105,21 @@ describe('spam monitoring in Chromium', () => {
     await flagged.getByText('The at&t test ran from this number’s own carrier, so its result may not match what customers of other carriers see.').waitFor();
     expect(await flagged.getByRole('row', { name: /at&t/ }).innerText()).toContain('Same carrier as the number: may be skewed.');
     expect(await flagged.getByRole('row', { name: /verizon/ }).innerText()).not.toContain('Same carrier');
+    // At 1280 px no table scrolls sideways: the results, and each history with its longest notes.
+    expect(page.viewportSize()?.width).toBe(1280);
+    const noSidewaysScroll = async (history: string) => {
+      const regions = page.getByRole('region', { name: /^(Last 7 days of tests|Latest result per carrier) for / });
+      const names = await Promise.all((await regions.all()).map((r) => r.getAttribute('aria-label')));
+      expect(names).toEqual(expect.arrayContaining([history, 'Latest result per carrier for +12023180666', 'Latest result per carrier for +12023180669']));
+      for (const region of await regions.all()) {
+        const [scroll, client] = await region.evaluate((el: { scrollWidth: number; clientWidth: number }) => [el.scrollWidth, el.clientWidth]);
+        expect(scroll, `${await region.getAttribute('aria-label')} scrolls sideways`).toBeLessThanOrEqual(client);
+      }
+    };
+    await noSidewaysScroll('Last 7 days of tests for +12023180669');
+    await flagged.getByRole('button', { name: 'History and screenshots' }).click();
+    await flagged.getByRole('region', { name: 'Last 7 days of tests for +12023180666' }).getByText('Tested from this number’s own carrier', { exact: false }).waitFor();
+    await noSidewaysScroll('Last 7 days of tests for +12023180666');
     await shot(page, 'spam-results-reasons');
 
     // The API gives the reason too (additive `error` on history rows), in the lab's words.

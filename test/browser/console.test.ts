@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { useTestService } from '../support/runtime';
-import { buildConsole, launch, newContext, shot, signIn } from './browser';
+import { buildConsole, expectAccessible, isOutside, launch, newContext, outsideRequests, shot, signIn } from './browser';
 import { runSpamTestsNow, spamVerificationCodes } from '../../lambdas/admin/admin';
 import { db } from '../../lambdas/platform/table';
 import { VALIDATION_PROGRESS_ROWS } from '../../lambdas/console/web-upload';
@@ -248,6 +248,25 @@ describe('console in Chromium', () => {
     expect(await page.getByRole('link', { name: 'Developer' }).count()).toBe(0);
     await page.getByRole('link', { name: /spring-campaign/ }).waitFor();
     await shot(page, 'phone-uploads-member');
+    // Every page a member has, and the owners-only page reached by its address, pass axe-core.
+    for (const [link, heading] of [
+      ['New upload', 'New upload'],
+      ['Spam monitoring', 'Spam monitoring'],
+      ['Credits', 'Credits'],
+      ['Uploads', 'Uploads'],
+    ] as const) {
+      await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await expectAccessible(page, `member's ${link} page`);
+    }
+    await page.goto(`${service.url}/developer`);
+    await page.getByRole('alert').filter({ hasText: 'Only organization owners can open the developer panel.' }).waitFor();
+    await expectAccessible(page, "member's developer page (refused)");
+    await page.getByRole('navigation').getByRole('link', { name: 'Uploads', exact: true }).click();
+    await page.getByRole('link', { name: /spring-campaign/ }).click();
+    await page.getByRole('heading', { name: 'Downloads' }).waitFor();
+    await expectAccessible(page, "member's upload page");
     const token = await accessToken(page);
     expect((await fetch(`${service.url}/console/api/keys`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(403);
 
@@ -260,10 +279,20 @@ describe('console in Chromium', () => {
     // The removed member's page says why and offers a way out to another account.
     await page.reload();
     await page.getByRole('alert').filter({ hasText: 'not a member of any organization' }).waitFor();
+    await expectAccessible(page, 'removed member');
+    const visited: string[] = [];
+    page.on('framenavigated', (f) => f === page.mainFrame() && visited.push(new URL(f.url()).pathname));
     await page.getByRole('button', { name: 'Sign out' }).click();
-    // The embedded provider asks before it ends its session, then sends the browser back.
-    await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+    // As Cognito's /logout: the provider ends its session without asking (its page posts its own
+    // form at once, nothing loaded from outside) and sends the browser back to the sign-in page.
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(visited).toContain('/oidc/session/end');
+    expect(new URL(page.url()).pathname).toBe('/');
+    // The provider's session ended too: signing in again asks for the password.
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Password').waitFor();
+    await expectAccessible(page, 'sign-in after sign-out');
+    expect(outsideRequests).toEqual([]);
     await memberCtx.close();
   });
 
@@ -444,10 +473,16 @@ describe('console in Chromium', () => {
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await page.waitForLoadState('networkidle');
       expect(await unnamed(), `unnamed controls on ${link}`).toEqual([]);
+      await expectAccessible(page, `owner's ${link} page`);
     }
     await page.getByRole('link', { name: /spring-campaign/ }).click();
     await page.getByRole('heading', { name: 'Downloads' }).waitFor();
     expect(await unnamed()).toEqual([]);
+    await expectAccessible(page, "owner's upload page");
+    // An address with no page: its own heading and a way back, accessible too.
+    await page.goto(`${service.url}/no-such-page`);
+    await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
+    await expectAccessible(page, 'page not found');
     await ctx.close();
   });
 
@@ -511,5 +546,13 @@ describe('console in Chromium', () => {
     } finally {
       slowProgress.mockRestore();
     }
+  });
+
+  it('counts every request to an address outside the machine (the suite asserts none, file by file)', () => {
+    // What the counter in browser.ts records: any network scheme to a host other than loopback.
+    for (const url of ['https://fonts.googleapis.com/css?family=Roboto', 'http://192.0.2.1:8080/x', 'wss://example.com/socket', 'http://[2001:db8::1]/']) expect(isOutside(url), url).toBe(true);
+    for (const url of [`${service.url}/console/api/me`, 'http://localhost:3001/bucket/key', 'http://[::1]:3000/', 'data:text/plain,x', 'blob:http://127.0.0.1:3000/1', 'about:blank']) expect(isOutside(url), url).toBe(false);
+    // Signing in and out, every page, dialogs and downloads above: nothing left the machine.
+    expect(outsideRequests).toEqual([]);
   });
 });

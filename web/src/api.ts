@@ -1,4 +1,4 @@
-import { auth } from './auth';
+import { currentUser } from './auth';
 
 // The console's API client: /console/api/* with the signed-in user's access token.
 
@@ -23,8 +23,8 @@ export const whenUnauthorized = (fn: () => void) => {
 };
 
 async function token(): Promise<string> {
-  const user = await auth().getUser();
-  if (!user || user.expired) {
+  const user = await currentUser();
+  if (!user) {
     onUnauthorized();
     throw new ApiError(401, 'Sign in again');
   }

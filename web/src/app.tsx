@@ -36,6 +36,7 @@ export function App({ bootError }: { bootError?: string }) {
     // Signed in but refused by the console (e.g. no longer a member): a way out to another account.
     return (
       <main class="page">
+        <h1>Phone validation console</h1>
         {error ? (
           <>
             <p role="alert" class="error">
@@ -102,8 +103,8 @@ function Route({ path, me }: { path: string; me: Me }) {
   if (upload) return <UploadPage id={upload[1]!} />;
   if (path === '/credits') return <CreditsPage />;
   if (path === '/spam') return <SpamPage />;
-  if (path === '/webhooks') return me.role === 'owner' ? <WebhooksPage /> : <p role="alert">Only organization owners can manage webhooks.</p>;
-  if (path === '/developer') return me.role === 'owner' ? <DeveloperPage me={me} /> : <p role="alert">Only organization owners can open the developer panel.</p>;
+  if (path === '/webhooks') return me.role === 'owner' ? <WebhooksPage /> : <OwnersOnly title="Webhooks" what="manage webhooks" />;
+  if (path === '/developer') return me.role === 'owner' ? <DeveloperPage me={me} /> : <OwnersOnly title="Developer" what="open the developer panel" />;
   return (
     <>
       <h1>Page not found</h1>
@@ -112,6 +113,15 @@ function Route({ path, me }: { path: string; me: Me }) {
           Back to uploads
         </a>
       </p>
+    </>
+  );
+}
+
+function OwnersOnly({ title, what }: { title: string; what: string }) {
+  return (
+    <>
+      <h1>{title}</h1>
+      <p role="alert">Only organization owners can {what}.</p>
     </>
   );
 }

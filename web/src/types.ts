@@ -65,6 +65,8 @@ export interface ImportFormat {
   detected: { delimiter: ImportFormat['delimiter']; encoding: ImportFormat['encoding']; header_row: boolean };
   first_row_looks_like_data: boolean;
   converted: boolean;
+  /** Set when the file was an Excel workbook: the worksheet read. */
+  workbook?: { sheet: string };
   rows_problem: { kind: 'too_few' | 'too_many'; min: number; max: number; message: string } | null;
 }
 

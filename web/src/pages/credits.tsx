@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { num, when } from '../format';
 import { carriedBefore, kindWords, type LedgerLine } from '../ledger';
+import { TableWrap } from '../table-wrap';
 
 interface Credits {
   balance: { total: number; subscription: number; purchased: number };
@@ -50,7 +51,7 @@ export function CreditsPage() {
 function Ledger({ total, lines }: { total: number; lines: Credits['ledger'] }) {
   const before = carriedBefore(total, lines);
   return (
-    <div class="table-wrap">
+    <TableWrap label="Credit changes">
       <table>
         <caption class="sr-only">Credit changes, newest first, adding up to the total</caption>
         <thead>
@@ -89,6 +90,6 @@ function Ledger({ total, lines }: { total: number; lines: Credits['ledger'] }) {
           </tr>
         </tfoot>
       </table>
-    </div>
+    </TableWrap>
   );
 }

@@ -32,14 +32,21 @@ export function ImportFormatCard({ draft, onChange }: { draft: Draft; onChange: 
   }
 
   const detected = `${ENCODING_NAMES[f.detected.encoding]}, ${DELIMITER_NAMES[f.detected.delimiter].toLowerCase()}-separated`;
+  const headerWords = f.header_row ? 'first row as the column names' : 'no header row (columns named column_1, column_2, …)';
   return (
     <section class="card" aria-labelledby="format-h">
       <h2 id="format-h">How the file was read</h2>
-      <p>
-        Detected: <strong>{detected}</strong>. Read as {ENCODING_NAMES[f.encoding]}, {DELIMITER_NAMES[f.delimiter].toLowerCase()}-separated,{' '}
-        {f.header_row ? 'first row as the column names' : 'no header row (columns named column_1, column_2, …)'}.
-        {f.converted && ' The console converted it to a UTF-8, comma-separated CSV; that is the file validated and processed.'}
-      </p>
+      {f.workbook ? (
+        <p>
+          An Excel workbook: its first worksheet, <strong>{f.workbook.sheet}</strong>, read with each cell as the text Excel shows (numbers in full, a formula's result),{' '}
+          {headerWords}. The console converted it to a UTF-8, comma-separated CSV; that is the file validated and processed.
+        </p>
+      ) : (
+        <p>
+          Detected: <strong>{detected}</strong>. Read as {ENCODING_NAMES[f.encoding]}, {DELIMITER_NAMES[f.delimiter].toLowerCase()}-separated, {headerWords}.
+          {f.converted && ' The console converted it to a UTF-8, comma-separated CSV; that is the file validated and processed.'}
+        </p>
+      )}
       {f.first_row_looks_like_data && changeable && (
         <fieldset>
           <legend>The first row looks like a contact. Is it a header row?</legend>
@@ -55,7 +62,7 @@ export function ImportFormatCard({ draft, onChange }: { draft: Draft; onChange: 
           </div>
         </fieldset>
       )}
-      {changeable && (
+      {changeable && !f.workbook && (
         <form class="grid3" onSubmit={(e) => (e.preventDefault(), void reread({}))}>
           <div class="field">
             <label for="delimiter">Separator</label>

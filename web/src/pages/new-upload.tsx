@@ -10,7 +10,7 @@ const MAX_BYTES = 100 * 1024 * 1024;
  */
 export const DIRECT_MAX_BYTES = 4 * 1024 * 1024;
 
-/** Step 1: choose a CSV; it is stored with a progress bar, then the mapping step opens. */
+/** Step 1: choose a CSV or an XLSX; it is stored with a progress bar, then the mapping step opens (the server converts it). */
 export function NewUploadPage() {
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -18,7 +18,7 @@ export function NewUploadPage() {
 
   async function submit(e: Event) {
     e.preventDefault();
-    if (!file) return setError('Choose a CSV file first');
+    if (!file) return setError('Choose a CSV file or an Excel workbook first');
     if (file.size > MAX_BYTES) return setError('The file is larger than 100 MB');
     setError(null);
     setProgress(0);
@@ -41,10 +41,10 @@ export function NewUploadPage() {
   return (
     <>
       <h1>New upload</h1>
-      <p>A CSV with a header row and at least 100 US or Canadian phone numbers. You map its columns and see the price before anything is charged.</p>
+      <p>A CSV, or an Excel workbook (.xlsx: its first worksheet is read), with at least 100 US or Canadian phone numbers. You map its columns and see the price before anything is charged.</p>
       <form onSubmit={(e) => void submit(e)} class="card">
-        <label for="file">CSV file</label>
-        <input id="file" name="file" type="file" accept=".csv,text/csv" required onChange={(e) => setFile((e.currentTarget as HTMLInputElement).files?.[0] ?? null)} />
+        <label for="file">CSV file or Excel workbook</label>
+        <input id="file" name="file" type="file" accept=".csv,.tsv,.txt,text/csv,.xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" required onChange={(e) => setFile((e.currentTarget as HTMLInputElement).files?.[0] ?? null)} />
         {progress !== null && (
           <div class="progress">
             <label for="upload-progress">Uploading</label>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { when } from '../format';
 import { codeSentMessage, failureReason, plainCodeError, SAME_CARRIER_WARNING, sameCarrierWarning, type Method } from '../spam-words';
+import { TableWrap } from '../table-wrap';
 
 interface CarrierStatus {
   carrier: string;
@@ -111,7 +112,7 @@ export function SpamPage() {
           {!n.verified && <VerifyForm number={n} act={act} />}
           <NoteLine id={`note-${n.id}`} note={notes[n.id]} />
           {n.carrier_statuses.length > 0 && (
-            <div class="table-wrap">
+            <TableWrap label={`Latest result per carrier for ${n.phone_number}`}>
               <table>
                 <caption class="sr-only">Latest result per carrier</caption>
                 <thead>
@@ -126,7 +127,7 @@ export function SpamPage() {
                   {n.carrier_statuses.map((c) => (
                     <tr key={c.carrier}>
                       <td>{c.carrier}</td>
-                      <td>
+                      <td class="wrap">
                         <span class={`status ${c.spam_detected ? 's-failed' : c.spam_detected === false ? 's-completed' : ''}`}>{c.spam_detected ? 'spam label' : c.spam_detected === false ? 'clean' : c.status === 'failed' ? 'test failed' : c.status}</span>
                         {c.simulated ? ' (simulated)' : ''}
                         {c.status === 'failed' && <span class="meta cell-note"> The reason is in the history below.</span>}
@@ -138,7 +139,7 @@ export function SpamPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableWrap>
           )}
           <div class="buttons">
             {n.verified && (
@@ -236,7 +237,7 @@ function History({ number }: { number: MonitoredNumber }) {
       <h3>Last 7 days</h3>
       {items && items.length === 0 && <p>No tests yet: numbers are tested once a day after verification.</p>}
       {items && items.length > 0 && (
-        <div class="table-wrap">
+        <TableWrap label={`Last 7 days of tests for ${number.phone_number}`}>
           <table>
             <thead>
               <tr>
@@ -255,7 +256,7 @@ function History({ number }: { number: MonitoredNumber }) {
                   <td>{when(h.tested_at)}</td>
                   <td>{h.carrier}</td>
                   <td>{h.spam_detected ? 'spam label' : h.spam_detected === false ? 'clean' : h.status === 'failed' ? 'test failed' : h.status}</td>
-                  <td>
+                  <td class="wrap">
                     {h.status === 'failed' ? failureReason(h.error, h.sip_response_code) : (h.spam_label ?? '—')}
                     {h.same_carrier_warning && <span class="meta cell-note"> {SAME_CARRIER_WARNING}</span>}
                   </td>
@@ -270,7 +271,7 @@ function History({ number }: { number: MonitoredNumber }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {image && (
         <figure class="screenshot">

@@ -7,6 +7,7 @@ import { label, num, when } from '../format';
 import { navigate } from '../router';
 import type { Draft, Progress, Upload } from '../types';
 import { ImportFormatCard } from './import-format';
+import { TableWrap } from '../table-wrap';
 
 type Loaded = { draft: Draft } | { upload: Upload; progress?: Progress | null };
 type OnChange = (s: Loaded, notice?: string[]) => void;
@@ -140,7 +141,10 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
   const [last, setLast] = useState(initial.lastNameColumn ?? '');
   // Opened while validation runs (another tab, a reload): the draft's status says so, not `busy`.
   const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // A message shows beside the control it concerns (the phone columns, Validate, Confirm), which
+  // points to it (aria-describedby), not at the top of the page or after another step's controls.
+  const [error, setErrorAt] = useState<{ at: 'phones' | 'validate' | 'confirm'; text: string } | null>(null);
+  const errorAt = (at: 'phones' | 'validate' | 'confirm') => (error?.at === at ? error.text : null);
   const [tier, setTier] = useState<'standard' | 'max'>('standard');
   const [skipMobile, setSkipMobile] = useState(false);
   // Rows the server has validated, read from the draft while validation runs (its request is still open).
@@ -171,8 +175,8 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
 
   async function validate(e: Event) {
     e.preventDefault();
-    if (phones.length === 0) return setError('Choose at least one phone column');
-    setError(null);
+    if (phones.length === 0) return setErrorAt({ at: 'phones', text: 'Choose at least one phone column.' });
+    setErrorAt(null);
     setChecked(0);
     setBusy('Validating…');
     try {
@@ -185,14 +189,14 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
         }),
       );
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setErrorAt({ at: 'validate', text: err instanceof Error ? err.message : String(err) });
     } finally {
       setBusy(null);
     }
   }
 
   async function confirm() {
-    setError(null);
+    setErrorAt(null);
     setBusy('Confirming…');
     try {
       // The price on the button: the server charges exactly this or refuses (409) if the mapping changed meanwhile.
@@ -208,7 +212,7 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
           // Fall through to the message.
         }
       }
-      setError(err instanceof Error ? err.message : String(err));
+      setErrorAt({ at: 'confirm', text: err instanceof Error ? err.message : String(err) });
       setBusy(null);
     }
   }
@@ -243,7 +247,7 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
 
       <section aria-labelledby="preview-h">
         <h2 id="preview-h">Preview</h2>
-        <div class="table-wrap">
+        <TableWrap label="Preview of the file">
           <table>
             <caption class="sr-only">First rows of the file</caption>
             <thead>
@@ -265,22 +269,31 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       </section>
 
       <form class="card" onSubmit={(e) => void validate(e)} aria-labelledby="map-h">
         <h2 id="map-h">Map columns</h2>
-        <fieldset>
+        <fieldset aria-describedby={errorAt('phones') ? 'phones-error' : undefined} aria-invalid={errorAt('phones') ? true : undefined}>
           <legend>Phone columns (up to 10)</legend>
           <div class="checks">
             {draft.header.map((h, i) => (
               <label key={h} class="check">
-                <input type="checkbox" id={`phone-${i}`} checked={phones.includes(h)} onChange={(e) => togglePhone(h, (e.currentTarget as HTMLInputElement).checked)} />
+                <input
+                  type="checkbox"
+                  id={`phone-${i}`}
+                  checked={phones.includes(h)}
+                  onChange={(e) => {
+                    togglePhone(h, (e.currentTarget as HTMLInputElement).checked);
+                    if (error?.at === 'phones') setErrorAt(null);
+                  }}
+                />
                 {h}
                 {draft.suggested.phone_columns.includes(h) && <span class="hint">(suggested)</span>}
               </label>
             ))}
           </div>
+          <FieldMessage id="phones-error" text={errorAt('phones')} />
         </fieldset>
         <fieldset>
           <legend>Names, for identity (optional)</legend>
@@ -290,21 +303,16 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
             {columnSelect('last-name', 'Last name column', last, setLast)}
           </div>
         </fieldset>
-        <button type="submit" disabled={busy !== null || draft.status === 'validating'}>
+        <button type="submit" disabled={busy !== null || draft.status === 'validating'} aria-describedby={errorAt('validate') ? 'validate-error' : undefined}>
           Validate
         </button>
+        <FieldMessage id="validate-error" text={errorAt('validate')} />
         {validating ? (
           <ValidationProgress done={checked ?? 0} total={draft.total_rows} running />
         ) : (
           draft.validated_rows !== undefined && draft.status !== 'pending_mapping' && <ValidationProgress done={draft.validated_rows} total={draft.total_rows} running={false} />
         )}
       </form>
-
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
 
       {draft.status === 'validation_failed' && draft.failure && (
         <section class="card failed" aria-labelledby="fail-h">
@@ -342,15 +350,25 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
             Skip the mobile lookup
           </label>
           <InvalidCells draft={draft} />
-          <button type="button" class="primary-action" onClick={() => void confirm()} disabled={busy !== null}>
+          <button type="button" class="primary-action" onClick={() => void confirm()} disabled={busy !== null} aria-describedby={errorAt('confirm') ? 'confirm-error' : undefined}>
             Confirm and charge {num(tier === 'max' ? v.price.max : v.price.standard)} credits
           </button>
+          <FieldMessage id="confirm-error" text={errorAt('confirm')} />
         </section>
       )}
       {draft.status === 'confirming' && <p role="status">Confirming…</p>}
       {['pending_mapping', 'validation_failed', 'awaiting_confirmation'].includes(draft.status) && busy === null && <DiscardDraft id={draft.id} />}
     </>
   );
+}
+
+/** A refusal shown where it belongs, under the control that points to it by `id`. */
+function FieldMessage({ id, text }: { id: string; text: string | null }) {
+  return text ? (
+    <p id={id} role="alert" class="error field-message">
+      {text}
+    </p>
+  ) : null;
 }
 
 /** Discards a draft (nothing was charged), then back to the list. */
@@ -408,7 +426,7 @@ function InvalidCells({ draft }: { draft: Draft }) {
       {draft.invalid_cells.length > 0 && (
         <details>
           <summary>Invalid cells ({draft.invalid_cells.length === 100 ? 'first 100' : draft.invalid_cells.length})</summary>
-          <div class="table-wrap">
+          <TableWrap label="Invalid cells">
             <table>
               <thead>
                 <tr>
@@ -429,7 +447,7 @@ function InvalidCells({ draft }: { draft: Draft }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         </details>
       )}
       <button type="button" class="secondary" onClick={() => download(`/uploads/${draft.id}/report`).catch((e: Error) => setError(e.message))}>

@@ -3,6 +3,7 @@ import { api } from '../api';
 import { label, num, when } from '../format';
 import { linkClick } from '../router';
 import type { Draft, Upload } from '../types';
+import { TableWrap } from '../table-wrap';
 
 type Listed = { drafts: Draft[]; data: Upload[]; next_cursor: string | null; scanned: number };
 const STATUSES = ['ready_for_processing', 'processing', 'completed', 'failed', 'cancelled'];
@@ -72,7 +73,7 @@ export function UploadsPage() {
       {data && data.drafts.length > 0 && (
         <section aria-labelledby="drafts-h">
           <h2 id="drafts-h">In progress</h2>
-          <div class="table-wrap">
+          <TableWrap label="Uploads in progress">
             <table>
               <thead>
                 <tr>
@@ -99,7 +100,7 @@ export function UploadsPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         </section>
       )}
       {data && (
@@ -108,7 +109,7 @@ export function UploadsPage() {
           {data.data.length === 0 ? (
             <p>{filter.q || filter.status ? 'No upload matches on this page.' : 'No uploads yet. Start with a CSV of phone numbers.'}</p>
           ) : (
-            <div class="table-wrap">
+            <TableWrap label="Uploads">
               <table>
                 <thead>
                   <tr>
@@ -141,7 +142,7 @@ export function UploadsPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableWrap>
           )}
           <nav class="buttons pager" aria-label="Pages of uploads">
             <button type="button" class="secondary" disabled={trail.length === 0} onClick={newer}>

@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import ExcelJS from 'exceljs';
+import { cellText, plainDate, plainNumber } from '../../../lambdas/console/cell-text';
+import { isWorkbook, xlsxToCsv, XLSX_MAX_INFLATED_BYTES } from '../../../lambdas/console/import-xlsx';
+import { readImport } from '../../../lambdas/console/import-file';
+import { inflatesWithin, laidOutAsListed, startsLikeZip, zipDirectory } from '../../../lambdas/console/zip-directory';
+import { InvalidInput, TooLarge } from '../../../lambdas/platform/domain-errors';
+import { waitFor } from '../../support/wait';
+
+// The console's XLSX import: the first worksheet as the API's CSV, streamed, refused in words.
+
+async function workbook(fill: (wb: ExcelJS.Workbook) => void): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  fill(wb);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+describe('cell text', () => {
+  it('writes numbers without an exponent or ".0", integers exactly, fractions to 15 digits', () => {
+    expect(plainNumber(4155550123)).toBe('4155550123');
+    expect(plainNumber(14155550123)).toBe('14155550123');
+    expect(plainNumber(4155550123.0)).toBe('4155550123');
+    expect(plainNumber(1e21)).toBe('1000000000000000000000');
+    expect(plainNumber(1.5e22)).toBe('15000000000000000000000');
+    expect(plainNumber(0.1 + 0.2)).toBe('0.3');
+    expect(plainNumber(1.5e-7)).toBe('0.00000015');
+    expect(plainNumber(-2.5e-8)).toBe('-0.000000025');
+    expect(plainNumber(-0)).toBe('0');
+    expect(plainNumber(12.25)).toBe('12.25');
+    for (const n of [Number.NaN, Infinity, -Infinity]) expect(plainNumber(n)).toBe('');
+  });
+  it('writes dates as the day, with the time when there is one', () => {
+    expect(plainDate(new Date(Date.UTC(2026, 0, 5)))).toBe('2026-01-05');
+    expect(plainDate(new Date(Date.UTC(2026, 10, 26, 4, 5, 6)))).toBe('2026-11-26 04:05:06');
+    expect(plainDate(new Date(Number.NaN))).toBe('');
+  });
+  it('reads every kind of value exceljs gives, never a formula', () => {
+    expect(cellText('(415) 555-0100')).toBe('(415) 555-0100');
+    expect(cellText(true)).toBe('TRUE');
+    expect(cellText(null)).toBe('');
+    expect(cellText(undefined)).toBe('');
+    expect(cellText({ richText: [{ text: 'Jo ' }, { text: 'Smith' }] })).toBe('Jo Smith');
+    expect(cellText({ text: 'site', hyperlink: 'https://example.com' })).toBe('site');
+    expect(cellText({ formula: 'HYPERLINK("http://x","y")', result: 'y' })).toBe('y');
+    expect(cellText({ sharedFormula: 'A1', result: 4155550100 })).toBe('4155550100');
+    expect(cellText({ formula: '1/0', result: { error: '#DIV/0!' } })).toBe('#DIV/0!');
+    expect(cellText({ formula: 'SUM(A1:A2)' })).toBe('');
+    expect(cellText({ error: '#N/A' })).toBe('#N/A');
+    expect(cellText({ richText: 'not a list' })).toBe('');
+    expect(cellText(Symbol('x'))).toBe('');
+  });
+});
+
+describe('zip directory', () => {
+  it('lists an xlsx and declares sizes; refuses what is not a zip or is cut short', async () => {
+    const bytes = await workbook((wb) => wb.addWorksheet('Calls').addRow(['Phone']));
+    expect(startsLikeZip(bytes)).toBe(true);
+    const names = zipDirectory(bytes)!.entries.map((e) => e.name);
+    expect(names).toContain('xl/workbook.xml');
+    expect(names).toContain('xl/worksheets/sheet1.xml');
+    expect(zipDirectory(bytes.subarray(0, bytes.length - 30))).toBeNull();
+    expect(zipDirectory(Buffer.from('Phone\n4155550100\n'))).toBeNull();
+    expect(zipDirectory(Buffer.alloc(0))).toBeNull();
+  });
+});
+
+describe('xlsxToCsv', () => {
+  it('reads the first worksheet, numbers stored as numbers in full, with its name', async () => {
+    const bytes = await workbook((wb) => {
+      const ws = wb.addWorksheet('Spring calls');
+      ws.addRow(['Name', 'Phone', 'Joined', 'VIP', 'Score']);
+      ws.addRow(['Ann, "A"', 4155550100, new Date(Date.UTC(2026, 2, 1)), true, 0.1 + 0.2]);
+      ws.addRow([{ richText: [{ text: 'Bo' }, { text: 'b' }] }, '(415) 555-0101', null, false, { formula: 'B2*1', result: 4155550100 }]);
+      ws.addRow(['=cmd', 14155550102]);
+      wb.addWorksheet('Other').addRow(['ignored']);
+    });
+    const { csv, sheet, rows } = await xlsxToCsv(bytes);
+    expect(sheet).toBe('Spring calls');
+    expect(rows).toBe(4);
+    expect(csv.toString('utf8')).toBe(
+      ['Name,Phone,Joined,VIP,Score', '"Ann, ""A""",4155550100,2026-03-01,TRUE,0.3', 'Bob,(415) 555-0101,,FALSE,4155550100', '=cmd,14155550102', ''].join('\r\n'),
+    );
+  });
+
+  it('stops reading at the row limit while streaming, and at the byte limit', async () => {
+    const bytes = await workbook((wb) => {
+      const ws = wb.addWorksheet('Big');
+      ws.addRow(['Phone']);
+      for (let i = 0; i < 3000; i++) ws.addRow([4155550000 + i]);
+    });
+    await expect(xlsxToCsv(bytes, { rows: 1001, bytes: 1e9 })).rejects.toThrow(/more than 1,000 rows of contacts; an upload holds at most 250,000/);
+    await expect(xlsxToCsv(bytes, { rows: 1e6, bytes: 1000 })).rejects.toBeInstanceOf(TooLarge);
+    expect((await xlsxToCsv(bytes, { rows: 3001, bytes: 1e9 })).rows).toBe(3001);
+  });
+
+  it('leaves no temporary copy of a worksheet behind, read or refused', async () => {
+    // Workbooks store their sheets before their strings (as Excel does): exceljs copies each to a
+    // temporary file named tmp-<pid>-…, deleted only when the reader is asked for the next sheet.
+    const mine = () => readdirSync(tmpdir()).filter((f) => f.startsWith(`tmp-${process.pid}-`));
+    const before = mine();
+    const bytes = await workbook((wb) => {
+      for (const name of ['One', 'Two', 'Three']) {
+        const ws = wb.addWorksheet(name);
+        for (let i = 0; i < 300; i++) ws.addRow([`${name} ${i}`, 4155550000 + i]);
+      }
+    });
+    expect((await xlsxToCsv(bytes)).rows).toBe(300);
+    await expect(xlsxToCsv(bytes, { rows: 100, bytes: 1e9 })).rejects.toBeInstanceOf(InvalidInput);
+    // The last copy is removed as the reader ends, asynchronously: waited for, for at most 10 s.
+    await waitFor('exceljs to remove its temporary copies', () => (mine().every((f) => before.includes(f)) ? true : null), 10_000, 50);
+  });
+
+  it('tells whether the local entries are the directory ones, and whether a part inflates within a size', async () => {
+    const bytes = await workbook((wb) => {
+      const ws = wb.addWorksheet('S');
+      for (let i = 0; i < 500; i++) ws.addRow([4155550000 + i]);
+    });
+    const directory = zipDirectory(bytes)!;
+    expect(laidOutAsListed(bytes, directory)).toBe(true);
+    // A local entry the directory does not list (a streaming reader would read it), first or in between.
+    expect(laidOutAsListed(bytes, { ...directory, entries: directory.entries.slice(1) })).toBe(false);
+    expect(laidOutAsListed(bytes, { ...directory, entries: directory.entries.filter((_, i) => i !== 3) })).toBe(false);
+    expect(laidOutAsListed(bytes, { ...directory, entries: directory.entries.slice(0, -1) })).toBe(false);
+    // A zip whose directory names another entry than the local header there.
+    const renamed = Buffer.from(bytes);
+    renamed.write('X', directory.entries[0]!.offset + 30);
+    expect(laidOutAsListed(renamed, zipDirectory(renamed)!)).toBe(false);
+    const sheet = directory.entries.find((e) => e.name === 'xl/worksheets/sheet1.xml')!;
+    expect(await inflatesWithin(bytes, sheet, sheet.uncompressedBytes)).toBe(true);
+    expect(await inflatesWithin(bytes, sheet, 1000)).toBe(false);
+    expect(await inflatesWithin(bytes, { ...sheet, offset: sheet.offset + 1 }, Infinity)).toBe(false);
+    expect(await inflatesWithin(bytes, { ...sheet, method: 12 }, Infinity)).toBe(false);
+  });
+
+  it('refuses a workbook whose directory understates a sheet (a bomb that lies), before exceljs reads it', async () => {
+    const bytes = await workbook((wb) => {
+      const ws = wb.addWorksheet('S');
+      for (let i = 0; i < 500; i++) ws.addRow([4155550000 + i]);
+    });
+    const forged = Buffer.from(bytes);
+    const name = Buffer.from('xl/worksheets/sheet1.xml');
+    for (let at = 0; at < forged.length - 46; at++) {
+      if (forged.readUInt32LE(at) === 0x02014b50 && forged.subarray(at + 46, at + 46 + name.length).equals(name)) forged.writeUInt32LE(100, at + 24);
+    }
+    await expect(xlsxToCsv(forged)).rejects.toThrow(/or more than it says/);
+  });
+
+  it('refuses a workbook that declares more inflated bytes than it may hold, before inflating it', async () => {
+    const bytes = await workbook((wb) => wb.addWorksheet('S').addRow(['Phone']));
+    // The central directory's declared size of the worksheet, raised (a bomb's signature).
+    const forged = Buffer.from(bytes);
+    const name = Buffer.from('xl/worksheets/sheet1.xml');
+    for (let at = 0; at < forged.length - 46; at++) {
+      if (forged.readUInt32LE(at) === 0x02014b50 && forged.subarray(at + 46, at + 46 + name.length).equals(name)) forged.writeUInt32LE(XLSX_MAX_INFLATED_BYTES + 1, at + 24);
+    }
+    await expect(xlsxToCsv(forged)).rejects.toThrow(/too large to read/);
+  });
+
+  it('refuses a damaged workbook, an empty one, an .xls and a zip that is no workbook, in words', async () => {
+    const good = await workbook((wb) => {
+      const ws = wb.addWorksheet('S');
+      for (let i = 0; i < 200; i++) ws.addRow([`Person ${i}`, 4155550000 + i]);
+    });
+    const cut = good.subarray(0, Math.floor(good.length / 2));
+    const scrambled = Buffer.from(good);
+    for (let i = 200; i < scrambled.length - 400; i += 7) scrambled[i] = scrambled[i]! ^ 0x5a;
+    for (const bad of [cut, scrambled]) await expect(xlsxToCsv(bad)).rejects.toThrow(/could not be read as an Excel workbook/);
+    const empty = await workbook((wb) => wb.addWorksheet('Nothing'));
+    await expect(xlsxToCsv(empty)).rejects.toThrow(/first worksheet \("Nothing"\) is empty/);
+    const noSheet = await workbook(() => undefined);
+    await expect(xlsxToCsv(noSheet)).rejects.toBeInstanceOf(InvalidInput);
+    const xls = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]);
+    expect(isWorkbook(xls)).toBe(true);
+    await expect(xlsxToCsv(xls)).rejects.toThrow(/\.xls\) cannot be read/);
+    const zipNotWorkbook = Buffer.from(good);
+    zipNotWorkbook.write('xl/workbooX.xml', zipNotWorkbook.lastIndexOf('xl/workbook.xml'));
+    await expect(xlsxToCsv(zipNotWorkbook)).rejects.toThrow(/could not be read as an Excel workbook/);
+  });
+});
+
+describe('readImport', () => {
+  it('reads a workbook as the API CSV with what was read, and text as before', async () => {
+    const bytes = await workbook((wb) => {
+      const ws = wb.addWorksheet('Calls');
+      for (let i = 0; i < 3; i++) ws.addRow([4155550100 + i, `Person ${i}`]);
+    });
+    const asData = await readImport(bytes);
+    expect(asData.format.workbook).toEqual({ sheet: 'Calls' });
+    expect(asData.format.converted).toBe(true);
+    // No header: the first row is a number, so it is a contact; columns named column_1…
+    expect(asData.format.header_row).toBe(false);
+    expect(asData.csv.toString('utf8').split('\r\n').slice(0, 2)).toEqual(['column_1,column_2', '4155550100,Person 0']);
+    const asHeader = await readImport(bytes, { header_row: true });
+    expect(asHeader.csv.toString('utf8').split('\r\n')[0]).toBe('4155550100,Person 0');
+    const text = await readImport(Buffer.from('Phone;Name\r\n4155550100;A\r\n'));
+    expect(text.format.workbook).toBeUndefined();
+    expect(text.format.delimiter).toBe(';');
+  });
+});
