@@ -75,6 +75,13 @@ describe('tools/trim-source-map.mjs', () => {
     expect(originalPositionFor(new TraceMap(trimmedText), dependency).source).toBeNull();
   });
 
+  it("drops a dependency's sources named by its own layout (a package shipping its own maps: saxes's ../src/saxes.ts)", () => {
+    // Two segments on one line: the service's lambdas/own.ts, then the dependency's.
+    const map = JSON.stringify({ version: 3, sources: ['../../lambdas/own.ts', '../../../../../src/saxes.ts'], names: [], mappings: 'AAAA,UCAA' });
+    const trimmed = JSON.parse(trimSourceMap(map)) as { sources: string[] };
+    expect(trimmed.sources).toEqual(['../../lambdas/own.ts']);
+  });
+
   it('refuses what is not a source map', () => {
     expect(() => trimSourceMap('{"version":2}')).toThrow(/source map/);
   });
