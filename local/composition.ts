@@ -23,8 +23,9 @@ export interface LocalRoot {
  * The local composition root (`npm start`, the admin CLI, tests): the same ports the AWS root builds
  * (lambdas/composition/aws.ts), with in-process stand-ins: the upload workflow's ASL run by
  * aws-local-stepfunctions, a timer queue for webhook deliveries, and the telephony and carrier-test
- * adapters the configuration names (simulators by default). Built after the environment is set
- * (the runtime calls reloadConfig first); nothing of it outlives `stop()`. Signing secrets are
+ * adapters the configuration names (simulators by default). Built after the runtime (or the admin
+ * CLI) has configured its settings and bound its storage (lambdas/platform/storage.ts); nothing of
+ * it outlives `stop()`. Signing secrets are
  * sealed with the key in `dataDir` (created there at first start), or a key of this process when
  * there is no data folder (tests: the table is in memory too).
  */

@@ -58,7 +58,7 @@ async function prepared(phones: string[]): Promise<{ uploadId: string; chunks: n
 /** The deployed ClassifyChunk entry in its own process, looping while the chunk is not done. */
 async function chunkChild(uploadId: string, chunk: number) {
   const child = spawn(process.execPath, [await bundledEntry('test/support/classify-chunk-child.ts'), uploadId, String(chunk)], {
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'ERROR' },
+    env: { ...process.env, ...service.runtime.environment, POWERTOOLS_LOG_LEVEL: 'ERROR' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
