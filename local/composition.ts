@@ -4,6 +4,7 @@ import { systemNet } from '../lambdas/platform/net/outbound';
 import { settlePoolUpload } from '../lambdas/contacts/pool-settle';
 import { configuredCarrierTests } from '../lambdas/spam/carrier-test';
 import { configuredTelephony } from '../lambdas/spam/telephony';
+import { providerOncePerConfig } from '../lambdas/classification';
 import { createLocalDeliveryQueue } from './webhook-worker';
 import { createUploadWorkflowRunner } from './workflow';
 import { localSecretSealer, localSecretsKey } from './local-secret-sealer';
@@ -42,6 +43,8 @@ export function createLocalRoot(overrides: PortOverrides = {}, options: { dataDi
   const secrets = overrides.sealer && overrides.opener ? null : localSecretSealer(localSecretsKey(options.dataDir));
   ports.sealer = overrides.sealer ?? secrets!;
   ports.opener = overrides.opener ?? secrets!;
+  // Built at the first chunk and reused by every later one, as in a Lambda container.
+  ports.provider = overrides.provider ?? providerOncePerConfig();
   // Built at first use, as in AWS: a setting an adapter lacks fails the call that needs it.
   let telephony = overrides.telephony ?? null;
   let carrierTests = overrides.carrierTests ?? null;

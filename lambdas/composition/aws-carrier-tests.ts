@@ -2,7 +2,7 @@ import { perConfig } from '../platform/per-config';
 import { configuredCarrierTests } from '../spam/carrier-test';
 import type { CarrierTestPort } from '../spam/carrier-test/port';
 import type { SpamTestPorts } from '../spam/ports';
-import { awsDeliveryPorts } from './aws';
+import { awsClassificationPorts, awsDeliveryPorts } from './aws';
 import { awsConsolePorts } from './aws-spam';
 import type { Ports } from './ports';
 
@@ -24,5 +24,6 @@ export function awsSpamTestPorts(): SpamTestPorts {
 
 /** Every port: the admin CLI against a deployed stack runs both the pool and spam tests. */
 export function awsPorts(): Ports {
-  return withCarrierTests(awsConsolePorts());
+  // Assigned onto a new object of its own, so the telephony getter is not called here.
+  return withCarrierTests(Object.assign(awsConsolePorts(), awsClassificationPorts()));
 }
