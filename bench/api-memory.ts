@@ -39,7 +39,7 @@ export async function runApiMemoryBench(): Promise<Record<string, number>> {
     let processWorst = 0;
     for (const [name, csv] of [['250k', small], ['100mb', wide]] as const) {
       const created = await measureApiCreate(runtime, key, csv);
-      const processed = await processUpload(pipeline, created.id);
+      const processed = await processUpload(pipeline, created.id, runtime);
       if (processed.status !== 'completed') throw new Error(`${name} upload ended ${processed.status}`);
       out[`api_create_${name}_peak_rss_mb`] = created.peakMb;
       out[`api_create_${name}_idle_rss_mb`] = created.idleMb;

@@ -13,6 +13,7 @@ const chunks = rest.map(Number);
 const { prepare } = await import('../lambdas/uploads/pipeline/prepare');
 const { classifyChunk } = await import('../lambdas/uploads/pipeline/classify-chunk');
 const { finalize } = await import('../lambdas/uploads/pipeline/finalize');
+const { providerOncePerConfig } = await import('../lambdas/classification');
 const { systemNet } = await import('../lambdas/platform/net/outbound');
 const { csvParseCount } = await import('../lambdas/uploads/csv');
 const { normalizationCount } = await import('../lambdas/classification/normalize');
@@ -26,7 +27,11 @@ const rssBeforeKb = peakKb();
 const t = performance.now();
 let answer: unknown;
 if (step === 'prepare') answer = await prepare({ upload_id: uploadId });
-else if (step === 'classify') for (const chunk of chunks) answer = await classifyChunk({ upload_id: uploadId, chunk });
+else if (step === 'classify') {
+  // One container: one provider for all its chunks, as the AWS root builds it.
+  const ports = { provider: providerOncePerConfig() };
+  for (const chunk of chunks) answer = await classifyChunk(ports, { upload_id: uploadId, chunk });
+}
 else if (step === 'finalize') {
   // No delivery queue: as in a step whose organization has no webhook endpoint to deliver to.
   answer = await finalize({ deliveryQueue: null, net: systemNet() }, { upload_id: uploadId, chunks });

@@ -61,9 +61,13 @@ async function until(what: string, probe: () => boolean | Promise<boolean>, time
   }
 }
 
+/** Where the runtime's stores are, for the chunk processes (set once the runtime has started). */
+let storeEnvironment: Record<string, string> = {};
+
 /** The shipped ClassifyChunk entry in its own process, looping while the chunk is not done. */
 function chunkProcess(child: string, uploadId: string, chunk: number, once = false) {
-  const proc = spawn(process.execPath, [child, uploadId, String(chunk), ...(once ? ['once'] : [])], { env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'ERROR' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // It reaches the runtime's stores as a Lambda reaches its own (the runtime's environment).
+  const proc = spawn(process.execPath, [child, uploadId, String(chunk), ...(once ? ['once'] : [])], { env: { ...process.env, ...storeEnvironment, POWERTOOLS_LOG_LEVEL: 'ERROR' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -292,6 +296,7 @@ export async function runProvidersBench(): Promise<Record<string, number | strin
   reloadConfig();
   // Uploads are processed by this bench (chunk processes, or its own workflow runner), not by the runtime's.
   const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir: null, maxBodyBytes: 110 * 1024 * 1024, seedDemo: true, ports: { workflow: async () => {} } });
+  storeEnvironment = runtime.environment;
   try {
     const faults = await paidPerNeeded(runtime, fake);
     const concurrent = await concurrentUploads(runtime, fake, 'one container', PER_UPLOAD_DEFAULT, SMALL_UPLOAD);

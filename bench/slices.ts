@@ -84,12 +84,13 @@ async function create(runtime: Runtime, csv: string): Promise<string> {
 }
 
 /** The workflow's steps, each in a process of its own running the bundled code (as in uploads.ts). */
-async function processUpload(id: string): Promise<void> {
+async function processUpload(id: string, runtime: Runtime): Promise<void> {
   const child = await bundleChild('./pipeline-child.ts');
-  const { answer } = await runChild<{ answer: { chunks: number[] } }>(child, ['prepare', id]);
+  const env = { ...process.env, ...runtime.environment };
+  const { answer } = await runChild<{ answer: { chunks: number[] } }>(child, ['prepare', id], env);
   const containers = [0, 1, 2, 3].map((k) => answer.chunks.filter((_, i) => i % 4 === k)).filter((c) => c.length);
-  await Promise.all(containers.map((c) => runChild(child, ['classify', id, ...c.map(String)])));
-  const done = await runChild<{ answer: { status: string } }>(child, ['finalize', id, ...answer.chunks.map(String)]);
+  await Promise.all(containers.map((c) => runChild(child, ['classify', id, ...c.map(String)], env)));
+  const done = await runChild<{ answer: { status: string } }>(child, ['finalize', id, ...answer.chunks.map(String)], env);
   if (done.answer.status !== 'completed') throw new Error(`upload ended ${done.answer.status}`);
 }
 
@@ -112,7 +113,7 @@ export async function runSlicesBench(): Promise<Record<string, number | string>>
   const text = async (url: string): Promise<string> => (await (await fetch(url)).text());
   try {
     const id = await create(runtime, singleColumnCsv(ROWS));
-    await processUpload(id);
+    await processUpload(id, runtime);
     // Every request first, then the checks: the reference and the slices' text would otherwise
     // share this process's heap (and its collector's pauses) with the service answering them.
     const firstMs: number[] = [];

@@ -114,13 +114,15 @@ interface StepOutput<T> {
  * function: Prepare; ClassifyChunk in 4 containers at once (the Map's concurrency), each taking
  * its chunks one after another; Finalize. Peak memory is the largest any one process reached.
  */
-export async function processUpload(child: string, id: string): Promise<Processed> {
+export async function processUpload(child: string, id: string, runtime: Runtime): Promise<Processed> {
+  // Each step's process reaches the runtime's stores as a Lambda reaches its own (the runtime's environment).
+  const env = { ...process.env, ...runtime.environment };
   const t = performance.now();
-  const prepared = await runChild<StepOutput<{ chunks: number[] }>>(child, ['prepare', id]);
+  const prepared = await runChild<StepOutput<{ chunks: number[] }>>(child, ['prepare', id], env);
   const chunks = prepared.answer.chunks;
   const containers = [0, 1, 2, 3].map((k) => chunks.filter((_, i) => i % 4 === k)).filter((c) => c.length);
-  const classified = await Promise.all(containers.map((c) => runChild<StepOutput<unknown>>(child, ['classify', id, ...c.map(String)])));
-  const finalized = await runChild<StepOutput<{ status: string }>>(child, ['finalize', id, ...chunks.map(String)]);
+  const classified = await Promise.all(containers.map((c) => runChild<StepOutput<unknown>>(child, ['classify', id, ...c.map(String)], env)));
+  const finalized = await runChild<StepOutput<{ status: string }>>(child, ['finalize', id, ...chunks.map(String)], env);
   const ms = performance.now() - t;
   const all = [prepared, ...classified, finalized];
   return {
@@ -163,12 +165,12 @@ export async function runUploadsBench(): Promise<Record<string, number | string>
     const single = await create(runtime, csv, fields);
     single.cells = phoneCells(csv, [3]);
     const child = await bundleChild('./pipeline-child.ts');
-    const processed = await processUpload(child, single.id);
+    const processed = await processUpload(child, single.id, runtime);
     if (processed.status !== 'completed') throw new Error(`upload ended ${processed.status}`);
 
     const multiCreated = await create(runtime, multi, { phone_columns: 'mobile,home,work', full_name_column: 'full_name' });
     multiCreated.cells = phoneCells(multi, [2, 3, 4]);
-    const multiProcessed = await processUpload(child, multiCreated.id);
+    const multiProcessed = await processUpload(child, multiCreated.id, runtime);
     if (multiProcessed.status !== 'completed') throw new Error(`multi-column upload ended ${multiProcessed.status}`);
 
     const download = async (id: string) => {

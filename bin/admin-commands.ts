@@ -1,8 +1,8 @@
 import * as admin from '../lambdas/admin/admin';
 import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
-import { dataDirFromEnv, LOCAL_RESOURCES } from '../local/environment';
+import { dataDirFromEnv } from '../local/environment';
 import { awsPorts } from '../lambdas/composition/aws-carrier-tests';
-import { reloadConfig } from '../lambdas/platform/config';
+import { config } from '../lambdas/platform/config';
 import { createConsoleUser } from '../lambdas/console/cognito-users';
 import { instanceDeliveryQueue } from '../local/instance-control';
 import type { InstanceRecord } from '../local/instance-lock';
@@ -13,6 +13,8 @@ type Values = Record<string, string | boolean | undefined>;
 /** Where a command runs: beside a serving local instance (its record), or not. */
 export interface CommandContext {
   instance: InstanceRecord | null;
+  /** The deployed stack's console user pool (--stack). */
+  consoleUserPoolId?: string;
 }
 interface Command {
   usage: string;
@@ -69,8 +71,8 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
   'console-user': {
     usage: '--user USER_ID [--user-pool POOL_ID]   (AWS: the console sign-in for a user; --stack names the pool)',
     options: { user: str, 'user-pool': str },
-    run: async (v) => {
-      const pool = (v['user-pool'] as string | undefined) ?? process.env.CONSOLE_USER_POOL_ID;
+    run: async (v, context) => {
+      const pool = (v['user-pool'] as string | undefined) ?? context?.consoleUserPoolId ?? (process.env.CONSOLE_USER_POOL_ID || undefined);
       if (!pool) throw new AdminUsageError('--user-pool POOL_ID or --stack NAME (its ConsoleUserPoolId output) is required; locally, npm start prints the console sign-ins');
       const { CognitoIdentityProviderClient } = await import('@aws-sdk/client-cognito-identity-provider');
       return createConsoleUser(new CognitoIdentityProviderClient({}), pool, required(v, 'user'));
@@ -134,10 +136,7 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
     run: async (_v, context) => {
       // Deployed (--stack): the stack's state machine runs the pool uploads. Locally this process
       // runs them, as `npm start` would, and waits for them.
-      if (process.env.UPLOAD_STATE_MACHINE_ARN) return admin.runContactPoolNow(awsPorts());
-      process.env.FILES_BUCKET ??= LOCAL_RESOURCES.buckets.files;
-      process.env.CLASSIFICATION_PROVIDER ??= 'simulator';
-      reloadConfig();
+      if (config().UPLOAD_STATE_MACHINE_ARN) return admin.runContactPoolNow(awsPorts());
       // Loaded only here: the pipeline is heavy, and no other command needs it.
       const root = await localJobRoot(context);
       try {
@@ -163,10 +162,8 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
     usage: "[--org ORG_ID]   run today's spam tests now (with `npm start` running, its instance delivers the events; without it, this command does)",
     options: { org: str },
     run: async (v, context) => {
-      process.env.SCREENSHOTS_BUCKET ??= LOCAL_RESOURCES.buckets.screenshots;
-      reloadConfig();
       const org = v.org === undefined ? undefined : required(v, 'org');
-      if (process.env.DEPLOYMENT === 'aws') return admin.runSpamTestsNow(awsPorts(), org);
+      if (config().DEPLOYMENT === 'aws') return admin.runSpamTestsNow(awsPorts(), org);
       const root = await localJobRoot(context);
       try {
         return await admin.runSpamTestsNow(root.ports, org);

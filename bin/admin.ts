@@ -1,12 +1,13 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ensureTable, startEmbeddedDynamo } from '../local/embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3 } from '../local/embedded-s3';
-import { dataDirFromEnv, localStoreSecret, LOCAL_RESOURCES } from '../local/environment';
+import { dataDirFromEnv, localStorage, localStoreSecret, LOCAL_RESOURCES } from '../local/environment';
 import { waitForServingInstance, type InstanceRecord } from '../local/instance-lock';
-import { adoptSharedSettings } from '../local/instance-settings';
+import { sharedOverrides } from '../local/instance-settings';
 import { join } from 'node:path';
 import { ADMIN_COMMANDS, AdminUsageError } from './admin-commands';
-import { reloadConfig } from '../lambdas/platform/config';
+import { configureRoot } from '../lambdas/platform/config';
+import { bindStorage } from '../lambdas/platform/storage';
 import { sendLogsToStderr } from '../lambdas/platform/logger';
 import { parseCommandArgs } from './admin-args';
 
@@ -52,10 +53,8 @@ async function main(): Promise<number> {
     console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
-  // The CLI is a composition root too: it has just pointed the environment at the store.
-  reloadConfig();
   try {
-    const result = await spec.run(values, { instance: local.instance });
+    const result = await spec.run(values, { instance: local.instance, consoleUserPoolId: local.consoleUserPoolId });
     console.log(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
@@ -72,59 +71,68 @@ async function main(): Promise<number> {
 interface Connection {
   /** The serving local instance the command runs beside, if any. */
   instance: InstanceRecord | null;
+  /** The deployed stack's console user pool (--stack), for console-user. */
+  consoleUserPoolId?: string;
   close(): Promise<void>;
 }
 
 const NOTHING_TO_CLOSE = async () => undefined;
 
+// The CLI is a composition root too: what it targets joins the environment as its settings
+// (configureRoot parses them once; the environment is never written), and a local target's storage
+// is bound for the repositories the commands use.
 async function connect(table: string | undefined, stack: string | undefined): Promise<Connection> {
+  // A job a command runs may store files (run-contact-pool's uploads, spam-run's screenshots).
+  const defaults: Record<string, string | undefined> = { FILES_BUCKET: LOCAL_RESOURCES.buckets.files, SCREENSHOTS_BUCKET: LOCAL_RESOURCES.buckets.screenshots };
   if (table || stack) {
-    if (stack) {
-      // The stack's outputs name what commands that start work need (run-contact-pool).
-      const outputs = await stackOutputs(stack);
-      if (!outputs.TableName) throw new Error(`stack ${stack} has no TableName output`);
-      process.env.TABLE_NAME = outputs.TableName;
-      if (outputs.FilesBucketName) process.env.FILES_BUCKET ??= outputs.FilesBucketName;
-      if (outputs.UploadStateMachineArn) process.env.UPLOAD_STATE_MACHINE_ARN ??= outputs.UploadStateMachineArn;
-      if (outputs.WebhookQueueUrl) process.env.WEBHOOK_QUEUE_URL ??= outputs.WebhookQueueUrl;
-      if (outputs.ConsoleUserPoolId) process.env.CONSOLE_USER_POOL_ID ??= outputs.ConsoleUserPoolId;
-      process.env.DEPLOYMENT ??= 'aws';
-    } else process.env.TABLE_NAME = table;
-    return { instance: null, close: NOTHING_TO_CLOSE };
+    if (!stack) {
+      configureRoot({ defaults, overrides: { TABLE_NAME: table } });
+      return { instance: null, close: NOTHING_TO_CLOSE };
+    }
+    // The stack's outputs name what commands that start work need (run-contact-pool); the
+    // environment's own values win, the table excepted.
+    const outputs = await stackOutputs(stack);
+    if (!outputs.TableName) throw new Error(`stack ${stack} has no TableName output`);
+    configureRoot({
+      defaults: {
+        ...defaults,
+        ...(outputs.FilesBucketName ? { FILES_BUCKET: outputs.FilesBucketName } : {}),
+        UPLOAD_STATE_MACHINE_ARN: outputs.UploadStateMachineArn,
+        WEBHOOK_QUEUE_URL: outputs.WebhookQueueUrl,
+        DEPLOYMENT: 'aws',
+      },
+      overrides: { TABLE_NAME: outputs.TableName },
+    });
+    return { instance: null, consoleUserPoolId: process.env.CONSOLE_USER_POOL_ID || outputs.ConsoleUserPoolId, close: NOTHING_TO_CLOSE };
   }
   const dataDir = dataDirFromEnv();
-  process.env.AWS_REGION ??= 'us-east-1';
+  defaults.TABLE_NAME = LOCAL_RESOURCES.table;
   // The embedded store checks signatures with the data folder's secret.
   const secret = localStoreSecret(dataDir);
-  process.env.AWS_ACCESS_KEY_ID = secret.accessKeyId;
-  process.env.AWS_SECRET_ACCESS_KEY = secret.secretAccessKey;
-  process.env.TABLE_NAME ??= LOCAL_RESOURCES.table;
-  process.env.FILES_BUCKET ??= LOCAL_RESOURCES.buckets.files;
-  process.env.SCREENSHOTS_BUCKET ??= LOCAL_RESOURCES.buckets.screenshots;
   // An instance runs on this folder exactly when its lock is held (local/instance-lock.ts, the rule
   // `npm start` uses); it tells where its store is and the settings its jobs run with.
   const running = await waitForServingInstance(dataDir);
   if (running?.state === 'starting') throw new Error(`the instance (pid ${running.pid}) on ${dataDir} is still starting; try again once it serves`);
   if (running) {
     // Jobs run as the instance's own would (WEBHOOKS_ALLOW_LOOPBACK and the like); secrets stay the shell's.
-    adoptSharedSettings(process.env, running.settings ?? {});
-    process.env.AWS_ENDPOINT_URL_DYNAMODB = running.dynamoEndpoint;
-    process.env.AWS_ENDPOINT_URL_S3 = running.s3Endpoint;
-    process.env.S3_FORCE_PATH_STYLE = 'true';
-    return { instance: running, close: NOTHING_TO_CLOSE };
+    if (!running.dynamoEndpoint || !running.s3Endpoint) throw new Error(`the instance (pid ${running.pid}) on ${dataDir} does not say where its stores are; restart it`);
+    const shared = running.settings ?? {};
+    configureRoot({ defaults, overrides: sharedOverrides(shared) });
+    const release = bindStorage(localStorage({ dynamo: running.dynamoEndpoint, s3: running.s3Endpoint }, secret, shared.S3_LINK_ENDPOINT));
+    return { instance: running, close: async () => release() };
   }
   // Not running: open the data folder directly (LevelDB allows one process at a time), files too,
   // so commands that store objects (e.g. spam-run screenshots) work either way.
+  const cfg = configureRoot({ defaults });
   const dynamo = await startEmbeddedDynamo(join(dataDir, 'dynamodb'));
   const s3 = await startEmbeddedS3(join(dataDir, 's3'), { secret });
-  process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
-  process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
-  process.env.S3_FORCE_PATH_STYLE = 'true';
-  await ensureTable(dynamo.endpoint, process.env.TABLE_NAME);
-  await ensureBuckets(s3.endpoint, [process.env.FILES_BUCKET, process.env.SCREENSHOTS_BUCKET]);
+  const release = bindStorage(localStorage({ dynamo: dynamo.endpoint, s3: s3.endpoint }, secret));
+  await ensureTable(dynamo.endpoint, cfg.TABLE_NAME!, secret);
+  await ensureBuckets(s3.endpoint, [cfg.FILES_BUCKET!, cfg.SCREENSHOTS_BUCKET!], secret);
   return {
     instance: null,
     close: async () => {
+      release();
       await s3.close();
       await dynamo.close();
     },

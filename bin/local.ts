@@ -4,6 +4,7 @@ import { startRuntime, type Runtime } from '../local/runtime';
 import { markDemoKeyShown } from '../local/seed';
 import { AWS_LIMITS } from '../local/api-gateway-server';
 import { freePortPair } from '../local/free-port-pair';
+import { config } from '../lambdas/platform/config';
 
 // `npm start`: the whole service on this machine on embedded backends.
 const port = Number(process.env.PORT ?? 3000);
@@ -41,13 +42,15 @@ try {
   process.exit(1);
 }
 const url = runtime.url;
+// As the runtime configured it (the simulator unless CLASSIFICATION_PROVIDER names another).
+const provider = config().CLASSIFICATION_PROVIDER;
 const lines = [
   '',
   `Phone validation service running at ${url}`,
   `  data folder      ${dataDir}`,
   `  table            ${process.env.AWS_ENDPOINT_URL ? 'external endpoint' : 'dynalite (embedded)'} at ${runtime.backends.dynamo}`,
   `  files            ${process.env.AWS_ENDPOINT_URL ? 'external endpoint' : 's3rver (embedded)'} at ${runtime.backends.s3}`,
-  `  classification   ${process.env.CLASSIFICATION_PROVIDER}${process.env.CLASSIFICATION_PROVIDER === 'simulator' ? ' (simulated results, not real carrier data)' : ''}`,
+  `  classification   ${provider}${provider === 'simulator' ? ' (simulated results, not real carrier data)' : ''}`,
   `  API description  ${url}/openapi.json`,
   ...(runtime.console
     ? [

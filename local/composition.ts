@@ -4,6 +4,7 @@ import { systemNet } from '../lambdas/platform/net/outbound';
 import { settlePoolUpload } from '../lambdas/contacts/pool-settle';
 import { configuredCarrierTests } from '../lambdas/spam/carrier-test';
 import { configuredTelephony } from '../lambdas/spam/telephony';
+import { providerOncePerConfig } from '../lambdas/classification';
 import { createLocalDeliveryQueue } from './webhook-worker';
 import { createUploadWorkflowRunner } from './workflow';
 import { localSecretSealer, localSecretsKey } from './local-secret-sealer';
@@ -23,8 +24,9 @@ export interface LocalRoot {
  * The local composition root (`npm start`, the admin CLI, tests): the same ports the AWS root builds
  * (lambdas/composition/aws.ts), with in-process stand-ins: the upload workflow's ASL run by
  * aws-local-stepfunctions, a timer queue for webhook deliveries, and the telephony and carrier-test
- * adapters the configuration names (simulators by default). Built after the environment is set
- * (the runtime calls reloadConfig first); nothing of it outlives `stop()`. Signing secrets are
+ * adapters the configuration names (simulators by default). Built after the runtime (or the admin
+ * CLI) has configured its settings and bound its storage (lambdas/platform/storage.ts); nothing of
+ * it outlives `stop()`. Signing secrets are
  * sealed with the key in `dataDir` (created there at first start), or a key of this process when
  * there is no data folder (tests: the table is in memory too).
  */
@@ -41,6 +43,8 @@ export function createLocalRoot(overrides: PortOverrides = {}, options: { dataDi
   const secrets = overrides.sealer && overrides.opener ? null : localSecretSealer(localSecretsKey(options.dataDir));
   ports.sealer = overrides.sealer ?? secrets!;
   ports.opener = overrides.opener ?? secrets!;
+  // Built at the first chunk and reused by every later one, as in a Lambda container.
+  ports.provider = overrides.provider ?? providerOncePerConfig();
   // Built at first use, as in AWS: a setting an adapter lacks fails the call that needs it.
   let telephony = overrides.telephony ?? null;
   let carrierTests = overrides.carrierTests ?? null;

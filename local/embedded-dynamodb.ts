@@ -1,3 +1,4 @@
+import type { SigningSecret } from './sigv4';
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -78,9 +79,9 @@ export async function startEmbeddedDynamo(dir: string | null, port = 0): Promise
   };
 }
 
-/** Creates the table from the shared definition unless it exists (any DynamoDB-compatible endpoint). */
-export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: process.env.AWS_REGION ?? 'us-east-1' });
+/** Creates the table from the shared definition unless it exists (any DynamoDB-compatible endpoint); signs with `credentials`, else the environment's. */
+export async function ensureTable(endpoint: string, tableName: string, credentials?: SigningSecret): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: process.env.AWS_REGION ?? 'us-east-1', credentials });
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
   } catch (error) {

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SigningSecret } from './sigv4';
+import { sdkStorage } from '../lambdas/platform/aws/sdk-storage';
+import type { Storage } from '../lambdas/platform/storage';
 
 /** Names the local runtime gives the resources the CDK stack would create. */
 export const LOCAL_RESOURCES = {
@@ -12,29 +14,53 @@ export const LOCAL_RESOURCES = {
 export const dataDirFromEnv = (): string => resolve(process.env.DATA_DIR ?? '.data');
 
 /**
- * Points this process's SDK clients at the embedded (or LocalStack) endpoints. Set before any
- * client is created; clients are created lazily.
+ * What the local runtime adds to the environment (lambdas/platform/config.ts, configureRoot): the
+ * resources' local names, the simulator, DEPLOYMENT=local and, with a data folder, the cursor key
+ * kept there; each only where the environment sets nothing. The environment itself is not written.
  */
-export function applyLocalEnvironment(endpoints: { dynamo: string; s3: string }, credentials: SigningSecret = EXTERNAL_CREDENTIALS, linkEndpoint?: string): void {
-  process.env.AWS_REGION ??= 'us-east-1';
-  // The embedded store checks signatures with its own secret (LocalStack accepts any). Whatever
-  // the shell has is replaced so that real credentials are never sent, even to loopback.
-  process.env.AWS_ACCESS_KEY_ID = credentials.accessKeyId;
-  process.env.AWS_SECRET_ACCESS_KEY = credentials.secretAccessKey;
-  delete process.env.AWS_SESSION_TOKEN;
-  delete process.env.AWS_PROFILE;
-  process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoints.dynamo;
-  process.env.AWS_ENDPOINT_URL_S3 = endpoints.s3;
-  // Links handed to clients are signed for this origin (lambdas/platform/blob.ts).
-  if (linkEndpoint && linkEndpoint !== endpoints.s3) process.env.S3_LINK_ENDPOINT = linkEndpoint;
-  else delete process.env.S3_LINK_ENDPOINT;
-  process.env.S3_FORCE_PATH_STYLE = 'true';
-  process.env.TABLE_NAME ??= LOCAL_RESOURCES.table;
-  process.env.FILES_BUCKET ??= LOCAL_RESOURCES.buckets.files;
-  process.env.SCREENSHOTS_BUCKET ??= LOCAL_RESOURCES.buckets.screenshots;
-  process.env.CLASSIFICATION_PROVIDER ??= 'simulator';
-  process.env.DEPLOYMENT ??= 'local';
+export function localDefaults(cursorSecret?: string): Record<string, string> {
+  return {
+    TABLE_NAME: LOCAL_RESOURCES.table,
+    FILES_BUCKET: LOCAL_RESOURCES.buckets.files,
+    SCREENSHOTS_BUCKET: LOCAL_RESOURCES.buckets.screenshots,
+    CLASSIFICATION_PROVIDER: 'simulator',
+    DEPLOYMENT: 'local',
+    ...(cursorSecret ? { CURSOR_SECRET: cursorSecret } : {}),
+  };
 }
+
+/**
+ * The storage of a local root (the runtime, the admin CLI): the embedded (or LocalStack) endpoints,
+ * signed with the store's own secret (LocalStack accepts any). The shell's credentials are never
+ * used, so real ones are never sent, even to loopback. Links handed to clients are signed for
+ * `linkEndpoint` when given (FILES_PUBLIC_URL: another machine reaches the store there).
+ */
+export function localStorage(endpoints: { dynamo: string; s3: string }, credentials: SigningSecret = EXTERNAL_CREDENTIALS, linkEndpoint?: string): Storage {
+  return sdkStorage({ region: localRegion(), credentials, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3, linkEndpoint, forcePathStyle: true });
+}
+
+/**
+ * The environment a process started beside a local root needs to reach its stores as the AWS root
+ * does (the SDK's endpoint variables and the store's secret) with its resources' names: what a test
+ * or the bench passes to a ClassifyChunk child. The root's own process is never given it.
+ */
+export function storeEnvironment(endpoints: { dynamo: string; s3: string }, credentials: SigningSecret, names: { TABLE_NAME?: string; FILES_BUCKET?: string; SCREENSHOTS_BUCKET?: string; DEPLOYMENT?: string }, linkEndpoint?: string): Record<string, string> {
+  const defined = Object.fromEntries(Object.entries(names).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return {
+    AWS_REGION: localRegion(),
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    AWS_SESSION_TOKEN: '',
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamo,
+    AWS_ENDPOINT_URL_S3: endpoints.s3,
+    S3_FORCE_PATH_STYLE: 'true',
+    S3_LINK_ENDPOINT: linkEndpoint && linkEndpoint !== endpoints.s3 ? linkEndpoint : '',
+    ...defined,
+  };
+}
+
+/** The region the local stores are signed for: AWS_REGION, else us-east-1 (any region works locally). */
+export const localRegion = (): string => process.env.AWS_REGION || 'us-east-1';
 
 /** What an external endpoint (LocalStack) is sent: it accepts any credentials. */
 export const EXTERNAL_CREDENTIALS: SigningSecret = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };

@@ -25,13 +25,23 @@ export function sharedSettings(env: Record<string, string | undefined>): Record<
 }
 
 /**
- * Makes `env` carry exactly the instance's shared settings: each is set to the instance's value,
- * or removed when the instance does not set it. Secrets and everything else are left as they are.
+ * The admin CLI's settings over its environment (lambdas/platform/config.ts, configureRoot): each
+ * shared setting is the instance's value, or unset when the instance does not set it. Secrets and
+ * everything else are left to the environment.
  */
-export function adoptSharedSettings(env: Record<string, string | undefined>, settings: Record<string, string>): void {
+export function sharedOverrides(settings: Record<string, string>): Record<string, string | undefined> {
+  const overrides: Record<string, string | undefined> = {};
   for (const name of SHARED_SETTINGS) {
     const value = settings[name];
-    if (typeof value === 'string' && value !== '') env[name] = value;
-    else delete env[name];
+    overrides[name] = typeof value === 'string' && value !== '' ? value : undefined;
+  }
+  return overrides;
+}
+
+/** Makes `env` carry exactly the instance's shared settings (sharedOverrides applied to a copy of an environment). */
+export function adoptSharedSettings(env: Record<string, string | undefined>, settings: Record<string, string>): void {
+  for (const [name, value] of Object.entries(sharedOverrides(settings))) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
   }
 }

@@ -5,14 +5,16 @@ import { localCursorSecret } from './cursor-secret';
 import { BODY_DEFAULTS, startLocalApi, type LocalApi, type LocalApiOptions } from './api-gateway-server';
 import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from './embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3, type EmbeddedS3 } from './embedded-s3';
-import { applyLocalEnvironment, localStoreSecret, LOCAL_RESOURCES, removeLegacyRuntimeFile } from './environment';
+import { EXTERNAL_CREDENTIALS, localDefaults, localStorage, localStoreSecret, removeLegacyRuntimeFile, storeEnvironment } from './environment';
 import { acquireInstanceLock, type InstanceLock } from './instance-lock';
 import { sharedSettings } from './instance-settings';
 import { startInstanceControl } from './instance-control';
 import { apiFunctions } from './functions';
 import { WORKER_STARTERS, type LocalWorker } from './workers';
 import { ensureDemoAccount, type DemoAccount } from './seed';
-import { reloadConfig } from '../lambdas/platform/config';
+import { configureRoot } from '../lambdas/platform/config';
+import { bindStorage } from '../lambdas/platform/storage';
+import type { SigningSecret } from './sigv4';
 import { createConsoleLayer } from './console-server';
 import { ensureConsoleAccounts, type ConsoleAccounts } from './console-seed';
 import { createLocalRoot, type LocalRoot, type PortOverrides } from './composition';
@@ -42,6 +44,11 @@ export interface Runtime {
   backends: { dynamo: string; s3: string };
   /** The web console's sign-ins (with the demo account only). */
   console: ConsoleAccounts | null;
+  /**
+   * What a process started beside this runtime needs in its environment to reach the runtime's
+   * stores as a Lambda would (tests and the bench run the deployed ClassifyChunk entry as a child).
+   */
+  environment: Record<string, string>;
   /** The local composition root's ports: what the runtime's handlers and jobs use (tests call use cases with them). */
   ports: Ports;
   /** The runtime's clock: requests, jobs and workflow steps it runs read the time from it. */
@@ -76,6 +83,7 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
   let s3: EmbeddedS3 | null = null;
   let api: LocalApi | null = null;
   let root: LocalRoot | null = null;
+  let releaseStorage = () => {};
   // One instance per data folder: the lock is taken before anything in the folder is opened, and
   // the operating system drops it with this process however it ends (docs/architecture.md).
   const lock: InstanceLock | null = options.dataDir ? await acquireInstanceLock(options.dataDir) : null;
@@ -88,14 +96,14 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
       s3 = await startEmbeddedS3(s3Dir, { secret: secret!, host: options.host, port: filesPort(options.port) });
     }
     const endpoints = { dynamo: external ?? dynamo!.endpoint, s3: external ?? s3!.endpoint };
-    applyLocalEnvironment(endpoints, secret, s3 ? filesPublicUrl(s3) : undefined);
-    if (options.dataDir) process.env.CURSOR_SECRET ??= localCursorSecret(options.dataDir);
-    // This runtime is the composition root that just set the environment: parse it again. The
-    // clients and keys cached per process follow the configuration they were built from, so a
-    // second runtime in the same process does not reuse the first's.
-    reloadConfig();
-    await ensureTable(endpoints.dynamo, process.env.TABLE_NAME ?? LOCAL_RESOURCES.table);
-    await ensureBuckets(endpoints.s3, [process.env.FILES_BUCKET!, process.env.SCREENSHOTS_BUCKET!]);
+    // This runtime is a composition root: its settings join the environment (never written) and
+    // are parsed once; its storage is bound for every repository of the process until it stops.
+    const settings = { defaults: localDefaults(options.dataDir ? localCursorSecret(options.dataDir) : undefined) };
+    const cfg = configureRoot(settings);
+    const linkEndpoint = s3 ? filesPublicUrl(s3) : undefined;
+    releaseStorage = bindStorage(localStorage(endpoints, secret, linkEndpoint));
+    await ensureTable(endpoints.dynamo, cfg.TABLE_NAME!, storeCredentials(secret));
+    await ensureBuckets(endpoints.s3, [cfg.FILES_BUCKET!, cfg.SCREENSHOTS_BUCKET!], storeCredentials(secret));
 
     root = createLocalRoot(options.ports, { dataDir: options.dataDir });
     const ports = root.ports;
@@ -125,7 +133,8 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
       apiUrl: api.url,
       dynamoEndpoint: endpoints.dynamo,
       s3Endpoint: endpoints.s3,
-      settings: sharedSettings(process.env),
+      // The settings its jobs run with, for the admin CLI (links signed for where clients reach the store).
+      settings: sharedSettings({ ...settings.defaults, ...process.env, S3_LINK_ENDPOINT: linkEndpoint !== endpoints.s3 ? linkEndpoint : undefined }),
       ...(control ? { control: { url: control.url, token: control.token } } : {}),
     });
 
@@ -135,6 +144,7 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
       demo,
       backends: endpoints,
       console: consoleAccounts,
+      environment: storeEnvironment(endpoints, storeCredentials(secret), { TABLE_NAME: cfg.TABLE_NAME, FILES_BUCKET: cfg.FILES_BUCKET, SCREENSHOTS_BUCKET: cfg.SCREENSHOTS_BUCKET, DEPLOYMENT: cfg.DEPLOYMENT }, linkEndpoint),
       ports,
       clock,
       bodyBudgets: api.bodies.budgets,
@@ -146,6 +156,7 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
         await running.root.stop();
         await running.s3?.close();
         await running.dynamo?.close();
+        releaseStorage();
         await lock?.release();
       },
     };
@@ -154,10 +165,14 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
     await root?.stop();
     await s3?.close();
     await dynamo?.close();
+    releaseStorage();
     await lock?.release();
     throw error;
   }
 }
+
+/** What the runtime signs its own requests to the stores with: the embedded store's secret, or any (LocalStack). */
+const storeCredentials = (secret: SigningSecret | undefined): SigningSecret => secret ?? EXTERNAL_CREDENTIALS;
 
 /**
  * The embedded store's port: FILES_PORT, else the API's port + 1, so it is the same on every start

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { logger, withLogContext } from '../lambdas/platform/logger';
 import type { UploadPorts } from '../lambdas/uploads/workflow';
+import type { ClassificationPorts } from '../lambdas/classification';
 import { prepare } from '../lambdas/uploads/pipeline/prepare';
 import { classifyChunk } from '../lambdas/uploads/pipeline/classify-chunk';
 import { finalize } from '../lambdas/uploads/pipeline/finalize';
@@ -37,9 +38,9 @@ const step =
     });
 
 /** The workflow's steps, run with the ports of the local composition root. */
-const handlersFor = (ports: UploadPorts): Record<string, TaskHandler> => ({
+const handlersFor = (ports: UploadPorts & ClassificationPorts): Record<string, TaskHandler> => ({
   Prepare: step('Prepare', prepare as TaskHandler),
-  ClassifyChunk: step('ClassifyChunk', classifyChunk as TaskHandler),
+  ClassifyChunk: step('ClassifyChunk', (input) => classifyChunk(ports, input as Parameters<typeof classifyChunk>[1])),
   Finalize: step('Finalize', (input) => finalize(ports, input as Parameters<typeof finalize>[1])),
   MarkFailed: step('MarkFailed', (input) => fail(ports, input as Parameters<typeof fail>[1])),
   NotifyPool: step('NotifyPool', (input) => notifyPool(ports, input as Parameters<typeof notifyPool>[1])),
@@ -47,7 +48,7 @@ const handlersFor = (ports: UploadPorts): Record<string, TaskHandler> => ({
 
 /** Local stand-in for Step Functions: queued and run in the background, one execution per upload. */
 export function createUploadWorkflowRunner(
-  ports: UploadPorts,
+  ports: UploadPorts & ClassificationPorts,
   options: { concurrency?: number; retryIntervalMs?: number; onAttempt?: (uploadId: string, state: string) => void; handlers?: Record<string, TaskHandler> } = {},
 ): WorkflowRunner {
   return new WorkflowRunner({

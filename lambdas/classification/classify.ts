@@ -1,3 +1,4 @@
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { deriveStatus, type AnswerIntent, type IdentityBand } from './vocabulary';
 import { config, type Config } from '../platform/config';
 import { answerIntentOf } from './rules';
@@ -45,13 +46,19 @@ export interface ClassifyResult {
   origin?: LookupOrigin;
 }
 
+/** What a paid provider reaches the network and its secret with: the root's (tests: stand-ins); the global fetch and a new Secrets Manager client when absent. */
+export interface ProviderIo {
+  fetch?: typeof fetch;
+  secrets?: SecretsManagerClient;
+}
+
 /**
  * The provider CLASSIFICATION_PROVIDER names, behind the steps of CLASSIFICATION_CHAIN. A paid
  * provider paces its calls through one bucket in the table for the whole account
  * (`RATE#provider#<name>`), shared by every concurrent chunk of every upload; an in-process limit
- * without a table (unit tests).
+ * without a table (unit tests). A composition root builds it once (./provider-port.ts).
  */
-export async function createProviderFromEnv(settings: Config = config()): Promise<SignalProvider> {
+export async function createProviderFromEnv(settings: Config = config(), io: ProviderIo = {}): Promise<SignalProvider> {
   const name = settings.CLASSIFICATION_PROVIDER;
   const limiter = (perSecond: number) => (settings.TABLE_NAME ? containerRateLimiter(`provider#${name}`, perSecond) : undefined);
   let provider: SignalProvider;
@@ -61,13 +68,14 @@ export async function createProviderFromEnv(settings: Config = config()): Promis
     const { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_SECRET_ARN, TWILIO_LOOKUP_BASE_URL, TWILIO_CONCURRENCY, TWILIO_REQUESTS_PER_SECOND, TWILIO_TIMEOUT_MS, TWILIO_ATTEMPTS } = settings;
     provider = await createTwilioProviderFromEnv(
       { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_SECRET_ARN, TWILIO_LOOKUP_BASE_URL, TWILIO_CONCURRENCY, TWILIO_REQUESTS_PER_SECOND, TWILIO_TIMEOUT_MS, TWILIO_ATTEMPTS },
-      undefined,
+      io.secrets,
       limiter(Number(TWILIO_REQUESTS_PER_SECOND ?? 50)),
+      io.fetch,
     );
   } else if (name === 'telnyx' || name === 'trestle') {
     // Both take an API key (in the environment, or a secret's {"api_key"}) and the same settings.
     const P = name === 'telnyx' ? 'TELNYX' : 'TRESTLE';
-    const apiKey = await apiKeyFrom(name, { apiKey: settings[`${P}_API_KEY`], secretArn: settings[`${P}_SECRET_ARN`], names: `${P}_API_KEY, or ${P}_SECRET_ARN (JSON {"api_key": "…"})` });
+    const apiKey = await apiKeyFrom(name, { apiKey: settings[`${P}_API_KEY`], secretArn: settings[`${P}_SECRET_ARN`], names: `${P}_API_KEY, or ${P}_SECRET_ARN (JSON {"api_key": "…"})` }, io.secrets);
     const common = {
       apiKey,
       concurrency: settings[`${P}_CONCURRENCY`],
@@ -75,6 +83,7 @@ export async function createProviderFromEnv(settings: Config = config()): Promis
       timeoutMs: settings[`${P}_TIMEOUT_MS`],
       attempts: settings[`${P}_ATTEMPTS`],
       limiter: limiter(settings[`${P}_REQUESTS_PER_SECOND`]),
+      fetch: io.fetch,
     };
     provider = name === 'telnyx' ? createTelnyxProvider({ ...common, baseUrl: settings.TELNYX_LOOKUP_BASE_URL }) : createTrestleProvider({ ...common, baseUrl: settings.TRESTLE_BASE_URL });
   } else throw new Error(`CLASSIFICATION_PROVIDER '${String(name)}' is unknown: use offline, simulator, twilio, telnyx or trestle`);

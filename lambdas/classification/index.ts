@@ -2,5 +2,6 @@
 export * from './vocabulary';
 export * from './normalize';
 export * from './classify';
+export { providerOncePerConfig, type ClassificationPorts } from './provider-port';
 export { RULES_VERSION, ANSWER_INTENT_RULES, answerIntentOf } from './rules';
 export type { Signals, LineType, LineStatus, LookupOrigin } from './signals';

@@ -1,10 +1,10 @@
 import { perConfig } from '../platform/per-config';
 import { configuredCarrierTests } from '../spam/carrier-test';
-import type { CarrierTestPort } from '../spam/carrier-test/port';
 import type { SpamTestPorts } from '../spam/ports';
-import { awsDeliveryPorts } from './aws';
+import { awsClassificationPorts, awsDeliveryPorts } from './aws';
 import { awsConsolePorts } from './aws-spam';
 import type { Ports } from './ports';
+import { withPortAtFirstUse } from './first-use';
 
 // The AWS composition root's carrier tests, in a module of their own: only the functions that run
 // tests (the test queue's consumer) and the admin CLI import it, so only they carry jpeg-js and the
@@ -13,9 +13,7 @@ import type { Ports } from './ports';
 const awsCarrierTests = /* @__PURE__ */ perConfig(configuredCarrierTests);
 
 /** `ports` with the carrier-test adapter the configuration names (CARRIER_TEST_PROVIDER), built at first use. */
-function withCarrierTests<T extends object>(ports: T): T & { readonly carrierTests: CarrierTestPort } {
-  return Object.defineProperty(ports, 'carrierTests', { get: awsCarrierTests, enumerable: true }) as T & { readonly carrierTests: CarrierTestPort };
-}
+const withCarrierTests = <T extends object>(ports: T) => withPortAtFirstUse(ports, 'carrierTests', awsCarrierTests);
 
 /** Running carrier tests: the test queue's consumer. */
 export function awsSpamTestPorts(): SpamTestPorts {
@@ -24,5 +22,6 @@ export function awsSpamTestPorts(): SpamTestPorts {
 
 /** Every port: the admin CLI against a deployed stack runs both the pool and spam tests. */
 export function awsPorts(): Ports {
-  return withCarrierTests(awsConsolePorts());
+  // Assigned onto a new object of its own, so the telephony getter is not called here.
+  return withCarrierTests(Object.assign(awsConsolePorts(), awsClassificationPorts()));
 }

@@ -1,9 +1,9 @@
 import { perConfig } from '../platform/per-config';
 import { configuredTelephony } from '../spam/telephony';
-import type { TelephonyPort } from '../spam/telephony/port';
 import type { SpamNumberPorts } from '../spam/ports';
 import { awsDeliveryPorts, awsOpenPorts, awsSealPorts, awsUploadPorts } from './aws';
 import type { ConsolePorts } from './ports';
+import { withPortAtFirstUse } from './first-use';
 
 // The AWS composition root's telephony (./aws.ts has the other ports): only the functions that send
 // verification codes carry it. Carrier tests are in ./aws-carrier-tests.ts, apart again: their
@@ -12,14 +12,8 @@ import type { ConsolePorts } from './ports';
 
 const awsTelephony = /* @__PURE__ */ perConfig(configuredTelephony);
 
-/**
- * `ports` with the telephony adapter the configuration names, built at first use: a getter (a
- * spread would build it now), so a setting it lacks (SMS_VOICE_ORIGINATION_IDENTITY…) fails the
- * send that needs it, answered as such, and never the container's start.
- */
-function withTelephony<T extends object>(ports: T): T & { readonly telephony: TelephonyPort } {
-  return Object.defineProperty(ports, 'telephony', { get: awsTelephony, enumerable: true }) as T & { readonly telephony: TelephonyPort };
-}
+/** `ports` with the telephony adapter the configuration names, built at first use (a setting it lacks, SMS_VOICE_ORIGINATION_IDENTITY…, fails only the send that needs it). */
+const withTelephony = <T extends object>(ports: T) => withPortAtFirstUse(ports, 'telephony', awsTelephony);
 
 /** Monitored numbers: the spam API. */
 export function awsSpamNumberPorts(): SpamNumberPorts {

@@ -8,6 +8,7 @@ import { systemNet, type NetPorts } from '../platform/net/outbound';
 import { kmsSecretSealer } from '../webhooks/kms-sealer';
 import { kmsSecretOpener } from '../webhooks/kms-opener';
 import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
+import { providerOncePerConfig, type ClassificationPorts } from '../classification';
 
 // The AWS composition root: every Lambda entry (API handlers, workflow steps, the SQS consumer,
 // scheduled jobs) takes its ports from here, built once per container from the parsed
@@ -24,6 +25,7 @@ let workflow: WorkflowPorts | null = null;
 let uploads: UploadPorts | null = null;
 let seal: SealPorts | null = null;
 let open: OpenPorts | null = null;
+let classification: ClassificationPorts | null = null;
 
 /** Reaching customer-supplied URLs: the system's resolver and CAs, 10 s per attempt. */
 export function awsNetPorts(): NetPorts {
@@ -63,4 +65,10 @@ export function awsSealPorts(): SealPorts {
 export function awsOpenPorts(): OpenPorts {
   open ??= { opener: kmsSecretOpener(() => required('SECRETS_KMS_KEY_ARN')) };
   return open;
+}
+
+/** Classifying chunks: the provider CLASSIFICATION_PROVIDER names, built at the first chunk and reused by every later one of the container (its secret read once). */
+export function awsClassificationPorts(): ClassificationPorts {
+  classification ??= { provider: providerOncePerConfig() };
+  return classification;
 }

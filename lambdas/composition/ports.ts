@@ -1,3 +1,4 @@
+import type { ClassificationPorts } from '../classification';
 import type { SpamNumberPorts, SpamPorts } from '../spam/ports';
 import type { UploadPorts } from '../uploads/workflow';
 import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
@@ -8,7 +9,7 @@ import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
  * CLI and tests. Each use case names only the ports it needs (`DeliveryPorts`, `UploadPorts`,
  * `SpamPorts`, `SealPorts`…); a root's `Ports` satisfies all of them.
  */
-export interface Ports extends UploadPorts, SpamPorts, SealPorts, OpenPorts {}
+export interface Ports extends UploadPorts, SpamPorts, SealPorts, OpenPorts, ClassificationPorts {}
 
 /** The console API's ports: every feature an organization's members use, carrier tests excepted. */
 export interface ConsolePorts extends UploadPorts, SpamNumberPorts, SealPorts, OpenPorts {}

@@ -1,9 +1,9 @@
-import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, conditionalWrite, setClause, tableName, updateItem, updateReturning, putItem, IF_NEW, queryItems } from '../platform/table';
 import type { ColumnMapping } from '../uploads/plan';
 import * as z from '../platform/zod';
 import { readEntity, readExisting } from '../platform/table-read';
-import { claimFoundThroughIndex } from '../platform/index-claim';
+import { claimStale } from '../platform/index-claim';
 import type { ImportFormat } from './import-format';
 
 // The in-app flow's steps before an upload exists (docs/console.md): one item per web upload, keyed
@@ -130,32 +130,12 @@ export async function transitionDraft(id: string, from: DraftStatus[], to: Draft
  * changed before then: a restart), each claimed for `leaseMs` by moving its stale time in a write
  * conditioned on the draft item itself (re-read strongly consistent, never the index copy).
  */
-export async function claimStaleDrafts(nowMs: number, leaseMs: number, changedBeforeIso?: string): Promise<WebDraft[]> {
-  const nowIsoText = new Date(nowMs).toISOString();
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi3',
-      KeyConditionExpression: changedBeforeIso === undefined ? 'gsi3pk = :pk AND gsi3sk < :now' : 'gsi3pk = :pk',
-      ExpressionAttributeValues: changedBeforeIso === undefined ? { ':pk': RECOVERY_PK, ':now': nowIsoText } : { ':pk': RECOVERY_PK },
-      Limit: 200,
-    }),
-  );
-  const claimed: WebDraft[] = [];
-  for (const item of out.Items ?? []) {
-    const id = String(item.id);
-    const base = await claimFoundThroughIndex({
-      key: draftKey(id),
-      attribute: 'gsi3sk',
-      next: `${new Date(nowMs + leaseMs).toISOString()}#${id}`,
-      qualifies: (current) =>
-        current.gsi3pk === RECOVERY_PK &&
-        PASSING.includes(current.status as DraftStatus) &&
-        (changedBeforeIso === undefined ? String(current.gsi3sk) < nowIsoText : String(current.updated_at) < changedBeforeIso),
-    });
-    if (base) claimed.push(readExisting('WebUploadDraft', draftSchema, base));
-  }
-  return claimed;
+export function claimStaleDrafts(nowMs: number, leaseMs: number, changedBeforeIso?: string): Promise<WebDraft[]> {
+  return claimStale({ index: 'gsi3', partition: RECOVERY_PK, nowMs, leaseMs, changed: 'updated_at', before: changedBeforeIso, max: 200 }, {
+    keyOf: (item) => ({ key: draftKey(String(item.id)), id: String(item.id) }),
+    qualifies: (current) => PASSING.includes(current.status as DraftStatus),
+    read: (base) => readExisting('WebUploadDraft', draftSchema, base),
+  });
 }
 
 /**

@@ -7,7 +7,7 @@ import { deleteIfStatus, transitionStatus } from '../platform/status-transition'
 import * as z from '../platform/zod';
 import { fromJsonText, toJsonText } from '../platform/json-text';
 import { readEntity } from '../platform/table-read';
-import { claimFoundThroughIndex } from '../platform/index-claim';
+import { claimStale } from '../platform/index-claim';
 import type { ContactRecord, ContactStatus } from './contact';
 import { StoredSecretSchema } from '../webhooks/secret-sealer';
 
@@ -108,34 +108,13 @@ export async function transitionContact(
  * claim moves its stale time `leaseMs` ahead in a conditional write, so overlapping recovery runs
  * never drive the same contact at once.
  */
-export async function claimStaleCreating(nowMs: number, leaseMs: number, createdBeforeIso?: string): Promise<ContactRecord[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi3',
-      KeyConditionExpression: createdBeforeIso === undefined ? 'gsi3pk = :pk AND gsi3sk < :now' : 'gsi3pk = :pk',
-      ExpressionAttributeValues: createdBeforeIso === undefined ? { ':pk': RECOVERY_PK, ':now': new Date(nowMs).toISOString() } : { ':pk': RECOVERY_PK },
-      Limit: 200,
-    }),
-  );
-  const claimed: ContactRecord[] = [];
-  const nowIso = new Date(nowMs).toISOString();
-  for (const item of out.Items ?? []) {
-    const id = String(item.id);
-    // The index copy only names the contact: the claim decides on, and conditions on, its item.
-    const base = await claimFoundThroughIndex({
-      key: contactKey(id),
-      attribute: 'gsi3sk',
-      next: `${new Date(nowMs + leaseMs).toISOString()}#${id}`,
-      qualifies: (current) =>
-        current.gsi3pk === RECOVERY_PK &&
-        current.status === 'creating' &&
-        (createdBeforeIso === undefined ? String(current.gsi3sk) < nowIso : String(current.created_at) < createdBeforeIso),
-      also: { expression: '#status = :creating', names: { '#status': 'status' }, values: { ':creating': 'creating' } },
-    });
-    if (base) claimed.push(toRecord(base)!);
-  }
-  return claimed;
+export function claimStaleCreating(nowMs: number, leaseMs: number, createdBeforeIso?: string): Promise<ContactRecord[]> {
+  return claimStale({ index: 'gsi3', partition: RECOVERY_PK, nowMs, leaseMs, changed: 'created_at', before: createdBeforeIso, max: 200 }, {
+    keyOf: (item) => ({ key: contactKey(String(item.id)), id: String(item.id) }),
+    qualifies: (current) => current.status === 'creating',
+    also: { expression: '#status = :creating', names: { '#status': 'status' }, values: { ':creating': 'creating' } },
+    read: (base) => toRecord(base)!,
+  });
 }
 
 export interface Page {

@@ -1,10 +1,10 @@
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, db, isConditionFailed, tableName, putItem, IF_NEW, type Item } from '../platform/table';
 import { sha256Hex } from '../platform/ids';
 import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
 import { fromJsonText, toJsonText } from '../platform/json-text';
-import { claimFoundThroughIndex } from '../platform/index-claim';
+import { claimStale } from '../platform/index-claim';
 import type { ContactRecord } from './contact';
 
 // idempotency_key → contact, scoped per (organization, API key). The key itself is hashed: it may
@@ -139,32 +139,11 @@ export interface StaleCreate {
  * Claims of creates left `creating` past their stale time (or, with `createdBeforeIso`, created
  * before it), each taken for one recovery worker by moving its stale time `leaseMs` ahead.
  */
-export async function claimStaleCreates(nowMs: number, leaseMs: number, createdBeforeIso?: string): Promise<StaleCreate[]> {
-  const nowIso = new Date(nowMs).toISOString();
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi3',
-      KeyConditionExpression: createdBeforeIso === undefined ? 'gsi3pk = :pk AND gsi3sk < :now' : 'gsi3pk = :pk',
-      ExpressionAttributeValues: createdBeforeIso === undefined ? { ':pk': RECOVERY_PK, ':now': nowIso } : { ':pk': RECOVERY_PK },
-      Limit: 200,
-    }),
-  );
-  const found: StaleCreate[] = [];
-  for (const item of out.Items ?? []) {
-    const pk = String(item.pk);
-    const id = String(item.contact_id);
-    const base = await claimFoundThroughIndex({
-      key: { pk, sk: 'META' },
-      attribute: 'gsi3sk',
-      next: `${new Date(nowMs + leaseMs).toISOString()}#${id}`,
-      qualifies: (current) =>
-        current.gsi3pk === RECOVERY_PK &&
-        current.status === 'creating' &&
-        (createdBeforeIso === undefined ? String(current.gsi3sk) < nowIso : String(current.created_at) < createdBeforeIso),
-      also: { expression: '#status = :creating', names: { '#status': 'status' }, values: { ':creating': 'creating' } },
-    });
-    if (base && typeof base.draft === 'string') found.push({ pk, draft: fromJsonText<ContactRecord>(base.draft), implicit: base.implicit === true });
-  }
-  return found;
+export function claimStaleCreates(nowMs: number, leaseMs: number, createdBeforeIso?: string): Promise<StaleCreate[]> {
+  return claimStale({ index: 'gsi3', partition: RECOVERY_PK, nowMs, leaseMs, changed: 'created_at', before: createdBeforeIso, max: 200 }, {
+    keyOf: (item) => ({ key: { pk: String(item.pk), sk: 'META' }, id: String(item.contact_id) }),
+    qualifies: (current) => current.status === 'creating',
+    also: { expression: '#status = :creating', names: { '#status': 'status' }, values: { ':creating': 'creating' } },
+    read: (base) => (typeof base.draft === 'string' ? { pk: String(base.pk), draft: fromJsonText<ContactRecord>(base.draft), implicit: base.implicit === true } : null),
+  });
 }

@@ -1,11 +1,10 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { config } from './config';
-import { perConfig } from './per-config';
+import { storage } from './storage';
 import { lazyModule } from './aws/lazy-module';
 
-// S3 loaded at first use, in chunks of their own (lib/bundle-options.ts): the client, and each
-// command apart, so that a function carries only the commands it calls.
-const clientSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-client'));
+// S3 commands loaded at first use, in chunks of their own (lib/bundle-options.ts), each apart, so
+// that a function carries only the commands it calls; the client is the storage's (./storage.ts).
 /** GetObject and its not-found error (also the file-store probe's, ./dependency-checks.ts). */
 export const s3GetSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-get'));
 const headSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-head'));
@@ -13,28 +12,14 @@ const putSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-put'));
 const copySdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-copy'));
 const presigner = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-presign'));
 
-// One S3 client per configuration. The endpoint comes from the SDK's configuration
-// (AWS_ENDPOINT_URL_S3 locally, LocalStack via AWS_ENDPOINT_URL); s3rver needs path-style. The
-// second client signs links handed to clients (downloads, staging): signing needs no network, so
-// it may name an origin this process does not use itself: S3_LINK_ENDPOINT, set by the local
-// runtime to FILES_PUBLIC_URL (another machine reaches the store there).
-const clients = /* @__PURE__ */ perConfig(async (cfg) => {
-  const { S3Client } = await clientSdk();
-  return {
-    main: new S3Client({ forcePathStyle: cfg.S3_FORCE_PATH_STYLE }),
-    link: cfg.S3_LINK_ENDPOINT ? new S3Client({ endpoint: cfg.S3_LINK_ENDPOINT, forcePathStyle: cfg.S3_FORCE_PATH_STYLE }) : null,
-  };
-});
-
-/** The S3 client of this configuration. */
-export async function s3(): Promise<S3Client> {
-  return (await clients()).main;
+/** The S3 client of the composition root's storage. */
+export function s3(): Promise<S3Client> {
+  return storage().blob();
 }
 
-/** The client that signs links handed to clients: the S3_LINK_ENDPOINT one when set, else the S3 client. */
-export async function linkSigner(): Promise<S3Client> {
-  const { main, link } = await clients();
-  return link ?? main;
+/** The client that signs links handed to clients: where another machine reaches the store when the root says so, else the S3 client. */
+export function linkSigner(): Promise<S3Client> {
+  return storage().linkSigner();
 }
 
 export function filesBucket(): string {

@@ -2,9 +2,9 @@ import * as z from './zod';
 
 // The service's configuration: one schema over the environment, parsed once per container (a
 // Lambda's, or the local runtime's process). Nothing else in lambdas/ reads process.env. The CDK
-// stack sets these on each function; the local runtime sets its own before it starts (and calls
-// reloadConfig, as the composition root that changed them). A bad value stops the container at
-// first use with the variable's name and what it accepts.
+// stack sets these on each function; the local runtime and the admin CLI add their own settings
+// (configureRoot) without writing the environment. A bad value stops the container at first use
+// with the variable's name and what it accepts.
 
 const int = (fallback: number) => z._default(z.coerce.number().check(z.int(), z.nonnegative()), fallback);
 /** A count or a rate that 0 would break (no worker, no token, no try). */
@@ -142,17 +142,39 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message} (got '${String(present[String(issue.path[0])])}')`));
 }
 
+/** The environment as a composition root reads it: its defaults under the process's variables, its own settings over them. */
+export interface RootSettings {
+  /** Used where the environment sets nothing (the local runtime's table and bucket names). */
+  readonly defaults?: Readonly<Record<string, string | undefined>>;
+  /** Used whatever the environment says (the admin CLI's --table, a running instance's shared settings); undefined unsets. */
+  readonly overrides?: Readonly<Record<string, string | undefined>>;
+}
+
 let current: Config | null = null;
+let root: RootSettings = {};
+
+const parseWithRoot = (): Config => parseConfig({ ...root.defaults, ...process.env, ...root.overrides });
 
 /** The configuration of this container, parsed on first use. */
 export function config(): Config {
-  current ??= parseConfig(process.env);
+  current ??= parseWithRoot();
   return current;
 }
 
-/** For a composition root that has just set the environment (the local runtime, tests). */
+/**
+ * For a composition root that runs elsewhere than a Lambda (the local runtime, the admin CLI):
+ * its settings join the environment (which it never writes), and the configuration is parsed
+ * again, once, from both.
+ */
+export function configureRoot(settings: RootSettings): Config {
+  root = settings;
+  current = parseWithRoot();
+  return current;
+}
+
+/** Parses the environment again, with the root's settings (configuration tests that have just set a variable). */
 export function reloadConfig(): Config {
-  current = parseConfig(process.env);
+  current = parseWithRoot();
   return current;
 }
 

@@ -1,16 +1,11 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { required } from './config';
-import { perConfig } from './per-config';
+import { storage } from './storage';
 import { stamp, type EntityName } from './table-entities';
 
-// Created once per configuration; the endpoint comes from the SDK's own configuration
-// (AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL), which is how the local runtime and
-// LocalStack runs point it elsewhere.
-export const db: () => DynamoDBDocumentClient = /* @__PURE__ */ perConfig(() =>
-  DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } }),
-);
+/** The table's client: the storage the composition root built (./storage.ts). */
+export const db = (): DynamoDBDocumentClient => storage().table();
 
 export function tableName(): string {
   return required('TABLE_NAME');

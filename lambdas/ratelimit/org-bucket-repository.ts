@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, tableName, type Item } from '../platform/table';
+import { db, isConditionFailed, tableName, updateReturning, type Item } from '../platform/table';
 import { stampUpdate } from '../platform/table-entities';
 import { toleranceMs, intervalMs, allows, type BucketShape } from './gcra';
 
@@ -108,24 +108,14 @@ async function tryTake(apiKeyId: string, orgId: string, shapes: RequestShapes, b
       values[`:${alias}next`] = now + intervalMs(shape);
     }
   }
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: orgBucketKey(orgId),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        // The whole item: both tats for the headers, and the idle keys to prune.
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return out.Attributes ?? null;
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-    return null;
-  }
+  // The whole item as written (ALL_NEW): both tats for the headers, and the idle keys to prune.
+  return updateReturning({
+    Key: orgBucketKey(orgId),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
 }
 
 /**

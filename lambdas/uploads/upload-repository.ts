@@ -6,7 +6,7 @@ import { deleteIfStatus, transitionStatus } from '../platform/status-transition'
 import type { ResultSummary, UploadRecord, UploadStatus } from './upload';
 import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
-import { claimFoundThroughIndex } from '../platform/index-claim';
+import { claimStale } from '../platform/index-claim';
 
 /** A create call finishes in well under this; a `charging` upload older than this was interrupted. */
 export const CREATE_BOUND_MS = 15 * 60_000;
@@ -113,32 +113,12 @@ export async function settleUpload(id: string): Promise<void> {
  * Uploads whose stale time has passed, each claimed for one recovery worker for `leaseMs`; with
  * `changedBeforeIso`, every watched upload last changed before then, stale or not (a restart).
  */
-export async function claimStaleUploads(nowMs: number, leaseMs: number, changedBeforeIso?: string): Promise<UploadRecord[]> {
-  const onlyStale = changedBeforeIso === undefined;
-  // Read first, then claim: a claim moves the item within the index being read.
-  const found: Record<string, unknown>[] = [];
-  for await (const item of queryItems({
-    IndexName: 'gsi2',
-    KeyConditionExpression: onlyStale ? 'gsi2pk = :pk AND gsi2sk < :now' : 'gsi2pk = :pk',
-    ExpressionAttributeValues: onlyStale ? { ':pk': WATCH_PK, ':now': new Date(nowMs).toISOString() } : { ':pk': WATCH_PK },
-  })) {
-    if (changedBeforeIso === undefined || String(item.updated_at) < changedBeforeIso) found.push(item);
-  }
-  const claimed: UploadRecord[] = [];
-  const nowIso = new Date(nowMs).toISOString();
-  for (const item of found) {
-    const id = String(item.id);
-    // The index copy only names the upload: the claim decides on, and conditions on, its item.
-    const base = await claimFoundThroughIndex({
-      key: uploadKey(id),
-      attribute: 'gsi2sk',
-      next: `${new Date(nowMs + leaseMs).toISOString()}#${id}`,
-      qualifies: (current) =>
-        current.gsi2pk === WATCH_PK && (onlyStale ? String(current.gsi2sk) < nowIso : String(current.updated_at) < changedBeforeIso),
-    });
-    if (base) claimed.push(toRecord(base)!);
-  }
-  return claimed;
+export function claimStaleUploads(nowMs: number, leaseMs: number, changedBeforeIso?: string): Promise<UploadRecord[]> {
+  const keep = changedBeforeIso === undefined ? undefined : (item: Item) => String(item.updated_at) < changedBeforeIso;
+  return claimStale({ index: 'gsi2', partition: WATCH_PK, nowMs, leaseMs, changed: 'updated_at', before: changedBeforeIso, keep }, {
+    keyOf: (item) => ({ key: uploadKey(String(item.id)), id: String(item.id) }),
+    read: (base) => toRecord(base)!,
+  });
 }
 
 export async function deleteChargingUpload(id: string): Promise<void> {

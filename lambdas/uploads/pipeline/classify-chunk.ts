@@ -1,6 +1,6 @@
 import { filesBucket, getObject, putObject } from '../../platform/blob';
 import { config } from '../../platform/config';
-import { classifyBatch, createProviderFromEnv, screenBatch, type ClassifyResult, type SignalProvider } from '../../classification';
+import { classifyBatch, screenBatch, type ClassificationPorts, type ClassifyResult, type SignalProvider } from '../../classification';
 import { countLookup, noLookups, publishLookupMetrics, type LookupCounts } from '../../classification/lookup-usage';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload } from '../upload-repository';
@@ -39,9 +39,9 @@ const isFree = (provider: SignalProvider): boolean => provider.simulated || prov
  * takes another number, and answers `done: false` when numbers are left; the workflow then calls
  * again (the Choice after ClassifyChunk). A retried, timed-out or killed invocation resumes from
  * the checkpoint, so no number that has an answer is looked up (or paid for) again. A chunk whose
- * result exists is done.
+ * result exists is done. The provider is the root's, built once and reused by every chunk.
  */
-export async function classifyChunk(input: ClassifyChunkInput, context?: InvocationContext): Promise<ClassifyChunkOutput> {
+export async function classifyChunk(ports: ClassificationPorts, input: ClassifyChunkInput, context?: InvocationContext): Promise<ClassifyChunkOutput> {
   const started = Date.now();
   const upload = await getUpload(input.upload_id);
   if (!upload) throw new Error(`upload ${input.upload_id} not found`);
@@ -55,7 +55,7 @@ export async function classifyChunk(input: ClassifyChunkInput, context?: Invocat
   const bytes = await getObject(bucket, keys.chunk(upload, input.chunk));
   if (!bytes) throw new Error(`upload ${upload.id}: chunk ${input.chunk} missing`);
   const items = JSON.parse(bytes.toString('utf8')) as ChunkItem[];
-  const provider = await createProviderFromEnv();
+  const provider = await ports.provider();
   // What this invocation's lookups cost, by origin: one metric line per invocation, whatever happens.
   const counts = noLookups();
   try {

@@ -39,7 +39,7 @@ async function pooledContacts(phones: string[]) {
 
 async function processUpTo(uploadId: string) {
   const { chunks } = await prepare({ upload_id: uploadId });
-  for (const chunk of chunks) await classifyChunk({ upload_id: uploadId, chunk });
+  for (const chunk of chunks) await classifyChunk(service.runtime.ports, { upload_id: uploadId, chunk });
   return chunks;
 }
 

@@ -54,7 +54,7 @@ describe('embedded store: signed requests only', () => {
     const parsed = new URL(url);
     const expiresAt = Date.parse(parsed.searchParams.get('X-Amz-Date')!.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z')) + Number(parsed.searchParams.get('X-Amz-Expires')) * 1000;
     const request = { method: 'GET', url: parsed.pathname + parsed.search, headers: { host: parsed.host } };
-    const secret = { accessKeyId: process.env.AWS_ACCESS_KEY_ID!, secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY! };
+    const secret = { accessKeyId: service.runtime.environment.AWS_ACCESS_KEY_ID!, secretAccessKey: service.runtime.environment.AWS_SECRET_ACCESS_KEY! };
     expect(verifyRequest(request, secret, expiresAt - 1000)).toEqual({ ok: true });
     expect(verifyRequest(request, secret, expiresAt + 1000)).toMatchObject({ ok: false, message: 'Request has expired' });
   });

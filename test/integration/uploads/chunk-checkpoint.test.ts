@@ -58,7 +58,7 @@ async function prepared(phones: string[]): Promise<{ uploadId: string; chunks: n
 /** The deployed ClassifyChunk entry in its own process, looping while the chunk is not done. */
 async function chunkChild(uploadId: string, chunk: number) {
   const child = spawn(process.execPath, [await bundledEntry('test/support/classify-chunk-child.ts'), uploadId, String(chunk)], {
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'ERROR' },
+    env: { ...process.env, ...service.runtime.environment, POWERTOOLS_LOG_LEVEL: 'ERROR' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -94,7 +94,7 @@ describe('time-boxed, checkpointed chunks: every paid lookup used once', () => {
     // The four numbers in flight at the kill were asked for again, and paid once.
     expect(phones.filter((p) => fake.requests.get(p) === 2)).toHaveLength(4);
 
-    const result = await classifyChunk({ upload_id: uploadId, chunk: 0 });
+    const result = await classifyChunk(service.runtime.ports, { upload_id: uploadId, chunk: 0 });
     expect(result).toMatchObject({ done: true, count: 100 });
     expect(fake.paidTotal()).toBe(100); // done: nothing looked up again
     fake.options.delayMs = undefined;
@@ -109,7 +109,7 @@ describe('time-boxed, checkpointed chunks: every paid lookup used once', () => {
       const { uploadId } = await prepared(phones);
       const answers: ClassifyChunkOutput[] = [];
       for (let i = 0; i < 20; i++) {
-        answers.push(await classifyChunk({ upload_id: uploadId, chunk: 0 }));
+        answers.push(await classifyChunk(service.runtime.ports, { upload_id: uploadId, chunk: 0 }));
         if (answers.at(-1)!.done) break;
       }
       // A budget of 0 still moves the chunk on: one number per worker (4) per invocation.

@@ -221,6 +221,20 @@ describe('selected by configuration', () => {
     expect(seen.map((s) => s.params.phone)).toEqual(['4155550101']);
   });
 
+  it("takes the root's fetch: every call goes through it", async () => {
+    const calls: string[] = [];
+    const fetchSpy: typeof fetch = (input, init) => {
+      calls.push(String(input));
+      return fetch(input, init);
+    };
+    const provider = await createProviderFromEnv(parseConfig({ CLASSIFICATION_PROVIDER: 'trestle', TRESTLE_API_KEY: KEY, TRESTLE_BASE_URL: base, LOOKUP_CACHE: 'off' }), { fetch: fetchSpy });
+    const [s] = await provider.lookup([{ e164: '+14155550104' }], standard);
+    expect(s).toMatchObject({ lineType: 'landline' });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toContain(`${base}/3.0/phone_intel?`);
+    expect(seen.map((x) => x.params.phone)).toEqual(['4155550104']);
+  });
+
   it('reads the API key from the Secrets Manager secret in AWS', async () => {
     const sm = mockClient(SecretsManagerClient);
     sm.on(GetSecretValueCommand, { SecretId: 'arn:trestle' }).resolves({ SecretString: JSON.stringify({ api_key: KEY }) });
