@@ -1,7 +1,7 @@
 import * as z from '../platform/zod';
 import { byIdParams, ErrorEnvelope } from '../platform/http/common-schemas';
 import type { ConsoleRouteSpec } from '../platform/http/route-spec';
-import { webhooksRoutes } from '../webhooks/routes';
+import { DeliveryParams, webhooksRoutes } from '../webhooks/routes';
 import { spamRoutes } from '../spam/routes';
 import { ProcessedDownloadQuery } from '../uploads/routes';
 import { column } from '../uploads/request';
@@ -61,6 +61,15 @@ export const consoleRoutes = {
   createWebhook: { ...common, method: 'POST', path: '/console/api/webhooks', operationId: 'consoleCreateWebhook', summary: 'Register an endpoint (owners): the API’s own rules and ping', request: { body: webhooksRoutes.create.request.body }, responses: { ...answer('The endpoint and its secret, shown once'), 409: { description: 'The organization already has an endpoint for this URL', schema: ErrorEnvelope } } },
   updateWebhook: { ...common, method: 'POST', path: '/console/api/webhooks/{id}', operationId: 'consoleUpdateWebhook', summary: 'Change an endpoint (owners): a changed url is pinged first', request: { params: WebhookId, body: webhooksRoutes.update.request.body }, responses: { ...withMissing('The endpoint', 'No such endpoint'), 409: { description: 'Another endpoint of the organization has this URL', schema: ErrorEnvelope } } },
   deleteWebhook: { ...common, method: 'DELETE', path: '/console/api/webhooks/{id}', operationId: 'consoleDeleteWebhook', summary: 'Delete an endpoint (owners)', request: { params: WebhookId }, responses: withMissing('Deleted', 'No such endpoint') },
+  redeliverWebhook: {
+    ...common,
+    method: 'POST',
+    path: '/console/api/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver',
+    operationId: 'consoleRedeliverWebhook',
+    summary: 'Send an ended delivery again (owners): one more signed attempt, same event id; a double click reopens it once',
+    request: { params: DeliveryParams },
+    responses: { ...withMissing('The delivery, pending again', 'No such endpoint or delivery'), 409: { description: 'The delivery succeeded, is still being retried, or the endpoint is disabled', schema: ErrorEnvelope } },
+  },
   webhookDeliveries: {
     ...common,
     method: 'GET',

@@ -3,7 +3,8 @@ import { InvalidInput, NotFound } from '../platform/domain-errors';
 import { isUuid, newId, randomHex } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES, type EventType } from './envelope';
-import { listDeliveriesOfWebhook, markExhausted, pendingDeliveryIdsOfWebhook, type DeliveryRecord } from './delivery-repository';
+import { listDeliveriesOfWebhook, markExhausted, pendingDeliveryIdsOfWebhook } from './delivery-repository';
+import { toPublicDelivery, type WebhookDelivery } from './delivery-view';
 import { deleteEndpointItem, getEndpoint, listEndpoints, putEndpoint, updateEndpointFields, type EndpointRecord } from './endpoint-repository';
 import { pingOrThrow, recordPing } from './ping';
 import { assertSafeUrl } from './url-safety';
@@ -98,7 +99,8 @@ export async function listEndpointsOf(organizationId: string): Promise<WebhookEn
   return (await listEndpoints(organizationId)).map(toPublic);
 }
 
-async function ownEndpoint(organizationId: string, id: string): Promise<EndpointRecord> {
+/** The organization's endpoint `id`, or the 404. */
+export async function ownEndpoint(organizationId: string, id: string): Promise<EndpointRecord> {
   const record = isUuid(id) ? await getEndpoint(id) : null;
   if (!record || record.organization_id !== organizationId) throw new NotFound('Webhook endpoint not found');
   return record;
@@ -173,20 +175,6 @@ export async function deleteEndpoint(organizationId: string, id: string): Promis
   for (const deliveryId of await pendingDeliveryIdsOfWebhook(id)) await markExhausted(deliveryId, 'endpoint deleted', at);
 }
 
-export interface WebhookDelivery {
-  id: string;
-  webhook_id: string;
-  event_id: string;
-  event_type: string;
-  state: DeliveryRecord['state'];
-  attempt_count: number;
-  attempts: DeliveryRecord['attempts'];
-  next_attempt_at: string | null;
-  exhausted_reason: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
 export async function listDeliveries(
   organizationId: string,
   id: string,
@@ -194,20 +182,5 @@ export async function listDeliveries(
 ): Promise<{ data: WebhookDelivery[]; next_cursor: string | null }> {
   await ownEndpoint(organizationId, id);
   const { items, nextCursor } = await listDeliveriesOfWebhook(organizationId, id, page.limit, page.cursor);
-  return {
-    data: items.map((d) => ({
-      id: d.id,
-      webhook_id: id,
-      event_id: d.event_id,
-      event_type: d.event_type,
-      state: d.state,
-      attempt_count: d.attempt_count,
-      attempts: d.attempts,
-      next_attempt_at: d.next_attempt_at ?? null,
-      exhausted_reason: d.exhausted_reason ?? null,
-      created_at: d.created_at,
-      updated_at: d.updated_at,
-    })),
-    next_cursor: nextCursor,
-  };
+  return { data: items.map(toPublicDelivery), next_cursor: nextCursor };
 }

@@ -24,6 +24,7 @@ import { readStaged, stageUpload } from '../../uploads/staging';
 import { toPublicUpload, type UploadRecord } from '../../uploads/upload';
 import { getUpload, listUploads } from '../../uploads/upload-repository';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpointsOf, updateEndpointWithPing } from '../../webhooks/endpoints';
+import { redeliver } from '../../webhooks/redeliver';
 import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../../webhooks/envelope';
 
 // The console's API (/console/api/*, lambdas/console/routes.ts) on the public API's HTTP stack:
@@ -103,6 +104,7 @@ const operations = (ports: ConsolePorts) => [
       return ok({ id: params.id, deleted: true });
     }),
   ),
+  operation(routes.redeliverWebhook, async ({ member: p, params }) => owner(p, async () => ok(await redeliver(ports, p.organizationId, params.webhook_id, params.delivery_id)))),
   operation(routes.webhookDeliveries, async ({ member: p, params, query }) => owner(p, async () => ok(await listDeliveries(p.organizationId, params.id, { limit: 50, cursor: query.cursor || undefined })))),
 
   // Spam monitoring (everyone: the people who watch caller-ID labels), over the spam feature's functions.

@@ -87,6 +87,7 @@ describe('console API authorization', () => {
     expect((await call(token, 'DELETE', `/members/${service.userId}`)).status).toBe(403);
     expect((await call(token, 'GET', '/webhooks')).status).toBe(403);
     expect((await call(token, 'POST', '/webhooks', { url: 'https://example.com/h' })).status).toBe(403);
+    expect((await call(token, 'POST', `/webhooks/00000000-0000-4000-8000-000000000000/deliveries/dlv_${'0'.repeat(32)}/redeliver`)).status).toBe(403);
   });
 });
 
