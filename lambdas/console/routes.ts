@@ -50,7 +50,8 @@ export const consoleRoutes = {
     path: '/console/api/keys',
     operationId: 'consoleMintKey',
     summary: 'Mint an API key (owners); the key is shown only here',
-    request: { body: z.object({ expires_at: z.nullish(z.iso.datetime({ offset: true })) }) },
+    // Unknown fields are refused (400), not dropped; name is trimmed, and its rules are normalizeKeyName's (lambdas/admin/key-name.ts).
+    request: { body: z.strictObject({ expires_at: z.nullish(z.iso.datetime({ offset: true })), name: z.nullish(z.string().check(z.maxLength(1000))) }) },
     responses: answer('The new key'),
   },
   revokeKey: { ...common, method: 'DELETE', path: '/console/api/keys/{id}', operationId: 'consoleRevokeKey', summary: 'Revoke an API key (owners)', request: { params: KeyId }, responses: withMissing('Revoked', 'No such key in the organization') },

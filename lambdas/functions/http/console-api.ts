@@ -61,15 +61,15 @@ const operations = (ports: ConsolePorts) => [
       return ok({
         data: keys
           .sort((a, b) => b.created_at.localeCompare(a.created_at))
-          .map((k) => ({ id: k.id, display_prefix: k.display_prefix, created_by_user_id: k.created_by_user_id, created_by: members.get(k.created_by_user_id) ?? null, created_at: k.created_at, expires_at: k.expires_at, revoked_at: k.revoked_at, last_used_at: (k as { last_used_at?: string }).last_used_at ?? null })),
+          .map((k) => ({ id: k.id, name: k.name ?? null, display_prefix: k.display_prefix, created_by_user_id: k.created_by_user_id, created_by: members.get(k.created_by_user_id) ?? null, created_at: k.created_at, expires_at: k.expires_at, revoked_at: k.revoked_at, last_used_at: (k as { last_used_at?: string }).last_used_at ?? null })),
       });
     }),
   ),
   operation(routes.mintKey, async ({ member: p, body }) =>
     owner(p, async () => {
       if (body.expires_at && Date.parse(body.expires_at) <= nowMs()) throw new InvalidInput('expires_at must be in the future');
-      const minted = await mintKey(p.organizationId, p.userId, body.expires_at ?? undefined);
-      return ok({ key: minted.key, id: minted.record.id, display_prefix: minted.record.display_prefix, created_at: minted.record.created_at, expires_at: minted.record.expires_at });
+      const minted = await mintKey(p.organizationId, p.userId, body.expires_at ?? undefined, body.name);
+      return ok({ key: minted.key, id: minted.record.id, name: minted.record.name ?? null, display_prefix: minted.record.display_prefix, created_at: minted.record.created_at, expires_at: minted.record.expires_at });
     }),
   ),
   operation(routes.revokeKey, async ({ member: p, params }) =>

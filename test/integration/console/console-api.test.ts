@@ -127,6 +127,30 @@ describe('developer panel', () => {
     expect((await call(owner, 'POST', '/keys', { expires_at: '2001-01-01T00:00:00Z' })).status).toBe(400);
     expect((await call(owner, 'DELETE', `/members/${service.userId}`)).status).toBe(400);
   });
+
+  it('names a key (trimmed, optional), lists its name, and refuses a long or multi-line name and unknown fields', async () => {
+    const owner = await tokenFor(service.userId);
+    const named = await call(owner, 'POST', '/keys', { name: '  CRM sync  ' });
+    expect(named.status).toBe(200);
+    expect(named.body.name).toBe('CRM sync');
+    const unnamed = await call(owner, 'POST', '/keys', { name: '   ' });
+    expect(unnamed.body.name).toBeNull();
+    const listed = (await call(owner, 'GET', '/keys')).body.data as { id: string; name: string | null }[];
+    expect(listed.find((k) => k.id === named.body.id)!.name).toBe('CRM sync');
+    expect(listed.find((k) => k.id === unnamed.body.id)!.name).toBeNull();
+    for (const [body, detail] of [
+      [{ name: 'x'.repeat(81) }, 'A key name has at most 80 characters'],
+      [{ name: 'a\nb' }, 'A key name is one line of text, without control characters'],
+      [{ name: 'ok\u202e' }, 'A key name is one line of text, without control characters'],
+    ] as const) {
+      const refused = await call(owner, 'POST', '/keys', body);
+      expect([refused.status, refused.body.detail]).toEqual([400, detail]);
+    }
+    expect((await call(owner, 'POST', '/keys', { name: 42 })).status).toBe(400);
+    expect((await call(owner, 'POST', '/keys', { name: 'ok', scopes: ['admin'] })).status).toBe(400);
+    // Nothing was minted by the refusals.
+    expect(((await call(owner, 'GET', '/keys')).body.data as unknown[]).length).toBe(listed.length);
+  });
 });
 
 describe('deleting from the console', () => {
