@@ -4,6 +4,9 @@ import type { TelephonyPort } from '../spam/telephony/port';
 import type { SpamNumberPorts } from '../spam/ports';
 import { awsDeliveryPorts, awsOpenPorts, awsSealPorts, awsUploadPorts } from './aws';
 import type { ConsolePorts } from './ports';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { cognitoMemberInviter } from '../console/cognito-inviter';
+import { required } from '../platform/config';
 
 // The AWS composition root's telephony (./aws.ts has the other ports): only the functions that send
 // verification codes carry it. Carrier tests are in ./aws-carrier-tests.ts, apart again: their
@@ -28,5 +31,8 @@ export function awsSpamNumberPorts(): SpamNumberPorts {
 
 /** The console API: every feature an organization's members use, carrier tests excepted. */
 export function awsConsolePorts(): ConsolePorts {
-  return withTelephony({ ...awsUploadPorts(), ...awsSealPorts(), ...awsOpenPorts() });
+  return withTelephony({ ...awsUploadPorts(), ...awsSealPorts(), ...awsOpenPorts(), memberInviter: cognitoMemberInviter(awsCognito, () => required('CONSOLE_USER_POOL_ID')) });
 }
+
+/** The console's user pool client (invitations), made at first use. */
+const awsCognito = /* @__PURE__ */ perConfig(() => new CognitoIdentityProviderClient({}));

@@ -1,5 +1,6 @@
 import type { SpamNumberPorts, SpamPorts } from '../spam/ports';
 import type { UploadPorts } from '../uploads/workflow';
+import type { MemberInvitePorts } from '../console/member-inviter';
 import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
 
 /**
@@ -11,4 +12,4 @@ import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
 export interface Ports extends UploadPorts, SpamPorts, SealPorts, OpenPorts {}
 
 /** The console API's ports: every feature an organization's members use, carrier tests excepted. */
-export interface ConsolePorts extends UploadPorts, SpamNumberPorts, SealPorts, OpenPorts {}
+export interface ConsolePorts extends UploadPorts, SpamNumberPorts, SealPorts, OpenPorts, MemberInvitePorts {}

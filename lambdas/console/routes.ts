@@ -56,6 +56,15 @@ export const consoleRoutes = {
   },
   revokeKey: { ...common, method: 'DELETE', path: '/console/api/keys/{id}', operationId: 'consoleRevokeKey', summary: 'Revoke an API key (owners)', request: { params: KeyId }, responses: withMissing('Revoked', 'No such key in the organization') },
   listMembers: { ...common, method: 'GET', path: '/console/api/members', operationId: 'consoleListMembers', summary: 'Members of the organization (owners)', responses: answer('Members') },
+  inviteMember: {
+    ...common,
+    method: 'POST',
+    path: '/console/api/members',
+    operationId: 'consoleInviteMember',
+    summary: 'Invite a person by email as a member (owners): in AWS Cognito emails a temporary password; locally the password is answered (and logged) for the owner to pass on',
+    request: { body: z.strictObject({ email: z.string().check(z.maxLength(1000)) }) },
+    responses: { ...answer('The new member and how they sign in'), 409: { description: 'Already a member, or being invited right now', schema: ErrorEnvelope } },
+  },
   removeMember: { ...common, method: 'DELETE', path: '/console/api/members/{userId}', operationId: 'consoleRemoveMember', summary: 'Remove a member and revoke their keys (owners)', request: { params: MemberId }, responses: withMissing('Removed', 'Not a member') },
 
   listWebhooks: { ...common, method: 'GET', path: '/console/api/webhooks', operationId: 'consoleListWebhooks', summary: 'Webhook endpoints and the event types (owners)', responses: answer('Endpoints') },

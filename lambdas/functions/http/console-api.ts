@@ -5,6 +5,7 @@ import { operation } from '../../api/operation';
 import { getApiKeyById, getMembership } from '../../auth/identity-repository';
 import type { ConsolePorts } from '../../composition/ports';
 import { listLedger, listMembers } from '../../console/directory';
+import { inviteMember, releaseInvite } from '../../console/invite-member';
 import { requireOwner, type ConsolePrincipal } from '../../console/principal';
 import { CONSOLE_ROUTES, consoleRoutes as routes } from '../../console/routes';
 import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from '../../console/web-upload';
@@ -81,12 +82,14 @@ const operations = (ports: ConsolePorts) => [
     }),
   ),
   operation(routes.listMembers, async ({ member: p }) => owner(p, async () => ok({ data: await listMembers(p.organizationId) }))),
+  operation(routes.inviteMember, async ({ member: p, body }) => owner(p, async () => ok(await inviteMember(ports, p.organizationId, p.userId, body.email)))),
   operation(routes.removeMember, async ({ member: p, params }) =>
     owner(p, async () => {
       if (params.userId === p.userId) throw new InvalidInput('You cannot remove yourself; another owner can');
       // Someone who is not a member (any more) is not found, like an unknown key or endpoint.
       if (!(await getMembership(p.organizationId, params.userId))) throw new NotFound('Member not found');
       const result = await removeMember(p.organizationId, params.userId);
+      await releaseInvite(p.organizationId, params.userId);
       return ok({ user_id: params.userId, revoked_keys: result.revokedKeys });
     }),
   ),

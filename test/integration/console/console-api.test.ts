@@ -91,6 +91,43 @@ describe('console API authorization', () => {
   });
 });
 
+describe('inviting members', () => {
+  it('an owner invites by email: a member, shown how to sign in; once per address, concurrent invitations included; members cannot invite', async () => {
+    const owner = await tokenFor(service.userId);
+    const email = `Invited-${Date.now()}@Example.com`;
+    const [first, second] = await Promise.all([call(owner, 'POST', '/members', { email: ` ${email} ` }), call(owner, 'POST', '/members', { email: email.toLowerCase() })]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    const invited = first.status === 200 ? first : second;
+    const refused = first.status === 200 ? second : first;
+    expect(refused.body.detail).toBe(`${email.toLowerCase()} is already a member of this organization`);
+    expect(invited.body.member).toMatchObject({ email: email.toLowerCase(), role: 'member' });
+    expect(invited.body.invitation).toEqual({ delivery: 'shown', sign_in_url: `${service.url}/`, temporary_password: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/) });
+    const members = (await call(owner, 'GET', '/members')).body.data as { user_id: string; email: string; role: string }[];
+    expect(members.filter((m) => m.email === email.toLowerCase())).toEqual([expect.objectContaining({ user_id: invited.body.member.user_id, role: 'member' })]);
+    // The invited person is a member: member pages yes, owner pages no.
+    const theirs = await tokenFor(invited.body.member.user_id);
+    expect((await call(theirs, 'GET', '/me')).body.role).toBe('member');
+    expect((await call(theirs, 'GET', '/keys')).status).toBe(403);
+    expect((await call(theirs, 'POST', '/members', { email: 'friend@example.com' })).status).toBe(403);
+    expect((await call(await tokenFor(service.runtime.console!.member.userId), 'POST', '/members', { email: 'friend@example.com' })).status).toBe(403);
+    // Again later: still a member. Removed: the address can be invited again.
+    expect((await call(owner, 'POST', '/members', { email })).status).toBe(409);
+    expect((await call(owner, 'DELETE', `/members/${invited.body.member.user_id}`)).status).toBe(200);
+    const again = await call(owner, 'POST', '/members', { email });
+    expect(again.status).toBe(200);
+    expect(again.body.member.user_id).not.toBe(invited.body.member.user_id);
+  });
+
+  it('refuses what is no address and unknown fields, inviting nobody', async () => {
+    const owner = await tokenFor(service.userId);
+    const before = ((await call(owner, 'GET', '/members')).body.data as unknown[]).length;
+    for (const body of [{ email: 'not an address' }, { email: 'a@example.com\r\nBcc: b@example.com' }, { email: 'x'.repeat(300) + '@example.com' }, { email: 42 }, {}, { email: 'ok@example.com', role: 'owner' }]) {
+      expect((await call(owner, 'POST', '/members', body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect(((await call(owner, 'GET', '/members')).body.data as unknown[]).length).toBe(before);
+  });
+});
+
 describe('developer panel', () => {
   it('never touches another organization: its keys and drafts are 404', async () => {
     const other = await otherOrg(1000);

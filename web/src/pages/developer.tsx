@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { when } from '../format';
 import type { ApiKey, Me, Member } from '../types';
+import { InviteMember } from './invite-member';
 
 /** As the service's rule (lambdas/admin/key-name.ts). */
 const KEY_NAME_MAX = 80;
@@ -195,6 +196,7 @@ export function DeveloperPage({ me }: { me: Me }) {
       <section aria-labelledby="members-h">
         <h2 id="members-h">Members</h2>
         <p>Removing a member revokes every API key they created for this organization.</p>
+        <InviteMember onInvited={() => void load()} />
         <div class="table-wrap">
           <table class="stack">
             <thead>
