@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { getMembership, getUser, putMembership, putUser } from '../auth/identity-repository';
+import { deleteMembership, deleteUser, getMembership, getUser, putMembership, putUser } from '../auth/identity-repository';
 import { nowIso, nowMs } from '../platform/clock';
 import { Conflict } from '../platform/domain-errors';
 import { newId, sha256Hex } from '../platform/ids';
@@ -29,7 +29,16 @@ export async function inviteMember(ports: MemberInvitePorts, orgId: string, invi
   await claimInvite(orgId, email, userId, invitedBy, already);
   await putUser({ id: userId, email, created_at: at });
   await putMembership(orgId, userId, 'member', at);
-  const invitation = await ports.memberInviter.invite({ id: userId, email });
+  let invitation: Invitation;
+  try {
+    invitation = await ports.memberInviter.invite({ id: userId, email });
+  } catch (error) {
+    // No way to sign in was made (Cognito refused, or was unreachable): undo, so inviting again works.
+    await deleteMembership(orgId, userId);
+    await deleteUser(userId);
+    await releaseInvite(orgId, userId, email);
+    throw error;
+  }
   logger.info('member invited', { organization_id: orgId, user_id: userId, invited_by: invitedBy, delivery: invitation.delivery });
   return { member: { user_id: userId, email, role: 'member', created_at: at }, invitation };
 }
@@ -56,13 +65,13 @@ async function claimInvite(orgId: string, email: string, userId: string, invited
   if (!taken) throw already();
 }
 
-/** A member removed: their address may be invited again (the guard goes, if it is still theirs). */
-export async function releaseInvite(orgId: string, userId: string): Promise<void> {
-  const user = await getUser(userId);
-  if (!user) return;
+/** A member removed (or an invitation undone): their address may be invited again (the guard goes, if it is still theirs). */
+export async function releaseInvite(orgId: string, userId: string, knownEmail?: string): Promise<void> {
+  const address = knownEmail ?? (await getUser(userId))?.email;
+  if (!address) return;
   let email: string;
   try {
-    email = normalizeInviteEmail(user.email);
+    email = normalizeInviteEmail(address);
   } catch {
     return; // an address the console never invited (an operator's): no guard
   }

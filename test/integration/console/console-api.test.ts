@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { generateKeyPair } from 'jose';
 import { consoleToken } from '../../support/console-token';
 import { useTestService } from '../../support/runtime';
+import { inviteMember, INVITE_BOUND_MS } from '../../../lambdas/console/invite-member';
+import { insertItem } from '../../../lambdas/platform/table';
+import { sha256Hex } from '../../../lambdas/platform/ids';
 import { addMember, createUser, mintKey } from '../../../lambdas/admin/admin';
 import { newCustomer } from '../../support/customer';
 import { csvParseCount } from '../../../lambdas/uploads/csv';
@@ -116,6 +119,23 @@ describe('inviting members', () => {
     const again = await call(owner, 'POST', '/members', { email });
     expect(again.status).toBe(200);
     expect(again.body.member.user_id).not.toBe(invited.body.member.user_id);
+  });
+
+  it('undoes an invitation whose sign-in could not be made, and takes over a guard a failure left behind', async () => {
+    const failing = { memberInviter: { invite: async () => Promise.reject(new Error('Cognito unreachable')) } };
+    await expect(inviteMember(failing, service.organizationId, service.userId, 'undo@example.com')).rejects.toThrow('Cognito unreachable');
+    const owner = await tokenFor(service.userId);
+    const emails = async () => ((await call(owner, 'GET', '/members')).body.data as { email: string }[]).map((m) => m.email);
+    expect(await emails()).not.toContain('undo@example.com');
+    const emailed = { memberInviter: { invite: async () => ({ delivery: 'email' as const, status: 'FORCE_CHANGE_PASSWORD' }) } };
+    expect((await inviteMember(emailed, service.organizationId, service.userId, 'undo@example.com')).invitation).toEqual({ delivery: 'email', status: 'FORCE_CHANGE_PASSWORD' });
+    expect(await emails()).toContain('undo@example.com');
+    // A guard whose invitation died half-way (its user never became a member), older than the bound: taken over.
+    await insertItem('MemberInvite', { pk: `ORG#${service.organizationId}`, sk: `INVITE#${sha256Hex('left@example.com')}`, user_id: '00000000-0000-4000-8000-00000000dead', invited_at: Date.now() - INVITE_BOUND_MS - 1000 });
+    expect((await call(owner, 'POST', '/members', { email: 'left@example.com' })).status).toBe(200);
+    // A fresh one is an invitation under way: 409.
+    await insertItem('MemberInvite', { pk: `ORG#${service.organizationId}`, sk: `INVITE#${sha256Hex('busy@example.com')}`, user_id: '00000000-0000-4000-8000-00000000beef', invited_at: Date.now() });
+    expect((await call(owner, 'POST', '/members', { email: 'busy@example.com' })).status).toBe(409);
   });
 
   it('refuses what is no address and unknown fields, inviting nobody', async () => {
