@@ -105,6 +105,10 @@ describe('spam monitoring in Chromium', () => {
     await flagged.getByText('The at&t test ran from this number’s own carrier, so its result may not match what customers of other carriers see.').waitFor();
     expect(await flagged.getByRole('row', { name: /at&t/ }).innerText()).toContain('Same carrier as the number: may be skewed.');
     expect(await flagged.getByRole('row', { name: /verizon/ }).innerText()).not.toContain('Same carrier');
+    // At 1280 px the history fits its card: the reasons wrap, no column is pushed out of view.
+    const wide = async () => failing.locator('.table-wrap').evaluateAll((els: { scrollWidth: number; clientWidth: number }[]) => els.filter((el) => el.scrollWidth > el.clientWidth).length);
+    expect(page.viewportSize()!.width).toBe(1280);
+    expect(await wide()).toBe(0);
     await shot(page, 'spam-results-reasons');
 
     // The API gives the reason too (additive `error` on history rows), in the lab's words.

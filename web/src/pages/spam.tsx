@@ -255,7 +255,8 @@ function History({ number }: { number: MonitoredNumber }) {
                   <td>{when(h.tested_at)}</td>
                   <td>{h.carrier}</td>
                   <td>{h.spam_detected ? 'spam label' : h.spam_detected === false ? 'clean' : h.status === 'failed' ? 'test failed' : h.status}</td>
-                  <td>
+                  {/* Reasons are sentences: they wrap in their cell rather than push the table sideways. */}
+                  <td class="wrap">
                     {h.status === 'failed' ? failureReason(h.error, h.sip_response_code) : (h.spam_label ?? '—')}
                     {h.same_carrier_warning && <span class="meta cell-note"> {SAME_CARRIER_WARNING}</span>}
                   </td>
