@@ -228,10 +228,10 @@ describe('console in Chromium', () => {
     const row = page.getByRole('row', { name: new RegExp(key.slice(0, 12).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
     expect(await row.innerText()).toContain('2099');
     // The call above is the key's last use; the panel lists it (it was "—" before).
-    expect(await row.getByRole('cell').nth(4).innerText()).toBe('—');
+    expect(await row.locator('td[data-label="Last used"]').innerText()).toBe('—');
     await page.getByRole('link', { name: 'Credits' }).click();
     await page.getByRole('link', { name: 'Developer' }).click();
-    const used = await row.getByRole('cell').nth(4).innerText();
+    const used = await row.locator('td[data-label="Last used"]').innerText();
     expect(used).not.toBe('—');
     expect(used).toMatch(new RegExp(String(new Date().getFullYear())));
     page.once('dialog', (d) => void d.accept());

@@ -140,7 +140,9 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
   const [last, setLast] = useState(initial.lastNameColumn ?? '');
   // Opened while validation runs (another tab, a reload): the draft's status says so, not `busy`.
   const [busy, setBusy] = useState<string | null>(null);
+  // Each message beside what it concerns: the mapping's under its Validate button, the charge's under its button.
   const [error, setError] = useState<string | null>(null);
+  const [confirmError, setConfirmError] = useState<string | null>(null);
   const [tier, setTier] = useState<'standard' | 'max'>('standard');
   const [skipMobile, setSkipMobile] = useState(false);
   // Rows the server has validated, read from the draft while validation runs (its request is still open).
@@ -192,7 +194,7 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
   }
 
   async function confirm() {
-    setError(null);
+    setConfirmError(null);
     setBusy('Confirming…');
     try {
       // The price on the button: the server charges exactly this or refuses (409) if the mapping changed meanwhile.
@@ -208,7 +210,7 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
           // Fall through to the message.
         }
       }
-      setError(err instanceof Error ? err.message : String(err));
+      setConfirmError(err instanceof Error ? err.message : String(err));
       setBusy(null);
     }
   }
@@ -270,7 +272,7 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
 
       <form class="card" onSubmit={(e) => void validate(e)} aria-labelledby="map-h">
         <h2 id="map-h">Map columns</h2>
-        <fieldset>
+        <fieldset aria-describedby={error ? 'map-error' : undefined}>
           <legend>Phone columns (up to 10)</legend>
           <div class="checks">
             {draft.header.map((h, i) => (
@@ -290,21 +292,20 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
             {columnSelect('last-name', 'Last name column', last, setLast)}
           </div>
         </fieldset>
-        <button type="submit" disabled={busy !== null || draft.status === 'validating'}>
+        <button type="submit" disabled={busy !== null || draft.status === 'validating'} aria-describedby={error ? 'map-error' : undefined}>
           Validate
         </button>
+        {error && (
+          <p id="map-error" role="alert" class="error note">
+            {error}
+          </p>
+        )}
         {validating ? (
           <ValidationProgress done={checked ?? 0} total={draft.total_rows} running />
         ) : (
           draft.validated_rows !== undefined && draft.status !== 'pending_mapping' && <ValidationProgress done={draft.validated_rows} total={draft.total_rows} running={false} />
         )}
       </form>
-
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
 
       {draft.status === 'validation_failed' && draft.failure && (
         <section class="card failed" aria-labelledby="fail-h">
@@ -342,9 +343,14 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
             Skip the mobile lookup
           </label>
           <InvalidCells draft={draft} />
-          <button type="button" class="primary-action" onClick={() => void confirm()} disabled={busy !== null}>
+          <button type="button" class="primary-action" onClick={() => void confirm()} disabled={busy !== null} aria-describedby={confirmError ? 'confirm-error' : undefined}>
             Confirm and charge {num(tier === 'max' ? v.price.max : v.price.standard)} credits
           </button>
+          {confirmError && (
+            <p id="confirm-error" role="alert" class="error note">
+              {confirmError}
+            </p>
+          )}
         </section>
       )}
       {draft.status === 'confirming' && <p role="status">Confirming…</p>}
