@@ -28,6 +28,9 @@ describe('keys and members on the Developer page', () => {
     await page.getByText('Copy the key “CRM sync” now: it is shown only once.').waitFor();
     const row = page.getByRole('row').filter({ hasText: 'CRM sync' });
     await row.getByRole('button', { name: /^Revoke key CRM sync \(svc_live_/ }).waitFor();
+    // The key list fits at 1280 px, Revoke buttons included (name and prefix share a column).
+    const keyTable = page.locator('.table-wrap', { has: page.getByRole('columnheader', { name: 'Key' }) });
+    expect(await keyTable.evaluate((el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth <= el.clientWidth)).toBe(true);
     await shot(page, 'developer-named-key');
     // The field holds at most 80 characters; the service refuses a name that is one line no more (its words, beside the field).
     expect(await page.getByLabel('Name (optional)').getAttribute('maxlength')).toBe('80');

@@ -155,8 +155,7 @@ export function DeveloperPage({ me }: { me: Me }) {
           <table class="stack">
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
+                <th scope="col">Key</th>
                 <th scope="col">Created by</th>
                 <th scope="col">Created</th>
                 <th scope="col">Expires</th>
@@ -170,8 +169,14 @@ export function DeveloperPage({ me }: { me: Me }) {
             <tbody>
               {(keys ?? []).map((k) => (
                 <tr key={k.id}>
-                  <td data-label="Name" class="wrap">{k.name ?? <span class="hint">no name</span>}</td>
-                  <td data-label="Prefix">
+                  {/* Name and prefix in one column: the table keeps fitting a 1280 px screen with its Revoke buttons. */}
+                  <td data-label="Key" class="wrap">
+                    {k.name && (
+                      <>
+                        <strong>{k.name}</strong>
+                        <br />
+                      </>
+                    )}
                     <code>{k.display_prefix}…</code>
                   </td>
                   <td data-label="Created by" class="wrap">{k.created_by ?? k.created_by_user_id}</td>
