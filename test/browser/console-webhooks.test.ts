@@ -76,9 +76,9 @@ describe('sending a failed delivery again', () => {
       const row = card.getByRole('row').filter({ hasText: 'upload.completed' });
       await row.getByText('exhausted').waitFor();
       // Only the ended delivery offers it; the ping (succeeded) does not.
-      expect(await card.getByRole('button', { name: /^Send the .* again$/ }).count()).toBe(1);
+      expect(await card.getByRole('button', { name: /^Send again: / }).count()).toBe(1);
       await shot(page, 'webhooks-redeliver-before');
-      await row.getByRole('button', { name: /^Send the upload\.completed delivery of .* again$/ }).dblclick();
+      await row.getByRole('button', { name: /^Send again: the upload\.completed delivery of / }).dblclick();
       await row.getByText(/^sent again /).waitFor();
       await row.getByText("succeeded").waitFor();
       expect(await row.innerText()).toMatch(/upload\.completed\s+succeeded\s+sent again .*\s+2\s+410, 200/);

@@ -360,7 +360,7 @@ function Deliveries({ id }: { id: string }) {
               <td>{when(d.created_at)}</td>
               <td>
                 {d.state === 'exhausted' && (
-                  <button type="button" disabled={sending[d.id]} aria-label={`Send the ${d.event_type} delivery of ${when(d.created_at)} again`} onClick={() => void sendAgain(d)}>
+                  <button type="button" disabled={sending[d.id]} aria-label={`Send again: the ${d.event_type} delivery of ${when(d.created_at)}`} onClick={() => void sendAgain(d)}>
                     Send again
                   </button>
                 )}
