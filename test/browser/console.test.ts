@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { useTestService } from '../support/runtime';
+import { scaled } from '../support/wait';
 import { buildConsole, launch, newContext, shot, signIn } from './browser';
 import { runSpamTestsNow, spamVerificationCodes } from '../../lambdas/admin/admin';
 import { db } from '../../lambdas/platform/table';
@@ -310,7 +311,8 @@ describe('console in Chromium', () => {
       await card.getByRole('checkbox', { name: 'upload.created' }).uncheck();
       await card.getByRole('checkbox', { name: 'spam.detected', exact: true }).check();
       const expected = [...before.filter((e) => e !== 'upload.created'), 'spam.detected'].sort();
-      await expect.poll(async () => (await hooksOverApi())[0]!.events.sort()).toEqual(expected);
+      // Two saves each held 400 ms: more than expect.poll's default second on a loaded machine.
+      await expect.poll(async () => (await hooksOverApi())[0]!.events.sort(), { timeout: scaled(10_000) }).toEqual(expected);
       await page.waitForLoadState('networkidle');
       await page.unroute('**/console/api/webhooks/*', slowSaves);
       expect((await hooksOverApi())[0]!.events.sort()).toEqual(expected);
