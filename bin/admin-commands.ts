@@ -96,9 +96,9 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
   'delete-user': { usage: '--user USER_ID', options: { user: str }, run: async (v) => (await admin.deleteUser(required(v, 'user')), { ok: true }) },
   'delete-org': { usage: '--org ORG_ID', options: { org: str }, run: async (v) => (await admin.deleteOrganization(required(v, 'org')), { ok: true }) },
   'mint-key': {
-    usage: '--org ORG_ID --user OWNER_USER_ID [--expires-at ISO_DATE|UNIX_SECONDS]   (prints the key once)',
-    options: { org: str, user: str, 'expires-at': str },
-    run: (v) => admin.mintKey(required(v, 'org'), required(v, 'user'), v['expires-at'] as string | undefined),
+    usage: '--org ORG_ID --user OWNER_USER_ID [--expires-at ISO_DATE|UNIX_SECONDS] [--name NAME]   (prints the key once)',
+    options: { org: str, user: str, 'expires-at': str, name: str },
+    run: (v) => admin.mintKey(required(v, 'org'), required(v, 'user'), v['expires-at'] as string | undefined, v.name as string | undefined),
   },
   'revoke-key': { usage: '--key-id KEY_ID', options: { 'key-id': str }, run: async (v) => (await admin.revokeKey(required(v, 'key-id')), { ok: true }) },
   'list-keys': { usage: '--org ORG_ID', options: { org: str }, run: (v) => admin.listKeys(required(v, 'org')) },

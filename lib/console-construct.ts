@@ -142,6 +142,10 @@ export class ConsoleConstruct extends Construct {
     props.grantEmit(this.handler);
     props.grantCursorKey(this.handler);
     props.grantSpam(this.handler);
+    // An owner's invitation creates the member's Cognito user (lambdas/console/cognito-inviter.ts);
+    // AdminGetUser reads one that exists already. This pool only.
+    this.handler.addEnvironment('CONSOLE_USER_POOL_ID', this.userPool.userPoolId);
+    this.userPool.grant(this.handler, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser');
     // Browsers upload to the files bucket from the console's page only: its one origin, POST (the
     // presigned POST form) and PUT, the content type as the only non-simple header.
     props.filesBucket.addCorsRule({

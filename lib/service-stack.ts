@@ -53,8 +53,8 @@ const PROVIDER_CREDENTIALS: Partial<Record<StageConfig['classificationProvider']
   },
 };
 
-/** API functions whose requests publish events (upload.created, number.verified…). */
-const API_EVENT_PRODUCERS: ApiFunctionName[] = ['uploads', 'spam'];
+/** API functions whose requests publish events (upload.created, number.verified…) or queue a delivery (a webhook redelivery). */
+const API_EVENT_PRODUCERS: ApiFunctionName[] = ['uploads', 'spam', 'webhooks'];
 import { ConsoleConstruct } from './console-construct';
 import { UPLOAD_CREATE_MEMORY_MB } from './memory-sizing';
 import { join, resolve } from 'node:path';

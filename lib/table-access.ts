@@ -46,7 +46,8 @@ export const API_TABLE_ACCESS: Record<ApiFunctionName, TableAccess> = {
   uploads: { actions: [...READ_WRITE, 'BatchGetItem'], keys: [...AUTHENTICATION, ...EVENTS, 'UPLOAD#*', 'UPLOAD#WATCH', 'STAGED#*', 'OUTBOX'] },
   // A contact and its ledger entry are written together (BatchWriteItem: lambdas/contacts/create-contact.ts).
   contacts: { actions: [...READ_WRITE, 'BatchGetItem', 'BatchWriteItem'], keys: [...AUTHENTICATION, 'CONTACT#*', 'CONTACTQ#*', 'IDEMP#*', 'RECOVER#ContactCreate'] },
-  webhooks: { actions: [...READ_WRITE, 'BatchGetItem'], keys: [...AUTHENTICATION, 'WEBHOOK#*', 'DELIVERY#*', 'DELIVERY#DUE'], readOnly: READS_ORGANIZATION },
+  // WEBHOOKURL#*: one endpoint per URL (lambdas/webhooks/url-claim.ts).
+  webhooks: { actions: [...READ_WRITE, 'BatchGetItem'], keys: [...AUTHENTICATION, 'WEBHOOK#*', 'WEBHOOKURL#*', 'DELIVERY#*', 'DELIVERY#DUE'], readOnly: READS_ORGANIZATION },
   spam: {
     actions: [...READ_WRITE, 'BatchGetItem', 'BatchWriteItem'],
     keys: [...AUTHENTICATION, ...EVENTS, 'OUTBOX', 'SPAMNUM#*', 'SPAMNUM#VERIFIED', 'SPAMPHONE#*', 'RECOVER#SpamNumberCount', 'SIMOUTBOX#*'],
@@ -100,7 +101,7 @@ export const SPAM_TABLE_ACCESS = {
 export const CONSOLE_TABLE_ACCESS: TableAccess = {
   actions: [...READ_WRITE, 'BatchGetItem', 'BatchWriteItem'],
   keys: [
-    ...AUTHENTICATION, 'APIKEYID#*', 'OUTBOX', ...EVENTS,
+    ...AUTHENTICATION, 'APIKEYID#*', 'OUTBOX', ...EVENTS, 'WEBHOOKURL#*',
     'UPLOAD#*', 'UPLOAD#WATCH', 'WEBUPLOAD#*', 'RECOVER#WebUploadDraft',
     'CONTACT#*',
     'SPAMNUM#*', 'SPAMNUM#VERIFIED', 'SPAMPHONE#*', 'RECOVER#SpamNumberCount', 'SIMOUTBOX#*',

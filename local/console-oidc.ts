@@ -79,7 +79,8 @@ export function startConsoleOidc(options: {
     claims: { openid: ['sub'], email: ['email'] },
     scopes: ['openid', 'email'],
     findAccount: async (_ctx, id) => {
-      const login = byId.get(id);
+      // `logins` may grow while running (a member invited: local/console-invites.ts).
+      const login = byId.get(id) ?? options.logins.find((l) => l.userId === id);
       return login ? { accountId: id, claims: async () => ({ sub: id, email: login.email }) } : undefined;
     },
     interactions: { url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}` },

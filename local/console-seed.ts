@@ -28,6 +28,8 @@ export interface ConsoleAccounts {
   keys: OidcKeys;
   /** Where the provider keeps its sessions; null (no data folder): in memory only. */
   sessionsFile: string | null;
+  /** The data folder (invited members' logins are kept there: local/console-invites.ts); null: in memory only. */
+  dataDir: string | null;
 }
 
 export async function ensureConsoleAccounts(demo: DemoAccount, dataDir: string | null): Promise<ConsoleAccounts> {
@@ -45,6 +47,7 @@ export async function ensureConsoleAccounts(demo: DemoAccount, dataDir: string |
     member: { userId: memberId, email: 'member@example.com', password: secrets.passwords.member! },
     keys: secrets.keys,
     sessionsFile: dataDir ? join(dataDir, 'console-oidc-sessions.json') : null,
+    dataDir,
   };
 }
 

@@ -8,7 +8,8 @@ import { send } from './http-answers';
 import { hasBody, type RequestBodies } from './request-bodies';
 import type { Tenant } from './tenant-budgets';
 import { consolePrincipal } from '../lambdas/console/principal';
-import { CONSOLE_CLIENT_ID, CONSOLE_SCOPE, startConsoleOidc, type ConsoleOidc } from './console-oidc';
+import { CONSOLE_CLIENT_ID, CONSOLE_SCOPE, startConsoleOidc, type ConsoleLogin, type ConsoleOidc } from './console-oidc';
+import { loadInvitedLogins, localMemberInviter } from './console-invites';
 import { serveConsoleFile } from './console-static';
 import type { ConsoleAccounts } from './console-seed';
 import { PutBucketCorsCommand } from '@aws-sdk/client-s3';
@@ -35,7 +36,12 @@ const unauthorized = (detail: string) => ({
 });
 
 export function createConsoleLayer(options: { maxBodyBytes: number; ports: Ports }): ConsoleLayer {
-  const consoleApi = consoleApiFor(options.ports);
+  // The provider's logins: the demo owner and member, the members invited before, and those invited from now on.
+  const logins: ConsoleLogin[] = [];
+  let consoleOrigin = '';
+  let dataDir: string | null = null;
+  const memberInviter = localMemberInviter({ logins, dataDir: () => dataDir, origin: () => consoleOrigin, log: (line) => console.warn(line) });
+  const consoleApi = consoleApiFor({ ...options.ports, memberInviter });
   let oidc: ConsoleOidc | null = null;
   let config: unknown = null;
   // Large files go from the page straight to the file store (the staging path), another origin.
@@ -92,7 +98,10 @@ export function createConsoleLayer(options: { maxBodyBytes: number; ports: Ports
       return serveConsoleFile(req, res, url, { config, connect: storeOrigin ? [storeOrigin] : [] });
     },
     attach(origin, accounts) {
-      oidc = startConsoleOidc({ origin, logins: [accounts.owner, accounts.member], keys: accounts.keys, sessionsFile: accounts.sessionsFile, tokenSeconds: tokenSecondsFromEnv() });
+      logins.splice(0, logins.length, accounts.owner, accounts.member, ...loadInvitedLogins(accounts.dataDir));
+      dataDir = accounts.dataDir;
+      consoleOrigin = origin;
+      oidc = startConsoleOidc({ origin, logins, keys: accounts.keys, sessionsFile: accounts.sessionsFile, tokenSeconds: tokenSecondsFromEnv() });
       config = { authority: oidc.issuer, client_id: CONSOLE_CLIENT_ID, scope: CONSOLE_SCOPE };
       corsReady = allowConsoleUploads(origin).then(
         (o) => void (storeOrigin = o),

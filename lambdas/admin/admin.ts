@@ -28,6 +28,7 @@ import { runDailySpamTests, type RunSummary } from '../spam/daily-run';
 import { runContactPool, type PoolRunSummary } from '../contacts/pool-job';
 import type { Ports } from '../composition/ports';
 import { uploadsCreatedSince } from '../uploads/upload-repository';
+import { normalizeKeyName } from './key-name';
 
 // Operator actions (the admin CLI and the local runtime's first-start seed). The in-app developer
 // panel of the spec is out of scope for this service; these functions are its back end.
@@ -116,7 +117,13 @@ export interface MintedKey {
 }
 
 /** Keys are minted by an organization owner (spec, Authentication 4). The full key is returned once. */
-export async function mintKey(orgId: string, userId: string, expiresAt?: string): Promise<MintedKey> {
+export async function mintKey(orgId: string, userId: string, expiresAt?: string, name?: string | null): Promise<MintedKey> {
+  let keyName: string | null;
+  try {
+    keyName = normalizeKeyName(name);
+  } catch (error) {
+    throw error instanceof InvalidInput ? new AdminError(error.detail) : error;
+  }
   await requireOrg(orgId);
   await requireUser(userId);
   const membership = await getMembership(orgId, userId);
@@ -134,6 +141,7 @@ export async function mintKey(orgId: string, userId: string, expiresAt?: string)
     created_at: nowIso(),
     expires_at: expires,
     revoked_at: null,
+    name: keyName,
   };
   await putApiKey(record);
   const { key_hash: _hash, ...visible } = record;

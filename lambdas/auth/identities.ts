@@ -26,4 +26,6 @@ export interface ApiKeyRecord {
   created_at: string;
   expires_at: string | null;
   revoked_at: string | null;
+  /** A person's label for the key (lambdas/admin/key-name.ts); keys minted before names existed have none. */
+  name?: string | null;
 }

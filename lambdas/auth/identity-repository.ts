@@ -34,6 +34,7 @@ const apiKeySchema: z.ZodMiniType<ApiKeyRecord> = z.looseObject({
   created_at: z.string(),
   expires_at: z.nullable(z.string()),
   revoked_at: z.nullable(z.string()),
+  name: z.optional(z.nullable(z.string())),
 });
 
 export async function putOrganization(org: Organization): Promise<void> {

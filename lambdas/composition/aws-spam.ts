@@ -4,6 +4,10 @@ import type { SpamNumberPorts } from '../spam/ports';
 import { awsDeliveryPorts, awsOpenPorts, awsSealPorts, awsUploadPorts } from './aws';
 import type { ConsolePorts } from './ports';
 import { withPortAtFirstUse } from './first-use';
+import type { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { cognitoMemberInviter } from '../console/cognito-inviter';
+import { lazyModule } from '../platform/aws/lazy-module';
+import { required } from '../platform/config';
 
 // The AWS composition root's telephony (./aws.ts has the other ports): only the functions that send
 // verification codes carry it. Carrier tests are in ./aws-carrier-tests.ts, apart again: their
@@ -22,5 +26,10 @@ export function awsSpamNumberPorts(): SpamNumberPorts {
 
 /** The console API: every feature an organization's members use, carrier tests excepted. */
 export function awsConsolePorts(): ConsolePorts {
-  return withTelephony({ ...awsUploadPorts(), ...awsSealPorts(), ...awsOpenPorts() });
+  return withTelephony({ ...awsUploadPorts(), ...awsSealPorts(), ...awsOpenPorts(), memberInviter: cognitoMemberInviter(awsCognito, () => required('CONSOLE_USER_POOL_ID')) });
 }
+
+/** The console's user pool client (invitations), loaded and made at the first invitation. */
+const cognitoUsers = /* @__PURE__ */ lazyModule(() => import('../console/cognito-users'));
+let cognitoClient: Promise<CognitoIdentityProviderClient> | undefined;
+const awsCognito = (): Promise<CognitoIdentityProviderClient> => (cognitoClient ??= cognitoUsers().then((m) => m.newCognitoClient()));

@@ -1,6 +1,7 @@
 import type { ClassificationPorts } from '../classification';
 import type { SpamNumberPorts, SpamPorts } from '../spam/ports';
 import type { UploadPorts } from '../uploads/workflow';
+import type { MemberInvitePorts } from '../console/member-inviter';
 import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
 
 /**
@@ -12,4 +13,4 @@ import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
 export interface Ports extends UploadPorts, SpamPorts, SealPorts, OpenPorts, ClassificationPorts {}
 
 /** The console API's ports: every feature an organization's members use, carrier tests excepted. */
-export interface ConsolePorts extends UploadPorts, SpamNumberPorts, SealPorts, OpenPorts {}
+export interface ConsolePorts extends UploadPorts, SpamNumberPorts, SealPorts, OpenPorts, MemberInvitePorts {}

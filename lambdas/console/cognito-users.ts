@@ -6,6 +6,9 @@ import { getUser } from '../auth/identity-repository';
 // The person signs in with their email; Cognito emails a temporary password and asks for a new
 // one and an authenticator app (MFA is required) at first sign-in.
 
+/** A client for the pool's admin calls (the console's AWS root makes one at the first invitation). */
+export const newCognitoClient = (): CognitoIdentityProviderClient => new CognitoIdentityProviderClient({});
+
 export interface ConsoleUserResult {
   user_id: string;
   email: string;

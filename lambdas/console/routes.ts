@@ -1,7 +1,7 @@
 import * as z from '../platform/zod';
 import { byIdParams, ErrorEnvelope } from '../platform/http/common-schemas';
 import type { ConsoleRouteSpec } from '../platform/http/route-spec';
-import { webhooksRoutes } from '../webhooks/routes';
+import { DeliveryParams, webhooksRoutes } from '../webhooks/routes';
 import { spamRoutes } from '../spam/routes';
 import { ProcessedDownloadQuery } from '../uploads/routes';
 import { column } from '../uploads/request';
@@ -50,17 +50,36 @@ export const consoleRoutes = {
     path: '/console/api/keys',
     operationId: 'consoleMintKey',
     summary: 'Mint an API key (owners); the key is shown only here',
-    request: { body: z.object({ expires_at: z.nullish(z.iso.datetime({ offset: true })) }) },
+    // Unknown fields are refused (400), not dropped; name is trimmed, and its rules are normalizeKeyName's (lambdas/admin/key-name.ts).
+    request: { body: z.strictObject({ expires_at: z.nullish(z.iso.datetime({ offset: true })), name: z.nullish(z.string().check(z.maxLength(1000))) }) },
     responses: answer('The new key'),
   },
   revokeKey: { ...common, method: 'DELETE', path: '/console/api/keys/{id}', operationId: 'consoleRevokeKey', summary: 'Revoke an API key (owners)', request: { params: KeyId }, responses: withMissing('Revoked', 'No such key in the organization') },
   listMembers: { ...common, method: 'GET', path: '/console/api/members', operationId: 'consoleListMembers', summary: 'Members of the organization (owners)', responses: answer('Members') },
+  inviteMember: {
+    ...common,
+    method: 'POST',
+    path: '/console/api/members',
+    operationId: 'consoleInviteMember',
+    summary: 'Invite a person by email as a member (owners): in AWS Cognito emails a temporary password; locally the password is answered (and logged) for the owner to pass on',
+    request: { body: z.strictObject({ email: z.string().check(z.maxLength(1000)) }) },
+    responses: { ...answer('The new member and how they sign in'), 409: { description: 'Already a member, or being invited right now', schema: ErrorEnvelope } },
+  },
   removeMember: { ...common, method: 'DELETE', path: '/console/api/members/{userId}', operationId: 'consoleRemoveMember', summary: 'Remove a member and revoke their keys (owners)', request: { params: MemberId }, responses: withMissing('Removed', 'Not a member') },
 
   listWebhooks: { ...common, method: 'GET', path: '/console/api/webhooks', operationId: 'consoleListWebhooks', summary: 'Webhook endpoints and the event types (owners)', responses: answer('Endpoints') },
   createWebhook: { ...common, method: 'POST', path: '/console/api/webhooks', operationId: 'consoleCreateWebhook', summary: 'Register an endpoint (owners): the API’s own rules and ping', request: { body: webhooksRoutes.create.request.body }, responses: { ...answer('The endpoint and its secret, shown once'), 409: { description: 'The organization already has an endpoint for this URL', schema: ErrorEnvelope } } },
   updateWebhook: { ...common, method: 'POST', path: '/console/api/webhooks/{id}', operationId: 'consoleUpdateWebhook', summary: 'Change an endpoint (owners): a changed url is pinged first', request: { params: WebhookId, body: webhooksRoutes.update.request.body }, responses: { ...withMissing('The endpoint', 'No such endpoint'), 409: { description: 'Another endpoint of the organization has this URL', schema: ErrorEnvelope } } },
   deleteWebhook: { ...common, method: 'DELETE', path: '/console/api/webhooks/{id}', operationId: 'consoleDeleteWebhook', summary: 'Delete an endpoint (owners)', request: { params: WebhookId }, responses: withMissing('Deleted', 'No such endpoint') },
+  redeliverWebhook: {
+    ...common,
+    method: 'POST',
+    path: '/console/api/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver',
+    operationId: 'consoleRedeliverWebhook',
+    summary: 'Send an ended delivery again (owners): one more signed attempt, same event id; a double click reopens it once',
+    request: { params: DeliveryParams },
+    responses: { ...withMissing('The delivery, pending again', 'No such endpoint or delivery'), 409: { description: 'The delivery succeeded, is still being retried, or the endpoint is disabled', schema: ErrorEnvelope } },
+  },
   webhookDeliveries: {
     ...common,
     method: 'GET',

@@ -19,6 +19,8 @@ export const ConfigSchema = z.object({
   STAGE: z._default(z.string().check(z.minLength(1)), 'local'),
   AWS_LAMBDA_FUNCTION_NAME: optional,
   TABLE_NAME: optional,
+  /** The console's Cognito user pool (AWS): where an owner's invitation creates the member's user. */
+  CONSOLE_USER_POOL_ID: optional,
   FILES_BUCKET: optional,
   SCREENSHOTS_BUCKET: optional,
   S3_FORCE_PATH_STYLE: flag,

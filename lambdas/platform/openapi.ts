@@ -126,6 +126,7 @@ export function buildOpenApi(
       responses,
       'x-rate-limited': Boolean(route.rateLimited),
       'x-requires-subscription': Boolean(route.subscription),
+      ...(route.extension ? { 'x-extension': true } : {}),
     };
   }
 

@@ -38,6 +38,13 @@ export interface DeliveryRecord {
   next_attempt_at: string | null;
   /** Why the delivery ended without success when no attempt says it (endpoint deleted or inactive). */
   exhausted_reason: string | null;
+  /**
+   * Set by a redelivery (lambdas/webhooks/redeliver.ts): the number of the one attempt it asked for,
+   * after which the delivery ends whatever the answer (no new retry chain).
+   */
+  final_attempt?: number | null;
+  /** When an owner last asked for a redelivery. */
+  redelivered_at?: string | null;
   /** Epoch ms until which one worker owns the next attempt; absent (removed) when nobody does. */
   lease_until?: number | null;
   created_at: string;
@@ -152,6 +159,36 @@ export async function markExhausted(id: string, reason: string, at: string): Pro
   );
 }
 
+/**
+ * Makes an ended delivery pending again for one more attempt, due at `dueAt`: conditioned on the
+ * delivery as read (still exhausted, no attempt since), so of two requests for it only one reopens.
+ */
+export async function reopenForRedelivery(record: DeliveryRecord, dueAt: string, at: string): Promise<boolean> {
+  return conditionalWrite(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key(record.id),
+        UpdateExpression:
+          'SET #state = :pending, next_attempt_at = :due, final_attempt = :final, redelivered_at = :at, exhausted_reason = :null, updated_at = :at, gsi2pk = :duePk, gsi2sk = :dueSk',
+        ConditionExpression: '#state = :exhausted AND attempt_count = :made',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':pending': 'pending',
+          ':exhausted': 'exhausted',
+          ':due': dueAt,
+          ':final': record.attempt_count + 1,
+          ':made': record.attempt_count,
+          ':at': at,
+          ':null': null,
+          ':duePk': DUE_PARTITION,
+          ':dueSk': `${dueAt}#${record.id}`,
+        },
+      }),
+    ),
+  );
+}
+
 /** Pending deliveries due at or before `dueBy` (ISO), oldest due first. */
 export async function dueDeliveryIds(dueBy: string, limit: number): Promise<string[]> {
   const out = await db().send(
@@ -218,6 +255,8 @@ const deliverySchema: z.ZodMiniType<DeliveryRecord> = z.looseObject({
   next_attempt_at: z.nullable(z.string()),
   exhausted_reason: z.nullable(z.string()),
   lease_until: z.optional(z.nullable(z.number())),
+  final_attempt: z.optional(z.nullable(z.number())),
+  redelivered_at: z.optional(z.nullable(z.string())),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -51,7 +51,9 @@ export async function processDelivery(ports: DeliveryPorts & OpenPorts, delivery
 
   // Sent, not yet recorded: a crash here makes the sweeper send it again (at least once, same event id).
   crashPoint('webhook.after-send');
-  const nextMs = outcome.ok || isPermanentFailure(outcome.statusCode) ? null : nextAttemptAtMs(attemptNo, startedMs);
+  // A redelivery is one attempt: it ends the delivery whatever the answer.
+  const lastAsked = record.final_attempt != null && attemptNo >= record.final_attempt;
+  const nextMs = outcome.ok || isPermanentFailure(outcome.statusCode) || lastAsked ? null : nextAttemptAtMs(attemptNo, startedMs);
   const state: DeliveryState = outcome.ok ? 'succeeded' : nextMs === null ? 'exhausted' : 'pending';
   const nextAt = nextMs === null ? null : new Date(nextMs).toISOString();
   const recorded = await recordAttempt(

@@ -1,13 +1,15 @@
-import { nowIso } from '../platform/clock';
+import { nowIso, nowMs } from '../platform/clock';
 import { InvalidInput, NotFound } from '../platform/domain-errors';
 import { isUuid, newId, randomHex } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES, type EventType } from './envelope';
-import { listDeliveriesOfWebhook, markExhausted, pendingDeliveryIdsOfWebhook, type DeliveryRecord } from './delivery-repository';
+import { listDeliveriesOfWebhook, markExhausted, pendingDeliveryIdsOfWebhook } from './delivery-repository';
+import { toPublicDelivery, type WebhookDelivery } from './delivery-view';
 import { deleteEndpointItem, getEndpoint, listEndpoints, putEndpoint, updateEndpointFields, type EndpointRecord } from './endpoint-repository';
 import { pingOrThrow, recordPing } from './ping';
 import { assertSafeUrl } from './url-safety';
-import { assertUrlNotRegistered } from './duplicate-url';
+import { assertUrlNotRegistered, duplicateUrl, urlIdentity } from './duplicate-url';
+import { claimUrl, releaseUrl } from './url-claim';
 import type { NetPorts } from '../platform/net/outbound';
 import { openStored, webhookSecretContext, type OpenPorts, type SealPorts } from './secret-sealer';
 
@@ -47,41 +49,58 @@ export async function createEndpoint(
 ): Promise<{ webhook: WebhookEndpoint; secret: string }> {
   const events = normalizeEvents(input.events);
   await assertSafeUrl(ports.net, input.url);
-  // Before the ping: a duplicate sends the receiver nothing.
+  // Before the ping: a duplicate sends the receiver nothing. The list finds endpoints registered
+  // before URL claims existed; the claim settles concurrent registrations (exactly one wins).
   assertUrlNotRegistered(await listEndpoints(organizationId), input.url);
-  const secret = randomHex(32);
-  const ping = await pingOrThrow(ports.net, input.url, secret);
-  const at = nowIso();
   const id = newId();
-  const record: EndpointRecord = {
-    id,
-    organization_id: organizationId,
-    url: input.url,
-    description: input.description ?? null,
-    events,
-    is_active: true,
-    verified_at: at,
-    // The registration ping is a delivery the endpoint answered 2xx.
-    last_success_at: at,
-    last_failure_at: null,
-    consecutive_failures: 0,
-    disabled_at: null,
-    created_at: at,
-    updated_at: at,
-    // Sealed after the ping: a refused registration costs no KMS call. The plaintext is returned once, below.
-    secret: await ports.sealer.seal(secret, webhookSecretContext(organizationId, id)),
-  };
-  await putEndpoint(record);
+  await claimOrConflict(organizationId, input.url, id);
+  const secret = randomHex(32);
+  let record: EndpointRecord;
+  let ping: Awaited<ReturnType<typeof pingOrThrow>>;
+  try {
+    ping = await pingOrThrow(ports.net, input.url, secret);
+    const at = nowIso();
+    record = {
+      id,
+      organization_id: organizationId,
+      url: input.url,
+      description: input.description ?? null,
+      events,
+      is_active: true,
+      verified_at: at,
+      // The registration ping is a delivery the endpoint answered 2xx.
+      last_success_at: at,
+      last_failure_at: null,
+      consecutive_failures: 0,
+      disabled_at: null,
+      created_at: at,
+      updated_at: at,
+      // Sealed after the ping: a refused registration costs no KMS call. The plaintext is returned once, below.
+      secret: await ports.sealer.seal(secret, webhookSecretContext(organizationId, id)),
+    };
+    await putEndpoint(record);
+  } catch (error) {
+    // Nothing registered: the URL is free again.
+    await releaseUrl(organizationId, input.url, id);
+    throw error;
+  }
   await recordPing(organizationId, record.id, ping);
   logger.info('webhook endpoint created', { webhook_id: record.id, events });
   return { webhook: toPublic(record), secret };
+}
+
+/** Claims the URL for the endpoint, or the 409 naming the endpoint that holds it. */
+async function claimOrConflict(organizationId: string, url: string, id: string): Promise<void> {
+  const holder = await claimUrl(organizationId, url, id, nowMs());
+  if (holder) throw duplicateUrl(holder);
 }
 
 export async function listEndpointsOf(organizationId: string): Promise<WebhookEndpoint[]> {
   return (await listEndpoints(organizationId)).map(toPublic);
 }
 
-async function ownEndpoint(organizationId: string, id: string): Promise<EndpointRecord> {
+/** The organization's endpoint `id`, or the 404. */
+export async function ownEndpoint(organizationId: string, id: string): Promise<EndpointRecord> {
   const record = isUuid(id) ? await getEndpoint(id) : null;
   if (!record || record.organization_id !== organizationId) throw new NotFound('Webhook endpoint not found');
   return record;
@@ -113,12 +132,21 @@ export async function updateEndpointWithPing(
   if (patch.events !== undefined) fields.events = normalizeEvents(patch.events);
   if (patch.description !== undefined) fields.description = patch.description;
   let ping: Awaited<ReturnType<typeof pingOrThrow>> | null = null;
-  if (patch.url !== undefined && patch.url !== current.url) {
-    await assertSafeUrl(ports.net, patch.url);
-    assertUrlNotRegistered(await listEndpoints(organizationId), patch.url, id);
-    // Re-verified with the existing secret; a failing ping rejects the whole update.
-    ping = await pingOrThrow(ports.net, patch.url, await openStored(ports, current.secret, webhookSecretContext(organizationId, id)));
-    fields.url = patch.url;
+  // A new identity is claimed before the ping and the old one given back after the write.
+  const newUrl = patch.url !== undefined && patch.url !== current.url ? patch.url : null;
+  const movesUrl = newUrl !== null && urlIdentity(newUrl) !== urlIdentity(current.url);
+  if (newUrl !== null) {
+    await assertSafeUrl(ports.net, newUrl);
+    assertUrlNotRegistered(await listEndpoints(organizationId), newUrl, id);
+    if (movesUrl) await claimOrConflict(organizationId, newUrl, id);
+    try {
+      // Re-verified with the existing secret; a failing ping rejects the whole update.
+      ping = await pingOrThrow(ports.net, newUrl, await openStored(ports, current.secret, webhookSecretContext(organizationId, id)));
+    } catch (error) {
+      if (movesUrl) await releaseUrl(organizationId, newUrl, id);
+      throw error;
+    }
+    fields.url = newUrl;
     // A 2xx ping is a successful delivery: it sets last_success_at and resets the failure count,
     // as any successful delivery does (spec, WebhookEndpoint).
     Object.assign(fields, { verified_at: at, last_success_at: at, consecutive_failures: 0 });
@@ -129,31 +157,22 @@ export async function updateEndpointWithPing(
     fields.is_active = false;
   }
   const updated = await updateEndpointFields(id, organizationId, fields);
-  if (!updated) throw new NotFound('Webhook endpoint not found');
+  if (!updated) {
+    if (newUrl !== null && movesUrl) await releaseUrl(organizationId, newUrl, id);
+    throw new NotFound('Webhook endpoint not found');
+  }
+  if (movesUrl) await releaseUrl(organizationId, current.url, id);
   if (ping) await recordPing(organizationId, id, ping);
   return { webhook: toPublic(updated), ping: ping && { status_code: ping.statusCode, delivery_id: ping.deliveryId, attempted_at: ping.attemptedAt } };
 }
 
 /** Hard delete; deliveries still in flight end as exhausted. */
 export async function deleteEndpoint(organizationId: string, id: string): Promise<void> {
-  await ownEndpoint(organizationId, id);
+  const record = await ownEndpoint(organizationId, id);
   if (!(await deleteEndpointItem(id, organizationId))) throw new NotFound('Webhook endpoint not found');
+  await releaseUrl(organizationId, record.url, id);
   const at = nowIso();
   for (const deliveryId of await pendingDeliveryIdsOfWebhook(id)) await markExhausted(deliveryId, 'endpoint deleted', at);
-}
-
-export interface WebhookDelivery {
-  id: string;
-  webhook_id: string;
-  event_id: string;
-  event_type: string;
-  state: DeliveryRecord['state'];
-  attempt_count: number;
-  attempts: DeliveryRecord['attempts'];
-  next_attempt_at: string | null;
-  exhausted_reason: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export async function listDeliveries(
@@ -163,20 +182,5 @@ export async function listDeliveries(
 ): Promise<{ data: WebhookDelivery[]; next_cursor: string | null }> {
   await ownEndpoint(organizationId, id);
   const { items, nextCursor } = await listDeliveriesOfWebhook(organizationId, id, page.limit, page.cursor);
-  return {
-    data: items.map((d) => ({
-      id: d.id,
-      webhook_id: id,
-      event_id: d.event_id,
-      event_type: d.event_type,
-      state: d.state,
-      attempt_count: d.attempt_count,
-      attempts: d.attempts,
-      next_attempt_at: d.next_attempt_at ?? null,
-      exhausted_reason: d.exhausted_reason ?? null,
-      created_at: d.created_at,
-      updated_at: d.updated_at,
-    })),
-    next_cursor: nextCursor,
-  };
+  return { data: items.map(toPublicDelivery), next_cursor: nextCursor };
 }

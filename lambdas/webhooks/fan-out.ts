@@ -7,6 +7,9 @@ import { createDelivery, type DeliveryRecord } from './delivery-repository';
 import { listEndpoints } from './endpoint-repository';
 import type { StoredSecret } from './secret-sealer';
 
+/** What deliveryIdFor makes. */
+export const DELIVERY_ID = /^dlv_[0-9a-f]{32}$/;
+
 /**
  * Delivery ids are derived from the event and the receiver, so emitting the same event again
  * (a retried step) creates no second delivery to the same receiver.

@@ -52,10 +52,16 @@ const WebhookDeliverySchema = z
     ),
     next_attempt_at: z.nullable(timestamp),
     exhausted_reason: z.nullable(z.string()).check(z.describe('set when the delivery ended without a further attempt (endpoint deleted or inactive)')),
+    redelivered_at: z.optional(z.nullable(timestamp)).check(z.describe('Extension (not in the interface spec): when an owner last sent this delivery again (POST …/deliveries/{delivery_id}/redeliver); null if never')),
     created_at: timestamp,
     updated_at: timestamp,
   })
   .check(z.meta({ id: 'WebhookDelivery' }));
+
+export const DeliveryParams = z.object({
+  webhook_id: byIdParams('webhook_id', 'Webhook endpoint not found', 'id of a webhook endpoint of the key’s organization').shape.webhook_id,
+  delivery_id: z.string().check(z.regex(/^dlv_[0-9a-f]{32}$/, { message: 'Delivery not found' }), z.describe('id of a delivery of that endpoint (`dlv_…`)')),
+});
 
 const Params = byIdParams('webhook_id', 'Webhook endpoint not found', 'id of a webhook endpoint of the key’s organization');
 
@@ -152,6 +158,25 @@ export const webhooksRoutes = {
       400: { description: 'Invalid limit or cursor', schema: StringError },
       ...authErrors,
       ...missing,
+    },
+  },
+  redeliver: {
+    ...common,
+    method: 'POST',
+    path: '/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver',
+    operationId: 'redeliverWebhookDelivery',
+    extension: true,
+    summary: 'Extension (not in the interface spec): send an ended delivery again, as one more signed attempt',
+    description:
+      'Not part of the interface spec (service-spec.md); an addition of this implementation, marked `x-extension` here. A delivery that ended `exhausted` is made `pending` again for one attempt, right away, through the same delivery path as every attempt: same delivery id, same event id and body (receivers deduplicate on the event id), the next attempt number, signed with the endpoint’s current secret. Whatever that attempt’s answer, the delivery ends after it (no new retry chain). Asked again before that attempt is made (a double click), the delivery is not reopened twice: the answer is the delivery as it stands. 409 for a delivery that succeeded, one still being retried, or an endpoint that is disabled.',
+    rateLimited: true,
+    request: { params: DeliveryParams },
+    responses: {
+      202: { description: 'Reopened (or already reopened): the delivery, `pending`, its attempt on the way', schema: WebhookDeliverySchema },
+      ...authErrors,
+      404: { description: 'No such endpoint in the key’s organization, or no such delivery of it (a malformed id included)', schema: StringError },
+      409: { description: 'The delivery succeeded, is still being retried, or its endpoint is disabled', schema: StringError },
+      ...rateLimitErrors,
     },
   },
 } satisfies Record<string, RouteSpec>;

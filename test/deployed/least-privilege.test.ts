@@ -49,6 +49,7 @@ const SERVICE_OF: Record<string, string> = {
   GetObject: 's3', PutObject: 's3', DeleteObject: 's3', CopyObject: 's3', ListObjectsV2: 's3',
   SendMessage: 'sqs', StartExecution: 'states', GetSecretValue: 'secretsmanager', DescribeSecret: 'secretsmanager', SendTextMessage: 'sms-voice', SendVoiceMessage: 'sms-voice',
   Encrypt: 'kms', Decrypt: 'kms',
+  AdminCreateUser: 'cognito-idp', AdminGetUser: 'cognito-idp',
 };
 
 // What IAM adds beyond the calls: s3:ListBucket lets a missing key answer 404 rather than 403.

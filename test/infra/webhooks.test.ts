@@ -45,8 +45,8 @@ describe('webhook delivery infrastructure', () => {
     for (const fn of ours) expect(fn.Properties.Environment.Variables.WEBHOOK_QUEUE_URL).toEqual({ Ref: queueId });
     for (const [name, fn] of stack.api.functions) {
       const props = template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as never)].Properties;
-      // Only uploads (upload.created…) and spam (number.verified) publish from a request.
-      if (['uploads', 'spam'].includes(name)) expect(props.Environment.Variables.WEBHOOK_QUEUE_URL).toEqual({ Ref: queueId });
+      // Only uploads (upload.created…) and spam (number.verified) publish from a request; webhooks queues a redelivery.
+      if (['uploads', 'spam', 'webhooks'].includes(name)) expect(props.Environment.Variables.WEBHOOK_QUEUE_URL).toEqual({ Ref: queueId });
       else expect(props.Environment.Variables).not.toHaveProperty('WEBHOOK_QUEUE_URL');
     }
     for (const fn of functions) {

@@ -72,6 +72,8 @@ export interface ImportFormat {
 
 export interface ApiKey {
   id: string;
+  /** The owner's label for it; null when none was given. */
+  name: string | null;
   display_prefix: string;
   created_by: string | null;
   created_by_user_id: string;

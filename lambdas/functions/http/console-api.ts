@@ -5,6 +5,7 @@ import { operation } from '../../api/operation';
 import { getApiKeyById, getMembership } from '../../auth/identity-repository';
 import type { ConsolePorts } from '../../composition/ports';
 import { listLedger, listMembers } from '../../console/directory';
+import { inviteMember, releaseInvite } from '../../console/invite-member';
 import { requireOwner, type ConsolePrincipal } from '../../console/principal';
 import { CONSOLE_ROUTES, consoleRoutes as routes } from '../../console/routes';
 import { confirmWebUpload, mapWebUpload, openDrafts, ownDraft, reportLink, startWebUpload } from '../../console/web-upload';
@@ -24,6 +25,7 @@ import { readStaged, stageUpload } from '../../uploads/staging';
 import { toPublicUpload, type UploadRecord } from '../../uploads/upload';
 import { getUpload, listUploads } from '../../uploads/upload-repository';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpointsOf, updateEndpointWithPing } from '../../webhooks/endpoints';
+import { redeliver } from '../../webhooks/redeliver';
 import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../../webhooks/envelope';
 
 // The console's API (/console/api/*, lambdas/console/routes.ts) on the public API's HTTP stack:
@@ -60,15 +62,15 @@ const operations = (ports: ConsolePorts) => [
       return ok({
         data: keys
           .sort((a, b) => b.created_at.localeCompare(a.created_at))
-          .map((k) => ({ id: k.id, display_prefix: k.display_prefix, created_by_user_id: k.created_by_user_id, created_by: members.get(k.created_by_user_id) ?? null, created_at: k.created_at, expires_at: k.expires_at, revoked_at: k.revoked_at, last_used_at: (k as { last_used_at?: string }).last_used_at ?? null })),
+          .map((k) => ({ id: k.id, name: k.name ?? null, display_prefix: k.display_prefix, created_by_user_id: k.created_by_user_id, created_by: members.get(k.created_by_user_id) ?? null, created_at: k.created_at, expires_at: k.expires_at, revoked_at: k.revoked_at, last_used_at: (k as { last_used_at?: string }).last_used_at ?? null })),
       });
     }),
   ),
   operation(routes.mintKey, async ({ member: p, body }) =>
     owner(p, async () => {
       if (body.expires_at && Date.parse(body.expires_at) <= nowMs()) throw new InvalidInput('expires_at must be in the future');
-      const minted = await mintKey(p.organizationId, p.userId, body.expires_at ?? undefined);
-      return ok({ key: minted.key, id: minted.record.id, display_prefix: minted.record.display_prefix, created_at: minted.record.created_at, expires_at: minted.record.expires_at });
+      const minted = await mintKey(p.organizationId, p.userId, body.expires_at ?? undefined, body.name);
+      return ok({ key: minted.key, id: minted.record.id, name: minted.record.name ?? null, display_prefix: minted.record.display_prefix, created_at: minted.record.created_at, expires_at: minted.record.expires_at });
     }),
   ),
   operation(routes.revokeKey, async ({ member: p, params }) =>
@@ -80,12 +82,14 @@ const operations = (ports: ConsolePorts) => [
     }),
   ),
   operation(routes.listMembers, async ({ member: p }) => owner(p, async () => ok({ data: await listMembers(p.organizationId) }))),
+  operation(routes.inviteMember, async ({ member: p, body }) => owner(p, async () => ok(await inviteMember(ports, p.organizationId, p.userId, body.email)))),
   operation(routes.removeMember, async ({ member: p, params }) =>
     owner(p, async () => {
       if (params.userId === p.userId) throw new InvalidInput('You cannot remove yourself; another owner can');
       // Someone who is not a member (any more) is not found, like an unknown key or endpoint.
       if (!(await getMembership(p.organizationId, params.userId))) throw new NotFound('Member not found');
       const result = await removeMember(p.organizationId, params.userId);
+      await releaseInvite(p.organizationId, params.userId);
       return ok({ user_id: params.userId, revoked_keys: result.revokedKeys });
     }),
   ),
@@ -103,6 +107,7 @@ const operations = (ports: ConsolePorts) => [
       return ok({ id: params.id, deleted: true });
     }),
   ),
+  operation(routes.redeliverWebhook, async ({ member: p, params }) => owner(p, async () => ok(await redeliver(ports, p.organizationId, params.webhook_id, params.delivery_id)))),
   operation(routes.webhookDeliveries, async ({ member: p, params, query }) => owner(p, async () => ok(await listDeliveries(p.organizationId, params.id, { limit: 50, cursor: query.cursor || undefined })))),
 
   // Spam monitoring (everyone: the people who watch caller-ID labels), over the spam feature's functions.

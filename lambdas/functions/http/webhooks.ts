@@ -1,5 +1,5 @@
-import { awsNetPorts, awsOpenPorts, awsSealPorts } from '../../composition/aws';
+import { awsDeliveryPorts, awsOpenPorts, awsSealPorts } from '../../composition/aws';
 import { webhooksApi } from './webhooks-api';
 
-// Seals the secret of a new endpoint; opens it for the ping of a URL change.
-export const handler = webhooksApi({ ...awsNetPorts(), ...awsSealPorts(), ...awsOpenPorts() });
+// Seals the secret of a new endpoint; opens it for the ping of a URL change; queues a redelivery.
+export const handler = webhooksApi({ ...awsDeliveryPorts(), ...awsSealPorts(), ...awsOpenPorts() });

@@ -46,6 +46,8 @@ export interface RouteSpec {
   rateLimited?: boolean;
   /** Needs an active subscription (403 otherwise). */
   subscription?: boolean;
+  /** Not in the interface spec (service-spec.md): an addition of this implementation; the document marks it `x-extension: true`. */
+  extension?: boolean;
   request?: {
     params?: ZodType;
     query?: ZodType;

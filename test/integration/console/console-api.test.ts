@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { generateKeyPair } from 'jose';
 import { consoleToken } from '../../support/console-token';
 import { useTestService } from '../../support/runtime';
+import { inviteMember, INVITE_BOUND_MS } from '../../../lambdas/console/invite-member';
+import { insertItem } from '../../../lambdas/platform/table';
+import { sha256Hex } from '../../../lambdas/platform/ids';
 import { addMember, createUser, mintKey } from '../../../lambdas/admin/admin';
 import { newCustomer } from '../../support/customer';
 import { csvParseCount } from '../../../lambdas/uploads/csv';
@@ -87,6 +90,61 @@ describe('console API authorization', () => {
     expect((await call(token, 'DELETE', `/members/${service.userId}`)).status).toBe(403);
     expect((await call(token, 'GET', '/webhooks')).status).toBe(403);
     expect((await call(token, 'POST', '/webhooks', { url: 'https://example.com/h' })).status).toBe(403);
+    expect((await call(token, 'POST', `/webhooks/00000000-0000-4000-8000-000000000000/deliveries/dlv_${'0'.repeat(32)}/redeliver`)).status).toBe(403);
+  });
+});
+
+describe('inviting members', () => {
+  it('an owner invites by email: a member, shown how to sign in; once per address, concurrent invitations included; members cannot invite', async () => {
+    const owner = await tokenFor(service.userId);
+    const email = `Invited-${Date.now()}@Example.com`;
+    const [first, second] = await Promise.all([call(owner, 'POST', '/members', { email: ` ${email} ` }), call(owner, 'POST', '/members', { email: email.toLowerCase() })]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    const invited = first.status === 200 ? first : second;
+    const refused = first.status === 200 ? second : first;
+    expect(refused.body.detail).toBe(`${email.toLowerCase()} is already a member of this organization`);
+    expect(invited.body.member).toMatchObject({ email: email.toLowerCase(), role: 'member' });
+    expect(invited.body.invitation).toEqual({ delivery: 'shown', sign_in_url: `${service.url}/`, temporary_password: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/) });
+    const members = (await call(owner, 'GET', '/members')).body.data as { user_id: string; email: string; role: string }[];
+    expect(members.filter((m) => m.email === email.toLowerCase())).toEqual([expect.objectContaining({ user_id: invited.body.member.user_id, role: 'member' })]);
+    // The invited person is a member: member pages yes, owner pages no.
+    const theirs = await tokenFor(invited.body.member.user_id);
+    expect((await call(theirs, 'GET', '/me')).body.role).toBe('member');
+    expect((await call(theirs, 'GET', '/keys')).status).toBe(403);
+    expect((await call(theirs, 'POST', '/members', { email: 'friend@example.com' })).status).toBe(403);
+    expect((await call(await tokenFor(service.runtime.console!.member.userId), 'POST', '/members', { email: 'friend@example.com' })).status).toBe(403);
+    // Again later: still a member. Removed: the address can be invited again.
+    expect((await call(owner, 'POST', '/members', { email })).status).toBe(409);
+    expect((await call(owner, 'DELETE', `/members/${invited.body.member.user_id}`)).status).toBe(200);
+    const again = await call(owner, 'POST', '/members', { email });
+    expect(again.status).toBe(200);
+    expect(again.body.member.user_id).not.toBe(invited.body.member.user_id);
+  });
+
+  it('undoes an invitation whose sign-in could not be made, and takes over a guard a failure left behind', async () => {
+    const failing = { memberInviter: { invite: async () => Promise.reject(new Error('Cognito unreachable')) } };
+    await expect(inviteMember(failing, service.organizationId, service.userId, 'undo@example.com')).rejects.toThrow('Cognito unreachable');
+    const owner = await tokenFor(service.userId);
+    const emails = async () => ((await call(owner, 'GET', '/members')).body.data as { email: string }[]).map((m) => m.email);
+    expect(await emails()).not.toContain('undo@example.com');
+    const emailed = { memberInviter: { invite: async () => ({ delivery: 'email' as const, status: 'FORCE_CHANGE_PASSWORD' }) } };
+    expect((await inviteMember(emailed, service.organizationId, service.userId, 'undo@example.com')).invitation).toEqual({ delivery: 'email', status: 'FORCE_CHANGE_PASSWORD' });
+    expect(await emails()).toContain('undo@example.com');
+    // A guard whose invitation died half-way (its user never became a member), older than the bound: taken over.
+    await insertItem('MemberInvite', { pk: `ORG#${service.organizationId}`, sk: `INVITE#${sha256Hex('left@example.com')}`, user_id: '00000000-0000-4000-8000-00000000dead', invited_at: Date.now() - INVITE_BOUND_MS - 1000 });
+    expect((await call(owner, 'POST', '/members', { email: 'left@example.com' })).status).toBe(200);
+    // A fresh one is an invitation under way: 409.
+    await insertItem('MemberInvite', { pk: `ORG#${service.organizationId}`, sk: `INVITE#${sha256Hex('busy@example.com')}`, user_id: '00000000-0000-4000-8000-00000000beef', invited_at: Date.now() });
+    expect((await call(owner, 'POST', '/members', { email: 'busy@example.com' })).status).toBe(409);
+  });
+
+  it('refuses what is no address and unknown fields, inviting nobody', async () => {
+    const owner = await tokenFor(service.userId);
+    const before = ((await call(owner, 'GET', '/members')).body.data as unknown[]).length;
+    for (const body of [{ email: 'not an address' }, { email: 'a@example.com\r\nBcc: b@example.com' }, { email: 'x'.repeat(300) + '@example.com' }, { email: 42 }, {}, { email: 'ok@example.com', role: 'owner' }]) {
+      expect((await call(owner, 'POST', '/members', body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect(((await call(owner, 'GET', '/members')).body.data as unknown[]).length).toBe(before);
   });
 });
 
@@ -125,6 +183,30 @@ describe('developer panel', () => {
     expect((await use()).status).toBe(401);
     expect((await call(owner, 'POST', '/keys', { expires_at: '2001-01-01T00:00:00Z' })).status).toBe(400);
     expect((await call(owner, 'DELETE', `/members/${service.userId}`)).status).toBe(400);
+  });
+
+  it('names a key (trimmed, optional), lists its name, and refuses a long or multi-line name and unknown fields', async () => {
+    const owner = await tokenFor(service.userId);
+    const named = await call(owner, 'POST', '/keys', { name: '  CRM sync  ' });
+    expect(named.status).toBe(200);
+    expect(named.body.name).toBe('CRM sync');
+    const unnamed = await call(owner, 'POST', '/keys', { name: '   ' });
+    expect(unnamed.body.name).toBeNull();
+    const listed = (await call(owner, 'GET', '/keys')).body.data as { id: string; name: string | null }[];
+    expect(listed.find((k) => k.id === named.body.id)!.name).toBe('CRM sync');
+    expect(listed.find((k) => k.id === unnamed.body.id)!.name).toBeNull();
+    for (const [body, detail] of [
+      [{ name: 'x'.repeat(81) }, 'A key name has at most 80 characters'],
+      [{ name: 'a\nb' }, 'A key name is one line of text, without control characters'],
+      [{ name: 'ok\u202e' }, 'A key name is one line of text, without control characters'],
+    ] as const) {
+      const refused = await call(owner, 'POST', '/keys', body);
+      expect([refused.status, refused.body.detail]).toEqual([400, detail]);
+    }
+    expect((await call(owner, 'POST', '/keys', { name: 42 })).status).toBe(400);
+    expect((await call(owner, 'POST', '/keys', { name: 'ok', scopes: ['admin'] })).status).toBe(400);
+    // Nothing was minted by the refusals.
+    expect(((await call(owner, 'GET', '/keys')).body.data as unknown[]).length).toBe(listed.length);
   });
 });
 

@@ -4,6 +4,7 @@ import { AdminCreateUserCommand, AdminGetUserCommand, CognitoIdentityProviderCli
 import { useTestService } from '../../support/runtime';
 import { createUser } from '../../../lambdas/admin/admin';
 import { createConsoleUser } from '../../../lambdas/console/cognito-users';
+import { cognitoMemberInviter } from '../../../lambdas/console/cognito-inviter';
 import { ADMIN_COMMANDS, AdminUsageError } from '../../../bin/admin-commands';
 
 // `npm run admin -- console-user`: the Cognito user for a service user, username = the user id.
@@ -54,6 +55,14 @@ describe('console users in Cognito', () => {
     cognito.on(AdminCreateUserCommand).rejects(new InvalidParameterException({ message: 'Invalid email address format.', $metadata: {} }));
     await expect(createConsoleUser(new CognitoIdentityProviderClient({ region: 'us-east-1' }), POOL, user.id)).rejects.toThrow('Invalid email address format.');
     expect(cognito.commandCalls(AdminGetUserCommand)).toHaveLength(0);
+  });
+
+  it('an owner\'s invitation in AWS creates the member\'s Cognito user the same way, and says it was emailed', async () => {
+    const user = await createUser(`invited-${Date.now()}@example.com`);
+    cognito.on(AdminCreateUserCommand).resolves({ User: { Username: user.id, UserStatus: 'FORCE_CHANGE_PASSWORD' } });
+    const inviter = cognitoMemberInviter(() => new CognitoIdentityProviderClient({ region: 'us-east-1' }), () => POOL);
+    expect(await inviter.invite({ id: user.id, email: user.email })).toEqual({ delivery: 'email', status: 'FORCE_CHANGE_PASSWORD' });
+    expect(cognito.commandCalls(AdminCreateUserCommand)[0]!.args[0].input).toMatchObject({ UserPoolId: POOL, Username: user.id, DesiredDeliveryMediums: ['EMAIL'] });
   });
 
   it('the admin command needs a pool (--user-pool, or --stack for its output) and a user', async () => {

@@ -8,6 +8,8 @@ import { useTestService } from '../../support/runtime';
 import { newCustomer } from '../../support/customer';
 import { responseValidator, type ResponseValidator } from '../../support/openapi-validator';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
+import { emitEvent } from '../../support/emit-event';
+import { waitFor } from '../../support/wait';
 
 // Real requests against the local runtime, each held to the served OpenAPI document by a validator
 // built from it (test/support/openapi-validator.ts): a status, a service header or a body the
@@ -175,7 +177,7 @@ describe('every response matches the OpenAPI document', () => {
   });
 
   it('webhooks: register (with its ping), read, update, deliveries, delete, refusals', async () => {
-    const { key } = await newCustomer({ name: 'Doc webhooks', credits: 10 });
+    const { key, org } = await newCustomer({ name: 'Doc webhooks', credits: 10 });
     const created = await call('POST', '/api/v1/webhooks', { key, body: { url: receiver.url, description: 'doc', events: ['upload.completed', 'contact.completed'] } });
     expect(created.status).toBe(201);
     const id = created.json<{ webhook: { id: string } }>().webhook.id;
@@ -193,6 +195,18 @@ describe('every response matches the OpenAPI document', () => {
     expect((await call('PATCH', `/api/v1/webhooks/${id}`, { key, body: { secret: 'x' } })).status).toBe(400);
     expect((await call('GET', `/api/v1/webhooks/${id}/deliveries?limit=5`, { key })).status).toBe(200);
     expect((await call('GET', `/api/v1/webhooks/${id}/deliveries?cursor=forged`, { key })).status).toBe(400);
+    // Redelivery (an extension): an event the receiver refused for good (410), sent again once it answers.
+    const ping = (await call('GET', `/api/v1/webhooks/${id}/deliveries`, { key })).json<{ data: { id: string }[] }>().data[0]!.id;
+    receiver.mode = { kind: 'status', status: 410 };
+    await emitEvent(service.runtime.ports, { organizationId: org.id, type: 'upload.completed', data: { upload: { id: 'doc' } } });
+    const refused = await waitFor('the refused delivery', async () => {
+      const rows = (await call('GET', `/api/v1/webhooks/${id}/deliveries`, { key })).json<{ data: { id: string; state: string; event_type: string }[] }>().data;
+      return rows.find((d) => d.event_type === 'upload.completed' && d.state === 'exhausted') ?? null;
+    });
+    receiver.mode = { kind: 'status', status: 200 };
+    expect((await call('POST', `/api/v1/webhooks/${id}/deliveries/${refused.id}/redeliver`, { key })).status).toBe(202);
+    expect((await call('POST', `/api/v1/webhooks/${id}/deliveries/${ping}/redeliver`, { key })).status).toBe(409);
+    expect((await call('POST', `/api/v1/webhooks/${id}/deliveries/dlv_${'0'.repeat(32)}/redeliver`, { key })).status).toBe(404);
     expect((await call('DELETE', `/api/v1/webhooks/${id}`, { key })).status).toBe(204);
     expect((await call('GET', `/api/v1/webhooks/${id}`, { key })).status).toBe(404);
     expect((await call('DELETE', `/api/v1/webhooks/${id}`, { key })).status).toBe(404);

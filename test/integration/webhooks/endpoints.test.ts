@@ -14,6 +14,9 @@ import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { newCustomer } from '../../support/customer';
 import { waitFor } from '../../support/wait';
+import { randomUUID } from 'node:crypto';
+import { claimUrl, releaseUrl } from '../../../lambdas/webhooks/url-claim';
+import { URL_CLAIM_BOUND_MS } from '../../../lambdas/webhooks/duplicate-url';
 
 // Loopback receivers need the development setting; DEPLOYMENT=local comes from the local runtime.
 process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
@@ -199,6 +202,70 @@ describe('one endpoint per URL and organization', () => {
       // Once deleted, the URL can be registered again.
       expect((await service.request('DELETE', `/api/v1/webhooks/${first.webhook.id}`)).status).toBe(204);
       await create({ url: receiver.url });
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('one endpoint per URL under concurrency (the URL claim)', () => {
+  it('settles simultaneous registrations of one URL: exactly one 201, every other a 409 naming it, one ping', async () => {
+    const receiver = await startReceiver();
+    try {
+      const url = `${receiver.url}race`;
+      // Spelled two ways: the claim is on the URL's identity.
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => service.request('POST', '/api/v1/webhooks', { body: { url: i % 2 ? url : url.replace('http://', 'HTTP://') } })),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+      const winner = (await answers.find((a) => a.status === 201)!.json()) as { webhook: Endpoint };
+      for (const loser of answers.filter((a) => a.status === 409)) {
+        expect(await loser.json()).toEqual({ detail: `This organization already has a webhook endpoint for this URL (${winner.webhook.id}); change or delete that one instead` });
+      }
+      expect(receiver.requests.length).toBe(1);
+      const list = (await (await service.request('GET', '/api/v1/webhooks')).json()) as Endpoint[];
+      expect(list.filter((e) => e.url.toLowerCase() === url.toLowerCase())).toHaveLength(1);
+
+      // Deleted, the URL is free again; simultaneous re-registrations: again exactly one.
+      expect((await service.request('DELETE', `/api/v1/webhooks/${winner.webhook.id}`)).status).toBe(204);
+      const again = await Promise.all(Array.from({ length: 4 }, () => service.request('POST', '/api/v1/webhooks', { body: { url } })));
+      expect(again.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
+      const current = (await again.find((a) => a.status === 201)!.json()) as { webhook: Endpoint };
+
+      // Another endpoint moved onto the URL: 409; once its holder moves elsewhere, the URL is free at once.
+      const other = await create({ url: `${receiver.url}other` });
+      const taken = await service.request('PATCH', `/api/v1/webhooks/${other.webhook.id}`, { body: { url } });
+      expect(taken.status).toBe(409);
+      expect(((await taken.json()) as { detail: string }).detail).toContain(current.webhook.id);
+      expect((await service.request('PATCH', `/api/v1/webhooks/${current.webhook.id}`, { body: { url: `${receiver.url}third` } })).status).toBe(200);
+      expect((await service.request('PATCH', `/api/v1/webhooks/${other.webhook.id}`, { body: { url } })).status).toBe(200);
+      expect((await service.request('POST', '/api/v1/webhooks', { body: { url: `${receiver.url}third` } })).status).toBe(409);
+      expect((await service.request('POST', '/api/v1/webhooks', { body: { url: `${receiver.url}other` } })).status).toBe(201);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('frees the URL when the ping fails, and takes over a claim a crash left, never one that may still be in use', async () => {
+    const receiver = await startReceiver({ kind: 'status', status: 500 });
+    try {
+      const url = `${receiver.url}claim`;
+      expect((await service.request('POST', '/api/v1/webhooks', { body: { url } })).status).toBe(400);
+      receiver.mode = { kind: 'status', status: 200 };
+      const first = await create({ url });
+      expect((await service.request('DELETE', `/api/v1/webhooks/${first.webhook.id}`)).status).toBe(204);
+
+      // A registration under way (its claim is fresh, its endpoint not written yet): 409 naming it.
+      const inFlight = randomUUID();
+      expect(await claimUrl(service.organizationId, url, inFlight, Date.now())).toBeNull();
+      const refused = await service.request('POST', '/api/v1/webhooks', { body: { url } });
+      expect(refused.status).toBe(409);
+      expect(((await refused.json()) as { detail: string }).detail).toContain(inFlight);
+      await releaseUrl(service.organizationId, url, inFlight);
+
+      // A claim older than the bound whose endpoint never came: taken over.
+      expect(await claimUrl(service.organizationId, url, randomUUID(), Date.now() - URL_CLAIM_BOUND_MS - 1000)).toBeNull();
+      await create({ url });
     } finally {
       await receiver.close();
     }

@@ -200,6 +200,91 @@ describe('the SQS delay chain', () => {
   }));
 });
 
+describe('redelivery (an extension: POST …/deliveries/{delivery_id}/redeliver)', () => {
+  const redeliver = (webhookId: string, deliveryId: string) => service.request('POST', `/api/v1/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`);
+
+  it('sends an ended delivery again as one more signed attempt with the same ids, once per request pair, and only an ended one', () => service.clock.run(async () => {
+    const { id: webhookId, secret } = await createEndpoint();
+    receiver.requests.length = 0;
+    receiver.mode = { kind: 'status', status: 410 };
+    const event = await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: { n: 1 } });
+    const deliveryId = enqueued[0]!.id;
+    await consumer(sqsEvent([deliveryId]));
+    expect(await getDelivery(deliveryId)).toMatchObject({ state: 'exhausted', attempt_count: 1 });
+
+    // Still failing: one attempt (no new retry chain), and the delivery ends again.
+    receiver.mode = { kind: 'status', status: 500 };
+    enqueued = [];
+    const first = await redeliver(webhookId, deliveryId);
+    expect(first.status, await first.clone().text()).toBe(202);
+    expect(await first.json()).toMatchObject({ id: deliveryId, state: 'pending', attempt_count: 1, redelivered_at: new Date(clock).toISOString(), exhausted_reason: null });
+    expect(enqueued).toEqual([{ id: deliveryId, dueAtMs: clock, atMs: clock }]);
+    await consumer(sqsEvent([deliveryId]));
+    expect(await getDelivery(deliveryId)).toMatchObject({ state: 'exhausted', attempt_count: 2, next_attempt_at: null });
+    expect(enqueued).toHaveLength(1);
+
+    // Now answering: two requests at once (a double click) reopen it once; one attempt succeeds.
+    receiver.mode = { kind: 'status', status: 200 };
+    enqueued = [];
+    const both = await Promise.all([redeliver(webhookId, deliveryId), redeliver(webhookId, deliveryId)]);
+    expect(both.map((r) => r.status)).toEqual([202, 202]);
+    expect(enqueued).toHaveLength(1);
+    await consumer(sqsEvent([deliveryId, deliveryId]));
+    expect(await getDelivery(deliveryId)).toMatchObject({ state: 'succeeded', attempt_count: 3 });
+    expect(receiver.requests).toHaveLength(3);
+    for (const [i, request] of receiver.requests.entries()) {
+      expect(verifyWebhook(request.body, header(request, 'x-service-signature'), secret, { now: Math.floor(clock / 1000) }).id).toBe(event.id);
+      expect(header(request, 'x-service-delivery-id')).toBe(deliveryId);
+      expect(header(request, 'x-service-event-id')).toBe(event.id);
+      expect(header(request, 'x-service-attempt')).toBe(String(i + 1));
+    }
+    expect(new Set(receiver.requests.map((r) => r.body)).size).toBe(1);
+
+    // Succeeded: nothing to send again.
+    const done = await redeliver(webhookId, deliveryId);
+    expect(done.status).toBe(409);
+    expect(await done.json()).toEqual({ detail: 'This delivery succeeded; there is nothing to send again' });
+    await service.request('DELETE', `/api/v1/webhooks/${webhookId}`);
+  }));
+
+  it('refuses a delivery still in its retry chain, one of another endpoint, an unknown id, and a disabled endpoint', () => service.clock.run(async () => {
+    const { id: webhookId } = await createEndpoint();
+    receiver.mode = { kind: 'status', status: 500 };
+    await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    const deliveryId = enqueued[0]!.id;
+    await consumer(sqsEvent([deliveryId]));
+    const pending = await redeliver(webhookId, deliveryId);
+    expect(pending.status).toBe(409);
+    expect(await pending.json()).toEqual({ detail: 'This delivery is still being retried; it can be sent again once it has ended' });
+    expect((await getDelivery(deliveryId))!.attempt_count).toBe(1);
+
+    for (const [path, status] of [
+      [`/api/v1/webhooks/${webhookId}/deliveries/dlv_${'0'.repeat(32)}/redeliver`, 404],
+      [`/api/v1/webhooks/${webhookId}/deliveries/not-a-delivery/redeliver`, 404],
+      [`/api/v1/webhooks/${webhookId}/deliveries/${encodeURIComponent("dlv_' OR 1=1")}/redeliver`, 404],
+      [`/api/v1/webhooks/00000000-0000-4000-8000-000000000000/deliveries/${deliveryId}/redeliver`, 404],
+    ] as const) {
+      const res = await service.request('POST', path);
+      expect(res.status, path).toBe(status);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(/^(Delivery|Webhook endpoint) not found$/);
+    }
+    // Another organization's key cannot reach it.
+    const { newCustomer } = await import('../../support/customer');
+    const { key } = await newCustomer({ name: 'Other' });
+    expect((await service.request('POST', `/api/v1/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`, { key })).status).toBe(404);
+
+    // Ended by a disabled endpoint: enable it first.
+    expect((await service.request('PATCH', `/api/v1/webhooks/${webhookId}`, { body: { is_active: false } })).status).toBe(200);
+    clock += 60_000;
+    await consumer(sqsEvent([deliveryId]));
+    expect(await getDelivery(deliveryId)).toMatchObject({ state: 'exhausted', exhausted_reason: 'endpoint inactive' });
+    const disabled = await redeliver(webhookId, deliveryId);
+    expect(disabled.status).toBe(409);
+    expect(await disabled.json()).toEqual({ detail: 'This endpoint is disabled; enable it before sending a delivery again' });
+    await service.request('DELETE', `/api/v1/webhooks/${webhookId}`);
+  }));
+});
+
 describe('at-least-once', () => {
   it('the sweeper finds a delivery whose message was lost or whose worker died mid-attempt', () => service.clock.run(async () => {
     const { id: webhookId } = await createEndpoint();

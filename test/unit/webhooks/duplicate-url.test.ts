@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertUrlNotRegistered, duplicateOf, urlIdentity } from '../../../lambdas/webhooks/duplicate-url';
+import { assertUrlNotRegistered, claimStands, duplicateOf, URL_CLAIM_BOUND_MS, urlIdentity } from '../../../lambdas/webhooks/duplicate-url';
 import { Conflict } from '../../../lambdas/platform/domain-errors';
 
 const endpoints = [
@@ -34,5 +34,21 @@ describe('one endpoint per URL and organization', () => {
     expect(() => assertUrlNotRegistered(endpoints, 'https://other.example.com/')).toThrow(Conflict);
     expect(() => assertUrlNotRegistered(endpoints, 'https://other.example.com/')).toThrow(/already has a webhook endpoint for this URL \(b\)/);
     expect(() => assertUrlNotRegistered(endpoints, 'https://new.example.com/')).not.toThrow();
+  });
+});
+
+describe('a URL claim stands or was left by a crash', () => {
+  const identity = urlIdentity('https://hooks.example.com/in');
+  const now = 10 * URL_CLAIM_BOUND_MS;
+  it('stands while its registration may still be under way, whatever its endpoint says', () => {
+    expect(claimStands({ claimed_at: now - URL_CLAIM_BOUND_MS + 1 }, null, identity, now)).toBe(true);
+    expect(claimStands({ claimed_at: now }, { url: 'https://elsewhere.example.com/' }, identity, now)).toBe(true);
+  });
+  it('stands, however old, while its endpoint holds the URL (any spelling)', () => {
+    expect(claimStands({ claimed_at: 0 }, { url: 'HTTPS://hooks.example.com:443/in#x' }, identity, now)).toBe(true);
+  });
+  it('falls once older than the bound with its endpoint gone or moved to another URL', () => {
+    expect(claimStands({ claimed_at: now - URL_CLAIM_BOUND_MS }, null, identity, now)).toBe(false);
+    expect(claimStands({ claimed_at: 0 }, { url: 'https://hooks.example.com/in?moved=1' }, identity, now)).toBe(false);
   });
 });

@@ -2,7 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { when } from '../format';
 import type { ApiKey, Me, Member } from '../types';
+import { InviteMember } from './invite-member';
 
+/** As the service's rule (lambdas/admin/key-name.ts). */
+const KEY_NAME_MAX = 80;
 const EXPIRY_IN_PAST = 'Pick an expiry date and time in the future, or leave it empty for a key that never expires.';
 
 /** Owners only: API keys (minted here, shown once) and the organization's members. */
@@ -10,7 +13,9 @@ export function DeveloperPage({ me }: { me: Me }) {
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
   const [members, setMembers] = useState<Member[] | null>(null);
   const [expires, setExpires] = useState('');
-  const [minted, setMinted] = useState<{ key: string; display_prefix: string } | null>(null);
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [minted, setMinted] = useState<{ key: string; display_prefix: string; name: string | null } | null>(null);
   const [copied, setCopied] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -46,14 +51,22 @@ export function DeveloperPage({ me }: { me: Me }) {
       setMintError(EXPIRY_IN_PAST);
       return;
     }
+    setNameError(null);
+    if ([...name.trim()].length > KEY_NAME_MAX) {
+      setNameError(`Use at most ${KEY_NAME_MAX} characters for the name.`);
+      return;
+    }
     try {
-      setMinted(await api<{ key: string; display_prefix: string }>('POST', '/keys', at ? { expires_at: at.toISOString() } : {}));
+      const body = { ...(at ? { expires_at: at.toISOString() } : {}), ...(name.trim() ? { name: name.trim() } : {}) };
+      setMinted(await api<{ key: string; display_prefix: string; name: string | null }>('POST', '/keys', body));
       setCopied(false);
+      setName('');
       await load();
     } catch (err) {
       // The server's check (the clock moved on while the form was open) in the same words.
       const text = err instanceof Error ? err.message : String(err);
-      setMintError(/expires_at must be in the future/.test(text) ? EXPIRY_IN_PAST : text);
+      if (/key name/i.test(text)) setNameError(text);
+      else setMintError(/expires_at must be in the future/.test(text) ? EXPIRY_IN_PAST : text);
     }
   };
   const copy = async () => {
@@ -76,6 +89,22 @@ export function DeveloperPage({ me }: { me: Me }) {
         <h2 id="mint-h">Create an API key</h2>
         <form onSubmit={(e) => void mint(e)} class="inline-form" noValidate>
           <div class="field">
+            <label for="key-name">Name (optional)</label>
+            <input
+              id="key-name"
+              type="text"
+              value={name}
+              maxLength={KEY_NAME_MAX}
+              placeholder="e.g. CRM sync"
+              aria-invalid={nameError ? true : undefined}
+              aria-describedby={nameError ? 'key-name-error' : undefined}
+              onInput={(e) => {
+                setName((e.currentTarget as HTMLInputElement).value);
+                setNameError(null);
+              }}
+            />
+          </div>
+          <div class="field">
             <label for="expires">Expires (optional)</label>
             <input
               id="expires"
@@ -90,6 +119,11 @@ export function DeveloperPage({ me }: { me: Me }) {
             />
           </div>
           <button type="submit">Create key</button>
+          {nameError && (
+            <p id="key-name-error" role="alert" class="error note">
+              {nameError}
+            </p>
+          )}
           {mintError && (
             <p id="expires-error" role="alert" class="error note">
               {mintError}
@@ -99,7 +133,7 @@ export function DeveloperPage({ me }: { me: Me }) {
         {minted && (
           <div class="minted" role="status">
             <p>
-              <strong>Copy this key now: it is shown only once.</strong>
+              <strong>Copy {minted.name ? `the key “${minted.name}”` : 'this key'} now: it is shown only once.</strong>
             </p>
             <label for="minted-key">New API key</label>
             <div class="copy-row">
@@ -121,7 +155,7 @@ export function DeveloperPage({ me }: { me: Me }) {
           <table class="stack">
             <thead>
               <tr>
-                <th scope="col">Prefix</th>
+                <th scope="col">Key</th>
                 <th scope="col">Created by</th>
                 <th scope="col">Created</th>
                 <th scope="col">Expires</th>
@@ -135,7 +169,14 @@ export function DeveloperPage({ me }: { me: Me }) {
             <tbody>
               {(keys ?? []).map((k) => (
                 <tr key={k.id}>
-                  <td data-label="Prefix">
+                  {/* Name and prefix in one column: the table keeps fitting a 1280 px screen with its Revoke buttons. */}
+                  <td data-label="Key" class="wrap">
+                    {k.name && (
+                      <>
+                        <strong>{k.name}</strong>
+                        <br />
+                      </>
+                    )}
                     <code>{k.display_prefix}…</code>
                   </td>
                   <td data-label="Created by" class="wrap">{k.created_by ?? k.created_by_user_id}</td>
@@ -145,7 +186,7 @@ export function DeveloperPage({ me }: { me: Me }) {
                   <td data-label="State" class="wrap">{k.revoked_at ? `revoked ${when(k.revoked_at)}` : k.expires_at && Date.parse(k.expires_at) < Date.now() ? 'expired' : 'active'}</td>
                   <td>
                     {!k.revoked_at && (
-                      <button type="button" class="danger" aria-label={`Revoke key ${k.display_prefix}`} onClick={() => confirm(`Revoke key ${k.display_prefix}…? Programs using it stop working at once.`) && void run(() => api('DELETE', `/keys/${k.id}`).then(() => setMessage(`Key ${k.display_prefix}… revoked.`)))}>
+                      <button type="button" class="danger" aria-label={`Revoke key ${k.name ? `${k.name} (${k.display_prefix})` : k.display_prefix}`} onClick={() => confirm(`Revoke key ${k.name ? `“${k.name}” ` : ''}${k.display_prefix}…? Programs using it stop working at once.`) && void run(() => api('DELETE', `/keys/${k.id}`).then(() => setMessage(`Key ${k.display_prefix}… revoked.`)))}>
                         Revoke
                       </button>
                     )}
@@ -160,6 +201,7 @@ export function DeveloperPage({ me }: { me: Me }) {
       <section aria-labelledby="members-h">
         <h2 id="members-h">Members</h2>
         <p>Removing a member revokes every API key they created for this organization.</p>
+        <InviteMember onInvited={() => void load()} />
         <div class="table-wrap">
           <table class="stack">
             <thead>

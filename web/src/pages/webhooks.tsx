@@ -25,6 +25,7 @@ interface Delivery {
   attempts: { attempt: number; attempted_at: string; status_code: number | null; error?: string | null }[];
   next_attempt_at: string | null;
   exhausted_reason: string | null;
+  redelivered_at: string | null;
   created_at: string;
 }
 
@@ -281,9 +282,47 @@ function EventChecks({ idPrefix, types, selected, onChange }: { idPrefix: string
 function Deliveries({ id }: { id: string }) {
   const [rows, setRows] = useState<Delivery[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Per delivery: a send-again request under way (the button is disabled: a double click sends one), then its outcome.
+  const [sending, setSending] = useState<Record<string, boolean>>({});
+  const [outcome, setOutcome] = useState<Record<string, string>>({});
+  const [watching, setWatching] = useState(0);
+  const load = () => api<{ data: Delivery[] }>('GET', `/webhooks/${id}/deliveries`).then((r) => (setRows(r.data), r.data));
   useEffect(() => {
-    api<{ data: Delivery[] }>('GET', `/webhooks/${id}/deliveries`).then((r) => setRows(r.data), (e: Error) => setError(e.message));
+    load().catch((e: Error) => setError(e.message));
   }, [id]);
+  // While a delivery sent again is pending, the log is read again every 2 s (at most a minute).
+  useEffect(() => {
+    if (!watching) return;
+    let tries = 0;
+    const timer = setInterval(() => {
+      tries++;
+      load().then(
+        (data) => {
+          if (tries >= 30 || !data.some((d) => d.state === 'pending' && d.redelivered_at)) {
+            clearInterval(timer);
+            setWatching(0);
+          }
+        },
+        () => undefined,
+      );
+    }, 2000);
+    return () => clearInterval(timer);
+  }, [watching, id]);
+
+  const sendAgain = async (d: Delivery) => {
+    setSending((s) => ({ ...s, [d.id]: true }));
+    setOutcome((o) => ({ ...o, [d.id]: '' }));
+    try {
+      await api('POST', `/webhooks/${id}/deliveries/${d.id}/redeliver`);
+      await load();
+      setWatching((w) => w + 1);
+    } catch (e) {
+      setOutcome((o) => ({ ...o, [d.id]: (e as Error).message }));
+    } finally {
+      setSending((s) => ({ ...s, [d.id]: false }));
+    }
+  };
+
   if (error) return <p role="alert" class="error">{error}</p>;
   if (!rows) return <p>Loading…</p>;
   return (
@@ -298,17 +337,38 @@ function Deliveries({ id }: { id: string }) {
             <th scope="col">Status codes</th>
             <th scope="col">Next retry</th>
             <th scope="col">Created</th>
+            <th scope="col">Actions</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((d) => (
-            <tr key={d.id}>
+            <tr key={d.id} data-delivery={d.id}>
               <td>{d.event_type}</td>
-              <td>{d.state}{d.exhausted_reason ? ` (${d.exhausted_reason})` : ''}</td>
+              <td>
+                {d.state}
+                {d.exhausted_reason ? ` (${d.exhausted_reason})` : ''}
+                {d.redelivered_at && (
+                  <>
+                    <br />
+                    <span class="hint">sent again {when(d.redelivered_at)}</span>
+                  </>
+                )}
+              </td>
               <td>{d.attempt_count}</td>
               <td>{d.attempts.map((a) => a.status_code ?? a.error ?? '—').join(', ')}</td>
               <td>{d.state === 'pending' ? when(d.next_attempt_at) : '—'}</td>
               <td>{when(d.created_at)}</td>
+              <td>
+                {d.state === 'exhausted' && (
+                  <button type="button" disabled={sending[d.id]} aria-label={`Send again: the ${d.event_type} delivery of ${when(d.created_at)}`} onClick={() => void sendAgain(d)}>
+                    Send again
+                  </button>
+                )}
+                {/* The request's refusal, or the attempt under way; its outcome shows in the State column. */}
+                <span role="status" class="hint">
+                  {outcome[d.id] || (sending[d.id] || (d.state === 'pending' && d.redelivered_at) ? 'Sending again…' : '')}
+                </span>
+              </td>
             </tr>
           ))}
         </tbody>
