@@ -4,6 +4,7 @@ import { layoutOf, rowCount, spanAt, storedLayoutOf, type CsvLayout, type Stored
 import { byteSpans } from './byte-offsets';
 import { ByteSink } from './byte-sink';
 import type { ProcessedLines } from './slice-index';
+import type { ObjectWriter } from '../platform/blob';
 
 export interface SliceOptions {
   /** Keep a row when any of its numbers has one of these statuses. */
@@ -51,6 +52,47 @@ export function writeProcessedBytes(
   sink?: ByteSink,
   lines?: ProcessedLines,
 ): Buffer {
+  const out = sink?.reset() ?? new ByteSink(original.length + rowCount(layout) * 24);
+  for (const _ of processedBytes(original, skip, layout, phoneColumns, identity, results, options, out, Infinity, lines)) {
+    // Never yields: the whole file stays in `out`.
+  }
+  return out.bytes();
+}
+
+/**
+ * `writeProcessedBytes` written to an object as it goes (platform/blob.ts `objectWriter`): the
+ * sink is drained into a part each time it holds `partBytes`, so it never holds more than a part
+ * and a line of the file, however large the file.
+ */
+export async function streamProcessedBytes(
+  original: Buffer,
+  skip: number,
+  layout: StoredLayout,
+  phoneColumns: string[],
+  identity: boolean,
+  results: ResultRows,
+  options: SliceOptions,
+  to: { writer: ObjectWriter; sink: ByteSink; partBytes: number },
+  lines?: ProcessedLines,
+): Promise<void> {
+  const out = to.sink.reset();
+  for (const _ of processedBytes(original, skip, layout, phoneColumns, identity, results, options, out, to.partBytes, lines)) await to.writer.part(out.drain());
+  await to.writer.close(out.drain());
+}
+
+/** The writer of both: yields each time `out` holds `partBytes` not yet drained (the caller drains them). */
+function* processedBytes(
+  original: Buffer,
+  skip: number,
+  layout: StoredLayout,
+  phoneColumns: string[],
+  identity: boolean,
+  results: ResultRows,
+  options: SliceOptions,
+  out: ByteSink,
+  partBytes: number,
+  lines?: ProcessedLines,
+): Generator<void, void> {
   const { bom, header } = layout;
   if (lines && (options.statuses || options.neutralizeFormulas)) throw new Error('the slice index is recorded from a file holding every row, as the original has them');
   const n = rowCount(layout);
@@ -82,7 +124,6 @@ export function writeProcessedBytes(
 
   const width = header.width;
   const neutralize = options.neutralizeFormulas === true;
-  const out = sink?.reset() ?? new ByteSink(original.length + n * 24);
   const eol = header.eol || '\n';
   if (bom) out.write('\uFEFF');
   const line = (recordIndex: number, cells: string[]): void => {
@@ -116,12 +157,12 @@ export function writeProcessedBytes(
       : r.cells.flatMap((c) => (c ? [c.status, ...(identity ? [c.answerIntent, c.identity ?? ''] : [])] : ['', ...(identity ? ['', ''] : [])]));
     out.write(eol);
     line(i, cells);
+    if (out.pending >= partBytes) yield;
   }
   // Keep the original's ending: a file without a final newline stays without one.
   const lastEol = n ? spanAt(layout, n - 1).eol : header.eol;
   if (lastEol) out.write(eol);
   if (lines) lines.finalEol = Boolean(lastEol);
-  return out.bytes();
 }
 
 function* rowIndexes(n: number): Generator<number> {
