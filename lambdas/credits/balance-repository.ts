@@ -278,7 +278,9 @@ export async function takeCountedPlace(
         ReturnValues: 'UPDATED_NEW',
       }),
     );
-    return Number(out.Attributes?.[counter]);
+    const place = Number(out.Attributes?.[counter]);
+    if (!Number.isInteger(place) || place < 1) throw new Error(`balance of ${orgId}: the take of ${changeId} answered no place (${String(out.Attributes?.[counter])})`);
+    return place;
   } catch (error) {
     if (isConditionFailed(error)) return null;
     throw error;
