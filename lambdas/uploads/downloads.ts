@@ -6,9 +6,9 @@ import { signedDownloadLink } from './download-signer';
 import { streamProcessedBytes, writeProcessedBytes, type SliceOptions } from './processed-file';
 import type { StoredLayout } from './work-file';
 import { loadLayout } from './layout-source';
-import type { ByteSink } from './byte-sink';
+import { ByteSink } from './byte-sink';
 import { assembleSlice, byteRanges, sliceLines, storedAs } from './slice-assembly';
-import { buildSliceIndex, neutralLinesOf, parseSliceIndex, processedLines, serializeSliceIndex, type NeutralLines, type ProcessedLines } from './slice-index';
+import { buildSliceIndex, parseSliceIndex, processedLines, serializeSliceIndex, type NeutralLines, type ProcessedLines } from './slice-index';
 import { parseResults, vocabularyFor, type ResultRows } from './results';
 import { keys, type UploadRecord } from './upload';
 import { recordExport } from './upload-repository';
@@ -94,12 +94,13 @@ const sliceName = (options: SliceOptions): string =>
 /** The slice base and its index, then the common slices (`sink` holds each file in turn). */
 export async function writeSlices(upload: UploadRecord, original: Buffer, skip: number, layout: StoredLayout, results: ResultRows, sink: ByteSink): Promise<void> {
   const bucket = filesBucket();
-  // Each written to its object a part at a time: the sink never holds a whole slice.
+  // Each written to its object a part at a time: the sink never holds a whole slice. The slice
+  // base's neutralized lines go to their object the same way, as the base is written.
+  const neutralWriter = objectWriter(bucket, keys.sliceNeutral(upload), 'application/json');
   const write = (options: SliceOptions, lines?: ProcessedLines): Promise<void> =>
-    streamProcessedBytes(original, skip, layout, upload.phone_columns, upload.identity_enabled, results, options, { writer: objectWriter(bucket, keys.slice(upload, sliceName(options)), 'text/csv'), sink, partBytes: PART_BYTES }, lines);
-  const lines = processedLines();
+    streamProcessedBytes(original, skip, layout, upload.phone_columns, upload.identity_enabled, results, options, { writer: objectWriter(bucket, keys.slice(upload, sliceName(options)), 'text/csv'), sink, partBytes: PART_BYTES, neutralWriter }, lines);
+  const lines = processedLines(new ByteSink(64 * 1024));
   await write(BASE, lines);
-  await putObject(bucket, keys.sliceNeutral(upload), JSON.stringify(neutralLinesOf(lines)), 'application/json');
   await putObject(bucket, keys.sliceIndex(upload), serializeSliceIndex(buildSliceIndex(lines, results, upload.phone_columns.length, upload.identity_enabled)), 'application/octet-stream');
   for (const options of commonSlices(upload)) await write(options);
 }

@@ -72,12 +72,18 @@ export async function streamProcessedBytes(
   identity: boolean,
   results: ResultRows,
   options: SliceOptions,
-  to: { writer: ObjectWriter; sink: ByteSink; partBytes: number },
+  to: { writer: ObjectWriter; sink: ByteSink; partBytes: number; neutralWriter?: ObjectWriter },
   lines?: ProcessedLines,
 ): Promise<void> {
   const out = to.sink.reset();
-  for (const _ of processedBytes(original, skip, layout, phoneColumns, identity, results, options, out, to.partBytes, lines)) await to.writer.part(out.drain());
+  const neutral = lines?.neutralOut ? { sink: lines.neutralOut.reset(), writer: to.neutralWriter } : null;
+  if (neutral && !neutral.writer) throw new Error('the neutralized lines are written as they go only with a writer for them');
+  for (const _ of processedBytes(original, skip, layout, phoneColumns, identity, results, options, out, to.partBytes, lines)) {
+    if (out.pending >= to.partBytes) await to.writer.part(out.drain());
+    if (neutral && neutral.sink.pending >= to.partBytes) await neutral.writer!.part(neutral.sink.drain());
+  }
   await to.writer.close(out.drain());
+  if (neutral) await neutral.writer!.close(neutral.sink.drain());
 }
 
 /** The writer of both: yields each time `out` holds `partBytes` not yet drained (the caller drains them). */
@@ -137,8 +143,7 @@ function* processedBytes(
         lines.row[written] = recordIndex;
         lines.start[written] = out.length;
       }
-      if (neutral !== undefined && recordIndex < 0) lines.neutralHeader = neutral + tail;
-      else if (neutral !== undefined) lines.neutral[recordIndex] = neutral + tail;
+      if (neutral !== undefined) recordNeutral(lines, recordIndex, neutral + tail);
     }
     if (neutralize && neutral !== undefined) out.write(neutral);
     else if (recordIndex < 0) out.copy(original, spans.header[0], spans.header[1]);
@@ -148,7 +153,8 @@ function* processedBytes(
     else if (lines) lines.end[written++] = out.length;
   };
   let written = 0;
-  if (lines) Object.assign(lines, { eol, finalEol: false, row: new Uint32Array(n), start: new Uint32Array(n), end: new Uint32Array(n), neutral: {}, neutralHeader: undefined });
+  if (lines) Object.assign(lines, { eol, finalEol: false, row: new Uint32Array(n), start: new Uint32Array(n), end: new Uint32Array(n), neutral: {}, neutralHeader: undefined, neutralCount: 0 });
+  lines?.neutralOut?.write('{"rows":{');
   line(-1, added);
   for (const i of order) {
     const r = results.at(i)!;
@@ -157,12 +163,25 @@ function* processedBytes(
       : r.cells.flatMap((c) => (c ? [c.status, ...(identity ? [c.answerIntent, c.identity ?? ''] : [])] : ['', ...(identity ? ['', ''] : [])]));
     out.write(eol);
     line(i, cells);
-    if (out.pending >= partBytes) yield;
+    if (out.pending >= partBytes || (lines?.neutralOut?.pending ?? 0) >= partBytes) yield;
   }
   // Keep the original's ending: a file without a final newline stays without one.
   const lastEol = n ? spanAt(layout, n - 1).eol : header.eol;
   if (lastEol) out.write(eol);
   if (lines) lines.finalEol = Boolean(lastEol);
+  if (lines?.neutralOut) lines.neutralOut.write(`}${lines.neutralHeader === undefined ? '' : `,"header":${JSON.stringify(lines.neutralHeader)}`}}`);
+}
+
+/**
+ * A line neutralize_formulas changes (row -1: the header): kept in `lines`, or, with `neutralOut`,
+ * written there as the next entry of the neutralized lines' JSON (`NeutralLines`), so a file with
+ * many such lines is not held twice (as strings and as their JSON).
+ */
+function recordNeutral(lines: ProcessedLines, row: number, text: string): void {
+  if (row < 0) lines.neutralHeader = text;
+  else if (lines.neutralOut) lines.neutralOut.write(`${lines.neutralCount > (lines.neutralHeader === undefined ? 0 : 1) ? ',' : ''}"${row}":${JSON.stringify(text)}`);
+  else lines.neutral[row] = text;
+  lines.neutralCount++;
 }
 
 function* rowIndexes(n: number): Generator<number> {

@@ -3,7 +3,7 @@ import { parseCsv } from '../../../lambdas/uploads/csv';
 import { layoutOf, storedLayoutOf } from '../../../lambdas/uploads/work-file';
 import { cellResult, ResultTable, type ItemAnswer } from '../../../lambdas/uploads/results';
 import { streamProcessedBytes, writeProcessedBytes, type SliceOptions } from '../../../lambdas/uploads/processed-file';
-import { processedLines } from '../../../lambdas/uploads/slice-index';
+import { buildSliceIndex, neutralLinesOf, processedLines, serializeSliceIndex } from '../../../lambdas/uploads/slice-index';
 import { ByteSink } from '../../../lambdas/uploads/byte-sink';
 import type { ObjectWriter } from '../../../lambdas/platform/blob';
 import { ANSWER_INTENTS, IDENTITY_BANDS, type AnswerIntent, type IdentityBand } from '../../../lambdas/classification';
@@ -84,6 +84,26 @@ describe('the processed file written a part at a time', () => {
     const out = collector(1024);
     await streamProcessedBytes(u.bytes, u.skip, u.layout, ['phone0', 'phone1'], u.identity, u.results, base, { writer: out.writer, sink: new ByteSink(64), partBytes: 1024 }, streamedLines);
     expect(streamedLines).toEqual(wholeLines);
+  });
+
+  it('writes the slice base’s neutralized lines as their JSON, a part at a time, the same lines as kept whole', async () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const u = upload(seed);
+      const base: SliceOptions = { sort: 'best_status', includeIdentity: true };
+      const wholeLines = processedLines();
+      writeProcessedBytes(u.bytes, u.skip, u.layout, ['phone0', 'phone1'], u.identity, u.results, base, undefined, wholeLines);
+      const streamedLines = processedLines(new ByteSink(64));
+      const file = collector(1024);
+      const neutral = collector(1024);
+      await streamProcessedBytes(u.bytes, u.skip, u.layout, ['phone0', 'phone1'], u.identity, u.results, base, { writer: file.writer, sink: new ByteSink(64), partBytes: 1024, neutralWriter: neutral.writer }, streamedLines);
+      expect(neutral.closed()).toBe(true);
+      expect(JSON.parse(neutral.object().toString('utf8'))).toEqual(neutralLinesOf(wholeLines));
+      expect(streamedLines.neutralCount).toBe(wholeLines.neutralCount);
+      expect(streamedLines.neutral).toEqual({});
+      expect(wholeLines.neutralCount).toBeGreaterThan(0);
+      const indexOf = (lines: typeof wholeLines) => serializeSliceIndex(buildSliceIndex(lines, u.results, 2, u.identity));
+      expect(indexOf(streamedLines).equals(indexOf(wholeLines))).toBe(true);
+    }
   });
 
   it('an empty original is one small object; the sink never holds more than a part and a line', async () => {
