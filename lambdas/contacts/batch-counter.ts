@@ -1,4 +1,4 @@
-import { resetCounter } from '../credits/charge-before-write';
+import { resetCounter, type Price } from '../credits/charge-before-write';
 import { contactCharge } from './contact';
 
 // The organization's current queued max-tier batch (max contacts not yet processing): a counter
@@ -9,12 +9,15 @@ import { contactCharge } from './contact';
 
 export const MAX_BATCH_COUNTER = 'contact_max_batch_places';
 
+/** The max batch's price as the balance item's counter takes it: odd places as place 1, even as place 2 (`contactCharge`). */
+const MAX_BATCH_PRICE = { counter: MAX_BATCH_COUNTER, odd: contactCharge('max', 1), even: contactCharge('max', 2) };
+
 /** How a contact of `tier` is priced: standard a fixed 1, max by the next place of the batch. */
-export function contactPrice(tier: 'standard' | 'max') {
-  return tier === 'max' ? { counter: MAX_BATCH_COUNTER, price: (place: number) => contactCharge('max', place) } : { amount: contactCharge('standard', null) };
+export function contactPrice(tier: 'standard' | 'max'): Price {
+  return tier === 'max' ? MAX_BATCH_PRICE : { amount: contactCharge('standard', null) };
 }
 
 /** The pool took the batch: the next max contact starts a new one at place 1 (charge 2). */
 export async function closeBatch(orgId: string): Promise<void> {
-  await resetCounter(orgId, MAX_BATCH_COUNTER);
+  await resetCounter(orgId, MAX_BATCH_PRICE);
 }

@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, setClause, queryItems, tableName, putItem, insertItem, updateReturning, type Item } from '../platform/table';
+import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, putItem, insertItem, updateReturning, type Item } from '../platform/table';
 import type { Pools } from './balance-rules';
+import { placeAttribute, takenAt, type AlternatingPrice, type PoolName, type PricedMark } from './counted-price';
 import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
 
@@ -40,14 +41,37 @@ export interface InflightMark extends Pools {
   intent?: boolean;
 }
 
+/**
+ * A mark as stored: a counted place's take (`takeCountedPlace`) stores its price and pool
+ * (`priced`) instead of the pools' change, and its count before the write in its own attribute
+ * (`placeAttribute`); `getBalanceItem` hands every mark back resolved, with its pools and place.
+ */
+interface StoredMark extends Partial<Pools> {
+  at?: string;
+  place?: number;
+  intent?: boolean;
+  priced?: PricedMark;
+}
+interface StoredBalance extends Omit<BalanceItem, 'inflight'> {
+  inflight: Record<string, StoredMark>;
+}
+
 const pools = { subscription: z.number(), purchased: z.number() };
-const balanceSchema: z.ZodMiniType<BalanceItem> = z.looseObject({
+const storedMark = z.looseObject({
+  subscription: z.optional(z.number()),
+  purchased: z.optional(z.number()),
+  at: z.optional(z.string()),
+  place: z.optional(z.number()),
+  intent: z.optional(z.boolean()),
+  priced: z.optional(z.object({ odd: z.number(), even: z.number(), pool: z.enum(['subscription', 'purchased']) })),
+});
+const balanceSchema: z.ZodMiniType<StoredBalance> = z.looseObject({
   ...pools,
   organization_id: z.string(),
   monthly_allocation: z.number(),
   subscription_cap: z.nullable(z.number()),
   period_started_at: z.string(),
-  inflight: z.record(z.string(), z.looseObject({ ...pools, at: z.optional(z.string()), place: z.optional(z.number()), intent: z.optional(z.boolean()) })),
+  inflight: z.record(z.string(), storedMark),
   updated_at: z.string(),
 });
 const ledgerSchema: z.ZodMiniType<LedgerEntry> = z.looseObject({
@@ -68,8 +92,32 @@ const ledgerKey = (orgId: string, changeId: string) => ({ pk: `ORG#${orgId}`, sk
 
 export async function getBalanceItem(orgId: string): Promise<BalanceItem | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: balanceKey(orgId), ConsistentRead: true }));
-  return readEntity('Balance', balanceSchema, out.Item);
+  const stored = readEntity('Balance', balanceSchema, out.Item);
+  if (!stored) return null;
+  const inflight: Record<string, InflightMark> = {};
+  for (const [changeId, mark] of Object.entries(stored.inflight)) inflight[changeId] = resolveMark(stored, changeId, mark);
+  return { ...stored, inflight };
 }
+
+/** A stored mark with its pools' change and its place (a counted change's count before its write, plus one). */
+function resolveMark(item: StoredBalance, changeId: string, mark: StoredMark): InflightMark {
+  const { priced, subscription, purchased, ...rest } = mark;
+  const before = (item as unknown as Record<string, unknown>)[placeAttribute(changeId)];
+  const place = typeof before === 'number' ? before + 1 : mark.place;
+  if (subscription !== undefined && purchased !== undefined) return { ...rest, subscription, purchased, ...(place === undefined ? {} : { place }) };
+  if (!priced || place === undefined) throw new Error(`balance of ${item.organization_id}: in-flight mark ${changeId} has neither its pools' change nor a price and place`);
+  return { ...rest, ...takenAt(priced, place).delta, place };
+}
+
+/** A counter's parity and stored next price, as the balance item holds them (absent: even, none). */
+export function counterState(item: BalanceItem, counter: string): { parity: 0 | 1; next: number | null } {
+  const fields = item as unknown as Record<string, unknown>;
+  const next = fields[nextPriceAttribute(counter)];
+  return { parity: Number(fields[parityAttribute(counter)] ?? 0) === 1 ? 1 : 0, next: typeof next === 'number' ? next : null };
+}
+
+const parityAttribute = (counter: string) => `${counter}_parity`;
+const nextPriceAttribute = (counter: string) => `${counter}_next_price`;
 
 /** True when this call created it; false when it existed already (then nothing changed). */
 export async function createBalance(item: BalanceItem): Promise<boolean> {
@@ -96,14 +144,17 @@ export type PoolGuard =
 /**
  * A counter kept on the balance item, advanced by one in the same write as the pools
  * (charge-before-write.ts): `<attribute>` counts the places taken, `<attribute>_parity` is that
- * count's parity, and the write holds only if the parity is still `parity` (so the price, which
- * depends on the parity, is the right one). Only the parity is guarded, never the count: of many
- * concurrent writes about half hold at any moment, and a refused one retries with the other parity.
+ * count's parity and `<attribute>_next_price` the price of the next place. This step is the
+ * guarded one (counted-price.ts `planCountedCharge`): the write holds only if the parity is still
+ * `parity`, and stores `nextAfter` as the price of the place after it. The usual way to take a
+ * place is `takeCountedPlace`, which needs no guess of the parity.
  */
 export interface CounterStep {
   attribute: string;
   /** The parity of the places taken that the write expects (0 also matches an absent counter). */
   parity: 0 | 1;
+  /** The price of the place after this one. */
+  nextAfter: number;
 }
 
 /**
@@ -133,7 +184,7 @@ export async function applyPoolDeltaCounted(orgId: string, changeId: string, del
   const values: Record<string, unknown> = { ':ds': delta.subscription, ':dp': delta.purchased, ':delta': { ...extras.mark, ...delta }, ':at': at };
   const names: Record<string, string> = { '#change': changeId };
   const conditions = ['attribute_exists(pk)', 'attribute_not_exists(inflight.#change)'];
-  let sets = 'subscription = subscription + :ds, purchased = purchased + :dp, inflight.#change = :delta, updated_at = :at';
+  const sets = ['subscription = subscription + :ds', 'purchased = purchased + :dp', 'inflight.#change = :delta', 'updated_at = :at'];
   if (guard.kind === 'cover') {
     conditions.push('subscription >= :needS', 'purchased >= :needP');
     values[':needS'] = guard.pools.subscription;
@@ -146,26 +197,17 @@ export async function applyPoolDeltaCounted(orgId: string, changeId: string, del
     conditions.push('period_started_at = :expected');
     values[':expected'] = guard.expected;
     values[':next'] = guard.next;
-    sets += ', period_started_at = :next';
+    sets.push('period_started_at = :next');
   }
-  let adds = '';
   if (extras.counter) {
-    names['#counter'] = extras.counter.attribute;
-    names['#parity'] = `${extras.counter.attribute}_parity`;
-    values[':parityWas'] = extras.counter.parity;
-    values[':parityNext'] = 1 - extras.counter.parity;
-    values[':one'] = 1;
+    Object.assign(names, { '#counter': extras.counter.attribute, '#parity': parityAttribute(extras.counter.attribute), '#nextPrice': nextPriceAttribute(extras.counter.attribute), '#place': placeAttribute(changeId) });
+    Object.assign(values, { ':parityWas': extras.counter.parity, ':parityNext': 1 - extras.counter.parity, ':one': 1, ':zero': 0, ':nextAfter': extras.counter.nextAfter });
     conditions.push(extras.counter.parity === 0 ? '(attribute_not_exists(#parity) OR #parity = :parityWas)' : '#parity = :parityWas');
-    sets += ', #parity = :parityNext';
-    adds = ' ADD #counter :one';
+    sets.push('#parity = :parityNext', '#nextPrice = :nextAfter', '#counter = if_not_exists(#counter, :zero) + :one', '#place = if_not_exists(#counter, :zero)');
   }
-  const removes = (extras.clear ?? []).filter((id) => id !== changeId).map((id, i) => {
-    names[`#clear${i}`] = id;
-    return `inflight.#clear${i}`;
-  });
   const item = await updateReturning({
     Key: balanceKey(orgId),
-    UpdateExpression: `SET ${sets}${adds}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    UpdateExpression: `SET ${sets.join(', ')}${removeClause(names, changeId, extras.clear)}`,
     ConditionExpression: conditions.join(' AND '),
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
@@ -174,17 +216,88 @@ export async function applyPoolDeltaCounted(orgId: string, changeId: string, del
   return extras.counter ? Number(item[extras.counter.attribute]) : 0;
 }
 
-/** Sets a counter of the balance item (credits.ts `resetCounter`); false when the balance does not exist. */
-export async function resetBalanceCounter(orgId: string, attribute: string, at: string): Promise<boolean> {
+/** ` REMOVE …` of earlier changes' marks (and their places, when counted), or nothing. */
+function removeClause(names: Record<string, string>, changeId: string, clear: readonly string[] = []): string {
+  const paths = clear
+    .filter((id) => id !== changeId)
+    .flatMap((id, i) => {
+      names[`#clear${i}`] = id;
+      names[`#clearPlace${i}`] = placeAttribute(id);
+      return [`inflight.#clear${i}`, `#clearPlace${i}`];
+    });
+  return paths.length ? ` REMOVE ${paths.join(', ')}` : '';
+}
+
+/**
+ * Takes the next place of a counter whose places alternate between two prices, and its price,
+ * in one write that needs no guess (counted-price.ts): the stored next price (which must agree
+ * with the parity) comes out of `pool`, which must cover it (the purchased pool only when the
+ * subscription pool is empty); the price flips, the count and parity advance, the change is
+ * marked in flight with its price and pool, and its count before the write is stored as its
+ * place. Answers with the place taken, or null when the condition failed (the pool cannot cover
+ * it, the next price is missing or disagrees, the change is marked already, no balance).
+ */
+export async function takeCountedPlace(
+  orgId: string,
+  changeId: string,
+  counter: string,
+  price: AlternatingPrice,
+  pool: PoolName,
+  at: string,
+  extras: Omit<PoolWriteExtras, 'counter'> = {},
+): Promise<number | null> {
+  const mark: StoredMark = { ...extras.mark, priced: { odd: price.odd, even: price.even, pool } };
+  const names: Record<string, string> = {
+    '#change': changeId,
+    '#pool': pool,
+    '#counter': counter,
+    '#parity': parityAttribute(counter),
+    '#nextPrice': nextPriceAttribute(counter),
+    '#place': placeAttribute(changeId),
+  };
+  const values: Record<string, unknown> = { ':mark': mark, ':at': at, ':zero': 0, ':one': 1, ':odd': price.odd, ':even': price.even, ':sum': price.odd + price.even };
+  const conditions = [
+    'attribute_exists(pk)',
+    'attribute_not_exists(inflight.#change)',
+    'attribute_exists(#counter)',
+    '((#parity = :zero AND #nextPrice = :odd) OR (#parity = :one AND #nextPrice = :even))',
+    '#pool >= #nextPrice',
+    ...(pool === 'purchased' ? ['subscription <= :zero'] : []),
+  ];
+  const sets = ['#pool = #pool - #nextPrice', '#nextPrice = :sum - #nextPrice', '#counter = #counter + :one', '#parity = :one - #parity', '#place = #counter', 'inflight.#change = :mark', 'updated_at = :at'];
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: balanceKey(orgId),
+        UpdateExpression: `SET ${sets.join(', ')}${removeClause(names, changeId, extras.clear)}`,
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        // Only what the write set: the balance item, with its marks, can be large under load.
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    const place = Number(out.Attributes?.[counter]);
+    if (!Number.isInteger(place) || place < 1) throw new Error(`balance of ${orgId}: the take of ${changeId} answered no place (${String(out.Attributes?.[counter])})`);
+    return place;
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
+    throw error;
+  }
+}
+
+/** Sets a counter of the balance item back to no places taken (credits.ts `resetCounter`); false when the balance does not exist. */
+export async function resetBalanceCounter(orgId: string, attribute: string, price: AlternatingPrice, at: string): Promise<boolean> {
   return conditionalWrite(() =>
     db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: balanceKey(orgId),
-        UpdateExpression: 'SET #counter = :zero, #parity = :zero, updated_at = :at',
+        UpdateExpression: 'SET #counter = :zero, #parity = :zero, #nextPrice = :odd, updated_at = :at',
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#counter': attribute, '#parity': `${attribute}_parity` },
-        ExpressionAttributeValues: { ':zero': 0, ':at': at },
+        ExpressionAttributeNames: { '#counter': attribute, '#parity': parityAttribute(attribute), '#nextPrice': nextPriceAttribute(attribute) },
+        ExpressionAttributeValues: { ':zero': 0, ':odd': price.odd, ':at': at },
       }),
     ),
   );
@@ -207,9 +320,9 @@ export async function reverseInflight(orgId: string, changeId: string, back: Poo
       new UpdateCommand({
         TableName: tableName(),
         Key: balanceKey(orgId),
-        UpdateExpression: 'SET subscription = subscription + :ds, purchased = purchased + :dp, updated_at = :at REMOVE inflight.#change',
+        UpdateExpression: 'SET subscription = subscription + :ds, purchased = purchased + :dp, updated_at = :at REMOVE inflight.#change, #place',
         ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: { '#change': changeId },
+        ExpressionAttributeNames: { '#change': changeId, '#place': placeAttribute(changeId) },
         ExpressionAttributeValues: values,
       }),
     ),
@@ -221,8 +334,8 @@ export async function clearInflight(orgId: string, changeId: string): Promise<vo
     new UpdateCommand({
       TableName: tableName(),
       Key: balanceKey(orgId),
-      UpdateExpression: 'REMOVE inflight.#change',
-      ExpressionAttributeNames: { '#change': changeId },
+      UpdateExpression: 'REMOVE inflight.#change, #place',
+      ExpressionAttributeNames: { '#change': changeId, '#place': placeAttribute(changeId) },
     }),
   );
 }

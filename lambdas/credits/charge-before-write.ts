@@ -2,8 +2,22 @@ import { nowIso } from '../platform/clock';
 import { crashPoint } from '../platform/crash-point';
 import type { EntityName } from '../platform/table-entities';
 import type { Item } from '../platform/table';
-import { applyPoolDeltaCounted, balancesWithInflight, clearInflight, getBalanceItem, getLedgerEntry, ledgerItem, reverseInflight, resetBalanceCounter, type BalanceItem, type InflightMark, type LedgerEntry } from './balance-repository';
-import { splitDebit, splitRefund } from './balance-rules';
+import {
+  applyPoolDeltaCounted,
+  balancesWithInflight,
+  clearInflight,
+  counterState,
+  getBalanceItem,
+  getLedgerEntry,
+  ledgerItem,
+  reverseInflight,
+  resetBalanceCounter,
+  takeCountedPlace,
+  type InflightMark,
+  type LedgerEntry,
+} from './balance-repository';
+import { splitDebit, splitRefund, type Pools } from './balance-rules';
+import { planCountedCharge, takenAt, type AlternatingPrice, type CountedPlan, type PoolName } from './counted-price';
 import { chargeOf, InsufficientCreditsError, type ChargeResult } from './credits';
 
 // A charge made before the one write that creates what it pays for (a contact): the pools change
@@ -13,8 +27,11 @@ import { chargeOf, InsufficientCreditsError, type ChargeResult } from './credits
 // (`chargeRecorded`), or by the recovery job; a charge whose resource write never came is given
 // back (`reverseUnrecorded`). Two calls in all, instead of the debit's three plus the resource's.
 
-/** How much: a fixed amount, or the price of the next place of a counter kept on the balance item. */
-export type Price = { amount: number } | { counter: string; price: (place: number) => number };
+/**
+ * How much: a fixed amount, or the price of the next place of a counter kept on the balance item,
+ * whose odd places cost `odd` and even places `even` (counted-price.ts).
+ */
+export type Price = { amount: number } | ({ counter: string } & AlternatingPrice);
 
 export interface PendingCharge extends ChargeResult {
   orgId: string;
@@ -27,19 +44,15 @@ export interface PendingCharge extends ChargeResult {
 /** Each failed write means another change of the same balance came in between: the bound only stops a runaway. */
 const MAX_ATTEMPTS = 500;
 
-// The counters' parity after this process's last write, by organization and counter: the parity
-// the next write most likely expects. Only the order of attempts follows it (every write keeps its
-// own condition): a stale guess costs a second write.
-const lastParity = new Map<string, 0 | 1>();
+// The pool this process's last counted take of an organization came from: the pool its next take
+// most likely comes from (a balance of purchased credits only would otherwise cost every take a
+// refused write on the empty subscription pool and a read). Only the order of attempts follows it.
+const lastPool = new Map<string, PoolName>();
 const MAX_REMEMBERED = 10_000;
-const parityKey = (orgId: string, counter: string) => `${orgId}|${counter}`;
-function rememberParity(orgId: string, counter: string, parity: 0 | 1): void {
-  if (lastParity.size >= MAX_REMEMBERED && !lastParity.has(parityKey(orgId, counter))) lastParity.clear();
-  lastParity.set(parityKey(orgId, counter), parity);
+function rememberPool(orgId: string, pool: PoolName): void {
+  if (lastPool.size >= MAX_REMEMBERED && !lastPool.has(orgId)) lastPool.clear();
+  lastPool.set(orgId, pool);
 }
-
-/** The parity of a counter's places as stored on the balance item (absent: 0, nothing taken). */
-const parityOf = (item: BalanceItem, counter: string): 0 | 1 => (Number((item as unknown as Record<string, unknown>)[`${counter}_parity`] ?? 0) === 1 ? 1 : 0);
 
 /**
  * Takes the price for `changeId` before its resource is written. `fresh`: the change id is new
@@ -61,43 +74,56 @@ export async function chargeBeforeWrite(
     const earlier = await chargeOf(orgId, changeId, meta.resourceId);
     if (earlier) return pending(earlier, { subscription: -earlier.split.subscription, purchased: -earlier.split.purchased });
   }
-  const counter = 'counter' in price ? price.counter : null;
-  // Unknown until read: the pools (the first attempt assumes the subscription pool covers it) and
-  // the counter's parity (this process's last answer, else even). A refused write retries with the
-  // other parity; after both were refused, the item is read.
-  let item: BalanceItem | null = null;
-  let parity: 0 | 1 = counter === null ? 0 : (lastParity.get(parityKey(orgId, counter)) ?? 0);
-  let flipped = false;
+  const counted = 'counter' in price ? price : null;
+  // The first attempt assumes a pool covers it (the subscription pool, or the one this process's
+  // last take used) and, for a counted price, takes the next place without knowing it; after a
+  // refused write the item is read and the plan made from it.
+  let plan: CountedPlan | { kind: 'fixed'; split: Pools } =
+    'amount' in price ? { kind: 'fixed', split: { subscription: price.amount, purchased: 0 } } : { kind: 'take', pool: lastPool.get(orgId) ?? 'subscription' };
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    // The place the write takes, if the parity holds: odd after an even count.
-    const amount = 'amount' in price ? price.amount : price.price(parity === 0 ? 1 : 2);
-    const split = item ? splitDebit(item, amount) : { subscription: amount, purchased: 0 };
-    if (!split) throw new InsufficientCreditsError(amount, item!.subscription + item!.purchased);
-    const delta = { subscription: -split.subscription, purchased: -split.purchased };
     const at = nowIso();
     const clear = takeClears(orgId);
     const mark = { at, ...(meta.intent ? { intent: true } : {}) };
-    const step = counter === null ? undefined : { attribute: counter, parity };
-    const counted = await applyPoolDeltaCounted(orgId, changeId, delta, { kind: 'cover', pools: split }, at, { counter: step, mark, clear });
-    if (counted !== null) {
-      if (counter !== null) rememberParity(orgId, counter, counted % 2 === 0 ? 0 : 1);
-      return pending({ changeId, amount, split, replayed: false, place: counter === null ? null : counted }, delta);
+    if (plan.kind === 'take' && counted) {
+      const place = await takeCountedPlace(orgId, changeId, counted.counter, counted, plan.pool, at, { mark, clear });
+      if (place !== null) {
+        rememberPool(orgId, plan.pool);
+        const { amount, split, delta } = takenAt({ odd: counted.odd, even: counted.even, pool: plan.pool }, place);
+        return pending({ changeId, amount, split, replayed: false, place }, delta);
+      }
+    } else if (plan.kind === 'fixed' || plan.kind === 'guarded') {
+      const split = plan.split;
+      const delta = { subscription: -split.subscription, purchased: -split.purchased };
+      const step = plan.kind === 'guarded' && counted ? { attribute: counted.counter, parity: plan.parity, nextAfter: plan.nextAfter } : undefined;
+      const count = await applyPoolDeltaCounted(orgId, changeId, delta, { kind: 'cover', pools: split }, at, { counter: step, mark, clear });
+      if (count !== null) {
+        // The pool a take of this organization most likely draws from next (after a split, the subscription pool is empty).
+        if (step) rememberPool(orgId, split.purchased > 0 ? 'purchased' : 'subscription');
+        return pending({ changeId, amount: split.subscription + split.purchased, split, replayed: false, place: step ? count : null }, delta);
+      }
     }
     giveBackClears(orgId, clear);
-    if (counter !== null && !flipped) {
-      // Most likely another create took the place: the other parity first, without a read.
-      parity = parity === 0 ? 1 : 0;
-      flipped = true;
-      continue;
+    const item = await getBalanceItem(orgId);
+    if (!item) throw new InsufficientCreditsError(counted ? counted.odd : (price as { amount: number }).amount, 0);
+    const applied = item.inflight[changeId];
+    if (applied && meta.fresh) {
+      // Only this call uses a fresh id: its write was applied and the answer lost (the SDK's retry was refused).
+      const split = { subscription: 0 - applied.subscription, purchased: 0 - applied.purchased };
+      return pending({ changeId, amount: split.subscription + split.purchased, split, replayed: false, place: applied.place ?? null }, { subscription: applied.subscription, purchased: applied.purchased });
     }
-    flipped = false;
-    item = await getBalanceItem(orgId);
-    if (!item) throw new InsufficientCreditsError(amount, 0);
-    if (counter !== null) parity = parityOf(item, counter);
-    if (item.inflight[changeId] && !meta.fresh) {
+    if (applied) {
       // Applied by a concurrent attempt of the same change since our first look: recorded now, returned as it was.
       const earlier = await chargeOf(orgId, changeId, meta.resourceId);
       if (earlier) return pending(earlier, { subscription: -earlier.split.subscription, purchased: -earlier.split.purchased });
+    }
+    if (counted) {
+      plan = planCountedCharge({ pools: item, ...counterState(item, counted.counter) }, counted);
+      if (plan.kind === 'insufficient') throw new InsufficientCreditsError(plan.required, plan.available);
+    } else {
+      const amount = (price as { amount: number }).amount;
+      const split = splitDebit(item, amount);
+      if (!split) throw new InsufficientCreditsError(amount, item.subscription + item.purchased);
+      plan = { kind: 'fixed', split };
     }
     if (attempt > 3) await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 + attempt * 3)));
   }
@@ -154,15 +180,15 @@ function giveBackClears(orgId: string, ids: readonly string[]): void {
   toClear.set(orgId, set);
 }
 
-/** Forget the deferred clears and remembered parities (tests). */
+/** Forget the deferred clears and remembered pools (tests). */
 export function forgetPendingCharges(): void {
   toClear.clear();
-  lastParity.clear();
+  lastPool.clear();
 }
 
-/** Starts a new counted sequence (the max-tier batch closed): the next charge takes place 1. */
-export async function resetCounter(orgId: string, counter: string): Promise<void> {
-  if (await resetBalanceCounter(orgId, counter, nowIso())) rememberParity(orgId, counter, 0);
+/** Starts a new counted sequence (the max-tier batch closed): the next charge takes place 1, at `price.odd`. */
+export async function resetCounter(orgId: string, price: { counter: string } & AlternatingPrice): Promise<void> {
+  await resetBalanceCounter(orgId, price.counter, { odd: price.odd, even: price.even }, nowIso());
 }
 
 /** A change still marked in flight on a balance: `recorded` when its ledger entry exists (its clear deferred or interrupted). */

@@ -10,6 +10,7 @@ export const s3GetSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-ge
 const headSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-head'));
 const putSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-put'));
 const copySdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-copy'));
+const multipartSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-multipart'));
 const presigner = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-presign'));
 
 /** The S3 client of the composition root's storage. */
@@ -31,6 +32,47 @@ export function filesBucket(): string {
 export async function putObject(bucket: string, key: string, body: string | Buffer, contentType: string): Promise<void> {
   const [client, { PutObjectCommand }] = await Promise.all([s3(), putSdk()]);
   await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
+}
+
+/** The size of each part an `ObjectWriter` sends but the last (S3 takes parts of at least 5 MiB). */
+export const PART_BYTES = 8 * 1024 * 1024;
+
+/**
+ * An object written a part at a time, so its writer never holds it whole: `part` sends the next
+ * part (each but the last at least PART_BYTES; the bytes may be reused once it resolves), `close`
+ * the last one and makes the object: visible only then, whole (a multipart upload), or not at all.
+ * An object smaller than one part is one PutObject. A writer that never closes leaves an
+ * incomplete upload, which the bucket's lifecycle rule removes after a day (lib/data-construct.ts).
+ */
+export interface ObjectWriter {
+  part(bytes: Buffer): Promise<void>;
+  close(last: Buffer): Promise<void>;
+}
+
+export function objectWriter(bucket: string, key: string, contentType: string): ObjectWriter {
+  let uploadId: string | null = null;
+  const parts: { ETag: string; PartNumber: number }[] = [];
+  const send = async (bytes: Buffer): Promise<void> => {
+    const [client, { CreateMultipartUploadCommand, UploadPartCommand }] = await Promise.all([s3(), multipartSdk()]);
+    uploadId ??= (await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: contentType }))).UploadId ?? null;
+    if (!uploadId) throw new Error(`${key}: the store started no multipart upload`);
+    const PartNumber = parts.length + 1;
+    const out = await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber, Body: bytes }));
+    if (!out.ETag) throw new Error(`${key}: part ${PartNumber} answered without an ETag`);
+    parts.push({ ETag: out.ETag, PartNumber });
+  };
+  return {
+    async part(bytes) {
+      if (bytes.length < PART_BYTES) throw new Error(`${key}: a part but the last holds at least ${PART_BYTES} bytes (got ${bytes.length})`);
+      await send(bytes);
+    },
+    async close(last) {
+      if (uploadId === null) return putObject(bucket, key, last, contentType);
+      if (last.length) await send(last);
+      const [client, { CompleteMultipartUploadCommand }] = await Promise.all([s3(), multipartSdk()]);
+      await client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
+    },
+  };
 }
 
 export async function getObject(bucket: string, key: string): Promise<Buffer | null> {

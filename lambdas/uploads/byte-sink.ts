@@ -5,6 +5,8 @@
 export class ByteSink {
   private buf: Buffer;
   private len = 0;
+  /** Bytes handed out by `drain` since the last reset. */
+  private drained = 0;
 
   constructor(capacity: number) {
     this.buf = Buffer.allocUnsafe(Math.max(64, capacity));
@@ -28,19 +30,38 @@ export class ByteSink {
     this.len += source.copy(this.buf, this.len, start, end);
   }
 
-  /** Bytes written so far. */
+  /** Bytes written so far (those drained included). */
   get length(): number {
+    return this.drained + this.len;
+  }
+
+  /** Bytes written since the last drain. */
+  get pending(): number {
     return this.len;
   }
 
   /** Starts again at the beginning, keeping the memory (the next file of the same upload is about as large). */
   reset(): this {
     this.len = 0;
+    this.drained = 0;
     return this;
   }
 
-  /** The bytes written (a view: no copy; valid until the next write after reset). */
+  /** The bytes written (a view: no copy; valid until the next write after reset). Nothing may have been drained. */
   bytes(): Buffer {
+    if (this.drained) throw new Error('ByteSink: bytes() after a drain holds only part of what was written');
     return this.buf.subarray(0, this.len);
+  }
+
+  /**
+   * The bytes written since the last drain, handed out (a part of a file written as it goes): a
+   * view valid until the next write; the memory is written again from its start, so a sink whose
+   * bytes are drained every part never grows past a part and a line.
+   */
+  drain(): Buffer {
+    const out = this.buf.subarray(0, this.len);
+    this.drained += this.len;
+    this.len = 0;
+    return out;
   }
 }

@@ -1,14 +1,14 @@
 import { Conflict, InvalidInput } from '../platform/domain-errors';
 import { nowIso } from '../platform/clock';
 import { sha256Hex } from '../platform/ids';
-import { filesBucket, getObject, getObjectRange, objectExists, putObject } from '../platform/blob';
+import { filesBucket, getObject, getObjectRange, objectExists, objectWriter, PART_BYTES, putObject } from '../platform/blob';
 import { signedDownloadLink } from './download-signer';
-import { writeProcessedBytes, type SliceOptions } from './processed-file';
+import { streamProcessedBytes, writeProcessedBytes, type SliceOptions } from './processed-file';
 import type { StoredLayout } from './work-file';
 import { loadLayout } from './layout-source';
-import type { ByteSink } from './byte-sink';
+import { ByteSink } from './byte-sink';
 import { assembleSlice, byteRanges, sliceLines, storedAs } from './slice-assembly';
-import { buildSliceIndex, neutralLinesOf, parseSliceIndex, processedLines, serializeSliceIndex, type NeutralLines, type ProcessedLines } from './slice-index';
+import { buildSliceIndex, parseSliceIndex, processedLines, serializeSliceIndex, type NeutralLines, type ProcessedLines } from './slice-index';
 import { parseResults, vocabularyFor, type ResultRows } from './results';
 import { keys, type UploadRecord } from './upload';
 import { recordExport } from './upload-repository';
@@ -92,14 +92,17 @@ const sliceName = (options: SliceOptions): string =>
   sha256Hex(JSON.stringify({ s: options.statuses ? [...options.statuses].sort() : null, i: options.includeIdentity ?? false, o: options.sort ?? null, ...(options.neutralizeFormulas ? { f: true } : {}) })).slice(0, 24);
 
 /** The slice base and its index, then the common slices (`sink` holds each file in turn). */
-export async function writeSlices(upload: UploadRecord, original: Buffer, skip: number, layout: StoredLayout, results: ResultRows, sink?: ByteSink): Promise<void> {
+export async function writeSlices(upload: UploadRecord, original: Buffer, skip: number, layout: StoredLayout, results: ResultRows, sink: ByteSink): Promise<void> {
   const bucket = filesBucket();
-  const write = (options: SliceOptions, lines?: ProcessedLines): Buffer => writeProcessedBytes(original, skip, layout, upload.phone_columns, upload.identity_enabled, results, options, sink, lines);
-  const lines = processedLines();
-  await putObject(bucket, keys.slice(upload, sliceName(BASE)), write(BASE, lines), 'text/csv');
-  await putObject(bucket, keys.sliceNeutral(upload), JSON.stringify(neutralLinesOf(lines)), 'application/json');
+  // Each written to its object a part at a time: the sink never holds a whole slice. The slice
+  // base's neutralized lines go to their object the same way, as the base is written.
+  const neutralWriter = objectWriter(bucket, keys.sliceNeutral(upload), 'application/json');
+  const write = (options: SliceOptions, lines?: ProcessedLines): Promise<void> =>
+    streamProcessedBytes(original, skip, layout, upload.phone_columns, upload.identity_enabled, results, options, { writer: objectWriter(bucket, keys.slice(upload, sliceName(options)), 'text/csv'), sink, partBytes: PART_BYTES, neutralWriter }, lines);
+  const lines = processedLines(new ByteSink(64 * 1024));
+  await write(BASE, lines);
   await putObject(bucket, keys.sliceIndex(upload), serializeSliceIndex(buildSliceIndex(lines, results, upload.phone_columns.length, upload.identity_enabled)), 'application/octet-stream');
-  for (const options of commonSlices(upload)) await putObject(bucket, keys.slice(upload, sliceName(options)), write(options), 'text/csv');
+  for (const options of commonSlices(upload)) await write(options);
 }
 
 /**

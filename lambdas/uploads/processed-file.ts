@@ -4,6 +4,7 @@ import { layoutOf, rowCount, spanAt, storedLayoutOf, type CsvLayout, type Stored
 import { byteSpans } from './byte-offsets';
 import { ByteSink } from './byte-sink';
 import type { ProcessedLines } from './slice-index';
+import type { ObjectWriter } from '../platform/blob';
 
 export interface SliceOptions {
   /** Keep a row when any of its numbers has one of these statuses. */
@@ -51,6 +52,53 @@ export function writeProcessedBytes(
   sink?: ByteSink,
   lines?: ProcessedLines,
 ): Buffer {
+  const out = sink?.reset() ?? new ByteSink(original.length + rowCount(layout) * 24);
+  for (const _ of processedBytes(original, skip, layout, phoneColumns, identity, results, options, out, Infinity, lines)) {
+    // Never yields: the whole file stays in `out`.
+  }
+  return out.bytes();
+}
+
+/**
+ * `writeProcessedBytes` written to an object as it goes (platform/blob.ts `objectWriter`): the
+ * sink is drained into a part each time it holds `partBytes`, so it never holds more than a part
+ * and a line of the file, however large the file.
+ */
+export async function streamProcessedBytes(
+  original: Buffer,
+  skip: number,
+  layout: StoredLayout,
+  phoneColumns: string[],
+  identity: boolean,
+  results: ResultRows,
+  options: SliceOptions,
+  to: { writer: ObjectWriter; sink: ByteSink; partBytes: number; neutralWriter?: ObjectWriter },
+  lines?: ProcessedLines,
+): Promise<void> {
+  const out = to.sink.reset();
+  const neutral = lines?.neutralOut ? { sink: lines.neutralOut.reset(), writer: to.neutralWriter } : null;
+  if (neutral && !neutral.writer) throw new Error('the neutralized lines are written as they go only with a writer for them');
+  for (const _ of processedBytes(original, skip, layout, phoneColumns, identity, results, options, out, to.partBytes, lines)) {
+    if (out.pending >= to.partBytes) await to.writer.part(out.drain());
+    if (neutral && neutral.sink.pending >= to.partBytes) await neutral.writer!.part(neutral.sink.drain());
+  }
+  await to.writer.close(out.drain());
+  if (neutral) await neutral.writer!.close(neutral.sink.drain());
+}
+
+/** The writer of both: yields each time `out` holds `partBytes` not yet drained (the caller drains them). */
+function* processedBytes(
+  original: Buffer,
+  skip: number,
+  layout: StoredLayout,
+  phoneColumns: string[],
+  identity: boolean,
+  results: ResultRows,
+  options: SliceOptions,
+  out: ByteSink,
+  partBytes: number,
+  lines?: ProcessedLines,
+): Generator<void, void> {
   const { bom, header } = layout;
   if (lines && (options.statuses || options.neutralizeFormulas)) throw new Error('the slice index is recorded from a file holding every row, as the original has them');
   const n = rowCount(layout);
@@ -82,7 +130,6 @@ export function writeProcessedBytes(
 
   const width = header.width;
   const neutralize = options.neutralizeFormulas === true;
-  const out = sink?.reset() ?? new ByteSink(original.length + n * 24);
   const eol = header.eol || '\n';
   if (bom) out.write('\uFEFF');
   const line = (recordIndex: number, cells: string[]): void => {
@@ -96,8 +143,7 @@ export function writeProcessedBytes(
         lines.row[written] = recordIndex;
         lines.start[written] = out.length;
       }
-      if (neutral !== undefined && recordIndex < 0) lines.neutralHeader = neutral + tail;
-      else if (neutral !== undefined) lines.neutral[recordIndex] = neutral + tail;
+      if (neutral !== undefined) recordNeutral(lines, recordIndex, neutral + tail);
     }
     if (neutralize && neutral !== undefined) out.write(neutral);
     else if (recordIndex < 0) out.copy(original, spans.header[0], spans.header[1]);
@@ -107,7 +153,8 @@ export function writeProcessedBytes(
     else if (lines) lines.end[written++] = out.length;
   };
   let written = 0;
-  if (lines) Object.assign(lines, { eol, finalEol: false, row: new Uint32Array(n), start: new Uint32Array(n), end: new Uint32Array(n), neutral: {}, neutralHeader: undefined });
+  if (lines) Object.assign(lines, { eol, finalEol: false, row: new Uint32Array(n), start: new Uint32Array(n), end: new Uint32Array(n), neutral: {}, neutralHeader: undefined, neutralCount: 0 });
+  lines?.neutralOut?.write('{"rows":{');
   line(-1, added);
   for (const i of order) {
     const r = results.at(i)!;
@@ -116,12 +163,25 @@ export function writeProcessedBytes(
       : r.cells.flatMap((c) => (c ? [c.status, ...(identity ? [c.answerIntent, c.identity ?? ''] : [])] : ['', ...(identity ? ['', ''] : [])]));
     out.write(eol);
     line(i, cells);
+    if (out.pending >= partBytes || (lines?.neutralOut?.pending ?? 0) >= partBytes) yield;
   }
   // Keep the original's ending: a file without a final newline stays without one.
   const lastEol = n ? spanAt(layout, n - 1).eol : header.eol;
   if (lastEol) out.write(eol);
   if (lines) lines.finalEol = Boolean(lastEol);
-  return out.bytes();
+  if (lines?.neutralOut) lines.neutralOut.write(`}${lines.neutralHeader === undefined ? '' : `,"header":${JSON.stringify(lines.neutralHeader)}`}}`);
+}
+
+/**
+ * A line neutralize_formulas changes (row -1: the header): kept in `lines`, or, with `neutralOut`,
+ * written there as the next entry of the neutralized lines' JSON (`NeutralLines`), so a file with
+ * many such lines is not held twice (as strings and as their JSON).
+ */
+function recordNeutral(lines: ProcessedLines, row: number, text: string): void {
+  if (row < 0) lines.neutralHeader = text;
+  else if (lines.neutralOut) lines.neutralOut.write(`${lines.neutralCount > (lines.neutralHeader === undefined ? 0 : 1) ? ',' : ''}"${row}":${JSON.stringify(text)}`);
+  else lines.neutral[row] = text;
+  lines.neutralCount++;
 }
 
 function* rowIndexes(n: number): Generator<number> {

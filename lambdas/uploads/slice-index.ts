@@ -1,3 +1,4 @@
+import type { ByteSink } from './byte-sink';
 import { vocabularyFor, type ResultRows } from './results';
 
 // Any slice of the processed file is a subsequence of one file finalize writes, the slice base:
@@ -26,10 +27,29 @@ export interface ProcessedLines {
   /** The header line, and each line by row, as neutralize_formulas writes them: only those it changes. */
   neutralHeader?: string;
   neutral: Record<number, string>;
+  /** How many lines neutralize_formulas changes (the header counts). */
+  neutralCount: number;
+  /**
+   * When set, the changed lines (but the header, kept in `neutralHeader`) are not kept in
+   * `neutral`: they are written here as the `NeutralLines` JSON, in the order written, ended
+   * with the header (processed-file.ts `streamProcessedBytes` sends it to its object a part at a time).
+   */
+  neutralOut?: ByteSink;
 }
 
 /** A record for writeProcessedBytes to fill. */
-export const processedLines = (): ProcessedLines => ({ headerStart: 0, headerEnd: 0, row: new Uint32Array(0), start: new Uint32Array(0), end: new Uint32Array(0), eol: '\n', finalEol: false, neutral: {} });
+export const processedLines = (neutralOut?: ByteSink): ProcessedLines => ({
+  headerStart: 0,
+  headerEnd: 0,
+  row: new Uint32Array(0),
+  start: new Uint32Array(0),
+  end: new Uint32Array(0),
+  eol: '\n',
+  finalEol: false,
+  neutral: {},
+  neutralCount: 0,
+  ...(neutralOut ? { neutralOut } : {}),
+});
 
 /** The lines neutralize_formulas changes, as it writes them (their own object: read only for such a slice). */
 export interface NeutralLines {
@@ -103,14 +123,14 @@ export function buildSliceIndex(lines: ProcessedLines, results: ResultRows, phon
       codes[p] = code;
     }
   }
-  const { headerStart, headerEnd, eol, finalEol, neutralHeader, neutral } = lines;
+  const { headerStart, headerEnd, eol, finalEol, neutralCount } = lines;
   return {
     rows: n,
     headerStart,
     headerEnd,
     eol,
     finalEol,
-    neutralLines: Object.keys(neutral).length + (neutralHeader === undefined ? 0 : 1),
+    neutralLines: neutralCount,
     vocabulary,
     identityColumn,
     identities,

@@ -26,7 +26,8 @@ const SDK_INTERNAL = new Set(['AssumeRole', 'AssumeRoleWithWebIdentity', 'Create
 
 // Operations IAM authorizes under another action's name: HEAD of an object needs s3:GetObject,
 // a batch of messages sqs:SendMessage, a copy s3:PutObject on its destination (and s3:GetObject on
-// its source, which the endpoint fake records from the request).
+// its source, which the endpoint fake records from the request), and a multipart upload's start,
+// parts and completion s3:PutObject (Finalize writes its files a part at a time).
 /**
  * Partitions a function reaches only by keys found in items (no literal of them in its bundle):
  * recovery ends a contact create's idempotency claim it finds on gsi3 (RECOVER#ContactCreate) by
@@ -42,11 +43,18 @@ const READ_ONLY: Record<string, readonly string[]> = Object.fromEntries(
   Object.entries(API_TABLE_ACCESS).map(([name, access]) => [`Api${name[0]!.toUpperCase()}${name.slice(1)}Function`, access.readOnly ?? []]),
 );
 
-const AUTHORIZED_AS: Record<string, string> = { HeadObject: 's3:GetObject', SendMessageBatch: 'sqs:SendMessage', CopyObject: 's3:PutObject' };
+const AUTHORIZED_AS: Record<string, string> = {
+  HeadObject: 's3:GetObject',
+  SendMessageBatch: 'sqs:SendMessage',
+  CopyObject: 's3:PutObject',
+  CreateMultipartUpload: 's3:PutObject',
+  UploadPart: 's3:PutObject',
+  CompleteMultipartUpload: 's3:PutObject',
+};
 
 const SERVICE_OF: Record<string, string> = {
   GetItem: 'dynamodb', PutItem: 'dynamodb', UpdateItem: 'dynamodb', DeleteItem: 'dynamodb', Query: 'dynamodb', BatchWriteItem: 'dynamodb', BatchGetItem: 'dynamodb', TransactWriteItems: 'dynamodb',
-  GetObject: 's3', PutObject: 's3', DeleteObject: 's3', CopyObject: 's3', ListObjectsV2: 's3',
+  GetObject: 's3', PutObject: 's3', DeleteObject: 's3', CopyObject: 's3', ListObjectsV2: 's3', CreateMultipartUpload: 's3', UploadPart: 's3', CompleteMultipartUpload: 's3',
   SendMessage: 'sqs', StartExecution: 'states', GetSecretValue: 'secretsmanager', DescribeSecret: 'secretsmanager', SendTextMessage: 'sms-voice', SendVoiceMessage: 'sms-voice',
   Encrypt: 'kms', Decrypt: 'kms',
   AdminCreateUser: 'cognito-idp', AdminGetUser: 'cognito-idp',

@@ -2,9 +2,9 @@ import { nowIso } from '../../platform/clock';
 import { config } from '../../platform/config';
 import { logger } from '../../platform/logger';
 import { crashPoint } from '../../platform/crash-point';
-import { filesBucket, getObject, putObject } from '../../platform/blob';
+import { filesBucket, getObject, objectWriter, PART_BYTES, putObject } from '../../platform/blob';
 import type { AnswerIntent, IdentityBand } from '../../classification';
-import { writeProcessedBytes } from '../processed-file';
+import { streamProcessedBytes } from '../processed-file';
 import { writeSlices } from '../downloads';
 import { loadLayout } from '../layout-source';
 import { ByteSink } from '../byte-sink';
@@ -41,9 +41,11 @@ export async function finalize(ports: DeliveryPorts, input: { upload_id: string;
     const original = await getObject(bucket, keys.original(current));
     if (!original) throw new Error(`upload ${current.id}: original missing`);
     const { layout, skip } = await loadLayout(current, original);
-    // One buffer for the processed file and the slices, written one after the other.
-    const sink = new ByteSink(original.length + table.length * 24);
-    await putObject(bucket, keys.processed(current), writeProcessedBytes(original, skip, layout, current.phone_columns, current.identity_enabled, results, {}, sink), 'text/csv');
+    // One buffer of a part and a line for the processed file and the slices: each is written to
+    // its object a part at a time, one after the other, never held whole.
+    const sink = new ByteSink(PART_BYTES + 64 * 1024);
+    const to = { writer: objectWriter(bucket, keys.processed(current), 'text/csv'), sink, partBytes: PART_BYTES };
+    await streamProcessedBytes(original, skip, layout, current.phone_columns, current.identity_enabled, results, {}, to);
     // The slices most asked for are written now, so their first download only signs a link; and
     // the slice base and its index, from which any other slice is read on its first download.
     await writeSlices(current, original, skip, layout, results, sink);

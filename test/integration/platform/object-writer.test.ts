@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { useTestService } from '../../support/runtime';
+import { filesBucket, getObject, objectExists, objectWriter, PART_BYTES } from '../../../lambdas/platform/blob';
+
+// Large files (the processed file, its slices) go to the store a part at a time (a multipart
+// upload): against the embedded store, through its signing gateway, as against S3.
+
+useTestService();
+
+describe('an object written a part at a time', () => {
+  it('is the parts joined, visible only once closed', async () => {
+    const key = `tests/object-writer/${Date.now()}.bin`;
+    const parts = [randomBytes(PART_BYTES), randomBytes(PART_BYTES + 17)];
+    const last = randomBytes(1234);
+    const writer = objectWriter(filesBucket(), key, 'application/octet-stream');
+    for (const part of parts) await writer.part(part);
+    expect(await objectExists(filesBucket(), key)).toBe(false);
+    await writer.close(last);
+    expect((await getObject(filesBucket(), key))!.equals(Buffer.concat([...parts, last]))).toBe(true);
+  });
+
+  it('under a part, one plain put; a part under the store’s minimum is refused before it is sent', async () => {
+    const key = `tests/object-writer/small-${Date.now()}.txt`;
+    const writer = objectWriter(filesBucket(), key, 'text/plain');
+    await expect(writer.part(Buffer.from('too small for a part'))).rejects.toThrow(/at least/);
+    await writer.close(Buffer.from('small file'));
+    expect((await getObject(filesBucket(), key))!.toString()).toBe('small file');
+  });
+});
