@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as admin from '../lambdas/admin/admin';
 import { reloadConfig } from '../lambdas/platform/config';
-import { limiterTotals, type LimiterStats } from '../lambdas/ratelimit/shared-limiter';
+import { emptyStats, limiterTotals, type LimiterStats } from '../lambdas/ratelimit/shared-limiter';
 import { finalize } from '../lambdas/uploads/pipeline/finalize';
 import { prepare } from '../lambdas/uploads/pipeline/prepare';
 import { getUpload } from '../lambdas/uploads/upload-repository';
@@ -9,6 +9,7 @@ import { startRuntime, type Runtime } from '../local/runtime';
 import { createUploadWorkflowRunner } from '../local/workflow';
 import { maxInWindow, remoteFakeTwilio } from '../test/support/fake-twilio-lookup';
 import { bundleChild } from './bundle-child';
+import { startProbe, timeline } from './provider-probe';
 
 // `npm run bench -- providers`: the paid-lookup path against a local Twilio Lookup v2 stand-in
 // (test/support/fake-twilio-lookup.ts, in a process of its own) that enforces an account rate and injects faults, and keeps
@@ -175,23 +176,31 @@ async function concurrentUploads(runtime: Runtime, fake: Fake, mode: 'one contai
   // every chunk). 'a process per invocation': each invocation the shipped entry in a process of its
   // own, as a cold Lambda, with its own limiter (and this process serving the table and the store).
   const child = await bundleChild('../test/support/classify-chunk-child.ts');
-  const limiterTally: LimiterStats = { tokens: 0, tableCalls: 0, wasted: 0, wokeLate: 0 };
+  const limiterTally: LimiterStats = emptyStats();
+  const addStats = (into: LimiterStats, add: LimiterStats, sign = 1) => {
+    for (const k of Object.keys(into) as (keyof LimiterStats)[]) into[k] += sign * (add[k] ?? 0);
+  };
+  const invocations: { ms: number; tokens: number; leased: number }[] = [];
   const classifyInChild = async (input: unknown) => {
     const { upload_id, chunk } = input as { upload_id: string; chunk: number };
+    const spawned = Date.now();
     const p = chunkProcess(child, upload_id, chunk, true);
     const code = await p.exited;
     if (code !== 0) throw new Error(`ClassifyChunk exited ${code}: ${p.output().slice(-2000)}`);
     const { limiter, ...answer } = JSON.parse(p.output().trim().split('\n').at(-1)!) as { limiter: LimiterStats };
-    limiterTally.tokens += limiter.tokens;
-    limiterTally.tableCalls += limiter.tableCalls;
-    limiterTally.wasted += limiter.wasted;
-    limiterTally.wokeLate += limiter.wokeLate;
+    addStats(limiterTally, limiter);
+    invocations.push({ ms: Date.now() - spawned, tokens: limiter.tokens, leased: limiter.leased });
     return answer;
   };
   const before = limiterTotals();
+  const probe = startProbe(fake.url);
   const runner = createUploadWorkflowRunner(runtime.ports, { concurrency: UPLOADS + 1, handlers: mode === 'one container' ? {} : { ClassifyChunk: classifyInChild } });
   const ids = await Promise.all(lists.map((phones) => createUpload(runtime, key, phones)));
-  for (const id of ids) runner.start(id, { upload_id: id });
+  const startedAt = new Map<string, number>();
+  for (const id of ids) {
+    startedAt.set(id, Date.now());
+    runner.start(id, { upload_id: id });
+  }
   const large = [...ids];
   const doneAt = new Map<string, number>();
   // The small upload, 15% into the ideal time: created and started while the large ones run.
@@ -201,6 +210,7 @@ async function concurrentUploads(runtime: Runtime, fake: Fake, mode: 'one contai
     ? sleep(smallAfterMs(PER_UPLOAD)).then(async () => {
         smallStart = Date.now();
         smallId = await createUpload(runtime, key, e164s(small, 718, offset));
+        startedAt.set(smallId, Date.now());
         runner.start(smallId, { upload_id: smallId });
         ids.push(smallId);
       })
@@ -220,15 +230,13 @@ async function concurrentUploads(runtime: Runtime, fake: Fake, mode: 'one contai
   );
   await smallStarted;
   await runner.stop();
+  const probed = probe.stop();
   const totalMs = Math.max(...doneAt.values()) - t0;
   const lookups = UPLOADS * PER_UPLOAD + small;
   const idealMs = (lookups / RATE) * 1000;
   if (mode === 'one container') {
-    const after = limiterTotals();
-    limiterTally.tokens = after.tokens - before.tokens;
-    limiterTally.tableCalls = after.tableCalls - before.tableCalls;
-    limiterTally.wasted = after.wasted - before.wasted;
-    limiterTally.wokeLate = after.wokeLate - before.wokeLate;
+    addStats(limiterTally, limiterTotals());
+    addStats(limiterTally, before, -1);
   }
   const tokens = limiterTally.tokens;
   const calls = limiterTally.tableCalls;
@@ -236,6 +244,22 @@ async function concurrentUploads(runtime: Runtime, fake: Fake, mode: 'one contai
   const arrivals = after.arrivals.slice(from.requests);
   const rateLimited = after.rateLimited - from.rateLimited;
   const times = large.map((id) => ((doneAt.get(id)! - t0) / 1000).toFixed(1));
+  // Where the time went: each upload's start, first and last paid lookup and completion (s from t0),
+  // the provider's requests per 5 s, this process's CPU and event-loop delay, the limiter's waits.
+  const s = (ms: number) => ((ms - t0) / 1000).toFixed(1);
+  const uploadOf = new Map<string, string>(lists.flatMap((phones, u) => phones.map((e) => [e, large[u]!] as const)));
+  const paidSince = after.paidLog.filter(([, at]) => at >= t0);
+  for (const id of ids) {
+    const mine = paidSince.filter(([e]) => (uploadOf.get(e) ?? (e.startsWith('+1718') ? smallId : null)) === id).map(([, at]) => at);
+    log(`  upload ${id === smallId ? 'small' : large.indexOf(id)}: started ${s(startedAt.get(id)!)}, first paid ${mine.length ? s(Math.min(...mine)) : '-'}, last paid ${mine.length ? s(Math.max(...mine)) : '-'}, completed ${s(doneAt.get(id)!)} (${mine.length} paid)`);
+  }
+  log(`  provider requests per 5 s: ${timeline(arrivals, 5000).join(' ')}`);
+  log(`  this process: ${probed.cpuCores} cores of CPU over ${(probed.wallMs / 1000).toFixed(1)} s; event-loop delay p50 ${probed.loopDelayP50Ms} ms, p99 ${probed.loopDelayP99Ms} ms, max ${probed.loopDelayMaxMs} ms; provider requests from here: ${probed.providerRequests}, mean ${probed.providerMeanMs} ms, p99 ${probed.providerP99Ms} ms`);
+  log(`  limiter: ${limiterTally.leased} slots leased in ${limiterTally.tableCalls} table calls (lease round trip mean ${(limiterTally.leaseMs / Math.max(1, limiterTally.tableCalls)).toFixed(0)} ms), ${limiterTally.tokens} used, ${limiterTally.wasted} unused; mean wait for a slot ${(limiterTally.waitMs / Math.max(1, limiterTally.tokens)).toFixed(0)} ms`);
+  if (invocations.length) {
+    const inv = [...invocations].sort((a, b) => a.ms - b.ms);
+    log(`  invocations (processes): ${inv.length}, wall median ${(inv[inv.length >> 1]!.ms / 1000).toFixed(1)} s, max ${(inv.at(-1)!.ms / 1000).toFixed(1)} s; slots leased per invocation ${(inv.reduce((a, b) => a + b.leased, 0) / inv.length).toFixed(0)}, used ${(inv.reduce((a, b) => a + b.tokens, 0) / inv.length).toFixed(0)}`);
+  }
   const smallMs = smallId ? doneAt.get(smallId)! - smallStart : 0;
   // Its ideal: its lookups at its fair share of the rate (the large uploads and it, each an equal
   // share), and at the whole rate (as if alone).
@@ -293,7 +317,8 @@ export async function runProvidersBench(): Promise<Record<string, number | strin
   // Uploads are processed by this bench (chunk processes, or its own workflow runner), not by the runtime's.
   const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir: null, maxBodyBytes: 110 * 1024 * 1024, seedDemo: true, ports: { workflow: async () => {} } });
   try {
-    const faults = await paidPerNeeded(runtime, fake);
+    // BENCH_PROVIDER_ONLY=concurrent skips the fault run (for looking into the concurrent one).
+    const faults = process.env.BENCH_PROVIDER_ONLY === 'concurrent' ? {} : await paidPerNeeded(runtime, fake);
     const concurrent = await concurrentUploads(runtime, fake, 'one container', PER_UPLOAD_DEFAULT, SMALL_UPLOAD);
     const processes = PER_PROCESS_UPLOAD > 0 ? await concurrentUploads(runtime, fake, 'a process per invocation', PER_PROCESS_UPLOAD) : {};
     return { ...faults, ...concurrent, ...processes };

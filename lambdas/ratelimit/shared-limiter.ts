@@ -17,6 +17,12 @@ export interface LimiterStats {
   wasted: number;
   /** Of those, slots whose caller woke too late (a busy process); the rest had no caller in time. */
   wokeLate: number;
+  /** Slots leased (used, wasted, or still queued). */
+  leased: number;
+  /** Milliseconds callers spent in take(), summed (waiting on the rate). */
+  waitMs: number;
+  /** Milliseconds the leases' table round trips took, summed. */
+  leaseMs: number;
 }
 
 export interface SharedLimiter extends Limiter {
@@ -31,7 +37,12 @@ export interface LimiterTime {
 
 // Every shared limiter of this process together (a Lambda container runs one invocation at a time;
 // the local runtime and the bench run many): what the shared rate has cost here.
-const processTotals: LimiterStats = { tokens: 0, tableCalls: 0, wasted: 0, wokeLate: 0 };
+const processTotals: LimiterStats = emptyStats();
+
+/** Stats with nothing counted. */
+export function emptyStats(): LimiterStats {
+  return { tokens: 0, tableCalls: 0, wasted: 0, wokeLate: 0, leased: 0, waitMs: 0, leaseMs: 0 };
+}
 
 /** The stats of every shared limiter this process has made, summed. */
 export function limiterTotals(): LimiterStats {
@@ -69,7 +80,13 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
   // A lease's round trip, smoothed.
   let lead = 10;
   let leasing: Promise<void> | null = null;
-  const stats: LimiterStats = { tokens: 0, tableCalls: 0, wasted: 0, wokeLate: 0 };
+  const stats: LimiterStats = emptyStats();
+  const count = (add: Partial<LimiterStats>) => {
+    for (const [k, v] of Object.entries(add) as [keyof LimiterStats, number][]) {
+      stats[k] += v;
+      processTotals[k] += v;
+    }
+  };
 
   // One lease at a time per process; takers without a slot wait for it.
   const refill = (): Promise<void> =>
@@ -80,9 +97,9 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
         const asked = time.now();
         const notBefore = asked + lead;
         const { lease, calls } = await store.lease(bucketId, tokens, interval, notBefore, lastTat >= notBefore);
-        lead = Math.min(MAX_LEAD_MS, 0.7 * lead + 0.3 * (time.now() - asked));
-        stats.tableCalls += calls;
-        processTotals.tableCalls += calls;
+        const took = time.now() - asked;
+        lead = Math.min(MAX_LEAD_MS, 0.7 * lead + 0.3 * took);
+        count({ tableCalls: calls, leased: tokens, leaseMs: took });
         lastTat = lease.tat;
         slots.push(...slotsOf(lease, tokens, interval));
         slots.sort((a, b) => a - b);
@@ -94,12 +111,12 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
   return {
     stats: () => ({ ...stats }),
     async take() {
+      const asked = time.now();
       for (;;) {
         let now = time.now();
         while (slots.length && now - slots[0]! >= LATE_MS) {
           slots.shift();
-          stats.wasted++;
-          processTotals.wasted++;
+          count({ wasted: 1 });
         }
         const slot = slots.shift();
         if (slot === undefined) {
@@ -113,14 +130,10 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
           now = time.now();
         }
         if (!usable(slot, now)) {
-          stats.wasted++;
-          processTotals.wasted++;
-          stats.wokeLate++;
-          processTotals.wokeLate++;
+          count({ wasted: 1, wokeLate: 1 });
           continue;
         }
-        stats.tokens++;
-        processTotals.tokens++;
+        count({ tokens: 1, waitMs: now - asked });
         return;
       }
     },
