@@ -81,15 +81,16 @@ class NumberFailed extends Error {}
 const NO_SIGNAL = Symbol('no-signal');
 
 /**
- * GET `url` until it answers, at most `http.attempts` tries. `special` sees every non-2xx answer
+ * GET `url` until it answers, at most `http.attempts` tries, each after a token from the limiter
+ * (in `lane`'s turn: LookupOptions.lane). `special` sees every non-2xx answer
  * (and its body text) first; undefined leaves it to the default: 429 and 5xx retried, 404 no
  * signal, any other status a configuration error.
  */
-export async function getJson<T>(http: ProviderHttp, url: URL, headers: Record<string, string>, special?: (res: Response, text: string) => Verdict | undefined): Promise<LookupOutcome<T>> {
+export async function getJson<T>(http: ProviderHttp, url: URL, headers: Record<string, string>, special?: (res: Response, text: string) => Verdict | undefined, lane?: string): Promise<LookupOutcome<T>> {
   try {
     const body = await withRetries(
       async (): Promise<T | typeof NO_SIGNAL> => {
-        await http.limiter.take();
+        await http.limiter.take(lane);
         let res: Response;
         try {
           res = await http.fetch(url, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(http.timeoutMs) });

@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LATE_MS, leaseSize, slotIntervalMs, slotsOf, usable, wholeRate } from './lease';
+import { laneQueue } from './lane-queue';
+import { nextLeaseTokens, slotIntervalMs, slotsOf, usable, wantsLease, wholeRate } from './lease';
 import { tableLeaseStore, type LeaseStore } from './lease-repository';
 
 export interface Limiter {
-  /** Resolves when the caller may make one call. */
-  take(): Promise<void>;
+  /** Resolves when the caller may make one call; `lane`: whom the call is for (an upload), served in turn with the others. */
+  take(lane?: string): Promise<void>;
 }
 
 /** What a shared limiter has done in this process: the cost of the shared rate. */
@@ -57,7 +58,7 @@ const realTime: LimiterTime = { now: () => Date.now(), sleep: (ms) => sleep(ms) 
 export interface SharedLimiterOptions {
   store?: LeaseStore;
   time?: LimiterTime;
-  /** Tokens per lease (default: leaseSize(perSecond)). */
+  /** Tokens per lease, fixed (default: nextLeaseTokens, from the callers waiting and the table's round trip). */
   leaseTokens?: number;
 }
 
@@ -65,21 +66,27 @@ export interface SharedLimiterOptions {
  * The account's rate shared by every process that calls the same provider (each concurrent chunk
  * of every upload is its own Lambda): at most `perSecond` calls in any 1-second window. Tokens
  * come in leases (lease.ts): one table write takes the next slice of slots, and this process
- * spends them at their times (at most the rate in any 1-second window). Leases are granted in the order they are asked for, so every chunk
- * waiting on the rate gets its slice in turn. A caller without a token waits for its slot rather
- * than failing. Real time, not the service clock: it paces calls to a real provider.
+ * spends them at their times. Leases are granted in the order they are asked for, so every process
+ * waiting on the rate gets its slice in turn; a process asks for one only while callers wait and
+ * its slots are about to run out, sized to its callers (nextLeaseTokens, wantsLease), so it holds
+ * few slots ahead (each one a newcomer waits behind, or lost when it stops). Inside the process
+ * one dispatcher hands each slot, at its time, to the next caller in turn by lane (lane-queue.ts:
+ * the uploads sharing this process get equal shares). A caller without a token waits for its slot
+ * rather than failing. Real time, not the service clock: it paces calls to a real provider.
  */
 export function sharedRateLimiter(bucketId: string, perSecond: number, options: SharedLimiterOptions = {}): SharedLimiter {
   const store = options.store ?? tableLeaseStore;
   const time = options.time ?? realTime;
   const rate = wholeRate(perSecond);
   const interval = slotIntervalMs(rate);
-  const tokens = options.leaseTokens ?? leaseSize(rate);
   const slots: number[] = [];
+  const waiters = laneQueue<{ served: () => void; failed: (error: unknown) => void }>();
   let lastTat = -Infinity;
   // A lease's round trip, smoothed.
   let lead = 10;
-  let leasing: Promise<void> | null = null;
+  let leasing = false;
+  // When the dispatcher's timer is set for (the first slot's time), or null.
+  let wakeAt: number | null = null;
   const stats: LimiterStats = emptyStats();
   const count = (add: Partial<LimiterStats>) => {
     for (const [k, v] of Object.entries(add) as [keyof LimiterStats, number][]) {
@@ -88,54 +95,67 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
     }
   };
 
-  // One lease at a time per process; takers without a slot wait for it.
-  const refill = (): Promise<void> =>
-    (leasing ??= (async () => {
-      try {
-        // Slots from one round trip ahead: a lease's first slots would otherwise be stale by the
-        // time its answer arrives (a busy table, or a busy process).
-        const asked = time.now();
-        const notBefore = asked + lead;
-        const { lease, calls } = await store.lease(bucketId, tokens, interval, notBefore, lastTat >= notBefore);
-        const took = time.now() - asked;
-        lead = Math.min(MAX_LEAD_MS, 0.7 * lead + 0.3 * took);
-        count({ tableCalls: calls, leased: tokens, leaseMs: took });
-        lastTat = lease.tat;
-        slots.push(...slotsOf(lease, tokens, interval));
-        slots.sort((a, b) => a - b);
-      } finally {
-        leasing = null;
-      }
-    })());
+  // One lease at a time per process.
+  const lease = async (): Promise<void> => {
+    leasing = true;
+    try {
+      const tokens = options.leaseTokens ?? nextLeaseTokens(rate, waiters.size, lead);
+      // Slots from one round trip ahead: a lease's first slots would otherwise be stale by the
+      // time its answer arrives (a busy table, or a busy process).
+      const asked = time.now();
+      const notBefore = asked + lead;
+      const { lease: granted, calls } = await store.lease(bucketId, tokens, interval, notBefore, lastTat >= notBefore);
+      const took = time.now() - asked;
+      lead = Math.min(MAX_LEAD_MS, 0.7 * lead + 0.3 * took);
+      count({ tableCalls: calls, leased: tokens, leaseMs: took });
+      lastTat = granted.tat;
+      slots.push(...slotsOf(granted, tokens, interval));
+      slots.sort((a, b) => a - b);
+    } catch (error) {
+      // The table failed: every caller waiting fails with it (the lookup's retry takes again).
+      for (let w = waiters.shift(); w; w = waiters.shift()) w.failed(error);
+    } finally {
+      leasing = false;
+    }
+    dispatch();
+  };
+
+  // Hands the slots due now to the callers waiting, in turn by lane; sets the timer for the next
+  // slot; asks for a lease when the callers waiting will need one.
+  const dispatch = (): void => {
+    const now = time.now();
+    while (slots.length && !usable(slots[0]!, now) && slots[0]! <= now) {
+      slots.shift();
+      // A slot that passed while a caller waited for it: this process woke too late.
+      count(waiters.size ? { wasted: 1, wokeLate: 1 } : { wasted: 1 });
+    }
+    while (waiters.size && slots.length && usable(slots[0]!, now)) {
+      slots.shift();
+      waiters.shift()!.served();
+    }
+    if (!leasing && wantsLease(waiters.size, slots.at(-1), now, lead)) void lease();
+    if (waiters.size && slots.length && (wakeAt === null || slots[0]! < wakeAt)) {
+      const at = slots[0]!;
+      wakeAt = at;
+      void time.sleep(Math.max(0, at - now)).then(() => {
+        if (wakeAt === at) wakeAt = null;
+        dispatch();
+      });
+    }
+  };
 
   return {
     stats: () => ({ ...stats }),
-    async take() {
+    take(lane = '') {
       const asked = time.now();
-      for (;;) {
-        let now = time.now();
-        while (slots.length && now - slots[0]! >= LATE_MS) {
-          slots.shift();
-          count({ wasted: 1 });
-        }
-        const slot = slots.shift();
-        if (slot === undefined) {
-          await refill();
-          continue;
-        }
-        // The next lease is asked for while the slots queued still last two round trips: no gap.
-        if (slots.length <= tokens / 4 || (slots.at(-1) ?? 0) - now < 2 * lead) void refill().catch(() => undefined);
-        if (slot > now) {
-          await time.sleep(slot - now);
-          now = time.now();
-        }
-        if (!usable(slot, now)) {
-          count({ wasted: 1, wokeLate: 1 });
-          continue;
-        }
-        count({ tokens: 1, waitMs: now - asked });
-        return;
-      }
+      return new Promise<void>((resolve, reject) => {
+        const served = () => {
+          count({ tokens: 1, waitMs: time.now() - asked });
+          resolve();
+        };
+        waiters.push(lane, { served, failed: reject });
+        dispatch();
+      });
     },
   };
 }
