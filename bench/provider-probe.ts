@@ -17,6 +17,8 @@ export interface ProbeReport {
   providerRequests: number;
   providerMeanMs: number;
   providerP99Ms: number;
+  /** When each request was sent (epoch ms): the rate as this process kept it, before the network and the fake's own delays. */
+  sentAt: number[];
 }
 
 /** Starts probing; `stop` ends it and reports. Requests whose URL starts with `providerUrl` are timed. */
@@ -26,11 +28,13 @@ export function startProbe(providerUrl: string): { stop: () => ProbeReport } {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const times: number[] = [];
+  const sentAt: number[] = [];
   const original = globalThis.fetch;
   globalThis.fetch = async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!url.startsWith(providerUrl)) return original(input, init);
     const sent = performance.now();
+    sentAt.push(Date.now());
     try {
       const res = await original(input, init);
       const body = await res.arrayBuffer();
@@ -56,6 +60,7 @@ export function startProbe(providerUrl: string): { stop: () => ProbeReport } {
         providerRequests: times.length,
         providerMeanMs: Number((times.reduce((a, b) => a + b, 0) / Math.max(1, times.length)).toFixed(1)),
         providerP99Ms: Number((sorted[Math.floor(0.99 * (sorted.length - 1))] ?? 0).toFixed(1)),
+        sentAt,
       };
     },
   };

@@ -52,6 +52,8 @@ export function limiterTotals(): LimiterStats {
 
 /** The most a lease starts ahead of its request. */
 const MAX_LEAD_MS = 500;
+/** A process's first lease starts this far ahead of its request. */
+export const FIRST_LEAD_MS = 100;
 
 const realTime: LimiterTime = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
 
@@ -82,8 +84,9 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
   const slots: number[] = [];
   const waiters = laneQueue<{ served: () => void; failed: (error: unknown) => void }>();
   let lastTat = -Infinity;
-  // A lease's round trip, smoothed.
-  let lead = 10;
+  // A lease's round trip, smoothed; the first is a cold process's first table call (its connection
+  // and credentials too), so its slots start FIRST_LEAD_MS ahead rather than be stale on arrival.
+  let lead = FIRST_LEAD_MS;
   let leasing = false;
   // When the dispatcher's timer is set for (the first slot's time), or null.
   let wakeAt: number | null = null;
