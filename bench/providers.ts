@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import * as admin from '../lambdas/admin/admin';
 import { reloadConfig } from '../lambdas/platform/config';
 import { emptyStats, limiterTotals, type LimiterStats } from '../lambdas/ratelimit/shared-limiter';
+import { classifyChunk } from '../lambdas/uploads/pipeline/classify-chunk';
 import { finalize } from '../lambdas/uploads/pipeline/finalize';
 import { prepare } from '../lambdas/uploads/pipeline/prepare';
 import { getUpload } from '../lambdas/uploads/upload-repository';
@@ -200,7 +201,21 @@ async function concurrentUploads(runtime: Runtime, fake: Fake, mode: 'one contai
   };
   const before = limiterTotals();
   const probe = startProbe(fake.url);
-  const runner = createUploadWorkflowRunner(runtime.ports, { concurrency: UPLOADS + 1, handlers: mode === 'one container' ? {} : { ClassifyChunk: classifyInChild } });
+  // Each step's attempts, timed (one container: the same use cases the runner calls by default).
+  const steps: { upload: string; state: string; from: number; to: number; done?: boolean }[] = [];
+  const timed =
+    (state: string, handler: (input: unknown) => Promise<unknown>) =>
+    async (input: unknown): Promise<unknown> => {
+      const from = Date.now();
+      const answer = await handler(input);
+      steps.push({ upload: (input as { upload_id: string }).upload_id, state, from, to: Date.now(), done: (answer as { done?: boolean }).done });
+      return answer;
+    };
+  const handlers: Record<string, (input: unknown) => Promise<unknown>> =
+    mode === 'one container'
+      ? { ClassifyChunk: timed('ClassifyChunk', (i) => classifyChunk(i as Parameters<typeof classifyChunk>[0])), Finalize: timed('Finalize', (i) => finalize(runtime.ports, i as Parameters<typeof finalize>[1])) }
+      : { ClassifyChunk: timed('ClassifyChunk', classifyInChild) };
+  const runner = createUploadWorkflowRunner(runtime.ports, { concurrency: UPLOADS + 1, handlers });
   const ids = await Promise.all(lists.map((phones) => createUpload(runtime, key, phones)));
   const startedAt = new Map<string, number>();
   for (const id of ids) {
@@ -258,7 +273,10 @@ async function concurrentUploads(runtime: Runtime, fake: Fake, mode: 'one contai
   const paidSince = after.paidLog.filter(([, at]) => at >= t0);
   for (const id of ids) {
     const mine = paidSince.filter(([e]) => (uploadOf.get(e) ?? (e.startsWith('+1718') ? smallId : null)) === id).map(([, at]) => at);
-    log(`  upload ${id === smallId ? 'small' : large.indexOf(id)}: started ${s(startedAt.get(id)!)}, first paid ${mine.length ? s(Math.min(...mine)) : '-'}, last paid ${mine.length ? s(Math.max(...mine)) : '-'}, completed ${s(doneAt.get(id)!)} (${mine.length} paid)`);
+    const own = steps.filter((st) => st.upload === id);
+    const classify = own.filter((st) => st.state === 'ClassifyChunk');
+    const fin = own.find((st) => st.state === 'Finalize');
+    log(`  upload ${id === smallId ? 'small' : large.indexOf(id)}: started ${s(startedAt.get(id)!)}, first paid ${mine.length ? s(Math.min(...mine)) : '-'}, last paid ${mine.length ? s(Math.max(...mine)) : '-'}, last ClassifyChunk ended ${classify.length ? s(Math.max(...classify.map((c) => c.to))) : '-'} (${classify.length} invocations), Finalize ${fin ? `${s(fin.from)}-${s(fin.to)}` : '-'}, completed ${s(doneAt.get(id)!)} (${mine.length} paid)`);
   }
   log(`  provider requests per 5 s: ${timeline(arrivals, 5000).join(' ')}`);
   log(`  this process: ${probed.cpuCores} cores of CPU over ${(probed.wallMs / 1000).toFixed(1)} s; event-loop delay p50 ${probed.loopDelayP50Ms} ms, p99 ${probed.loopDelayP99Ms} ms, max ${probed.loopDelayMaxMs} ms; provider requests from here: ${probed.providerRequests}, mean ${probed.providerMeanMs} ms, p99 ${probed.providerP99Ms} ms`);
