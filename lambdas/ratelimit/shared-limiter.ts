@@ -82,7 +82,7 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
   const rate = wholeRate(perSecond);
   const interval = slotIntervalMs(rate);
   const slots: number[] = [];
-  const waiters = laneQueue<{ served: () => void; failed: (error: unknown) => void }>();
+  const waiters = laneQueue<{ served: (slot: number) => void; failed: (error: unknown) => void }>();
   let lastTat = -Infinity;
   // A lease's round trip, smoothed; the first is a cold process's first table call (its connection
   // and credentials too), so its slots start FIRST_LEAD_MS ahead rather than be stale on arrival.
@@ -132,10 +132,7 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
       // A slot that passed while a caller waited for it: this process woke too late.
       count(waiters.size ? { wasted: 1, wokeLate: 1 } : { wasted: 1 });
     }
-    while (waiters.size && slots.length && usable(slots[0]!, now)) {
-      slots.shift();
-      waiters.shift()!.served();
-    }
+    while (waiters.size && slots.length && usable(slots[0]!, now)) waiters.shift()!.served(slots.shift()!);
     if (!leasing && wantsLease(waiters.size, slots.at(-1), now, lead)) void lease();
     if (waiters.size && slots.length && (wakeAt === null || slots[0]! < wakeAt)) {
       const at = slots[0]!;
@@ -149,16 +146,21 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
 
   return {
     stats: () => ({ ...stats }),
-    take(lane = '') {
+    async take(lane = '') {
       const asked = time.now();
-      return new Promise<void>((resolve, reject) => {
-        const served = () => {
+      for (;;) {
+        const slot = await new Promise<number>((served, failed) => {
+          waiters.push(lane, { served, failed });
+          dispatch();
+        });
+        // Checked again as the caller resumes, just before its call: a busy event loop can run
+        // other work between the hand-out and this moment, and a slot is never used late.
+        if (usable(slot, time.now())) {
           count({ tokens: 1, waitMs: time.now() - asked });
-          resolve();
-        };
-        waiters.push(lane, { served, failed: reject });
-        dispatch();
-      });
+          return;
+        }
+        count({ wasted: 1, wokeLate: 1 });
+      }
     },
   };
 }
