@@ -66,6 +66,16 @@ export function wantsLease(waiting: number, lastSlot: number | undefined, now: n
   return lastSlot === undefined || lastSlot - now < 2 * roundTripMs;
 }
 
+/**
+ * The lead a holder's next lease starts with (its slots start this far after the request): the
+ * table's round trip, rising at once to a slower one (else the next lease's first slots are stale
+ * when it arrives, and lost) and falling back smoothly; at most `maxMs`.
+ */
+export function nextLead(lead: number, tookMs: number, maxMs: number): number {
+  if (!Number.isFinite(tookMs) || tookMs < 0) return lead;
+  return Math.min(maxMs, tookMs > lead ? tookMs : 0.7 * lead + 0.3 * tookMs);
+}
+
 /** How late a call may still use its slot. */
 export const LATE_MS = 50;
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { laneQueue } from './lane-queue';
-import { nextLeaseTokens, slotIntervalMs, slotsOf, usable, wantsLease, wholeRate } from './lease';
+import { nextLead, nextLeaseTokens, slotIntervalMs, slotsOf, usable, wantsLease, wholeRate } from './lease';
 import { tableLeaseStore, type LeaseStore } from './lease-repository';
 
 export interface Limiter {
@@ -84,7 +84,7 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
   const slots: number[] = [];
   const waiters = laneQueue<{ served: (slot: number) => void; failed: (error: unknown) => void }>();
   let lastTat = -Infinity;
-  // A lease's round trip, smoothed; the first is a cold process's first table call (its connection
+  // A lease's round trip (nextLead); the first is a cold process's first table call (its connection
   // and credentials too), so its slots start FIRST_LEAD_MS ahead rather than be stale on arrival.
   let lead = FIRST_LEAD_MS;
   let leasing = false;
@@ -109,7 +109,7 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
       const notBefore = asked + lead;
       const { lease: granted, calls } = await store.lease(bucketId, tokens, interval, notBefore, lastTat >= notBefore);
       const took = time.now() - asked;
-      lead = Math.min(MAX_LEAD_MS, 0.7 * lead + 0.3 * took);
+      lead = nextLead(lead, took, MAX_LEAD_MS);
       count({ tableCalls: calls, leased: tokens, leaseMs: took });
       lastTat = granted.tat;
       slots.push(...slotsOf(granted, tokens, interval));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LATE_MS, leaseFrom, leaseSize, MIN_LEASE, nextLeaseTokens, slotIntervalMs, slotsOf, usable, wantsLease } from '../../../lambdas/ratelimit/lease';
+import { LATE_MS, leaseFrom, leaseSize, MIN_LEASE, nextLead, nextLeaseTokens, slotIntervalMs, slotsOf, usable, wantsLease } from '../../../lambdas/ratelimit/lease';
 import type { LeaseStore } from '../../../lambdas/ratelimit/lease-repository';
 import { sharedRateLimiter, type LimiterTime } from '../../../lambdas/ratelimit/shared-limiter';
 import { manualClock } from '../../support/manual-clock';
@@ -126,6 +126,14 @@ describe('lease rules', () => {
     expect(wantsLease(3, 1300, 1000, 174)).toBe(true);
     expect(wantsLease(0, undefined, 1000, 10)).toBe(false);
     expect(wantsLease(-1, 900, 1000, 10)).toBe(false);
+  });
+
+  it('a lease starts one round trip ahead: the lead rises at once to a slower trip and falls back smoothly, at most the cap', () => {
+    expect(nextLead(100, 900, 500)).toBe(500);
+    expect(nextLead(100, 300, 500)).toBe(300);
+    expect(nextLead(300, 100, 500)).toBeCloseTo(240);
+    expect(nextLead(100, Number.NaN, 500)).toBe(100);
+    expect(nextLead(100, -5, 500)).toBe(100);
   });
 
   it('a slot is usable from its time until LATE_MS later, never before', () => {
