@@ -1,5 +1,5 @@
 import { RateLimiter, RetryableError, withRetries } from './resilience';
-import type { Limiter } from '../ratelimit/shared-limiter';
+import { takeOnTime, type Limiter } from '../ratelimit/shared-limiter';
 
 // One HTTP lookup with what every paid provider needs: a token from the limiter before each try, a
 // timeout per try, retries with backoff for 429, 5xx and network errors (honouring Retry-After),
@@ -90,9 +90,10 @@ export async function getJson<T>(http: ProviderHttp, url: URL, headers: Record<s
   try {
     const body = await withRetries(
       async (): Promise<T | typeof NO_SIGNAL> => {
-        await http.limiter.take(lane);
+        await takeOnTime(http.limiter, lane);
         let res: Response;
         try {
+          // Nothing awaited between the permit and the call: the call is made in its slot.
           res = await http.fetch(url, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(http.timeoutMs) });
         } catch (error) {
           throw new RetryableError(`${http.label} unreachable: ${(error as Error).message}`);

@@ -4,8 +4,25 @@ import { nextLead, nextLeaseTokens, slotIntervalMs, slotsOf, usable, wantsLease,
 import { tableLeaseStore, type LeaseStore } from './lease-repository';
 
 export interface Limiter {
-  /** Resolves when the caller may make one call; `lane`: whom the call is for (an upload), served in turn with the others. */
-  take(lane?: string): Promise<void>;
+  /**
+   * Resolves when the caller may make one call; `lane`: whom the call is for (an upload), served
+   * in turn with the others. A shared limiter resolves with a Permit the caller asks just before
+   * its call (nothing in between): a slot that passed meanwhile is not used, and the caller takes again.
+   */
+  take(lane?: string): Promise<void | Permit>;
+}
+
+export interface Permit {
+  /** Whether the slot may still be used now (true at most once); false: it passed, take again. */
+  onTime(): boolean;
+}
+
+/** Takes from `limiter` until its permit, asked last, is on time: call right after, with nothing awaited in between. */
+export async function takeOnTime(limiter: Limiter, lane?: string): Promise<void> {
+  for (;;) {
+    const permit = await limiter.take(lane);
+    if (!permit || permit.onTime()) return;
+  }
 }
 
 /** What a shared limiter has done in this process: the cost of the shared rate. */
@@ -153,11 +170,21 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
           waiters.push(lane, { served, failed });
           dispatch();
         });
-        // Checked again as the caller resumes, just before its call: a busy event loop can run
-        // other work between the hand-out and this moment, and a slot is never used late.
+        // Checked as the caller resumes, and again by the caller just before its call (the
+        // permit): a busy event loop runs other work between the hand-out, this moment and the
+        // call (the other callers served with it), and a slot is never used late.
         if (usable(slot, time.now())) {
           count({ tokens: 1, waitMs: time.now() - asked });
-          return;
+          let spent = false;
+          return {
+            onTime: () => {
+              if (spent) return false;
+              spent = true;
+              if (usable(slot, time.now())) return true;
+              count({ tokens: -1, wasted: 1, wokeLate: 1 });
+              return false;
+            },
+          };
         }
         count({ wasted: 1, wokeLate: 1 });
       }

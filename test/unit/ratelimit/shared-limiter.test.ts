@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LATE_MS, leaseFrom, leaseSize, MIN_LEASE, nextLead, nextLeaseTokens, slotIntervalMs, slotsOf, usable, wantsLease } from '../../../lambdas/ratelimit/lease';
 import type { LeaseStore } from '../../../lambdas/ratelimit/lease-repository';
-import { sharedRateLimiter, type LimiterTime } from '../../../lambdas/ratelimit/shared-limiter';
+import { sharedRateLimiter, takeOnTime, type LimiterTime, type Permit } from '../../../lambdas/ratelimit/shared-limiter';
 import { manualClock } from '../../support/manual-clock';
 
 // The shared limiter on a test's clock: sleeps are timers this test fires in order, time moves only
@@ -33,6 +33,8 @@ function virtualWorld(lateMs: () => number = () => 0) {
     store,
     calls: () => calls,
     now: () => t,
+    /** Moves time on without firing timers (a busy process between two steps). */
+    advance: (ms: number) => void (t += ms),
     /** Fires timers in time order until none is left. */
     async run(): Promise<void> {
       for (;;) {
@@ -237,9 +239,32 @@ describe('shared limiter: leases of the account rate', () => {
     const limiter = sharedRateLimiter('provider#test', 50, { store, time: world.time });
     const failed = limiter.take('a');
     await expect(failed).rejects.toThrow('table unavailable');
-    const next = limiter.take('a');
+    const next = takeOnTime(limiter, 'a');
     await world.run();
     await expect(next).resolves.toBeUndefined();
+    expect(limiter.stats().tokens).toBe(1);
+  });
+
+  it('a permit is on time only in its slot and only once: a caller resuming late takes again (takeOnTime)', async () => {
+    const world = virtualWorld();
+    const limiter = sharedRateLimiter('provider#test', 100, { store: world.store, time: world.time });
+    const first = limiter.take('a');
+    await world.run();
+    const late = (await first) as Permit;
+    world.advance(LATE_MS);
+    expect(late.onTime()).toBe(false);
+    expect(limiter.stats()).toMatchObject({ tokens: 0, wokeLate: 1 });
+    const second = limiter.take('a');
+    await world.run();
+    const permit = (await second) as Permit;
+    expect(permit.onTime()).toBe(true);
+    expect(permit.onTime()).toBe(false);
+    expect(limiter.stats().tokens).toBe(1);
+    // takeOnTime: the permit asked last is on time, whatever came before.
+    const third = takeOnTime(limiter, 'a');
+    await world.run();
+    await expect(third).resolves.toBeUndefined();
+    expect(limiter.stats().tokens).toBe(2);
   });
 
   it('a single caller is paced at the rate from its first call', async () => {
