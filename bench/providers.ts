@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import * as admin from '../lambdas/admin/admin';
 import { reloadConfig } from '../lambdas/platform/config';
-import { limiterTotals, type LimiterStats } from '../lambdas/ratelimit/shared-limiter';
+import { emptyStats, limiterTotals, type LimiterStats } from '../lambdas/ratelimit/shared-limiter';
+import { classifyChunk } from '../lambdas/uploads/pipeline/classify-chunk';
 import { finalize } from '../lambdas/uploads/pipeline/finalize';
 import { prepare } from '../lambdas/uploads/pipeline/prepare';
 import { getUpload } from '../lambdas/uploads/upload-repository';
@@ -9,6 +10,7 @@ import { startRuntime, type Runtime } from '../local/runtime';
 import { createUploadWorkflowRunner } from '../local/workflow';
 import { maxInWindow, remoteFakeTwilio } from '../test/support/fake-twilio-lookup';
 import { bundleChild } from './bundle-child';
+import { startProbe, timeline } from './provider-probe';
 
 // `npm run bench -- providers`: the paid-lookup path against a local Twilio Lookup v2 stand-in
 // (test/support/fake-twilio-lookup.ts, in a process of its own) that enforces an account rate and injects faults, and keeps
@@ -53,16 +55,22 @@ async function createUpload(runtime: Runtime, key: string, phones: string[]): Pr
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs: number, everyMs = 20): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await probe())) {
     if (Date.now() > end) throw new Error(`providers bench: timed out waiting for ${what}`);
-    await sleep(20);
+    await sleep(everyMs);
   }
 }
 
 /** Where the runtime's stores are, for the chunk processes (set once the runtime has started). */
 let storeEnvironment: Record<string, string> = {};
+
+// The concurrent run polls the uploads' status every 250 ms (each poll a table read per upload, in
+// this process, which also runs every chunk): at 20 ms the polls were ~250 table calls a second,
+// more than the lookups' own, competing with the system measured; 250 ms bounds the error of a
+// completion time at 0.25 s (under 0.3% of the ideal at 4 × 5,000 or more).
+const COMPLETION_POLL_MS = 250;
 
 /** The shipped ClassifyChunk entry in its own process, looping while the chunk is not done. */
 function chunkProcess(child: string, uploadId: string, chunk: number, once = false) {
@@ -179,23 +187,45 @@ async function concurrentUploads(runtime: Runtime, fake: Fake, mode: 'one contai
   // every chunk). 'a process per invocation': each invocation the shipped entry in a process of its
   // own, as a cold Lambda, with its own limiter (and this process serving the table and the store).
   const child = await bundleChild('../test/support/classify-chunk-child.ts');
-  const limiterTally: LimiterStats = { tokens: 0, tableCalls: 0, wasted: 0, wokeLate: 0 };
+  const limiterTally: LimiterStats = emptyStats();
+  const addStats = (into: LimiterStats, add: LimiterStats, sign = 1) => {
+    for (const k of Object.keys(into) as (keyof LimiterStats)[]) into[k] += sign * (add[k] ?? 0);
+  };
+  const invocations: { ms: number; tokens: number; leased: number }[] = [];
   const classifyInChild = async (input: unknown) => {
     const { upload_id, chunk } = input as { upload_id: string; chunk: number };
+    const spawned = Date.now();
     const p = chunkProcess(child, upload_id, chunk, true);
     const code = await p.exited;
     if (code !== 0) throw new Error(`ClassifyChunk exited ${code}: ${p.output().slice(-2000)}`);
     const { limiter, ...answer } = JSON.parse(p.output().trim().split('\n').at(-1)!) as { limiter: LimiterStats };
-    limiterTally.tokens += limiter.tokens;
-    limiterTally.tableCalls += limiter.tableCalls;
-    limiterTally.wasted += limiter.wasted;
-    limiterTally.wokeLate += limiter.wokeLate;
+    addStats(limiterTally, limiter);
+    invocations.push({ ms: Date.now() - spawned, tokens: limiter.tokens, leased: limiter.leased });
     return answer;
   };
   const before = limiterTotals();
-  const runner = createUploadWorkflowRunner(runtime.ports, { concurrency: UPLOADS + 1, handlers: mode === 'one container' ? {} : { ClassifyChunk: classifyInChild } });
+  const probe = startProbe(fake.url);
+  // Each step's attempts, timed (one container: the same use cases the runner calls by default).
+  const steps: { upload: string; state: string; from: number; to: number; done?: boolean }[] = [];
+  const timed =
+    (state: string, handler: (input: unknown) => Promise<unknown>) =>
+    async (input: unknown): Promise<unknown> => {
+      const from = Date.now();
+      const answer = await handler(input);
+      steps.push({ upload: (input as { upload_id: string }).upload_id, state, from, to: Date.now(), done: (answer as { done?: boolean }).done });
+      return answer;
+    };
+  const handlers: Record<string, (input: unknown) => Promise<unknown>> =
+    mode === 'one container'
+      ? { ClassifyChunk: timed('ClassifyChunk', (i) => classifyChunk(runtime.ports, i as Parameters<typeof classifyChunk>[1])), Finalize: timed('Finalize', (i) => finalize(runtime.ports, i as Parameters<typeof finalize>[1])) }
+      : { ClassifyChunk: timed('ClassifyChunk', classifyInChild) };
+  const runner = createUploadWorkflowRunner(runtime.ports, { concurrency: UPLOADS + 1, handlers });
   const ids = await Promise.all(lists.map((phones) => createUpload(runtime, key, phones)));
-  for (const id of ids) runner.start(id, { upload_id: id });
+  const startedAt = new Map<string, number>();
+  for (const id of ids) {
+    startedAt.set(id, Date.now());
+    runner.start(id, { upload_id: id });
+  }
   const large = [...ids];
   const doneAt = new Map<string, number>();
   // The small upload, 15% into the ideal time: created and started while the large ones run.
@@ -205,6 +235,7 @@ async function concurrentUploads(runtime: Runtime, fake: Fake, mode: 'one contai
     ? sleep(smallAfterMs(PER_UPLOAD)).then(async () => {
         smallStart = Date.now();
         smallId = await createUpload(runtime, key, e164s(small, 718, offset));
+        startedAt.set(smallId, Date.now());
         runner.start(smallId, { upload_id: smallId });
         ids.push(smallId);
       })
@@ -221,18 +252,17 @@ async function concurrentUploads(runtime: Runtime, fake: Fake, mode: 'one contai
       return doneAt.size === UPLOADS + (small ? 1 : 0);
     },
     3_600_000,
+    COMPLETION_POLL_MS,
   );
   await smallStarted;
   await runner.stop();
+  const probed = probe.stop();
   const totalMs = Math.max(...doneAt.values()) - t0;
   const lookups = UPLOADS * PER_UPLOAD + small;
   const idealMs = (lookups / RATE) * 1000;
   if (mode === 'one container') {
-    const after = limiterTotals();
-    limiterTally.tokens = after.tokens - before.tokens;
-    limiterTally.tableCalls = after.tableCalls - before.tableCalls;
-    limiterTally.wasted = after.wasted - before.wasted;
-    limiterTally.wokeLate = after.wokeLate - before.wokeLate;
+    addStats(limiterTally, limiterTotals());
+    addStats(limiterTally, before, -1);
   }
   const tokens = limiterTally.tokens;
   const calls = limiterTally.tableCalls;
@@ -240,6 +270,25 @@ async function concurrentUploads(runtime: Runtime, fake: Fake, mode: 'one contai
   const arrivals = after.arrivals.slice(from.requests);
   const rateLimited = after.rateLimited - from.rateLimited;
   const times = large.map((id) => ((doneAt.get(id)! - t0) / 1000).toFixed(1));
+  // Where the time went: each upload's start, first and last paid lookup and completion (s from t0),
+  // the provider's requests per 5 s, this process's CPU and event-loop delay, the limiter's waits.
+  const s = (ms: number) => ((ms - t0) / 1000).toFixed(1);
+  const uploadOf = new Map<string, string>(lists.flatMap((phones, u) => phones.map((e) => [e, large[u]!] as const)));
+  const paidSince = after.paidLog.filter(([, at]) => at >= t0);
+  for (const id of ids) {
+    const mine = paidSince.filter(([e]) => (uploadOf.get(e) ?? (e.startsWith('+1718') ? smallId : null)) === id).map(([, at]) => at);
+    const own = steps.filter((st) => st.upload === id);
+    const classify = own.filter((st) => st.state === 'ClassifyChunk');
+    const fin = own.find((st) => st.state === 'Finalize');
+    log(`  upload ${id === smallId ? 'small' : large.indexOf(id)}: started ${s(startedAt.get(id)!)}, first paid ${mine.length ? s(Math.min(...mine)) : '-'}, last paid ${mine.length ? s(Math.max(...mine)) : '-'}, last ClassifyChunk ended ${classify.length ? s(Math.max(...classify.map((c) => c.to))) : '-'} (${classify.length} invocations), Finalize ${fin ? `${s(fin.from)}-${s(fin.to)}` : '-'}, completed ${s(doneAt.get(id)!)} (${mine.length} paid)`);
+  }
+  log(`  provider requests per 5 s: ${timeline(arrivals, 5000).join(' ')}`);
+  log(`  this process: ${probed.cpuCores} cores of CPU over ${(probed.wallMs / 1000).toFixed(1)} s; event-loop delay p50 ${probed.loopDelayP50Ms} ms, p99 ${probed.loopDelayP99Ms} ms, max ${probed.loopDelayMaxMs} ms; provider requests from here: ${probed.providerRequests}, mean ${probed.providerMeanMs} ms, p99 ${probed.providerP99Ms} ms`);
+  log(`  limiter: ${limiterTally.leased} slots leased in ${limiterTally.tableCalls} table calls (lease round trip mean ${(limiterTally.leaseMs / Math.max(1, limiterTally.tableCalls)).toFixed(0)} ms), ${limiterTally.tokens} used, ${limiterTally.wasted} unused; mean wait for a slot ${(limiterTally.waitMs / Math.max(1, limiterTally.tokens)).toFixed(0)} ms`);
+  if (invocations.length) {
+    const inv = [...invocations].sort((a, b) => a.ms - b.ms);
+    log(`  invocations (processes): ${inv.length}, wall median ${(inv[inv.length >> 1]!.ms / 1000).toFixed(1)} s, max ${(inv.at(-1)!.ms / 1000).toFixed(1)} s; slots leased per invocation ${(inv.reduce((a, b) => a + b.leased, 0) / inv.length).toFixed(0)}, used ${(inv.reduce((a, b) => a + b.tokens, 0) / inv.length).toFixed(0)}`);
+  }
   const smallMs = smallId ? doneAt.get(smallId)! - smallStart : 0;
   // Its ideal: its lookups at its fair share of the rate (the large uploads and it, each an equal
   // share), and at the whole rate (as if alone).
@@ -262,6 +311,9 @@ async function concurrentUploads(runtime: Runtime, fake: Fake, mode: 'one contai
     [`provider_concurrent_slowest_vs_fastest_upload${suffix}`]: Number(((Math.max(...large.map((id) => doneAt.get(id)!)) - t0) / (Math.min(...large.map((id) => doneAt.get(id)!)) - t0)).toFixed(3)),
     [`provider_limiter_ddb_calls_per_lookup${suffix}`]: Number((calls / tokens).toFixed(4)),
     [`provider_max_rate_per_1s_window_vs_configured${suffix}`]: Number((maxInWindow(arrivals, 1000) / RATE).toFixed(3)),
+    // The same at the sender (one container: this process sends every request): what the limiter
+    // kept, before the loopback and the fake's own scheduling on a loaded machine bunch arrivals.
+    ...(mode === 'one container' ? { provider_max_rate_per_1s_window_sent_vs_configured: Number((maxInWindow(probed.sentAt, 1000) / RATE).toFixed(3)) } : {}),
     [`provider_rate_429s${suffix}`]: rateLimited,
   };
 }
@@ -298,7 +350,8 @@ export async function runProvidersBench(): Promise<Record<string, number | strin
   const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir: null, maxBodyBytes: 110 * 1024 * 1024, seedDemo: true, ports: { workflow: async () => {} } });
   storeEnvironment = runtime.environment;
   try {
-    const faults = await paidPerNeeded(runtime, fake);
+    // BENCH_PROVIDER_ONLY=concurrent skips the fault run (for looking into the concurrent one).
+    const faults = process.env.BENCH_PROVIDER_ONLY === 'concurrent' ? {} : await paidPerNeeded(runtime, fake);
     const concurrent = await concurrentUploads(runtime, fake, 'one container', PER_UPLOAD_DEFAULT, SMALL_UPLOAD);
     const processes = PER_PROCESS_UPLOAD > 0 ? await concurrentUploads(runtime, fake, 'a process per invocation', PER_PROCESS_UPLOAD) : {};
     return { ...faults, ...concurrent, ...processes };

@@ -32,6 +32,8 @@ export interface ClassifyOptions {
   skipMobileLookup: boolean;
   /** Whose numbers these are (the lookup cache scopes identity answers to the organization). */
   organizationId?: string;
+  /** Whom the lookups are for (an upload's id): uploads waiting on the shared rate are served in turn. */
+  lane?: string;
 }
 export interface ClassifyResult {
   e164: string;

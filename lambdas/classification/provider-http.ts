@@ -1,5 +1,5 @@
 import { RateLimiter, RetryableError, withRetries } from './resilience';
-import type { Limiter } from '../ratelimit/shared-limiter';
+import { takeOnTime, type Limiter } from '../ratelimit/shared-limiter';
 
 // One HTTP lookup with what every paid provider needs: a token from the limiter before each try, a
 // timeout per try, retries with backoff for 429, 5xx and network errors (honouring Retry-After),
@@ -81,17 +81,19 @@ class NumberFailed extends Error {}
 const NO_SIGNAL = Symbol('no-signal');
 
 /**
- * GET `url` until it answers, at most `http.attempts` tries. `special` sees every non-2xx answer
+ * GET `url` until it answers, at most `http.attempts` tries, each after a token from the limiter
+ * (in `lane`'s turn: LookupOptions.lane). `special` sees every non-2xx answer
  * (and its body text) first; undefined leaves it to the default: 429 and 5xx retried, 404 no
  * signal, any other status a configuration error.
  */
-export async function getJson<T>(http: ProviderHttp, url: URL, headers: Record<string, string>, special?: (res: Response, text: string) => Verdict | undefined): Promise<LookupOutcome<T>> {
+export async function getJson<T>(http: ProviderHttp, url: URL, headers: Record<string, string>, special?: (res: Response, text: string) => Verdict | undefined, lane?: string): Promise<LookupOutcome<T>> {
   try {
     const body = await withRetries(
       async (): Promise<T | typeof NO_SIGNAL> => {
-        await http.limiter.take();
+        await takeOnTime(http.limiter, lane);
         let res: Response;
         try {
+          // Nothing awaited between the permit and the call: the call is made in its slot.
           res = await http.fetch(url, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(http.timeoutMs) });
         } catch (error) {
           throw new RetryableError(`${http.label} unreachable: ${(error as Error).message}`);

@@ -59,6 +59,8 @@ export interface LookupOptions {
   skipMobileLookup: boolean;
   /** Whose lookup this is: the lookup cache keeps identity answers per organization (lookup-cache-policy.ts). */
   organizationId?: string;
+  /** Whom the lookups are for (an upload's id): uploads waiting on the shared rate are served in turn (lane-queue.ts). */
+  lane?: string;
 }
 
 /** libphonenumber's structural type as a line type: what the number's range alone says. */

@@ -81,7 +81,7 @@ export function createTelnyxProvider(config: TelnyxConfig): SignalProvider {
     if (types.length === 0) return empty;
     const url = new URL(`${base}/v2/number_lookup/${pathNumber(item.e164)}`);
     for (const type of types) url.searchParams.append('type', type);
-    const outcome = await getJson<TelnyxLookupResponse>(http, url, { authorization: `Bearer ${config.apiKey}` }, verdict);
+    const outcome = await getJson<TelnyxLookupResponse>(http, url, { authorization: `Bearer ${config.apiKey}` }, verdict, opts.lane);
     if (outcome.kind === 'failed') return { ...empty, lookupError: outcome.reason };
     const data = outcome.kind === 'answer' ? outcome.body.data : null;
     if (!data || data.valid_number === false) return empty;

@@ -96,10 +96,10 @@ export function createTrestleProvider(config: TrestleConfig): SignalProvider {
   const base = config.baseUrl.replace(/\/$/, '');
   const headers = { 'x-api-key': config.apiKey };
 
-  async function phoneIntel(item: LookupItem): Promise<Signals> {
+  async function phoneIntel(item: LookupItem, opts: LookupOptions): Promise<Signals> {
     const url = new URL(`${base}/3.0/phone_intel`);
     url.searchParams.set('phone', phoneParam(item.e164));
-    const outcome = await getJson<TrestlePhoneIntelResponse>(http, url, headers, verdict);
+    const outcome = await getJson<TrestlePhoneIntelResponse>(http, url, headers, verdict, opts.lane);
     if (outcome.kind === 'failed') return { ...noSignals(), lookupError: outcome.reason };
     if (outcome.kind === 'no-signal' || outcome.body.is_valid === false) return noSignals();
     const body = outcome.body;
@@ -110,7 +110,7 @@ export function createTrestleProvider(config: TrestleConfig): SignalProvider {
     const url = new URL(`${base}/1.1/real_contact`);
     url.searchParams.set('name', name);
     url.searchParams.set('phone', phoneParam(item.e164));
-    const outcome = await getJson<TrestleRealContactResponse>(http, url, headers, verdict);
+    const outcome = await getJson<TrestleRealContactResponse>(http, url, headers, verdict, opts.lane);
     if (outcome.kind === 'failed') return { ...noSignals(), lookupError: outcome.reason };
     if (outcome.kind === 'no-signal') return noSignals();
     const b = outcome.body;
@@ -128,7 +128,7 @@ export function createTrestleProvider(config: TrestleConfig): SignalProvider {
   function lookupOne(item: LookupItem, opts: LookupOptions): Promise<Signals> {
     const name = hasName(item.name) ? fullName(item.name) : '';
     if (name) return realContact(item, name, opts);
-    return opts.skipMobileLookup ? Promise.resolve(noSignals()) : phoneIntel(item);
+    return opts.skipMobileLookup ? Promise.resolve(noSignals()) : phoneIntel(item, opts);
   }
 
   return {

@@ -54,7 +54,7 @@ export function createTwilioProvider(config: TwilioConfig): SignalProvider {
       if (last) url.searchParams.set('LastName', last);
     }
     // 404: Twilio's answer for a number that is not a valid phone number (no signal).
-    const outcome = await getJson<LookupResponse>(http, url, { authorization: auth });
+    const outcome = await getJson<LookupResponse>(http, url, { authorization: auth }, undefined, opts.lane);
     if (outcome.kind === 'failed') return { ...empty, lookupError: outcome.reason };
     if (outcome.kind === 'no-signal' || outcome.body.valid === false) return empty;
     const body = outcome.body;

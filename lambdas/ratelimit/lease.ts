@@ -36,6 +36,46 @@ export function leaseSize(perSecond: number): number {
   return Math.min(rate, Math.max(25, Math.ceil(rate / 5)));
 }
 
+/** The fewest tokens a lease takes once the rate allows it: ≤ 0.04 table writes per call. */
+export const MIN_LEASE = 25;
+
+/**
+ * Tokens for the next lease of a holder with `waiting` callers and a table round trip of
+ * `roundTripMs`: what its callers need, so a holder near its end (few callers left, or a cold
+ * process with its first caller) does not take slots it will leave unused (lost, as every other
+ * holder waits behind them); at least MIN_LEASE (the table's cost per call), and at most
+ * leaseSize's fifth of a second, or two round trips of the rate when the table is slow, so one
+ * lease at a time keeps the rate busy. Never more than a second of the rate.
+ */
+export function nextLeaseTokens(perSecond: number, waiting: number, roundTripMs: number): number {
+  const rate = wholeRate(perSecond);
+  const cover = Number.isFinite(roundTripMs) && roundTripMs > 0 ? Math.ceil((rate * 2 * roundTripMs) / 1000) : 0;
+  const most = Math.min(rate, Math.max(leaseSize(rate), cover));
+  const need = Number.isFinite(waiting) ? Math.floor(waiting) : 0;
+  return Math.max(Math.min(most, MIN_LEASE), Math.min(most, need));
+}
+
+/**
+ * Whether a holder asks for its next lease: when callers wait and its slots run out within two
+ * round trips (no gap for a holder alone; a holder among others then waits its turn behind their
+ * leases). Never while its slots last longer: every slot held ahead is a slot a newcomer (a small
+ * upload's chunk) waits behind, and one left unused when the holder stops.
+ */
+export function wantsLease(waiting: number, lastSlot: number | undefined, now: number, roundTripMs: number): boolean {
+  if (waiting <= 0) return false;
+  return lastSlot === undefined || lastSlot - now < 2 * roundTripMs;
+}
+
+/**
+ * The lead a holder's next lease starts with (its slots start this far after the request): the
+ * table's round trip, rising at once to a slower one (else the next lease's first slots are stale
+ * when it arrives, and lost) and falling back smoothly; at most `maxMs`.
+ */
+export function nextLead(lead: number, tookMs: number, maxMs: number): number {
+  if (!Number.isFinite(tookMs) || tookMs < 0) return lead;
+  return Math.min(maxMs, tookMs > lead ? tookMs : 0.7 * lead + 0.3 * tookMs);
+}
+
 /** How late a call may still use its slot. */
 export const LATE_MS = 50;
 

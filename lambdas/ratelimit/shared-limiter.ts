@@ -1,10 +1,28 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LATE_MS, leaseSize, slotIntervalMs, slotsOf, usable, wholeRate } from './lease';
+import { laneQueue } from './lane-queue';
+import { nextLead, nextLeaseTokens, slotIntervalMs, slotsOf, usable, wantsLease, wholeRate } from './lease';
 import { tableLeaseStore, type LeaseStore } from './lease-repository';
 
 export interface Limiter {
-  /** Resolves when the caller may make one call. */
-  take(): Promise<void>;
+  /**
+   * Resolves when the caller may make one call; `lane`: whom the call is for (an upload), served
+   * in turn with the others. A shared limiter resolves with a Permit the caller asks just before
+   * its call (nothing in between): a slot that passed meanwhile is not used, and the caller takes again.
+   */
+  take(lane?: string): Promise<void | Permit>;
+}
+
+export interface Permit {
+  /** Whether the slot may still be used now (true at most once); false: it passed, take again. */
+  onTime(): boolean;
+}
+
+/** Takes from `limiter` until its permit, asked last, is on time: call right after, with nothing awaited in between. */
+export async function takeOnTime(limiter: Limiter, lane?: string): Promise<void> {
+  for (;;) {
+    const permit = await limiter.take(lane);
+    if (!permit || permit.onTime()) return;
+  }
 }
 
 /** What a shared limiter has done in this process: the cost of the shared rate. */
@@ -17,6 +35,12 @@ export interface LimiterStats {
   wasted: number;
   /** Of those, slots whose caller woke too late (a busy process); the rest had no caller in time. */
   wokeLate: number;
+  /** Slots leased (used, wasted, or still queued). */
+  leased: number;
+  /** Milliseconds callers spent in take(), summed (waiting on the rate). */
+  waitMs: number;
+  /** Milliseconds the leases' table round trips took, summed. */
+  leaseMs: number;
 }
 
 export interface SharedLimiter extends Limiter {
@@ -31,7 +55,12 @@ export interface LimiterTime {
 
 // Every shared limiter of this process together (a Lambda container runs one invocation at a time;
 // the local runtime and the bench run many): what the shared rate has cost here.
-const processTotals: LimiterStats = { tokens: 0, tableCalls: 0, wasted: 0, wokeLate: 0 };
+const processTotals: LimiterStats = emptyStats();
+
+/** Stats with nothing counted. */
+export function emptyStats(): LimiterStats {
+  return { tokens: 0, tableCalls: 0, wasted: 0, wokeLate: 0, leased: 0, waitMs: 0, leaseMs: 0 };
+}
 
 /** The stats of every shared limiter this process has made, summed. */
 export function limiterTotals(): LimiterStats {
@@ -40,13 +69,15 @@ export function limiterTotals(): LimiterStats {
 
 /** The most a lease starts ahead of its request. */
 const MAX_LEAD_MS = 500;
+/** A process's first lease starts this far ahead of its request. */
+export const FIRST_LEAD_MS = 100;
 
 const realTime: LimiterTime = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
 
 export interface SharedLimiterOptions {
   store?: LeaseStore;
   time?: LimiterTime;
-  /** Tokens per lease (default: leaseSize(perSecond)). */
+  /** Tokens per lease, fixed (default: nextLeaseTokens, from the callers waiting and the table's round trip). */
   leaseTokens?: number;
 }
 
@@ -54,74 +85,108 @@ export interface SharedLimiterOptions {
  * The account's rate shared by every process that calls the same provider (each concurrent chunk
  * of every upload is its own Lambda): at most `perSecond` calls in any 1-second window. Tokens
  * come in leases (lease.ts): one table write takes the next slice of slots, and this process
- * spends them at their times (at most the rate in any 1-second window). Leases are granted in the order they are asked for, so every chunk
- * waiting on the rate gets its slice in turn. A caller without a token waits for its slot rather
- * than failing. Real time, not the service clock: it paces calls to a real provider.
+ * spends them at their times. Leases are granted in the order they are asked for, so every process
+ * waiting on the rate gets its slice in turn; a process asks for one only while callers wait and
+ * its slots are about to run out, sized to its callers (nextLeaseTokens, wantsLease), so it holds
+ * few slots ahead (each one a newcomer waits behind, or lost when it stops). Inside the process
+ * one dispatcher hands each slot, at its time, to the next caller in turn by lane (lane-queue.ts:
+ * the uploads sharing this process get equal shares). A caller without a token waits for its slot
+ * rather than failing. Real time, not the service clock: it paces calls to a real provider.
  */
 export function sharedRateLimiter(bucketId: string, perSecond: number, options: SharedLimiterOptions = {}): SharedLimiter {
   const store = options.store ?? tableLeaseStore;
   const time = options.time ?? realTime;
   const rate = wholeRate(perSecond);
   const interval = slotIntervalMs(rate);
-  const tokens = options.leaseTokens ?? leaseSize(rate);
   const slots: number[] = [];
+  const waiters = laneQueue<{ served: (slot: number) => void; failed: (error: unknown) => void }>();
   let lastTat = -Infinity;
-  // A lease's round trip, smoothed.
-  let lead = 10;
-  let leasing: Promise<void> | null = null;
-  const stats: LimiterStats = { tokens: 0, tableCalls: 0, wasted: 0, wokeLate: 0 };
+  // A lease's round trip (nextLead); the first is a cold process's first table call (its connection
+  // and credentials too), so its slots start FIRST_LEAD_MS ahead rather than be stale on arrival.
+  let lead = FIRST_LEAD_MS;
+  let leasing = false;
+  // When the dispatcher's timer is set for (the first slot's time), or null.
+  let wakeAt: number | null = null;
+  const stats: LimiterStats = emptyStats();
+  const count = (add: Partial<LimiterStats>) => {
+    for (const [k, v] of Object.entries(add) as [keyof LimiterStats, number][]) {
+      stats[k] += v;
+      processTotals[k] += v;
+    }
+  };
 
-  // One lease at a time per process; takers without a slot wait for it.
-  const refill = (): Promise<void> =>
-    (leasing ??= (async () => {
-      try {
-        // Slots from one round trip ahead: a lease's first slots would otherwise be stale by the
-        // time its answer arrives (a busy table, or a busy process).
-        const asked = time.now();
-        const notBefore = asked + lead;
-        const { lease, calls } = await store.lease(bucketId, tokens, interval, notBefore, lastTat >= notBefore);
-        lead = Math.min(MAX_LEAD_MS, 0.7 * lead + 0.3 * (time.now() - asked));
-        stats.tableCalls += calls;
-        processTotals.tableCalls += calls;
-        lastTat = lease.tat;
-        slots.push(...slotsOf(lease, tokens, interval));
-        slots.sort((a, b) => a - b);
-      } finally {
-        leasing = null;
-      }
-    })());
+  // One lease at a time per process.
+  const lease = async (): Promise<void> => {
+    leasing = true;
+    try {
+      const tokens = options.leaseTokens ?? nextLeaseTokens(rate, waiters.size, lead);
+      // Slots from one round trip ahead: a lease's first slots would otherwise be stale by the
+      // time its answer arrives (a busy table, or a busy process).
+      const asked = time.now();
+      const notBefore = asked + lead;
+      const { lease: granted, calls } = await store.lease(bucketId, tokens, interval, notBefore, lastTat >= notBefore);
+      const took = time.now() - asked;
+      lead = nextLead(lead, took, MAX_LEAD_MS);
+      count({ tableCalls: calls, leased: tokens, leaseMs: took });
+      lastTat = granted.tat;
+      slots.push(...slotsOf(granted, tokens, interval));
+      slots.sort((a, b) => a - b);
+    } catch (error) {
+      // The table failed: every caller waiting fails with it (the lookup's retry takes again).
+      for (let w = waiters.shift(); w; w = waiters.shift()) w.failed(error);
+    } finally {
+      leasing = false;
+    }
+    dispatch();
+  };
+
+  // Hands the slots due now to the callers waiting, in turn by lane; sets the timer for the next
+  // slot; asks for a lease when the callers waiting will need one.
+  const dispatch = (): void => {
+    const now = time.now();
+    while (slots.length && !usable(slots[0]!, now) && slots[0]! <= now) {
+      slots.shift();
+      // A slot that passed while a caller waited for it: this process woke too late.
+      count(waiters.size ? { wasted: 1, wokeLate: 1 } : { wasted: 1 });
+    }
+    while (waiters.size && slots.length && usable(slots[0]!, now)) waiters.shift()!.served(slots.shift()!);
+    if (!leasing && wantsLease(waiters.size, slots.at(-1), now, lead)) void lease();
+    if (waiters.size && slots.length && (wakeAt === null || slots[0]! < wakeAt)) {
+      const at = slots[0]!;
+      wakeAt = at;
+      void time.sleep(Math.max(0, at - now)).then(() => {
+        if (wakeAt === at) wakeAt = null;
+        dispatch();
+      });
+    }
+  };
 
   return {
     stats: () => ({ ...stats }),
-    async take() {
+    async take(lane = '') {
+      const asked = time.now();
       for (;;) {
-        let now = time.now();
-        while (slots.length && now - slots[0]! >= LATE_MS) {
-          slots.shift();
-          stats.wasted++;
-          processTotals.wasted++;
+        const slot = await new Promise<number>((served, failed) => {
+          waiters.push(lane, { served, failed });
+          dispatch();
+        });
+        // Checked as the caller resumes, and again by the caller just before its call (the
+        // permit): a busy event loop runs other work between the hand-out, this moment and the
+        // call (the other callers served with it), and a slot is never used late.
+        if (usable(slot, time.now())) {
+          count({ tokens: 1, waitMs: time.now() - asked });
+          let spent = false;
+          return {
+            onTime: () => {
+              if (spent) return false;
+              spent = true;
+              if (usable(slot, time.now())) return true;
+              count({ tokens: -1, wasted: 1, wokeLate: 1 });
+              return false;
+            },
+          };
         }
-        const slot = slots.shift();
-        if (slot === undefined) {
-          await refill();
-          continue;
-        }
-        // The next lease is asked for while the slots queued still last two round trips: no gap.
-        if (slots.length <= tokens / 4 || (slots.at(-1) ?? 0) - now < 2 * lead) void refill().catch(() => undefined);
-        if (slot > now) {
-          await time.sleep(slot - now);
-          now = time.now();
-        }
-        if (!usable(slot, now)) {
-          stats.wasted++;
-          processTotals.wasted++;
-          stats.wokeLate++;
-          processTotals.wokeLate++;
-          continue;
-        }
-        stats.tokens++;
-        processTotals.tokens++;
-        return;
+        count({ wasted: 1, wokeLate: 1 });
       }
     },
   };

@@ -138,7 +138,8 @@ async function screen(provider: SignalProvider, upload: UploadRecord, items: Chu
   });
 }
 
-const classifyOptions = (upload: UploadRecord) => ({ tier: upload.validation_tier, skipMobileLookup: upload.skip_mobile_lookup, organizationId: upload.organization_id });
+// The upload is the lane: uploads waiting on the shared rate in one container are served in turn.
+const classifyOptions = (upload: UploadRecord) => ({ tier: upload.validation_tier, skipMobileLookup: upload.skip_mobile_lookup, organizationId: upload.organization_id, lane: upload.id });
 
 function entryOf(index: number, item: ChunkItem, r: ClassifyResult): Entry {
   return [index, { key: item.key, answerIntent: r.answerIntent, identity: r.identity, simulated: r.simulated, ...(r.lookupError ? { lookupError: r.lookupError } : {}), ...(r.origin === 'paid' || r.origin === 'cache' ? { origin: r.origin } : {}) }];

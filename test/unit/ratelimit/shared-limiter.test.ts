@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LATE_MS, leaseFrom, leaseSize, slotIntervalMs, slotsOf, usable } from '../../../lambdas/ratelimit/lease';
+import { LATE_MS, leaseFrom, leaseSize, MIN_LEASE, nextLead, nextLeaseTokens, slotIntervalMs, slotsOf, usable, wantsLease } from '../../../lambdas/ratelimit/lease';
 import type { LeaseStore } from '../../../lambdas/ratelimit/lease-repository';
-import { sharedRateLimiter, type LimiterTime } from '../../../lambdas/ratelimit/shared-limiter';
+import { sharedRateLimiter, takeOnTime, type LimiterTime, type Permit } from '../../../lambdas/ratelimit/shared-limiter';
 import { manualClock } from '../../support/manual-clock';
 
 // The shared limiter on a test's clock: sleeps are timers this test fires in order, time moves only
@@ -33,6 +33,8 @@ function virtualWorld(lateMs: () => number = () => 0) {
     store,
     calls: () => calls,
     now: () => t,
+    /** Moves time on without firing timers (a busy process between two steps). */
+    advance: (ms: number) => void (t += ms),
     /** Fires timers in time order until none is left. */
     async run(): Promise<void> {
       for (;;) {
@@ -99,6 +101,43 @@ describe('lease rules', () => {
     expect(leaseSize(Infinity)).toBe(1);
   });
 
+  it('a lease is sized to the callers waiting: at least MIN_LEASE, at most a fifth of a second of the rate, or two round trips of it on a slow table', () => {
+    // A cold process with its first caller, or a holder near its end: MIN_LEASE, not a full lease.
+    expect(nextLeaseTokens(200, 1, 10)).toBe(MIN_LEASE);
+    expect(nextLeaseTokens(200, 0, 10)).toBe(MIN_LEASE);
+    // A chunk's 32 workers waiting: 32; more callers: a fifth of a second (40 at 200/s).
+    expect(nextLeaseTokens(200, 32, 10)).toBe(32);
+    expect(nextLeaseTokens(200, 640, 10)).toBe(leaseSize(200));
+    // A table answering in 174 ms: two round trips of the rate (70), so one lease at a time keeps up.
+    expect(nextLeaseTokens(200, 640, 174)).toBe(70);
+    // Never more than a second of the rate; a slow rate leases what it allows.
+    expect(nextLeaseTokens(200, 10_000, 5_000)).toBe(200);
+    expect(nextLeaseTokens(10, 1, 10)).toBe(10);
+    expect(nextLeaseTokens(10, 500, 10)).toBe(10);
+    // Hostile inputs: still a whole number within [1, rate].
+    expect(nextLeaseTokens(200, Number.NaN, Number.NaN)).toBe(MIN_LEASE);
+    expect(nextLeaseTokens(200, Infinity, -1)).toBe(MIN_LEASE);
+    expect(nextLeaseTokens(200, 33.7, Infinity)).toBe(33);
+    expect(nextLeaseTokens(Number.NaN, 50, 10)).toBe(1);
+  });
+
+  it('a holder asks for a lease only while callers wait and its slots run out within two round trips', () => {
+    expect(wantsLease(3, undefined, 1000, 10)).toBe(true);
+    expect(wantsLease(3, 1015, 1000, 10)).toBe(true);
+    expect(wantsLease(3, 1020, 1000, 10)).toBe(false);
+    expect(wantsLease(3, 1300, 1000, 174)).toBe(true);
+    expect(wantsLease(0, undefined, 1000, 10)).toBe(false);
+    expect(wantsLease(-1, 900, 1000, 10)).toBe(false);
+  });
+
+  it('a lease starts one round trip ahead: the lead rises at once to a slower trip and falls back smoothly, at most the cap', () => {
+    expect(nextLead(100, 900, 500)).toBe(500);
+    expect(nextLead(100, 300, 500)).toBe(300);
+    expect(nextLead(300, 100, 500)).toBeCloseTo(240);
+    expect(nextLead(100, Number.NaN, 500)).toBe(100);
+    expect(nextLead(100, -5, 500)).toBe(100);
+  });
+
   it('a slot is usable from its time until LATE_MS later, never before', () => {
     expect(usable(100, 99.9)).toBe(false);
     expect(usable(100, 100)).toBe(true);
@@ -147,6 +186,85 @@ describe('shared limiter: leases of the account rate', () => {
     const { perInstance } = await drive(world, 50, 5, 10, 1000);
     const lease = leaseSize(50);
     for (const n of perInstance) expect(Math.abs(n - 200)).toBeLessThanOrEqual(2 * lease);
+  });
+
+  it('uploads sharing one process are served in turn: one with 3 callers gets as many slots as one with 30 while both wait', async () => {
+    const world = virtualWorld();
+    const limiter = sharedRateLimiter('provider#test', 100, { store: world.store, time: world.time });
+    const served: string[] = [];
+    let left = 400;
+    const caller = (lane: string) => async () => {
+      while (left > 0) {
+        left--;
+        await limiter.take(lane);
+        served.push(lane);
+      }
+    };
+    const done = Promise.all([...Array.from({ length: 30 }, caller('large')), ...Array.from({ length: 3 }, caller('small'))]);
+    await world.run();
+    await done;
+    expect(served).toHaveLength(400);
+    // While both wait (every caller loops until the 400 are taken), the turns alternate.
+    const first = served.slice(0, 300);
+    const small = first.filter((l) => l === 'small').length;
+    expect(Math.abs(small - 150)).toBeLessThanOrEqual(2);
+  });
+
+  it('a cold process leases for its callers, not a full lease: one caller making 30 calls leaves fewer than a lease unused', async () => {
+    const world = virtualWorld();
+    const limiter = sharedRateLimiter('provider#test', 200, { store: world.store, time: world.time });
+    const done = (async () => {
+      for (let i = 0; i < 30; i++) await limiter.take('one');
+    })();
+    await world.run();
+    await done;
+    const stats = limiter.stats();
+    expect(stats.tokens).toBe(30);
+    expect(stats.leased).toBeLessThanOrEqual(2 * MIN_LEASE);
+    expect(stats.leased - stats.tokens).toBeLessThan(leaseSize(200));
+  });
+
+  it('a table that fails its lease fails the callers waiting, and the next take leases again', async () => {
+    const world = virtualWorld();
+    let fail = true;
+    const store: LeaseStore = {
+      async lease(bucket, tokens, intervalMs, now, busy) {
+        if (fail) {
+          fail = false;
+          throw new Error('table unavailable');
+        }
+        return world.store.lease(bucket, tokens, intervalMs, now, busy);
+      },
+    };
+    const limiter = sharedRateLimiter('provider#test', 50, { store, time: world.time });
+    const failed = limiter.take('a');
+    await expect(failed).rejects.toThrow('table unavailable');
+    const next = takeOnTime(limiter, 'a');
+    await world.run();
+    await expect(next).resolves.toBeUndefined();
+    expect(limiter.stats().tokens).toBe(1);
+  });
+
+  it('a permit is on time only in its slot and only once: a caller resuming late takes again (takeOnTime)', async () => {
+    const world = virtualWorld();
+    const limiter = sharedRateLimiter('provider#test', 100, { store: world.store, time: world.time });
+    const first = limiter.take('a');
+    await world.run();
+    const late = (await first) as Permit;
+    world.advance(LATE_MS);
+    expect(late.onTime()).toBe(false);
+    expect(limiter.stats()).toMatchObject({ tokens: 0, wokeLate: 1 });
+    const second = limiter.take('a');
+    await world.run();
+    const permit = (await second) as Permit;
+    expect(permit.onTime()).toBe(true);
+    expect(permit.onTime()).toBe(false);
+    expect(limiter.stats().tokens).toBe(1);
+    // takeOnTime: the permit asked last is on time, whatever came before.
+    const third = takeOnTime(limiter, 'a');
+    await world.run();
+    await expect(third).resolves.toBeUndefined();
+    expect(limiter.stats().tokens).toBe(2);
   });
 
   it('a single caller is paced at the rate from its first call', async () => {
