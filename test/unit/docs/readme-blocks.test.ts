@@ -25,7 +25,8 @@ describe('README shell blocks', () => {
       const defined = new Set(FROM_BANNER);
       for (const line of block.split('\n')) {
         const code = line.replace(/\s#\s.*$/, '');
-        const used = [...code.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
+        // `${NAME:-default}` carries its own value when NAME is unset.
+        const used = [...code.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_]|:[-=])/g)].map((m) => m[1]!);
         // Inside `$(...)` of an assignment the right side runs first; so check uses, then add definitions.
         for (const name of used) expect(defined.has(name), `README block uses $${name} before setting it:\n${block}`).toBe(true);
         for (const m of code.matchAll(/(?:^|[\s;&]|export\s+)([A-Za-z_][A-Za-z0-9_]*)=/g)) defined.add(m[1]!);
