@@ -62,6 +62,12 @@ export async function startEmbeddedDynamo(dir: string | null, port = 0): Promise
     }
   }
   const server = dynalite({ path: dir ?? undefined, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  // Never close an idle keep-alive connection: with Node's 5 s default, a loaded machine let the
+  // server close a socket as the SDK sent the next request on it (ECONNRESET). The SDK retries that
+  // only while its retry quota lasts, so a burst of them (2,000 concurrent rate-limit writes beside
+  // a second copy of the suite) reached callers as store errors. Only our own clients connect, each
+  // with a bounded socket pool.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());

@@ -44,6 +44,8 @@ describe('token buckets in the table', () => {
       expect(all.filter((r) => r.status === 'fulfilled')).toHaveLength(1500);
       const refused = all.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(refused).toHaveLength(500);
+      // Every refusal is the spec's 429 (a store error would show here by its message, not as a null).
+      expect(new Set(refused.map((r) => toHttpError(r.reason)?.status ?? String(r.reason)))).toEqual(new Set([429]));
       expect(toHttpError(refused[0]!.reason)!.detail).toMatchObject({ scope: 'per_org', limit: 1500 });
     } finally {
       service.clock.set(null);
