@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { useTestService } from '../../support/runtime';
+import { uploadRecord } from '../../support/upload-record';
 import { newCustomer } from '../../support/customer';
 import { addVerified } from '../spam/helpers';
 import * as admin from '../../../lambdas/admin/admin';
@@ -35,39 +36,8 @@ async function allItems(): Promise<Item[]> {
 /** `ORG#<org>#KEYS` → /^ORG#[^#]+#KEYS$/ (a `<value>` may hold '#' only where the pattern is all value). */
 const patternRegex = (pattern: string) => new RegExp(`^${pattern.split(/<[^>]+>/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+')}$`);
 
-const upload = (id: string, extra: Item = {}): Item => ({
-  pk: `UPLOAD#${id}`,
-  sk: 'META',
-  id,
-  user_id: 'u',
-  organization_id: 'o',
-  original_filename: 'legacy.csv',
-  file_size_bytes: 10,
-  status: 'completed',
-  valid_row_count: 100,
-  valid_number_count: 100,
-  invalid_row_count: 0,
-  total_rows: 100,
-  credits_required: 100,
-  credits_charged: 100,
-  credits_refunded: null,
-  source: 'api',
-  api_key_id: null,
-  skip_mobile_lookup: false,
-  validation_tier: 'standard',
-  identity_enabled: false,
-  phone_columns: ['phone'],
-  name_columns: {},
-  result_summary: null,
-  export_count: 0,
-  last_exported_at: null,
-  processed_available: true,
-  error_message: null,
-  exceeded_daily_limit: null,
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-  ...extra,
-});
+// A record as an older version wrote it: no entity or version stamp (the `extra` add or spoil fields).
+const upload = (id: string, extra: Item = {}): Item => ({ pk: `UPLOAD#${id}`, sk: 'META', ...uploadRecord({ id, original_filename: 'legacy.csv' }), ...extra });
 
 describe('the single table', () => {
   it('every item the service writes says which entity it is, with its schema version, under its key pattern', async () => {

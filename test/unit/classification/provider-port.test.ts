@@ -9,41 +9,26 @@ import { createProviderFromEnv, providerOncePerConfig, simulatorProvider, type S
 import { awsClassificationPorts } from '../../../lambdas/composition/aws';
 import { classifyChunk } from '../../../lambdas/uploads/pipeline/classify-chunk';
 import { keys, type UploadRecord } from '../../../lambdas/uploads/upload';
+import { uploadRecord } from '../../support/upload-record';
 
 // The classification provider is a port: built once per container by the composition root and
 // reused by every chunk (its secret read once), with the network reached through the fetch the
 // root gives it.
 
-const upload: UploadRecord = {
+const upload: UploadRecord = uploadRecord({
   id: '00000000-0000-4000-8000-0000000000a1',
-  user_id: 'u',
   organization_id: '00000000-0000-4000-8000-0000000000b2',
-  original_filename: 'list.csv',
-  file_size_bytes: 10,
   status: 'processing',
   valid_row_count: 3,
   valid_number_count: 3,
-  invalid_row_count: 0,
   total_rows: 3,
   credits_required: 3,
   credits_charged: 3,
   credits_refunded: 0,
-  source: 'api',
-  api_key_id: null,
-  skip_mobile_lookup: false,
-  validation_tier: 'standard',
-  identity_enabled: false,
-  phone_columns: ['phone'],
-  name_columns: {},
-  result_summary: null,
-  export_count: 0,
-  last_exported_at: null,
   processed_available: false,
-  error_message: null,
-  exceeded_daily_limit: null,
   created_at: '2026-11-26T00:00:00.000Z',
   updated_at: '2026-11-26T00:00:00.000Z',
-};
+});
 
 /** A table holding the one upload and a file store in memory: a store built for the test, no runtime. */
 function memoryStorage(objects: Map<string, Buffer>) {

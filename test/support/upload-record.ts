@@ -1,0 +1,33 @@
+import type { UploadRecord } from '../../lambdas/uploads/upload';
+
+/** An upload record with every field the spec's Upload carries, a small completed API upload unless `fields` say otherwise. */
+export const uploadRecord = (fields: Partial<UploadRecord> & Pick<UploadRecord, 'id'>): UploadRecord => ({
+  user_id: 'u',
+  organization_id: 'o',
+  original_filename: 'list.csv',
+  file_size_bytes: 10,
+  status: 'completed',
+  valid_row_count: 100,
+  valid_number_count: 100,
+  invalid_row_count: 0,
+  total_rows: 100,
+  credits_required: 100,
+  credits_charged: 100,
+  credits_refunded: null,
+  source: 'api',
+  api_key_id: null,
+  skip_mobile_lookup: false,
+  validation_tier: 'standard',
+  identity_enabled: false,
+  phone_columns: ['phone'],
+  name_columns: {},
+  result_summary: null,
+  export_count: 0,
+  last_exported_at: null,
+  processed_available: true,
+  error_message: null,
+  exceeded_daily_limit: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+  ...fields,
+});
