@@ -1,11 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteMembership, deleteUser, getMembership, getUser, putMembership, putUser } from '../auth/identity-repository';
 import { nowIso, nowMs } from '../platform/clock';
 import { Conflict } from '../platform/domain-errors';
 import { newId, sha256Hex } from '../platform/ids';
 import { logger } from '../platform/logger';
-import { conditionalWrite, db, insertItem, tableName } from '../platform/table';
-import { stamp } from '../platform/table-entities';
+import { conditionalWrite, db, insertItem, replaceItemIf, tableName } from '../platform/table';
 import { listMembers, type Member } from './directory';
 import { normalizeInviteEmail } from './invite-email';
 import type { Invitation, MemberInvitePorts } from './member-inviter';
@@ -52,16 +51,7 @@ async function claimInvite(orgId: string, email: string, userId: string, invited
   // Still a member (or being made one right now): the same person twice.
   if ((await getMembership(orgId, String(held.user_id))) || nowMs() - Number(held.invited_at) < INVITE_BOUND_MS) throw already();
   // Removed since, or an invitation that failed half-way: this one takes the address over.
-  const taken = await conditionalWrite(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...guard, ...stamp('MemberInvite') },
-        ConditionExpression: 'user_id = :seen',
-        ExpressionAttributeValues: { ':seen': held.user_id },
-      }),
-    ),
-  );
+  const taken = await replaceItemIf('MemberInvite', guard, 'user_id = :seen', { ':seen': held.user_id });
   if (!taken) throw already();
 }
 

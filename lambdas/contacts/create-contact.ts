@@ -6,7 +6,7 @@ import { assertReadyToCharge } from '../platform/charge-readiness';
 import { newId, sha256Hex } from '../platform/ids';
 import { putItems } from '../platform/table';
 import { chargeOf, InsufficientCreditsError, refund } from '../credits/credits';
-import { chargeBeforeWrite, chargeRecorded, clearMark, ledgerEntryOf, markedCharges, reverseUnrecorded } from '../credits/charge-before-write';
+import { chargeBeforeWrite, chargeRecorded, clearMark, ledgerEntryOf, markedCharges, reverseUnrecorded, type PendingCharge } from '../credits/charge-before-write';
 import { normalizeUsCa } from '../classification';
 import { assertSafeUrl } from '../webhooks/url-safety';
 import type { Principal } from '../auth/authenticate';
@@ -122,22 +122,30 @@ interface Claimed {
 }
 
 /**
- * The first try of a create: the charge (one write: pools, in-flight mark and, for max, the
- * batch place), then the contact and its ledger entry (one batch write), then the claim's end.
+ * The contact's charge, written before the contact (`fresh`: the first try, so no earlier charge
+ * is looked for; with a claim, the charge marks the create in flight). Refused for lack of credits,
+ * the claim goes (nothing was charged); any refusal is answered in the spec's terms.
  */
-async function chargeAndWrite(draft: ContactRecord, claimed: Claimed | null): Promise<ContactRecord> {
-  let charge;
+async function chargeContact(draft: ContactRecord, claimed: Claimed | null, fresh: boolean): Promise<PendingCharge> {
   try {
-    charge = await chargeBeforeWrite(draft.organization_id, changeIdOf(draft.id), contactPrice(draft.validation_tier), {
+    return await chargeBeforeWrite(draft.organization_id, changeIdOf(draft.id), contactPrice(draft.validation_tier), {
       reason: `contact (${draft.validation_tier})`,
       resourceId: draft.id,
-      fresh: true,
+      fresh,
       intent: claimed !== null,
     });
   } catch (error) {
     if (claimed && error instanceof InsufficientCreditsError) await releaseStaleClaim(claimed.pk, draft.id);
     throw refusal(error);
   }
+}
+
+/**
+ * The first try of a create: the charge (one write: pools, in-flight mark and, for max, the
+ * batch place), then the contact and its ledger entry (one batch write), then the claim's end.
+ */
+async function chargeAndWrite(draft: ContactRecord, claimed: Claimed | null): Promise<ContactRecord> {
+  const charge = await chargeContact(draft, claimed, true);
   crashPoint('contact.after-debit');
   const contact: ContactRecord = { ...draft, credits_charged: charge.amount, batch_position: charge.place };
   await putItems([queuedContactItem(contact), ledgerEntryOf(charge)]);
@@ -154,18 +162,7 @@ async function chargeAndWrite(draft: ContactRecord, claimed: Claimed | null): Pr
  * written unless it exists, the claim ended. Every step is safe to repeat.
  */
 async function finishCreate(draft: ContactRecord, claimed: Claimed): Promise<ContactRecord> {
-  let charge;
-  try {
-    charge = await chargeBeforeWrite(draft.organization_id, changeIdOf(draft.id), contactPrice(draft.validation_tier), {
-      reason: `contact (${draft.validation_tier})`,
-      resourceId: draft.id,
-      fresh: false,
-      intent: true,
-    });
-  } catch (error) {
-    if (error instanceof InsufficientCreditsError) await releaseStaleClaim(claimed.pk, draft.id);
-    throw refusal(error);
-  }
+  const charge = await chargeContact(draft, claimed, false);
   crashPoint('contact.after-debit');
   if (!charge.replayed) {
     await putItems([ledgerEntryOf(charge)]);

@@ -87,25 +87,12 @@ async function claimOnce(key: { pk: string; sk: string }, item: Item): Promise<{
 /** The claim's create is done: an idempotency key's claim keeps only its mapping; an implicit one goes. */
 export async function endClaim(pk: string, contactId: string, implicit: boolean): Promise<void> {
   if (!implicit) return finishClaim(pk, contactId);
-  await conditionalWrite(() =>
-    db().send(new DeleteCommand({ TableName: tableName(), Key: { pk, sk: 'META' }, ConditionExpression: 'contact_id = :id', ExpressionAttributeValues: { ':id': contactId } })),
-  );
+  await writeOwnClaim(pk, contactId, {});
 }
 
 /** The claim under `pk` is done (its contact is written): the draft and the recovery entry go. */
 async function finishClaim(pk: string, contactId: string): Promise<void> {
-  await conditionalWrite(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { pk, sk: 'META' },
-        UpdateExpression: 'SET #status = :done REMOVE draft, gsi3pk, gsi3sk',
-        ConditionExpression: 'contact_id = :id',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':done': 'done', ':id': contactId },
-      }),
-    ),
-  );
+  await writeOwnClaim(pk, contactId, { update: 'SET #status = :done REMOVE draft, gsi3pk, gsi3sk', names: { '#status': 'status' }, values: { ':done': 'done' } });
 }
 
 /** Frees the key when the request it guarded changed nothing (e.g. insufficient credits). */
@@ -115,17 +102,26 @@ export async function releaseIdempotencyKey(orgId: string, apiKeyId: string, ide
 
 /** Frees a claim recovery found uncharged: only while it is still that create's, still creating. */
 export async function releaseStaleClaim(pk: string, contactId: string): Promise<boolean> {
-  return conditionalWrite(() =>
-    db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: { pk, sk: 'META' },
-        ConditionExpression: 'contact_id = :id AND #status = :creating',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':id': contactId, ':creating': 'creating' },
-      }),
-    ),
-  );
+  return writeOwnClaim(pk, contactId, { also: '#status = :creating', names: { '#status': 'status' }, values: { ':creating': 'creating' } });
+}
+
+/**
+ * One write to the claim under `pk`, applied only while the claim is still `contactId`'s create
+ * (and `also` holds): with `update` an update, without one a delete. False when it is not.
+ */
+function writeOwnClaim(
+  pk: string,
+  contactId: string,
+  write: { update?: string; also?: string; names?: Record<string, string>; values?: Record<string, unknown> },
+): Promise<boolean> {
+  const target = {
+    TableName: tableName(),
+    Key: { pk, sk: 'META' },
+    ConditionExpression: write.also === undefined ? 'contact_id = :id' : `contact_id = :id AND ${write.also}`,
+    ...(write.names === undefined ? {} : { ExpressionAttributeNames: write.names }),
+    ExpressionAttributeValues: { ...write.values, ':id': contactId },
+  };
+  return conditionalWrite(() => db().send(write.update === undefined ? new DeleteCommand(target) : new UpdateCommand({ ...target, UpdateExpression: write.update })));
 }
 
 /** A create in progress found by recovery: its claim's key and the contact it will write. */

@@ -289,18 +289,12 @@ export async function takeCountedPlace(
 
 /** Sets a counter of the balance item back to no places taken (credits.ts `resetCounter`); false when the balance does not exist. */
 export async function resetBalanceCounter(orgId: string, attribute: string, price: AlternatingPrice, at: string): Promise<boolean> {
-  return conditionalWrite(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: balanceKey(orgId),
-        UpdateExpression: 'SET #counter = :zero, #parity = :zero, #nextPrice = :odd, updated_at = :at',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#counter': attribute, '#parity': parityAttribute(attribute), '#nextPrice': nextPriceAttribute(attribute) },
-        ExpressionAttributeValues: { ':zero': 0, ':odd': price.odd, ':at': at },
-      }),
-    ),
-  );
+  return updateBalanceIf(orgId, {
+    update: 'SET #counter = :zero, #parity = :zero, #nextPrice = :odd, updated_at = :at',
+    condition: 'attribute_exists(pk)',
+    names: { '#counter': attribute, '#parity': parityAttribute(attribute), '#nextPrice': nextPriceAttribute(attribute) },
+    values: { ':zero': 0, ':odd': price.odd, ':at': at },
+  });
 }
 
 /**
@@ -315,18 +309,12 @@ export async function reverseInflight(orgId: string, changeId: string, back: Poo
     conditions.push('subscription <= :maxS');
     values[':maxS'] = maxSubscriptionBefore;
   }
-  return conditionalWrite(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: balanceKey(orgId),
-        UpdateExpression: 'SET subscription = subscription + :ds, purchased = purchased + :dp, updated_at = :at REMOVE inflight.#change, #place',
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: { '#change': changeId, '#place': placeAttribute(changeId) },
-        ExpressionAttributeValues: values,
-      }),
-    ),
-  );
+  return updateBalanceIf(orgId, {
+    update: 'SET subscription = subscription + :ds, purchased = purchased + :dp, updated_at = :at REMOVE inflight.#change, #place',
+    condition: conditions.join(' AND '),
+    names: { '#change': changeId, '#place': placeAttribute(changeId) },
+    values,
+  });
 }
 
 export async function clearInflight(orgId: string, changeId: string): Promise<void> {
@@ -351,15 +339,23 @@ export async function updateBalanceSettings(
     condition += ' AND period_started_at = :expected';
     values[':expected'] = expectedPeriodStart;
   }
+  return updateBalanceIf(orgId, { update: `SET ${sets.join(', ')}`, condition, names, values });
+}
+
+/** One conditional update of the organization's balance item: false when `condition` did not hold. */
+async function updateBalanceIf(
+  orgId: string,
+  write: { update: string; condition: string; names: Record<string, string>; values: Record<string, unknown> },
+): Promise<boolean> {
   return conditionalWrite(() =>
     db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: balanceKey(orgId),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        UpdateExpression: write.update,
+        ConditionExpression: write.condition,
+        ExpressionAttributeNames: write.names,
+        ExpressionAttributeValues: write.values,
       }),
     ),
   );

@@ -59,13 +59,28 @@ export const IF_NEW = 'attribute_not_exists(pk)';
  * Writes `item` whole, stamped with what it is (`entity`, `version`: docs/data-model.md). A failed
  * `condition` throws, as DynamoDB does; insertItem turns that into false.
  */
-export async function putItem(entity: EntityName, item: Item, condition?: string): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...item, ...stamp(entity) }, ...(condition === undefined ? {} : { ConditionExpression: condition }) }));
+export async function putItem(entity: EntityName, item: Item, condition?: string, values?: Record<string, unknown>): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...item, ...stamp(entity) },
+      ...(condition === undefined ? {} : { ConditionExpression: condition }),
+      ...(values === undefined ? {} : { ExpressionAttributeValues: values }),
+    }),
+  );
 }
 
 /** Creates `item`: true when written, false when an item with its key exists (a guard, a taken id). */
 export function insertItem(entity: EntityName, item: Item): Promise<boolean> {
   return conditionalWrite(() => putItem(entity, item, IF_NEW));
+}
+
+/**
+ * Replaces the item under `item`'s key with `item` while `condition` (on the item as read, with
+ * `values`) still holds: a takeover of a guard or claim. False when another writer changed it first.
+ */
+export function replaceItemIf(entity: EntityName, item: Item, condition: string, values: Record<string, unknown>): Promise<boolean> {
+  return conditionalWrite(() => putItem(entity, item, condition, values));
 }
 
 /** Unprocessed keys or items of a batch call are sent again this many times (DynamoDB hands them back under load). */

@@ -1,7 +1,6 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, insertItem, tableName } from '../platform/table';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, db, insertItem, replaceItemIf, tableName } from '../platform/table';
 import { readBaseItem } from '../platform/index-claim';
-import { stamp } from '../platform/table-entities';
 import { sha256Hex } from '../platform/ids';
 import { getEndpoint } from './endpoint-repository';
 import { Conflict } from '../platform/domain-errors';
@@ -29,16 +28,7 @@ export async function claimUrl(orgId: string, url: string, webhookId: string, no
     const endpoint = await getEndpoint(holder);
     if (claimStands({ claimed_at: Number(held.claimed_at) }, endpoint && endpoint.organization_id === orgId ? endpoint : null, urlIdentity(url), nowMs)) return holder;
     // Left by a crash: taken over, conditioned on the claim as read (another taker may be first).
-    const taken = await conditionalWrite(() =>
-      db().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { ...claim, ...stamp('WebhookUrlClaim') },
-          ConditionExpression: 'webhook_id = :seen AND claimed_at = :seenAt',
-          ExpressionAttributeValues: { ':seen': holder, ':seenAt': held.claimed_at },
-        }),
-      ),
-    );
+    const taken = await replaceItemIf('WebhookUrlClaim', claim, 'webhook_id = :seen AND claimed_at = :seenAt', { ':seen': holder, ':seenAt': held.claimed_at });
     if (taken) return null;
   }
   // Contended three times over: other requests are registering this URL right now.
