@@ -8,7 +8,6 @@ import { systemNet, type NetPorts } from '../platform/net/outbound';
 import { kmsSecretSealer } from '../webhooks/kms-sealer';
 import { kmsSecretOpener } from '../webhooks/kms-opener';
 import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
-import { providerOncePerConfig, type ClassificationPorts } from '../classification';
 
 // The AWS composition root: every Lambda entry (API handlers, workflow steps, the SQS consumer,
 // scheduled jobs) takes its ports from here, built once per container from the parsed
@@ -17,7 +16,9 @@ import { providerOncePerConfig, type ClassificationPorts } from '../classificati
 // adapters it can use (esbuild drops the others). The spam ports live in modules of their own,
 // because esbuild keeps a module with top-level work once it is imported, used or not: telephony in
 // ./aws-spam.ts (the functions that send verification codes), carrier tests in
-// ./aws-carrier-tests.ts (the test consumer and the admin CLI; jpeg-js and the call screen's font).
+// ./aws-carrier-tests.ts (the test consumer and the admin CLI; jpeg-js and the call screen's font);
+// the classification provider in ./aws-classification.ts (the chunk step and the carrier tests:
+// libphonenumber-js and the +1 tables, which no other function's cold start needs).
 
 let net: NetPorts | null = null;
 let delivery: DeliveryPorts | null = null;
@@ -25,7 +26,6 @@ let workflow: WorkflowPorts | null = null;
 let uploads: UploadPorts | null = null;
 let seal: SealPorts | null = null;
 let open: OpenPorts | null = null;
-let classification: ClassificationPorts | null = null;
 
 /** Reaching customer-supplied URLs: the system's resolver and CAs, 10 s per attempt. */
 export function awsNetPorts(): NetPorts {
@@ -65,10 +65,4 @@ export function awsSealPorts(): SealPorts {
 export function awsOpenPorts(): OpenPorts {
   open ??= { opener: kmsSecretOpener(() => required('SECRETS_KMS_KEY_ARN')) };
   return open;
-}
-
-/** Classifying chunks: the provider CLASSIFICATION_PROVIDER names, built at the first chunk and reused by every later one of the container (its secret read once). */
-export function awsClassificationPorts(): ClassificationPorts {
-  classification ??= { provider: providerOncePerConfig() };
-  return classification;
 }
