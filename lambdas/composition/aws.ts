@@ -1,7 +1,4 @@
 import { config, required } from '../platform/config';
-import { settlePoolUpload } from '../contacts/pool-settle';
-import { sfnWorkflowStarter } from '../uploads/sfn-workflow-starter';
-import type { UploadPorts, WorkflowPorts } from '../uploads/workflow';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 import { sqsDeliveryQueue } from '../webhooks/sqs-delivery-queue';
 import { systemNet, type NetPorts } from '../platform/net/outbound';
@@ -18,12 +15,12 @@ import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
 // ./aws-spam.ts (the functions that send verification codes), carrier tests in
 // ./aws-carrier-tests.ts (the test consumer and the admin CLI; jpeg-js and the call screen's font);
 // the classification provider in ./aws-classification.ts (the chunk step and the carrier tests:
-// libphonenumber-js and the +1 tables, which no other function's cold start needs).
+// libphonenumber-js and the +1 tables, which no other function's cold start needs); the upload
+// workflow's ports in ./aws-uploads.ts (the uploads API, the contact pool, recovery, the console:
+// Step Functions and the contacts' pool settling, which carry the uploads feature).
 
 let net: NetPorts | null = null;
 let delivery: DeliveryPorts | null = null;
-let workflow: WorkflowPorts | null = null;
-let uploads: UploadPorts | null = null;
 let seal: SealPorts | null = null;
 let open: OpenPorts | null = null;
 
@@ -38,21 +35,6 @@ export function awsDeliveryPorts(): DeliveryPorts {
   const url = config().WEBHOOK_QUEUE_URL;
   delivery ??= { ...awsNetPorts(), deliveryQueue: url ? sqsDeliveryQueue(url) : null };
   return delivery;
-}
-
-/** Creating uploads: Step Functions executions (UPLOAD_STATE_MACHINE_ARN). */
-export function awsWorkflowPorts(): WorkflowPorts {
-  workflow ??= { ...awsDeliveryPorts(), workflow: sfnWorkflowStarter(() => required('UPLOAD_STATE_MACHINE_ARN')) };
-  return workflow;
-}
-
-/** Recovering uploads: also the contact pool's settling of an ended pool upload. */
-export function awsUploadPorts(): UploadPorts {
-  uploads ??= {
-    ...awsWorkflowPorts(),
-    settlePool: (upload) => settlePoolUpload(awsDeliveryPorts(), upload),
-  };
-  return uploads;
 }
 
 /** Sealing new signing secrets with KMS Encrypt (SECRETS_KMS_KEY_ARN): endpoint registration, contact creation. */
