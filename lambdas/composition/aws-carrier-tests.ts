@@ -1,7 +1,8 @@
 import { perConfig } from '../platform/per-config';
 import { configuredCarrierTests } from '../spam/carrier-test';
 import type { SpamTestPorts } from '../spam/ports';
-import { awsClassificationPorts, awsDeliveryPorts } from './aws';
+import { awsDeliveryPorts } from './aws';
+import { awsClassificationPorts } from './aws-classification';
 import { awsConsolePorts } from './aws-spam';
 import type { Ports } from './ports';
 import { withPortAtFirstUse } from './first-use';

@@ -1,7 +1,8 @@
 import { perConfig } from '../platform/per-config';
 import { configuredTelephony } from '../spam/telephony';
 import type { SpamNumberPorts } from '../spam/ports';
-import { awsDeliveryPorts, awsOpenPorts, awsSealPorts, awsUploadPorts } from './aws';
+import { awsDeliveryPorts, awsOpenPorts, awsSealPorts } from './aws';
+import { awsUploadPorts } from './aws-uploads';
 import type { ConsolePorts } from './ports';
 import { withPortAtFirstUse } from './first-use';
 import type { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';

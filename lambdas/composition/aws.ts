@@ -1,14 +1,10 @@
 import { config, required } from '../platform/config';
-import { settlePoolUpload } from '../contacts/pool-settle';
-import { sfnWorkflowStarter } from '../uploads/sfn-workflow-starter';
-import type { UploadPorts, WorkflowPorts } from '../uploads/workflow';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
 import { sqsDeliveryQueue } from '../webhooks/sqs-delivery-queue';
 import { systemNet, type NetPorts } from '../platform/net/outbound';
 import { kmsSecretSealer } from '../webhooks/kms-sealer';
 import { kmsSecretOpener } from '../webhooks/kms-opener';
 import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
-import { providerOncePerConfig, type ClassificationPorts } from '../classification';
 
 // The AWS composition root: every Lambda entry (API handlers, workflow steps, the SQS consumer,
 // scheduled jobs) takes its ports from here, built once per container from the parsed
@@ -17,15 +13,16 @@ import { providerOncePerConfig, type ClassificationPorts } from '../classificati
 // adapters it can use (esbuild drops the others). The spam ports live in modules of their own,
 // because esbuild keeps a module with top-level work once it is imported, used or not: telephony in
 // ./aws-spam.ts (the functions that send verification codes), carrier tests in
-// ./aws-carrier-tests.ts (the test consumer and the admin CLI; jpeg-js and the call screen's font).
+// ./aws-carrier-tests.ts (the test consumer and the admin CLI; jpeg-js and the call screen's font);
+// the classification provider in ./aws-classification.ts (the chunk step and the carrier tests:
+// libphonenumber-js and the +1 tables, which no other function's cold start needs); the upload
+// workflow's ports in ./aws-uploads.ts (the uploads API, the contact pool, recovery, the console:
+// Step Functions and the contacts' pool settling, which carry the uploads feature).
 
 let net: NetPorts | null = null;
 let delivery: DeliveryPorts | null = null;
-let workflow: WorkflowPorts | null = null;
-let uploads: UploadPorts | null = null;
 let seal: SealPorts | null = null;
 let open: OpenPorts | null = null;
-let classification: ClassificationPorts | null = null;
 
 /** Reaching customer-supplied URLs: the system's resolver and CAs, 10 s per attempt. */
 export function awsNetPorts(): NetPorts {
@@ -40,21 +37,6 @@ export function awsDeliveryPorts(): DeliveryPorts {
   return delivery;
 }
 
-/** Creating uploads: Step Functions executions (UPLOAD_STATE_MACHINE_ARN). */
-export function awsWorkflowPorts(): WorkflowPorts {
-  workflow ??= { ...awsDeliveryPorts(), workflow: sfnWorkflowStarter(() => required('UPLOAD_STATE_MACHINE_ARN')) };
-  return workflow;
-}
-
-/** Recovering uploads: also the contact pool's settling of an ended pool upload. */
-export function awsUploadPorts(): UploadPorts {
-  uploads ??= {
-    ...awsWorkflowPorts(),
-    settlePool: (upload) => settlePoolUpload(awsDeliveryPorts(), upload),
-  };
-  return uploads;
-}
-
 /** Sealing new signing secrets with KMS Encrypt (SECRETS_KMS_KEY_ARN): endpoint registration, contact creation. */
 export function awsSealPorts(): SealPorts {
   seal ??= { sealer: kmsSecretSealer(() => required('SECRETS_KMS_KEY_ARN')) };
@@ -65,10 +47,4 @@ export function awsSealPorts(): SealPorts {
 export function awsOpenPorts(): OpenPorts {
   open ??= { opener: kmsSecretOpener(() => required('SECRETS_KMS_KEY_ARN')) };
   return open;
-}
-
-/** Classifying chunks: the provider CLASSIFICATION_PROVIDER names, built at the first chunk and reused by every later one of the container (its secret read once). */
-export function awsClassificationPorts(): ClassificationPorts {
-  classification ??= { provider: providerOncePerConfig() };
-  return classification;
 }

@@ -18,7 +18,6 @@ import { getBalance } from '../../credits/credits';
 import { nowMs } from '../../platform/clock';
 import { InvalidInput, NotFound } from '../../platform/domain-errors';
 import { ok } from '../../platform/http/response';
-import { buildOpenApi } from '../../platform/openapi';
 import { addNumber, deleteNumber as deleteSpamNumber, history as spamHistory, listNumbers, resendCode, screenshot as spamScreenshot, verifyNumber } from '../../spam/numbers';
 import { originalLink, processedLink } from '../../uploads/downloads';
 import { readStaged, stageUpload } from '../../uploads/staging';
@@ -45,7 +44,7 @@ const owner = <T>(p: ConsolePrincipal, then: () => Promise<T>): Promise<T> => {
 };
 
 const operations = (ports: ConsolePorts) => [
-  operation(routes.openapi, async ({ headers }) => ok(buildOpenApi(CONSOLE_ROUTES, headers.host ? `${headers['x-forwarded-proto'] ?? 'https'}://${headers.host}` : undefined, [], { title: 'Phone Number Validation Service: console API', bearer: 'an OpenID Connect access token of a signed-in person (never an API key)' }))),
+  operation(routes.openapi, async ({ headers }) => ok((await import('../../platform/openapi')).buildOpenApi(CONSOLE_ROUTES, headers.host ? `${headers['x-forwarded-proto'] ?? 'https'}://${headers.host}` : undefined, [], { title: 'Phone Number Validation Service: console API', bearer: 'an OpenID Connect access token of a signed-in person (never an API key)' }))),
   operation(routes.me, async ({ member: p }) =>
     ok({
       user: { id: p.user.id, email: p.user.email },

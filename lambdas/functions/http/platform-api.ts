@@ -1,6 +1,5 @@
 import { apiHandler } from '../../api/api-handler';
 import { operation } from '../../api/operation';
-import { openApiDocument } from '../../api/openapi-document';
 import { ok } from '../../platform/http/response';
 import { platformRoutes, READINESS_TIMEOUT_MS } from '../../platform/routes';
 import { checkReadiness, readinessAnswer } from '../../platform/ready-probe';
@@ -11,6 +10,8 @@ import { logger } from '../../platform/logger';
 export const platformApi = () =>
   apiHandler([
     operation(platformRoutes.openapi, async (ctx) => {
+      // Rarely asked for: the document's builder (zod's JSON Schema converter, the examples) loads here, not at a cold start.
+      const { openApiDocument } = await import('../../api/openapi-document');
       const host = ctx.headers.host;
       return ok(openApiDocument(host ? `${ctx.headers['x-forwarded-proto'] ?? 'https'}://${host}` : undefined));
     }),

@@ -1,4 +1,4 @@
-import { awsWorkflowPorts } from '../../composition/aws';
+import { awsWorkflowPorts } from '../../composition/aws-uploads';
 import { uploadsApi } from './uploads-api';
 
 export const handler = uploadsApi(awsWorkflowPorts());

@@ -1,4 +1,4 @@
-import { awsWorkflowPorts } from '../../composition/aws';
+import { awsWorkflowPorts } from '../../composition/aws-uploads';
 import { runContactPool } from '../../contacts/pool-job';
 
 /** EventBridge Scheduler target: queued contacts pooled into uploads. */

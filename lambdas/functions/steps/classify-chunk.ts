@@ -1,4 +1,4 @@
-import { awsClassificationPorts } from '../../composition/aws';
+import { awsClassificationPorts } from '../../composition/aws-classification';
 import { classifyChunk, type ClassifyChunkInput, type InvocationContext } from '../../uploads/pipeline/classify-chunk';
 
 /** The upload workflow's ClassifyChunk step (one Map iteration), with the container's provider. */

@@ -6,7 +6,7 @@ import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { bindStorage } from '../../../lambdas/platform/storage';
 import { configureRoot, parseConfig, type Config } from '../../../lambdas/platform/config';
 import { createProviderFromEnv, providerOncePerConfig, simulatorProvider, type SignalProvider } from '../../../lambdas/classification';
-import { awsClassificationPorts } from '../../../lambdas/composition/aws';
+import { awsClassificationPorts } from '../../../lambdas/composition/aws-classification';
 import { classifyChunk } from '../../../lambdas/uploads/pipeline/classify-chunk';
 import { keys, type UploadRecord } from '../../../lambdas/uploads/upload';
 import { uploadRecord } from '../../support/upload-record';
