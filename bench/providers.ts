@@ -311,6 +311,11 @@ async function concurrentUploads(runtime: Runtime, fake: Fake, mode: 'one contai
       ? {
           provider_small_upload_vs_fair_share_ideal: Number((smallMs / smallFairMs).toFixed(3)),
           provider_small_upload_vs_alone_ideal: Number((smallMs / ((small / RATE) * 1000)).toFixed(3)),
+          // Beside the figure above, not instead of it: the same equal share, of the rate this run
+          // achieved (tokens ÷ time to all completed) rather than the configured one. A loaded
+          // machine lowers both ideals' denominator alike; this one says whether the small upload
+          // got its share of what there was (fairness), the one above also counts the lost rate.
+          provider_small_upload_vs_fair_share_of_achieved_rate: Number((smallMs / ((small * (UPLOADS + 1) * totalMs) / tokens)).toFixed(3)),
         }
       : {}),
     [`provider_concurrent_completion_vs_ideal${suffix}`]: Number((totalMs / idealMs).toFixed(3)),
