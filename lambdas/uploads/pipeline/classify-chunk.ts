@@ -4,7 +4,7 @@ import { classifyBatch, screenBatch, type ClassificationPorts, type ClassifyResu
 import { countLookup, noLookups, publishLookupMetrics, type LookupCounts } from '../../classification/lookup-usage';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload } from '../upload-repository';
-import { classifyBudgetMs, takesAnother } from './classify-budget';
+import { classifyBudgetMs, finishDeadline, FINISH_GRACE, takesAnother } from './classify-budget';
 import { screenFeed } from './screen-feed';
 import { openCheckpoint, type ChunkAnswer, type ChunkCheckpoint, type Entry } from './chunk-checkpoint';
 import type { ChunkItem } from './prepare';
@@ -64,9 +64,10 @@ export async function classifyChunk(ports: ClassificationPorts, input: ClassifyC
       answers = new Map((await lookUp(provider, upload, items, items.map((_, i) => i), counts)).map(([i, a]) => [i, a]));
     } else {
       const settings = config();
-      const deadline = started + classifyBudgetMs(settings.CLASSIFY_TIME_BUDGET_MS, context?.getRemainingTimeInMillis?.());
+      const remaining = context?.getRemainingTimeInMillis?.();
+      const time = { started, deadline: started + classifyBudgetMs(settings.CLASSIFY_TIME_BUDGET_MS, remaining), stretched: started + classifyBudgetMs(settings.CLASSIFY_TIME_BUDGET_MS * (1 + FINISH_GRACE), remaining) };
       const checkpoint = await openCheckpoint(upload, input.chunk);
-      await lookUpPaid(provider, upload, items, checkpoint, deadline, Math.max(1, settings.CLASSIFY_CONCURRENCY), counts);
+      await lookUpPaid(provider, upload, items, checkpoint, time, Math.max(1, settings.CLASSIFY_CONCURRENCY), counts);
       answers = checkpoint.answers;
       if (answers.size < items.length) {
         await checkpoint.fold();
@@ -89,12 +90,27 @@ async function writeResult(upload: UploadRecord, chunk: number, items: ChunkItem
   return out(true, ordered.length, items.length);
 }
 
+/** When an invocation started, its budget's deadline, and the latest a nearly done one goes on to (finishDeadline). */
+interface InvocationTime {
+  started: number;
+  deadline: number;
+  stretched: number;
+}
+
 /**
  * Paid lookups: `concurrency` workers each take the next number without an answer, look it up and
- * wait until its answer is in the checkpoint before taking another, until the deadline. At most
+ * wait until its answer is in the checkpoint before taking another, until the deadline (stretched
+ * once, when it is reached, if the numbers left are done by then at the pace so far). At most
  * `concurrency` paid answers are ever unrecorded, and only a kill in that moment can repeat them.
  */
-async function lookUpPaid(provider: SignalProvider, upload: UploadRecord, items: ChunkItem[], checkpoint: ChunkCheckpoint, deadline: number, concurrency: number, counts: LookupCounts): Promise<void> {
+async function lookUpPaid(provider: SignalProvider, upload: UploadRecord, items: ChunkItem[], checkpoint: ChunkCheckpoint, time: InvocationTime, concurrency: number, counts: LookupCounts): Promise<void> {
+  const answeredBefore = checkpoint.answers.size;
+  let deadline: number | null = null;
+  const until = (now: number): number => {
+    if (deadline !== null || now < time.deadline) return deadline ?? time.deadline;
+    const answers = checkpoint.answers.size;
+    return (deadline = finishDeadline({ started: time.started, now, answered: answers - answeredBefore, left: items.length - answers }, time.deadline, time.stretched));
+  };
   // What the range screen and the lookup cache answer is recorded as it is read, a batch at a time
   // (screen-feed.ts); only the numbers left are looked up, one at a time.
   const pending = items.map((_, i) => i).filter((i) => !checkpoint.answers.has(i));
@@ -109,7 +125,7 @@ async function lookUpPaid(provider: SignalProvider, upload: UploadRecord, items:
   );
   let failed = false;
   const worker = async () => {
-    for (let taken = 0; !failed && takesAnother(Date.now(), deadline, taken); taken++) {
+    for (let taken = 0, now = Date.now(); !failed && takesAnother(now, until(now), taken); taken++, now = Date.now()) {
       try {
         const index = await feed.take();
         if (index === undefined) return;
