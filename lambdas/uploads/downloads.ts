@@ -10,6 +10,7 @@ import { ByteSink } from './byte-sink';
 import { assembleSlice, byteRanges, sliceLines, storedAs } from './slice-assembly';
 import { buildSliceIndex, parseSliceIndex, processedLines, serializeSliceIndex, type NeutralLines, type ProcessedLines, type SliceIndex } from './slice-index';
 import { sliceIndexMemo } from './slice-index-cache';
+import { neutralLinesFromBase } from './slice-neutral';
 import { parseResults, vocabularyFor, type ResultRows } from './results';
 import { keys, type UploadRecord } from './upload';
 import { recordExport } from './upload-repository';
@@ -129,10 +130,9 @@ async function sliceKey(upload: UploadRecord, options: SliceOptions): Promise<st
   const base = keys.slice(upload, sliceName(BASE));
   const same = storedAs(index, lines, options);
   if (same) return same === 'base' ? base : keys.processed(upload);
-  const [neutral, pieces] = await Promise.all([
-    options.neutralizeFormulas && index.neutralLines > 0 ? neutralLines(upload) : undefined,
-    Promise.all(byteRanges(index, lines).map(async ([from, to]) => ({ from, bytes: await getObjectRange(bucket, base, from, to) }))),
-  ]);
+  const pieces = await Promise.all(byteRanges(index, lines).map(async ([from, to]) => ({ from, bytes: await getObjectRange(bucket, base, from, to) })));
+  // The lines neutralize_formulas changes, told from the base's own (slice-neutral.ts); finalize's object only when they cannot be.
+  const neutral = options.neutralizeFormulas && index.neutralLines > 0 ? (neutralLinesFromBase(index, lines, pieces) ?? (await neutralLines(upload))) : undefined;
   await putObject(bucket, key, assembleSlice(index, lines, pieces, options, neutral), 'text/csv');
   return key;
 }
