@@ -32,6 +32,27 @@ export function parseCsv(input: string): ParsedCsv {
 }
 
 /**
+ * The fields of one record written out whole (a line of a file this service wrote, its line break
+ * excluded), read as parseCsv reads records; null when the text is not exactly one record. Not a
+ * parse of an upload: csvParseCount does not count it.
+ */
+export function recordFields(text: string): string[] | null {
+  let only: CsvRecord | null = null;
+  let count = 0;
+  try {
+    scanRecords(text, 0, 0, true, (record) => {
+      only = record;
+      count++;
+    });
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) return null;
+    throw error;
+  }
+  const record = only as CsvRecord | null;
+  return count === 1 && record && record.start === 0 && record.end === text.length ? record.fields : null;
+}
+
+/**
  * The records of `text` from `from` on, each handed to `emit` with offsets `base` + its position in
  * `text`. Not `final`: the text is a prefix of the file, so a record that reaches its end (no line
  * ending yet, an open quote, a CR that may be half of a CRLF, a comma that may end the file) may

@@ -8,7 +8,9 @@ import type { StoredLayout } from './work-file';
 import { loadLayout } from './layout-source';
 import { ByteSink } from './byte-sink';
 import { assembleSlice, byteRanges, sliceLines, storedAs } from './slice-assembly';
-import { buildSliceIndex, parseSliceIndex, processedLines, serializeSliceIndex, type NeutralLines, type ProcessedLines } from './slice-index';
+import { buildSliceIndex, parseSliceIndex, processedLines, serializeSliceIndex, type NeutralLines, type ProcessedLines, type SliceIndex } from './slice-index';
+import { sliceIndexMemo } from './slice-index-cache';
+import { neutralLinesFromBase } from './slice-neutral';
 import { parseResults, vocabularyFor, type ResultRows } from './results';
 import { keys, type UploadRecord } from './upload';
 import { recordExport } from './upload-repository';
@@ -110,27 +112,42 @@ export async function writeSlices(upload: UploadRecord, original: Buffer, skip: 
  * slices kept before neutralizeFormulas existed are unchanged): read from the slice base with a
  * few ranged GETs (slice-assembly.ts), or the base or the processed file itself when the slice is
  * either. An upload finalized before there was a slice index has it built from the original.
+ * The index is asked for with the HEAD that looks for the slice (one round trip, not two, for a
+ * slice not built yet) and kept while the container is warm (slice-index-cache.ts).
  */
 async function sliceKey(upload: UploadRecord, options: SliceOptions): Promise<string> {
   const key = keys.slice(upload, sliceName(options));
   const bucket = filesBucket();
+  const indexed = storedIndex(upload);
   if (await objectExists(bucket, key)) return key;
-  const stored = await getObject(bucket, keys.sliceIndex(upload));
+  const stored = await indexed;
   if (!stored) {
     await putObject(bucket, key, await sliceFromOriginal(upload, options), 'text/csv');
     return key;
   }
-  const index = parseSliceIndex(stored);
+  const { index } = stored;
   const lines = sliceLines(index, options);
   const base = keys.slice(upload, sliceName(BASE));
   const same = storedAs(index, lines, options);
   if (same) return same === 'base' ? base : keys.processed(upload);
-  const [neutral, pieces] = await Promise.all([
-    options.neutralizeFormulas && index.neutralLines > 0 ? neutralLines(upload) : undefined,
-    Promise.all(byteRanges(index, lines).map(async ([from, to]) => ({ from, bytes: await getObjectRange(bucket, base, from, to) }))),
-  ]);
+  const pieces = await Promise.all(byteRanges(index, lines).map(async ([from, to]) => ({ from, bytes: await getObjectRange(bucket, base, from, to) })));
+  // The lines neutralize_formulas changes, told from the base's own (slice-neutral.ts); finalize's object only when they cannot be.
+  const neutral = options.neutralizeFormulas && index.neutralLines > 0 ? (neutralLinesFromBase(index, lines, pieces) ?? (await neutralLines(upload))) : undefined;
   await putObject(bucket, key, assembleSlice(index, lines, pieces, options, neutral), 'text/csv');
   return key;
+}
+
+/** The upload's slice index, or null when finalize wrote none (read once while the container keeps it). */
+function storedIndex(upload: UploadRecord): Promise<{ index: SliceIndex; bytes: number } | null> {
+  const bucket = filesBucket();
+  const key = keys.sliceIndex(upload);
+  const read = sliceIndexMemo().get(`${bucket}/${key}`, async () => {
+    const stored = await getObject(bucket, key);
+    return stored ? { index: parseSliceIndex(stored), bytes: stored.length } : null;
+  });
+  // Not awaited when the slice exists: its failure is the next request's to meet, not an unhandled one.
+  read.catch(() => {});
+  return read;
 }
 
 async function neutralLines(upload: UploadRecord): Promise<NeutralLines> {
