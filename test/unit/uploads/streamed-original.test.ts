@@ -126,4 +126,17 @@ describe('the original read as a stream by finalize', () => {
     await expect(streamProcessed({ original, spans: byteSpans(u.bytes, u.skip, u.layout), layout: u.layout, phoneColumns: ['phone0', 'phone1'], identity: u.identity, results: u.results }, {}, { writer, sink: new ByteSink(64), partBytes: 512 })).rejects.toThrow(/ends at byte/);
     expect(closed).toBe(false);
   });
+
+  it('reads a head shorter than asked from a tiny original, and goes on from the head in the same pass', async () => {
+    const original = new StreamedOriginal(() => Promise.resolve(pieces(Buffer.from('\xEF\xBB', 'latin1'), 1)));
+    expect([...(await original.head(3))]).toEqual([0xef, 0xbb]);
+    await original.close();
+    const bom = new StreamedOriginal(() => Promise.resolve(pieces(Buffer.from('\uFEFFa,b', 'utf8'), 2)));
+    expect([...(await bom.head(3))]).toEqual([0xef, 0xbb, 0xbf]);
+    const out = new ByteSink(8);
+    await bom.load(3, 6);
+    bom.copy(out, 3, 6);
+    expect(out.bytes().toString()).toBe('a,b');
+    expect(bom.passes).toBe(1);
+  });
 });
