@@ -33,7 +33,7 @@ export async function measureApiCreate(runtime: Runtime, apiKey: string, csv: st
   const put = await fetch(slot.url, { method: 'POST', body: form });
   if (put.status >= 300) throw new Error(`staged POST answered ${put.status}: ${await put.text()}`);
   child ??= bundleChild('./api-create-child.ts');
-  const out = await runChild<{ id: string; ms: number; maxRssKb: number; rssBeforeKb: number }>(await child, [apiKey, slot.staged_upload_id]);
+  const out = await runChild<{ id: string; ms: number; maxRssKb: number; rssBeforeKb: number }>(await child, [apiKey, slot.staged_upload_id], { ...process.env, ...runtime.environment });
   return { peakMb: Math.round(out.maxRssKb / 1024), peakKb: out.maxRssKb, idleMb: Math.round(out.rssBeforeKb / 1024), ms: Math.round(out.ms), bytes: Buffer.byteLength(csv), id: out.id };
 }
 

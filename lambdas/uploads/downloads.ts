@@ -3,15 +3,14 @@ import { nowIso } from '../platform/clock';
 import { sha256Hex } from '../platform/ids';
 import { filesBucket, getObject, getObjectRange, objectExists, objectWriter, PART_BYTES, putObject } from '../platform/blob';
 import { signedDownloadLink } from './download-signer';
-import { streamProcessedBytes, writeProcessedBytes, type SliceOptions } from './processed-file';
-import type { StoredLayout } from './work-file';
+import { streamProcessed, writeProcessedBytes, type ProcessedSource, type SliceOptions } from './processed-file';
 import { loadLayout } from './layout-source';
 import { ByteSink } from './byte-sink';
 import { assembleSlice, byteRanges, sliceLines, storedAs } from './slice-assembly';
 import { buildSliceIndex, parseSliceIndex, processedLines, serializeSliceIndex, type NeutralLines, type ProcessedLines, type SliceIndex } from './slice-index';
 import { sliceIndexMemo } from './slice-index-cache';
 import { neutralLinesFromBase } from './slice-neutral';
-import { parseResults, vocabularyFor, type ResultRows } from './results';
+import { parseResults, vocabularyFor } from './results';
 import { keys, type UploadRecord } from './upload';
 import { recordExport } from './upload-repository';
 
@@ -94,16 +93,16 @@ const sliceName = (options: SliceOptions): string =>
   sha256Hex(JSON.stringify({ s: options.statuses ? [...options.statuses].sort() : null, i: options.includeIdentity ?? false, o: options.sort ?? null, ...(options.neutralizeFormulas ? { f: true } : {}) })).slice(0, 24);
 
 /** The slice base and its index, then the common slices (`sink` holds each file in turn). */
-export async function writeSlices(upload: UploadRecord, original: Buffer, skip: number, layout: StoredLayout, results: ResultRows, sink: ByteSink): Promise<void> {
+export async function writeSlices(upload: UploadRecord, source: ProcessedSource, sink: ByteSink): Promise<void> {
   const bucket = filesBucket();
   // Each written to its object a part at a time: the sink never holds a whole slice. The slice
   // base's neutralized lines go to their object the same way, as the base is written.
   const neutralWriter = objectWriter(bucket, keys.sliceNeutral(upload), 'application/json');
   const write = (options: SliceOptions, lines?: ProcessedLines): Promise<void> =>
-    streamProcessedBytes(original, skip, layout, upload.phone_columns, upload.identity_enabled, results, options, { writer: objectWriter(bucket, keys.slice(upload, sliceName(options)), 'text/csv'), sink, partBytes: PART_BYTES, neutralWriter }, lines);
+    streamProcessed(source, options, { writer: objectWriter(bucket, keys.slice(upload, sliceName(options)), 'text/csv'), sink, partBytes: PART_BYTES, neutralWriter }, lines);
   const lines = processedLines(new ByteSink(64 * 1024));
   await write(BASE, lines);
-  await putObject(bucket, keys.sliceIndex(upload), serializeSliceIndex(buildSliceIndex(lines, results, upload.phone_columns.length, upload.identity_enabled)), 'application/octet-stream');
+  await putObject(bucket, keys.sliceIndex(upload), serializeSliceIndex(buildSliceIndex(lines, source.results, upload.phone_columns.length, upload.identity_enabled)), 'application/octet-stream');
   for (const options of commonSlices(upload)) await write(options);
 }
 

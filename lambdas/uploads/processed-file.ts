@@ -1,7 +1,8 @@
 import { parseCsv, safeCsvCell } from './csv';
 import { rankOf, type ResultRows } from './results';
 import { layoutOf, rowCount, spanAt, storedLayoutOf, type CsvLayout, type StoredLayout } from './work-file';
-import { byteSpans } from './byte-offsets';
+import { byteSpans, type ByteSpans } from './byte-offsets';
+import { inMemory, type OriginalBytes } from './original-bytes';
 import { ByteSink } from './byte-sink';
 import type { ProcessedLines } from './slice-index';
 import type { ObjectWriter } from '../platform/blob';
@@ -33,52 +34,76 @@ export function writeProcessedCsv(original: string, layout: CsvLayout, phoneColu
   return writeProcessedBytes(Buffer.from(original, 'utf8'), 0, storedLayoutOf(layout), phoneColumns, identity, results, options).toString('utf8');
 }
 
+/** What the processed file and its slices are written from: the original's bytes and where its records sit, and the results. */
+export interface ProcessedSource {
+  original: OriginalBytes;
+  /** Each record's bytes in `original` (byte-offsets.ts). */
+  spans: ByteSpans;
+  layout: StoredLayout;
+  phoneColumns: string[];
+  identity: boolean;
+  results: ResultRows;
+}
+
+/**
+ * The original in memory, as the positional forms below take it. `skip` is what precedes the text
+ * the layout's offsets count in (3 for a BOM the decoder dropped).
+ */
+type InMemory = [original: Buffer, skip: number, layout: StoredLayout, phoneColumns: string[], identity: boolean, results: ResultRows];
+
+export const inMemorySource = (...[original, skip, layout, phoneColumns, identity, results]: InMemory): ProcessedSource => ({
+  original: inMemory(original),
+  spans: byteSpans(original, skip, layout),
+  layout,
+  phoneColumns,
+  identity,
+  results,
+});
+
+/** Where the bytes go as they are written: drained into a part of `writer` each time `sink` holds `partBytes`. */
+export interface PartTarget {
+  writer: ObjectWriter;
+  sink: ByteSink;
+  partBytes: number;
+  neutralWriter?: ObjectWriter;
+}
+
 /**
  * The processed file (or a slice) as bytes, from the original's bytes and the layout stored at
- * create (work-file.ts): each record's bytes are copied, never decoded. `skip` is what precedes
- * the text the layout's offsets count in (3 for a BOM the decoder dropped). With `sink`, the bytes
+ * create (work-file.ts): each record's bytes are copied, never decoded. With `sink`, the bytes
  * are written into it (the answer is a view of its memory, valid until it is written again).
  * With `lines`, where each line went is recorded into it (for the slice index, slice-index.ts),
  * and the text neutralize_formulas would give the lines it changes.
  */
-export function writeProcessedBytes(
-  original: Buffer,
-  skip: number,
-  layout: StoredLayout,
-  phoneColumns: string[],
-  identity: boolean,
-  results: ResultRows,
-  options: SliceOptions = {},
-  sink?: ByteSink,
-  lines?: ProcessedLines,
-): Buffer {
+export function writeProcessedBytes(...[original, skip, layout, phoneColumns, identity, results, options = {}, sink, lines]: [...InMemory, options?: SliceOptions, sink?: ByteSink, lines?: ProcessedLines]): Buffer {
   const out = sink?.reset() ?? new ByteSink(original.length + rowCount(layout) * 24);
-  for (const _ of processedBytes(original, skip, layout, phoneColumns, identity, results, options, out, Infinity, lines)) {
-    // Never yields: the whole file stays in `out`.
+  for (const need of processedBytes(inMemorySource(original, skip, layout, phoneColumns, identity, results), options, out, Infinity, lines)) {
+    // Never yields a part (the whole file stays in `out`) nor a load (the original is at hand).
+    if (need) throw new Error('the original in memory is always at hand');
   }
   return out.bytes();
 }
 
+/** `streamProcessed` from the original in memory. */
+export function streamProcessedBytes(...[original, skip, layout, phoneColumns, identity, results, options, to, lines]: [...InMemory, options: SliceOptions, to: PartTarget, lines?: ProcessedLines]): Promise<void> {
+  return streamProcessed(inMemorySource(original, skip, layout, phoneColumns, identity, results), options, to, lines);
+}
+
 /**
- * `writeProcessedBytes` written to an object as it goes (platform/blob.ts `objectWriter`): the
- * sink is drained into a part each time it holds `partBytes`, so it never holds more than a part
- * and a line of the file, however large the file.
+ * The processed file (or a slice) written to an object as it goes (platform/blob.ts
+ * `objectWriter`): the sink is drained into a part each time it holds `partBytes`, so it never
+ * holds more than a part and a line of the file, however large the file; a streamed original
+ * (original-bytes.ts) is read as the records are copied.
  */
-export async function streamProcessedBytes(
-  original: Buffer,
-  skip: number,
-  layout: StoredLayout,
-  phoneColumns: string[],
-  identity: boolean,
-  results: ResultRows,
-  options: SliceOptions,
-  to: { writer: ObjectWriter; sink: ByteSink; partBytes: number; neutralWriter?: ObjectWriter },
-  lines?: ProcessedLines,
-): Promise<void> {
+export async function streamProcessed(source: ProcessedSource, options: SliceOptions, to: PartTarget, lines?: ProcessedLines): Promise<void> {
   const out = to.sink.reset();
   const neutral = lines?.neutralOut ? { sink: lines.neutralOut.reset(), writer: to.neutralWriter } : null;
   if (neutral && !neutral.writer) throw new Error('the neutralized lines are written as they go only with a writer for them');
-  for (const _ of processedBytes(original, skip, layout, phoneColumns, identity, results, options, out, to.partBytes, lines)) {
+  for (const need of processedBytes(source, options, out, to.partBytes, lines)) {
+    if (need) {
+      await source.original.load(need[0], need[1]);
+      continue;
+    }
     if (out.pending >= to.partBytes) await to.writer.part(out.drain());
     if (neutral && neutral.sink.pending >= to.partBytes) await neutral.writer!.part(neutral.sink.drain());
   }
@@ -86,23 +111,15 @@ export async function streamProcessedBytes(
   if (neutral) await neutral.writer!.close(neutral.sink.drain());
 }
 
-/** The writer of both: yields each time `out` holds `partBytes` not yet drained (the caller drains them). */
-function* processedBytes(
-  original: Buffer,
-  skip: number,
-  layout: StoredLayout,
-  phoneColumns: string[],
-  identity: boolean,
-  results: ResultRows,
-  options: SliceOptions,
-  out: ByteSink,
-  partBytes: number,
-  lines?: ProcessedLines,
-): Generator<void, void> {
+/**
+ * The writer of both: yields null each time `out` holds `partBytes` not yet drained (the caller
+ * drains them), and the bytes of the original to load before it can go on.
+ */
+function* processedBytes(source: ProcessedSource, options: SliceOptions, out: ByteSink, partBytes: number, lines?: ProcessedLines): Generator<[number, number] | null, void> {
+  const { original, spans, layout, phoneColumns, identity, results } = source;
   const { bom, header } = layout;
   if (lines && (options.statuses || options.neutralizeFormulas)) throw new Error('the slice index is recorded from a file holding every row, as the original has them');
   const n = rowCount(layout);
-  const spans = byteSpans(original, skip, layout);
   const single = phoneColumns.length === 1;
   const withIdentity = identity && (!single || options.includeIdentity === true);
   const added = single
@@ -121,7 +138,7 @@ function* processedBytes(
   }
   if (options.sort === 'best_status') {
     // Stable: ties keep file order.
-    const ranked: number[] = [...order];
+    const ranked = Uint32Array.from(order);
     const rank = new Float64Array(n);
     for (const i of ranked) rank[i] = rankOf(results.at(i)!.best, identity);
     ranked.sort((a, b) => rank[a]! - rank[b]! || a - b);
@@ -146,8 +163,8 @@ function* processedBytes(
       if (neutral !== undefined) recordNeutral(lines, recordIndex, neutral + tail);
     }
     if (neutralize && neutral !== undefined) out.write(neutral);
-    else if (recordIndex < 0) out.copy(original, spans.header[0], spans.header[1]);
-    else out.copy(original, spans.start[recordIndex]!, spans.end[recordIndex]!);
+    else if (recordIndex < 0) original.copy(out, spans.header[0], spans.header[1]);
+    else original.copy(out, spans.start[recordIndex]!, spans.end[recordIndex]!);
     out.write(tail);
     if (lines && recordIndex < 0) lines.headerEnd = out.length;
     else if (lines) lines.end[written++] = out.length;
@@ -155,15 +172,17 @@ function* processedBytes(
   let written = 0;
   if (lines) Object.assign(lines, { eol, finalEol: false, row: new Uint32Array(n), start: new Uint32Array(n), end: new Uint32Array(n), neutral: {}, neutralHeader: undefined, neutralCount: 0 });
   lines?.neutralOut?.write('{"rows":{');
+  if (!original.has(spans.header[0], spans.header[1])) yield spans.header;
   line(-1, added);
   for (const i of order) {
     const r = results.at(i)!;
     const cells = single
       ? [r.cells[0]?.status ?? r.best, ...(withIdentity ? [r.cells[0]?.identity ?? r.bestIdentity ?? 'Unknown'] : [])]
       : r.cells.flatMap((c) => (c ? [c.status, ...(identity ? [c.answerIntent, c.identity ?? ''] : [])] : ['', ...(identity ? ['', ''] : [])]));
+    if (!original.has(spans.start[i]!, spans.end[i]!)) yield [spans.start[i]!, spans.end[i]!];
     out.write(eol);
     line(i, cells);
-    if (out.pending >= partBytes || (lines?.neutralOut?.pending ?? 0) >= partBytes) yield;
+    if (out.pending >= partBytes || (lines?.neutralOut?.pending ?? 0) >= partBytes) yield null;
   }
   // Keep the original's ending: a file without a final newline stays without one.
   const lastEol = n ? spanAt(layout, n - 1).eol : header.eol;

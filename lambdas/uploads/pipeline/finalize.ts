@@ -4,9 +4,9 @@ import { logger } from '../../platform/logger';
 import { crashPoint } from '../../platform/crash-point';
 import { filesBucket, getObject, objectWriter, PART_BYTES, putObject } from '../../platform/blob';
 import type { AnswerIntent, IdentityBand } from '../../classification';
-import { streamProcessedBytes } from '../processed-file';
+import { streamProcessed } from '../processed-file';
 import { writeSlices } from '../downloads';
-import { loadLayout } from '../layout-source';
+import { originalSource } from '../original-source';
 import { ByteSink } from '../byte-sink';
 import { cellResult, ResultTable, serializeResults, summarize, type ItemAnswer } from '../results';
 import { keys, type UploadRecord } from '../upload';
@@ -38,17 +38,19 @@ export async function finalize(ports: DeliveryPorts, input: { upload_id: string;
     const table = joinResults(index, answers, current.identity_enabled);
     const results = table;
     await putObject(bucket, keys.results(current), serializeResults(table), 'application/json');
-    const original = await getObject(bucket, keys.original(current));
-    if (!original) throw new Error(`upload ${current.id}: original missing`);
-    const { layout, skip } = await loadLayout(current, original);
-    // One buffer of a part and a line for the processed file and the slices: each is written to
-    // its object a part at a time, one after the other, never held whole.
-    const sink = new ByteSink(PART_BYTES + 64 * 1024);
-    const to = { writer: objectWriter(bucket, keys.processed(current), 'text/csv'), sink, partBytes: PART_BYTES };
-    await streamProcessedBytes(original, skip, layout, current.phone_columns, current.identity_enabled, results, {}, to);
-    // The slices most asked for are written now, so their first download only signs a link; and
-    // the slice base and its index, from which any other slice is read on its first download.
-    await writeSlices(current, original, skip, layout, results, sink);
+    // The original is read as a stream, a pass per file written (and per status in the sorted
+    // ones); one buffer of a part and a line for the processed file and the slices: each is
+    // written to its object a part at a time, one after the other, never held whole.
+    const { source, close } = await originalSource(current, results);
+    try {
+      const sink = new ByteSink(PART_BYTES + 64 * 1024);
+      await streamProcessed(source, {}, { writer: objectWriter(bucket, keys.processed(current), 'text/csv'), sink, partBytes: PART_BYTES });
+      // The slices most asked for are written now, so their first download only signs a link; and
+      // the slice base and its index, from which any other slice is read on its first download.
+      await writeSlices(current, source, sink);
+    } finally {
+      await close();
+    }
     crashPoint('pipeline.before-complete');
     const at = nowIso();
     // The lookups counted here are internal (admin `usage`, docs/cost.md): the Upload object is the spec's.
