@@ -76,12 +76,15 @@ export async function startEmbeddedDynamo(dir: string | null, port = 0): Promise
   return {
     endpoint,
     close: () =>
-      new Promise<void>((resolve) =>
+      new Promise<void>((resolve) => {
         server.close((error?: Error) => {
           if (dir && !error) writeFileSync(cleanStopMarker(dir), '');
           resolve();
-        }),
-      ),
+        });
+        // Idle connections never time out (above), so close() would wait for clients that keep
+        // theirs open; at a stop nothing is in flight (the runtime stops its users first).
+        server.closeAllConnections();
+      }),
   };
 }
 
