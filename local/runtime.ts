@@ -42,6 +42,8 @@ export interface Runtime {
   url: string;
   demo: DemoAccount | null;
   backends: { dynamo: string; s3: string };
+  /** The temporary folder holding the file store's files when no data folder was given (removed at stop); null otherwise. */
+  scratchDir: string | null;
   /** The web console's sign-ins (with the demo account only). */
   console: ConsoleAccounts | null;
   /**
@@ -146,6 +148,7 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
       url: api.url,
       demo,
       backends: endpoints,
+      scratchDir: scratch,
       console: consoleAccounts,
       environment: storeEnvironment(endpoints, storeCredentials(secret), { TABLE_NAME: cfg.TABLE_NAME, FILES_BUCKET: cfg.FILES_BUCKET, SCREENSHOTS_BUCKET: cfg.SCREENSHOTS_BUCKET, DEPLOYMENT: cfg.DEPLOYMENT }, linkEndpoint),
       ports,
