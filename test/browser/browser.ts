@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import axe from 'axe-core';
 import { afterAll, expect } from 'vitest';
+import { scaled } from '../support/wait';
 
 // Debian's Chromium driven by playwright-core (no browser download): headless, every feature that
 // would reach the network off, a fresh profile per launch (playwright-core makes a new empty
@@ -66,6 +67,10 @@ afterAll(() => {
 /** A fresh context whose every request is counted by `outsideRequests`. */
 export async function newContext(browser: Browser, viewport = { width: 1280, height: 860 }): Promise<BrowserContext> {
   const ctx = await browser.newContext({ viewport, acceptDownloads: true, deviceScaleFactor: 1 });
+  // Playwright's own 30 s for every wait and action is a fixed bound; like every other deadline of
+  // the suite it scales with the machine's load (beside a second copy of the suite, a webhook
+  // registration's ping outlasted it once).
+  ctx.setDefaultTimeout(scaled(30_000));
   ctx.on('request', (request) => {
     if (isOutside(request.url())) outsideRequests.push(`${request.method()} ${request.url()}`);
   });
