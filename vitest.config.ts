@@ -42,9 +42,9 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false, setupFiles: ['test/support/restore-env.ts'] },
+        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false, setupFiles: ['test/support/restore-env.ts', 'test/support/remove-temp-dirs.ts'] },
       },
-      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true, setupFiles: ['test/support/remove-temp-dirs.ts'] } },
     ],
   },
 });

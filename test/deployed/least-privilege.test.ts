@@ -2,11 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../lib/service-function';
-import { App } from 'aws-cdk-lib';
+
 import { Template as AssertTemplate } from 'aws-cdk-lib/assertions';
 import { generateKeyPairSync } from 'node:crypto';
 import { PhoneValidationStack } from '../../lib/service-stack';
-import { TEMPLATE_CONTEXT } from '../support/stack';
+import { testApp } from '../support/stack';
 import { ACCOUNT, assetCode, deployedAssembly, REGION, STACK_NAME, type DeployedAssembly, type Template } from './assembly';
 import { CfnResolver } from './cfn';
 import { evaluateCalls, isAllowed, roleStatements } from './iam';
@@ -134,9 +134,7 @@ describe('IAM least privilege', () => {
 
   it('and so with every option on: CloudFront download links, Twilio, AWS SMS/Voice sending', () => {
     const publicKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    const app = new App({
-      context: { ...TEMPLATE_CONTEXT, downloadsPublicKey: publicKey, classificationProvider: 'twilio', spamOriginationIdentity: 'arn:aws:sms-voice:us-east-1:111111111111:phone-number/phone-0123' },
-    });
+    const app = testApp({ downloadsPublicKey: publicKey, classificationProvider: 'twilio', spamOriginationIdentity: 'arn:aws:sms-voice:us-east-1:111111111111:phone-number/phone-0123' });
     const stack = new PhoneValidationStack(app, STACK_NAME, { env: { account: ACCOUNT, region: REGION } });
     const template = AssertTemplate.fromStack(stack).toJSON() as Template;
     // The options do add grants (signing key, Twilio secret, SMS/Voice), each only where its code runs.
@@ -145,7 +143,7 @@ describe('IAM least privilege', () => {
   }, 60_000);
 
   it.each(['telnyx', 'trestle'])('and so with the %s provider (its API key secret, read by the classify step only)', (provider) => {
-    const app = new App({ context: { ...TEMPLATE_CONTEXT, classificationProvider: provider, classificationChain: 'offline-ranges,paid' } });
+    const app = testApp({ classificationProvider: provider, classificationChain: 'offline-ranges,paid' });
     const stack = new PhoneValidationStack(app, STACK_NAME, { env: { account: ACCOUNT, region: REGION } });
     const template = AssertTemplate.fromStack(stack).toJSON() as Template;
     expect(JSON.stringify(template)).toContain(`${provider.toUpperCase()}_SECRET_ARN`);

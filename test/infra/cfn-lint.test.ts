@@ -2,13 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
+
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { loadStageConfig } from '../../lib/stage-config';
 import { repositoryStages } from '../support/stage-files';
-import { TEMPLATE_CONTEXT } from '../support/stack';
+import { testApp } from '../support/stack';
 
 // Issue 28: cfn-lint reports 0 errors on every stage's template. cfn-lint (Python) is part of this
 // machine's image, not of npm; where it is missing the test says so as a skip rather than passing.
@@ -37,7 +37,7 @@ function errors(findings: Finding[]): string[] {
 describe.skipIf(!available)(`${available ? cfnLint.stdout.trim() : 'cfn-lint (not installed)'} on every stage's template`, () => {
   const { root, stages } = repositoryStages();
   const out = mkdtempSync(join(tmpdir(), 'pvs-cfn-lint-'));
-  const app = new App({ context: { ...TEMPLATE_CONTEXT } });
+  const app = testApp();
   // Every stack in the one app before any synth, as `cdk synth` builds them.
   const stacks = stages.map((stage) => {
     const config = loadStageConfig(stage, root);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
@@ -7,7 +7,7 @@ import { PhoneValidationStack } from '../../lib/service-stack';
 import { filesBucketName } from '../../lib/data-construct';
 import { stageNames } from '../../lib/stage-names';
 import { renderCfn, TEST_STACK_UUID } from '../support/cfn-render';
-import { nagErrors, synthStack, TEMPLATE_CONTEXT } from '../support/stack';
+import { nagErrors, synthStack, testApp } from '../support/stack';
 
 // What the console needs in AWS beyond its own pieces: the spam API's grants for its spam page,
 // and CORS on the files bucket for its origin only (large files go straight to S3).
@@ -25,7 +25,7 @@ function functionByDescription(template: Template, description: string): { id: s
 }
 
 function synthWith(context: Record<string, unknown>): Template {
-  const app = new App({ context: { ...TEMPLATE_CONTEXT, ...context } });
+  const app = testApp(context);
   return Template.fromStack(new PhoneValidationStack(app, 'OptStack', { env: { account: '111111111111', region: 'us-east-1' } }));
 }
 
@@ -166,7 +166,7 @@ describe('the files bucket name', () => {
   });
 
   it('in the template: the stack id part comes from AWS::StackId, so a stack created again gets a new bucket name', () => {
-    const stack = new Stack(new App(), 'PhoneValidation-dev');
+    const stack = new Stack(testApp(), 'PhoneValidation-dev');
     const name = stack.resolve(filesBucketName(stack, stageNames({ stage: 'dev', stackName: 'PhoneValidation-dev' })));
     expect(JSON.stringify(name)).toContain('"Ref":"AWS::StackId"');
     const pseudo = { account: '123456789012', region: 'us-east-1', stackName: 'PhoneValidation-dev' };

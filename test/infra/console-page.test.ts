@@ -1,14 +1,14 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { App } from 'aws-cdk-lib';
+
 import { describe, expect, it } from 'vitest';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { ConsolePageMissingError } from '../../lib/console-page';
 import { PROJECT_ROOT } from '../../lib/service-function';
-import { synthStack, TEMPLATE_CONTEXT } from '../support/stack';
+import { synthStack, testApp } from '../support/stack';
+import { tempDir } from '../support/temp-dirs';
 
 // `cdk deploy` builds what it ships (issue 28 item 3): cdk.json's build step makes the console
 // page before every synth, and a synth without the page stops with one line.
@@ -31,18 +31,18 @@ describe('the console page at synth', () => {
   });
 
   it('without index.html in the page folder, synth stops with the missing file and the command that makes it', () => {
-    const empty = mkdtempSync(join(tmpdir(), 'pv-no-page-'));
-    const app = new App({ context: { ...TEMPLATE_CONTEXT, consolePageDir: empty } });
+    const empty = tempDir('pv-no-page-');
+    const app = testApp({ consolePageDir: empty });
     expect(() => new PhoneValidationStack(app, 'NoPage', { env: { account: '111111111111', region: 'us-east-1' } })).toThrow(ConsolePageMissingError);
-    expect(() => new PhoneValidationStack(new App({ context: { ...TEMPLATE_CONTEXT, consolePageDir: empty } }), 'NoPage', {})).toThrow(/index\.html is missing: run `npm run build:web`/);
+    expect(() => new PhoneValidationStack(testApp({ consolePageDir: empty }), 'NoPage', {})).toThrow(/index\.html is missing: run `npm run build:web`/);
   });
 
   it('bin/app.ts (what cdk runs) prints that as one line and exits 1', async () => {
-    const empty = mkdtempSync(join(tmpdir(), 'pv-no-page-'));
+    const empty = tempDir('pv-no-page-');
     const error = await run(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [join(PROJECT_ROOT, 'bin/app.ts')], {
       cwd: PROJECT_ROOT,
       // The CLI hands context and the output folder to the app this way; bundling is skipped (it stops before any matters).
-      env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify({ 'aws:cdk:bundling-stacks': [], consolePageDir: empty }), CDK_OUTDIR: mkdtempSync(join(tmpdir(), 'pv-out-')) },
+      env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify({ 'aws:cdk:bundling-stacks': [], consolePageDir: empty }), CDK_OUTDIR: tempDir('pv-out-') },
     }).then(
       () => null,
       (e: { code: number; stderr: string }) => e,

@@ -2,13 +2,13 @@ import { generateKeyPairSync } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
+
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { parseStageConfig } from '../../lib/stage-config';
 import { ACCESS_LOG_FIELDS } from '../../lib/api-construct';
-import { nagErrorsFor, synthStack, TEMPLATE_CONTEXT } from '../support/stack';
+import { nagErrorsFor, synthStack, testApp } from '../support/stack';
 
 // Issue 28 items 2 and 8: a first deploy that can be retried, a teardown and redeploy of a stage,
 // and production hygiene (protection, pinned logical ids, tags, versioning, backups, access logs).
@@ -17,7 +17,7 @@ type Resource = { Type: string; Properties?: Record<string, unknown>; DeletionPo
 
 function synth(stage: string, raw: Record<string, unknown> = {}) {
   const config = parseStageConfig(stage, raw, process.cwd());
-  const app = new App({ context: { ...TEMPLATE_CONTEXT } });
+  const app = testApp();
   const stack = new PhoneValidationStack(app, config.stackName, { config, env: { account: '111111111111', region: 'us-east-1' } });
   const template = Template.fromStack(stack);
   return { config, stack, template, resources: template.toJSON().Resources as Record<string, Resource>, artifact: app.synth().getStackByName(config.stackName) };
@@ -86,14 +86,14 @@ describe('production hygiene', () => {
   it('pins the logical ids of everything that holds data or an operator-entered value (a renamed construct must not replace it)', () => {
     const { resources } = withBackup();
     const withKey = (() => {
-      const app = new App({ context: { ...TEMPLATE_CONTEXT } });
+      const app = testApp();
       const config = { ...parseStageConfig('keyed', { backup: { enabled: true } }, process.cwd()), downloadsPublicKey: publicKey };
       return Template.fromStack(new PhoneValidationStack(app, config.stackName, { config, env: { account: '111111111111', region: 'us-east-1' } })).toJSON().Resources as Record<string, Resource>;
     })();
     const statefulIn = (r: Record<string, Resource>) =>
       Object.entries(r).filter(([, x]) => x.DeletionPolicy === 'RetainExceptOnCreate' || x.DeletionPolicy === 'Retain' || x.DeletionPolicy === 'Snapshot' || x.Type === 'AWS::SecretsManager::Secret').map(([id, x]) => `${x.Type} ${id}`);
     const withProvider = (classificationProvider: 'telnyx' | 'trestle') => {
-      const app = new App({ context: { ...TEMPLATE_CONTEXT } });
+      const app = testApp();
       const config = parseStageConfig(classificationProvider, { classificationProvider }, process.cwd());
       return Template.fromStack(new PhoneValidationStack(app, config.stackName, { config, env: { account: '111111111111', region: 'us-east-1' } })).toJSON().Resources as Record<string, Resource>;
     };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { App, Stack, type CfnElement } from 'aws-cdk-lib';
+import { Stack, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { TableV2, AttributeType } from 'aws-cdk-lib/aws-dynamodb';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { synthStack } from '../support/stack';
+import { synthStack, testApp } from '../support/stack';
 import { grantTable } from '../../lib/grants';
 import { INDEX_KEY_PATTERNS, keyPattern, TABLE_KEY_PATTERNS } from '../../lib/table-keys';
 
@@ -50,7 +50,7 @@ describe('table grants by partition (dynamodb:LeadingKeys)', () => {
   });
 
   it('refuses at synth a partition the table does not have', () => {
-    const app = new App();
+    const app = testApp();
     const s = new Stack(app, 'S');
     const table = new TableV2(s, 'T', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
     const fn = new LambdaFunction(s, 'F', { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('export const handler = () => 1') });

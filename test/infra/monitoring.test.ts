@@ -1,13 +1,13 @@
-import { App } from 'aws-cdk-lib';
+
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { PhoneValidationStack } from '../../lib/service-stack';
-import { nagErrors, TEMPLATE_CONTEXT } from '../support/stack';
+import { nagErrors, testApp } from '../support/stack';
 import { parseStageConfig } from '../../lib/stage-config';
 
 // Nobody is left to find out by chance: every alarm notifies, every failure path is alarmed.
 
-const app = new App({ context: { ...TEMPLATE_CONTEXT, alarmEmail: 'oncall@example.test' } });
+const app = testApp({ alarmEmail: 'oncall@example.test' });
 const stack = new PhoneValidationStack(app, 'MonStack', { env: { account: '111111111111', region: 'us-east-1' } });
 const template = Template.fromStack(stack);
 const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as { Properties: Record<string, unknown> }[];
@@ -88,7 +88,7 @@ describe('alerting', () => {
 
   it('the webhook auto-disable alarm reads its own stage, which every function is told', () => {
     const scoped = (stage: string) => {
-      const t = Template.fromStack(new PhoneValidationStack(new App({ context: { ...TEMPLATE_CONTEXT } }), `Mon${stage}`, { env: { account: '111111111111', region: 'us-east-1' }, config: parseStageConfig(stage, {}, process.cwd()) }));
+      const t = Template.fromStack(new PhoneValidationStack(testApp(), `Mon${stage}`, { env: { account: '111111111111', region: 'us-east-1' }, config: parseStageConfig(stage, {}, process.cwd()) }));
       const alarm = Object.values(t.findResources('AWS::CloudWatch::Alarm')).find((a) => (a as { Properties: { MetricName?: string } }).Properties.MetricName === 'EndpointsAutoDisabled') as { Properties: { Dimensions: unknown } };
       const consumer = Object.entries(t.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith('WebhooksDeliveryConsumer'))![1] as { Properties: { Environment: { Variables: Record<string, unknown> } } };
       return { dimensions: alarm.Properties.Dimensions, stage: consumer.Properties.Environment.Variables.STAGE };

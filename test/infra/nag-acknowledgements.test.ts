@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { App, CfnResource, Validations } from 'aws-cdk-lib';
+import { CfnResource, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { PhoneValidationStack } from '../../lib/service-stack';
-import { TEMPLATE_CONTEXT } from '../support/stack';
+import { testApp } from '../support/stack';
 import { parseStageConfig, type StageConfig } from '../../lib/stage-config';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -49,7 +49,7 @@ function acknowledgements(root: IConstruct): Finding[] {
 }
 
 function nagged(config?: StageConfig): { acknowledged: Finding[]; raised: Finding[] } {
-  const app = new App({ context: { ...TEMPLATE_CONTEXT } });
+  const app = testApp();
   const stack = new PhoneValidationStack(app, 'AckStack', { env: { account: '111111111111', region: 'us-east-1' }, config });
   const checks = new RecordingChecks(app);
   checks.validateScope(app);

@@ -1,13 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
+
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { loadStageConfig, parseStageConfig, type StageConfig } from '../../lib/stage-config';
 import { renderCfn } from '../support/cfn-render';
 import { repositoryStages } from '../support/stage-files';
-import { TEMPLATE_CONTEXT } from '../support/stack';
+import { testApp } from '../support/stack';
 
 // Stages side by side (issue 28 item 1): every stage file of the repository, and one more made
 // here, synthesized into one account and region; no physical name may be shared by two stacks.
@@ -72,7 +72,7 @@ function shared(names: Named[]): string[] {
 }
 
 function synthAll(configs: StageConfig[]): Named[] {
-  const app = new App({ context: { ...TEMPLATE_CONTEXT } });
+  const app = testApp();
   // All stacks in the one app first, then synthesized together (as `cdk synth` does).
   const stacks = configs.map((config) => new PhoneValidationStack(app, config.stackName, { config, env: { account: ACCOUNT, region: REGION } }));
   return stacks.flatMap((stack, i) => physicalNames(stack.stackName, Template.fromStack(stack).toJSON(), `${String(i).padStart(8, '0')}-da77-11e4-872e-1234567db123`));

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { App } from 'aws-cdk-lib';
+
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { parseStageConfig } from '../../lib/stage-config';
-import { nagErrors, synthStack, TEMPLATE_CONTEXT } from '../support/stack';
+import { nagErrors, synthStack, testApp } from '../support/stack';
 
 describe('spam monitoring infrastructure', () => {
   const { template } = synthStack();
@@ -61,7 +61,7 @@ describe('spam monitoring infrastructure', () => {
   });
 
   it('takes concurrency, tries and the test timeout from the stage configuration', () => {
-    const app = new App({ context: { ...TEMPLATE_CONTEXT } });
+    const app = testApp();
     const config = parseStageConfig('spamcfg', { reserveConcurrency: true, spam: { concurrency: 25, itemAttempts: 5, testTimeoutSeconds: 120 } }, process.cwd());
     const t = Template.fromStack(new PhoneValidationStack(app, 'SpamCfg', { env: { account: '111111111111', region: 'us-east-1' }, config }));
     const fns = t.findResources('AWS::Lambda::Function');
@@ -98,7 +98,7 @@ describe('spam monitoring infrastructure', () => {
 
   it('lets only the spam API function and the console function (its spam page) send codes through End User Messaging SMS and Voice v2, from the configured identity', () => {
     const sendingPolicies = (origination: string) => {
-      const app = new App({ context: { ...TEMPLATE_CONTEXT, spamOriginationIdentity: origination } });
+      const app = testApp({ spamOriginationIdentity: origination });
       const stack = new PhoneValidationStack(app, 'SmsStack', { env: { account: '111111111111', region: 'us-east-1' } });
       return Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy'))
         .flatMap((p) => (p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]).map((s) => ({ roles: p.Properties.Roles, ...s })))

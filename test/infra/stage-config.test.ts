@@ -1,18 +1,18 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
+
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { PhoneValidationStack } from '../../lib/service-stack';
-import { TEMPLATE_CONTEXT } from '../support/stack';
+import { testApp } from '../support/stack';
 import { loadStageConfig, StageConfigError } from '../../lib/stage-config';
+import { tempDir } from '../support/temp-dirs';
 
 // The stage configuration kept in the repository (config/stages/<stage>.json), validated at synth.
 
 function repoWith(stages: Record<string, unknown>, files: Record<string, string> = {}): string {
-  const root = mkdtempSync(join(tmpdir(), 'pvs-stage-'));
+  const root = tempDir('pvs-stage-');
   mkdirSync(join(root, 'config', 'stages'), { recursive: true });
   for (const [name, body] of Object.entries(stages)) writeFileSync(join(root, 'config', 'stages', `${name}.json`), JSON.stringify(body));
   for (const [path, body] of Object.entries(files)) writeFileSync(join(root, path), body);
@@ -21,7 +21,7 @@ function repoWith(stages: Record<string, unknown>, files: Record<string, string>
 
 const synth = (stage: string, root: string) => {
   const config = loadStageConfig(stage, root);
-  const app = new App({ context: { ...TEMPLATE_CONTEXT } });
+  const app = testApp();
   const stack = new PhoneValidationStack(app, config.stackName, { config, env: { account: '111111111111', region: 'us-east-1' } });
   return { stack, template: Template.fromStack(stack) };
 };

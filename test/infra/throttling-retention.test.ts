@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { App } from 'aws-cdk-lib';
+
 import { Template } from 'aws-cdk-lib/assertions';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { parseStageConfig } from '../../lib/stage-config';
 import { UPLOAD_CREATE_MEASURED_PEAK_MB, UPLOAD_CREATE_MEMORY_MB } from '../../lib/memory-sizing';
-import { nagErrors, synthStack, TEMPLATE_CONTEXT } from '../support/stack';
+import { nagErrors, synthStack, testApp } from '../support/stack';
 
 // Issue 12 items 7 and 9: retention from the stage configuration, stage throttling on the HTTP API,
 // reserved concurrency for background fan-out.
 
 function synthWith(raw: unknown): Template {
-  const app = new App({ context: { ...TEMPLATE_CONTEXT } });
+  const app = testApp();
   const config = parseStageConfig('ops', raw, process.cwd());
   return Template.fromStack(new PhoneValidationStack(app, 'OpsStack', { env: { account: '111111111111', region: 'us-east-1' }, config }));
 }

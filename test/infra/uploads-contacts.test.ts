@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
-import { nagErrors, synthStack, TEMPLATE_CONTEXT } from '../support/stack';
+import { nagErrors, synthStack, testApp } from '../support/stack';
 
 describe('upload pipeline and contact pool infrastructure', () => {
   const { template } = synthStack();
@@ -39,10 +39,9 @@ describe('upload pipeline and contact pool infrastructure', () => {
 
 describe('twilio provider', () => {
   it('creates the credentials secret and lets only the classify step read it', async () => {
-    const { App } = await import('aws-cdk-lib');
     const { Template } = await import('aws-cdk-lib/assertions');
     const { PhoneValidationStack } = await import('../../lib/service-stack');
-    const app = new App({ context: { ...TEMPLATE_CONTEXT, classificationProvider: 'twilio' } });
+    const app = testApp({ classificationProvider: 'twilio' });
     const template = Template.fromStack(new PhoneValidationStack(app, 'TwilioStack', { env: { account: '111111111111', region: 'us-east-1' } }));
     template.resourceCountIs('AWS::SecretsManager::Secret', 3); // Twilio + the spam device-lab token + the cursor key
     const withSecret = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.TWILIO_SECRET_ARN);
@@ -57,10 +56,9 @@ describe('telnyx and trestle providers', () => {
     ['telnyx', 'TELNYX_SECRET_ARN'],
     ['trestle', 'TRESTLE_SECRET_ARN'],
   ])('%s: the {"api_key"} secret, readable only by the classify step, which also gets the chain', async (provider, variable) => {
-    const { App } = await import('aws-cdk-lib');
     const { Template } = await import('aws-cdk-lib/assertions');
     const { PhoneValidationStack } = await import('../../lib/service-stack');
-    const app = new App({ context: { ...TEMPLATE_CONTEXT, classificationProvider: provider, classificationChain: 'offline-ranges,paid' } });
+    const app = testApp({ classificationProvider: provider, classificationChain: 'offline-ranges,paid' });
     const template = Template.fromStack(new PhoneValidationStack(app, `${provider}Stack`, { env: { account: '111111111111', region: 'us-east-1' } }));
     template.resourceCountIs('AWS::SecretsManager::Secret', 3); // the provider's key + the spam device-lab token + the cursor key
     template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: { SecretStringTemplate: '{}', GenerateStringKey: 'api_key' } });
@@ -84,11 +82,10 @@ describe('telnyx and trestle providers', () => {
 describe('CloudFront download links', () => {
   it('with the operator public key: a distribution only serving signed URLs of the key group, and the signer wired', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
-    const { App } = await import('aws-cdk-lib');
     const { Template } = await import('aws-cdk-lib/assertions');
     const { PhoneValidationStack } = await import('../../lib/service-stack');
     const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    const app = new App({ context: { ...TEMPLATE_CONTEXT, downloadsPublicKey: pem, classificationProvider: 'twilio' } });
+    const app = testApp({ downloadsPublicKey: pem, classificationProvider: 'twilio' });
     const template = Template.fromStack(new PhoneValidationStack(app, 'CfStack', { env: { account: '111111111111', region: 'us-east-1' } }));
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({ DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'https-only', TrustedKeyGroups: Match.anyValue() }) }),

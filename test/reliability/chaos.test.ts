@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { hundredNumbers, newDataDir, startChild, waitFor, type Child } from './harness';
+import { hundredNumbers } from '../support/phone-inputs';
+import { newDataDir, startChild, waitFor, type Child } from './harness';
 import { indexMismatches } from './index-agreement';
 import { scaled } from '../support/wait';
 
@@ -77,6 +78,29 @@ async function all<T>(c: Child, path: string): Promise<T[]> {
   return rows;
 }
 
+const terminal = (status: string) => status === 'completed' || status === 'failed';
+
+/**
+ * Waits until every row of a list is terminal. When that never comes, the error names each row
+ * still under way with its stored item (status, recovery index entry, lease) and keeps the data
+ * folder, so a failing seed can be looked into after the run.
+ */
+async function allTerminal<T extends { id: string; status: string }>(c: Child, path: string, pkPrefix: string, dataDir: string): Promise<T[]> {
+  let pending: T[] = [];
+  try {
+    return await waitFor(`every row of ${path} terminal`, async () => {
+      const rows = await all<T>(c, path);
+      pending = rows.filter((row) => !terminal(row.status));
+      return pending.length === 0 ? rows : null;
+    }, 600_000, 1_000);
+  } catch (error) {
+    const client = tableClient(c);
+    const items = await Promise.all(pending.map((row) => client.send(new GetCommand({ TableName: 'phone-validation', Key: { pk: `${pkPrefix}#${row.id}`, sk: 'META' }, ConsistentRead: true })).then((out) => out.Item)));
+    client.destroy();
+    throw new Error(`${(error as Error).message}; still under way (data folder kept: ${dataDir}): ${JSON.stringify(items)}; the runtime's stderr: ${c.stderrTail()}`);
+  }
+}
+
 /** One life's load: uploads and contacts sent at once, answers ignored (the process dies under them); `answered` counts the answers so far. */
 function load(c: Child, life: number, next: () => number, answered: { count: number }): Promise<unknown> {
   const sends: Promise<unknown>[] = [];
@@ -138,16 +162,10 @@ describe('chaos: kill -9 under mixed load, again and again', () => {
     // The last life: recovery at its start, the pool every 300 ms, recovery every second.
     const final = await startChild(dataDir, { LOCAL_RECOVERY_INTERVAL_MS: '1000' }, CREDITS);
     last = final;
-    type Upload = { status: string; credits_charged: number; credits_refunded: number | null };
-    type Contact = { status: string; credits_charged: number };
-    const uploads = await waitFor('every upload terminal', async () => {
-      const rows = await all<Upload>(final, '/api/v1/uploads');
-      return rows.every((u) => u.status === 'completed' || u.status === 'failed') ? rows : null;
-    }, 600_000, 1_000);
-    const contacts = await waitFor('every contact terminal', async () => {
-      const rows = await all<Contact>(final, '/api/v2/contacts');
-      return rows.every((x) => x.status === 'completed' || x.status === 'failed') ? rows : null;
-    }, 600_000, 1_000);
+    type Upload = { id: string; status: string; credits_charged: number; credits_refunded: number | null };
+    type Contact = { id: string; status: string; credits_charged: number };
+    const uploads = await allTerminal<Upload>(final, '/api/v1/uploads', 'UPLOAD', dataDir);
+    const contacts = await allTerminal<Contact>(final, '/api/v2/contacts', 'CONTACT', dataDir);
     const mismatches = await waitFor('indexes agreeing with their items', async () => {
       const found = await indexMismatches(final.dynamo);
       return found.length === 0 ? found : null;

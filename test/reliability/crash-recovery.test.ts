@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { crashThenRestart as crashThenRestartIn, eventTypes, hundredNumbers, newDataDir, startChild, waitFor, type Child } from './harness';
+import { hundredNumbers } from '../support/phone-inputs';
+import { crashThenRestart as crashThenRestartIn, eventTypes, newDataDir, startChild, waitFor, type Child } from './harness';
 import { scaled } from '../support/wait';
 
 // kill -9 at named points of create, processing and delivery (lambdas/platform/crash-point.ts),

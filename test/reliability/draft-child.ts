@@ -10,7 +10,7 @@ import * as admin from '../../lambdas/admin/admin';
 import { getOrganization, getUser } from '../../lambdas/auth/identity-repository';
 import { confirmWebUpload, mapWebUpload, startWebUpload } from '../../lambdas/console/web-upload';
 import type { ConsolePrincipal } from '../../lambdas/console/principal';
-import { hundredNumbers } from './harness';
+import { hundredNumbers } from '../support/phone-inputs';
 
 const dataDir = process.argv[2]!;
 const action = process.argv[3] as 'map' | 'confirm';

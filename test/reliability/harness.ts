@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { tempDir } from '../support/temp-dirs';
 import { bundledEntry } from '../support/bundled-entry';
 import { scaled } from '../support/wait';
 
@@ -16,9 +14,12 @@ export interface Child {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   request(method: string, path: string, body?: unknown): Promise<Response>;
   stop(): Promise<void>;
+  /** The last 4,000 characters the child wrote to stderr, for a failing test's message. */
+  stderrTail(): string;
 }
 
-export const newDataDir = (): string => mkdtempSync(join(tmpdir(), 'pvs-crash-'));
+/** A crash test's data folder, kept when the file fails (test/support/remove-temp-dirs.ts). */
+export const newDataDir = (): string => tempDir('pvs-crash-');
 
 /** Starts test/reliability/child-runtime.ts (bundled: test/support/bundled-entry.ts) on `dataDir` and waits for its ready line. */
 export async function startChild(dataDir: string, env: Record<string, string> = {}, credits = 1000): Promise<Child> {
@@ -56,6 +57,7 @@ export async function startChild(dataDir: string, env: Record<string, string> = 
         headers: { authorization: `Bearer ${ready.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
+    stderrTail: () => stderr.slice(-4000),
     stop: async () => {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
       await exited;
@@ -78,8 +80,6 @@ export async function eventTypes(child: Child): Promise<string[]> {
 export { waitFor } from '../support/wait';
 
 /** 100 distinct valid numbers (NANP 212 with a 555-2xxx line range the simulator answers). */
-export const hundredNumbers = (seed = 0): string[] => Array.from({ length: 100 }, (_, i) => `+1212555${String(2000 + seed * 100 + i).padStart(4, '0')}`);
-
 /**
  * Starts a child that kills itself at crash point `point`, runs `act` against it, waits for the
  * kill, and starts a second child on the same data folder. Both are pushed onto `children`.

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { crashThenRestart, hundredNumbers, waitFor, type Child } from './harness';
+import { hundredNumbers } from '../support/phone-inputs';
+import { crashThenRestart, waitFor, type Child } from './harness';
 import { indexMismatches } from './index-agreement';
 import { scaled } from '../support/wait';
 

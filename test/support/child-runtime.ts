@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bundledEntry } from './bundled-entry';
+import { tempDir } from './temp-dirs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // The Node 22 of the `node` devDependency, as npm scripts run it. One process (no tsx CLI in
@@ -35,7 +34,7 @@ export async function killAllChildRuntimes(): Promise<void> {
   );
 }
 
-export const freshDataDir = (): string => mkdtempSync(join(tmpdir(), 'pvs-child-'));
+export const freshDataDir = (): string => tempDir('pvs-child-');
 
 /**
  * `npm start`'s program (bin/local.ts, bundled: ./bundled-entry.ts) as a child process on `dataDir`,

@@ -37,3 +37,6 @@ export function* phoneInputs(count: number, seed = 42, mix: 'all' | 'upload' = '
     }
   }
 }
+
+/** A hundred distinct valid NANP numbers, a different hundred per `seed` (0-79). */
+export const hundredNumbers = (seed = 0): string[] => Array.from({ length: 100 }, (_, i) => `+1212555${String(2000 + seed * 100 + i).padStart(4, '0')}`);

@@ -5,6 +5,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import type { StageConfig } from '../../lib/stage-config';
+import { tempDir } from './temp-dirs';
 
 /** The stand-in console page the template tests ship (the built web/dist is the browser tests' and cdk.json's). */
 export const STAND_IN_PAGE = join(dirname(fileURLToPath(import.meta.url)), 'console-page');
@@ -15,12 +16,20 @@ export const STAND_IN_PAGE = join(dirname(fileURLToPath(import.meta.url)), 'cons
  */
 export const TEMPLATE_CONTEXT = { 'aws:cdk:bundling-stacks': [] as string[], consolePageDir: STAND_IN_PAGE };
 
+/**
+ * An App for a template test: TEMPLATE_CONTEXT with `context` over it, its cloud assembly in a
+ * folder removed when the test file ends (an App without an outdir leaves one in os.tmpdir()).
+ */
+export function testApp(context: Record<string, unknown> = {}): App {
+  return new App({ outdir: tempDir('cdk-test-'), context: { ...TEMPLATE_CONTEXT, ...context } });
+}
+
 let cached: { stack: PhoneValidationStack; template: Template } | null = null;
 
 /** Synthesizes the stack once per test file, with TEMPLATE_CONTEXT. */
 export function synthStack(): { stack: PhoneValidationStack; template: Template } {
   if (cached) return cached;
-  const app = new App({ context: { ...TEMPLATE_CONTEXT } });
+  const app = testApp();
   const stack = new PhoneValidationStack(app, 'TestStack', { env: { account: '111111111111', region: 'us-east-1' } });
   const template = Template.fromStack(stack);
   cached = { stack, template };
@@ -45,7 +54,7 @@ export function nagErrorsFor(config: StageConfig): string[] {
 }
 
 function nagFindings(context: Record<string, unknown>, config?: StageConfig): string[] {
-  const app = new App({ context: { ...TEMPLATE_CONTEXT, ...context } });
+  const app = testApp(context);
   new PhoneValidationStack(app, config?.stackName ?? 'NagStack', { env: { account: '111111111111', region: 'us-east-1' }, config });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   try {

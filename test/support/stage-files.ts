@@ -1,11 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
+import { tempDir } from './temp-dirs';
 
 /** The repository's stage files, in a copy whose key files (operators' own, not in the repository) are made here. */
 export function repositoryStages(): { root: string; stages: string[] } {
-  const root = mkdtempSync(join(tmpdir(), 'pvs-names-'));
+  const root = tempDir('pvs-names-');
   mkdirSync(join(root, 'config', 'stages'), { recursive: true });
   const stages: string[] = [];
   for (const file of readdirSync(join(process.cwd(), 'config', 'stages')).filter((f) => f.endsWith('.json')).sort()) {

@@ -1,13 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundledEntry } from '../../support/bundled-entry';
+import { tempDir } from '../../support/temp-dirs';
 
 const run = promisify(execFile);
-const dataDir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
+const dataDir = tempDir('admin-cli-');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /**
@@ -60,7 +59,7 @@ describe('admin CLI against the local data folder', () => {
     // Each call on a fresh data folder of its own, so they can run at once: the local store opens
     // a data folder in one process at a time.
     const fresh = (...args: string[]) => {
-      const folder = mkdtempSync(join(tmpdir(), 'admin-cli-bad-'));
+      const folder = tempDir('admin-cli-bad-');
       return adminIn(folder, ...args).finally(() => rmSync(folder, { recursive: true, force: true }));
     };
     const [missing, unknownOrg, notANumber, unknownCommand, unknownFlag] = await Promise.all([
@@ -94,7 +93,7 @@ describe('admin CLI output: JSON alone on stdout, logs on stderr', () => {
   }
 
   it('every command that logs (run-billing-period, spam-run, run-contact-pool) prints only its JSON on stdout', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'admin-cli-json-'));
+    const folder = tempDir('admin-cli-json-');
     try {
       const org = await verbose(folder, 'create-org', '--name', 'Logs', '--subscription', 'active', '--credits', '10', '--monthly', '100');
       expect(org.code).toBe(0);
@@ -116,7 +115,7 @@ describe('admin CLI output: JSON alone on stdout, logs on stderr', () => {
   });
 
   it('refuses an already-expired key, a cap below the allocation and a negative or non-numeric amount: one line on stderr, nothing on stdout, exit 1', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'admin-cli-refusals-'));
+    const folder = tempDir('admin-cli-refusals-');
     try {
       const orgId = (JSON.parse((await adminIn(folder, 'create-org', '--name', 'Refusals', '--monthly', '100')).stdout) as { id: string }).id;
       const userId = (JSON.parse((await adminIn(folder, 'create-user', '--email', 'owner@refusals.test')).stdout) as { id: string }).id;

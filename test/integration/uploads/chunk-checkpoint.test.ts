@@ -6,7 +6,7 @@ import { classifyChunk, type ClassifyChunkOutput } from '../../../lambdas/upload
 import { prepare } from '../../../lambdas/uploads/pipeline/prepare';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
 import { createUploadWorkflowRunner } from '../../../local/workflow';
-import { waitFor } from '../../reliability/harness';
+import { waitFor } from '../../support/wait';
 import { bundledEntry } from '../../support/bundled-entry';
 import { startFakeTwilio, type FakeTwilio } from '../../support/fake-twilio-lookup';
 import { useTestService } from '../../support/runtime';

@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDataDir, killAllChildRuntimes, startChildRuntime } from '../../support/child-runtime';
+import { tempDir } from '../../support/temp-dirs';
 
 // README's "Receiving webhooks locally", as written: tools/local-webhook-cert.sh makes a test CA
 // and a receiver certificate; `npm start` with NODE_EXTRA_CA_CERTS naming the CA (and
@@ -21,7 +21,7 @@ let closeReceiver: () => void;
 const received: string[] = [];
 
 beforeAll(async () => {
-  certs = mkdtempSync(join(tmpdir(), 'webhook-certs-'));
+  certs = tempDir('webhook-certs-');
   const { stdout } = await run('bash', [join(ROOT, 'tools/local-webhook-cert.sh'), certs]);
   expect(stdout.trim()).toBe(join(certs, 'ca-cert.pem'));
   const server = createServer({ key: readFileSync(join(certs, 'receiver-key.pem')), cert: readFileSync(join(certs, 'receiver-cert.pem')) }, (request, response) => {

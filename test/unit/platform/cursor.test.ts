@@ -1,11 +1,11 @@
 import { reloadConfig } from '../../../lambdas/platform/config';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cursorScope, decodeCursor, encodeCursor } from '../../../lambdas/platform/cursor';
 import { toHttpError } from '../../../lambdas/platform/http/error-response';
 import { localCursorSecret } from '../../../local/cursor-secret';
+import { tempDir } from '../../support/temp-dirs';
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -57,12 +57,12 @@ describe('cursor key', () => {
 
 describe('local cursor secret', () => {
   it('is generated once in the data folder, readable by the owner only, and reused', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'cursor-')), 'data');
+    const dir = join(tempDir('cursor-'), 'data');
     const first = localCursorSecret(dir);
     expect(first).toMatch(/^[0-9a-f]{64}$/);
     expect(statSync(join(dir, 'cursor-secret')).mode & 0o777).toBe(0o600);
     expect(localCursorSecret(dir)).toBe(first);
     expect(readFileSync(join(dir, 'cursor-secret'), 'utf8').trim()).toBe(first);
-    expect(localCursorSecret(mkdtempSync(join(tmpdir(), 'cursor-')))).not.toBe(first);
+    expect(localCursorSecret(tempDir('cursor-'))).not.toBe(first);
   });
 });

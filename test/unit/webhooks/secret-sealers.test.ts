@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -11,6 +10,7 @@ import { kmsSecretSealer } from '../../../lambdas/webhooks/kms-sealer';
 import { kmsSecretOpener } from '../../../lambdas/webhooks/kms-opener';
 import { callbackSecretContext, openStored, SecretUnopenable, StoredSecretSchema, webhookSecretContext, type Sealed } from '../../../lambdas/webhooks/secret-sealer';
 import { KmsFake } from '../../deployed/kms-fake';
+import { tempDir } from '../../support/temp-dirs';
 
 const SECRET = 'a3f1c9e07b5d2846a3f1c9e07b5d2846a3f1c9e07b5d2846a3f1c9e07b5d2846';
 const ORG = 'org-1';
@@ -57,7 +57,7 @@ describe('local sealer (AES-256-GCM, key in the data folder)', () => {
   });
 
   it('keeps its key in the data folder: created at first start with mode 0600, the same on the next start', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'secrets-key-'));
+    const dir = tempDir('secrets-key-');
     const first = localSecretsKey(dir);
     expect(statSync(join(dir, SECRETS_KEY_FILE)).mode & 0o777).toBe(0o600);
     expect(localSecretsKey(dir).equals(first)).toBe(true);
