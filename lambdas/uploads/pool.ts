@@ -2,7 +2,7 @@ import { filesBucket, getObject } from '../platform/blob';
 import { csvLine, parseCsv } from './csv';
 import { createUpload } from './create-upload';
 import { parseResults, type ResultRows } from './results';
-import { getUpload } from './upload-repository';
+import { deleteChargingUpload, getUpload } from './upload-repository';
 
 export { getUpload, settleUpload } from './upload-repository';
 export type { UploadRecord } from './upload';
@@ -24,6 +24,14 @@ export interface PoolRow {
   last_name?: string;
 }
 
+export interface PoolUploadInput {
+  organizationId: string;
+  uploadId: string;
+  tier: 'standard' | 'max';
+  skipMobileLookup: boolean;
+  rows: PoolRow[];
+}
+
 /**
  * The `user_id` of every `api_pool` upload: the spec makes it a UUID, never null, and a pool groups
  * contacts that several keys and users created, so it names no one (the nil UUID). Its `api_key_id`
@@ -34,14 +42,24 @@ export const POOL_USER_ID = '00000000-0000-0000-0000-000000000000';
 /**
  * An `api_pool` upload from queued single contacts: the same pipeline, no charge (each contact
  * was charged when created), no minimum size. Idempotent per upload id: called again for an
- * upload that exists, it only makes sure its workflow runs.
+ * upload past `charging`, it only makes sure its workflow runs. Returns only once the upload is
+ * past `charging`: the pool takes its contacts off the queue then, and recovery removes a
+ * `charging` upload that has no charge, which a pool upload never has (docs/reliability.md).
  */
-export async function createPoolUpload(ports: WorkflowPorts, input: { organizationId: string; uploadId: string; tier: 'standard' | 'max'; skipMobileLookup: boolean; rows: PoolRow[] }): Promise<UploadRecord> {
+export async function createPoolUpload(ports: WorkflowPorts, input: PoolUploadInput): Promise<UploadRecord> {
   const existing = await getUpload(input.uploadId);
-  if (existing) {
+  if (existing && existing.status !== 'charging') {
     if (existing.status === 'ready_for_processing' || existing.status === 'processing') await ports.workflow(existing.id);
     return existing;
   }
+  // A create killed before the upload became ready (its files may be missing): made again whole.
+  if (existing) await deleteChargingUpload(existing.id);
+  const created = await createUploadFromRows(ports, input);
+  if (created.status === 'charging') throw new Error(`pool upload ${input.uploadId} is still charging (removed by recovery meanwhile?): its contacts stay queued for the next run`);
+  return created;
+}
+
+function createUploadFromRows(ports: WorkflowPorts, input: PoolUploadInput): Promise<UploadRecord> {
   const full = input.rows.some((r) => r.full_name);
   const split = input.rows.some((r) => r.first_name && r.last_name);
   const header = ['contact_id', 'phone', ...(full ? ['full_name'] : []), ...(split ? ['first_name', 'last_name'] : [])];

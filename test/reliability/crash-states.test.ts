@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { useTestService } from '../support/runtime';
 import * as admin from '../../lambdas/admin/admin';
 import { debit, getBalance } from '../../lambdas/credits/credits';
@@ -196,5 +196,33 @@ describe('job crash states', () => {
     expect((await runContactPool(service.runtime.ports)).pooled).toBe(1);
     await service.runtime.settleWorkflows();
     expect(await getContact(contactId)).toMatchObject({ status: 'completed' });
+  });
+  it('a pool run killed before its upload became ready: the next run makes that upload again before the contacts leave the queue, whichever of it and recovery comes first', async () => {
+    for (const recoveryFirst of [false, true]) {
+      const { key, org } = await newCustomer({ name: `Pool left charging ${recoveryFirst}`, credits: 1000 });
+      const organizationId = org.id;
+      const created = await service.request('POST', '/api/v2/contacts', { key, body: { phone: '+12125550178' } });
+      expect(created.status).toBe(201);
+      const contact = (await getContact(((await created.json()) as { id: string }).id))!;
+      // What the killed run left: the contact processing in a pool upload still charging (no
+      // charge: pool uploads cost nothing), its queue entry still there, the upload stale.
+      const poolId = recoveryFirst ? '66666666-6666-4666-8666-666666666661' : '66666666-6666-4666-8666-666666666662';
+      expect(await transitionContact(contact, ['queued'], 'processing', { pool_upload_id: poolId }, new Date().toISOString())).not.toBeNull();
+      const left = await uploadIn('charging', organizationId, poolId);
+      await db().send(new UpdateCommand({ TableName: tableName(), Key: { pk: `UPLOAD#${left.id}`, sk: 'META' }, UpdateExpression: 'SET #source = :pool, credits_required = :zero', ExpressionAttributeNames: { '#source': 'source' }, ExpressionAttributeValues: { ':pool': 'api_pool', ':zero': 0 } }));
+      const before = await getBalance(organizationId);
+
+      // In AWS the pool's schedule and recovery's are independent: either may come first.
+      if (recoveryFirst) {
+        await recoverUploads(service.runtime.ports);
+        expect(await getUpload(poolId)).toBeNull();
+      }
+      expect((await runContactPool(service.runtime.ports)).resumed).toBeGreaterThanOrEqual(1);
+      await recoverUploads(service.runtime.ports);
+      await service.runtime.settleWorkflows();
+      expect(await getContact(contact.id)).toMatchObject({ status: 'completed', pool_upload_id: poolId });
+      expect(await getUpload(poolId)).toMatchObject({ status: 'completed', source: 'api_pool', credits_charged: 0 });
+      expect(await getBalance(organizationId)).toEqual(before);
+    }
   });
 });
