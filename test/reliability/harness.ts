@@ -79,7 +79,6 @@ export async function eventTypes(child: Child): Promise<string[]> {
 /** The shared condition wait (test/support/wait.ts): the bound scales with the machine's load. */
 export { waitFor } from '../support/wait';
 
-/** 100 distinct valid numbers (NANP 212 with a 555-2xxx line range the simulator answers). */
 /**
  * Starts a child that kills itself at crash point `point`, runs `act` against it, waits for the
  * kill, and starts a second child on the same data folder. Both are pushed onto `children`.
