@@ -14,6 +14,11 @@ const IDLE_TTL_S = 86_400;
 export interface LeaseStore {
   /** Takes `tokens` slots `intervalMs` apart; `busyGuess`: the bucket is probably in use (its tat ahead of now). */
   lease(bucketId: string, tokens: number, intervalMs: number, now: number, busyGuess: boolean): Promise<{ lease: Lease; calls: number }>;
+  /**
+   * Moves the bucket's tat back from `from` (the end of the holder's last lease) to `to` (its first
+   * unused slot), only while no lease was taken after it; whether it did.
+   */
+  giveBack(bucketId: string, from: number, to: number): Promise<boolean>;
 }
 
 export const tableLeaseStore: LeaseStore = {
@@ -66,6 +71,24 @@ export const tableLeaseStore: LeaseStore = {
     for (let calls = 1; ; calls++) {
       const lease = await order[(calls - 1) % 2]!();
       if (lease) return { lease, calls };
+    }
+  },
+
+  async giveBack(bucketId, from, to) {
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: bucketKey(bucketId),
+          UpdateExpression: 'SET tat = :to',
+          ConditionExpression: 'tat = :from',
+          ExpressionAttributeValues: { ':to': to, ':from': from },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+      return false;
     }
   },
 };

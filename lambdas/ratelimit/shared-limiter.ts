@@ -35,8 +35,10 @@ export interface LimiterStats {
   wasted: number;
   /** Of those, slots whose caller woke too late (a busy process); the rest had no caller in time. */
   wokeLate: number;
-  /** Slots leased (used, wasted, or still queued). */
+  /** Slots leased (used, wasted, given back, or still queued). */
   leased: number;
+  /** Leased slots given back to the bucket unused (release()): others use them. */
+  returned: number;
   /** Milliseconds callers spent in take(), summed (waiting on the rate). */
   waitMs: number;
   /** Milliseconds the leases' table round trips took, summed. */
@@ -45,6 +47,13 @@ export interface LimiterStats {
 
 export interface SharedLimiter extends Limiter {
   stats(): LimiterStats;
+  /**
+   * Gives the bucket back the unused slots of this process's last lease when no caller waits and
+   * no lease was taken after it (one conditional write; nothing when there is nothing to give):
+   * called when a chunk's turn ends, so the processes still waiting get them instead of waiting
+   * behind slots no one here will use. Resolves with the number of slots given back.
+   */
+  release(): Promise<number>;
 }
 
 /** The time a limiter paces by: real time in the service, a test's clock in unit tests. */
@@ -59,7 +68,7 @@ const processTotals: LimiterStats = emptyStats();
 
 /** Stats with nothing counted. */
 export function emptyStats(): LimiterStats {
-  return { tokens: 0, tableCalls: 0, wasted: 0, wokeLate: 0, leased: 0, waitMs: 0, leaseMs: 0 };
+  return { tokens: 0, tableCalls: 0, wasted: 0, wokeLate: 0, leased: 0, returned: 0, waitMs: 0, leaseMs: 0 };
 }
 
 /** The stats of every shared limiter this process has made, summed. */
@@ -101,6 +110,10 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
   const slots: number[] = [];
   const waiters = laneQueue<{ served: (slot: number) => void; failed: (error: unknown) => void }>();
   let lastTat = -Infinity;
+  // The first slot of the last lease: release() gives back only that lease's unused slots (earlier
+  // leases may have other holders' slots after them).
+  let lastStart = Infinity;
+  let releasing = false;
   // A lease's round trip (nextLead); the first is a cold process's first table call (its connection
   // and credentials too), so its slots start FIRST_LEAD_MS ahead rather than be stale on arrival.
   let lead = FIRST_LEAD_MS;
@@ -129,6 +142,7 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
       lead = nextLead(lead, took, MAX_LEAD_MS);
       count({ tableCalls: calls, leased: tokens, leaseMs: took });
       lastTat = granted.tat;
+      lastStart = granted.start;
       slots.push(...slotsOf(granted, tokens, interval));
       slots.sort((a, b) => a - b);
     } catch (error) {
@@ -150,7 +164,7 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
       count(waiters.size ? { wasted: 1, wokeLate: 1 } : { wasted: 1 });
     }
     while (waiters.size && slots.length && usable(slots[0]!, now)) waiters.shift()!.served(slots.shift()!);
-    if (!leasing && wantsLease(waiters.size, slots.at(-1), now, lead)) void lease();
+    if (!leasing && !releasing && wantsLease(waiters.size, slots.at(-1), now, lead)) void lease();
     if (waiters.size && slots.length && (wakeAt === null || slots[0]! < wakeAt)) {
       const at = slots[0]!;
       wakeAt = at;
@@ -161,8 +175,40 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
     }
   };
 
+  const release = async (): Promise<number> => {
+    if (leasing || releasing || waiters.size) return 0;
+    const now = time.now();
+    // The unused slots of the last lease, still ahead (a slot in its window may yet be handed out).
+    const from = slots.findIndex((slot) => slot >= lastStart && slot > now);
+    if (from < 0) return 0;
+    const unused = slots.splice(from);
+    const tat = lastTat;
+    releasing = true;
+    let given = false;
+    try {
+      given = await store.giveBack(bucketId, tat, unused[0]!);
+    } catch {
+      // The table failed: the slots stay ours.
+    } finally {
+      releasing = false;
+    }
+    count({ tableCalls: 1 });
+    if (given) {
+      lastTat = unused[0]!;
+      count({ returned: unused.length });
+    } else {
+      // A lease was taken after ours (or the table failed): the slots stay ours.
+      slots.push(...unused);
+      slots.sort((a, b) => a - b);
+    }
+    // Callers that came while the table answered.
+    dispatch();
+    return given ? unused.length : 0;
+  };
+
   return {
     stats: () => ({ ...stats }),
+    release,
     async take(lane = '') {
       const asked = time.now();
       for (;;) {
@@ -195,6 +241,11 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
 // One limiter per bucket and rate for the life of the container: a warm Lambda's next invocation
 // (the next turn of its chunk's loop) spends what the last one leased instead of leasing again.
 const perContainer = new Map<string, SharedLimiter>();
+
+/** Gives back what every limiter of this container holds unused (release()); never throws. */
+export async function releaseContainerLimiters(): Promise<void> {
+  await Promise.all([...perContainer.values()].map((limiter) => limiter.release().catch(() => 0)));
+}
 
 /** The container's shared limiter for `bucketId` at `perSecond` (made on first use). */
 export function containerRateLimiter(bucketId: string, perSecond: number): SharedLimiter {

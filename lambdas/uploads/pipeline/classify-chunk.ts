@@ -6,6 +6,7 @@ import { keys, type UploadRecord } from '../upload';
 import { getUpload } from '../upload-repository';
 import { classifyBudgetMs, finishDeadline, FINISH_GRACE, takesAnother } from './classify-budget';
 import { screenFeed } from './screen-feed';
+import { releaseContainerLimiters } from '../../ratelimit/shared-limiter';
 import { openCheckpoint, type ChunkAnswer, type ChunkCheckpoint, type Entry } from './chunk-checkpoint';
 import type { ChunkItem } from './prepare';
 
@@ -67,7 +68,12 @@ export async function classifyChunk(ports: ClassificationPorts, input: ClassifyC
       const remaining = context?.getRemainingTimeInMillis?.();
       const time = { started, deadline: started + classifyBudgetMs(settings.CLASSIFY_TIME_BUDGET_MS, remaining), stretched: started + classifyBudgetMs(settings.CLASSIFY_TIME_BUDGET_MS * (1 + FINISH_GRACE), remaining) };
       const checkpoint = await openCheckpoint(upload, input.chunk);
-      await lookUpPaid(provider, upload, items, checkpoint, time, Math.max(1, settings.CLASSIFY_CONCURRENCY), counts);
+      try {
+        await lookUpPaid(provider, upload, items, checkpoint, time, Math.max(1, settings.CLASSIFY_CONCURRENCY), counts);
+      } finally {
+        // The turn's lookups are over: slots leased ahead and not used go back to the other chunks.
+        await releaseContainerLimiters();
+      }
       answers = checkpoint.answers;
       if (answers.size < items.length) {
         await checkpoint.fold();

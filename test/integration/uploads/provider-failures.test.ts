@@ -112,4 +112,16 @@ describe('provider limits: failed lookups become Unknown; only a large share fai
     expect(sa.tableCalls + sb.tableCalls).toBeGreaterThanOrEqual(4);
     expect(sa.tableCalls + sb.tableCalls).toBeLessThanOrEqual(12);
   }, 60_000);
+
+  it('a limiter whose turn ends gives its unused slots back to the bucket in the table, once', async () => {
+    // 1/s in leases of 25: the lease's last slots are seconds ahead, however slow this machine is.
+    const a = sharedRateLimiter('provider#give-back', 1, { leaseTokens: 25 });
+    await a.take();
+    const leasedTo = (await readTat('provider#give-back'))!;
+    const given = await a.release();
+    expect(given).toBeGreaterThan(20);
+    expect(a.stats()).toMatchObject({ tokens: 1, returned: given });
+    expect(leasedTo - (await readTat('provider#give-back'))!).toBeCloseTo(given * 1050, 6);
+    await expect(a.release()).resolves.toBe(0);
+  }, 60_000);
 });

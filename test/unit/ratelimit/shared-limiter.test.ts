@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LATE_MS, leaseFrom, leaseSize, MIN_LEASE, nextLead, nextLeaseTokens, slotIntervalMs, slotsOf, usable, wantsLease } from '../../../lambdas/ratelimit/lease';
 import type { LeaseStore } from '../../../lambdas/ratelimit/lease-repository';
-import { sharedRateLimiter, takeOnTime, type LimiterTime, type Permit } from '../../../lambdas/ratelimit/shared-limiter';
+import { FIRST_LEAD_MS, sharedRateLimiter, takeOnTime, type LimiterTime, type Permit } from '../../../lambdas/ratelimit/shared-limiter';
 import { manualClock } from '../../support/manual-clock';
 
 // The shared limiter on a test's clock: sleeps are timers this test fires in order, time moves only
@@ -24,6 +24,13 @@ function virtualWorld(lateMs: () => number = () => 0) {
       tat = lease.tat;
       return { lease, calls: 1 };
     },
+    async giveBack(_bucket, from, to) {
+      await time.sleep(3);
+      calls++;
+      if (tat !== from) return false;
+      tat = to;
+      return true;
+    },
   };
   const settle = async () => {
     for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
@@ -32,6 +39,7 @@ function virtualWorld(lateMs: () => number = () => 0) {
     time,
     store,
     calls: () => calls,
+    tat: () => tat,
     now: () => t,
     /** Moves time on without firing timers (a busy process between two steps). */
     advance: (ms: number) => void (t += ms),
@@ -235,6 +243,7 @@ describe('shared limiter: leases of the account rate', () => {
         }
         return world.store.lease(bucket, tokens, intervalMs, now, busy);
       },
+      giveBack: world.store.giveBack,
     };
     const limiter = sharedRateLimiter('provider#test', 50, { store, time: world.time });
     const failed = limiter.take('a');
@@ -243,6 +252,60 @@ describe('shared limiter: leases of the account rate', () => {
     await world.run();
     await expect(next).resolves.toBeUndefined();
     expect(limiter.stats().tokens).toBe(1);
+  });
+
+  it('a holder whose turn ends gives back the unused slots of its last lease, and the next holder starts at the first of them', async () => {
+    const world = virtualWorld();
+    const a = sharedRateLimiter('provider#test', 100, { store: world.store, time: world.time, leaseTokens: 25 });
+    const first = takeOnTime(a, 'a');
+    await world.run();
+    await first;
+    const leasedTo = world.tat()!;
+    const given = a.release();
+    await world.run();
+    // 24 of the 25 slots unused; the bucket's end moves back to the first of them.
+    await expect(given).resolves.toBe(24);
+    expect(world.tat()).toBe(leasedTo - 24 * slotIntervalMs(100));
+    expect(a.stats()).toMatchObject({ tokens: 1, returned: 24, leased: 25 });
+    const b = sharedRateLimiter('provider#test', 100, { store: world.store, time: world.time, leaseTokens: 25 });
+    const asked = world.now();
+    const next = takeOnTime(b, 'b');
+    await world.run();
+    await next;
+    // b's first slot is its first lead after it asked, not behind a's 24 unused slots (which end later).
+    expect(leasedTo - asked).toBeGreaterThan(FIRST_LEAD_MS + slotIntervalMs(100));
+    expect(world.now() - asked).toBeLessThanOrEqual(FIRST_LEAD_MS);
+    // Given back once: a holds nothing more to give.
+    const again = a.release();
+    await world.run();
+    await expect(again).resolves.toBe(0);
+  });
+
+  it('slots are not given back when another lease was taken after them, nor while callers wait', async () => {
+    const world = virtualWorld();
+    const a = sharedRateLimiter('provider#test', 100, { store: world.store, time: world.time, leaseTokens: 25 });
+    const b = sharedRateLimiter('provider#test', 100, { store: world.store, time: world.time, leaseTokens: 25 });
+    const first = takeOnTime(a, 'a');
+    await world.run();
+    await first;
+    const bTakes = takeOnTime(b, 'b');
+    const waiting = a.take('a');
+    // a caller waits on a: nothing is given back.
+    await expect(a.release()).resolves.toBe(0);
+    await world.run();
+    await bTakes;
+    await waiting;
+    const endAfterB = world.tat();
+    const given = a.release();
+    await world.run();
+    // b leased after a: moving the bucket back would hand b's slots out twice.
+    await expect(given).resolves.toBe(0);
+    expect(world.tat()).toBe(endAfterB);
+    // a still uses its slots afterwards.
+    const later = takeOnTime(a, 'a');
+    await world.run();
+    await expect(later).resolves.toBeUndefined();
+    expect(a.stats().returned).toBe(0);
   });
 
   it('a permit is on time only in its slot and only once: a caller resuming late takes again (takeOnTime)', async () => {
