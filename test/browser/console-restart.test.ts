@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startRuntime, type Runtime } from '../../local/runtime';
 import { buildConsole, launch, newContext, signIn } from './browser';
+import { tempDir } from '../support/temp-dirs';
 
 // `npm start` restarted on the same data folder keeps people signed in to the local OpenID
 // Connect provider: its sessions and grants are in DATA_DIR/console-oidc-sessions.json. A new tab
@@ -12,7 +12,7 @@ import { buildConsole, launch, newContext, signIn } from './browser';
 
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
-const dataDir = mkdtempSync(join(tmpdir(), 'console-restart-'));
+const dataDir = tempDir('console-restart-');
 let runtime: Runtime | null = null;
 
 const start = (port: number) => startRuntime({ port, host: '127.0.0.1', dataDir, maxBodyBytes: 10 * 1024 * 1024, seedDemo: true });

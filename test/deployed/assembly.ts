@@ -1,10 +1,10 @@
 import { App } from 'aws-cdk-lib';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { PROJECT_ROOT } from '../../lib/service-function';
+import { tempDir } from '../support/temp-dirs';
 
 /** A CloudFormation value as it appears in the template: a literal or an intrinsic. */
 export type CfnValue = string | number | boolean | { [key: string]: unknown } | CfnValue[];
@@ -126,7 +126,7 @@ function synthInto(dir: string): void {
  * bundles (their asset hashes, taken from the output, are identical either way).
  */
 function withDirectEsbuild(synth: () => void): void {
-  const shims = mkdtempSync(join(tmpdir(), 'pv-npx-'));
+  const shims = tempDir('pv-npx-');
   writeFileSync(join(shims, 'npx'), '#!/bin/sh\n[ "$1" = --no-install ] && shift\nexec "$@"\n', { mode: 0o755 });
   const path = process.env.PATH;
   process.env.PATH = [shims, join(PROJECT_ROOT, 'node_modules', '.bin'), path].join(delimiter);

@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { DeleteTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensureTable, startEmbeddedDynamo } from '../../local/embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3 } from '../../local/embedded-s3';
 import type { SigningSecret } from '../../local/sigv4';
 import { REGION } from './assembly';
 import { waitFor } from '../support/wait';
+import { tempDir } from '../support/temp-dirs';
 
 // Where the deployed walk keeps its table and files. By default the embedded stores (dynalite and
 // the embedded S3 gateway, on loopback); with AWS_ENDPOINT_URL set (LocalStack,
@@ -56,7 +55,7 @@ export async function startBackingStores(options: { tableName: string; buckets: 
     return { kind: 'external', dynamo: options.external, s3: options.external, close: async () => {} };
   }
   const dynamo = await startEmbeddedDynamo(null);
-  const s3Dir = mkdtempSync(join(tmpdir(), 'deployed-s3-'));
+  const s3Dir = tempDir('deployed-s3-');
   const s3 = await startEmbeddedS3(s3Dir, { secret: options.secret });
   await ensureTable(dynamo.endpoint, options.tableName);
   await ensureBuckets(s3.endpoint, options.buckets);

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -10,6 +9,7 @@ import { mapsUnder } from '../../tools/trim-source-map.mjs';
 import { PROJECT_ROOT } from '../../lib/service-function';
 import { NODE22 } from './node22';
 import { decode } from '@jridgewell/sourcemap-codec';
+import { tempDir } from '../support/temp-dirs';
 
 const run = promisify(execFile);
 
@@ -75,7 +75,7 @@ describe('synthesized bundles', () => {
     const failures: string[] = [];
     await Promise.all(
       assembly.functions.map(async (fn) => {
-        const dir = mkdtempSync(join(tmpdir(), 'bundle-alone-'));
+        const dir = tempDir('bundle-alone-');
         try {
           cpSync(fn.assetDir, dir, { recursive: true });
           const [file, exported] = fn.handler.split('.') as [string, string];
@@ -112,7 +112,7 @@ describe('synthesized bundles', () => {
         const modules = assetModules(fn).map((file) => file.slice(fn.assetDir.length + 1)).filter((name) => name.startsWith('chunks/'));
         chunks += modules.length;
         if (modules.length === 0) return;
-        const dir = mkdtempSync(join(tmpdir(), 'bundle-chunks-'));
+        const dir = tempDir('bundle-chunks-');
         try {
           cpSync(fn.assetDir, dir, { recursive: true });
           const urls = modules.map((name) => pathToFileURL(join(dir, name)).href);

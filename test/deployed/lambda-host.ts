@@ -1,11 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { REGION, type DeployedFunction } from './assembly';
 import type { CfnResolver } from './cfn';
 import { NODE22 } from './node22';
+import { tempDir } from '../support/temp-dirs';
 
 /** Lambda's synchronous invocation payload limit (request and response), in bytes. */
 export const LAMBDA_SYNC_PAYLOAD_BYTES = 6 * 1024 * 1024;
@@ -66,7 +66,7 @@ export class DeployedLambda {
   /** Starts the container (once). */
   start(): Promise<void> {
     this.ready ??= new Promise<void>((resolve, reject) => {
-      this.dir = mkdtempSync(join(tmpdir(), `lambda-${this.fn.logicalId}-`));
+      this.dir = tempDir(`lambda-${this.fn.logicalId}-`);
       cpSync(this.fn.assetDir, this.dir, { recursive: true });
       const [file, exported] = this.fn.handler.split('.') as [string, string];
       const runtimeEnv: Record<string, string> = {

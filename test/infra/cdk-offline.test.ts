@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App, Stack } from 'aws-cdk-lib';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../lib/service-function';
+import { tempDir } from '../support/temp-dirs';
 
 const run = promisify(execFile);
 
@@ -34,7 +34,7 @@ describe('cdk.json', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const address = proxy.address();
     proxyUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    dir = mkdtempSync(join(tmpdir(), 'cdk-offline-'));
+    dir = tempDir('cdk-offline-');
     // A tiny synthesized assembly stands in for the app: the CLI's own calls are what is checked.
     const app = new App({ outdir: join(dir, 'assembly') });
     new Topic(new Stack(app, 'Tiny'), 'Topic');

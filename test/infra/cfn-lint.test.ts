@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Template } from 'aws-cdk-lib/assertions';
@@ -9,6 +8,7 @@ import { PhoneValidationStack } from '../../lib/service-stack';
 import { loadStageConfig } from '../../lib/stage-config';
 import { repositoryStages } from '../support/stage-files';
 import { testApp } from '../support/stack';
+import { tempDir } from '../support/temp-dirs';
 
 // Issue 28: cfn-lint reports 0 errors on every stage's template. cfn-lint (Python) is part of this
 // machine's image, not of npm; where it is missing the test says so as a skip rather than passing.
@@ -36,7 +36,7 @@ function errors(findings: Finding[]): string[] {
 
 describe.skipIf(!available)(`${available ? cfnLint.stdout.trim() : 'cfn-lint (not installed)'} on every stage's template`, () => {
   const { root, stages } = repositoryStages();
-  const out = mkdtempSync(join(tmpdir(), 'pvs-cfn-lint-'));
+  const out = tempDir('pvs-cfn-lint-');
   const app = testApp();
   // Every stack in the one app before any synth, as `cdk synth` builds them.
   const stacks = stages.map((stage) => {

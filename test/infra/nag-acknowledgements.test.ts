@@ -6,9 +6,9 @@ import { PhoneValidationStack } from '../../lib/service-stack';
 import { testApp } from '../support/stack';
 import { parseStageConfig, type StageConfig } from '../../lib/stage-config';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../support/temp-dirs';
 
 // Every cdk-nag acknowledgement is true to the resource it names: the finding it acknowledges is
 // raised on that construct (or a resource under it) by the AwsSolutions pack. An acknowledgement
@@ -65,7 +65,7 @@ const stale = ({ acknowledged, raised }: ReturnType<typeof nagged>): string[] =>
 function stage(name: string): StageConfig {
   const raw = JSON.parse(readFileSync(join(process.cwd(), 'config', 'stages', `${name}.json`), 'utf8')) as Record<string, unknown>;
   if (raw.downloadsPublicKeyFile) {
-    const file = join(mkdtempSync(join(tmpdir(), 'pvs-ack-')), 'public.pem');
+    const file = join(tempDir('pvs-ack-'), 'public.pem');
     writeFileSync(file, generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString());
     raw.downloadsPublicKeyFile = file;
   }

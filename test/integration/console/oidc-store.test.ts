@@ -1,14 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { oidcAdapter } from '../../../local/console-oidc-store';
+import { tempDir } from '../../support/temp-dirs';
 
 // The local provider's store: a second adapter on the same file is the provider after a restart.
 
 const dirs: string[] = [];
 const fileIn = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'oidc-store-'));
+  const dir = tempDir('oidc-store-');
   dirs.push(dir);
   return join(dir, 'sessions.json');
 };

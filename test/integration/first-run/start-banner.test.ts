@@ -1,17 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePortPair } from '../../../local/free-port-pair';
+import { tempDir } from '../../support/temp-dirs';
 
 // `npm start` as a new user meets it (issue 16, item 12): real child processes of bin/local.ts on a
 // fresh data folder. A start that fails before the key is shown says so in one line, and the next
 // start shows a key rather than claiming one was printed.
 
 const root = join(import.meta.dirname, '../../..');
-const dataDir = mkdtempSync(join(tmpdir(), 'pvs-banner-'));
+const dataDir = tempDir('pvs-banner-');
 const children: ChildProcess[] = [];
 
 afterAll(() => {
@@ -132,7 +132,7 @@ describe('npm start: first-run banner', () => {
   it("busy file store port (PORT + 1, another copy's): the line says so and suggests a PORT whose pair is free", async () => {
     const port = (await freePortPair('127.0.0.1', 20_000 + Math.floor(Math.random() * 20_000)))!;
     const blocker = await listen(port + 1);
-    const own = mkdtempSync(join(tmpdir(), 'pvs-banner-files-'));
+    const own = tempDir('pvs-banner-files-');
     try {
       const busy = start(port, { FILES_PORT: undefined, DATA_DIR: own });
       expect(await busy.exited).not.toBe(0);

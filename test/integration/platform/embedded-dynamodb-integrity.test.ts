@@ -1,12 +1,12 @@
 import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from '../../../local/embedded-dynamodb';
 import { rebuildIndexes } from '../../../local/embedded-dynamodb-integrity';
+import { tempDir } from '../../support/temp-dirs';
 
 // The embedded table's integrity pass: index entries disagreeing with their items (what a kill -9
 // between dynalite's index write and its item write leaves) are rebuilt from the items.
@@ -84,7 +84,7 @@ async function tornIndexes(dir: string): Promise<void> {
 
 describe('embedded table integrity after an unclean stop', () => {
   it('rebuildIndexes puts back every missing entry and removes every entry its item does not have', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pvs-integrity-'));
+    const dir = tempDir('pvs-integrity-');
     dirs.push(dir);
     await tornIndexes(join(dir, 'db'));
     expect(await rebuildIndexes(join(dir, 'db'))).toEqual({ removed: 2, added: 2 });
@@ -92,7 +92,7 @@ describe('embedded table integrity after an unclean stop', () => {
   });
 
   it('a start without the clean-stop mark rebuilds before answering; a clean stop leaves the mark and a start takes it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pvs-integrity-'));
+    const dir = tempDir('pvs-integrity-');
     dirs.push(dir);
     const path = join(dir, 'db');
     await tornIndexes(path);
@@ -107,7 +107,7 @@ describe('embedded table integrity after an unclean stop', () => {
   });
 
   it('a start after a clean stop does not rebuild (the torn entries, written behind its back, stay)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pvs-integrity-'));
+    const dir = tempDir('pvs-integrity-');
     dirs.push(dir);
     const path = join(dir, 'db');
     await tornIndexes(path);

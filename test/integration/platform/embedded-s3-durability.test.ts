@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { startRuntime } from '../../../local/runtime';
 import { LOCAL_RESOURCES, localStoreSecret } from '../../../local/environment';
 import { freshDataDir, killAllChildRuntimes, startChildRuntime } from '../../support/child-runtime';
 import { waitFor } from '../../support/wait';
+import { tempDir } from '../../support/temp-dirs';
 
 const BUCKET = LOCAL_RESOURCES.buckets.files;
 afterAll(killAllChildRuntimes);
@@ -41,7 +41,7 @@ async function readAll(endpoint: string, dataDir: string): Promise<Map<string, s
 
 describe('embedded S3 store after a kill -9', () => {
   it('starts and serves on a folder with the files interrupted writes leave', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'pvs-damaged-'));
+    const dataDir = tempDir('pvs-damaged-');
     const bucketDir = join(dataDir, 's3', BUCKET);
     const md5 = 'ec0405c5aef93e771cd80e0db180b88b'; // any well-formed hex digest
     const meta = JSON.stringify({ 'content-type': 'text/csv' });
@@ -109,7 +109,7 @@ describe('embedded S3 puts', () => {
   it('leave whole files written in order (bytes, checksum, metadata) and no temporary files', async () => {
     const { PutObjectCommand } = await import('@aws-sdk/client-s3');
     const { startEmbeddedS3, ensureBuckets } = await import('../../../local/embedded-s3');
-    const dir = mkdtempSync(join(tmpdir(), 'pvs-atomic-'));
+    const dir = tempDir('pvs-atomic-');
     const secret = localStoreSecret(null);
     const store = await startEmbeddedS3(dir, { secret });
     const s3 = new S3Client({ endpoint: store.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: secret });

@@ -1,10 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRuntime, type Runtime } from '../../../local/runtime';
+import { tempDir } from '../../support/temp-dirs';
 
 /** A free port p whose neighbour p + 1 is free too (the API's and the store's). */
 async function freePortPair(): Promise<number> {
@@ -74,7 +72,7 @@ describe('links for other machines: FILES_PUBLIC_URL and a stable FILES_PORT', (
     const apiPort = await freePortPair();
     process.env.FILES_PORT = String(apiPort + 1);
     process.env.FILES_PUBLIC_URL = `http://files.example.test:${apiPort + 1}`;
-    const runtime = await start(mkdtempSync(join(tmpdir(), 'pvs-public-')), apiPort);
+    const runtime = await start(tempDir('pvs-public-'), apiPort);
     const key = runtime.demo!.apiKey!;
 
     const link = await originalLink(runtime, key);
@@ -93,7 +91,7 @@ describe('links for other machines: FILES_PUBLIC_URL and a stable FILES_PORT', (
     delete process.env.FILES_PORT;
     delete process.env.FILES_PUBLIC_URL;
     const apiPort = await freePortPair();
-    const dataDir = mkdtempSync(join(tmpdir(), 'pvs-stable-'));
+    const dataDir = tempDir('pvs-stable-');
     const first = await start(dataDir, apiPort);
     expect(first.backends.s3).toBe(`http://127.0.0.1:${apiPort + 1}`);
     const link = await originalLink(first, first.demo!.apiKey!);

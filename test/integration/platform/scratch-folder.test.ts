@@ -1,8 +1,7 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { startRuntime } from '../../../local/runtime';
+import { tempDir } from '../../support/temp-dirs';
 
 // A runtime without a data folder keeps its files in a temporary folder; every test runtime and
 // bench run is one, so a folder left behind at each stop filled the disk (tens of GB in a day).
@@ -17,7 +16,7 @@ describe('a runtime without a data folder', () => {
   });
 
   it('has none with a data folder', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'scratch-data-'));
+    const dataDir = tempDir('scratch-data-');
     try {
       const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir, maxBodyBytes: 1024 * 1024, seedDemo: false });
       expect(runtime.scratchDir).toBeNull();

@@ -1,16 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseCommands } from '../../../tools/docs-check/commands';
 import { runFileCommands } from '../../../tools/docs-check/run-file';
 import { waitFor } from '../../support/wait';
+import { tempDir } from '../../support/temp-dirs';
 
 // The docs check's runner on blocks written here (bash, no service): it fails a command that
 // exits non-zero or prints other than its `# →` comment, runs nothing after a failure, cuts a
 // command that hangs, and ends what a block left running in the background.
 
-const temp = mkdtempSync(join(tmpdir(), 'docs-check-runner-'));
+const temp = tempDir('docs-check-runner-');
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 let runs = 0;
 const run = (code: string, timeoutMs = 30_000) => runFileCommands(parseCommands(code, 1), temp, join(temp, `out-${runs++}`), { GREETING: 'hello' }, timeoutMs);

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireInstanceLock, instanceLockAddress, InstanceLockedError, probeInstance, type InstanceLock } from '../../../local/instance-lock';
 import { adoptSharedSettings, SHARED_SETTINGS, sharedSettings } from '../../../local/instance-settings';
+import { tempDir } from '../../support/temp-dirs';
 
 // The one-instance-per-data-folder lock (local/instance-lock.ts): held exactly while its process
 // lives, so a dead instance (kill -9) never blocks a start. Both kinds: the abstract socket Linux
@@ -13,7 +13,7 @@ import { adoptSharedSettings, SHARED_SETTINGS, sharedSettings } from '../../../l
 const folders: string[] = [];
 const held: InstanceLock[] = [];
 const folder = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lock-'));
+  const dir = tempDir('lock-');
   folders.push(dir);
   return dir;
 };
