@@ -97,7 +97,7 @@ export interface SharedLimiterOptions {
  * spends them at their times. Leases are granted in the order they are asked for, so every process
  * waiting on the rate gets its slice in turn; a process asks for one only while callers wait and
  * its slots are about to run out, sized to its callers (nextLeaseTokens, wantsLease), so it holds
- * few slots ahead (each one a newcomer waits behind, or lost when it stops). Inside the process
+ * few slots ahead (each one a newcomer waits behind, or lost if the process dies before its turn ends: release()). Inside the process
  * one dispatcher hands each slot, at its time, to the next caller in turn by lane (lane-queue.ts:
  * the uploads sharing this process get equal shares). A caller without a token waits for its slot
  * rather than failing. Real time, not the service clock: it paces calls to a real provider.
@@ -188,7 +188,7 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
     try {
       given = await store.giveBack(bucketId, tat, unused[0]!);
     } catch {
-      // The table failed: the slots stay ours.
+      // Handled below as not given.
     } finally {
       releasing = false;
     }
@@ -238,13 +238,13 @@ export function sharedRateLimiter(bucketId: string, perSecond: number, options: 
   };
 }
 
-// One limiter per bucket and rate for the life of the container: a warm Lambda's next invocation
-// (the next turn of its chunk's loop) spends what the last one leased instead of leasing again.
+// One limiter per bucket and rate for the life of the container (its lead, the last lease's end); the
+// slots a turn leased and did not use are given back when it ends (releaseContainerLimiters).
 const perContainer = new Map<string, SharedLimiter>();
 
-/** Gives back what every limiter of this container holds unused (release()); never throws. */
+/** Gives back what every limiter of this container holds unused (release(), which never throws). */
 export async function releaseContainerLimiters(): Promise<void> {
-  await Promise.all([...perContainer.values()].map((limiter) => limiter.release().catch(() => 0)));
+  await Promise.all([...perContainer.values()].map((limiter) => limiter.release()));
 }
 
 /** The container's shared limiter for `bucketId` at `perSecond` (made on first use). */
