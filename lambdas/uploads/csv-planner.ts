@@ -1,6 +1,7 @@
 import { InvalidInput, TooLarge } from '../platform/domain-errors';
-import { CsvRecordReader, CsvSyntaxError, type CsvRecord } from './csv';
+import { CsvRecordReader, CsvSyntaxError, startsLikeFormula, type CsvRecord } from './csv';
 import { MAX_NUMBERS, rowPlanner, type ColumnMapping, type PlanCounts, type WorkRow } from './plan';
+import { JsonBytes } from './json-bytes';
 import { spanOf, type RecordSpan } from './work-file';
 
 // Create's one reading of a CSV, as its bytes arrive: decoded, split into records, each planned
@@ -13,41 +14,6 @@ export interface PlannedCsv extends PlanCounts {
   /** The work file and the layout object, serialized (UTF-8 bytes when read as a stream, without a string copy). */
   work: string | Buffer;
   layout: string | Buffer;
-}
-
-/** Row fragments of JSON text are joined every this many rows: few strings, each flat. */
-const BATCH = 4096;
-
-/**
- * JSON text written a fragment at a time, kept as UTF-8 bytes in batches (`items` of a list are
- * comma-separated), and given as one buffer: the batches and the result are the only copies.
- */
-class JsonBytes {
-  private done: Buffer[] = [];
-  private batch: string[] = [];
-  private count = 0;
-
-  constructor(private readonly separator = ',') {}
-
-  push(json: string): void {
-    this.batch.push(json);
-    if (this.batch.length === BATCH) this.flush();
-  }
-
-  private flush(): void {
-    if (!this.batch.length) return;
-    this.done.push(Buffer.from((this.count ? this.separator : '') + this.batch.join(this.separator), 'utf8'));
-    this.count += this.batch.length;
-    this.batch = [];
-  }
-
-  /** The fragments between `open` and `close`. */
-  parts(open: string, close: string): Buffer[] {
-    this.flush();
-    const parts = [Buffer.from(open), ...this.done, Buffer.from(close)];
-    this.done = [];
-    return parts;
-  }
 }
 
 const EOL_CODE: Record<string, string> = { '\r\n': 'c', '\n': 'n', '\r': 'r', '': '-' };
@@ -166,21 +132,32 @@ export class CsvPlanner {
     this.keep(i, record, row);
   }
 
+  // Each row's JSON is written as bytes (json-bytes.ts), by hand where its text needs no escaping
+  // (an E.164 is '+' and digits, offsets are integers): a string per value, joined and encoded in
+  // batches, with JSON.stringify of each name object, was most of planning a file. The text is
+  // the same as JSON.stringify's (csv-planner.test.ts compares them).
   private keep(i: number, record: CsvRecord, row: WorkRow): void {
     const columns = this.mapping.phoneColumns.length;
     for (let c = 0; c < columns; c++) {
       const value = row.numbers[c];
-      this.numbers.push(JSON.stringify(value === undefined ? '' : value));
+      const out = this.numbers.item();
+      if (value === null) out.ascii('null');
+      else if (value === undefined || value === '') out.ascii('""');
+      else out.ascii('"').ascii(value).ascii('"');
     }
-    if (row.name) this.anyName = true;
-    this.names.push(row.name ? JSON.stringify(row.name) : '0');
-    this.firstCells?.push(JSON.stringify(record.fields[0] ?? ''));
-    const span = spanOf(record);
-    this.start.push(String(span.start));
-    this.end.push(String(span.end));
-    this.eol.push(EOL_CODE[span.eol]!);
-    if (span.width !== this.header!.width) this.widths.push(`"${i}":${span.width}`);
-    if (span.formulaFields) this.formulas.push(`"${i}":${JSON.stringify(span.formulaFields)}`);
+    const name = row.name;
+    if (name) {
+      this.anyName = true;
+      if (name.full !== undefined) this.names.item().ascii('{"full":').utf8(JSON.stringify(name.full)).ascii('}');
+      else this.names.item().ascii('{"first":').utf8(JSON.stringify(name.first)).ascii(',"last":').utf8(JSON.stringify(name.last)).ascii('}');
+    } else this.names.item().ascii('0');
+    this.firstCells?.item().utf8(JSON.stringify(record.fields[0] ?? ''));
+    this.start.item().int(record.start);
+    this.end.item().int(record.end);
+    this.eol.item().ascii(EOL_CODE[record.eol]!);
+    const fields = record.fields;
+    if (fields.length !== this.header!.width) this.widths.item().ascii('"').int(i).ascii('":').int(fields.length);
+    if (fields.some(startsLikeFormula)) this.formulas.item().ascii('"').int(i).ascii('":').utf8(JSON.stringify(fields));
   }
 }
 

@@ -1,5 +1,6 @@
 import { InvalidInput, TooFewNumbers, TooLarge } from '../platform/domain-errors';
 import { normalizeUsCa } from '../classification';
+import { DistinctNumbers } from './distinct-numbers';
 
 export const MIN_NUMBERS = 100;
 export const MAX_NUMBERS = 250_000;
@@ -102,7 +103,7 @@ export function rowPlanner(header: string[], mapping: ColumnMapping, options: { 
   const lastIdx = mapping.lastNameColumn ? index(mapping.lastNameColumn, 'last_name_column') : -1;
   const identity = fullIdx >= 0 || (firstIdx >= 0 && lastIdx >= 0);
 
-  const seen = new Set<string>();
+  const seen = new DistinctNumbers();
   let rowCount = 0;
   let validRows = 0;
   let invalid = 0;

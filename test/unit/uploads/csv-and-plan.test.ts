@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse as csvParse } from 'csv-parse/sync';
-import { csvField, safeCsvCell, parseCsv } from '../../../lambdas/uploads/csv';
+import { csvField, safeCsvCell, parseCsv, startsLikeFormula } from '../../../lambdas/uploads/csv';
 import { planUpload, priceOf } from '../../../lambdas/uploads/plan';
 import { buildProcessedCsv } from '../../../lambdas/uploads/processed-file';
 import { rowResults, summarize } from '../../../lambdas/uploads/results';
@@ -35,6 +35,15 @@ describe('CSV reader', () => {
     expect(safeCsvCell('=cmd()')).toBe(`"'=cmd()"`);
     expect(safeCsvCell('a,b')).toBe('"a,b"');
     expect(csvField('+12125550143')).toBe('+12125550143');
+  });
+
+  it('takes a cell for a formula exactly when it starts with = + - @, a tab or a CR (OWASP)', () => {
+    for (let code = 0; code < 0x3000; code++) {
+      const c = String.fromCharCode(code);
+      expect(startsLikeFormula(`${c}x`), `U+${code.toString(16)}`).toBe('=+-@\t\r'.includes(c));
+    }
+    expect(startsLikeFormula('')).toBe(false);
+    expect(startsLikeFormula(' =1')).toBe(false);
   });
 });
 

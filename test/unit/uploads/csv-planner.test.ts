@@ -76,6 +76,22 @@ describe('create reads a CSV as it arrives (csv-planner.ts)', () => {
     }
   });
 
+  it('finds the same with a full name column in a file whose stored lists span many pieces', () => {
+    const full: ColumnMapping = { phoneColumns: ['phone'], fullNameColumn: 'name' };
+    const names = ['Zoë "Z" Ñandú', 'back\\slash', '🙂 smile', '=HYPERLINK("x")', 'plain', ''];
+    const rows = Array.from({ length: 40_000 }, (_, i) => {
+      const name = names[i % names.length]!;
+      const phone = i % 7 === 0 ? 'not a number' : `+1 212 ${String(200 + (i % 700)).padStart(3, '0')} ${String(i % 10_000).padStart(4, '0')}`;
+      return `"${name.replaceAll('"', '""')}",${phone}${i % 11 === 0 ? ',extra' : ''}`;
+    });
+    // One formula-like row larger than a piece of the writer (256 KB once encoded).
+    rows.push(`"=${'é'.repeat(150_000)}",+1 212 555 0100`);
+    const bytes = Buffer.from(['name,phone,note', ...rows].join('\r\n'), 'utf8');
+    const whole = outcome(() => wholeFile(bytes, full, { firstCells: true }));
+    expect(whole.ok).toBeDefined();
+    for (const size of [65_536, bytes.length]) expect(outcome(() => inPieces(bytes, size, full, { firstCells: true })), `pieces of ${size}`).toEqual(whole);
+  });
+
   it('refuses what the whole-file path refuses, with the same error', () => {
     for (const [name, text] of Object.entries(REFUSED)) {
       const bytes = Buffer.from(text, 'utf8');
