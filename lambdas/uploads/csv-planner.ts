@@ -132,10 +132,10 @@ export class CsvPlanner {
     this.keep(i, record, row);
   }
 
-  // Each row's JSON is written as bytes (json-bytes.ts), by hand where its text needs no escaping
-  // (an E.164 is '+' and digits, offsets are integers): a string per value, joined and encoded in
-  // batches, with JSON.stringify of each name object, was most of planning a file. The text is
-  // the same as JSON.stringify's (csv-planner.test.ts compares them).
+  // Each row's JSON is written as bytes (json-bytes.ts): a string per value, joined and encoded in
+  // batches, with JSON.stringify of each name object and formula-like row, was most of planning a
+  // file. The bytes are JSON.stringify's (json-bytes.test.ts; csv-planner.test.ts compares the
+  // values readers get back with the whole-file path's).
   private keep(i: number, record: CsvRecord, row: WorkRow): void {
     const columns = this.mapping.phoneColumns.length;
     for (let c = 0; c < columns; c++) {
@@ -148,16 +148,16 @@ export class CsvPlanner {
     const name = row.name;
     if (name) {
       this.anyName = true;
-      if (name.full !== undefined) this.names.item().ascii('{"full":').utf8(JSON.stringify(name.full)).ascii('}');
-      else this.names.item().ascii('{"first":').utf8(JSON.stringify(name.first)).ascii(',"last":').utf8(JSON.stringify(name.last)).ascii('}');
+      if (name.full !== undefined) this.names.item().ascii('{"full":').string(name.full).ascii('}');
+      else this.names.item().ascii('{"first":').string(name.first!).ascii(',"last":').string(name.last!).ascii('}');
     } else this.names.item().ascii('0');
-    this.firstCells?.item().utf8(JSON.stringify(record.fields[0] ?? ''));
+    this.firstCells?.item().string(record.fields[0] ?? '');
     this.start.item().int(record.start);
     this.end.item().int(record.end);
     this.eol.item().ascii(EOL_CODE[record.eol]!);
     const fields = record.fields;
     if (fields.length !== this.header!.width) this.widths.item().ascii('"').int(i).ascii('":').int(fields.length);
-    if (fields.some(startsLikeFormula)) this.formulas.item().ascii('"').int(i).ascii('":').utf8(JSON.stringify(fields));
+    if (fields.some(startsLikeFormula)) this.formulas.item().ascii('"').int(i).ascii('":').strings(fields);
   }
 }
 

@@ -6,6 +6,10 @@
 
 const PIECE = 256 * 1024;
 
+const HEX = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+/** JSON.stringify's two-character escapes below U+0020: \b \t \n \f \r. */
+const SHORT_ESCAPE: Record<number, number> = { 8: 98, 9: 116, 10: 110, 12: 102, 13: 114 };
+
 export class JsonBytes {
   private pieces: Buffer[] = [];
   private piece = Buffer.allocUnsafe(PIECE);
@@ -46,6 +50,79 @@ export class JsonBytes {
     this.at = at;
     for (let v = value; v >= 1; v = Math.floor(v / 10)) piece[--at] = 48 + (v % 10);
     return this;
+  }
+
+  /**
+   * `text` as a JSON string literal, UTF-8 encoded: byte for byte JSON.stringify(text)'s, without
+   * the string it makes or a call into Buffer per item (names and formula-like rows are most of
+   * what create writes that is not ASCII it knows).
+   */
+  string(text: string): this {
+    const n = text.length;
+    // At most 6 bytes per UTF-16 unit (a \u00XX escape), and the quotes.
+    if (this.at + n * 6 + 2 > PIECE) {
+      this.next();
+      if (n * 6 + 2 > PIECE) return this.utf8(JSON.stringify(text));
+    }
+    const piece = this.piece;
+    let at = this.at;
+    piece[at++] = 34;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x20 && c < 0x80) {
+        if (c === 34 || c === 92) piece[at++] = 92;
+        piece[at++] = c;
+      } else if (c < 0x20) {
+        piece[at++] = 92;
+        const short = SHORT_ESCAPE[c];
+        if (short) piece[at++] = short;
+        else {
+          piece[at++] = 117; // u00XX, lowercase hex as JSON.stringify writes it
+          piece[at++] = 48;
+          piece[at++] = 48;
+          piece[at++] = HEX[c >> 4]!;
+          piece[at++] = HEX[c & 15]!;
+        }
+      } else if (c < 0x800) {
+        piece[at++] = 0xc0 | (c >> 6);
+        piece[at++] = 0x80 | (c & 63);
+      } else if (c >= 0xd800 && c <= 0xdfff) {
+        const low = c <= 0xdbff ? text.charCodeAt(i + 1) : NaN;
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          const cp = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+          piece[at++] = 0xf0 | (cp >> 18);
+          piece[at++] = 0x80 | ((cp >> 12) & 63);
+          piece[at++] = 0x80 | ((cp >> 6) & 63);
+          piece[at++] = 0x80 | (cp & 63);
+          i++;
+        } else {
+          // A lone surrogate: JSON.stringify escapes it (well-formed JSON.stringify).
+          piece[at++] = 92;
+          piece[at++] = 117;
+          piece[at++] = HEX[c >> 12]!;
+          piece[at++] = HEX[(c >> 8) & 15]!;
+          piece[at++] = HEX[(c >> 4) & 15]!;
+          piece[at++] = HEX[c & 15]!;
+        }
+      } else {
+        piece[at++] = 0xe0 | (c >> 12);
+        piece[at++] = 0x80 | ((c >> 6) & 63);
+        piece[at++] = 0x80 | (c & 63);
+      }
+    }
+    piece[at++] = 34;
+    this.at = at;
+    return this;
+  }
+
+  /** A list of texts as a JSON array of strings: JSON.stringify(list)'s bytes. */
+  strings(list: readonly string[]): this {
+    this.ascii('[');
+    for (let i = 0; i < list.length; i++) {
+      if (i > 0) this.ascii(',');
+      this.string(list[i]!);
+    }
+    return this.ascii(']');
   }
 
   /** Any text, UTF-8 encoded. */
