@@ -5,8 +5,7 @@
 // function does. Prints the answer's status, its time and the process's own peak memory (VmHWM, as
 // pipeline-child.ts, for the same reason).
 import { readFileSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { stagedCreateEvent, createdId } from './create-event';
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 const [apiKey, stagedUploadId] = process.argv.slice(2) as [string, string];
@@ -20,37 +19,12 @@ const peakKb = (): number => {
 
 // The workflow is not started: the measurement is the create call alone.
 const handler = uploadsApi({ workflow: async () => {}, deliveryQueue: null, net: systemNet() });
-const body = JSON.stringify({ staged_upload_id: stagedUploadId, phone_column: 'phone', first_name_column: 'first_name', last_name_column: 'last_name' });
-const now = new Date();
-const requestId = randomUUID();
-const event: APIGatewayProxyEventV2 = {
-  version: '2.0',
-  routeKey: 'POST /api/v1/uploads',
-  rawPath: '/api/v1/uploads',
-  rawQueryString: '',
-  headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', host: 'bench.local', 'x-forwarded-proto': 'https' },
-  isBase64Encoded: false,
-  body,
-  requestContext: {
-    accountId: 'bench',
-    apiId: 'bench',
-    domainName: 'bench.local',
-    domainPrefix: 'bench',
-    http: { method: 'POST', path: '/api/v1/uploads', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-    requestId,
-    routeKey: 'POST /api/v1/uploads',
-    stage: '$default',
-    time: now.toUTCString(),
-    timeEpoch: now.getTime(),
-  },
-};
+const { event, context } = stagedCreateEvent(apiKey, stagedUploadId, { phone_column: 'phone', first_name_column: 'first_name', last_name_column: 'last_name' });
 
 const rssBeforeKb = peakKb();
 const t = performance.now();
-const result = await handler(event, { awsRequestId: requestId, functionName: 'bench-uploads' } as Context);
+const result = await handler(event, context);
 const ms = performance.now() - t;
-const status = (result as { statusCode: number }).statusCode;
-if (status !== 200) throw new Error(`create answered ${status}: ${String((result as { body?: string }).body).slice(0, 500)}`);
-const { id } = JSON.parse(String((result as { body?: string }).body)) as { id: string };
-console.log(JSON.stringify({ status, id, ms, maxRssKb: peakKb(), rssBeforeKb }));
+const id = createdId(result);
+console.log(JSON.stringify({ status: 200, id, ms, maxRssKb: peakKb(), rssBeforeKb }));
 process.exit(0);

@@ -2,6 +2,8 @@ import type { Runtime } from '../local/runtime';
 import { runChild } from './child';
 import { bundleChild } from './bundle-child';
 import { singleColumnCsv } from './csv-files';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface ApiCreateMeasurement {
   /** The create process's own peak (VmHWM), MB and kB. */
@@ -23,6 +25,14 @@ let child: Promise<string> | null = null;
  * (api-create-child.ts), as the Lambda would run it.
  */
 export async function measureApiCreate(runtime: Runtime, apiKey: string, csv: string): Promise<ApiCreateMeasurement> {
+  const stagedId = await stageCsv(runtime, apiKey, csv);
+  child ??= bundleChild('./api-create-child.ts');
+  const out = await runChild<{ id: string; ms: number; maxRssKb: number; rssBeforeKb: number }>(await child, [apiKey, stagedId], { ...process.env, ...runtime.environment });
+  return { peakMb: Math.round(out.maxRssKb / 1024), peakKb: out.maxRssKb, idleMb: Math.round(out.rssBeforeKb / 1024), ms: Math.round(out.ms), bytes: Buffer.byteLength(csv), id: out.id };
+}
+
+/** Stages `csv` as a client does: POST /api/v1/uploads/staging, then the presigned POST to the file store. */
+export async function stageCsv(runtime: Runtime, apiKey: string, csv: string): Promise<string> {
   const auth = { authorization: `Bearer ${apiKey}` };
   const slotRes = await fetch(`${runtime.url}/api/v1/uploads/staging`, { method: 'POST', headers: auth });
   if (slotRes.status !== 200) throw new Error(`staging answered ${slotRes.status}: ${await slotRes.text()}`);
@@ -32,9 +42,22 @@ export async function measureApiCreate(runtime: Runtime, apiKey: string, csv: st
   form.append('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
   const put = await fetch(slot.url, { method: 'POST', body: form });
   if (put.status >= 300) throw new Error(`staged POST answered ${put.status}: ${await put.text()}`);
-  child ??= bundleChild('./api-create-child.ts');
-  const out = await runChild<{ id: string; ms: number; maxRssKb: number; rssBeforeKb: number }>(await child, [apiKey, slot.staged_upload_id], { ...process.env, ...runtime.environment });
-  return { peakMb: Math.round(out.maxRssKb / 1024), peakKb: out.maxRssKb, idleMb: Math.round(out.rssBeforeKb / 1024), ms: Math.round(out.ms), bytes: Buffer.byteLength(csv), id: out.id };
+  return slot.staged_upload_id;
+}
+
+/**
+ * The uploads function's create of a staged `csv` against `parser` on the same text, in one warm
+ * process of its own (create-function-child.ts), `rounds` paired rounds: per-round ratios of CPU
+ * time. The organization of `apiKey` needs credits for rounds + 1 creates.
+ */
+export async function createFunctionVsParser(runtime: Runtime, apiKey: string, csv: string, parser: string, rounds: number, dir: string): Promise<number[]> {
+  const staged: string[] = [];
+  for (let r = 0; r <= rounds; r++) staged.push(await stageCsv(runtime, apiKey, csv));
+  const csvPath = join(dir, 'create-function.csv');
+  writeFileSync(csvPath, csv);
+  const script = await bundleChild('./create-function-child.ts');
+  const out = await runChild<{ parserMs: number[]; createMs: number[] }>(script, [apiKey, csvPath, parser, ...staged], { ...process.env, ...runtime.environment });
+  return out.createMs.map((ms, r) => ms / out.parserMs[r]!);
 }
 
 /**

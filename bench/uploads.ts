@@ -1,6 +1,7 @@
-import { parse as csvParse } from 'csv-parse/sync';
 import Papa from 'papaparse';
-import { inferSchema, initParser } from 'udsv';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startRuntime, type Runtime } from '../local/runtime';
 import { csvParseCount } from '../lambdas/uploads/csv';
 import { normalizationCount } from '../lambdas/classification/normalize';
@@ -8,15 +9,11 @@ import { multiColumnCsv, singleColumnCsv } from './csv-files';
 import { runChild } from './child';
 import { addCredits } from '../lambdas/admin/admin';
 import { bundleChild } from './bundle-child';
+import { PARSERS, cpuMs, spread } from './parsers';
+import { createFunctionVsParser } from './api-create';
 
 const ROWS = Number(process.env.BENCH_UPLOAD_ROWS ?? 250_000);
 const MULTI_ROWS = Number(process.env.BENCH_UPLOAD_MULTI_ROWS ?? 100_000);
-
-const PARSERS: Record<string, (csv: string) => unknown> = {
-  'csv-parse': (csv) => csvParse(csv),
-  papaparse: (csv) => Papa.parse(csv),
-  udsv: (csv) => initParser(inferSchema(csv)).stringArrs(csv),
-};
 
 /** Each parser cold (first run in this process) and warm (second run); the fastest warm one is the yardstick. */
 function parserTimes(csv: string): { fastest: string; warmMs: number; coldMs: number } {
@@ -34,13 +31,6 @@ function parserTimes(csv: string): { fastest: string; warmMs: number; coldMs: nu
 }
 
 const PAIRED_ROUNDS = Number(process.env.BENCH_CREATE_ROUNDS ?? 5);
-
-const cpuMs = async (fn: () => unknown): Promise<number> => {
-  const t = process.cpuUsage();
-  await fn();
-  const used = process.cpuUsage(t);
-  return (used.user + used.system) / 1000;
-};
 
 /**
  * create over the local API (in this process: the server's work and the client's) against the
@@ -62,9 +52,7 @@ async function pairedCreateVsParser(parse: (csv: string) => unknown, createOnce:
     }
     ratios.push(createMs / parserMs);
   }
-  const sorted = [...ratios].sort((a, b) => a - b);
-  const m = sorted.length >> 1;
-  return { median: sorted.length % 2 ? sorted[m]! : (sorted[m - 1]! + sorted[m]!) / 2, min: sorted[0]!, max: sorted.at(-1)! };
+  return spread(ratios);
 }
 
 interface Created {
@@ -192,6 +180,10 @@ export async function runUploadsBench(): Promise<Record<string, number | string>
     // Each paired create is an upload of its own (not processed: the workflow port does nothing).
     await addCredits(runtime.demo!.organizationId, PAIRED_ROUNDS * ROWS);
     const paired = await pairedCreateVsParser(PARSERS[parsers.fastest]!, () => create(runtime, csv, fields), csv);
+    // The same, the function alone: its own process, staged file, stores not counted.
+    await addCredits(runtime.demo!.organizationId, (PAIRED_ROUNDS + 1) * ROWS);
+    const dir = mkdtempSync(join(tmpdir(), 'bench-create-'));
+    const functionOnly = spread(await createFunctionVsParser(runtime, runtime.demo!.apiKey!, csv, parsers.fastest, PAIRED_ROUNDS, dir).finally(() => rmSync(dir, { recursive: true, force: true })));
 
     const perUpload = (c: Created, p: Processed) => c.csvParses + p.csvParses;
     return {
@@ -205,6 +197,9 @@ export async function runUploadsBench(): Promise<Record<string, number | string>
       create_vs_fastest_parser: Number(paired.median.toFixed(2)),
       create_vs_fastest_parser_min: Number(paired.min.toFixed(2)),
       create_vs_fastest_parser_max: Number(paired.max.toFixed(2)),
+      create_function_vs_fastest_parser: Number(functionOnly.median.toFixed(2)),
+      create_function_vs_fastest_parser_min: Number(functionOnly.min.toFixed(2)),
+      create_function_vs_fastest_parser_max: Number(functionOnly.max.toFixed(2)),
       process_250k_ms: Math.round(processed.ms),
       process_us_per_number: Number(((processed.ms * 1000) / single.valid_number_count).toFixed(1)),
       process_peak_rss_mb: Math.round(processed.maxRssKb / 1024),
