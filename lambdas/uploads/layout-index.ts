@@ -1,4 +1,4 @@
-import { eachMember, JsonBytesError, parseValue, readUint32s, skipSpace } from './json-bytes';
+import { eachMember, JsonInPlaceError, parseValue, readUint32s, skipSpace } from './json-in-place';
 import type { RecordSpan, StoredLayout } from './work-file';
 
 // The stored layout (work-file.ts `StoredLayout`) as finalize and the downloads read it: each row's
@@ -54,9 +54,9 @@ export function readLayoutIndex(bytes: Buffer): LayoutIndex {
       else if (name === 'formulas') formulaRows = memberNames(bytes, from);
       else if (name === 'bom' || name === 'header' || name === 'width' || name === 'eol' || name === 'widths' || name === 'v') found[name] = parseValue(bytes, from, to);
     });
-    if (skipSpace(bytes, after) !== bytes.length) throw new JsonBytesError(`more after the object at byte ${after}`);
+    if (skipSpace(bytes, after) !== bytes.length) throw new JsonInPlaceError(`more after the object at byte ${after}`);
   } catch (error) {
-    if (error instanceof JsonBytesError || error instanceof SyntaxError) throw new Error(`layout: not a layout object (${error.message})`);
+    if (error instanceof JsonInPlaceError || error instanceof SyntaxError) throw new Error(`layout: not a layout object (${error.message})`);
     throw error;
   }
   if (found.v !== undefined && found.v !== 1) throw new Error(`work file version ${String(found.v)} is not known`);

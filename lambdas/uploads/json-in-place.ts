@@ -6,12 +6,12 @@
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-export class JsonBytesError extends Error {
-  override name = 'JsonBytesError';
+export class JsonInPlaceError extends Error {
+  override name = 'JsonInPlaceError';
 }
 
 const fail = (what: string, at: number): never => {
-  throw new JsonBytesError(`${what} at byte ${at}`);
+  throw new JsonInPlaceError(`${what} at byte ${at}`);
 };
 
 const isSpace = (b: number | undefined): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
