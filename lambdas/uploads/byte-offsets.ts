@@ -1,9 +1,15 @@
 import { isAscii } from 'node:buffer';
-import { rowCount, type StoredLayout } from './work-file';
 
 // The stored spans are offsets into the original's decoded text (UTF-16 units); the processed file
 // is written by copying the original's bytes, so each offset is turned into a byte offset once, in
 // one forward pass (spans come in file order). An ASCII file needs no pass at all.
+
+/** What is turned: the header's and each row's character offsets (a stored layout, or its index: layout-index.ts). */
+export interface TextSpans {
+  header: { start: number; end: number };
+  start: ArrayLike<number>;
+  end: ArrayLike<number>;
+}
 
 export interface ByteSpans {
   header: [number, number];
@@ -12,8 +18,8 @@ export interface ByteSpans {
 }
 
 /** `skip`: bytes before the text the offsets count in (a UTF-8 BOM the decoder dropped). */
-export function byteSpans(bytes: Buffer, skip: number, layout: StoredLayout): ByteSpans {
-  const n = rowCount(layout);
+export function byteSpans(bytes: Buffer, skip: number, layout: TextSpans): ByteSpans {
+  const n = layout.start.length;
   const start = new Int32Array(n);
   const end = new Int32Array(n);
   if (isAscii(bytes.subarray(skip))) {
@@ -40,8 +46,8 @@ export function byteSpans(bytes: Buffer, skip: number, layout: StoredLayout): By
  * `byteSpans` read from the original as a stream (finalize never holds it): the same forward
  * walk, piece after piece; an ASCII run of a piece is crossed at once.
  */
-export async function streamByteSpans(pieces: AsyncIterable<Uint8Array>, skip: number, layout: StoredLayout): Promise<ByteSpans> {
-  const n = rowCount(layout);
+export async function streamByteSpans(pieces: AsyncIterable<Uint8Array>, skip: number, layout: TextSpans): Promise<ByteSpans> {
+  const n = layout.start.length;
   const start = new Int32Array(n);
   const end = new Int32Array(n);
   const header: [number, number] = [0, 0];

@@ -2,6 +2,7 @@ import { filesBucket, getObject } from '../platform/blob';
 import { readCsv } from './create-upload';
 import { keys, type UploadRecord } from './upload';
 import { hasUtf8Bom, layoutOf, readLayout, readWorkLayout, storedLayoutOf, type StoredLayout } from './work-file';
+import { layoutIndexOf, readLayoutIndex, type LayoutIndex } from './layout-index';
 
 /** The layout create stored (its own object; inside the work file for uploads created before). */
 export async function loadStoredLayout(upload: UploadRecord): Promise<StoredLayout | null> {
@@ -12,15 +13,27 @@ export async function loadStoredLayout(upload: UploadRecord): Promise<StoredLayo
 }
 
 /**
+ * The same layout as finalize and the downloads read it (layout-index.ts): offsets and a byte a
+ * row, the formula rows' fields left in the stored bytes, which are let go once read.
+ */
+export async function loadLayoutIndex(upload: UploadRecord): Promise<LayoutIndex | null> {
+  const stored = await getObject(filesBucket(), keys.layout(upload));
+  if (stored) return readLayoutIndex(stored);
+  const work = await getObject(filesBucket(), keys.work(upload));
+  // A version 2 work file (one line each for the version, numbers, names, first cells) holds no layout.
+  return work && !work.includes(10) ? readLayoutIndex(work) : null;
+}
+
+/**
  * Where each record of the original sits, and how many bytes of the original precede the text its
  * offsets count in (a BOM the decoder dropped). An upload created before create stored a layout
  * has its original parsed again.
  */
-export async function loadLayout(upload: UploadRecord, original: Buffer): Promise<{ layout: StoredLayout; skip: number }> {
+export async function loadLayout(upload: UploadRecord, original: Buffer): Promise<{ layout: LayoutIndex; skip: number }> {
   const skip = hasUtf8Bom(original) ? 3 : 0;
-  const stored = await loadStoredLayout(upload);
+  const stored = await loadLayoutIndex(upload);
   if (stored) return { layout: stored, skip };
   const layout = layoutOf(readCsv(original));
   layout.bom ||= skip > 0;
-  return { layout: storedLayoutOf(layout), skip };
+  return { layout: layoutIndexOf(storedLayoutOf(layout)), skip };
 }

@@ -10,12 +10,15 @@ export interface OriginalBytes {
   has(start: number, end: number): boolean;
   load(start: number, end: number): Promise<void>;
   copy(out: ByteSink, start: number, end: number): void;
+  /** The bytes from `start` to `end`, at hand, decoded (a whole record: never a cut UTF-8 sequence). */
+  text(start: number, end: number): string;
 }
 
 export const inMemory = (bytes: Buffer): OriginalBytes => ({
   has: () => true,
   load: () => Promise.resolve(),
   copy: (out, start, end) => out.copy(bytes, start, end),
+  text: (start, end) => bytes.toString('utf8', start, end),
 });
 
 export type OpenStream = () => Promise<AsyncIterable<Uint8Array>>;
@@ -63,6 +66,19 @@ export class StreamedOriginal implements OriginalBytes {
       if (pieceEnd >= end) return;
       at = pieceEnd;
     }
+  }
+
+  text(start: number, end: number): string {
+    if (!this.has(start, end)) throw new Error(`bytes ${start}-${end} of the original are not at hand (load them first)`);
+    const parts: Buffer[] = [];
+    let at = this.base;
+    for (const piece of this.pieces) {
+      const pieceEnd = at + piece.length;
+      if (pieceEnd > start && at < end) parts.push(piece.subarray(Math.max(start, at) - at, Math.min(end, pieceEnd) - at));
+      if (pieceEnd >= end) break;
+      at = pieceEnd;
+    }
+    return (parts.length === 1 ? parts[0]! : Buffer.concat(parts)).toString('utf8');
   }
 
   /** The first `n` bytes (fewer when the original is shorter), reading from the start. */

@@ -1,6 +1,6 @@
 import { filesBucket, getObject, getObjectStream } from '../platform/blob';
 import { streamByteSpans } from './byte-offsets';
-import { loadLayout, loadStoredLayout } from './layout-source';
+import { loadLayout, loadLayoutIndex } from './layout-source';
 import { StreamedOriginal } from './original-bytes';
 import { inMemorySource, type ProcessedSource } from './processed-file';
 import type { ResultRows } from './results';
@@ -17,7 +17,7 @@ import { hasUtf8Bom } from './work-file';
 export async function originalSource(upload: UploadRecord, results: ResultRows): Promise<{ source: ProcessedSource; close(): Promise<void> }> {
   const bucket = filesBucket();
   const key = keys.original(upload);
-  const layout = await loadStoredLayout(upload);
+  const layout = await loadLayoutIndex(upload);
   const base = { phoneColumns: upload.phone_columns, identity: upload.identity_enabled, results };
   if (!layout) {
     const whole = await getObject(bucket, key);

@@ -1,6 +1,7 @@
-import { parseCsv, safeCsvCell } from './csv';
+import { parseCsv, recordFields, safeCsvCell } from './csv';
 import { rankOf, type ResultRows } from './results';
-import { layoutOf, rowCount, spanAt, storedLayoutOf, type CsvLayout, type StoredLayout } from './work-file';
+import { layoutOf, storedLayoutOf, type CsvLayout } from './work-file';
+import { layoutIndexOf, rowEol, rowsOf, rowWidth, type LayoutIndex } from './layout-index';
 import { byteSpans, type ByteSpans } from './byte-offsets';
 import { inMemory, type OriginalBytes } from './original-bytes';
 import { ByteSink } from './byte-sink';
@@ -31,7 +32,7 @@ export function buildProcessedCsv(original: string, phoneColumns: string[], iden
 
 /** buildProcessedCsv from a layout already known: the original is not parsed again. */
 export function writeProcessedCsv(original: string, layout: CsvLayout, phoneColumns: string[], identity: boolean, results: ResultRows, options: SliceOptions = {}): string {
-  return writeProcessedBytes(Buffer.from(original, 'utf8'), 0, storedLayoutOf(layout), phoneColumns, identity, results, options).toString('utf8');
+  return writeProcessedBytes(Buffer.from(original, 'utf8'), 0, layoutIndexOf(storedLayoutOf(layout)), phoneColumns, identity, results, options).toString('utf8');
 }
 
 /** What the processed file and its slices are written from: the original's bytes and where its records sit, and the results. */
@@ -39,7 +40,7 @@ export interface ProcessedSource {
   original: OriginalBytes;
   /** Each record's bytes in `original` (byte-offsets.ts). */
   spans: ByteSpans;
-  layout: StoredLayout;
+  layout: LayoutIndex;
   phoneColumns: string[];
   identity: boolean;
   results: ResultRows;
@@ -49,7 +50,7 @@ export interface ProcessedSource {
  * The original in memory, as the positional forms below take it. `skip` is what precedes the text
  * the layout's offsets count in (3 for a BOM the decoder dropped).
  */
-type InMemory = [original: Buffer, skip: number, layout: StoredLayout, phoneColumns: string[], identity: boolean, results: ResultRows];
+type InMemory = [original: Buffer, skip: number, layout: LayoutIndex, phoneColumns: string[], identity: boolean, results: ResultRows];
 
 export const inMemorySource = (...[original, skip, layout, phoneColumns, identity, results]: InMemory): ProcessedSource => ({
   original: inMemory(original),
@@ -76,7 +77,7 @@ export interface PartTarget {
  * and the text neutralize_formulas would give the lines it changes.
  */
 export function writeProcessedBytes(...[original, skip, layout, phoneColumns, identity, results, options = {}, sink, lines]: [...InMemory, options?: SliceOptions, sink?: ByteSink, lines?: ProcessedLines]): Buffer {
-  const out = sink?.reset() ?? new ByteSink(original.length + rowCount(layout) * 24);
+  const out = sink?.reset() ?? new ByteSink(original.length + rowsOf(layout) * 24);
   for (const need of processedBytes(inMemorySource(original, skip, layout, phoneColumns, identity, results), options, out, Infinity, lines)) {
     // Never yields a part (the whole file stays in `out`) nor a load (the original is at hand).
     if (need) throw new Error('the original in memory is always at hand');
@@ -119,7 +120,7 @@ function* processedBytes(source: ProcessedSource, options: SliceOptions, out: By
   const { original, spans, layout, phoneColumns, identity, results } = source;
   const { bom, header } = layout;
   if (lines && (options.statuses || options.neutralizeFormulas)) throw new Error('the slice index is recorded from a file holding every row, as the original has them');
-  const n = rowCount(layout);
+  const n = rowsOf(layout);
   const single = phoneColumns.length === 1;
   const withIdentity = identity && (!single || options.includeIdentity === true);
   const added = single
@@ -150,9 +151,8 @@ function* processedBytes(source: ProcessedSource, options: SliceOptions, out: By
   const eol = header.eol || '\n';
   if (bom) out.write('\uFEFF');
   const line = (recordIndex: number, cells: string[]): void => {
-    const record = recordIndex < 0 ? header : spanAt(layout, recordIndex);
-    const neutral = lines || neutralize ? record.formulaFields?.map(safeCsvCell).join(',') : undefined;
-    const tail = ','.repeat(Math.max(0, width - record.width)) + ',' + cells.map(safeCsvCell).join(',');
+    const neutral = lines || neutralize ? neutralText(source, recordIndex) : undefined;
+    const tail = ','.repeat(Math.max(0, width - (recordIndex < 0 ? header.width : rowWidth(layout, recordIndex)))) + ',' + cells.map(safeCsvCell).join(',');
     if (lines) {
       if (out.length > 0xffffffff) throw new Error('the slice index counts bytes up to 4 GB');
       if (recordIndex < 0) lines.headerStart = out.length;
@@ -185,10 +185,24 @@ function* processedBytes(source: ProcessedSource, options: SliceOptions, out: By
     if (out.pending >= partBytes || (lines?.neutralOut?.pending ?? 0) >= partBytes) yield null;
   }
   // Keep the original's ending: a file without a final newline stays without one.
-  const lastEol = n ? spanAt(layout, n - 1).eol : header.eol;
+  const lastEol = n ? rowEol(layout, n - 1) : header.eol;
   if (lastEol) out.write(eol);
   if (lines) lines.finalEol = Boolean(lastEol);
   if (lines?.neutralOut) lines.neutralOut.write(`}${lines.neutralHeader === undefined ? '' : `,"header":${JSON.stringify(lines.neutralHeader)}`}}`);
+}
+
+/**
+ * What neutralize_formulas writes for a record's own fields (row -1: the header), or undefined when
+ * none of them reads as a formula. A row's fields are read again from its bytes in the original, at
+ * hand when its line is written: the same fields create read (csv.ts reads a record alone as it
+ * reads it inside the file), so the layout need not keep them (layout-index.ts).
+ */
+function neutralText({ original, spans, layout }: ProcessedSource, recordIndex: number): string | undefined {
+  if (recordIndex < 0) return layout.header.formulaFields?.map(safeCsvCell).join(',');
+  if (!layout.formula[recordIndex]) return undefined;
+  const fields = recordFields(original.text(spans.start[recordIndex]!, spans.end[recordIndex]!));
+  if (!fields) throw new Error(`row ${recordIndex} of the original is not one record where its layout places it`);
+  return fields.map(safeCsvCell).join(',');
 }
 
 /**

@@ -57,6 +57,7 @@ export interface StoredLayout {
   /** One character per row: c = CRLF, n = LF, r = CR, - = none (the last record). */
   eol: string;
   widths: Record<number, number>;
+  /** Each formula row's fields. Finalize and the downloads read only which rows these are (layout-index.ts). */
   formulas: Record<number, string[]>;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../lambdas/uploads/csv';
-import { layoutOf, storedLayoutOf } from '../../../lambdas/uploads/work-file';
+import { layoutOf } from '../../../lambdas/uploads/work-file';
+import { storedIndexOf } from '../../support/layout-index';
 import { cellResult, ResultTable, vocabularyFor, type ItemAnswer } from '../../../lambdas/uploads/results';
 import { writeProcessedBytes, type SliceOptions } from '../../../lambdas/uploads/processed-file';
 import { buildSliceIndex, neutralLinesOf, parseSliceIndex, processedLines, serializeSliceIndex } from '../../../lambdas/uploads/slice-index';
@@ -32,9 +33,11 @@ function randomUpload(seed: number, phoneColumns: number, identity: boolean) {
     const width = header.length + (r(8) === 0 ? -1 : r(8) === 0 ? 1 : 0);
     lines.push(Array.from({ length: Math.max(1, width) }, (_, c) => (c === 0 ? String(i) : CELLS[r(CELLS.length)]!)).join(','));
   }
-  const text = (r(3) === 0 ? '\uFEFF' : '') + lines.join(eol) + (r(2) ? eol : '');
-  const parsed = parseCsv(text);
-  const layout = storedLayoutOf(layoutOf(parsed));
+  const bom = r(3) === 0;
+  const body = lines.join(eol) + (r(2) ? eol : '');
+  const text = (bom ? '\uFEFF' : '') + body;
+  // As create stores it: offsets in the text the decoder gives (a BOM dropped), the BOM a flag.
+  const layout = storedIndexOf({ ...layoutOf(parseCsv(body)), bom });
   const results = new ResultTable(phoneColumns, identity, new Uint8Array(rows * phoneColumns));
   for (let i = 0; i < rows * phoneColumns; i++) {
     const kind = r(6);
@@ -42,7 +45,7 @@ function randomUpload(seed: number, phoneColumns: number, identity: boolean) {
     results.cells[i] = results.codeOf(kind === 0 ? cellResult('', false, undefined, identity) : kind === 1 ? cellResult(null, false, undefined, identity) : cellResult('+', r(2) === 1, answer, identity));
   }
   const bytes = Buffer.from(text, 'utf8');
-  const skip = text.startsWith('\uFEFF') ? 3 : 0;
+  const skip = bom ? 3 : 0;
   const names = Array.from({ length: phoneColumns }, (_, c) => `phone${c}`);
   return { bytes, skip, layout, results, names, identity };
 }
@@ -107,7 +110,7 @@ describe('slices assembled from the processed file and its index', () => {
     [answer('Likely Voicemail'), answer('Likely Answer'), null, null, answer('Non-Mobile'), null, answer('Likely Answer'), cellResult(null, false, undefined, false)].forEach((c, i) => (results.cells[i] = results.codeOf(c)));
     const text = 'id,a,b\n0,x,y\n1,,\n2,x,\n3,x,z\n';
     const lines = processedLines();
-    writeProcessedBytes(Buffer.from(text), 0, storedLayoutOf(layoutOf(parseCsv(text))), ['a', 'b'], false, results, BASE, undefined, lines);
+    writeProcessedBytes(Buffer.from(text), 0, storedIndexOf(layoutOf(parseCsv(text))), ['a', 'b'], false, results, BASE, undefined, lines);
     const index = buildSliceIndex(lines, results, 2, false);
     const rows = (options: SliceOptions) => [...sliceLines(index, options)].map((p) => index.row[p]);
     expect(rows({ statuses: new Set(['Likely Voicemail']) })).toEqual([0]);

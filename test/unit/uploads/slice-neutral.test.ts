@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../lambdas/uploads/csv';
-import { layoutOf, storedLayoutOf } from '../../../lambdas/uploads/work-file';
+import { layoutOf } from '../../../lambdas/uploads/work-file';
+import { storedIndexOf } from '../../support/layout-index';
 import { cellResult, ResultTable, type ItemAnswer } from '../../../lambdas/uploads/results';
 import { writeProcessedBytes, type SliceOptions } from '../../../lambdas/uploads/processed-file';
 import { buildSliceIndex, neutralLinesOf, processedLines } from '../../../lambdas/uploads/slice-index';
@@ -40,7 +41,7 @@ function upload(seed: number) {
   const text = lines.join(eol) + (r(2) ? eol : '');
   // As create reads a file: the decoder drops a BOM, the offsets are the text's after it.
   const parsed = parseCsv(text);
-  const layout = storedLayoutOf({ ...layoutOf(parsed), bom });
+  const layout = storedIndexOf({ ...layoutOf(parsed), bom });
   const results = new ResultTable(phoneColumns, identity, new Uint8Array(rows * phoneColumns));
   for (let i = 0; i < rows * phoneColumns; i++) {
     const kind = r(6);

@@ -5,6 +5,7 @@ import { classifyKey, parseResults, ResultTable, rowResults, serializeResults, c
 import { layoutOf, readFirstCells, readLayout, readWorkLayout, readWorkRows, serializeWork, storedLayoutOf, storedRowsOf } from '../../../lambdas/uploads/work-file';
 import { BLANK, cellItemsOf, INVALID, numberItems, parseCellItems, serializeCellItems } from '../../../lambdas/uploads/pipeline/cell-items';
 import { byteSpans } from '../../../lambdas/uploads/byte-offsets';
+import { storedIndexOf } from '../../support/layout-index';
 import { buildProcessedCsv, writeProcessedBytes } from '../../../lambdas/uploads/processed-file';
 import type { AnswerIntent } from '../../../lambdas/classification';
 
@@ -91,7 +92,7 @@ describe('stored forms of an upload', () => {
   it('byte offsets of a non-ASCII file (2-, 3- and 4-byte characters, BOM skipped) point at the same records', () => {
     const text = 'name,phone\nZoë,1\n"€, 😀",2\nplain,3\n';
     const parsed = parseCsv(text);
-    const layout = storedLayoutOf(layoutOf(parsed));
+    const layout = storedIndexOf(layoutOf(parsed));
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
     const spans = byteSpans(bytes, 3, layout);
     parsed.records.slice(1).forEach((r, i) => expect(bytes.toString('utf8', spans.start[i], spans.end[i])).toBe(text.slice(r.start, r.end)));

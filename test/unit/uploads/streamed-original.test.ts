@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../lambdas/uploads/csv';
-import { layoutOf, storedLayoutOf } from '../../../lambdas/uploads/work-file';
+import { layoutOf } from '../../../lambdas/uploads/work-file';
+import { storedIndexOf } from '../../support/layout-index';
 import { cellResult, ResultTable, type ItemAnswer } from '../../../lambdas/uploads/results';
 import { streamProcessed, writeProcessedBytes, type SliceOptions } from '../../../lambdas/uploads/processed-file';
 import { byteSpans, streamByteSpans } from '../../../lambdas/uploads/byte-offsets';
@@ -34,7 +35,7 @@ function upload(seed: number) {
   const body = lines.join(eol) + (r(2) ? eol : '');
   const text = (bom ? '\uFEFF' : '') + body;
   // As create stores it: offsets in the text the decoder gives (a BOM dropped), the BOM a flag.
-  const layout = storedLayoutOf({ ...layoutOf(parseCsv(body)), bom });
+  const layout = storedIndexOf({ ...layoutOf(parseCsv(body)), bom });
   const identity = r(2) === 1;
   const results = new ResultTable(2, identity, new Uint8Array(rows * 2));
   for (let i = 0; i < rows * 2; i++) {
