@@ -22,7 +22,7 @@ export const HTTP_LAYER = ['lambdas/api/**', 'lambdas/platform/http/**', 'lambda
 const noLocal = { group: ['**/local/**', '**/local'], message: 'lambdas/ is what AWS runs: local stand-ins live in local/ and are wired by the local runtime.' };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'cdk.out/**', '.data/**', 'web/dist/**', '.test-cache/**'] },
+  { ignores: ['node_modules/**', 'cdk.out/**', '.data/**', 'web/dist/**', '.test-cache/**', '.local-build/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -2,9 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+import { buildLocalBundle, LOCAL_BUNDLE_DIR, LOCAL_NODE_ARGS } from '../bin/local-bundle';
 
 const peakKbOf = (pid: number): number => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 const rssKbOf = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
@@ -53,22 +51,28 @@ export interface LocalPeak {
 }
 
 /**
- * One `npm start`-equivalent process (local-child.ts) through whole uploads, one after another:
- * staged, created, processed by the embedded workflow to `completed`. Its peak memory (VmHWM) is
- * read after each from /proc, from this process, so the client's copy of the file is not counted.
+ * One `npm start` process (bin/local.ts, bundled and started as package.json's "start" does, on a
+ * fresh data folder, AWS's request limits) through whole uploads, one after another: staged,
+ * created, processed by the embedded workflow to `completed`. Its peak memory (VmHWM) is read
+ * after each from /proc, from this process, so the client's copy of the file is not counted.
+ * Everything the runtime does runs in that one process (no child processes to add).
  */
 export async function measureLocalPeak(csvs: string[], fields: Record<string, string>): Promise<LocalPeak> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-local-'));
-  const child = spawn(TSX, [fileURLToPath(new URL('./local-child.ts', import.meta.url)), dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The program `npm start` runs (bin/local.ts bundled, package.json "start"), run as it runs it.
+  const bundle = await buildLocalBundle('bin/local.ts', join(LOCAL_BUNDLE_DIR, `local-bench-${process.pid}.mjs`));
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', FILES_PORT: '0', HOST: '127.0.0.1', POWERTOOLS_LOG_LEVEL: 'WARN', CONTACT_POOL_INTERVAL_MS: '3600000' };
+  const child = spawn(process.execPath, [...LOCAL_NODE_ARGS, bundle], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const started = await new Promise<{ url: string; apiKey: string; pid: number }>((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (d: Buffer) => {
         out += d.toString('utf8');
-        const line = out.split('\n').find((l) => l.startsWith('{"url"'));
-        if (line) resolve(JSON.parse(line) as { url: string; apiKey: string; pid: number });
+        // The banner's line that sets what the README's examples use (bin/local.ts).
+        const set = /export API=(\S+) KEY=(\S+)/.exec(out);
+        if (set) resolve({ url: set[1]!, apiKey: set[2]!, pid: child.pid! });
       });
-      child.on('exit', (code) => reject(new Error(`local-child exited ${code} before it started`)));
+      child.on('exit', (code) => reject(new Error(`npm start's program exited ${code} before it started`)));
     });
     const idleKb = rssKbOf(started.pid);
     const peaksKb: number[] = [];
@@ -82,5 +86,6 @@ export async function measureLocalPeak(csvs: string[], fields: Record<string, st
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     rmSync(dataDir, { recursive: true, force: true });
+    for (const file of [bundle, `${bundle}.map`]) rmSync(file, { force: true });
   }
 }

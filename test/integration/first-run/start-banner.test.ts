@@ -4,10 +4,11 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePortPair } from '../../../local/free-port-pair';
+import { buildLocalBundle, LOCAL_NODE_ARGS } from '../../../bin/local-bundle';
 import { tempDir } from '../../support/temp-dirs';
 
-// `npm start` as a new user meets it (issue 16, item 12): real child processes of bin/local.ts on a
-// fresh data folder. A start that fails before the key is shown says so in one line, and the next
+// `npm start` as a new user meets it (issue 16, item 12): real child processes of bin/local.ts,
+// bundled and run as package.json's "start" does (bin/local-bundle.ts), on a fresh data folder. A start that fails before the key is shown says so in one line, and the next
 // start shows a key rather than claiming one was printed.
 
 const root = join(import.meta.dirname, '../../..');
@@ -43,9 +44,12 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-function start(port: number, env: Record<string, string | undefined> = {}): Started {
-  // Node with tsx's loader, as `npm start` runs it, without a wrapper process that a kill would orphan the server behind.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+// Built once, as `npm start` builds it before it runs it.
+let bundle: Promise<string> | undefined;
+
+async function start(port: number, env: Record<string, string | undefined> = {}): Promise<Started> {
+  // The bundle run by Node as `npm start` runs it, one process: a kill reaches the server itself.
+  const child = spawn(process.execPath, [...LOCAL_NODE_ARGS, await (bundle ??= buildLocalBundle())], {
     cwd: root,
     // The file store on a port of its own choosing: its default (the API's port + 1) may belong to
     // another test's server while files run in parallel.
@@ -92,7 +96,7 @@ const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 describe('npm start: first-run banner', () => {
   it('busy port: one clear line, non-zero exit; next start shows a key and the ids; the one after says it was printed', async () => {
     const blocker = await listen();
-    const busy = start(portOf(blocker));
+    const busy = await start(portOf(blocker));
     const code = await busy.exited;
     await close(blocker);
     expect(code).not.toBe(0);
@@ -105,7 +109,7 @@ describe('npm start: first-run banner', () => {
     await close(await listen(suggested + 1));
 
     const port = await freePort();
-    const second = start(port);
+    const second = await start(port);
     const shown = await banner(second);
     const key = /(svc_live_[\w-]{32})/.exec(shown)?.[1];
     expect(key, shown).toBeDefined();
@@ -120,7 +124,7 @@ describe('npm start: first-run banner', () => {
     expect(keys).toHaveLength(2);
     expect(keys.filter((k) => k.revoked_at === null).map((k) => k.display_prefix)).toEqual([key!.slice(0, 12)]);
 
-    const third = start(port);
+    const third = await start(port);
     const again = await banner(third);
     await stop(third);
     expect(again).not.toMatch(/svc_live_/);
@@ -134,7 +138,7 @@ describe('npm start: first-run banner', () => {
     const blocker = await listen(port + 1);
     const own = tempDir('pvs-banner-files-');
     try {
-      const busy = start(port, { FILES_PORT: undefined, DATA_DIR: own });
+      const busy = await start(port, { FILES_PORT: undefined, DATA_DIR: own });
       expect(await busy.exited).not.toBe(0);
       const lines = busy.output().split('\n').filter((l) => l.trim());
       expect(lines).toHaveLength(1);
