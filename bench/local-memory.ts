@@ -83,8 +83,12 @@ export async function measureLocalPeak(csvs: string[], fields: Record<string, st
     }
     return { idleKb, peaksKb };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    // A child that already died has nothing to wait for.
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
     rmSync(dataDir, { recursive: true, force: true });
     for (const file of [bundle, `${bundle}.map`]) rmSync(file, { force: true });
   }
