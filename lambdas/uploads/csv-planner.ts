@@ -157,7 +157,8 @@ export class CsvPlanner {
     this.eol.item().ascii(EOL_CODE[record.eol]!);
     const fields = record.fields;
     if (fields.length !== this.header!.width) this.widths.item().ascii('"').int(i).ascii('":').int(fields.length);
-    if (fields.some(startsLikeFormula)) this.formulas.item().ascii('"').int(i).ascii('":').strings(fields);
+    // Which rows hold a formula-like field, not their fields: finalize reads those from the original.
+    if (fields.some(startsLikeFormula)) this.formulas.item().ascii('"').int(i).ascii('":1');
   }
 }
 

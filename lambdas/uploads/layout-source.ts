@@ -1,16 +1,8 @@
 import { filesBucket, getObject } from '../platform/blob';
 import { readCsv } from './create-upload';
 import { keys, type UploadRecord } from './upload';
-import { hasUtf8Bom, layoutOf, readLayout, readWorkLayout, storedLayoutOf, type StoredLayout } from './work-file';
+import { hasUtf8Bom, layoutOf, storedLayoutOf } from './work-file';
 import { layoutIndexOf, readLayoutIndex, type LayoutIndex } from './layout-index';
-
-/** The layout create stored (its own object; inside the work file for uploads created before). */
-export async function loadStoredLayout(upload: UploadRecord): Promise<StoredLayout | null> {
-  const stored = await getObject(filesBucket(), keys.layout(upload));
-  if (stored) return readLayout(stored);
-  const work = await getObject(filesBucket(), keys.work(upload));
-  return work ? readWorkLayout(work) : null;
-}
 
 /**
  * The same layout as finalize and the downloads read it (layout-index.ts): offsets and a byte a

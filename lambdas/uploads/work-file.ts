@@ -57,8 +57,12 @@ export interface StoredLayout {
   /** One character per row: c = CRLF, n = LF, r = CR, - = none (the last record). */
   eol: string;
   widths: Record<number, number>;
-  /** Each formula row's fields. Finalize and the downloads read only which rows these are (layout-index.ts). */
-  formulas: Record<number, string[]>;
+  /**
+   * The rows with a field that reads as a formula, each marked 1: finalize and the downloads read
+   * only which rows these are (layout-index.ts) and take their fields from the original. Layouts
+   * stored before 2026-11-26 hold the fields themselves (read the same way).
+   */
+  formulas: Record<number, 1 | string[]>;
 }
 
 /** Each row's numbers (phoneColumns per row, row-major) and name (0 for none; null without identity). */
@@ -73,16 +77,8 @@ interface StoredV1 extends StoredLayout, StoredRows {
 }
 
 const EOL_CODE: Record<string, string> = { '\r\n': 'c', '\n': 'n', '\r': 'r', '': '-' };
-const EOL_OF: Record<string, string> = { c: '\r\n', n: '\n', r: '\r', '-': '' };
 
 export const rowCount = (layout: StoredLayout): number => layout.start.length;
-
-export function spanAt(layout: StoredLayout, i: number): RecordSpan {
-  const span: RecordSpan = { start: layout.start[i]!, end: layout.end[i]!, eol: EOL_OF[layout.eol[i]!]!, width: layout.widths[i] ?? layout.width };
-  const formula = layout.formulas[i];
-  if (formula) span.formulaFields = formula;
-  return span;
-}
 
 export function storedLayoutOf(layout: CsvLayout): StoredLayout {
   const n = layout.rows.length;
@@ -90,7 +86,7 @@ export function storedLayoutOf(layout: CsvLayout): StoredLayout {
   const end = new Array<number>(n);
   let eol = '';
   const widths: Record<number, number> = {};
-  const formulas: Record<number, string[]> = {};
+  const formulas: Record<number, 1> = {};
   const width = layout.header.width;
   for (let i = 0; i < n; i++) {
     const span = layout.rows[i]!;
@@ -98,7 +94,7 @@ export function storedLayoutOf(layout: CsvLayout): StoredLayout {
     end[i] = span.end;
     eol += EOL_CODE[span.eol];
     if (span.width !== width) widths[i] = span.width;
-    if (span.formulaFields) formulas[i] = span.formulaFields;
+    if (span.formulaFields) formulas[i] = 1;
   }
   return { bom: layout.bom, header: layout.header, width, start, end, eol, widths, formulas };
 }
@@ -171,21 +167,6 @@ export function readFirstCells(bytes: Buffer): string[] | undefined {
   if (isV1(bytes)) return parseV1(bytes).firstCells;
   checkV2(bytes);
   return (JSON.parse(line(bytes, 3)) as string[] | null) ?? undefined;
-}
-
-/** The whole of it as rows and spans (tests, and the fallback that parses an original again). */
-export function parseWork(work: Buffer, layout: StoredLayout, phoneColumns: number): UploadWork {
-  const { numbers, names } = readWorkRows(work);
-  const n = rowCount(layout);
-  const rows: WorkRow[] = new Array(n);
-  const spans: RecordSpan[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const row = numbers.slice(i * phoneColumns, (i + 1) * phoneColumns);
-    const name = names?.[i];
-    rows[i] = name ? { numbers: row, name } : { numbers: row };
-    spans[i] = spanAt(layout, i);
-  }
-  return { rows, layout: { bom: layout.bom, header: layout.header, rows: spans }, firstCells: readFirstCells(work) };
 }
 
 export const hasUtf8Bom = (bytes: Buffer): boolean => bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;

@@ -6,8 +6,7 @@ import { readCsv } from '../create-upload';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload, transitionUpload } from '../upload-repository';
 import { config } from '../../platform/config';
-import { loadStoredLayout } from '../layout-source';
-import { hasUtf8Bom, layoutOf, parseWork, readWorkRows, storedRowsOf, type StoredRows, type UploadWork } from '../work-file';
+import { hasUtf8Bom, layoutOf, readWorkRows, storedRowsOf, type StoredRows, type UploadWork } from '../work-file';
 import { uploadChunkPlan } from '../chunk-plan';
 import { cellItemsOf, numberItems, parseCellItems, serializeCellItems, type CellItems, type ChunkItem } from './cell-items';
 
@@ -21,14 +20,11 @@ export const processingBoundMs = (): number => config().UPLOAD_PROCESSING_BOUND_
 export type { ChunkItem } from './cell-items';
 
 /**
- * The upload's rows and record spans as the create call computed them (work-file.ts). An upload
- * created before that file existed has its stored original read again by the same rules.
+ * The upload's rows and record spans read again from its stored original, by the rules create
+ * applied: an upload created before create stored its work file.
  */
-export async function loadUploadWork(upload: UploadRecord): Promise<UploadWork> {
-  const bucket = filesBucket();
-  const [stored, storedLayout] = await Promise.all([getObject(bucket, keys.work(upload)), loadStoredLayout(upload)]);
-  if (stored && storedLayout) return parseWork(stored, storedLayout, upload.phone_columns.length);
-  const bytes = await getObject(bucket, keys.original(upload));
+export async function workFromOriginal(upload: UploadRecord): Promise<UploadWork> {
+  const bytes = await getObject(filesBucket(), keys.original(upload));
   if (!bytes) throw new Error(`upload ${upload.id}: original missing`);
   const parsed = readCsv(bytes);
   const [header, ...rows] = parsed.records;
@@ -42,7 +38,7 @@ export async function loadUploadWork(upload: UploadRecord): Promise<UploadWork> 
 async function loadRows(upload: UploadRecord): Promise<StoredRows> {
   const stored = await getObject(filesBucket(), keys.work(upload));
   if (stored) return readWorkRows(stored);
-  return storedRowsOf((await loadUploadWork(upload)).rows, upload.phone_columns.length);
+  return storedRowsOf((await workFromOriginal(upload)).rows, upload.phone_columns.length);
 }
 
 /**

@@ -79,6 +79,11 @@ describe('the stored layout read as an index (layout-index.ts)', () => {
     expect([0, 1, 2, 3].map((i) => rowEol(index, i))).toEqual(['\n', '\n', '\r\n', '']);
     expect(index.header.formulaFields).toBeUndefined();
     expect(readLayoutIndex(Buffer.from(JSON.stringify(storedLayoutOf(layoutOf(parseCsv('=a,b\n1,2')))))).header.formulaFields).toEqual(['=a', 'b']);
+    // Layouts stored before 2026-11-26 hold each formula row's fields, not 1: read alike.
+    const now = storedLayoutOf(layoutOf(parseCsv(text)));
+    expect(now.formulas).toEqual({ 0: 1, 2: 1 });
+    const before = { ...now, formulas: { 0: ['1', '+12125550143'], 2: ['3', '=x'] } };
+    expect(readLayoutIndex(Buffer.from(JSON.stringify(before)))).toEqual(index);
   });
 
   it('refuses what is not a layout: cut, wrong kinds, offsets that are not integers below 2^32, arrays of different lengths, rows that do not exist, an unknown version', () => {
