@@ -18,7 +18,8 @@ import { startProbe, timeline } from './provider-probe';
 //  1. Paid lookups per number needed, with ClassifyChunk in processes of their own (the shipped
 //     entry, bundled) killed with SIGKILL mid-chunk, client timeouts (slow answers), 429s and 5xxs,
 //     and a short time budget so every chunk loops.
-//  2. Uploads at once at one account rate through the local workflow (the ASL's Map and loop):
+//  2. The lookup cache: the same numbers uploaded twice, the second time within the TTL.
+//  3. Uploads at once at one account rate through the local workflow (the ASL's Map and loop):
 //     time to all completed against total lookups ÷ rate; the limiter's table calls per lookup; the
 //     most requests the provider saw in any 1-second window against the configured rate.
 
@@ -166,6 +167,48 @@ async function paidPerNeeded(runtime: Runtime, fake: Fake): Promise<Record<strin
     provider_paid_lookups_per_needed_held_kill_chunk: Number((heldKill.reduce((a, b) => a + b, 0) / heldKill.length).toFixed(4)),
     provider_paid_lookups_repeated_arbitrary_kill: anyKill.filter((n) => n > 1).length,
     provider_unpaid_numbers: paid.filter((n) => n === 0).length,
+  };
+}
+
+/**
+ * The lookup cache: 500 new numbers uploaded and processed (each chunk the shipped entry in its own
+ * process), then the same numbers uploaded again by the same organization within the TTL: the
+ * paid lookups the second upload made (the issue's figure: 0), and how many of its lookups the
+ * upload says came from the cache.
+ */
+async function cacheHits(runtime: Runtime, fake: Fake): Promise<Record<string, number>> {
+  process.env.UPLOAD_CHUNK_SIZE = '250';
+  reloadConfig();
+  await fake.plan({ delayMs: 5 });
+  const key = await organization(2_000);
+  const phones = e164s(500, 415);
+  const child = await bundleChild('../test/support/classify-chunk-child.ts');
+  const paidNow = async () => (await fake.totals()).paid;
+  const run = async (): Promise<string> => {
+    const uploadId = await createUpload(runtime, key, phones);
+    const { chunks } = await prepare({ upload_id: uploadId });
+    for (const c of chunks) {
+      const p = chunkProcess(child, uploadId, c);
+      const code = await p.exited;
+      if (code !== 0) throw new Error(`chunk ${c} exited ${code}: ${p.output().slice(-2000)}`);
+    }
+    const final = await finalize(runtime.ports, { upload_id: uploadId, chunks });
+    if (final.status !== 'completed') throw new Error(`cache upload ended ${final.status}`);
+    return uploadId;
+  };
+  const before = await paidNow();
+  await run();
+  const between = await paidNow();
+  const second = await run();
+  const after = await paidNow();
+  const upload = await getUpload(second);
+  delete process.env.UPLOAD_CHUNK_SIZE;
+  reloadConfig();
+  log(`cache: first upload of ${phones.length} paid ${between - before}; the same numbers again paid ${after - between}, ${upload?.lookups_cached ?? 0} served from the cache`);
+  return {
+    provider_cache_first_upload_paid: between - before,
+    provider_cache_hit_lookups: after - between,
+    provider_cache_served_second_upload: upload?.lookups_cached ?? 0,
   };
 }
 
@@ -361,11 +404,14 @@ export async function runProvidersBench(): Promise<Record<string, number | strin
   const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir: null, maxBodyBytes: 110 * 1024 * 1024, seedDemo: true, ports: { workflow: async () => {} } });
   storeEnvironment = runtime.environment;
   try {
-    // BENCH_PROVIDER_ONLY=concurrent skips the fault run (for looking into the concurrent one).
+    // BENCH_PROVIDER_ONLY=concurrent skips the fault and cache runs (for looking into the concurrent
+    // one); =cache runs the fault and cache runs only.
     const faults = process.env.BENCH_PROVIDER_ONLY === 'concurrent' ? {} : await paidPerNeeded(runtime, fake);
+    const cache = process.env.BENCH_PROVIDER_ONLY === 'concurrent' ? {} : await cacheHits(runtime, fake);
+    if (process.env.BENCH_PROVIDER_ONLY === 'cache') return { ...faults, ...cache };
     const concurrent = await concurrentUploads(runtime, fake, 'one container', PER_UPLOAD_DEFAULT, SMALL_UPLOAD);
     const processes = PER_PROCESS_UPLOAD > 0 ? await concurrentUploads(runtime, fake, 'a process per invocation', PER_PROCESS_UPLOAD) : {};
-    return { ...faults, ...concurrent, ...processes };
+    return { ...faults, ...cache, ...concurrent, ...processes };
   } finally {
     await runtime.stop();
     stop();
