@@ -10,7 +10,9 @@ interface Metadata {
 }
 const meta = metadata as unknown as Metadata;
 
-export const NANP_REGIONS: readonly string[] = meta.country_calling_codes['1'] ?? [];
+// Marked pure: a property read at a module's top level is kept by esbuild in every bundle that
+// reaches this module (classification/index.ts re-exports it), and with it the 15 KB metadata.
+export const NANP_REGIONS: readonly string[] = /* @__PURE__ */ (() => meta.country_calling_codes['1'] ?? [])();
 
 /** The general pattern and the per-type patterns of a region. */
 export function regionPatterns(region: string): { general: string; types: string[] } {
