@@ -3,11 +3,11 @@ import type { RecordSpan, StoredLayout } from './work-file';
 
 // The stored layout (work-file.ts `StoredLayout`) as finalize and the downloads read it: each row's
 // offsets as typed arrays (8 bytes a row), its line ending kept as the stored string of code
-// letters, and one byte a row saying whether a field of it reads as a formula. The formula rows'
-// fields, which the stored layout also holds (at 100 MB, 23 of its 28 MB), are stepped over: the
-// writer takes them from the record's own bytes in the original when it needs them
-// (processed-file.ts), so they are never decoded here. Parsing the whole object instead held about
-// three times its size in objects, next to everything else finalize holds (docs/performance.md).
+// letters, and one byte a row saying whether a field of it reads as a formula. The writer takes
+// the formula rows' fields from the record's own bytes in the original when it needs them
+// (processed-file.ts); layouts stored before 2026-11-26 also hold those fields (at 100 MB, 23 of
+// their 28 MB), and they are stepped over, never decoded. Parsing the whole object instead held
+// about three times its size in objects, next to everything else finalize holds (docs/performance.md).
 
 export interface LayoutIndex {
   bom: boolean;

@@ -1,7 +1,7 @@
 import { filesBucket, getObject } from '../platform/blob';
 import { readCsv } from './create-upload';
 import { keys, type UploadRecord } from './upload';
-import { hasUtf8Bom, layoutOf, storedLayoutOf } from './work-file';
+import { hasUtf8Bom, isWorkV1, layoutOf, storedLayoutOf } from './work-file';
 import { layoutIndexOf, readLayoutIndex, type LayoutIndex } from './layout-index';
 
 /**
@@ -12,8 +12,8 @@ export async function loadLayoutIndex(upload: UploadRecord): Promise<LayoutIndex
   const stored = await getObject(filesBucket(), keys.layout(upload));
   if (stored) return readLayoutIndex(stored);
   const work = await getObject(filesBucket(), keys.work(upload));
-  // A version 2 work file (one line each for the version, numbers, names, first cells) holds no layout.
-  return work && !work.includes(10) ? readLayoutIndex(work) : null;
+  // A version 2 work file holds no layout: it is stored on its own.
+  return work && isWorkV1(work) ? readLayoutIndex(work) : null;
 }
 
 /**

@@ -78,8 +78,6 @@ interface StoredV1 extends StoredLayout, StoredRows {
 
 const EOL_CODE: Record<string, string> = { '\r\n': 'c', '\n': 'n', '\r': 'r', '': '-' };
 
-export const rowCount = (layout: StoredLayout): number => layout.start.length;
-
 export function storedLayoutOf(layout: CsvLayout): StoredLayout {
   const n = layout.rows.length;
   const start = new Array<number>(n);
@@ -131,7 +129,8 @@ function line(bytes: Buffer, n: number): string {
   return bytes.toString('utf8', from, nl === -1 ? bytes.length : nl);
 }
 
-const isV1 = (bytes: Buffer): boolean => bytes.indexOf(10) === -1;
+/** A version 1 work file: one JSON object, the layout among the rows (a version 2 file is lines). */
+export const isWorkV1 = (bytes: Buffer): boolean => bytes.indexOf(10) === -1;
 
 function parseV1(bytes: Buffer): StoredV1 {
   const s = JSON.parse(bytes.toString('utf8')) as StoredV1;
@@ -144,18 +143,8 @@ function checkV2(bytes: Buffer): void {
   if (v !== 2) throw new Error(`work file version ${String(v)} is not known`);
 }
 
-/** The layout: the object create stored, or a version 1 work file's. */
-export function readLayout(bytes: Buffer): StoredLayout {
-  return JSON.parse(bytes.toString('utf8')) as StoredLayout;
-}
-
-/** A version 1 work file's layout (a version 2 file has none: it is stored on its own). */
-export function readWorkLayout(work: Buffer): StoredLayout | null {
-  return isV1(work) ? parseV1(work) : null;
-}
-
 export function readWorkRows(bytes: Buffer): StoredRows {
-  if (isV1(bytes)) {
+  if (isWorkV1(bytes)) {
     const { numbers, names } = parseV1(bytes);
     return { numbers, names };
   }
@@ -164,7 +153,7 @@ export function readWorkRows(bytes: Buffer): StoredRows {
 }
 
 export function readFirstCells(bytes: Buffer): string[] | undefined {
-  if (isV1(bytes)) return parseV1(bytes).firstCells;
+  if (isWorkV1(bytes)) return parseV1(bytes).firstCells;
   checkV2(bytes);
   return (JSON.parse(line(bytes, 3)) as string[] | null) ?? undefined;
 }
