@@ -1,5 +1,5 @@
 import { InvalidInput, TooLarge } from '../platform/domain-errors';
-import { CsvRecordReader, CsvSyntaxError, startsLikeFormula, type CsvRecord } from './csv';
+import { CsvRecordReader, CsvSyntaxError, type CsvRecord } from './csv';
 import { MAX_NUMBERS, rowPlanner, type ColumnMapping, type PlanCounts, type WorkRow } from './plan';
 import { JsonBytes } from './json-bytes';
 import { spanOf, type RecordSpan } from './work-file';
@@ -158,7 +158,7 @@ export class CsvPlanner {
     const fields = record.fields;
     if (fields.length !== this.header!.width) this.widths.item().ascii('"').int(i).ascii('":').int(fields.length);
     // Which rows hold a formula-like field, not their fields: finalize reads those from the original.
-    if (fields.some(startsLikeFormula)) this.formulas.item().ascii('"').int(i).ascii('":1');
+    if (record.formula) this.formulas.item().ascii('"').int(i).ascii('":1');
   }
 }
 

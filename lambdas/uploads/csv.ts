@@ -8,6 +8,8 @@ export interface CsvRecord {
   start: number;
   end: number;
   eol: string;
+  /** A field starts like a formula (startsLikeFormula), found as the record is read. */
+  formula: boolean;
 }
 
 export interface ParsedCsv {
@@ -62,10 +64,17 @@ export function recordFields(text: string): string[] | null {
 function scanRecords(text: string, from: number, base: number, final: boolean, emit: (record: CsvRecord) => void): number {
   let i = from;
   const n = text.length;
+  // Where the next comma, LF and CR are (n: none left). An unquoted field ends at the nearest of
+  // the three; each is found by the engine's native search and looked for again only once passed,
+  // so the text is searched once per character, not compared three times a character in a loop.
+  let comma = -1;
+  let lf = -1;
+  let cr = -1;
   while (i < n) {
     const start = i;
     const fields: string[] = [];
     let eol = '';
+    let formula = false;
     for (;;) {
       let value: string;
       if (text.charCodeAt(i) === 34 /* " */) {
@@ -94,16 +103,15 @@ function scanRecords(text: string, from: number, base: number, final: boolean, e
         // Tolerate stray characters after a closing quote up to the delimiter, as most producers' readers do.
         while (i < n && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') value += text[i++];
       } else {
-        let j = i;
-        while (j < n) {
-          const c = text.charCodeAt(j);
-          if (c === 44 || c === 10 || c === 13) break;
-          j++;
-        }
+        if (comma < i) comma = nextAt(text, ',', i);
+        if (lf < i) lf = nextAt(text, '\n', i);
+        if (cr < i) cr = nextAt(text, '\r', i);
+        const j = comma < lf ? (comma < cr ? comma : cr) : lf < cr ? lf : cr;
         value = text.slice(i, j);
         i = j;
       }
       fields.push(value);
+      if (!formula && formulaStart(value.charCodeAt(0))) formula = true;
       if (i >= n) {
         if (!final) return start;
         break;
@@ -130,9 +138,15 @@ function scanRecords(text: string, from: number, base: number, final: boolean, e
     }
     const end = i - eol.length;
     // A blank line is not a record; `""` is (one empty field), as RFC 4180 and csv-parse read it.
-    if (end > start) emit({ fields, start: base + start, end: base + end, eol });
+    if (end > start) emit({ fields, start: base + start, end: base + end, eol, formula });
   }
   return i;
+}
+
+/** The position of the first `char` at or after `from`, or the text's length when there is none. */
+function nextAt(text: string, char: string, from: number): number {
+  const at = text.indexOf(char, from);
+  return at === -1 ? text.length : at;
 }
 
 /**
@@ -199,7 +213,11 @@ export function csvField(value: string): string {
  * a formula by spreadsheets. Read by char code: create asks it of every cell of a file.
  */
 export function startsLikeFormula(value: string): boolean {
-  switch (value.charCodeAt(0)) {
+  return formulaStart(value.charCodeAt(0));
+}
+
+function formulaStart(code: number): boolean {
+  switch (code) {
     case 61: // =
     case 43: // +
     case 45: // -

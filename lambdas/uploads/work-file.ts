@@ -1,4 +1,4 @@
-import { startsLikeFormula, type CsvRecord, type ParsedCsv } from './csv';
+import type { CsvRecord, ParsedCsv } from './csv';
 import type { WorkRow } from './plan';
 
 // What the pipeline and the downloads need of an upload, computed once when it is created (the
@@ -32,7 +32,7 @@ export interface UploadWork {
 
 export function spanOf(record: CsvRecord): RecordSpan {
   const span: RecordSpan = { start: record.start, end: record.end, eol: record.eol, width: record.fields.length };
-  if (record.fields.some(startsLikeFormula)) span.formulaFields = record.fields;
+  if (record.formula) span.formulaFields = record.fields;
   return span;
 }
 

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { CsvRecordReader, CsvSyntaxError, parseCsv, startsLikeFormula, type CsvRecord } from '../../../lambdas/uploads/csv';
+
+// The reader's scan (csv.ts) finds where unquoted fields end with the engine's native search. The
+// oracle is the character-by-character scan it replaced, kept here verbatim: on random texts made of
+// the characters that matter to CSV, both must find the same records, offsets, line ends and
+// refusals, whole and in pieces of any size.
+
+type OracleRecord = Omit<CsvRecord, 'formula'>;
+
+// prettier-ignore
+function referenceScan(text: string, from: number, base: number, final: boolean, emit: (record: OracleRecord) => void): number {
+  let i = from;
+  const n = text.length;
+  while (i < n) {
+    const start = i;
+    const fields: string[] = [];
+    let eol = '';
+    for (;;) {
+      let value: string;
+      if (text.charCodeAt(i) === 34 /* " */) {
+        let j = i + 1;
+        let out = '';
+        let segment = j;
+        for (;;) {
+          const q = text.indexOf('"', j);
+          if (q === -1) {
+            if (!final) return start;
+            throw new Error(`Unterminated quoted field starting at character ${base + i}`);
+          }
+          if (text.charCodeAt(q + 1) === 34) {
+            out += text.slice(segment, q + 1);
+            j = q + 2;
+            segment = j;
+            continue;
+          }
+          // A closing quote as the text's last character may be the first of an escaped pair.
+          if (!final && q + 1 >= n) return start;
+          out += text.slice(segment, q);
+          i = q + 1;
+          break;
+        }
+        value = out;
+        // Tolerate stray characters after a closing quote up to the delimiter, as most producers' readers do.
+        while (i < n && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') value += text[i++];
+      } else {
+        let j = i;
+        while (j < n) {
+          const c = text.charCodeAt(j);
+          if (c === 44 || c === 10 || c === 13) break;
+          j++;
+        }
+        value = text.slice(i, j);
+        i = j;
+      }
+      fields.push(value);
+      if (i >= n) {
+        if (!final) return start;
+        break;
+      }
+      const c = text.charCodeAt(i);
+      if (c === 44) {
+        i++;
+        if (i >= n) {
+          if (!final) return start;
+          fields.push('');
+          break;
+        }
+        continue;
+      }
+      if (c === 13 && i + 1 >= n && !final) return start;
+      if (c === 13 && text.charCodeAt(i + 1) === 10) {
+        eol = '\r\n';
+        i += 2;
+      } else {
+        eol = c === 13 ? '\r' : '\n';
+        i++;
+      }
+      break;
+    }
+    const end = i - eol.length;
+    // A blank line is not a record; `""` is (one empty field), as RFC 4180 and csv-parse read it.
+    if (end > start) emit({ fields, start: base + start, end: base + end, eol });
+  }
+  return i;
+}
+
+function oracle(text: string): { records: CsvRecord[] } | { refused: true } {
+  const records: CsvRecord[] = [];
+  const bom = text.charCodeAt(0) === 0xfeff;
+  try {
+    referenceScan(text, bom ? 1 : 0, 0, true, (r) => records.push({ ...r, formula: r.fields.some(startsLikeFormula) }));
+  } catch {
+    return { refused: true };
+  }
+  return { records };
+}
+
+function whole(text: string): { records: CsvRecord[] } | { refused: true } {
+  try {
+    return { records: parseCsv(text).records };
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) return { refused: true };
+    throw error;
+  }
+}
+
+function inPieces(text: string, size: number): { records: CsvRecord[] } | { refused: true } {
+  const records: CsvRecord[] = [];
+  const reader = new CsvRecordReader((r) => records.push(r));
+  try {
+    for (let at = 0; at < text.length; at += size) reader.push(text.slice(at, at + size));
+    reader.end();
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) return { refused: true };
+    throw error;
+  }
+  return { records };
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ALPHABET = ['a', 'b', '1', ' ', ',', ',', '"', '"', '\n', '\r', '\r\n', '=', '+', '-', '@', '\t', 'é', '🙂', '\uFEFF'];
+
+describe('the CSV scan (csv.ts)', () => {
+  it('reads random texts exactly as the character-by-character scan did, whole and in pieces', () => {
+    const next = rng(30);
+    let refused = 0;
+    for (let t = 0; t < 4000; t++) {
+      const length = Math.floor(next() * 40);
+      let text = '';
+      for (let k = 0; k < length; k++) text += ALPHABET[Math.floor(next() * ALPHABET.length)];
+      const expected = oracle(text);
+      if ('refused' in expected) refused++;
+      expect(whole(text), JSON.stringify(text)).toEqual(expected);
+      for (const size of [1, 2, 5]) expect(inPieces(text, size), `${JSON.stringify(text)} in pieces of ${size}`).toEqual(expected);
+    }
+    // Both outcomes were met many times: the comparison is not of refusals alone, nor of none.
+    expect(refused).toBeGreaterThan(200);
+    expect(refused).toBeLessThan(3800);
+  });
+
+  it('reads long realistic rows the same way (fields far longer than the distance to the next delimiter)', () => {
+    const next = rng(7);
+    const rows: string[] = [];
+    for (let r = 0; r < 3000; r++) {
+      const cells = Array.from({ length: 1 + Math.floor(next() * 8) }, () => {
+        const word = 'x'.repeat(Math.floor(next() * 30));
+        const pick = next();
+        return pick < 0.2 ? `"${word},${word}""q"""` : pick < 0.3 ? `=${word}` : pick < 0.35 ? '' : word;
+      });
+      rows.push(cells.join(','));
+    }
+    // A line of one empty cell is blank: not a record.
+    const records = rows.filter(Boolean).length;
+    for (const eol of ['\n', '\r\n', '\r']) {
+      const text = rows.join(eol) + (eol === '\r' ? '' : eol);
+      const expected = oracle(text);
+      expect('records' in expected && expected.records.length).toBe(records);
+      expect(whole(text)).toEqual(expected);
+      for (const size of [3, 4096]) expect(inPieces(text, size)).toEqual(expected);
+    }
+  });
+});
