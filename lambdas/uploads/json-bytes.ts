@@ -44,6 +44,18 @@ export class JsonBytes {
       piece[this.at++] = 48;
       return this;
     }
+    // Offsets and row numbers (every row writes two) are small integers: counted by comparison and
+    // written with integer division; anything larger takes the general loop.
+    if (value <= 0x7fffffff) {
+      let v = value | 0;
+      let at = this.at + digitsOf(v);
+      this.at = at;
+      do {
+        piece[--at] = 48 + (v % 10);
+        v = (v / 10) | 0;
+      } while (v > 0);
+      return this;
+    }
     let digits = 0;
     for (let v = value; v >= 1; v = Math.floor(v / 10)) digits++;
     let at = this.at + digits;
@@ -153,4 +165,10 @@ export class JsonBytes {
     this.piece = Buffer.allocUnsafe(PIECE);
     this.at = 0;
   }
+}
+
+/** The decimal digits of a positive 31-bit integer. */
+function digitsOf(v: number): number {
+  if (v < 100_000) return v < 100 ? (v < 10 ? 1 : 2) : v < 1_000 ? 3 : v < 10_000 ? 4 : 5;
+  return v < 10_000_000 ? (v < 1_000_000 ? 6 : 7) : v < 100_000_000 ? 8 : v < 1_000_000_000 ? 9 : 10;
 }

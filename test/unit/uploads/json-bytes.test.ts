@@ -29,6 +29,14 @@ describe('JsonBytes', () => {
     expect(written(w)).toBe(JSON.stringify(items));
   });
 
+  it('writes every digit count of an integer, at the edges of 31 bits and beyond, as JSON.stringify does', () => {
+    const values: number[] = [0, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 5, Number.MAX_SAFE_INTEGER];
+    for (let p = 1; p <= 1e15; p *= 10) values.push(p - 1, p, p + 1);
+    const w = new JsonBytes();
+    for (const v of values) w.item().int(v);
+    expect(written(w)).toBe(JSON.stringify(values));
+  });
+
   it('writes an empty list, one item, and is empty again after its parts are taken', () => {
     const w = new JsonBytes();
     expect(written(w)).toBe('[]');
