@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRuntime, type Runtime } from '../local/runtime';
@@ -11,6 +11,7 @@ import { addCredits } from '../lambdas/admin/admin';
 import { bundleChild } from './bundle-child';
 import { PARSERS, cpuMs, spread } from './parsers';
 import { createFunctionVsParser } from './api-create';
+import { startMultipartClient, type MultipartClient } from './multipart-client';
 
 const ROWS = Number(process.env.BENCH_UPLOAD_ROWS ?? 250_000);
 const MULTI_ROWS = Number(process.env.BENCH_UPLOAD_MULTI_ROWS ?? 100_000);
@@ -33,7 +34,8 @@ function parserTimes(csv: string): { fastest: string; warmMs: number; coldMs: nu
 const PAIRED_ROUNDS = Number(process.env.BENCH_CREATE_ROUNDS ?? 5);
 
 /**
- * create over the local API (in this process: the server's work and the client's) against the
+ * create over the local API (in this process: the server's work, the handler's and the embedded
+ * stores'; the client that sends the file is a process of its own, multipart-client.ts) against the
  * fastest parser on the same file, paired and interleaved as bench/paired.ts pairs its functions:
  * each round times one parse and one create in CPU time, in alternating order, and is a ratio of
  * its own; the median of the rounds is the figure, the lowest and highest its spread.
@@ -64,16 +66,13 @@ interface Created {
   cells: number;
 }
 
-async function create(runtime: Runtime, csv: string, fields: Record<string, string>): Promise<Created> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
+async function create(runtime: Runtime, client: MultipartClient, csvPath: string, fields: Record<string, string>): Promise<Created> {
   const [parses, normalizations] = [csvParseCount(), normalizationCount()];
   const t = performance.now();
-  const res = await fetch(`${runtime.url}/api/v1/uploads`, { method: 'POST', body: form, headers: { authorization: `Bearer ${runtime.demo!.apiKey}` } });
+  const res = await client.post(`${runtime.url}/api/v1/uploads`, runtime.demo!.apiKey!, csvPath, fields);
   const createMs = performance.now() - t;
-  if (res.status !== 200) throw new Error(`create answered ${res.status}: ${await res.text()}`);
-  const upload = (await res.json()) as { id: string; valid_number_count: number };
+  if (res.status !== 200) throw new Error(`create answered ${res.status}: ${res.body}`);
+  const upload = JSON.parse(res.body) as { id: string; valid_number_count: number };
   return { ...upload, createMs, csvParses: csvParseCount() - parses, normalizations: normalizationCount() - normalizations, cells: 0 };
 }
 
@@ -148,15 +147,20 @@ export async function runUploadsBench(): Promise<Record<string, number | string>
   const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir: null, maxBodyBytes: 110 * 1024 * 1024, maxPayloadBytes: 150 * 1024 * 1024, seedDemo: true, ports: { workflow: async () => {} } });
   // The workflow runs in the child below, not in this process (the runtime's workflow port does nothing).
   const auth = { authorization: `Bearer ${runtime.demo!.apiKey}` };
+  const files = mkdtempSync(join(tmpdir(), 'bench-uploads-'));
+  const [csvPath, multiPath] = [join(files, 'single.csv'), join(files, 'multi.csv')];
+  writeFileSync(csvPath, csv);
+  writeFileSync(multiPath, multi);
+  const client = await startMultipartClient();
   try {
     const fields = { phone_column: 'phone', first_name_column: 'first_name', last_name_column: 'last_name' };
-    const single = await create(runtime, csv, fields);
+    const single = await create(runtime, client, csvPath, fields);
     single.cells = phoneCells(csv, [3]);
     const child = await bundleChild('./pipeline-child.ts');
     const processed = await processUpload(child, single.id, runtime);
     if (processed.status !== 'completed') throw new Error(`upload ended ${processed.status}`);
 
-    const multiCreated = await create(runtime, multi, { phone_columns: 'mobile,home,work', full_name_column: 'full_name' });
+    const multiCreated = await create(runtime, client, multiPath, { phone_columns: 'mobile,home,work', full_name_column: 'full_name' });
     multiCreated.cells = phoneCells(multi, [2, 3, 4]);
     const multiProcessed = await processUpload(child, multiCreated.id, runtime);
     if (multiProcessed.status !== 'completed') throw new Error(`multi-column upload ended ${multiProcessed.status}`);
@@ -179,7 +183,7 @@ export async function runUploadsBench(): Promise<Record<string, number | string>
 
     // Each paired create is an upload of its own (not processed: the workflow port does nothing).
     await addCredits(runtime.demo!.organizationId, PAIRED_ROUNDS * ROWS);
-    const paired = await pairedCreateVsParser(PARSERS[parsers.fastest]!, () => create(runtime, csv, fields), csv);
+    const paired = await pairedCreateVsParser(PARSERS[parsers.fastest]!, () => create(runtime, client, csvPath, fields), csv);
     // The same, the function alone: its own process, staged file, stores not counted.
     await addCredits(runtime.demo!.organizationId, (PAIRED_ROUNDS + 1) * ROWS);
     const dir = mkdtempSync(join(tmpdir(), 'bench-create-'));
@@ -222,6 +226,8 @@ export async function runUploadsBench(): Promise<Record<string, number | string>
       first_sorted_download_ms: Math.round(firstSortedMs),
     };
   } finally {
+    client.close();
+    rmSync(files, { recursive: true, force: true });
     await runtime.stop();
   }
 }
