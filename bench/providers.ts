@@ -389,6 +389,9 @@ async function startFakeProcess(): Promise<{ fake: Fake; stop: () => void }> {
 
 export async function runProvidersBench(): Promise<Record<string, number | string>> {
   const { fake, stop } = await startFakeProcess();
+  // The benches share this process: the ones after this must not find the Twilio provider (and the
+  // stopped fake's address) in their environment, nor this bench's chunk sizes and budgets.
+  const environmentBefore = { ...process.env };
   Object.assign(process.env, {
     CONTACT_POOL_INTERVAL_MS: '3600000',
     LOCAL_RECOVERY_INTERVAL_MS: '3600000',
@@ -415,5 +418,8 @@ export async function runProvidersBench(): Promise<Record<string, number | strin
   } finally {
     await runtime.stop();
     stop();
+    for (const k of Object.keys(process.env)) if (!(k in environmentBefore)) delete process.env[k];
+    Object.assign(process.env, environmentBefore);
+    reloadConfig();
   }
 }
