@@ -7,7 +7,9 @@
 // apart from its code (docs/performance.md, "Lazy cold starts, third step"). This step bundles the
 // entry and the chunks it imports statically into `index.mjs` again (esbuild, reading their source
 // maps), exporting under new names what the lazy chunks import from them, and points those imports
-// at `index.mjs` (`../index.mjs` from `chunks/`), so a module is still evaluated once.
+// at `index.mjs` (`../index.mjs` from `chunks/`), so a module is still evaluated once: Lambda's
+// runtime imports the handler's module by its file URL (file:///var/task/index.mjs, as
+// test/deployed/lambda-runtime-shim.mjs does), the URL a chunk's `../index.mjs` resolves to.
 // Run by lib/service-function.ts after esbuild and before tools/trim-source-map.mjs
 // (`node tools/merge-initial-chunks.mjs <asset folder>`), and by the bench, so that what is
 // measured is what is deployed. An asset it cannot merge safely is left as esbuild wrote it.
