@@ -77,13 +77,16 @@ export class ServiceFunction extends NodejsFunction {
           beforeInstall: () => [],
           // CDK's own esbuild run writes one file (--outfile); code splitting needs --outdir, so the
           // bundle is built again over it with the shared options (lib/bundle-options.ts): index.mjs
-          // and its lazily loaded chunks/, all in the asset. Then every map is cut to the service's
+          // and its lazily loaded chunks/, all in the asset. The entry and the chunks it imports
+          // statically are merged into index.mjs (tools/merge-initial-chunks.mjs: a cold start loads
+          // one module, not 10-30, docs/performance.md "Lazy cold starts, third step"). Then every map is cut to the service's
           // own code (tools/trim-source-map.mjs): Node reads a bundle's whole map at every cold start
           // under --enable-source-maps, and the dependencies' part cost up to a fifth of the import
           // (docs/performance.md, "Source maps"). inputDir is the project root (here, or
           // /asset-input when bundling in Docker).
           afterBundling: (inputDir: string, outputDir: string) => [
             ['npx --no-install esbuild', ...bundleCliArgs(`${inputDir}/${props.entry}`, outputDir)].join(' '),
+            `node "${inputDir}/tools/merge-initial-chunks.mjs" "${outputDir}"`,
             `node "${inputDir}/tools/trim-source-map.mjs" "${outputDir}"`,
           ],
         },

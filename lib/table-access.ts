@@ -103,7 +103,6 @@ export const CONSOLE_TABLE_ACCESS: TableAccess = {
   keys: [
     ...AUTHENTICATION, 'APIKEYID#*', 'OUTBOX', ...EVENTS, 'WEBHOOKURL#*',
     'UPLOAD#*', 'UPLOAD#WATCH', 'WEBUPLOAD#*', 'RECOVER#WebUploadDraft',
-    'CONTACT#*',
     'SPAMNUM#*', 'SPAMNUM#VERIFIED', 'SPAMPHONE#*', 'RECOVER#SpamNumberCount', 'SIMOUTBOX#*',
   ],
 };

@@ -57,7 +57,7 @@ export function apiHandler(operations: BoundOperation[], options: { routeByPath?
 }
 
 async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, requestId: string): Promise<OperationResult> {
-  const route = op.route;
+  let route = op.route;
   const headers = lowerCaseHeaders(event.headers);
   const ctx: ApiContext = {
     event,
@@ -95,10 +95,13 @@ async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, r
   }
 
   try {
+    // An operation loaded at its first request (lazyOperation) validates with its full route.
+    const bound = op.load ? await op.load() : op;
+    ctx.route = route = bound.route;
     if (route.request?.params) (ctx as { params: unknown }).params = parseParamsOr404(route.request.params, event.pathParameters ?? {});
     if (route.request?.query) (ctx as { query: unknown }).query = parseOr400(route.request.query, event.queryStringParameters ?? {}, 'query parameters');
     if (route.request?.body && acceptsOnlyJson(route)) (ctx as { body: unknown }).body = parseJsonBody(route, ctx);
-    const result = await op.run(ctx);
+    const result = await bound.run(ctx);
     return { ...result, headers: { ...ctx.responseHeaders, ...result.headers } };
   } catch (error) {
     // A call that spent a token reports the bucket even when it then fails.

@@ -32,9 +32,38 @@ export interface BoundOperation {
   key: string;
   route: AnyRouteSpec;
   run: (ctx: ApiContext) => Promise<OperationResult>;
+  /**
+   * An operation loaded at its route's first request (lazyOperation): `route` is then the route
+   * without its request schemas (what routing and the checks before validation read), and this
+   * gives the operation itself with its full route, validated and run as any other.
+   */
+  load?: () => Promise<BoundOperation>;
 }
 
 /** Binds a feature function to its route, typing the context from the route's schemas. */
 export function operation<R extends AnyRouteSpec>(route: R, run: (ctx: ApiContext<R>) => Promise<OperationResult>): BoundOperation {
   return { key: routeKey(route), route, run: run as unknown as BoundOperation['run'] };
+}
+
+/**
+ * A route whose operation loads at its first request, e.g. through `import()` from a chunk of its
+ * own (code splitting, docs/performance.md "Lazy cold starts"), so a cold start carries only the
+ * route table. `route` is the route without `request`: method, path, authentication, scope, rate
+ * limit and subscription, which the HTTP stack checks before it loads anything; `load` answers the
+ * operations among which the route's own is found (by method and path), with their full routes,
+ * whose schemas then validate the request as for any operation.
+ */
+export function lazyOperation(route: AnyRouteSpec, load: () => Promise<readonly BoundOperation[]>): BoundOperation {
+  const key = routeKey(route);
+  const run = () => Promise.reject(new Error(`${key} runs through its loaded operation`));
+  return {
+    key,
+    route,
+    run,
+    load: async () => {
+      const op = (await load()).find((o) => o.key === key);
+      if (!op) throw new Error(`the operations loaded for ${key} do not serve it`);
+      return op;
+    },
+  };
 }

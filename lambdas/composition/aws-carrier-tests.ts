@@ -3,6 +3,7 @@ import { configuredCarrierTests } from '../spam/carrier-test';
 import type { SpamTestPorts } from '../spam/ports';
 import { awsDeliveryPorts } from './aws';
 import { awsClassificationPorts } from './aws-classification';
+import { awsUploadPorts } from './aws-recovery';
 import { awsConsolePorts } from './aws-spam';
 import type { Ports } from './ports';
 import { withPortAtFirstUse } from './first-use';
@@ -24,5 +25,5 @@ export function awsSpamTestPorts(): SpamTestPorts {
 /** Every port: the admin CLI against a deployed stack runs both the pool and spam tests. */
 export function awsPorts(): Ports {
   // Assigned onto a new object of its own, so the telephony getter is not called here.
-  return withCarrierTests(Object.assign(awsConsolePorts(), awsClassificationPorts()));
+  return withCarrierTests(Object.assign(awsConsolePorts(), awsUploadPorts(), awsClassificationPorts()));
 }

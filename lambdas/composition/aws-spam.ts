@@ -2,7 +2,7 @@ import { perConfig } from '../platform/per-config';
 import { configuredTelephony } from '../spam/telephony';
 import type { SpamNumberPorts } from '../spam/ports';
 import { awsDeliveryPorts, awsOpenPorts, awsSealPorts } from './aws';
-import { awsUploadPorts } from './aws-uploads';
+import { awsWorkflowPorts } from './aws-uploads';
 import type { ConsolePorts } from './ports';
 import { withPortAtFirstUse } from './first-use';
 import type { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
@@ -27,7 +27,7 @@ export function awsSpamNumberPorts(): SpamNumberPorts {
 
 /** The console API: every feature an organization's members use, carrier tests excepted. */
 export function awsConsolePorts(): ConsolePorts {
-  return withTelephony({ ...awsUploadPorts(), ...awsSealPorts(), ...awsOpenPorts(), memberInviter: cognitoMemberInviter(awsCognito, () => required('CONSOLE_USER_POOL_ID')) });
+  return withTelephony({ ...awsWorkflowPorts(), ...awsSealPorts(), ...awsOpenPorts(), memberInviter: cognitoMemberInviter(awsCognito, () => required('CONSOLE_USER_POOL_ID')) });
 }
 
 /** The console's user pool client (invitations), loaded and made at the first invitation. */

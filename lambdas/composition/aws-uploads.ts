@@ -1,28 +1,18 @@
 import { required } from '../platform/config';
-import { settlePoolUpload } from '../contacts/pool-settle';
 import { sfnWorkflowStarter } from '../uploads/sfn-workflow-starter';
-import type { UploadPorts, WorkflowPorts } from '../uploads/workflow';
+import type { WorkflowPorts } from '../uploads/workflow';
 import { awsDeliveryPorts } from './aws';
 
-// The AWS root's upload ports, apart from ./aws.ts: the workflow starter and the contacts' pool
-// settling bring the uploads and contacts features, which esbuild keeps once imported, so the
-// functions that only deliver, sweep or bill (webhook delivery and sweeper, billing, the steps)
-// no longer carry them at a cold start.
+// The AWS root's upload ports, apart from ./aws.ts: the workflow starter brings the uploads
+// feature, which esbuild keeps once imported, so the functions that only deliver, sweep or bill
+// (webhook delivery and sweeper, billing, the steps) do not carry it at a cold start. Recovery's
+// ports (the contacts' pool settling besides) are in ./aws-recovery.ts, apart again: the contacts
+// feature they bring is no cold start's of the uploads API, the console or the contact pool.
 
 let workflow: WorkflowPorts | null = null;
-let uploads: UploadPorts | null = null;
 
 /** Creating uploads: Step Functions executions (UPLOAD_STATE_MACHINE_ARN). */
 export function awsWorkflowPorts(): WorkflowPorts {
   workflow ??= { ...awsDeliveryPorts(), workflow: sfnWorkflowStarter(() => required('UPLOAD_STATE_MACHINE_ARN')) };
   return workflow;
-}
-
-/** Recovering uploads: also the contact pool's settling of an ended pool upload. */
-export function awsUploadPorts(): UploadPorts {
-  uploads ??= {
-    ...awsWorkflowPorts(),
-    settlePool: (upload) => settlePoolUpload(awsDeliveryPorts(), upload),
-  };
-  return uploads;
 }

@@ -1,6 +1,6 @@
 import type { ClassificationPorts } from '../classification';
 import type { SpamNumberPorts, SpamPorts } from '../spam/ports';
-import type { UploadPorts } from '../uploads/workflow';
+import type { UploadPorts, WorkflowPorts } from '../uploads/workflow';
 import type { MemberInvitePorts } from '../console/member-inviter';
 import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
 
@@ -12,5 +12,9 @@ import type { OpenPorts, SealPorts } from '../webhooks/secret-sealer';
  */
 export interface Ports extends UploadPorts, SpamPorts, SealPorts, OpenPorts, ClassificationPorts {}
 
-/** The console API's ports: every feature an organization's members use, carrier tests excepted. */
-export interface ConsolePorts extends UploadPorts, SpamNumberPorts, SealPorts, OpenPorts, MemberInvitePorts {}
+/**
+ * The console API's ports: every feature an organization's members use, carrier tests excepted.
+ * Confirming a web upload starts its workflow; recovering uploads (settling a pool upload's
+ * contacts) is the recovery job's, never the console's.
+ */
+export interface ConsolePorts extends WorkflowPorts, SpamNumberPorts, SealPorts, OpenPorts, MemberInvitePorts {}

@@ -1,6 +1,6 @@
 import { Conflict } from '../platform/domain-errors';
 import type { ConsolePrincipal } from './principal';
-import { ownDraft } from './web-upload';
+import { ownDraft } from './web-drafts';
 import { deleteDraft } from './web-upload-repository';
 
 /**

@@ -4,7 +4,8 @@ import { filesBucket, getObject, putObject } from '../platform/blob';
 import type { ConsolePrincipal } from './principal';
 import type { ImportChoice } from './import-format';
 import { readImport } from './import-file';
-import { draftLayoutOf, originalKey, ownDraft, sourceKey } from './web-upload';
+import { draftLayoutOf, originalKey, sourceKey } from './web-upload';
+import { ownDraft } from './web-drafts';
 import { transitionDraft, type WebDraft } from './web-upload-repository';
 
 /**

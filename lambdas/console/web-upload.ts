@@ -1,8 +1,7 @@
 import { nowIso, nowMs } from '../platform/clock';
 import { crashPoint } from '../platform/crash-point';
-import { getUpload } from '../uploads/upload-repository';
 import { newId } from '../platform/ids';
-import { Conflict, InvalidInput, isRefusal, NotFound, TooFewNumbers, TooLarge } from '../platform/domain-errors';
+import { Conflict, InvalidInput, isRefusal, TooFewNumbers, TooLarge } from '../platform/domain-errors';
 import { statusOf } from '../platform/http/error-response';
 import { filesBucket, getObject, presignGet, putObject } from '../platform/blob';
 import { normalizeUsCa } from '../classification';
@@ -16,7 +15,8 @@ import type { UploadRecord } from '../uploads/upload';
 import type { WorkflowPorts } from '../uploads/workflow';
 import type { ConsolePrincipal } from './principal';
 import { readImport } from './import-file';
-import { getDraft, insertDraft, listOpenDrafts, recordValidationProgress, transitionDraft, type InvalidCell, type WebDraft } from './web-upload-repository';
+import { ownDraft } from './web-drafts';
+import { getDraft, insertDraft, recordValidationProgress, transitionDraft, type InvalidCell, type WebDraft } from './web-upload-repository';
 
 // The in-app upload flow (docs/console.md):
 //   choose file -> pending_mapping -> (map) validating -> validation_failed | awaiting_confirmation
@@ -111,12 +111,6 @@ export function suggestMapping(header: string[], sample: string[][]): WebDraft['
     phone_columns: phone.slice(0, MAX_PHONE_COLUMNS),
     ...(full ? { full_name_column: full } : first && last ? { first_name_column: first, last_name_column: last } : {}),
   };
-}
-
-export async function ownDraft(principal: ConsolePrincipal, id: string): Promise<WebDraft> {
-  const draft = await getDraft(id);
-  if (!draft || draft.organization_id !== principal.organizationId) throw new NotFound('Upload not found');
-  return draft;
 }
 
 /**
@@ -291,23 +285,6 @@ export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsoleP
 
 const sameMapping = (a: ColumnMapping, b: ColumnMapping): boolean =>
   a.phoneColumns.join('\u0000') === b.phoneColumns.join('\u0000') && a.fullNameColumn === b.fullNameColumn && a.firstNameColumn === b.firstNameColumn && a.lastNameColumn === b.lastNameColumn;
-
-/**
- * Drafts not yet confirmed, without any that already became its upload (a confirm interrupted
- * after creating it, before marking the draft; recovery marks it later): the uploads list never
- * shows a draft beside the upload it became.
- */
-export async function openDrafts(principal: ConsolePrincipal): Promise<WebDraft[]> {
-  const drafts = await listOpenDrafts(principal.organizationId);
-  const became = await Promise.all(drafts.map(async (d) => d.status !== 'confirming' && d.status !== 'awaiting_confirmation' ? false : becameUpload(d.id)));
-  return drafts.filter((_, i) => !became[i]);
-}
-
-/** Whether the upload a draft would become (same id) exists and is visible: it was charged. */
-export async function becameUpload(id: string): Promise<boolean> {
-  const upload = await getUpload(id);
-  return upload !== null && upload.status !== 'charging';
-}
 
 function safeFilename(name: string): string {
   const base = name.split(/[\\/]/).pop()!.trim().slice(0, 200);

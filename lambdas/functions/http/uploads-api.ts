@@ -5,13 +5,17 @@ import { operation } from '../../api/operation';
 import { ok } from '../../platform/http/response';
 import type * as z from '../../platform/zod';
 import { createUpload, synthesizedFilename } from '../../uploads/create-upload';
-import { originalLink, processedFilteredLink, processedLink } from '../../uploads/downloads';
 import { parseJsonUpload, parseMultipartUpload, parseStagedJsonUpload, type JsonUploadBody } from '../../uploads/request';
 import { uploadsRoutes as routes } from '../../uploads/routes';
 import { createFromStagedOnce, readStagedJson, stagedCsv, stageUpload } from '../../uploads/staging';
 import { toPublicUpload, type UploadRecord } from '../../uploads/upload';
 import { getUpload, listUploads } from '../../uploads/upload-repository';
 import type { WorkflowPorts } from '../../uploads/workflow';
+import { lazyModule } from '../../platform/aws/lazy-module';
+
+// Download links (their signer, slices and the processed file's layout) load at the first one
+// (docs/performance.md, "Lazy cold starts, third step"): a cold start that creates an upload carries none of it.
+const downloads = lazyModule(() => import('../../uploads/downloads'));
 
 async function ownUpload(orgId: string, id: string): Promise<UploadRecord> {
   const upload = await getUpload(id);
@@ -61,7 +65,7 @@ export const uploadsApi = (ports: WorkflowPorts) =>
     operation(routes.remove, async () => {
       throw new Removed('Deleting uploads was removed on 2026-08-10; uploads cannot be deleted or cancelled');
     }),
-    operation(routes.downloadOriginal, async (ctx) => ok(await originalLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
-    operation(routes.downloadProcessed, async (ctx) => ok(await processedLink(await ownUpload(ctx.principal.organizationId, ctx.params.id), (ctx.query ?? {}) as Parameters<typeof processedLink>[1]))),
-    operation(routes.downloadProcessedFiltered, async (ctx) => ok(await processedFilteredLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
+    operation(routes.downloadOriginal, async (ctx) => ok(await (await downloads()).originalLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
+    operation(routes.downloadProcessed, async (ctx) => ok(await (await downloads()).processedLink(await ownUpload(ctx.principal.organizationId, ctx.params.id), (ctx.query ?? {}) as Parameters<Awaited<ReturnType<typeof downloads>>['processedLink']>[1]))),
+    operation(routes.downloadProcessedFiltered, async (ctx) => ok(await (await downloads()).processedFilteredLink(await ownUpload(ctx.principal.organizationId, ctx.params.id)))),
   ]);

@@ -1,0 +1,25 @@
+import { operation, type BoundOperation } from '../../../api/operation';
+import { processedFilename } from '../../../console/download-name';
+import type { ConsolePrincipal } from '../../../console/principal';
+import { downloadRoutes as routes } from '../../../console/download-routes';
+import { NotFound } from '../../../platform/domain-errors';
+import { ok } from '../../../platform/http/response';
+import { originalLink, processedLink } from '../../../uploads/downloads';
+import type { UploadRecord } from '../../../uploads/upload';
+import { getUpload } from '../../../uploads/upload-repository';
+
+// The console's download links (the original file, the processed file or a slice of it, under
+// the API's query rules). Loaded at its first request (../console-api.ts).
+
+async function ownUpload(p: ConsolePrincipal, id: string): Promise<UploadRecord> {
+  const upload = await getUpload(id);
+  if (!upload || upload.organization_id !== p.organizationId || upload.status === 'charging') throw new NotFound('Upload not found');
+  return upload;
+}
+
+export const operations = (): BoundOperation[] => [
+  operation(routes.download, async ({ member: p, params, query }) => {
+    const upload = await ownUpload(p, params.id);
+    return ok(params.kind === 'original' ? await originalLink(upload) : await processedLink(upload, query, processedFilename(upload.original_filename, query)));
+  }),
+];
