@@ -14,6 +14,7 @@ import { chainFromSpec } from './chain-provider';
 import { containerRateLimiter } from '../ratelimit/shared-limiter';
 import { nowMs } from '../platform/clock';
 import { cachedProvider } from './cached-provider';
+export { paidRatePerSecond } from './paid-rate';
 import { cachePolicyFromConfig } from './lookup-cache-policy';
 import { dynamoLookupCache } from './lookup-cache-repository';
 import { noLookupCache } from './lookup-cache-store';
@@ -92,15 +93,6 @@ export async function createProviderFromEnv(settings: Config = config(), io: Pro
   // A paid provider answers from the lookup cache where it can (free ranges never reach it).
   const paid = name === 'twilio' || name === 'telnyx' || name === 'trestle';
   return chainFromSpec(settings.CLASSIFICATION_CHAIN, paid ? withLookupCache(provider, settings) : provider);
-}
-
-/** The account rate (calls a second) of the paid provider CLASSIFICATION_PROVIDER names; null for a free one. */
-export function paidRatePerSecond(settings: Config = config()): number | null {
-  const name = settings.CLASSIFICATION_PROVIDER;
-  if (name === 'twilio') return Number(settings.TWILIO_REQUESTS_PER_SECOND ?? 50);
-  if (name === 'telnyx') return settings.TELNYX_REQUESTS_PER_SECOND;
-  if (name === 'trestle') return settings.TRESTLE_REQUESTS_PER_SECOND;
-  return null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { config, type Config } from '../platform/config';
-import { paidRatePerSecond } from '../classification';
+import { paidRatePerSecond } from '../classification/paid-rate';
 import type { UploadRecord } from './upload';
 
 // How an upload is cut into chunks and how many of its chunks are classified at once (the Map's
