@@ -22,7 +22,7 @@ import {
   type User,
 } from '../auth/identity-repository';
 import { addPurchased, configureSubscription, ensureBalance, getBalance, type Balance } from '../credits/credits';
-import { normalizeUsCa } from '../spam/phone';
+import { normalizeUsCaOnDemand } from '../spam/phone';
 import { readSimulatedMessages, type SimulatedMessage } from '../spam/telephony/simulator';
 import { runDailySpamTests, type RunSummary } from '../spam/daily-run';
 import { runContactPool, type PoolRunSummary } from '../contacts/pool-job';
@@ -193,7 +193,7 @@ export async function setSpamLimit(orgId: string, included: number | null, addon
 
 /** Codes the local telephony simulator "sent" to a number, newest first (nothing is dialled locally). */
 export async function spamVerificationCodes(phone: string): Promise<SimulatedMessage[]> {
-  const parsed = normalizeUsCa(phone);
+  const parsed = await normalizeUsCaOnDemand(phone);
   if (!parsed) throw new AdminError(`'${phone}' is not a valid US or Canadian phone number`);
   return readSimulatedMessages(parsed.e164);
 }

@@ -1,5 +1,6 @@
 import metadata from './nanp-metadata.max.json';
 import { NANP_REGIONS, regionPatterns } from './nanp-metadata';
+import { MAX_NATIONAL, type ValidShapesJson } from './nanp-shapes';
 
 // Where a valid +1 number can be, read from the metadata's patterns: scan-nanp.ts refuses, without
 // libphonenumber-js, an input of which no national number it can make is in such a place.
@@ -110,14 +111,6 @@ function intersect(a: Map<number, Set<string>>, b: Map<number, Set<string>>): Ma
     if (other) out.set(l, new Set([...set].filter((x) => other.has(x))));
   }
   return out;
-}
-
-export const MAX_NATIONAL = 17;
-
-/** Per national number length, the first three digits a valid +1 number can have, as "from-to" ranges (a shorter number's digits padded with zeros). */
-export interface ValidShapesJson {
-  version: number;
-  lengths: Record<string, string>;
 }
 
 /**

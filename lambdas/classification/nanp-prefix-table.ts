@@ -1,12 +1,11 @@
-import { parsePhoneNumberFromString, type MetadataJson } from 'libphonenumber-js/core';
-
 // libphonenumber-js's answer (validity, region, type) for every deciding prefix of every area code
 // 2-9xx (nanp-metadata.ts: the first 4 to 7 digits decide; 155,690 prefixes in all), asked once
 // when the metadata is written (`npm run metadata:nanp`) and stored run-length encoded
 // (nanp-prefixes.json, ~12 KB). Filling a memo at run time instead asked libphonenumber-js (~25 µs)
 // for each prefix first met: ~57,000 times in 1,000,000 realistic inputs, more than all the other
 // work of the normalizer. test/unit/classification/nanp-prefix-table.test.ts checks the stored
-// table against libphonenumber-js.
+// table against libphonenumber-js. Building it (nanp-prefix-table-build.ts) is apart, so that
+// reading it does not bring libphonenumber-js into a bundle.
 
 export interface PrefixClass {
   valid: boolean;
@@ -23,44 +22,6 @@ export interface PrefixTableJson {
   digits: number[];
   /** Per area code from 200 to 999: its prefixes' classes in order, as "class" or "class*count", comma-separated. */
   runs: string[];
-}
-
-/** Asks libphonenumber-js (with `metadata`) for every deciding prefix; `digitsOf(npa)`: its deciding digits. */
-export function buildPrefixTable(metadata: MetadataJson & { version: number }, digitsOf: (npa: number) => number): PrefixTableJson {
-  const classIds = new Map<string, number>();
-  const classes: PrefixTableJson['classes'] = [];
-  const digits: number[] = [];
-  const runs: string[] = [];
-  for (let npa = 200; npa <= 999; npa++) {
-    const k = digitsOf(npa);
-    digits.push(k);
-    const area: string[] = [];
-    let prev = -1;
-    let count = 0;
-    const flush = () => area.push(count > 1 ? `${prev}*${count}` : String(prev));
-    for (let i = 0; i < 10 ** (k - 3); i++) {
-      // The digits after the prefix are free (nanp-metadata.ts): zeros stand for any.
-      const national = (String(npa) + (k > 3 ? String(i).padStart(k - 3, '0') : '')).padEnd(10, '0');
-      const parsed = parsePhoneNumberFromString(national, 'US', metadata);
-      const valid = parsed?.isValid() ?? false;
-      const answer: [boolean, string | null, string | null] = [valid, valid ? (parsed!.country ?? null) : null, valid ? (parsed!.getType() ?? null) : null];
-      const key = JSON.stringify(answer);
-      let id = classIds.get(key);
-      if (id === undefined) {
-        id = classes.push(answer) - 1;
-        classIds.set(key, id);
-      }
-      if (id === prev) count++;
-      else {
-        if (prev >= 0) flush();
-        prev = id;
-        count = 1;
-      }
-    }
-    flush();
-    runs.push(area.join(','));
-  }
-  return { version: metadata.version, classes, digits, runs };
 }
 
 export interface PrefixTable {

@@ -1,9 +1,18 @@
 import stored from './nanp-shapes.json';
-import { MAX_NATIONAL, type ValidShapesJson } from './nanp-pattern-shapes';
 
 // Where a valid +1 number can be, by length and first three digits (nanp-pattern-shapes.ts
 // buildValidShapes, stored by `npm run metadata:nanp`; test/unit/classification/nanp-shapes.test.ts
 // checks the stored file against the metadata). Deriving it at run time took ~0.3 s.
+
+// Kept here, not beside the builder (nanp-pattern-shapes.ts, which reads the 15 KB metadata), so
+// that reading the stored shapes does not bring the metadata into a bundle.
+export const MAX_NATIONAL = 17;
+
+/** Per national number length, the first three digits a valid +1 number can have, as "from-to" ranges (a shorter number's digits padded with zeros). */
+export interface ValidShapesJson {
+  version: number;
+  lengths: Record<string, string>;
+}
 
 let table: Uint8Array | null = null;
 

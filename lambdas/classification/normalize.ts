@@ -1,122 +1,16 @@
-import { parsePhoneNumberFromString, type MetadataJson, type PhoneNumber } from 'libphonenumber-js/core';
-import nanpMetadata from './nanp-metadata.max.json';
-import prefixes from './nanp-prefixes.json';
-import { loadPrefixTable, type PrefixTableJson } from './nanp-prefix-table';
-import { NO_NUMBER, scanNanp } from './scan-nanp';
+import { libphonenumberRead } from './libphonenumber-read';
+import { analyzeWith, normalizeWith, numberTypeWith, type Analysis, type NormalizedNumber } from './normalize-core';
 
-export interface NormalizedNumber {
-  e164: string;
-  region: 'US' | 'CA';
-  /** libphonenumber's getType(), or 'UNKNOWN'. */
-  type: string;
-}
+// The normalizer for callers that answer at once (a file's rows, the providers): libphonenumber-js
+// loaded with it for the inputs the scan leaves. normalize-on-demand.ts is the same for a caller
+// that can wait for it to load (one number per request).
 
-// Max metadata of the +1 regions only (nanp-subset.ts): the same answers for every +1 number.
-const metadata = nanpMetadata as unknown as MetadataJson;
-
-/** What libphonenumber-js (max metadata of +1, default country US) says of an input. */
-export interface Analysis {
-  valid: boolean;
-  e164: string | null;
-  region: string | null;
-  type: string | null;
-}
-
-export function analyzeWithLibphonenumber(raw: string): Analysis {
-  const parsed = parsePhoneNumberFromString(raw, 'US', metadata);
-  return parsed ? analysisOf(parsed) : { valid: false, e164: null, region: null, type: null };
-}
-
-function analysisOf(parsed: PhoneNumber): Analysis {
-  const valid = parsed.isValid();
-  return { valid, e164: valid ? parsed.number : null, region: valid ? (parsed.country ?? null) : null, type: valid ? (parsed.getType() ?? null) : null };
-}
-
-// Fast path. In the NANP metadata every top-level alternative of every pattern (general and per
-// type, for all regions of +1) ends in a free run \d{n}, so for a 10-digit national number,
-// validity, region and type depend only on its first few digits: per area code, the most that any
-// alternative that can apply to it reads (nanp-metadata.ts; 4 for most area codes, up to 7).
-// libphonenumber-js's answer for every such prefix is stored (nanp-prefix-table.ts), so no number
-// asks it again. The shapes customer lists hold are read by scan-nanp.ts, one pass over char codes
-// without intermediate strings; the form (national, national prefix 1, +1) does not matter, as a
-// 10-digit national number whose area code starts with 2-9 is read the same in each. The same pass
-// answers most invalid inputs (no number, too few or too many digits, another calling code): where
-// no national number libphonenumber-js could make of the digits can be valid (scan-nanp.ts rule 6).
-// Other inputs are parsed by libphonenumber-js (no isValid, no getType) and, when that yields such
-// a +1 number, answered from the same table; anything else gets the full answer. An extension does
-// not change validity, region, type or E.164.
-const NATIONAL = /^[2-9]\d{9}$/;
-// Pure-marked, as ANSWERS below: bundles that import this module only for its types and counters
-// (the webhook and recovery functions) drop the 15 KB table instead of decoding it at load.
-const table = /* @__PURE__ */ loadPrefixTable(prefixes as PrefixTableJson);
-interface PrefixAnswer {
-  valid: boolean;
-  region: string | null;
-  type: string | null;
-  /** What normalizeUsCa answers: region US or CA, type or 'UNKNOWN'; null for anything else. */
-  usCa: { region: 'US' | 'CA'; type: string } | null;
-}
-const ANSWERS: PrefixAnswer[] = /* @__PURE__ */ table.classes.map(({ valid, region, type }) => ({
-  valid,
-  region,
-  type,
-  usCa: valid && (region === 'US' || region === 'CA') ? { region, type: type ?? 'UNKNOWN' } : null,
-}));
-const INVALID: Analysis = Object.freeze({ valid: false, e164: null, region: null, type: null }) as Analysis;
-
-/**
- * '+1' and the 10 digits of `national`. Converting the number itself to a string (a double: it
- * exceeds 2^31) took half the fast path's time; this works on two 5-digit halves.
- */
-function e164Of(national: number): string {
-  const hi = Math.floor(national / 1e5);
-  const lo = national - hi * 1e5;
-  return String.fromCharCode(
-    43, 49,
-    48 + Math.floor(hi / 1e4), 48 + (Math.floor(hi / 1e3) % 10), 48 + (Math.floor(hi / 100) % 10), 48 + (Math.floor(hi / 10) % 10), 48 + (hi % 10),
-    48 + Math.floor(lo / 1e4), 48 + (Math.floor(lo / 1e3) % 10), 48 + (Math.floor(lo / 100) % 10), 48 + (Math.floor(lo / 10) % 10), 48 + (lo % 10),
-  );
-}
-
-/** `national`: 10 digits, area code 2-9xx. */
-const answerFor = (national: number): PrefixAnswer => ANSWERS[table.classOf(national)]!;
-
-// How many times this process has normalized a number: the bench holds "once per number per upload".
-let normalizations = 0;
-export const normalizationCount = (): number => normalizations;
-// How many times this process has read a number's text (scan-nanp.ts, then libphonenumber-js for
-// what it leaves), how many of those it handed to libphonenumber-js, and how many types it gave of
-// numbers already in E.164 from the table alone: the bench's scans_per_number,
-// normalize_libphonenumber_share and type_reads_per_number.
-let scans = 0;
-let handedOn = 0;
-let typeReads = 0;
-export const scanCount = (): number => scans;
-export const libphonenumberCount = (): number => handedOn;
-export const typeReadCount = (): number => typeReads;
-
-/** The national number libphonenumber-js reads in `raw` when the prefix table answers it, else its full answer. */
-function slowPath(raw: string): number | Analysis {
-  handedOn++;
-  const parsed = parsePhoneNumberFromString(raw, 'US', metadata);
-  if (!parsed) return INVALID;
-  if (parsed.countryCallingCode === '1' && NATIONAL.test(parsed.nationalNumber)) return Number(parsed.nationalNumber);
-  return analysisOf(parsed);
-}
-
-/** One read of `raw`: the national number the prefix table answers, or the full answer. */
-function read(raw: string): number | Analysis {
-  scans++;
-  const national = scanNanp(raw);
-  if (national >= 0) return national;
-  return national === NO_NUMBER ? INVALID : slowPath(raw);
-}
+export type { Analysis, NormalizedNumber } from './normalize-core';
+export { libphonenumberCount, normalizationCount, scanCount, typeReadCount } from './normalize-core';
+export { analyzeWithLibphonenumber } from './libphonenumber-read';
 
 export function analyze(raw: string): Analysis {
-  const national = read(raw);
-  if (typeof national !== 'number') return national;
-  const a = answerFor(national);
-  return a.valid ? { valid: true, e164: e164Of(national), region: a.region, type: a.type } : INVALID;
+  return analyzeWith(raw, libphonenumberRead);
 }
 
 /**
@@ -125,31 +19,7 @@ export function analyze(raw: string): Analysis {
  * service covers the United States and Canada only.
  */
 export function normalizeUsCa(raw: string): NormalizedNumber | null {
-  normalizations++;
-  if (typeof raw !== 'string' || raw.length > 256) return null;
-  const national = read(raw);
-  if (typeof national !== 'number') {
-    const a = national;
-    return a.valid && (a.region === 'US' || a.region === 'CA') ? { e164: a.e164!, region: a.region, type: a.type ?? 'UNKNOWN' } : null;
-  }
-  const usCa = answerFor(national).usCa;
-  return usCa ? { e164: e164Of(national), region: usCa.region, type: usCa.type } : null;
-}
-
-/**
- * The national number of an E.164 string as normalizeUsCa writes it ('+1', then 10 ASCII digits,
- * the first 2-9), or -1. scanNanp reads such a string to the same number (11 digits after '+', the
- * first 1 and the second 2-9), so the table's answer for it is analyze's.
- */
-function canonicalNational(e164: string): number {
-  if (e164.length !== 12 || e164.charCodeAt(0) !== 43 || e164.charCodeAt(1) !== 49) return -1;
-  let national = 0;
-  for (let i = 2; i < 12; i++) {
-    const d = e164.charCodeAt(i) - 48;
-    if (d < 0 || d > 9 || (i === 2 && d < 2)) return -1;
-    national = national * 10 + d;
-  }
-  return national;
+  return normalizeWith(raw, libphonenumberRead);
 }
 
 /**
@@ -159,11 +29,5 @@ function canonicalNational(e164: string): number {
  * read as customer input.
  */
 export function numberTypeOf(e164: string): string | undefined {
-  const national = canonicalNational(e164);
-  if (national >= 0) {
-    typeReads++;
-    return answerFor(national).usCa?.type;
-  }
-  const a = analyze(e164);
-  return a.valid && (a.region === 'US' || a.region === 'CA') ? (a.type ?? 'UNKNOWN') : undefined;
+  return numberTypeWith(e164, libphonenumberRead);
 }

@@ -13,7 +13,7 @@ writeFileSync(fileURLToPath(new URL('./nanp-metadata.max.json', import.meta.url)
 // Imported only now: nanp-metadata.ts derives the deciding digits from the file just written.
 const { decidingDigitsOfArea } = await import('./nanp-metadata');
 const { buildValidShapes } = await import('./nanp-pattern-shapes');
-const { buildPrefixTable } = await import('./nanp-prefix-table');
+const { buildPrefixTable } = await import('./nanp-prefix-table-build');
 const table = buildPrefixTable(subset as never, decidingDigitsOfArea);
 writeFileSync(fileURLToPath(new URL('./nanp-prefixes.json', import.meta.url)), JSON.stringify(table) + '\n');
 writeFileSync(fileURLToPath(new URL('./nanp-shapes.json', import.meta.url)), JSON.stringify(buildValidShapes()) + '\n');

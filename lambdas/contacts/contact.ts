@@ -1,5 +1,5 @@
 import type { StoredSecret } from '../webhooks/secret-sealer';
-import { deriveStatus, type AnswerIntent, type IdentityBand } from '../classification';
+import { deriveStatus, type AnswerIntent, type IdentityBand } from '../classification/vocabulary';
 
 export type ContactStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'discarded';
 export type ValidationTier = 'standard' | 'max';

@@ -7,7 +7,7 @@ import { newId, sha256Hex } from '../platform/ids';
 import { putItems } from '../platform/table';
 import { chargeOf, InsufficientCreditsError, refund } from '../credits/credits';
 import { chargeBeforeWrite, chargeRecorded, clearMark, ledgerEntryOf, markedCharges, reverseUnrecorded, type PendingCharge } from '../credits/charge-before-write';
-import { normalizeUsCa } from '../classification';
+import { normalizeUsCaOnDemand } from '../classification/normalize-on-demand';
 import { assertSafeUrl } from '../webhooks/url-safety';
 import type { Principal } from '../auth/authenticate';
 import { contactPrice } from './batch-counter';
@@ -47,7 +47,7 @@ const staleAt = (createdAt: string) => new Date(Date.parse(createdAt) + CREATING
  * end after (docs/contacts.md).
  */
 export async function createContact(ports: NetPorts & SealPorts, principal: Principal, input: CreateContactInput): Promise<{ contact: ContactRecord; replayed: boolean }> {
-  const normalized = normalizeUsCa(input.phone);
+  const normalized = await normalizeUsCaOnDemand(input.phone);
   if (!normalized) throw new InvalidInput(`phone '${input.phone}' is not a valid US or Canadian phone number`);
   const tier = parseValidationTier(input.validation_tier);
   if (!tier) throw new InvalidInput(`validation_tier must be one of: standard, max (got '${input.validation_tier}')`);

@@ -28,7 +28,7 @@ import {
   watchSlots,
   type NumberRecord,
 } from './number-repository';
-import { isSmsCapable, normalizeUsCa } from './phone';
+import { isSmsCapable, normalizeUsCaOnDemand } from './phone';
 import { historyItemView, monitoredNumberView, screenshotAvailable } from './present';
 import { deleteRuns, listRuns } from './run-repository';
 import { getScreenshot } from './screenshots';
@@ -57,8 +57,8 @@ async function sendChallengeCode(ports: { readonly telephony: TelephonyPort }, n
   }
 }
 
-function parseOr400(raw: string, method: VerificationMethod) {
-  const parsed = normalizeUsCa(raw);
+async function parseOr400(raw: string, method: VerificationMethod) {
+  const parsed = await normalizeUsCaOnDemand(raw);
   if (!parsed) throw new InvalidInput('phone_number is not a valid US or Canadian phone number');
   const smsCapable = isSmsCapable(parsed.type);
   if (method === 'sms' && !smsCapable) throw new InvalidInput(`sms verification is not available for this number (line type ${parsed.type}); use call`);
@@ -67,7 +67,7 @@ function parseOr400(raw: string, method: VerificationMethod) {
 
 export async function addNumber(ports: SpamNumberPorts, org: Organization, input: { phone_number: string; verification_method: VerificationMethod }) {
   const method = input.verification_method;
-  const phone = parseOr400(input.phone_number, method);
+  const phone = await parseOr400(input.phone_number, method);
   const id = newId();
   const duplicate = () => new Conflict('This phone number is already monitored in your organization');
   // Slot first, held by name and listed for recovery, then the phone, then the number: a crash

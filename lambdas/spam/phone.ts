@@ -1,6 +1,7 @@
 // Parsing is the classification engine's (one normalizer for the whole service); imported from its
-// normalize module rather than the index so the spam bundle does not pull in the classifiers.
-export { normalizeUsCa } from '../classification/normalize';
+// on-demand module rather than the index so the spam bundle does not pull in the classifiers, nor
+// libphonenumber-js before a number needs it.
+export { normalizeUsCaOnDemand } from '../classification/normalize-on-demand';
 
 // North American numbering does not tell mobiles from landlines, so most numbers are
 // FIXED_LINE_OR_MOBILE; those may be texted. Types that cannot receive a text (landlines, toll-free

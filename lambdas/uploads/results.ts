@@ -1,4 +1,4 @@
-import { ANSWER_INTENTS, deriveStatus, TIERS, type AnswerIntent, type IdentityBand } from '../classification';
+import { ANSWER_INTENTS, deriveStatus, TIERS, type AnswerIntent, type IdentityBand } from '../classification/vocabulary';
 import type { WorkRow } from './plan';
 import type { ResultSummary } from './upload';
 

@@ -13,7 +13,7 @@ export const PUBLIC_MODULES = {
   admin: ['admin'],
   api: ['api-handler', 'error-envelope', 'routes', 'operation', 'route-fallback'],
   auth: ['authenticate', 'identity-repository', 'api-key'],
-  classification: ['index', 'normalize', 'lookup-usage', 'schemas', 'paid-rate'],
+  classification: ['index', 'vocabulary', 'normalize', 'normalize-on-demand', 'lookup-usage', 'schemas', 'paid-rate'],
   contacts: ['routes', 'create-contact', 'pool-job', 'pool-settle', 'contact-events'],
   credits: ['credits', 'charge-before-write', 'routes'],
   ratelimit: ['rate-limiter', 'shared-limiter'],

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import metadata from '../../../lambdas/classification/nanp-metadata.max.json';
 import stored from '../../../lambdas/classification/nanp-prefixes.json';
 import { decidingDigitsOfArea } from '../../../lambdas/classification/nanp-metadata';
-import { buildPrefixTable, loadPrefixTable, type PrefixTableJson } from '../../../lambdas/classification/nanp-prefix-table';
+import { loadPrefixTable, type PrefixTableJson } from '../../../lambdas/classification/nanp-prefix-table';
+import { buildPrefixTable } from '../../../lambdas/classification/nanp-prefix-table-build';
 
 // The normalizer answers every 10-digit +1 number from this table (issue 15): it must be exactly
 // what libphonenumber-js answers, for every deciding prefix, with the stored metadata (run

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isSpamTransition } from '../../../lambdas/spam/edge-trigger';
 import { effectiveLimit, inLimitIds } from '../../../lambdas/spam/limits';
-import { isSmsCapable, normalizeUsCa } from '../../../lambdas/spam/phone';
+import { isSmsCapable, normalizeUsCaOnDemand } from '../../../lambdas/spam/phone';
 import {
   CODE_TTL_MS,
   codeMatches,
@@ -104,15 +104,15 @@ describe('spam.detected edge trigger', () => {
 });
 
 describe('phone numbers', () => {
-  it('normalizes US/CA numbers and refuses the rest', () => {
-    expect(normalizeUsCa('(202) 318-0666')).toMatchObject({ e164: '+12023180666', region: 'US' });
-    expect(normalizeUsCa('416 318 0666')).toMatchObject({ e164: '+14163180666', region: 'CA' });
-    for (const raw of ['', '123', '+44 20 7183 8750', 'x'.repeat(100), '+1 202 318 066']) expect(normalizeUsCa(raw)).toBeNull();
+  it('normalizes US/CA numbers and refuses the rest', async () => {
+    expect(await normalizeUsCaOnDemand('(202) 318-0666')).toMatchObject({ e164: '+12023180666', region: 'US' });
+    expect(await normalizeUsCaOnDemand('416 318 0666')).toMatchObject({ e164: '+14163180666', region: 'CA' });
+    for (const raw of ['', '123', '+44 20 7183 8750', 'x'.repeat(100), '+1 202 318 066']) expect(await normalizeUsCaOnDemand(raw)).toBeNull();
   });
 
-  it('decides SMS capability from the line type', () => {
-    expect(isSmsCapable(normalizeUsCa('+12023180666')!.type)).toBe(true);
-    expect(isSmsCapable(normalizeUsCa('+18002752273')!.type)).toBe(false);
+  it('decides SMS capability from the line type', async () => {
+    expect(isSmsCapable((await normalizeUsCaOnDemand('+12023180666'))!.type)).toBe(true);
+    expect(isSmsCapable((await normalizeUsCaOnDemand('+18002752273'))!.type)).toBe(false);
     for (const type of ['FIXED_LINE', 'TOLL_FREE', 'PREMIUM_RATE', 'UNKNOWN']) expect(isSmsCapable(type)).toBe(false);
     for (const type of ['MOBILE', 'FIXED_LINE_OR_MOBILE', 'VOIP']) expect(isSmsCapable(type)).toBe(true);
   });
