@@ -1,11 +1,11 @@
-import { settlePoolUpload } from '../contacts/pool-settle';
 import type { UploadPorts } from '../uploads/workflow';
 import { awsDeliveryPorts } from './aws';
 import { awsWorkflowPorts } from './aws-uploads';
 
 // The AWS root's ports for recovering uploads, apart from ./aws-uploads.ts: the contacts' pool
-// settling brings the contacts feature (and through it the classification facade), which esbuild
-// keeps once imported; only recovery (and the admin CLI's every-port root) needs it.
+// settling brings the contacts feature, the upload planner and the classification facade; only
+// recovery (and the admin CLI's every-port root) needs it, and recovery only when a run finds an
+// ended pool upload still owing its contacts, so it loads then (import()).
 
 let uploads: UploadPorts | null = null;
 
@@ -13,7 +13,7 @@ let uploads: UploadPorts | null = null;
 export function awsUploadPorts(): UploadPorts {
   uploads ??= {
     ...awsWorkflowPorts(),
-    settlePool: (upload) => settlePoolUpload(awsDeliveryPorts(), upload),
+    settlePool: async (upload) => (await import('../contacts/pool-settle')).settlePoolUpload(awsDeliveryPorts(), upload),
   };
   return uploads;
 }

@@ -9,6 +9,7 @@ import { nameFromProperties, type ContactRecord } from './contact';
 import { dequeue, getContact, readQueue, transitionContact, type QueueEntry } from './contact-repository';
 import { discardContact } from './outcomes';
 import { config } from '../platform/config';
+import { POOL_LEASE } from './pool-lease';
 
 /** Contacts waiting longer than this were not processable (e.g. a long outage): discarded, refunded. */
 
@@ -35,8 +36,6 @@ export async function runContactPool(ports: WorkflowPorts): Promise<PoolRunSumma
   return run.result;
 }
 
-/** The pool run's lease name (recovery after a local restart releases it: recovery-job.ts). */
-export const POOL_LEASE = 'contact-pool';
 
 /** Longer than the pool function's timeout, so a live run never loses its lease. */
 const POOL_LEASE_MS = 6 * 60_000;

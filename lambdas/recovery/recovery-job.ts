@@ -2,7 +2,7 @@ import { nowMs } from '../platform/clock';
 import { logger } from '../platform/logger';
 import { drainOutbox } from '../webhooks/outbox';
 import { recoverCreatingContacts } from '../contacts/create-contact';
-import { POOL_LEASE } from '../contacts/pool-job';
+import { POOL_LEASE } from '../contacts/pool-lease';
 import { releaseLeasesTakenBefore } from '../platform/lease';
 import { recoverUploads, resumeUnfinishedUploads } from '../uploads/reconcile';
 import { recoverSpamSlots } from '../spam/slot-recovery';

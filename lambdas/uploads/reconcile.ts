@@ -1,13 +1,9 @@
 import { nowIso, nowMs } from '../platform/clock';
 import { logger } from '../platform/logger';
-import { chargeOf } from '../credits/credits';
-import { becomeReady } from './create-upload';
-import { failUpload, settleFailedUpload } from './pipeline/fail';
-import { finalize } from './pipeline/finalize';
-import { processingBoundMs } from './pipeline/prepare';
-import type { UploadRecord } from './upload';
-import { claimStaleUploads, deleteChargingUpload, transitionUpload } from './upload-repository';
+import { processingBoundMs } from './pipeline/processing-bound';
+import { claimStaleUploads, transitionUpload } from './upload-repository';
 import type { UploadPorts } from './workflow';
+import type { recoverOne as RecoverOne, UploadRecovery } from './reconcile-one';
 
 // Recovery of uploads: every upload that still owes something is in the watch index with the time
 // after which it counts as interrupted; this drives each one to a terminal state (completed, or
@@ -15,16 +11,13 @@ import type { UploadPorts } from './workflow';
 
 /** How long one recovery worker holds an upload it took over before another may try again. */
 const LEASE_MS = 10 * 60_000;
-/** A ready upload whose workflow would not start for this long is failed and refunded. */
-const READY_GIVE_UP_MS = 60 * 60_000;
 
-export interface UploadRecovery {
-  resumed: number;
-  removed: number;
-  restarted: number;
-  failed: number;
-  settled: number;
-}
+export type { UploadRecovery } from './reconcile-one';
+
+// What drives one upload (reconcile-one.ts: create's end, the workflow's steps, refunds) loads only
+// when a run finds an upload to recover, so the recovery job's cold start, which mostly finds none,
+// does not carry the planner, the normalizer and Finalize.
+const recoverOne = async (...args: Parameters<typeof RecoverOne>): Promise<void> => (await import('./reconcile-one')).recoverOne(...args);
 
 export async function recoverUploads(ports: UploadPorts): Promise<UploadRecovery> {
   const summary: UploadRecovery = { resumed: 0, removed: 0, restarted: 0, failed: 0, settled: 0 };
@@ -38,54 +31,6 @@ export async function recoverUploads(ports: UploadPorts): Promise<UploadRecovery
   }
   if (Object.values(summary).some((n) => n > 0)) logger.warn('recovered interrupted uploads', { ...summary });
   return summary;
-}
-
-async function recoverOne(ports: UploadPorts, upload: UploadRecord, summary: UploadRecovery): Promise<void> {
-  switch (upload.status) {
-    case 'charging': {
-      // The balance's in-flight changes count too: a debit applied but not yet in the ledger.
-      const charge = await chargeOf(upload.organization_id, `upload:${upload.id}`, upload.id);
-      if (charge) {
-        await becomeReady(ports, upload, charge.amount);
-        await ports.workflow(upload.id);
-        summary.resumed++;
-      } else {
-        await deleteChargingUpload(upload.id);
-        summary.removed++;
-      }
-      return;
-    }
-    case 'ready_for_processing':
-      if (nowMs() - Date.parse(upload.updated_at) > READY_GIVE_UP_MS) {
-        await settleOwedToPool(ports, await failUpload(ports, upload, 'Processing could not be started'));
-        summary.failed++;
-      } else {
-        await ports.workflow(upload.id);
-        summary.restarted++;
-      }
-      return;
-    case 'processing':
-      await settleOwedToPool(ports, await failUpload(ports, upload, 'Processing did not finish in time'));
-      summary.failed++;
-      return;
-    case 'completed':
-      await finalize(ports, { upload_id: upload.id });
-      await settleOwedToPool(ports, upload);
-      summary.settled++;
-      return;
-    case 'failed':
-      await settleFailedUpload(ports, upload);
-      await settleOwedToPool(ports, upload);
-      summary.settled++;
-      return;
-    default:
-      return;
-  }
-}
-
-/** An ended pool upload's contacts, had its workflow not reached (or not finished) NotifyPool. */
-async function settleOwedToPool(ports: UploadPorts, upload: UploadRecord): Promise<void> {
-  if (upload.source === 'api_pool' && (upload.status === 'completed' || upload.status === 'failed')) await ports.settlePool(upload);
 }
 
 /**

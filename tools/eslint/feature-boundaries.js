@@ -14,7 +14,7 @@ export const PUBLIC_MODULES = {
   api: ['api-handler', 'error-envelope', 'routes', 'operation', 'route-fallback'],
   auth: ['authenticate', 'identity-repository', 'api-key'],
   classification: ['index', 'vocabulary', 'normalize', 'normalize-on-demand', 'lookup-usage', 'schemas', 'paid-rate'],
-  contacts: ['routes', 'create-contact', 'pool-job', 'pool-settle', 'contact-events'],
+  contacts: ['routes', 'create-contact', 'pool-job', 'pool-lease', 'pool-settle', 'contact-events'],
   credits: ['credits', 'charge-before-write', 'routes'],
   ratelimit: ['rate-limiter', 'shared-limiter'],
   recovery: [],

@@ -5,16 +5,15 @@ import { planUpload } from '../plan';
 import { readCsv } from '../create-upload';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload, transitionUpload } from '../upload-repository';
-import { config } from '../../platform/config';
 import { hasUtf8Bom, layoutOf, readWorkRows, storedRowsOf, type StoredRows, type UploadWork } from '../work-file';
 import { uploadChunkPlan } from '../chunk-plan';
+import { processingBoundMs } from './processing-bound';
 import { cellItemsOf, numberItems, parseCellItems, serializeCellItems, type CellItems, type ChunkItem } from './cell-items';
 
 /**
  * An upload still `processing` this long after it started is failed and refunded by recovery
  * (250,000 numbers take minutes; a real provider's rate limit can stretch that to about an hour).
  */
-export const processingBoundMs = (): number => config().UPLOAD_PROCESSING_BOUND_MS;
 
 
 export type { ChunkItem } from './cell-items';
