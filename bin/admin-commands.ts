@@ -1,7 +1,7 @@
 import * as admin from '../lambdas/admin/admin';
 import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
 import { dataDirFromEnv } from '../local/environment';
-import { awsPorts } from '../lambdas/composition/aws-carrier-tests';
+import { awsPorts } from '../lambdas/composition/aws-all';
 import { config } from '../lambdas/platform/config';
 import { createConsoleUser } from '../lambdas/console/cognito-users';
 import { instanceDeliveryQueue } from '../local/instance-control';

@@ -2,10 +2,6 @@ import { perConfig } from '../platform/per-config';
 import { configuredCarrierTests } from '../spam/carrier-test';
 import type { SpamTestPorts } from '../spam/ports';
 import { awsDeliveryPorts } from './aws';
-import { awsClassificationPorts } from './aws-classification';
-import { awsUploadPorts } from './aws-recovery';
-import { awsConsolePorts } from './aws-spam';
-import type { Ports } from './ports';
 import { withPortAtFirstUse } from './first-use';
 
 // The AWS composition root's carrier tests, in a module of their own: only the functions that run
@@ -14,16 +10,10 @@ import { withPortAtFirstUse } from './first-use';
 
 const awsCarrierTests = /* @__PURE__ */ perConfig(configuredCarrierTests);
 
-/** `ports` with the carrier-test adapter the configuration names (CARRIER_TEST_PROVIDER), built at first use. */
-const withCarrierTests = <T extends object>(ports: T) => withPortAtFirstUse(ports, 'carrierTests', awsCarrierTests);
+/** `ports` with the carrier-test adapter the configuration names (CARRIER_TEST_PROVIDER), built at first use (also aws-all.ts). */
+export const withAwsCarrierTests = <T extends object>(ports: T) => withPortAtFirstUse(ports, 'carrierTests', awsCarrierTests);
 
 /** Running carrier tests: the test queue's consumer. */
 export function awsSpamTestPorts(): SpamTestPorts {
-  return withCarrierTests({ ...awsDeliveryPorts() });
-}
-
-/** Every port: the admin CLI against a deployed stack runs both the pool and spam tests. */
-export function awsPorts(): Ports {
-  // Assigned onto a new object of its own, so the telephony getter is not called here.
-  return withCarrierTests(Object.assign(awsConsolePorts(), awsUploadPorts(), awsClassificationPorts()));
+  return withAwsCarrierTests({ ...awsDeliveryPorts() });
 }

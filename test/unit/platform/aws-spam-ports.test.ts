@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { reloadConfig } from '../../../lambdas/platform/config';
 import { awsConsolePorts, awsSpamNumberPorts } from '../../../lambdas/composition/aws-spam';
-import { awsPorts, awsSpamTestPorts } from '../../../lambdas/composition/aws-carrier-tests';
+import { awsPorts } from '../../../lambdas/composition/aws-all';
+import { awsSpamTestPorts } from '../../../lambdas/composition/aws-carrier-tests';
 import { AwsSmsVoiceTelephony } from '../../../lambdas/spam/telephony/aws-sms-voice';
 import { SimulatedTelephony } from '../../../lambdas/spam/telephony/simulator';
 import { DeviceLabCarrierTests } from '../../../lambdas/spam/carrier-test/device-lab';
