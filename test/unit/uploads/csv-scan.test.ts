@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CsvRecordReader, CsvSyntaxError, parseCsv, startsLikeFormula, type CsvRecord } from '../../../lambdas/uploads/csv';
+import { rng } from '../../../bench/inputs';
 
 // The reader's scan (csv.ts) finds where unquoted fields end with the engine's native search. The
 // oracle is the character-by-character scan it replaced, kept here verbatim: on random texts made of
@@ -118,17 +119,6 @@ function inPieces(text: string, size: number): { records: CsvRecord[] } | { refu
   return { records };
 }
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const ALPHABET = ['a', 'b', '1', ' ', ',', ',', '"', '"', '\n', '\r', '\r\n', '=', '+', '-', '@', '\t', 'é', '🙂', '\uFEFF'];
 
 describe('the CSV scan (csv.ts)', () => {
@@ -136,9 +126,9 @@ describe('the CSV scan (csv.ts)', () => {
     const next = rng(30);
     let refused = 0;
     for (let t = 0; t < 4000; t++) {
-      const length = Math.floor(next() * 40);
+      const length = next(40);
       let text = '';
-      for (let k = 0; k < length; k++) text += ALPHABET[Math.floor(next() * ALPHABET.length)];
+      for (let k = 0; k < length; k++) text += ALPHABET[next(ALPHABET.length)];
       const expected = oracle(text);
       if ('refused' in expected) refused++;
       expect(whole(text), JSON.stringify(text)).toEqual(expected);
@@ -153,9 +143,9 @@ describe('the CSV scan (csv.ts)', () => {
     const next = rng(7);
     const rows: string[] = [];
     for (let r = 0; r < 3000; r++) {
-      const cells = Array.from({ length: 1 + Math.floor(next() * 8) }, () => {
-        const word = 'x'.repeat(Math.floor(next() * 30));
-        const pick = next();
+      const cells = Array.from({ length: 1 + next(8) }, () => {
+        const word = 'x'.repeat(next(30));
+        const pick = next(100) / 100;
         return pick < 0.2 ? `"${word},${word}""q"""` : pick < 0.3 ? `=${word}` : pick < 0.35 ? '' : word;
       });
       rows.push(cells.join(','));
