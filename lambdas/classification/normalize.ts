@@ -7,7 +7,7 @@ import { analyzeWith, normalizeWith, numberTypeWith, type Analysis, type Normali
 
 export type { Analysis, NormalizedNumber } from './normalize-core';
 export { libphonenumberCount, normalizationCount, scanCount, typeReadCount } from './normalize-core';
-export { analyzeWithLibphonenumber } from './libphonenumber-read';
+export { analyzeWithLibphonenumber, libphonenumberRead } from './libphonenumber-read';
 
 export function analyze(raw: string): Analysis {
   return analyzeWith(raw, libphonenumberRead);

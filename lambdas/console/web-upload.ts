@@ -7,7 +7,8 @@ import { filesBucket, getObject, presignGet, putObject } from '../platform/blob'
 import { normalizeUsCa } from '../classification';
 import { createUpload, plannedOf, readCsv, type PlannedCsv } from '../uploads/create-upload';
 import { layoutOf, hasUtf8Bom, serializeWork } from '../uploads/work-file';
-import { MAX_PHONE_COLUMNS, MIN_NUMBERS, planUpload, planUploadInSteps, priceOf, type ColumnMapping, type Tier, type UploadPlan } from '../uploads/plan';
+import { MAX_PHONE_COLUMNS, MIN_NUMBERS, priceOf, type ColumnMapping, type Tier, type UploadPlan } from '../uploads/plan';
+import { planUpload, planUploadInSteps } from '../uploads/plan-upload';
 import { logger } from '../platform/logger';
 import { MAX_CSV_BYTES } from '../uploads/request';
 import { safeCsvCell } from '../uploads/csv';

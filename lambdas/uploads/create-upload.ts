@@ -11,7 +11,7 @@ import { flushOutbox, outboxFields, type OutboxEntry } from '../webhooks/outbox'
 import type { Principal } from '../auth/authenticate';
 import { CsvSyntaxError, parseCsv } from './csv';
 import { priceOf, type ColumnMapping, type Tier, type UploadPlan } from './plan';
-import { planCsvBytes, type PlannedCsv } from './csv-planner';
+import type { PlannedCsv } from './csv-planner';
 import { readOriginal, type CsvSource } from './original-csv';
 import { keys, type UploadRecord } from './upload';
 import { deleteChargingUpload, getUpload, insertUpload, transitionUpload, uploadItemKey } from './upload-repository';
@@ -56,12 +56,6 @@ export function decodeCsv(bytes: Buffer): string {
 export type { PlannedCsv } from './csv-planner';
 
 const planOptions = (source: CreateUploadInput['source']) => ({ minimum: source === 'api_pool' ? 1 : undefined, firstCells: source === 'api_pool' });
-
-/** Plans a CSV under the upload rules (the one parse of it, in pieces: csv-planner.ts), ready for createUpload. */
-export function planCsv(csv: Buffer, mapping: ColumnMapping, source: CreateUploadInput['source']): PlannedCsv {
-  // Pools of single contacts were charged per contact and may be any size.
-  return planCsvBytes(csv, mapping, planOptions(source));
-}
 
 export const plannedOf = (plan: UploadPlan): Omit<PlannedCsv, 'work' | 'layout'> => ({
   totalRows: plan.totalRows,

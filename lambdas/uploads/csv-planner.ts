@@ -1,6 +1,7 @@
 import { InvalidInput, TooLarge } from '../platform/domain-errors';
 import { CsvRecordReader, CsvSyntaxError, type CsvRecord } from './csv';
-import { MAX_NUMBERS, rowPlanner, type ColumnMapping, type PlanCounts, type WorkRow } from './plan';
+import { loadSlowRead } from '../classification/normalize-on-demand';
+import { MAX_NUMBERS, PENDING, rowPlanner, type ColumnMapping, type PlanCounts, type RowPlanner, type WorkRow } from './plan';
 import { JsonBytes } from './json-bytes';
 import { spanOf, type RecordSpan } from './work-file';
 
@@ -20,16 +21,22 @@ const EOL_CODE: Record<string, string> = { '\r\n': 'c', '\n': 'n', '\r': 'r', ''
 const utf8Error = () => new InvalidInput('The file is not valid UTF-8 text; save the CSV as UTF-8 and upload it again');
 
 /**
- * `push` each piece of the file's bytes, then `finish`: the same refusals, in the same order, as
- * reading the whole file at once (UTF-8, then CSV syntax, then too many rows, then the mapping
- * and the rows, then the count of numbers), and the same plan.
+ * `push` each piece of the file's bytes and await `settle`, then `finish`: the same refusals, in
+ * the same order, as reading the whole file at once (UTF-8, then CSV syntax, then too many rows,
+ * then the mapping and the rows, then the count of numbers), and the same plan.
+ *
+ * A row holding a cell only libphonenumber-js can read (rowPlanner's PENDING) waits, with the
+ * records after it in the same piece, until `settle` has loaded the library; nothing else of the
+ * file is held meanwhile.
  */
 export class CsvPlanner {
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
   private readonly reader = new CsvRecordReader((record) => this.record(record));
   private firstBytes: number[] = [];
   private header: RecordSpan | null = null;
-  private planner: ReturnType<typeof rowPlanner> | null = null;
+  private planner: RowPlanner | null = null;
+  /** The PENDING row and the records read after it, in order, until settle(). */
+  private waiting: { i: number; record: CsvRecord }[] | null = null;
   /** A refusal met before the whole file was read: given once the file is known to be within its row limit. */
   private refusal: unknown = null;
   private rows = 0;
@@ -57,7 +64,20 @@ export class CsvPlanner {
     this.reader.push(this.decode(bytes, true));
   }
 
-  finish(): PlannedCsv {
+  /** Plans the rows the last push left waiting for libphonenumber-js, once it is loaded (at once when none wait). */
+  async settle(): Promise<void> {
+    if (!this.waiting) return;
+    const slow = await loadSlowRead();
+    const [first, ...rest] = this.waiting;
+    this.waiting = null;
+    this.keep(first!.i, first!.record, this.planner!.resume(slow));
+    for (const { i, record } of rest) {
+      if (this.refusal) return;
+      this.plan(i, record);
+    }
+  }
+
+  async finish(): Promise<PlannedCsv> {
     this.reader.push(this.decode(new Uint8Array(0), false));
     try {
       this.reader.end();
@@ -65,6 +85,7 @@ export class CsvPlanner {
       if (error instanceof CsvSyntaxError) throw new InvalidInput(`The file is not valid CSV: ${error.message}`);
       throw error;
     }
+    await this.settle();
     if (!this.header) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
     if (this.rows > MAX_NUMBERS) throw new TooLarge(`At most ${MAX_NUMBERS} rows per upload; got ${this.rows}`);
     if (this.refusal) throw this.refusal;
@@ -122,14 +143,20 @@ export class CsvPlanner {
     const i = this.rows++;
     // Past the limit or refused: only counted, for the refusal's message.
     if (this.refusal || this.rows > MAX_NUMBERS) return;
-    let row: WorkRow;
+    if (this.waiting) this.waiting.push({ i, record });
+    else this.plan(i, record);
+  }
+
+  private plan(i: number, record: CsvRecord): void {
+    let row: WorkRow | typeof PENDING;
     try {
       row = this.planner!.add(record.fields);
     } catch (error) {
       this.refusal = error;
       return;
     }
-    this.keep(i, record, row);
+    if (row === PENDING) this.waiting = [{ i, record }];
+    else this.keep(i, record, row);
   }
 
   // Each row's JSON is written as bytes (json-bytes.ts): a string per value, joined and encoded in
@@ -163,16 +190,22 @@ export class CsvPlanner {
 }
 
 /** A file held in memory (a multipart part, the console's draft), planned in pieces as a stream would be. */
-export function planCsvBytes(bytes: Uint8Array, mapping: ColumnMapping, options: { minimum?: number; firstCells?: boolean } = {}): PlannedCsv {
+export async function planCsvBytes(bytes: Uint8Array, mapping: ColumnMapping, options: { minimum?: number; firstCells?: boolean } = {}): Promise<PlannedCsv> {
   const planner = new CsvPlanner(mapping, options);
   const PIECE = 1 << 20;
-  for (let at = 0; at < bytes.length; at += PIECE) planner.push(bytes.subarray(at, at + PIECE));
+  for (let at = 0; at < bytes.length; at += PIECE) {
+    planner.push(bytes.subarray(at, at + PIECE));
+    await planner.settle();
+  }
   return planner.finish();
 }
 
 /** A file read as a stream (a staged object's body). */
 export async function planCsvStream(body: AsyncIterable<Uint8Array>, mapping: ColumnMapping, options: { minimum?: number; firstCells?: boolean } = {}): Promise<PlannedCsv> {
   const planner = new CsvPlanner(mapping, options);
-  for await (const piece of body) planner.push(piece);
+  for await (const piece of body) {
+    planner.push(piece);
+    await planner.settle();
+  }
   return planner.finish();
 }

@@ -25,7 +25,7 @@ export interface ReadOriginal {
  */
 export async function readOriginal(source: CsvSource, mapping: ColumnMapping, options: { minimum?: number; firstCells?: boolean }, planned?: PlannedCsv): Promise<ReadOriginal> {
   if (Buffer.isBuffer(source)) {
-    return { planned: planned ?? planCsvBytes(source, mapping, options), size: source.length, store: (key) => putObject(filesBucket(), key, source, 'text/csv') };
+    return { planned: planned ?? (await planCsvBytes(source, mapping, options)), size: source.length, store: (key) => putObject(filesBucket(), key, source, 'text/csv') };
   }
   const object = await source.open();
   // A refusal met mid-stream ends the loop, and with it the body's connection.

@@ -1,5 +1,5 @@
 import { InvalidInput, TooFewNumbers, TooLarge } from '../platform/domain-errors';
-import { normalizeUsCa } from '../classification';
+import { NEEDS_LIBPHONENUMBER, normalizeSlowly, normalizeWith, type SlowRead } from '../classification/normalize-on-demand';
 import { DistinctNumbers } from './distinct-numbers';
 
 export const MIN_NUMBERS = 100;
@@ -33,63 +33,32 @@ export type Tier = 'standard' | 'max';
 /** Spec pricing: standard 1 per number; max ceil(n × 1.5). Identity does not change the price. */
 export const priceOf = (validNumbers: number, tier: Tier): number => (tier === 'max' ? Math.ceil(validNumbers * 1.5) : validNumbers);
 
-/**
- * The spec's upload rules over a table (header + rows): columns exist, numbers normalize to
- * E.164, duplicates across columns and rows count once, 100–250,000 valid numbers.
- */
-export function planUpload(header: string[], rows: string[][], mapping: ColumnMapping, options: { minimum?: number } = {}): UploadPlan {
-  const planner = startPlan(header, rows, mapping, options);
-  planner.validate(rows.length);
-  return planner.finish();
-}
-
-/**
- * planUpload in steps of `every` rows, awaiting `progress(rows validated so far)` after each step
- * but the last: the console records how far validation is (at most one write per step) and, since
- * each step awaits, a single process goes on answering other requests meanwhile. Same rules,
- * same plan, same refusals as planUpload.
- */
-export async function planUploadInSteps(
-  header: string[],
-  rows: string[][],
-  mapping: ColumnMapping,
-  options: { minimum?: number; every: number; progress: (validatedRows: number) => Promise<void> },
-): Promise<UploadPlan> {
-  if (!(options.every >= 1)) throw new RangeError('every must be at least 1 row');
-  const planner = startPlan(header, rows, mapping, options);
-  for (let done = 0; done < rows.length; ) {
-    done = Math.min(rows.length, done + options.every);
-    planner.validate(done);
-    if (done < rows.length) await options.progress(done);
-  }
-  return planner.finish();
-}
-
-/** The rules, run over rows [validated so far, upTo) at each validate() call. */
-function startPlan(header: string[], rows: string[][], mapping: ColumnMapping, options: { minimum?: number }): { validate(upTo: number): void; finish(): UploadPlan } {
-  if (rows.length > MAX_NUMBERS) throw new TooLarge(`At most ${MAX_NUMBERS} rows per upload; got ${rows.length}`);
-  const planner = rowPlanner(header, mapping, options);
-  const work: WorkRow[] = new Array(rows.length);
-  let next = 0;
-  const validate = (upTo: number): void => {
-    for (let r = next; r < upTo; r++) work[r] = planner.add(rows[r]!);
-    next = upTo;
-  };
-  const finish = (): UploadPlan => {
-    if (next !== rows.length) throw new Error(`plan finished after ${next} of ${rows.length} rows`);
-    return { rows: work, ...planner.finish() };
-  };
-  return { validate, finish };
-}
-
 export type PlanCounts = Omit<UploadPlan, 'rows'>;
+
+/** What RowPlanner.add answers for a row that must wait for libphonenumber-js (see rowPlanner). */
+export const PENDING: unique symbol = Symbol('the row waits for libphonenumber-js');
+
+export interface RowPlanner {
+  identity: boolean;
+  /** Plans a row (a refusal for a malformed row), or PENDING: finish that row with `resume` before adding another. */
+  add(fields: string[]): WorkRow | typeof PENDING;
+  /** The row add() left PENDING, finished with `slow`, which reads every later row's cells too. */
+  resume(slow: SlowRead): WorkRow;
+  finish(): PlanCounts;
+}
 
 /**
  * The spec's upload rules one row at a time, in the file's order (create reads a file as it
- * arrives, csv-planner.ts): `add` plans a row (a refusal for a malformed row), `finish` applies
- * the rules over the whole (how many numbers) and gives the counts. The caller keeps the rows it needs.
+ * arrives, csv-planner.ts): `add` plans a row, `finish` applies the rules over the whole (how
+ * many numbers) and gives the counts. The caller keeps the rows it needs.
+ *
+ * Cells the normalizer's scan cannot answer (normalize-core.ts: 25 in 1,000,000 of the bench's
+ * mixed column) are read by `slowRead`, libphonenumber-js's. A caller that can wait gives none:
+ * the first row holding such a cell is left PENDING, the caller loads the reader
+ * (normalize-on-demand.ts's loadSlowRead) and resumes it, so a file of ordinary numbers is
+ * planned without ever loading the library. Nothing of a PENDING row is counted twice.
  */
-export function rowPlanner(header: string[], mapping: ColumnMapping, options: { minimum?: number } = {}): { identity: boolean; add(fields: string[]): WorkRow; finish(): PlanCounts } {
+export function rowPlanner(header: string[], mapping: ColumnMapping, options: { minimum?: number; slowRead?: SlowRead | null } = {}): RowPlanner {
   const minimum = options.minimum ?? MIN_NUMBERS;
   const index = (name: string, role: string): number => {
     const positions = header.flatMap((h, i) => (h.trim() === name ? [i] : []));
@@ -107,20 +76,23 @@ export function rowPlanner(header: string[], mapping: ColumnMapping, options: { 
   let rowCount = 0;
   let validRows = 0;
   let invalid = 0;
-  const add = (fields: string[]): WorkRow => {
-    const r = rowCount++;
-    if (fields.length > header.length) {
-      throw new InvalidInput(`Row ${r + 2} has ${fields.length} fields but the header has ${header.length}; quote cells that contain commas`);
-    }
-    const numbers: (string | null)[] = new Array(phoneIdx.length);
-    let any = false;
-    for (let c = 0; c < phoneIdx.length; c++) {
+  let slow = options.slowRead ?? null;
+  /** The row add() left PENDING: its fields, the cells read so far, and the cell libphonenumber-js must read. */
+  let pending: { fields: string[]; numbers: (string | null)[]; at: number; any: boolean } | null = null;
+
+  // The row's cells from `from` on (the cell at `from` already scanned when `resumed`), then its name.
+  const readRow = (fields: string[], numbers: (string | null)[], from: number, any: boolean, resumed: boolean): WorkRow | typeof PENDING => {
+    for (let c = from; c < phoneIdx.length; c++) {
       const cell = (fields[phoneIdx[c]!] ?? '').trim();
       if (!cell) {
         numbers[c] = '';
         continue;
       }
-      const normalized = normalizeUsCa(cell);
+      const normalized = resumed && c === from ? normalizeSlowly(cell, slow!) : normalizeWith(cell, slow);
+      if (normalized === NEEDS_LIBPHONENUMBER) {
+        pending = { fields, numbers, at: c, any };
+        return PENDING;
+      }
       if (!normalized) {
         invalid++;
         numbers[c] = null;
@@ -141,7 +113,23 @@ export function rowPlanner(header: string[], mapping: ColumnMapping, options: { 
     }
     return row;
   };
+  const add = (fields: string[]): WorkRow | typeof PENDING => {
+    if (pending) throw new Error('a row is pending: resume it before adding another');
+    const r = rowCount++;
+    if (fields.length > header.length) {
+      throw new InvalidInput(`Row ${r + 2} has ${fields.length} fields but the header has ${header.length}; quote cells that contain commas`);
+    }
+    return readRow(fields, new Array(phoneIdx.length), 0, false, false);
+  };
+  const resume = (read: SlowRead): WorkRow => {
+    if (!pending) throw new Error('no row is pending');
+    slow = read;
+    const { fields, numbers, at, any } = pending;
+    pending = null;
+    return readRow(fields, numbers, at, any, true) as WorkRow;
+  };
   const finish = (): PlanCounts => {
+    if (pending) throw new Error('plan finished with a row pending');
     if (seen.size > MAX_NUMBERS) throw new TooLarge(`At most ${MAX_NUMBERS} numbers per upload; got ${seen.size}`);
     if (seen.size < minimum) {
       throw new TooFewNumbers({
@@ -153,5 +141,5 @@ export function rowPlanner(header: string[], mapping: ColumnMapping, options: { 
     }
     return { totalRows: rowCount, validRowCount: validRows, validNumberCount: seen.size, invalidCount: invalid, identity };
   };
-  return { identity, add, finish };
+  return { identity, add, resume, finish };
 }

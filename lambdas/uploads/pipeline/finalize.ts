@@ -14,7 +14,7 @@ import { getUpload, transitionUpload, uploadItemKey } from '../upload-repository
 import { flushOutbox, outboxFields } from '../../webhooks/outbox';
 import { completedEntries } from './announce';
 import type { ChunkAnswer } from './classify-chunk';
-import { loadCellItems } from './prepare';
+import { loadCellItems } from './load-cell-items';
 import { INVALID, type CellItems } from './cell-items';
 import type { DeliveryPorts } from '../../webhooks/delivery-queue-port';
 import { countLookup, noLookups, type LookupCounts } from '../../classification/lookup-usage';

@@ -1,14 +1,12 @@
 import { nowIso } from '../../platform/clock';
 import { crashPoint } from '../../platform/crash-point';
 import { filesBucket, getObject, putObject } from '../../platform/blob';
-import { planUpload } from '../plan';
-import { readCsv } from '../create-upload';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload, transitionUpload } from '../upload-repository';
-import { hasUtf8Bom, layoutOf, readWorkRows, storedRowsOf, type StoredRows, type UploadWork } from '../work-file';
+import { readWorkRows, storedRowsOf, type StoredRows } from '../work-file';
 import { uploadChunkPlan } from '../chunk-plan';
 import { processingBoundMs } from './processing-bound';
-import { cellItemsOf, numberItems, parseCellItems, serializeCellItems, type CellItems, type ChunkItem } from './cell-items';
+import { cellItemsOf, numberItems, serializeCellItems, type CellItems, type ChunkItem } from './cell-items';
 
 /**
  * An upload still `processing` this long after it started is failed and refunded by recovery
@@ -18,35 +16,16 @@ import { cellItemsOf, numberItems, parseCellItems, serializeCellItems, type Cell
 
 export type { ChunkItem } from './cell-items';
 
-/**
- * The upload's rows and record spans read again from its stored original, by the rules create
- * applied: an upload created before create stored its work file.
- */
-export async function workFromOriginal(upload: UploadRecord): Promise<UploadWork> {
-  const bytes = await getObject(filesBucket(), keys.original(upload));
-  if (!bytes) throw new Error(`upload ${upload.id}: original missing`);
-  const parsed = readCsv(bytes);
-  const [header, ...rows] = parsed.records;
-  const mapping = { phoneColumns: upload.phone_columns, fullNameColumn: upload.name_columns?.full, firstNameColumn: upload.name_columns?.first, lastNameColumn: upload.name_columns?.last };
-  const layout = layoutOf(parsed);
-  layout.bom ||= hasUtf8Bom(bytes);
-  return { rows: planUpload(header!.fields, rows.map((r) => r.fields), mapping, { minimum: 0 }).rows, layout, firstCells: rows.map((r) => r.fields[0] ?? '') };
-}
-
 /** Each row's numbers and name as create stored them (or as the original gives them again). */
 async function loadRows(upload: UploadRecord): Promise<StoredRows> {
   const stored = await getObject(filesBucket(), keys.work(upload));
   if (stored) return readWorkRows(stored);
-  return storedRowsOf((await workFromOriginal(upload)).rows, upload.phone_columns.length);
+  // Its original planned again, with libphonenumber-js, loaded only then.
+  return storedRowsOf((await (await import('./work-from-original')).workFromOriginal(upload)).rows, upload.phone_columns.length);
 }
 
-/**
- * Which item each cell is (cell-items.ts), as prepare wrote it; recomputed from the rows for an
- * upload prepared before that index existed.
- */
-export async function loadCellItems(upload: UploadRecord): Promise<CellItems> {
-  const stored = await getObject(filesBucket(), keys.cellItems(upload));
-  if (stored) return parseCellItems(stored);
+/** Which item each cell is (cell-items.ts), computed from the rows: for an upload prepared before prepare wrote that index (load-cell-items.ts). */
+export async function cellItemsFromRows(upload: UploadRecord): Promise<CellItems> {
   return cellItemsOf(await loadRows(upload), upload.phone_columns.length, upload.identity_enabled);
 }
 

@@ -7,7 +7,7 @@ import { filesBucket, getObject, s3 } from '../../../lambdas/platform/blob';
 import { keys } from '../../../lambdas/uploads/upload';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
 import { buildProcessedCsv } from '../../../lambdas/uploads/processed-file';
-import { workFromOriginal } from '../../../lambdas/uploads/pipeline/prepare';
+import { workFromOriginal } from '../../../lambdas/uploads/pipeline/work-from-original';
 import { readWorkRows, storedLayoutOf, storedRowsOf } from '../../../lambdas/uploads/work-file';
 import { layoutIndexOf, readLayoutIndex } from '../../../lambdas/uploads/layout-index';
 import { parseResults } from '../../../lambdas/uploads/results';

@@ -37,23 +37,38 @@ describe('normalizeUsCaOnDemand', () => {
     expect(libphonenumberCount()).toBe(before + 1);
   });
 
-  it('leaves libphonenumber-js and its metadata out of what a bundle loads at its start', async () => {
+  /** The inputs of what a bundle of `entry` (as lib/ bundles a function) loads at its start, and of all its chunks. */
+  async function bundled(entry: string): Promise<{ initial: Set<string>; lazy: Set<string> }> {
     const dir = mkdtempSync(join(tmpdir(), 'on-demand-'));
     try {
-      const entry = fileURLToPath(new URL('../../support/normalize-on-demand-entry.ts', import.meta.url));
       const { metafile } = await build({ ...BUNDLE_BUILD, entryPoints: [entry], outdir: dir, sourcemap: false, logLevel: 'silent', metafile: true, write: false });
       const outputs = Object.entries(metafile.outputs);
       const [, index] = outputs.find(([path]) => path.endsWith('index.mjs'))!;
       const initial = new Set(Object.keys(index.inputs));
       for (const { path, kind } of index.imports) if (kind === 'import-statement') for (const input of Object.keys(metafile.outputs[path]?.inputs ?? {})) initial.add(input);
-      const inInitial = (part: string) => [...initial].some((p) => p.includes(part));
-      expect(inInitial('lambdas/classification/scan-nanp.ts')).toBe(true);
-      expect(inInitial('node_modules/libphonenumber-js')).toBe(false);
-      expect(inInitial('nanp-metadata.max.json')).toBe(false);
-      // ...and they are in the bundle, in a chunk loaded on first need.
-      expect(outputs.some(([path, o]) => !path.endsWith('index.mjs') && Object.keys(o.inputs).some((p) => p.includes('node_modules/libphonenumber-js')))).toBe(true);
+      const lazy = new Set(outputs.flatMap(([path, o]) => (path.endsWith('index.mjs') ? [] : Object.keys(o.inputs))).filter((p) => !initial.has(p)));
+      return { initial, lazy };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+  const holds = (inputs: Set<string>, part: string) => [...inputs].some((p) => p.includes(part));
+
+  it('leaves libphonenumber-js and its metadata out of what a bundle loads at its start', async () => {
+    const { initial, lazy } = await bundled(fileURLToPath(new URL('../../support/normalize-on-demand-entry.ts', import.meta.url)));
+    expect(holds(initial, 'lambdas/classification/scan-nanp.ts')).toBe(true);
+    expect(holds(initial, 'node_modules/libphonenumber-js')).toBe(false);
+    expect(holds(initial, 'nanp-metadata.max.json')).toBe(false);
+    // ...and they are in the bundle, in a chunk loaded on first need.
+    expect(holds(lazy, 'node_modules/libphonenumber-js')).toBe(true);
+  });
+
+  // Create plans a file's rows with it loaded at the first cell that needs it (uploads/csv-planner.ts);
+  // Finalize and Prepare need it only for an upload stored before its work file and cell index were.
+  it.each(['http/uploads', 'jobs/contact-pool', 'steps/finalize', 'steps/prepare'])('leaves them out of the start of the %s function, which plans or reads an upload\'s rows', async (name) => {
+    const { initial, lazy } = await bundled(fileURLToPath(new URL(`../../../lambdas/functions/${name}.ts`, import.meta.url)));
+    expect(holds(initial, 'node_modules/libphonenumber-js')).toBe(false);
+    expect(holds(initial, 'nanp-metadata.max.json')).toBe(false);
+    expect(holds(lazy, 'node_modules/libphonenumber-js')).toBe(true);
   });
 });

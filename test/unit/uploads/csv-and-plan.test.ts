@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parse as csvParse } from 'csv-parse/sync';
 import { csvField, safeCsvCell, parseCsv, startsLikeFormula } from '../../../lambdas/uploads/csv';
-import { planUpload, priceOf } from '../../../lambdas/uploads/plan';
+import { priceOf } from '../../../lambdas/uploads/plan';
+import { planUpload } from '../../../lambdas/uploads/plan-upload';
 import { buildProcessedCsv } from '../../../lambdas/uploads/processed-file';
 import { rowResults, summarize } from '../../../lambdas/uploads/results';
 import { toHttpError } from '../../../lambdas/platform/http/error-response';

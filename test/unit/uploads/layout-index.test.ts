@@ -3,7 +3,7 @@ import { parseCsv, recordFields, safeCsvCell, startsLikeFormula } from '../../..
 import { layoutOf, storedLayoutOf, storedRowsOf } from '../../../lambdas/uploads/work-file';
 import { layoutIndexOf, readLayoutIndex, rowEol, rowWidth } from '../../../lambdas/uploads/layout-index';
 import { planCsvBytes } from '../../../lambdas/uploads/csv-planner';
-import { planUpload } from '../../../lambdas/uploads/plan';
+import { planUpload } from '../../../lambdas/uploads/plan-upload';
 import { byteSpans, streamByteSpans } from '../../../lambdas/uploads/byte-offsets';
 import { StreamedOriginal } from '../../../lambdas/uploads/original-bytes';
 import { writeProcessedBytes } from '../../../lambdas/uploads/processed-file';
@@ -51,7 +51,7 @@ async function* pieces(bytes: Buffer, size: number): AsyncGenerator<Uint8Array> 
 }
 
 describe('the stored layout read as an index (layout-index.ts)', () => {
-  it('gives what parsing the whole object gives, from the object, a pretty-printed copy, create’s planner and a version 1 work file', () => {
+  it('gives what parsing the whole object gives, from the object, a pretty-printed copy, create’s planner and a version 1 work file', async () => {
     for (const seed of SEEDS) {
       // Create refuses rows wider than the header.
       const text = randomCsv(seed, false);
@@ -61,7 +61,7 @@ describe('the stored layout read as an index (layout-index.ts)', () => {
       expect(readLayoutIndex(Buffer.from(JSON.stringify(stored))), `seed ${seed}`).toEqual(want);
       expect(readLayoutIndex(Buffer.from(JSON.stringify(stored, null, 2)))).toEqual(want);
       // Create's planner writes the same object a fragment at a time.
-      const planned = planCsvBytes(Buffer.from(text), { phoneColumns: ['phone'] }, { minimum: 0 });
+      const planned = await planCsvBytes(Buffer.from(text), { phoneColumns: ['phone'] }, { minimum: 0 });
       expect(readLayoutIndex(Buffer.from(planned.layout))).toEqual(want);
       // Uploads created before the layout had its own object: it sits among the rows' members.
       const [head, ...rows] = parsed.records;

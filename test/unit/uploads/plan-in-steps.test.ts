@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planUpload, planUploadInSteps, type ColumnMapping } from '../../../lambdas/uploads/plan';
+import type { ColumnMapping } from '../../../lambdas/uploads/plan';
+import { planUpload, planUploadInSteps } from '../../../lambdas/uploads/plan-upload';
 
 // The console validates in steps to report progress: same rules, same plan, same refusals as the
 // API's planUpload, with one progress call per step (never one per row, none after the last).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../lambdas/uploads/csv';
-import { planUpload } from '../../../lambdas/uploads/plan';
+import { planUpload } from '../../../lambdas/uploads/plan-upload';
 import { classifyKey, parseResults, ResultTable, rowResults, serializeResults, cellResult } from '../../../lambdas/uploads/results';
 import { isWorkV1, layoutOf, readFirstCells, readWorkRows, serializeWork, storedLayoutOf, storedRowsOf } from '../../../lambdas/uploads/work-file';
 import { layoutIndexOf, readLayoutIndex } from '../../../lambdas/uploads/layout-index';
