@@ -5,7 +5,7 @@ import { flushOutbox, outboxFields } from '../../webhooks/outbox';
 import type { UploadRecord } from '../upload';
 import { getUpload, settleUpload, transitionUpload, uploadItemKey } from '../upload-repository';
 import { failedEntries } from './announce';
-import { SETTLE_BOUND_MS } from './finalize';
+import { SETTLE_BOUND_MS } from './settle-bound';
 import type { DeliveryPorts } from '../../webhooks/delivery-queue-port';
 
 /**

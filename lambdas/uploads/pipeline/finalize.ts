@@ -15,6 +15,7 @@ import { flushOutbox, outboxFields } from '../../webhooks/outbox';
 import { completedEntries } from './announce';
 import type { ChunkAnswer } from './classify-chunk';
 import { loadCellItems } from './load-cell-items';
+import { SETTLE_BOUND_MS } from './settle-bound';
 import { INVALID, type CellItems } from './cell-items';
 import type { DeliveryPorts } from '../../webhooks/delivery-queue-port';
 import { countLookup, noLookups, type LookupCounts } from '../../classification/lookup-usage';
@@ -86,10 +87,6 @@ function failIfTooManyLookupsFailed(uploadId: string, failures: ChunkAnswer[], t
     throw error;
   }
 }
-
-/** Time allowed between an upload's end and the settling of what it still owes (refund, pooled contacts). */
-export const SETTLE_BOUND_MS = 5 * 60_000;
-
 
 /**
  * The chunks' answers by item number: chunk after chunk in the order prepare wrote them, each
