@@ -11,8 +11,12 @@ const ROOT = resolve(import.meta.dirname, '..');
  */
 export const LOCAL_BUNDLE_DIR = join(ROOT, '.local-build');
 
-/** What `npm start` runs the bundle with (package.json "start"; a test holds the two equal): stack frames in the TypeScript sources. */
-export const LOCAL_NODE_ARGS = ['--enable-source-maps'];
+/**
+ * What `npm start` runs the bundle with (package.json "start"; a test holds the two equal): stack
+ * frames in the TypeScript sources, and `gc` for the workflow's collections between steps
+ * (local/heap-budget.ts).
+ */
+export const LOCAL_NODE_ARGS = ['--enable-source-maps', '--expose-gc'];
 
 /**
  * The project's code of `entry` in one file, its packages left in node_modules (what `npm install`

@@ -8,6 +8,7 @@ import { classifyChunk } from '../lambdas/uploads/pipeline/classify-chunk';
 import { finalize } from '../lambdas/uploads/pipeline/finalize';
 import { fail } from '../lambdas/uploads/pipeline/fail';
 import { notifyPool } from '../lambdas/contacts/pool-step';
+import { heapBudget } from './heap-budget';
 import { WorkflowRunner, type AslDefinition, type TaskHandler } from './workflow-runner';
 
 const ASL = fileURLToPath(new URL('../statemachines/upload-processing.asl.json', import.meta.url));
@@ -28,22 +29,29 @@ export function uploadWorkflowDefinition(): AslDefinition {
   return JSON.parse(text) as AslDefinition;
 }
 
-/** Each step attempt logs in its own context, keyed by its upload and state, as its own Lambda invocation would. */
-const step =
-  (state: string, handler: TaskHandler): TaskHandler =>
-  (input) =>
-    withLogContext(() => {
-      logger.appendKeys({ upload_id: (input as { upload_id?: string }).upload_id, state });
-      return handler(input);
-    });
+/**
+ * After a step, a collection once the heap has grown by this much since the last (heap-budget.ts):
+ * the process then peaks near what one step holds, as each step's own Lambda would.
+ */
+const STEP_HEAP_GROWTH_BYTES = 32 * 2 ** 20;
+
+/**
+ * Each step attempt logs in its own context, keyed by its upload and state, as its own Lambda
+ * invocation would, and leaves its garbage to be collected before the heap grows far past it.
+ */
+const step = (state: string, handler: TaskHandler, afterStep: () => void): TaskHandler => (input) =>
+  withLogContext(() => {
+    logger.appendKeys({ upload_id: (input as { upload_id?: string }).upload_id, state });
+    return handler(input).finally(afterStep);
+  });
 
 /** The workflow's steps, run with the ports of the local composition root. */
-const handlersFor = (ports: UploadPorts & ClassificationPorts): Record<string, TaskHandler> => ({
-  Prepare: step('Prepare', prepare as TaskHandler),
-  ClassifyChunk: step('ClassifyChunk', (input) => classifyChunk(ports, input as Parameters<typeof classifyChunk>[1])),
-  Finalize: step('Finalize', (input) => finalize(ports, input as Parameters<typeof finalize>[1])),
-  MarkFailed: step('MarkFailed', (input) => fail(ports, input as Parameters<typeof fail>[1])),
-  NotifyPool: step('NotifyPool', (input) => notifyPool(ports, input as Parameters<typeof notifyPool>[1])),
+const handlersFor = (ports: UploadPorts & ClassificationPorts, afterStep = heapBudget(STEP_HEAP_GROWTH_BYTES)): Record<string, TaskHandler> => ({
+  Prepare: step('Prepare', prepare as TaskHandler, afterStep),
+  ClassifyChunk: step('ClassifyChunk', (input) => classifyChunk(ports, input as Parameters<typeof classifyChunk>[1]), afterStep),
+  Finalize: step('Finalize', (input) => finalize(ports, input as Parameters<typeof finalize>[1]), afterStep),
+  MarkFailed: step('MarkFailed', (input) => fail(ports, input as Parameters<typeof fail>[1]), afterStep),
+  NotifyPool: step('NotifyPool', (input) => notifyPool(ports, input as Parameters<typeof notifyPool>[1]), afterStep),
 });
 
 /** Local stand-in for Step Functions: queued and run in the background, one execution per upload. */

@@ -1,0 +1,31 @@
+import { getHeapStatistics } from 'node:v8';
+
+/** V8's `gc`, which Node exposes with `--expose-gc`: an async major collection is incremental and does not hold the event loop. */
+type ExposedGc = (options: { type: 'major'; execution: 'async' }) => Promise<void>;
+const exposedGc = (globalThis as { gc?: ExposedGc }).gc;
+const startCollection = exposedGc ? () => void exposedGc({ type: 'major', execution: 'async' }) : undefined;
+
+/**
+ * A collection between workflow steps once the heap has grown by `growthBytes` since the last one.
+ *
+ * In AWS each step runs in a Lambda invocation of its own and its garbage goes with it; here every
+ * step runs in the one `npm start` process, and V8 lets the old generation grow to about three
+ * times what is live before it collects (about 70 → 240 MB over one upload's chunks,
+ * docs/performance.md), so the process's peak followed what all the steps had left behind, not
+ * what one step holds. Called after each step, this starts a collection when the heap's growth
+ * since the last one passes the budget (a handful per 250,000-row upload), and does nothing
+ * otherwise. Without `gc` (Node not started with `--expose-gc`, LOCAL_NODE_ARGS in
+ * bin/local-bundle.ts: the tests' in-process runtime) it does nothing.
+ */
+export function heapBudget(growthBytes: number, collect: (() => void) | undefined = startCollection, usedHeap = (): number => getHeapStatistics().used_heap_size): () => void {
+  let base = usedHeap();
+  return () => {
+    if (!collect) return;
+    const used = usedHeap();
+    // V8 collected on its own since: what it left is the new base.
+    if (used < base) base = used;
+    if (used - base < growthBytes) return;
+    collect();
+    base = usedHeap();
+  };
+}
