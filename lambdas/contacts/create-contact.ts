@@ -19,7 +19,7 @@ import { callbackSecretContext, type SealPorts } from '../webhooks/secret-sealer
 
 // Only a create with a callback URL checks it: the URL rules (ipaddr.js, DNS) load then, not at
 // every cold start of the contacts API (docs/performance.md, "Cold imports, fifth step").
-const urlSafety = lazyModule(() => import('../webhooks/url-safety'));
+const urlSafety = /* @__PURE__ */ lazyModule(() => import('../webhooks/url-safety'));
 
 export interface CreateContactInput {
   phone: string;

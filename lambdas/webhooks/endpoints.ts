@@ -16,8 +16,8 @@ import { openStored, webhookSecretContext, type OpenPorts, type SealPorts } from
 // Registration and a URL change check the URL and ping it; listing, reading and deleting endpoints
 // (the webhooks API's usual requests) do not: the URL rules and the signed POST (ipaddr.js, DNS,
 // TLS) load at the first of those, not at every cold start (docs/performance.md, "Cold imports, fifth step").
-const urlSafety = lazyModule(() => import('./url-safety'));
-const pinger = lazyModule(() => import('./ping'));
+const urlSafety = /* @__PURE__ */ lazyModule(() => import('./url-safety'));
+const pinger = /* @__PURE__ */ lazyModule(() => import('./ping'));
 
 export type WebhookEndpoint = Omit<EndpointRecord, 'organization_id' | 'secret'>;
 
