@@ -8,7 +8,7 @@ import { putItems } from '../platform/table';
 import { chargeOf, InsufficientCreditsError, refund } from '../credits/credits';
 import { chargeBeforeWrite, chargeRecorded, clearMark, ledgerEntryOf, markedCharges, reverseUnrecorded, type PendingCharge } from '../credits/charge-before-write';
 import { normalizeUsCaOnDemand } from '../classification/normalize-on-demand';
-import { assertSafeUrl } from '../webhooks/url-safety';
+import { lazyModule } from '../platform/aws/lazy-module';
 import type { Principal } from '../auth/authenticate';
 import { contactPrice } from './batch-counter';
 import { contactCharge, parseValidationTier, type ContactRecord } from './contact';
@@ -16,6 +16,10 @@ import { claimStaleCreating, deleteCreatingContact, getContact, insertQueuedCont
 import { claimIdempotencyKey, claimImplicitly, claimPk, claimStaleCreates, endClaim, implicitClaimPk, releaseStaleClaim } from './idempotency-repository';
 import { MAX_PROPERTIES_BYTES } from './routes';
 import { callbackSecretContext, type SealPorts } from '../webhooks/secret-sealer';
+
+// Only a create with a callback URL checks it: the URL rules (ipaddr.js, DNS) load then, not at
+// every cold start of the contacts API (docs/performance.md, "Cold imports, fifth step").
+const urlSafety = /* @__PURE__ */ lazyModule(() => import('../webhooks/url-safety'));
 
 export interface CreateContactInput {
   phone: string;
@@ -56,7 +60,7 @@ export async function createContact(ports: NetPorts & SealPorts, principal: Prin
   if (input.callback_secret && !input.callback_url) throw new InvalidInput('callback_secret was given without callback_url');
   if (input.callback_url) {
     if (!input.callback_secret) throw new InvalidInput('callback_secret is required with callback_url: callbacks are always signed');
-    await assertSafeUrl(ports.net, input.callback_url);
+    await (await urlSafety()).assertSafeUrl(ports.net, input.callback_url);
   }
   // Before the idempotency claim and the charge: a 503 leaves nothing behind (a retry is a first try).
   await assertReadyToCharge();

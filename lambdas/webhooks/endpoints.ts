@@ -6,12 +6,18 @@ import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES, type EventType } from '.
 import { listDeliveriesOfWebhook, markExhausted, pendingDeliveryIdsOfWebhook } from './delivery-repository';
 import { toPublicDelivery, type WebhookDelivery } from './delivery-view';
 import { deleteEndpointItem, getEndpoint, listEndpoints, putEndpoint, updateEndpointFields, type EndpointRecord } from './endpoint-repository';
-import { pingOrThrow, recordPing } from './ping';
-import { assertSafeUrl } from './url-safety';
+import type { PingResult } from './ping';
+import { lazyModule } from '../platform/aws/lazy-module';
 import { assertUrlNotRegistered, duplicateUrl, urlIdentity } from './duplicate-url';
 import { claimUrl, releaseUrl } from './url-claim';
 import type { NetPorts } from '../platform/net/outbound';
 import { openStored, webhookSecretContext, type OpenPorts, type SealPorts } from './secret-sealer';
+
+// Registration and a URL change check the URL and ping it; listing, reading and deleting endpoints
+// (the webhooks API's usual requests) do not: the URL rules and the signed POST (ipaddr.js, DNS,
+// TLS) load at the first of those, not at every cold start (docs/performance.md, "Cold imports, fifth step").
+const urlSafety = /* @__PURE__ */ lazyModule(() => import('./url-safety'));
+const pinger = /* @__PURE__ */ lazyModule(() => import('./ping'));
 
 export type WebhookEndpoint = Omit<EndpointRecord, 'organization_id' | 'secret'>;
 
@@ -48,7 +54,7 @@ export async function createEndpoint(
   input: { url: string; description?: string | null; events?: string[] },
 ): Promise<{ webhook: WebhookEndpoint; secret: string }> {
   const events = normalizeEvents(input.events);
-  await assertSafeUrl(ports.net, input.url);
+  await (await urlSafety()).assertSafeUrl(ports.net, input.url);
   // Before the ping: a duplicate sends the receiver nothing. The list finds endpoints registered
   // before URL claims existed; the claim settles concurrent registrations (exactly one wins).
   assertUrlNotRegistered(await listEndpoints(organizationId), input.url);
@@ -56,9 +62,9 @@ export async function createEndpoint(
   await claimOrConflict(organizationId, input.url, id);
   const secret = randomHex(32);
   let record: EndpointRecord;
-  let ping: Awaited<ReturnType<typeof pingOrThrow>>;
+  let ping: PingResult;
   try {
-    ping = await pingOrThrow(ports.net, input.url, secret);
+    ping = await (await pinger()).pingOrThrow(ports.net, input.url, secret);
     const at = nowIso();
     record = {
       id,
@@ -84,7 +90,7 @@ export async function createEndpoint(
     await releaseUrl(organizationId, input.url, id);
     throw error;
   }
-  await recordPing(organizationId, record.id, ping);
+  await (await pinger()).recordPing(organizationId, record.id, ping);
   logger.info('webhook endpoint created', { webhook_id: record.id, events });
   return { webhook: toPublic(record), secret };
 }
@@ -131,17 +137,17 @@ export async function updateEndpointWithPing(
   const fields: Partial<EndpointRecord> = { updated_at: at };
   if (patch.events !== undefined) fields.events = normalizeEvents(patch.events);
   if (patch.description !== undefined) fields.description = patch.description;
-  let ping: Awaited<ReturnType<typeof pingOrThrow>> | null = null;
+  let ping: PingResult | null = null;
   // A new identity is claimed before the ping and the old one given back after the write.
   const newUrl = patch.url !== undefined && patch.url !== current.url ? patch.url : null;
   const movesUrl = newUrl !== null && urlIdentity(newUrl) !== urlIdentity(current.url);
   if (newUrl !== null) {
-    await assertSafeUrl(ports.net, newUrl);
+    await (await urlSafety()).assertSafeUrl(ports.net, newUrl);
     assertUrlNotRegistered(await listEndpoints(organizationId), newUrl, id);
     if (movesUrl) await claimOrConflict(organizationId, newUrl, id);
     try {
       // Re-verified with the existing secret; a failing ping rejects the whole update.
-      ping = await pingOrThrow(ports.net, newUrl, await openStored(ports, current.secret, webhookSecretContext(organizationId, id)));
+      ping = await (await pinger()).pingOrThrow(ports.net, newUrl, await openStored(ports, current.secret, webhookSecretContext(organizationId, id)));
     } catch (error) {
       if (movesUrl) await releaseUrl(organizationId, newUrl, id);
       throw error;
@@ -162,7 +168,7 @@ export async function updateEndpointWithPing(
     throw new NotFound('Webhook endpoint not found');
   }
   if (movesUrl) await releaseUrl(organizationId, current.url, id);
-  if (ping) await recordPing(organizationId, id, ping);
+  if (ping) await (await pinger()).recordPing(organizationId, id, ping);
   return { webhook: toPublic(updated), ping: ping && { status_code: ping.statusCode, delivery_id: ping.deliveryId, attempted_at: ping.attemptedAt } };
 }
 

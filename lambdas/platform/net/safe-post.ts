@@ -1,5 +1,4 @@
 import type { LookupFunction } from 'node:net';
-import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { checkUrl, UnsafeUrlError } from './safe-url';
 import type { OutboundNet } from './outbound';
@@ -58,7 +57,11 @@ class RequestTimeout extends Error {
  */
 function post(url: URL, body: string, headers: Record<string, string>, lookup: LookupFunction, timeoutMs: number, ca: string[] | undefined): Promise<number> {
   return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    // node:http by getBuiltinModule, not by import: an ES import of it builds a facade that reads
+    // every export, WebSocket among them, and Node then loads undici, http2, worker_threads and
+    // perf_hooks, about 45 ms of CPU at every cold start that imports this module
+    // (docs/performance.md, "Cold imports, fifth step"). Only http: URLs (local receivers) use it.
+    const send = url.protocol === 'https:' ? httpsRequest : process.getBuiltinModule('node:http').request;
     const req = send(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup, agent: false, ...(ca ? { ca } : {}) }, (res) => {
       resolve(res.statusCode ?? 0);
       let read = 0;

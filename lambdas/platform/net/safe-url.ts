@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { isIP } from './is-ip';
 import { checkAddress } from './address-policy';
 import type { OutboundNet } from './outbound';
 import { resolveHost } from './resolver';
