@@ -15,16 +15,16 @@ const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'META' });
 const memberKey = (orgId: string, userId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBER#${userId}` });
 const apiKeyKey = (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'META' });
 
-const organizationSchema: z.ZodMiniType<Organization> = z.looseObject({
+const organizationSchema: z.ZodMiniType<Organization> = z.lazySchema(() => z.looseObject({
   id: z.string(),
   name: z.string(),
   subscription_active: z.boolean(),
   spam_included_numbers: z.nullable(z.number()),
   spam_addon_numbers: z.number(),
   created_at: z.string(),
-});
-const userSchema: z.ZodMiniType<User> = z.looseObject({ id: z.string(), email: z.string(), created_at: z.string() });
-const apiKeySchema: z.ZodMiniType<ApiKeyRecord> = z.looseObject({
+}));
+const userSchema: z.ZodMiniType<User> = z.lazySchema(() => z.looseObject({ id: z.string(), email: z.string(), created_at: z.string() }));
+const apiKeySchema: z.ZodMiniType<ApiKeyRecord> = z.lazySchema(() => z.looseObject({
   id: z.string(),
   organization_id: z.string(),
   created_by_user_id: z.string(),
@@ -35,7 +35,7 @@ const apiKeySchema: z.ZodMiniType<ApiKeyRecord> = z.looseObject({
   expires_at: z.nullable(z.string()),
   revoked_at: z.nullable(z.string()),
   name: z.optional(z.nullable(z.string())),
-});
+}));
 
 export async function putOrganization(org: Organization): Promise<void> {
   await putItem('Organization', { ...orgKey(org.id), ...org }, IF_NEW);

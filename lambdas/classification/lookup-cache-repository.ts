@@ -23,13 +23,13 @@ const ATTEMPTS = 5;
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const lineTypes = z.enum(['mobile', 'landline', 'fixedVoip', 'nonFixedVoip', 'voip', 'tollFree', 'premium', 'personal', 'pager', 'sharedCost', 'unknown']);
-const signalsSchema = z.looseObject({
+const signalsSchema = z.lazySchema(() => z.looseObject({
   e164: z.string(),
   provider: z.string(),
   line: z.optional(z.object({ line_type: lineTypes, carrier: z.nullable(z.string()), call_screening: z.nullable(z.boolean()), activity_score: z.optional(z.nullable(z.number())), ported: z.optional(z.nullable(z.boolean())), at: z.number() })),
   status: z.optional(z.object({ line_status: z.nullable(z.enum(['active', 'inactive', 'unreachable', 'unknown'])), at: z.number() })),
-});
-const identitySchema = z.looseObject({
+}));
+const identitySchema = z.lazySchema(() => z.looseObject({
   e164: z.string(),
   provider: z.string(),
   scope: z.string(),
@@ -37,7 +37,7 @@ const identitySchema = z.looseObject({
   name_match: z.optional(z.nullable(z.boolean())),
   caller_name: z.nullable(z.string()),
   at: z.number(),
-});
+}));
 
 /** A cache item that does not read is a miss (and a warning), not a failed chunk. */
 function readOrMiss<T>(read: () => T | null): T | null {

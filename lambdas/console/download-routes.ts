@@ -4,10 +4,10 @@ import { ProcessedDownloadQuery } from '../uploads/routes';
 import { UploadId } from './route-ids';
 import { CONSOLE_ROUTE_TABLE as at } from './route-table';
 
-const DownloadParams = z.object({
-  id: UploadId.shape.id,
+const DownloadParams = z.lazySchema(() => z.object({
+  id: z.builtSchema(UploadId).shape.id,
   kind: z.enum(['original', 'processed'], { error: 'Unknown download' }),
-});
+}));
 
 /** The download link's route with its request schemas (the API's query rules). */
 export const downloadRoutes = {

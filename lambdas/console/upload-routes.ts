@@ -8,11 +8,11 @@ export const uploadRoutes = {
   listUploads: {
     ...at.listUploads,
     request: {
-      query: z.object({
+      query: z.lazySchema(() => z.object({
         cursor: z.optional(z.string().check(z.maxLength(4096))),
         q: z.optional(z.string().check(z.maxLength(255))),
         status: z.optional(z.enum(['ready_for_processing', 'processing', 'completed', 'failed', 'cancelled'])),
-      }),
+      })),
     },
   },
   getUpload: { ...at.getUpload, request: { params: UploadId } },

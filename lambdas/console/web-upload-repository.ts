@@ -59,7 +59,7 @@ export interface WebDraft {
 }
 
 const optionalName = z.optional(z.string());
-const draftSchema: z.ZodMiniType<WebDraft> = z.looseObject({
+const draftSchema: z.ZodMiniType<WebDraft> = z.lazySchema(() => z.looseObject({
   id: z.string(),
   organization_id: z.string(),
   user_id: z.string(),
@@ -86,7 +86,7 @@ const draftSchema: z.ZodMiniType<WebDraft> = z.looseObject({
   invalid_cells: z.array(z.looseObject({ row: z.number(), column: z.string(), value: z.string(), reason: z.string() })),
   created_at: z.string(),
   updated_at: z.string(),
-});
+}));
 
 const draftKey = (id: string) => ({ pk: `WEBUPLOAD#${id}`, sk: 'META' });
 

@@ -11,5 +11,5 @@ export const webhookRoutes = {
   updateWebhook: { ...at.updateWebhook, request: { params: WebhookId, body: webhooksRoutes.update.request.body } },
   deleteWebhook: { ...at.deleteWebhook, request: { params: WebhookId } },
   redeliverWebhook: { ...at.redeliverWebhook, request: { params: DeliveryParams } },
-  webhookDeliveries: { ...at.webhookDeliveries, request: { params: WebhookId, query: z.object({ cursor: z.optional(z.string().check(z.maxLength(4096))) }) } },
+  webhookDeliveries: { ...at.webhookDeliveries, request: { params: WebhookId, query: z.lazySchema(() => z.object({ cursor: z.optional(z.string().check(z.maxLength(4096))) })) } },
 } satisfies Record<string, ConsoleRouteSpec>;

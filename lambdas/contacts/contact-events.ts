@@ -9,12 +9,12 @@ export const CONTACT_COMPLETED = defineEvent({
   type: 'contact.completed',
   summary: 'A contact got its result',
   description: 'The v1 Contact (service_status unchanged) plus service_tier (v2’s service_status), service_answer_intent and service_identity, exactly as GET /api/v2/contacts/{id} shows them. Also the body of the per-contact callback.',
-  data: z.object({ contact: ContactEventContact }),
+  data: z.lazySchema(() => z.object({ contact: ContactEventContact })),
 });
 
 export const CONTACT_FAILED = defineEvent({
   type: 'contact.failed',
   summary: 'A contact could not be processed',
   description: 'Its credits are refunded; error_message says what to do. Also the body of the per-contact callback.',
-  data: z.object({ contact: ContactEventContact }),
+  data: z.lazySchema(() => z.object({ contact: ContactEventContact })),
 });

@@ -28,7 +28,7 @@ function indexKeys(contact: ContactRecord) {
   };
 }
 
-const contactSchema: z.ZodMiniType<ContactRecord> = z.looseObject({
+const contactSchema: z.ZodMiniType<ContactRecord> = z.lazySchema(() => z.looseObject({
   id: z.string(),
   organization_id: z.string(),
   api_key_id: z.string(),
@@ -47,7 +47,7 @@ const contactSchema: z.ZodMiniType<ContactRecord> = z.looseObject({
   pool_upload_id: z.nullable(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
-});
+}));
 
 const toRecord = (item: Item | undefined): ContactRecord | null => readEntity('Contact', contactSchema, item);
 

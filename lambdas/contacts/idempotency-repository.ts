@@ -21,12 +21,12 @@ export interface IdempotencyClaim {
   status?: 'creating' | 'done';
 }
 
-const claimSchema: z.ZodMiniType<IdempotencyClaim> = z.looseObject({
+const claimSchema: z.ZodMiniType<IdempotencyClaim> = z.lazySchema(() => z.looseObject({
   contact_id: z.string(),
   fingerprint: z.string(),
   created_at: z.string(),
   status: z.optional(z.enum(['creating', 'done'])),
-});
+}));
 
 /** The partition key of a claim (recovery and a retry finish a create by it). */
 export const claimPk = (orgId: string, apiKeyId: string, idempotencyKey: string): string => `IDEMP#${orgId}#${apiKeyId}#${sha256Hex(idempotencyKey)}`;

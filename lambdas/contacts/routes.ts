@@ -8,7 +8,7 @@ export const CONTACT_STATUSES = ['queued', 'processing', 'completed', 'failed', 
 /** Spec leaves the size open: 16 KiB of JSON keeps a contact item far below DynamoDB's 400 KB. */
 export const MAX_PROPERTIES_BYTES = 16 * 1024;
 
-export const CreateContactBody = z
+export const CreateContactBody = z.lazySchema(() => z
   .strictObject({
     phone: z.string({ error: 'phone is required and must be a string' }).check(z.minLength(1, 'phone must not be empty'), z.maxLength(64, 'phone must be at most 64 characters')),
     validation_tier: z.optional(z.string()).check(z.describe('standard (default) or max, case-insensitive')),
@@ -17,7 +17,7 @@ export const CreateContactBody = z
     callback_secret: z.optional(z.string().check(z.minLength(16), z.maxLength(256))).check(z.describe('HMAC-SHA256 key for the callback signature; required with callback_url')),
     idempotency_key: z.optional(z.string().check(z.minLength(1), z.maxLength(255))).check(z.describe('scoped per organization and API key')),
   })
-  .check(z.meta({ id: 'CreateContactRequest' }));
+  .check(z.meta({ id: 'CreateContactRequest' })));
 
 const contactBase = {
   id: z.string().check(z.uuid()),
@@ -33,20 +33,20 @@ const contactBase = {
   updated_at: timestamp,
 };
 
-export const ContactV1 = z
+export const ContactV1 = z.lazySchema(() => z
   .object({ ...contactBase, service_status: z.nullable(AnswerIntent).check(z.describe('set when completed: the Answer Intent value')) })
-  .check(z.meta({ id: 'ContactV1', description: 'service_status holds the Answer Intent value' }));
-export const ContactV2 = z
+  .check(z.meta({ id: 'ContactV1', description: 'service_status holds the Answer Intent value' })));
+export const ContactV2 = z.lazySchema(() => z
   .object({
     ...contactBase,
     service_status: z.nullable(ServiceStatus).check(z.describe('set when completed: the nine-tier value (the Answer Intent value when processed without identity)')),
     service_answer_intent: z.nullable(AnswerIntent).check(z.describe('null when processed without identity (no name in properties)')),
     service_identity: z.nullable(IdentityBand).check(z.describe('null when processed without identity (no name in properties)')),
   })
-  .check(z.meta({ id: 'ContactV2', description: 'service_status holds the nine-tier value (Answer Intent when processed without identity)' }));
+  .check(z.meta({ id: 'ContactV2', description: 'service_status holds the nine-tier value (Answer Intent when processed without identity)' })));
 
 /** The contact in contact.* events and callbacks: v1's fields plus v2's, with v2's status as service_tier (docs/contacts.md). */
-export const ContactEventContact = z
+export const ContactEventContact = z.lazySchema(() => z
   .object({
     ...contactBase,
     service_status: z.nullable(AnswerIntent).check(z.describe('the Answer Intent value, as in v1')),
@@ -54,13 +54,13 @@ export const ContactEventContact = z
     service_answer_intent: z.nullable(AnswerIntent),
     service_identity: z.nullable(IdentityBand),
   })
-  .check(z.meta({ id: 'ContactEventContact' }));
+  .check(z.meta({ id: 'ContactEventContact' })));
 
-const ListQuery = z.object({
+const ListQuery = z.lazySchema(() => z.object({
   status: z.optional(z.enum(CONTACT_STATUSES)),
   limit: pageLimit(100, 50),
   cursor: z.optional(z.string().check(z.maxLength(2048))),
-});
+}));
 const IdParams = byIdParams('contact_id', 'Contact not found', 'id of a contact of the key’s organization');
 
 const createErrors = {
@@ -109,7 +109,7 @@ function versioned<V extends 1 | 2>(version: V, schema: z.ZodMiniType) {
       tags: ['contacts'],
       request: { query: ListQuery },
       responses: {
-        200: { description: 'A page of contacts', schema: z.object({ data: z.array(schema), next_cursor: z.nullable(z.string()) }) },
+        200: { description: 'A page of contacts', schema: z.lazySchema(() => z.object({ data: z.array(schema), next_cursor: z.nullable(z.string()) })) },
         400: { description: 'Invalid query', schema: StringError },
         ...authErrors,
       },

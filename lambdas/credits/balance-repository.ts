@@ -57,15 +57,15 @@ interface StoredBalance extends Omit<BalanceItem, 'inflight'> {
 }
 
 const pools = { subscription: z.number(), purchased: z.number() };
-const storedMark = z.looseObject({
+const storedMark = z.lazySchema(() => z.looseObject({
   subscription: z.optional(z.number()),
   purchased: z.optional(z.number()),
   at: z.optional(z.string()),
   place: z.optional(z.number()),
   intent: z.optional(z.boolean()),
   priced: z.optional(z.object({ odd: z.number(), even: z.number(), pool: z.enum(['subscription', 'purchased']) })),
-});
-const balanceSchema: z.ZodMiniType<StoredBalance> = z.looseObject({
+}));
+const balanceSchema: z.ZodMiniType<StoredBalance> = z.lazySchema(() => z.looseObject({
   ...pools,
   organization_id: z.string(),
   monthly_allocation: z.number(),
@@ -73,8 +73,8 @@ const balanceSchema: z.ZodMiniType<StoredBalance> = z.looseObject({
   period_started_at: z.string(),
   inflight: z.record(z.string(), storedMark),
   updated_at: z.string(),
-});
-const ledgerSchema: z.ZodMiniType<LedgerEntry> = z.looseObject({
+}));
+const ledgerSchema: z.ZodMiniType<LedgerEntry> = z.lazySchema(() => z.looseObject({
   change_id: z.string(),
   organization_id: z.string(),
   kind: z.enum(['debit', 'refund', 'purchase', 'replenish', 'adjustment']),
@@ -85,7 +85,7 @@ const ledgerSchema: z.ZodMiniType<LedgerEntry> = z.looseObject({
   refunds_change_id: z.nullable(z.string()),
   place: z.optional(z.nullable(z.number())),
   created_at: z.string(),
-});
+}));
 
 const balanceKey = (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'BALANCE' });
 const ledgerKey = (orgId: string, changeId: string) => ({ pk: `ORG#${orgId}`, sk: `LEDGER#${changeId}` });

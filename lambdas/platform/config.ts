@@ -6,9 +6,13 @@ import * as z from './zod';
 // (configureRoot) without writing the environment. A bad value stops the container at first use
 // with the variable's name and what it accepts.
 
-const int = (fallback: number) => z._default(z.coerce.number().check(z.int(), z.nonnegative()), fallback);
+// One number schema shared by every setting of a kind, each setting adding only its default: every
+// cold start builds this schema, and each part costs tens of µs (docs/performance.md, "Cold imports, sixth step").
+const wholeNumber = z.coerce.number().check(z.int(), z.nonnegative());
+const int = (fallback: number) => z._default(wholeNumber, fallback);
 /** A count or a rate that 0 would break (no worker, no token, no try). */
-const positive = (fallback: number) => z._default(z.coerce.number().check(z.int(), z.gte(1)), fallback);
+const countingNumber = z.coerce.number().check(z.int(), z.gte(1));
+const positive = (fallback: number) => z._default(countingNumber, fallback);
 // Only the exact word `true` turns a switch on (as before this module): a typo leaves it off.
 const flag = z.pipe(z.optional(z.string()), z.transform((v) => v === 'true'));
 const optional = z.optional(z.string().check(z.minLength(1)));

@@ -1,9 +1,25 @@
 // The one door to zod in lambdas/: zod/mini, whose functions a bundle keeps only when it calls
 // them (~32 KB per bundle, against ~97 KB for classic zod, whose methods all ride on every schema:
 // docs/performance.md), with the English messages classic zod gives by default, so errors read the same.
-import { config } from 'zod/mini';
+import { config, lazy, type ZodMiniLazy, type ZodMiniType } from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 
 config(en());
 
 export * from 'zod/mini';
+
+/**
+ * A schema built at its first use (a parse, the OpenAPI document), once, instead of at import:
+ * building a zod schema costs tens of µs per part, and a module's top level held hundreds of parts
+ * that most cold starts never parse with (docs/performance.md, "Cold imports, sixth step"). It
+ * validates, errs and documents as the schema `build` returns (a `z.lazy` around it). Leaves that
+ * other schemas read by value (enums as record keys or union discriminators, `.shape`) stay eager.
+ */
+export function lazySchema<T extends ZodMiniType>(build: () => T): ZodMiniLazy<T> {
+  let built: T | undefined;
+  // Memoized here as well as by zod: its JSON Schema generator calls the getter itself.
+  return lazy(() => (built ??= build()));
+}
+
+/** The schema a `lazySchema` holds, built now: for reading its `.shape` inside another lazy schema. */
+export const builtSchema = <T extends ZodMiniType>(schema: ZodMiniLazy<T>): T => schema._zod.innerType;

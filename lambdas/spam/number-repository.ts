@@ -59,7 +59,7 @@ export const VERIFIED_INDEX_PK = 'SPAMNUM#VERIFIED';
 
 const carrier = carrierSchema;
 const testStatus = testStatusSchema;
-const carrierStatusSchema: z.ZodMiniType<CarrierStatusRecord> = z.looseObject({
+const carrierStatusSchema: z.ZodMiniType<CarrierStatusRecord> = z.lazySchema(() => z.looseObject({
   carrier,
   status: testStatus,
   spam_detected: z.nullable(z.boolean()),
@@ -71,8 +71,8 @@ const carrierStatusSchema: z.ZodMiniType<CarrierStatusRecord> = z.looseObject({
   screenshot_content_type: z.nullable(z.string()),
   same_carrier_warning: z.boolean(),
   simulated: z.boolean(),
-});
-const challengeSchema: z.ZodMiniType<Challenge> = z.looseObject({
+}));
+const challengeSchema: z.ZodMiniType<Challenge> = z.lazySchema(() => z.looseObject({
   method: z.enum(['call', 'sms']),
   salt: z.string(),
   code_hash: z.string(),
@@ -80,8 +80,8 @@ const challengeSchema: z.ZodMiniType<Challenge> = z.looseObject({
   attempts: z.number(),
   last_sent_at: z.nullable(z.number()),
   sends: z.array(z.number()),
-});
-const numberSchema: z.ZodMiniType<NumberRecord> = z.looseObject({
+}));
+const numberSchema: z.ZodMiniType<NumberRecord> = z.lazySchema(() => z.looseObject({
   id: z.string(),
   organization_id: z.string(),
   phone_number: z.string(),
@@ -96,7 +96,7 @@ const numberSchema: z.ZodMiniType<NumberRecord> = z.looseObject({
   verification: z.nullable(challengeSchema),
   carrier_statuses: z.partialRecord(carrier, carrierStatusSchema),
   spam_state: z.partialRecord(carrier, z.boolean()),
-});
+}));
 
 const toRecord = (item: Item | undefined): NumberRecord | null => readEntity('MonitoredNumber', numberSchema, item);
 

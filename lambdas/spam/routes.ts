@@ -9,7 +9,7 @@ const CarrierEnum = carrierSchema;
 const TestStatus = testStatusSchema;
 const Method = z.enum(['call', 'sms']);
 
-export const CarrierStatus = z
+export const CarrierStatus = z.lazySchema(() => z
   .object({
     carrier: CarrierEnum,
     status: TestStatus.check(z.describe('state of the latest test for this carrier')),
@@ -21,9 +21,9 @@ export const CarrierStatus = z
     same_carrier_warning: z.boolean().check(z.describe('additive: this test ran from the number’s own carrier')),
     simulated: z.boolean().check(z.describe('additive: true when the result came from the simulator, not a real handset')),
   })
-  .check(z.meta({ id: 'CarrierStatus' }));
+  .check(z.meta({ id: 'CarrierStatus' })));
 
-export const MonitoredNumber = z
+export const MonitoredNumber = z.lazySchema(() => z
   .object({
     id: z.string(),
     phone_number: z.string().check(z.describe('E.164, US/CA only')),
@@ -35,9 +35,9 @@ export const MonitoredNumber = z
     updated_at: z.nullable(timestamp),
     carrier_statuses: z.array(CarrierStatus),
   })
-  .check(z.meta({ id: 'MonitoredNumber' }));
+  .check(z.meta({ id: 'MonitoredNumber' })));
 
-export const TestRunHistoryItem = z
+export const TestRunHistoryItem = z.lazySchema(() => z
   .object({
     test_run_id: z.string(),
     carrier: CarrierEnum,
@@ -48,7 +48,7 @@ export const TestRunHistoryItem = z
     error: z.nullable(z.string()).check(z.describe('additive: why a failed test failed (the test lab’s words), null otherwise')),
     simulated: z.boolean(),
   })
-  .check(z.meta({ id: 'TestRunHistoryItem' }));
+  .check(z.meta({ id: 'TestRunHistoryItem' })));
 
 const NumberIdParams = byIdParams('number_id', 'Monitored number not found', 'id of a monitored number of the key’s organization');
 const e = (description: string) => ({ description, schema: StringError });
@@ -64,18 +64,18 @@ export const spamRoutes = {
     summary: 'Register an outbound number for spam monitoring; starts verification',
     rateLimited: true,
     request: {
-      body: z.strictObject({
+      body: z.lazySchema(() => z.strictObject({
         phone_number: z.string().check(z.minLength(1), z.maxLength(64)),
         verification_method: z._default(Method, 'call'),
-      }),
+      })),
     },
     responses: {
       201: {
         description: 'Number registered; verification started',
-        schema: z.object({
+        schema: z.lazySchema(() => z.object({
           number: MonitoredNumber,
           verification: z.object({ required: z.boolean(), sent: z.boolean(), method: Method, instructions: z.string(), error: z.nullable(z.string()) }),
-        }),
+        })),
       },
       400: e('Unparseable or non-US/CA number, or sms for a number that cannot receive texts'),
       ...authErrors,
@@ -91,9 +91,9 @@ export const spamRoutes = {
     operationId: 'verifySpamNumber',
     summary: 'Verify a number with the code it received',
     rateLimited: true,
-    request: { params: NumberIdParams, body: z.strictObject({ code: z.string().check(z.minLength(1), z.maxLength(32)) }) },
+    request: { params: NumberIdParams, body: z.lazySchema(() => z.strictObject({ code: z.string().check(z.minLength(1), z.maxLength(32)) })) },
     responses: {
-      200: { description: 'Verified', schema: z.object({ success: z.boolean(), verified: z.boolean(), phone_number: z.string(), message: z.string() }) },
+      200: { description: 'Verified', schema: z.lazySchema(() => z.object({ success: z.boolean(), verified: z.boolean(), phone_number: z.string(), message: z.string() })) },
       400: e('Wrong, expired or used-up code, or the number is already verified'),
       ...authErrors,
       403: noSubscription,
@@ -108,16 +108,16 @@ export const spamRoutes = {
     operationId: 'resendSpamVerification',
     summary: 'Send a new verification code',
     rateLimited: true,
-    request: { params: NumberIdParams, body: z.strictObject({ method: z._default(Method, 'call') }) },
+    request: { params: NumberIdParams, body: z.lazySchema(() => z.strictObject({ method: z._default(Method, 'call') })) },
     responses: {
-      200: { description: 'Code sent', schema: z.object({ success: z.boolean(), phone_number: z.string(), method: Method, message: z.string() }) },
+      200: { description: 'Code sent', schema: z.lazySchema(() => z.object({ success: z.boolean(), phone_number: z.string(), method: Method, message: z.string() })) },
       400: e('Already verified, or sms for a number that cannot receive texts'),
       ...authErrors,
       403: noSubscription,
       404: e('Unknown number'),
       429: {
         description: 'A code was sent in the last 30 seconds, or 10 in the last 24 hours (string detail), or the rate limit (object detail); carries Retry-After and X-RateLimit-* of the throttle that refused',
-        schema: z.union([StringError, RateLimitError]),
+        schema: z.lazySchema(() => z.union([StringError, RateLimitError])),
       },
       502: e('The code could not be sent'),
     },
@@ -129,13 +129,13 @@ export const spamRoutes = {
     operationId: 'listSpamNumbers',
     summary: 'Monitored numbers, oldest first, with their latest per-carrier status',
     request: {
-      query: z.object({
+      query: z.lazySchema(() => z.object({
         limit: pageLimit(500, 100),
         offset: z._default(z.coerce.number({ error: OFFSET_MESSAGE }).check(z.int({ error: OFFSET_MESSAGE }), z.gte(0, { error: OFFSET_MESSAGE })), 0),
-      }),
+      })),
     },
     responses: {
-      200: { description: 'Page of numbers', schema: z.object({ numbers: z.array(MonitoredNumber), spam_monitoring_limit: z.nullable(z.number().check(z.int())), total: z.number().check(z.int()) }) },
+      200: { description: 'Page of numbers', schema: z.lazySchema(() => z.object({ numbers: z.array(MonitoredNumber), spam_monitoring_limit: z.nullable(z.number().check(z.int())), total: z.number().check(z.int()) })) },
       400: e('limit or offset out of range'),
       ...authErrors,
       403: noSubscription,
@@ -160,7 +160,7 @@ export const spamRoutes = {
     responses: {
       200: {
         description: 'History',
-        schema: z.object({ number_id: z.string(), phone_number: z.string(), results: z.array(TestRunHistoryItem), total: z.number().check(z.int()) }),
+        schema: z.lazySchema(() => z.object({ number_id: z.string(), phone_number: z.string(), results: z.array(TestRunHistoryItem), total: z.number().check(z.int()) })),
       },
       ...authErrors,
       403: noSubscription,
@@ -173,7 +173,7 @@ export const spamRoutes = {
     path: '/api/v1/spam/numbers/{number_id}/screenshot',
     operationId: 'getSpamNumberScreenshot',
     summary: 'Screenshot of the latest test on a carrier (or the most recent across carriers), raw image bytes',
-    request: { params: NumberIdParams, query: z.object({ carrier: z.optional(CarrierEnum) }) },
+    request: { params: NumberIdParams, query: z.lazySchema(() => z.object({ carrier: z.optional(CarrierEnum) })) },
     responses: {
       200: { description: 'Image bytes; check Content-Type', contentType: 'image/jpeg' },
       400: e('Unknown carrier'),
@@ -191,7 +191,7 @@ export const spamRoutes = {
     rateLimited: true,
     request: { params: NumberIdParams },
     responses: {
-      200: { description: 'Removed', schema: z.object({ success: z.boolean(), number_id: z.string(), phone_number: z.string(), message: z.string() }) },
+      200: { description: 'Removed', schema: z.lazySchema(() => z.object({ success: z.boolean(), number_id: z.string(), phone_number: z.string(), message: z.string() })) },
       ...authErrors,
       403: noSubscription,
       404: e('Unknown number'),

@@ -28,7 +28,7 @@ export interface TestRunRecord {
   simulated: boolean;
 }
 
-const runSchema: z.ZodMiniType<TestRunRecord> = z.looseObject({
+const runSchema: z.ZodMiniType<TestRunRecord> = z.lazySchema(() => z.looseObject({
   test_run_id: z.string(),
   number_id: z.string(),
   organization_id: z.string(),
@@ -42,7 +42,7 @@ const runSchema: z.ZodMiniType<TestRunRecord> = z.looseObject({
   screenshot_content_type: z.nullable(z.string()),
   error: z.nullable(z.string()),
   simulated: z.boolean(),
-});
+}));
 
 const runKey = (numberId: string, day: string, carrier: Carrier) => ({ pk: `SPAMNUM#${numberId}`, sk: `RUN#${day}#${carrier}` });
 

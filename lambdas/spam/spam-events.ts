@@ -10,10 +10,10 @@ export const SPAM_DETECTED = defineEvent({
   type: 'spam.detected',
   summary: 'A monitored number went from clean to flagged on a carrier',
   description: 'Edge-triggered: once per carrier on the transition, not on daily re-tests while flagged.',
-  data: z.object({
+  data: z.lazySchema(() => z.object({
     number_id: z.string().check(z.uuid()),
     phone_number: z.string(),
-    carrier: CarrierStatus.shape.carrier,
+    carrier: z.builtSchema(CarrierStatus).shape.carrier,
     spam_label: z.nullable(z.string()),
     sip_response_code: z.nullable(z.string()),
     caller_id_verified: z.nullable(z.boolean()),
@@ -21,18 +21,18 @@ export const SPAM_DETECTED = defineEvent({
     test_run_id: z.string(),
     screenshot_available: z.boolean(),
     detected_at: timestamp,
-  }),
+  })),
 });
 
 export const NUMBER_VERIFIED = defineEvent({
   type: 'number.verified',
   summary: 'A monitored number completed verification',
   description: 'Daily monitoring begins.',
-  data: z.object({
+  data: z.lazySchema(() => z.object({
     number_id: z.string().check(z.uuid()),
     phone_number: z.string(),
     carrier: z.nullable(z.string()),
     status: z.enum(['active', 'paused']),
     verified_at: timestamp,
-  }),
+  })),
 });

@@ -23,7 +23,7 @@ const tierSchema = z.enum(['standard', 'max'], { error: 'validation_tier must be
 /** A column name in a mapping, here and in the console's. */
 export const column = z.string().check(z.trim(), z.minLength(1), z.maxLength(256));
 
-export const JsonUploadBody = z
+export const JsonUploadBody = z.lazySchema(() => z
   .strictObject({
     filename: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
     skip_mobile_lookup: z.optional(z.boolean()),
@@ -37,7 +37,7 @@ export const JsonUploadBody = z
     last_name_column: z.optional(column),
     staged_upload_id: z.optional(z.string().check(z.uuid())),
   })
-  .check(z.meta({ id: 'CreateUploadJson' }));
+  .check(z.meta({ id: 'CreateUploadJson' })));
 
 interface RawMapping {
   phone_column?: string;
@@ -142,7 +142,7 @@ export function parseStagedJsonUpload(call: z.infer<typeof JsonUploadBody>, docu
   return { ...parseJsonUpload({ ...parsed.data, ...added }), stagedUploadId };
 }
 
-export const MultipartFields = z.strictObject({
+export const MultipartFields = z.lazySchema(() => z.strictObject({
   phone_column: z.optional(column),
   phone_columns: z.optional(z.string()),
   skip_mobile_lookup: z.optional(z.enum(['true', 'false', '1', '0'], { error: 'skip_mobile_lookup must be true or false' })),
@@ -151,7 +151,7 @@ export const MultipartFields = z.strictObject({
   full_name_column: z.optional(column),
   first_name_column: z.optional(column),
   last_name_column: z.optional(column),
-});
+}));
 
 /** multipart/form-data: the `file` part (CSV, ≤ 100 MB) and the mapping fields. */
 export async function parseMultipartUpload(body: Buffer, contentType: string): Promise<UploadRequest> {

@@ -6,7 +6,7 @@ import { JsonUploadBody, MultipartFields } from './request';
 
 export const DEFAULT_PAGE_SIZE = 20;
 
-const ResultSummary = z.object({
+const ResultSummary = z.lazySchema(() => z.object({
   format: z.enum(['identity', 'answer_intent']),
   total_rows: z.number().check(z.int()),
   status_counts: z.partialRecord(ServiceStatus, z.number().check(z.int())).check(z.describe('rows by best status: the nine tiers (format identity) or the Answer Intent values (format answer_intent), each present, 0 or more')),
@@ -14,9 +14,9 @@ const ResultSummary = z.object({
   has_answer_intent_column: z.boolean(),
   has_identity_column: z.boolean(),
   simulated: z.boolean().check(z.describe('true when the results came from the simulator provider (development data, not real signals)')),
-});
+}));
 
-export const Upload = z
+export const Upload = z.lazySchema(() => z
   .object({
     id: z.string().check(z.uuid()),
     user_id: z.string().check(z.uuid()),
@@ -45,10 +45,10 @@ export const Upload = z
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .check(z.meta({ id: 'Upload' }));
+  .check(z.meta({ id: 'Upload' })));
 
 /** The processed download's query, for the API's route and the console's (one set of rules). */
-export const ProcessedDownloadQuery = z.object({
+export const ProcessedDownloadQuery = z.lazySchema(() => z.object({
   statuses: z.optional(z.string().check(z.maxLength(2000))).check(
     z.meta({
       description: 'Comma-separated statuses from the vocabulary of result_summary.format: the nine tiers (identity) or the Answer Intent values (answer_intent); a value of the other vocabulary is a 400',
@@ -59,18 +59,18 @@ export const ProcessedDownloadQuery = z.object({
   sort: z.optional(z.enum(['best_status', 'original'])).check(z.describe('best_status ranks each contact by its best number')),
   neutralize_formulas: z.optional(z
     .enum(['true', 'false'])).check(z.describe("true: the customer's cells that start with = + - @, tab or CR are written as OWASP recommends against CSV injection: prefixed with a single quote and quoted (so +12125550143 becomes \"'+12125550143\"). Default false: the customer's cells are kept exactly; the service's own cells are always safe")),
-});
+}));
 
-export const DownloadLink = z
-  .object({ url: z.string().check(z.describe('signed GET link')), expires_at: z.number().check(z.int(), z.describe('Unix seconds; the link answers 403 after it')) }).check(z.meta({ id: 'DownloadLink' }));
+export const DownloadLink = z.lazySchema(() => z
+  .object({ url: z.string().check(z.describe('signed GET link')), expires_at: z.number().check(z.int(), z.describe('Unix seconds; the link answers 403 after it')) }).check(z.meta({ id: 'DownloadLink' })));
 
 /**
  * The multipart form of POST /api/v1/uploads, for the OpenAPI document: the fields the handler
  * validates with `MultipartFields`, described, plus the file part.
  */
-const f = MultipartFields.shape;
-const MultipartUploadForm = z
-  .strictObject({
+const MultipartUploadForm = z.lazySchema(() => {
+  const f = z.builtSchema(MultipartFields).shape;
+  return z.strictObject({
     file: z.string().check(z.meta({ format: 'binary', contentMediaType: 'text/csv', description: 'The CSV file, with a header row. A request passes API Gateway (10 MB) and a Lambda event (6 MB, this body base64 encoded), so a multipart body over about 4.7 MB gets a 413: stage it with POST /api/v1/uploads/staging (up to 100 MB)' })),
     phone_column: f.phone_column.check(z.describe('Name of the phone column (one of phone_column / phone_columns is required)')),
     phone_columns: f.phone_columns.check(z.describe('Comma-separated names of up to 10 phone columns; when phone_column is given too it must be among them')),
@@ -80,12 +80,12 @@ const MultipartUploadForm = z
     full_name_column: f.full_name_column.check(z.describe('Column holding the full name; enables Identity (use this OR first_name_column with last_name_column)')),
     first_name_column: f.first_name_column.check(z.describe('Column holding the first name; with last_name_column enables Identity')),
     last_name_column: f.last_name_column.check(z.describe('Column holding the last name; with first_name_column enables Identity')),
-  })
-  .check(z.meta({ id: 'CreateUploadMultipart', description: 'multipart/form-data fields of POST /api/v1/uploads' }));
+  }).check(z.meta({ id: 'CreateUploadMultipart', description: 'multipart/form-data fields of POST /api/v1/uploads' }));
+});
 
-const MinContactsError = z
+const MinContactsError = z.lazySchema(() => z
   .object({ detail: z.object({ error: z.literal('min_contacts_required'), min: z.number().check(z.int()), got: z.number().check(z.int()), message: z.string() }) })
-  .check(z.meta({ id: 'MinContactsError' }));
+  .check(z.meta({ id: 'MinContactsError' })));
 
 const IdParams = byIdParams('id', 'Upload not found', 'id of an upload of the key’s organization');
 const notFound = { 404: { description: 'Unknown or another organization’s upload', schema: StringError } };
@@ -146,14 +146,14 @@ export const uploadsRoutes = {
     rateLimited: true,
     subscription: true,
     request: {
-      query: z.object({
+      query: z.lazySchema(() => z.object({
         format: z._default(z.enum(['csv', 'json'], { error: 'format must be csv or json' }), 'csv').check(z.describe('csv: the file is a CSV (the create call gives the mapping); json: the file is a JSON create body (phone_numbers or contacts)')),
-      }),
+      })),
     },
     responses: {
       200: {
         description: 'Where and how to POST the file',
-        schema: z.object({ staged_upload_id: z.string().check(z.uuid()), format: z.enum(['csv', 'json']), url: z.string(), fields: z.record(z.string(), z.string()), expires_at: z.number().check(z.int()), max_bytes: z.number().check(z.int()) }),
+        schema: z.lazySchema(() => z.object({ staged_upload_id: z.string().check(z.uuid()), format: z.enum(['csv', 'json']), url: z.string(), fields: z.record(z.string(), z.string()), expires_at: z.number().check(z.int()), max_bytes: z.number().check(z.int()) })),
       },
       400: { description: 'Invalid query', schema: StringError },
       ...authErrors,
@@ -168,8 +168,8 @@ export const uploadsRoutes = {
     summary: 'List uploads, newest first',
     tags: ['uploads'],
     scope: 'uploads:read',
-    request: { query: z.object({ limit: pageLimit(100, DEFAULT_PAGE_SIZE), cursor: z.optional(z.string().check(z.maxLength(2048))) }) },
-    responses: { 200: { description: 'A page', schema: z.object({ data: z.array(Upload), next_cursor: z.nullable(z.string()) }) }, 400: { description: 'Invalid query', schema: StringError }, ...authErrors },
+    request: { query: z.lazySchema(() => z.object({ limit: pageLimit(100, DEFAULT_PAGE_SIZE), cursor: z.optional(z.string().check(z.maxLength(2048))) })) },
+    responses: { 200: { description: 'A page', schema: z.lazySchema(() => z.object({ data: z.array(Upload), next_cursor: z.nullable(z.string()) })) }, 400: { description: 'Invalid query', schema: StringError }, ...authErrors },
   },
   get: {
     method: 'GET',
@@ -191,7 +191,7 @@ export const uploadsRoutes = {
     tags: ['uploads'],
     rateLimited: true,
     // Any value, UUID or not: the answer is always 410 (spec), so the id is not validated.
-    request: { params: z.object({ id: z.string().check(z.describe('any upload id; the answer is always 410')) }) },
+    request: { params: z.lazySchema(() => z.object({ id: z.string().check(z.describe('any upload id; the answer is always 410')) })) },
     responses: { 410: { description: 'Gone', schema: StringError }, ...authErrors },
   },
   downloadOriginal: download('original', 'downloadOriginal', 'Signed link to the original file'),

@@ -16,7 +16,7 @@ const uploadKey = (id: string) => ({ pk: `UPLOAD#${id}`, sk: 'META' });
 export const uploadItemKey = uploadKey;
 
 const nullableNumber = z.nullable(z.number());
-const resultSummary: z.ZodMiniType<ResultSummary> = z.looseObject({
+const resultSummary: z.ZodMiniType<ResultSummary> = z.lazySchema(() => z.looseObject({
   format: z.enum(['identity', 'answer_intent']),
   total_rows: z.number(),
   status_counts: z.record(z.string(), z.number()),
@@ -24,8 +24,8 @@ const resultSummary: z.ZodMiniType<ResultSummary> = z.looseObject({
   has_answer_intent_column: z.boolean(),
   has_identity_column: z.boolean(),
   simulated: z.boolean(),
-});
-const uploadSchema: z.ZodMiniType<UploadRecord> = z.looseObject({
+}));
+const uploadSchema: z.ZodMiniType<UploadRecord> = z.lazySchema(() => z.looseObject({
   id: z.string(),
   user_id: z.string(),
   organization_id: z.string(),
@@ -57,7 +57,7 @@ const uploadSchema: z.ZodMiniType<UploadRecord> = z.looseObject({
   lookups_paid: z.optional(z.number()),
   lookups_cached: z.optional(z.number()),
   lookups_failed: z.optional(z.number()),
-});
+}));
 
 const toRecord = (item: Item | undefined): UploadRecord | null => readEntity('Upload', uploadSchema, item);
 

@@ -238,8 +238,8 @@ export async function listDeliveriesOfWebhook(
   return { items: page.data, nextCursor: page.nextCursor };
 }
 
-const attemptSchema: z.ZodMiniType<AttemptRecord> = z.looseObject({ attempt: z.number(), attempted_at: z.string(), status_code: z.nullable(z.number()), error: z.nullable(z.string()) });
-const deliverySchema: z.ZodMiniType<DeliveryRecord> = z.looseObject({
+const attemptSchema: z.ZodMiniType<AttemptRecord> = z.lazySchema(() => z.looseObject({ attempt: z.number(), attempted_at: z.string(), status_code: z.nullable(z.number()), error: z.nullable(z.string()) }));
+const deliverySchema: z.ZodMiniType<DeliveryRecord> = z.lazySchema(() => z.looseObject({
   id: z.string(),
   organization_id: z.string(),
   kind: z.enum(['webhook', 'callback']),
@@ -259,6 +259,6 @@ const deliverySchema: z.ZodMiniType<DeliveryRecord> = z.looseObject({
   redelivered_at: z.optional(z.nullable(z.string())),
   created_at: z.string(),
   updated_at: z.string(),
-});
+}));
 
 const strip = (item: Item): DeliveryRecord => readExisting('WebhookDelivery', deliverySchema, item);

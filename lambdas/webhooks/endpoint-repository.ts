@@ -107,7 +107,7 @@ export async function disableEndpoint(id: string, at: string, threshold: number)
   });
 }
 
-const endpointSchema: z.ZodMiniType<EndpointRecord> = z.looseObject({
+const endpointSchema: z.ZodMiniType<EndpointRecord> = z.lazySchema(() => z.looseObject({
   id: z.string(),
   organization_id: z.string(),
   url: z.string(),
@@ -122,6 +122,6 @@ const endpointSchema: z.ZodMiniType<EndpointRecord> = z.looseObject({
   created_at: z.string(),
   updated_at: z.string(),
   secret: StoredSecretSchema,
-});
+}));
 
 const strip = (item: Item): EndpointRecord => readExisting('WebhookEndpoint', endpointSchema, item);

@@ -13,7 +13,7 @@ export const WEBHOOK_PING = defineEvent({
   type: 'webhook.ping',
   summary: 'Sent once at registration and when an endpoint’s URL changes',
   description: 'Answer 2xx within 10 seconds; the endpoint is saved (or the URL changed) only then. Never re-sent.',
-  data: z.object({ challenge: z.string() }),
+  data: z.lazySchema(() => z.object({ challenge: z.string() })),
 });
 
 export interface PingResult {

@@ -4,9 +4,9 @@ import type { RouteSpec } from '../platform/http/route-spec';
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from './envelope';
 
 // Validated by the endpoint rules (their 400 names the unknown type); described as the enum it is.
-const EventList = z.array(z.string().check(z.meta({ enum: [...SUBSCRIBABLE_EVENT_TYPES] }))).check(z.maxLength(50), z.describe(`Event types; any of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`));
+const EventList = z.lazySchema(() => z.array(z.string().check(z.meta({ enum: [...SUBSCRIBABLE_EVENT_TYPES] }))).check(z.maxLength(50), z.describe(`Event types; any of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`)));
 
-export const WebhookEndpointSchema = z
+export const WebhookEndpointSchema = z.lazySchema(() => z
   .object({
     id: z.string().check(z.uuid()),
     url: z.string(),
@@ -21,9 +21,9 @@ export const WebhookEndpointSchema = z
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .check(z.meta({ id: 'WebhookEndpoint' }));
+  .check(z.meta({ id: 'WebhookEndpoint' })));
 
-const PingFailed = z
+const PingFailed = z.lazySchema(() => z
   .object({
     detail: z.object({
       error: z.literal('ping_failed'),
@@ -32,9 +32,9 @@ const PingFailed = z
       underlying_error: z.nullable(z.string()),
     }),
   })
-  .check(z.meta({ id: 'PingFailedError' }));
+  .check(z.meta({ id: 'PingFailedError' })));
 
-const WebhookDeliverySchema = z
+const WebhookDeliverySchema = z.lazySchema(() => z
   .object({
     id: z.string().check(z.describe('Delivery id; the X-Service-Delivery-Id header of every attempt')),
     webhook_id: z.string(),
@@ -56,19 +56,19 @@ const WebhookDeliverySchema = z
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .check(z.meta({ id: 'WebhookDelivery' }));
+  .check(z.meta({ id: 'WebhookDelivery' })));
 
-export const DeliveryParams = z.object({
-  webhook_id: byIdParams('webhook_id', 'Webhook endpoint not found', 'id of a webhook endpoint of the key’s organization').shape.webhook_id,
+export const DeliveryParams = z.lazySchema(() => z.object({
+  webhook_id: z.builtSchema(byIdParams('webhook_id', 'Webhook endpoint not found', 'id of a webhook endpoint of the key’s organization')).shape.webhook_id,
   // Its shape is checked by the use case after the endpoint (redeliver.ts), so a malformed delivery
   // id under an unknown endpoint answers as an unknown endpoint does, like every by-id route.
   delivery_id: z.string().check(z.maxLength(200, { message: 'Delivery not found' }), z.describe('id of a delivery of that endpoint (`dlv_…`)')),
-});
+}));
 
 const Params = byIdParams('webhook_id', 'Webhook endpoint not found', 'id of a webhook endpoint of the key’s organization');
 
 const common = { fn: 'webhooks' as const, tags: ['webhooks'], scope: 'webhooks:manage' as const };
-const invalid = { 400: { description: 'Invalid input, URL refused or ping failed', schema: z.union([StringError, PingFailed]) } };
+const invalid = { 400: { description: 'Invalid input, URL refused or ping failed', schema: z.lazySchema(() => z.union([StringError, PingFailed])) } };
 const missing = { 404: { description: 'No such endpoint in the key’s organization', schema: StringError } };
 const duplicate = { 409: { description: 'The organization already has an endpoint for this URL (the detail names it); nothing was pinged or saved', schema: StringError } };
 
@@ -81,15 +81,15 @@ export const webhooksRoutes = {
     summary: 'Register an endpoint (sends a synchronous webhook.ping; saved only on 2xx)',
     rateLimited: true,
     request: {
-      body: z
+      body: z.lazySchema(() => z
         .strictObject({
           url: z.string().check(z.minLength(1), z.maxLength(2048)),
           description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
           events: z.optional(EventList),
-        }),
+        })),
     },
     responses: {
-      201: { description: 'Created; `secret` is shown only here', schema: z.object({ webhook: WebhookEndpointSchema, secret: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }) },
+      201: { description: 'Created; `secret` is shown only here', schema: z.lazySchema(() => z.object({ webhook: WebhookEndpointSchema, secret: z.string().check(z.regex(/^[0-9a-f]{64}$/)) })) },
       ...invalid,
       ...authErrors,
       ...duplicate,
@@ -102,7 +102,7 @@ export const webhooksRoutes = {
     path: '/api/v1/webhooks',
     operationId: 'listWebhookEndpoints',
     summary: 'Endpoints of the key’s organization, newest first',
-    responses: { 200: { description: 'Array of endpoints', schema: z.array(WebhookEndpointSchema) }, ...authErrors },
+    responses: { 200: { description: 'Array of endpoints', schema: z.lazySchema(() => z.array(WebhookEndpointSchema)) }, ...authErrors },
   },
   get: {
     ...common,
@@ -122,13 +122,13 @@ export const webhooksRoutes = {
     rateLimited: true,
     request: {
       params: Params,
-      body: z
+      body: z.lazySchema(() => z
         .strictObject({
           url: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
           description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
           events: z.optional(EventList),
           is_active: z.optional(z.boolean()),
-        }),
+        })),
     },
     responses: { 200: { description: 'The updated endpoint', schema: WebhookEndpointSchema }, ...invalid, ...authErrors, ...missing, ...duplicate, ...rateLimitErrors },
   },
@@ -150,13 +150,13 @@ export const webhooksRoutes = {
     summary: 'Recent deliveries of one endpoint with every attempt, newest first',
     request: {
       params: Params,
-      query: z.object({
+      query: z.lazySchema(() => z.object({
         limit: pageLimit(100, 50),
         cursor: z.optional(z.string().check(z.maxLength(2048))),
-      }),
+      })),
     },
     responses: {
-      200: { description: 'One page', schema: z.object({ data: z.array(WebhookDeliverySchema), next_cursor: z.nullable(z.string()) }) },
+      200: { description: 'One page', schema: z.lazySchema(() => z.object({ data: z.array(WebhookDeliverySchema), next_cursor: z.nullable(z.string()) })) },
       400: { description: 'Invalid limit or cursor', schema: StringError },
       ...authErrors,
       ...missing,

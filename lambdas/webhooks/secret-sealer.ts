@@ -57,8 +57,8 @@ export class SecretUnopenable extends Error {
   }
 }
 
-export const SealedSchema: z.ZodMiniType<Sealed> = z.strictObject({ v: z.literal(1), alg: z.enum(SEALED_ALGORITHMS), ct: z.string().check(z.minLength(1)) });
-export const StoredSecretSchema: z.ZodMiniType<StoredSecret> = z.union([z.string(), SealedSchema]);
+export const SealedSchema: z.ZodMiniType<Sealed> = z.lazySchema(() => z.strictObject({ v: z.literal(1), alg: z.enum(SEALED_ALGORITHMS), ct: z.string().check(z.minLength(1)) }));
+export const StoredSecretSchema: z.ZodMiniType<StoredSecret> = z.lazySchema(() => z.union([z.string(), SealedSchema]));
 
 export const isSealed = (stored: StoredSecret): stored is Sealed => typeof stored !== 'string';
 

@@ -13,34 +13,40 @@ export const freeFormObject = (error: string) =>
 export const timestamp = z.string().check(z.meta({ format: 'date-time' }));
 
 /** An error whose `detail` is a string: most errors. */
-export const StringError = z
-  .object({ detail: z.string() })
-  .check(z.meta({ id: 'StringError', description: 'An error with a human-readable `detail` string.' }));
+export const StringError = z.lazySchema(() =>
+  z.object({ detail: z.string() }).check(z.meta({ id: 'StringError', description: 'An error with a human-readable `detail` string.' })),
+);
 
 /** A failure of the platform in front of the function (API Gateway's own body), or of the function. */
-const GatewayError = z
-  .object({ message: z.string() })
-  .check(z.meta({ id: 'GatewayError', description: 'Answered by API Gateway itself (deployed only), before or instead of the service: e.g. `{"message":"Service Unavailable"}`.' }));
+const GatewayError = z.lazySchema(() =>
+  z
+    .object({ message: z.string() })
+    .check(z.meta({ id: 'GatewayError', description: 'Answered by API Gateway itself (deployed only), before or instead of the service: e.g. `{"message":"Service Unavailable"}`.' })),
+);
 
-export const ServerError = z.union([StringError, GatewayError]).check(z.meta({ id: 'ServerError' }));
+export const ServerError = z.lazySchema(() => z.union([StringError, GatewayError]).check(z.meta({ id: 'ServerError' })));
 
 /** A body too large: the service's envelope (locally, and from a function), or API Gateway's own JSON (a Lambda event over 6 MB). */
-export const TooLargeError = z.union([StringError, GatewayError]).check(z.meta({ id: 'TooLargeError' }));
+export const TooLargeError = z.lazySchema(() => z.union([StringError, GatewayError]).check(z.meta({ id: 'TooLargeError' })));
 
-export const ErrorEnvelope = z
-  .object({ detail: z.union([z.string(), z.record(z.string(), z.unknown())]) })
-  .check(z.meta({ id: 'Error', description: 'Every error: a `detail` string, or an object nested under `detail`.' }));
+export const ErrorEnvelope = z.lazySchema(() =>
+  z
+    .object({ detail: z.union([z.string(), z.record(z.string(), z.unknown())]) })
+    .check(z.meta({ id: 'Error', description: 'Every error: a `detail` string, or an object nested under `detail`.' })),
+);
 
-export const RateLimitError = z
-  .object({
-    detail: z.object({
-      error: z.literal('rate_limit_exceeded'),
-      scope: z.enum(['per_key', 'per_org']),
-      limit: z.number().check(z.int()),
-      retry_after_seconds: z.number().check(z.int()),
-    }),
-  })
-  .check(z.meta({ id: 'RateLimitError' }));
+export const RateLimitError = z.lazySchema(() =>
+  z
+    .object({
+      detail: z.object({
+        error: z.literal('rate_limit_exceeded'),
+        scope: z.enum(['per_key', 'per_org']),
+        limit: z.number().check(z.int()),
+        retry_after_seconds: z.number().check(z.int()),
+      }),
+    })
+    .check(z.meta({ id: 'RateLimitError' })),
+);
 
 /** Standard error responses shared by authenticated routes. */
 export const authErrors = {
@@ -59,8 +65,11 @@ export const rateLimitErrors = {
  */
 export function byIdParams<K extends string>(name: K, notFoundDetail: string, description: string) {
   // Ids are stored lower-case; a UUID is the same UUID in either case (RFC 9562).
-  const id = z.string().check(z.toLowerCase(), z.uuid({ message: notFoundDetail }), z.describe(description));
-  return z.object({ [name]: id } as { [P in K]: typeof id });
+  const params = () => {
+    const id = z.string().check(z.toLowerCase(), z.uuid({ message: notFoundDetail }), z.describe(description));
+    return z.object({ [name]: id } as { [P in K]: typeof id });
+  };
+  return z.lazySchema(params);
 }
 
 /**

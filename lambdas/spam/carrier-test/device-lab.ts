@@ -10,7 +10,7 @@ import type { CarrierTestOutcome, CarrierTestPort, CarrierTestRequest } from './
 //   GET  {base}/v1/test-calls/{id}/screenshot                             -> 200 image/jpeg|png bytes
 // All with `Authorization: Bearer <token>`.
 
-const TestCall = z.object({
+const TestCall = z.lazySchema(() => z.object({
   id: z.string().check(z.minLength(1), z.maxLength(200)),
   status: z.enum(['queued', 'dialing', 'running', 'completed', 'failed']),
   spam_detected: z.nullish(z.boolean()),
@@ -21,7 +21,7 @@ const TestCall = z.object({
   screenshot_available: z.nullish(z.boolean()),
   captured_at: z.nullish(z.string()),
   error: z.nullish(z.string().check(z.maxLength(1000))),
-});
+}));
 type TestCall = z.infer<typeof TestCall>;
 
 export interface DeviceLabOptions {
