@@ -3,6 +3,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { ROUTES } from '../lambdas/api/routes';
+import { objectFieldNames } from '../lambdas/platform/zod';
 import { ApiConstruct } from './api-construct';
 import { BillingConstruct } from './billing-construct';
 import { DataConstruct } from './data-construct';
@@ -240,10 +241,7 @@ export class PhoneValidationStack extends Stack {
       id: 'AwsSolutions-SMG4',
       reason: 'Rotating the cursor key only makes outstanding next_cursor values invalid (400; clients restart from the first page); it is rotated by putting a new value, without a rotation Lambda.',
     });
-    const paginated = ROUTES.filter((route) => {
-      const shape = (route.request?.query as { shape?: Record<string, unknown> } | undefined)?.shape;
-      return Boolean(shape && 'cursor' in shape);
-    });
+    const paginated = ROUTES.filter((route) => objectFieldNames(route.request?.query).includes('cursor'));
     for (const name of new Set(paginated.map((route) => route.fn))) {
       const fn = this.api.functions.get(name)!;
       fn.addEnvironment('CURSOR_SECRET_ARN', key.secretArn);

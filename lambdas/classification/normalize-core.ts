@@ -1,5 +1,5 @@
 import prefixes from './nanp-prefixes.json';
-import { loadPrefixTable, type PrefixTableJson } from './nanp-prefix-table';
+import { loadPrefixTable, type PrefixTable, type PrefixTableJson } from './nanp-prefix-table';
 import { NO_NUMBER, scanNanp } from './scan-nanp';
 
 // The normalizer without libphonenumber-js: the scan, the prefix table and the counters. What the
@@ -42,9 +42,9 @@ export const NEEDS_LIBPHONENUMBER: unique symbol = Symbol('needs libphonenumber-
 // Other inputs are parsed by libphonenumber-js (no isValid, no getType) and, when that yields such
 // a +1 number, answered from the same table; anything else gets the full answer. An extension does
 // not change validity, region, type or E.164.
-// Pure-marked, as ANSWERS below: bundles that import this module only for its types and counters
-// (the webhook and recovery functions) drop the 15 KB table instead of decoding it at load.
-const table = /* @__PURE__ */ loadPrefixTable(prefixes as PrefixTableJson);
+// Decoded at the first number normalized, once per container, not at import: a function that
+// imports this module without normalizing on its hot request (the spam API's list, a recovery run
+// that finds nothing) never decodes the 15 KB table (docs/performance.md, "Cold imports, sixth step").
 interface PrefixAnswer {
   valid: boolean;
   region: string | null;
@@ -52,12 +52,23 @@ interface PrefixAnswer {
   /** What normalizeUsCa answers: region US or CA, type or 'UNKNOWN'; null for anything else. */
   usCa: { region: 'US' | 'CA'; type: string } | null;
 }
-const ANSWERS: PrefixAnswer[] = /* @__PURE__ */ table.classes.map(({ valid, region, type }) => ({
-  valid,
-  region,
-  type,
-  usCa: valid && (region === 'US' || region === 'CA') ? { region, type: type ?? 'UNKNOWN' } : null,
-}));
+interface PrefixAnswers {
+  table: PrefixTable;
+  answers: PrefixAnswer[];
+}
+let prefixAnswers: PrefixAnswers | undefined;
+function decodePrefixAnswers(): PrefixAnswers {
+  const table = loadPrefixTable(prefixes as PrefixTableJson);
+  const answers = table.classes.map(({ valid, region, type }): PrefixAnswer => ({
+    valid,
+    region,
+    type,
+    usCa: valid && (region === 'US' || region === 'CA') ? { region, type: type ?? 'UNKNOWN' } : null,
+  }));
+  const decoded = { table, answers };
+  prefixAnswers = decoded;
+  return decoded;
+}
 export const INVALID: Analysis = Object.freeze({ valid: false, e164: null, region: null, type: null }) as Analysis;
 
 /**
@@ -75,7 +86,10 @@ function e164Of(national: number): string {
 }
 
 /** `national`: 10 digits, area code 2-9xx. */
-const answerFor = (national: number): PrefixAnswer => ANSWERS[table.classOf(national)]!;
+const answerFor = (national: number): PrefixAnswer => {
+  const { table, answers } = prefixAnswers ?? decodePrefixAnswers();
+  return answers[table.classOf(national)]!;
+};
 
 // How many times this process has normalized a number: the bench holds "once per number per upload".
 let normalizations = 0;

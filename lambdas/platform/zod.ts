@@ -23,3 +23,10 @@ export function lazySchema<T extends ZodMiniType>(build: () => T): ZodMiniLazy<T
 
 /** The schema a `lazySchema` holds, built now: for reading its `.shape` inside another lazy schema. */
 export const builtSchema = <T extends ZodMiniType>(schema: ZodMiniLazy<T>): T => schema._zod.innerType;
+
+/** The field names of an object schema, built if it is a `lazySchema`; none for any other schema. */
+export function objectFieldNames(schema: ZodMiniType | undefined): string[] {
+  const built: unknown = schema?._zod.def.type === 'lazy' ? (schema as ZodMiniLazy)._zod.innerType : schema;
+  const shape = (built as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape ? Object.keys(shape) : [];
+}
