@@ -19,7 +19,8 @@ export const CreateContactBody = z.lazySchema(() => z
   })
   .check(z.meta({ id: 'CreateContactRequest' })));
 
-const contactBase = {
+// The fields every contact shape shares, built inside each shape's lazy schema.
+const contactBase = () => ({
   id: z.string().check(z.uuid()),
   organization_id: z.string().check(z.uuid()),
   phone: z.string().check(z.describe('E.164')),
@@ -31,14 +32,14 @@ const contactBase = {
   credits_charged: z.number().check(z.int()),
   created_at: timestamp,
   updated_at: timestamp,
-};
+});
 
 export const ContactV1 = z.lazySchema(() => z
-  .object({ ...contactBase, service_status: z.nullable(AnswerIntent).check(z.describe('set when completed: the Answer Intent value')) })
+  .object({ ...contactBase(), service_status: z.nullable(AnswerIntent).check(z.describe('set when completed: the Answer Intent value')) })
   .check(z.meta({ id: 'ContactV1', description: 'service_status holds the Answer Intent value' })));
 export const ContactV2 = z.lazySchema(() => z
   .object({
-    ...contactBase,
+    ...contactBase(),
     service_status: z.nullable(ServiceStatus).check(z.describe('set when completed: the nine-tier value (the Answer Intent value when processed without identity)')),
     service_answer_intent: z.nullable(AnswerIntent).check(z.describe('null when processed without identity (no name in properties)')),
     service_identity: z.nullable(IdentityBand).check(z.describe('null when processed without identity (no name in properties)')),
@@ -48,7 +49,7 @@ export const ContactV2 = z.lazySchema(() => z
 /** The contact in contact.* events and callbacks: v1's fields plus v2's, with v2's status as service_tier (docs/contacts.md). */
 export const ContactEventContact = z.lazySchema(() => z
   .object({
-    ...contactBase,
+    ...contactBase(),
     service_status: z.nullable(AnswerIntent).check(z.describe('the Answer Intent value, as in v1')),
     service_tier: z.nullable(ServiceStatus).check(z.describe('v2’s service_status')),
     service_answer_intent: z.nullable(AnswerIntent),

@@ -44,7 +44,7 @@ export const TestRunHistoryItem = z.lazySchema(() => z
     status: TestStatus,
     screenshot_available: z.boolean(),
     tested_at: timestamp,
-    ...verdictFields,
+    ...verdictFields(),
     error: z.nullable(z.string()).check(z.describe('additive: why a failed test failed (the test lab’s words), null otherwise')),
     simulated: z.boolean(),
   })

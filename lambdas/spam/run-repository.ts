@@ -36,7 +36,7 @@ const runSchema: z.ZodMiniType<TestRunRecord> = z.lazySchema(() => z.looseObject
   day: z.string(),
   status: testStatusSchema,
   tested_at: z.string(),
-  ...verdictFields,
+  ...verdictFields(),
   captured_at: z.nullable(z.string()),
   screenshot_key: z.nullable(z.string()),
   screenshot_content_type: z.nullable(z.string()),

@@ -7,10 +7,11 @@ import { CARRIERS } from './carriers';
 export const carrierSchema = z.enum(CARRIERS);
 export const testStatusSchema = z.enum(['pending', 'running', 'completed', 'failed']);
 
-export const verdictFields = {
+/** Built inside each schema's lazy schema that spreads them. */
+export const verdictFields = () => ({
   spam_detected: z.nullable(z.boolean()),
   spam_label: z.nullable(z.string()),
   sip_response_code: z.nullable(z.string()),
   caller_id_verified: z.nullable(z.boolean()),
   same_carrier_warning: z.boolean(),
-};
+});
