@@ -38,8 +38,11 @@ export function* numberItems(rows: StoredRows, columns: number, identity: boolea
   const byNumber = new Map<string, number>();
   // Items whose number was already met with another name, by their full key.
   const byKey = new Map<string, number>();
-  const named: number[] = [];
-  const itemRow: number[] = [];
+  // Sized for the most items there can be (one per cell), so they never grow: grown arrays of
+  // 250,000 entries left their earlier copies as garbage in V8's large-object space.
+  const named = new Uint8Array(numbers.length);
+  const itemRow = new Uint32Array(numbers.length);
+  let count = 0;
   for (let i = 0; i < numbers.length; i++) {
     const n = numbers[i];
     if (n === '' || n === undefined) {
@@ -55,16 +58,16 @@ export function* numberItems(rows: StoredRows, columns: number, identity: boolea
     let item = byNumber.get(n);
     if (item !== undefined && identity && !sameName(names?.[itemRow[item]!] || undefined, name)) item = byKey.get(classifyKey(n, name, identity));
     if (item === undefined) {
-      item = named.length;
+      item = count++;
       if (!byNumber.has(n)) byNumber.set(n, item);
       else byKey.set(classifyKey(n, name, identity), item);
-      named.push(name ? 1 : 0);
-      itemRow.push(row);
+      named[item] = name ? 1 : 0;
+      itemRow[item] = row;
       yield name ? { key: classifyKey(n, name, identity), e164: n, name } : { key: classifyKey(n, name, identity), e164: n };
     }
     cells[i] = item;
   }
-  return { columns, cells, named: Uint8Array.from(named) };
+  return { columns, cells, named: named.slice(0, count) };
 }
 
 /** Two names are one when classifyKey would make one key of them. */

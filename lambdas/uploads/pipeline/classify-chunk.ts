@@ -1,5 +1,6 @@
 import { filesBucket, getObject, putObject } from '../../platform/blob';
 import { config } from '../../platform/config';
+import { jsonArrayBytes } from '../../platform/json-array-bytes';
 import { classifyBatch, screenBatch, type ClassificationPorts, type ClassifyResult, type SignalProvider } from '../../classification';
 import { countLookup, noLookups, publishLookupMetrics, type LookupCounts } from '../../classification/lookup-usage';
 import { keys, type UploadRecord } from '../upload';
@@ -92,7 +93,7 @@ async function writeResult(upload: UploadRecord, chunk: number, items: ChunkItem
     if (!answer || answer.key !== item.key) throw new Error(`upload ${upload.id}: chunk ${chunk} item ${i} has no answer of its own`);
     return answer;
   });
-  await putObject(filesBucket(), keys.chunkResult(upload, chunk), JSON.stringify(ordered), 'application/json');
+  await putObject(filesBucket(), keys.chunkResult(upload, chunk), jsonArrayBytes(ordered), 'application/json');
   return out(true, ordered.length, items.length);
 }
 

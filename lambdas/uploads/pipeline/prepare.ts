@@ -1,6 +1,7 @@
 import { nowIso } from '../../platform/clock';
 import { crashPoint } from '../../platform/crash-point';
 import { filesBucket, getObject, putObject } from '../../platform/blob';
+import { jsonArrayBytes } from '../../platform/json-array-bytes';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload, transitionUpload } from '../upload-repository';
 import { readWorkRows, storedRowsOf, type StoredRows } from '../work-file';
@@ -55,7 +56,7 @@ export async function prepare(input: { upload_id: string }): Promise<{ chunks: n
     if (!next.done) chunk.push(next.value);
     if (chunk.length === chunkSize || (next.done && chunk.length)) {
       chunks.push(chunks.length);
-      await putObject(bucket, keys.chunk(upload, chunks.length - 1), JSON.stringify(chunk), 'application/json');
+      await putObject(bucket, keys.chunk(upload, chunks.length - 1), jsonArrayBytes(chunk), 'application/json');
       chunk = [];
     }
     if (next.done) {
