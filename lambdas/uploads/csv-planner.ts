@@ -135,6 +135,8 @@ export class CsvPlanner {
       this.header = spanOf(record);
       try {
         this.planner = rowPlanner(record.fields, this.mapping, { minimum: this.options.minimum });
+        // Only the fields planned or kept are made strings; the rest of each record is delimited.
+        this.reader.readOnly(this.firstCells ? [...this.planner.columns, 0] : this.planner.columns);
       } catch (error) {
         this.refusal = error;
       }
