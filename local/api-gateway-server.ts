@@ -274,7 +274,10 @@ export function toEvent(
  * small bodies: text is JSON-escaped, binary base64 encoded.
  */
 function eventPayloadBytes(event: APIGatewayProxyEventV2, body: Buffer): number {
-  const { body: _body, ...rest } = event;
+  // Copied without reading `body`: its getter would build the string form (a destructuring did,
+  // and each multipart create made a base64 string of its whole body for nothing).
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(event) as (keyof APIGatewayProxyEventV2)[]) if (key !== 'body') rest[key] = event[key];
   const envelope = Buffer.byteLength(JSON.stringify(rest)) + 10;
   if (!body.length) return envelope;
   if (event.isBase64Encoded) return envelope + 4 * Math.ceil(body.length / 3) + 2;

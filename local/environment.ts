@@ -33,10 +33,11 @@ export function localDefaults(cursorSecret?: string): Record<string, string> {
  * The storage of a local root (the runtime, the admin CLI): the embedded (or LocalStack) endpoints,
  * signed with the store's own secret (LocalStack accepts any). The shell's credentials are never
  * used, so real ones are never sent, even to loopback. Links handed to clients are signed for
- * `linkEndpoint` when given (FILES_PUBLIC_URL: another machine reaches the store there).
+ * `linkEndpoint` when given (FILES_PUBLIC_URL: another machine reaches the store there). Bodies
+ * go unhashed and without checksums: neither store checks them (sigv4.ts takes the declared hash).
  */
 export function localStorage(endpoints: { dynamo: string; s3: string }, credentials: SigningSecret = EXTERNAL_CREDENTIALS, linkEndpoint?: string): Storage {
-  return sdkStorage({ region: localRegion(), credentials, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3, linkEndpoint, forcePathStyle: true });
+  return sdkStorage({ region: localRegion(), credentials, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3, linkEndpoint, forcePathStyle: true, bodyUnchecked: true });
 }
 
 /**

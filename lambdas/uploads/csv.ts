@@ -3,6 +3,7 @@
 // so the processed file can append columns without re-quoting anything the customer sent.
 
 export interface CsvRecord {
+  /** Each field's value; '' for a field the reader was told not to read (CsvRecordReader.readOnly). */
   fields: string[];
   /** Offsets into the text: the record's content (without its line ending) and the line ending. */
   start: number;
@@ -59,9 +60,12 @@ export function recordFields(text: string): string[] | null {
  * `text`. Not `final`: the text is a prefix of the file, so a record that reaches its end (no line
  * ending yet, an open quote, a CR that may be half of a CRLF, a comma that may end the file) may
  * still grow; it is left for the next call, and the return value is where it starts. `final`: the
- * text's end is the file's (parseCsv), so that record is read as it stands.
+ * text's end is the file's (parseCsv), so that record is read as it stands. `columns.read`, looked
+ * up at each record (`emit` may set it): when set, only the fields at the positions it marks are
+ * made into strings (the others are '', still delimited, counted and looked at for a formula
+ * start): create reads 3 of a file's 7 columns.
  */
-function scanRecords(text: string, from: number, base: number, final: boolean, emit: (record: CsvRecord) => void): number {
+function scanRecords(text: string, from: number, base: number, final: boolean, emit: (record: CsvRecord) => void, columns: ReadColumns = ALL_COLUMNS): number {
   let i = from;
   const n = text.length;
   // Where the next comma, LF and CR are (n: none left). An unquoted field ends at the nearest of
@@ -73,13 +77,17 @@ function scanRecords(text: string, from: number, base: number, final: boolean, e
   while (i < n) {
     const start = i;
     const fields: string[] = [];
+    const read = columns.read;
     let eol = '';
     let formula = false;
     for (;;) {
-      let value: string;
+      // A field `read` leaves out is delimited, and its first character looked at, but never made
+      // a string; `head` is that first character (-1 while the value is empty).
+      const wanted = read === null || read[fields.length] === 1;
+      let value = '';
+      let head = -1;
       if (text.charCodeAt(i) === 34 /* " */) {
         let j = i + 1;
-        let out = '';
         let segment = j;
         for (;;) {
           const q = text.indexOf('"', j);
@@ -88,30 +96,36 @@ function scanRecords(text: string, from: number, base: number, final: boolean, e
             throw new CsvSyntaxError(`Unterminated quoted field starting at character ${base + i}`);
           }
           if (text.charCodeAt(q + 1) === 34) {
-            out += text.slice(segment, q + 1);
+            if (wanted) value += text.slice(segment, q + 1);
+            else if (head < 0) head = text.charCodeAt(segment);
             j = q + 2;
             segment = j;
             continue;
           }
           // A closing quote as the text's last character may be the first of an escaped pair.
           if (!final && q + 1 >= n) return start;
-          out += text.slice(segment, q);
+          if (wanted) value += text.slice(segment, q);
+          else if (head < 0 && q > segment) head = text.charCodeAt(segment);
           i = q + 1;
           break;
         }
-        value = out;
         // Tolerate stray characters after a closing quote up to the delimiter, as most producers' readers do.
-        while (i < n && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') value += text[i++];
+        if (wanted) while (i < n && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') value += text[i++];
+        else
+          for (; i < n && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r'; i++) {
+            if (head < 0) head = text.charCodeAt(i);
+          }
       } else {
         if (comma < i) comma = nextAt(text, ',', i);
         if (lf < i) lf = nextAt(text, '\n', i);
         if (cr < i) cr = nextAt(text, '\r', i);
         const j = comma < lf ? (comma < cr ? comma : cr) : lf < cr ? lf : cr;
-        value = text.slice(i, j);
+        if (wanted) value = text.slice(i, j);
+        else if (j > i) head = text.charCodeAt(i);
         i = j;
       }
       fields.push(value);
-      if (!formula && formulaStart(value.charCodeAt(0))) formula = true;
+      if (!formula && formulaStart(wanted ? value.charCodeAt(0) : head)) formula = true;
       if (i >= n) {
         if (!final) return start;
         break;
@@ -143,6 +157,13 @@ function scanRecords(text: string, from: number, base: number, final: boolean, e
   return i;
 }
 
+/** Which fields of a record are made into strings: every one when `read` is null, else those it marks with 1. */
+interface ReadColumns {
+  read: Uint8Array | null;
+}
+
+const ALL_COLUMNS: ReadColumns = { read: null };
+
 /** The position of the first `char` at or after `from`, or the text's length when there is none. */
 function nextAt(text: string, char: string, from: number): number {
   const at = text.indexOf(char, from);
@@ -160,10 +181,22 @@ export class CsvRecordReader {
   private base = 0;
   private retryAt = 0;
   private started = false;
+  private readonly columns: ReadColumns = { read: null };
   bom = false;
 
   constructor(private readonly emit: (record: CsvRecord) => void) {
     parses++;
+  }
+
+  /**
+   * From the next record on (also when called from `emit`), only the fields at `columns` are made into strings; the others read
+   * as '' (still counted, and still looked at for a formula start). A reader that keeps 3 of a
+   * file's 7 columns leaves the others' strings unmade.
+   */
+  readOnly(columns: readonly number[]): void {
+    const read = new Uint8Array(columns.length ? Math.max(...columns) + 1 : 0);
+    for (const c of columns) read[c] = 1;
+    this.columns.read = read;
   }
 
   push(text: string): void {
@@ -175,14 +208,14 @@ export class CsvRecordReader {
       if (this.bom) this.skip(1);
     }
     if (this.held.length < this.retryAt) return;
-    const next = scanRecords(this.held, 0, this.base, false, this.emit);
+    const next = scanRecords(this.held, 0, this.base, false, this.emit, this.columns);
     this.retryAt = next === 0 ? this.held.length * 2 : 0;
     this.skip(next);
   }
 
   /** The end of the file: the record under way is read as it stands. */
   end(): void {
-    const next = scanRecords(this.held, 0, this.base, true, this.emit);
+    const next = scanRecords(this.held, 0, this.base, true, this.emit, this.columns);
     this.skip(next);
   }
 

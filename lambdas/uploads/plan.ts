@@ -40,6 +40,8 @@ export const PENDING: unique symbol = Symbol('the row waits for libphonenumber-j
 
 export interface RowPlanner {
   identity: boolean;
+  /** The positions of the fields `add` reads (phone and name columns): a row's other fields may be anything. */
+  columns: number[];
   /** Plans a row (a refusal for a malformed row), or PENDING: finish that row with `resume` before adding another. */
   add(fields: string[]): WorkRow | typeof PENDING;
   /** The row add() left PENDING, finished with `slow`, which reads every later row's cells too. */
@@ -141,5 +143,6 @@ export function rowPlanner(header: string[], mapping: ColumnMapping, options: { 
     }
     return { totalRows: rowCount, validRowCount: validRows, validNumberCount: seen.size, invalidCount: invalid, identity };
   };
-  return { identity, add, resume, finish };
+  const columns = [...phoneIdx, fullIdx, firstIdx, lastIdx].filter((c) => c >= 0);
+  return { identity, columns, add, resume, finish };
 }

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { BuildMiddleware, MetadataBearer } from '@smithy/types';
 import type { Storage } from '../storage-port';
 import { lazyModule } from './lazy-module';
 
@@ -18,6 +19,12 @@ export interface SdkStorageOptions {
   linkEndpoint?: string;
   /** Path-style bucket addressing (s3rver, LocalStack). */
   forcePathStyle: boolean;
+  /**
+   * A store that checks a request's signature but never its body (the embedded store, LocalStack):
+   * the body is sent unhashed (UNSIGNED-PAYLOAD, no SHA-256 of it) and without the optional CRC32
+   * checksum, two passes over every object put that such a store would not read. Never for S3.
+   */
+  bodyUnchecked?: boolean;
 }
 
 /**
@@ -31,7 +38,12 @@ export function sdkStorage(options: SdkStorageOptions): Storage {
   const s3 = lazyModule(async () => {
     const { S3Client } = await clientSdk();
     const s3Options = { ...common, forcePathStyle: options.forcePathStyle };
-    const main = new S3Client({ ...s3Options, ...(options.s3Endpoint ? { endpoint: options.s3Endpoint } : {}) });
+    const main = new S3Client({
+      ...s3Options,
+      ...(options.s3Endpoint ? { endpoint: options.s3Endpoint } : {}),
+      ...(options.bodyUnchecked ? { requestChecksumCalculation: 'WHEN_REQUIRED' as const } : {}),
+    });
+    if (options.bodyUnchecked) main.middlewareStack.add(unsignedPayload, { step: 'build', priority: 'low', name: 'unsignedPayload' });
     const link = options.linkEndpoint && options.linkEndpoint !== options.s3Endpoint ? new S3Client({ ...s3Options, endpoint: options.linkEndpoint }) : null;
     return { main, link };
   });
@@ -47,3 +59,14 @@ export function sdkStorage(options: SdkStorageOptions): Storage {
     },
   };
 }
+
+/**
+ * Declares the body unsigned before the request is signed: the signer takes a declared
+ * x-amz-content-sha256 as the payload's hash instead of hashing the body (presigned links already
+ * declare it so).
+ */
+const unsignedPayload: BuildMiddleware<object, MetadataBearer> = (next) => (args) => {
+  const request = args.request as { headers?: Record<string, string> };
+  if (request.headers) request.headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
+  return next(args);
+};
