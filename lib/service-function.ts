@@ -6,7 +6,7 @@ import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { acknowledgeFunctionFindings } from './nag-acknowledgements';
-import { BUNDLE_BUILD, bundleCliArgs } from './bundle-options';
+import { BUNDLE_BUILD } from './bundle-options';
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -32,7 +32,7 @@ export interface ServiceFunctionProps {
  * Lambda runtime ships is a convenience whose packages and versions are not ours to know
  * (lib-dynamodb, s3-presigned-post, cloudfront-signer… may be missing or differ from what the
  * tests ran). test/deployed/ loads each bundle from an empty folder to hold this. One part of the SDK
- * is replaced (lib/bundle-aliases.ts): the default credential chain reads the environment only, where
+ * is replaced (BUNDLE_ALIASES, tools/bundle-lambda.mjs): the default credential chain reads the environment only, where
  * Lambda puts the execution role's credentials.
  */
 export class ServiceFunction extends NodejsFunction {
@@ -75,9 +75,10 @@ export class ServiceFunction extends NodejsFunction {
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
-          // CDK's own esbuild run writes one file (--outfile); code splitting needs --outdir, so the
-          // bundle is built again over it with the shared options (lib/bundle-options.ts): index.mjs
-          // and its lazily loaded chunks/, all in the asset. The entry and the chunks it imports
+          // CDK's own esbuild run writes one file (--outfile); code splitting needs --outdir, and the
+          // build a plugin (tools/deep-imports.mjs), so the bundle is built again over it by
+          // tools/bundle-lambda.mjs, the options every bundle shares: index.mjs and its lazily
+          // loaded chunks/, all in the asset. The entry and the chunks it imports
           // statically are merged into index.mjs (tools/merge-initial-chunks.mjs: a cold start loads
           // one module, not 10-30, docs/performance.md "Lazy cold starts, third step"). Then every map is cut to the service's
           // own code (tools/trim-source-map.mjs): Node reads a bundle's whole map at every cold start
@@ -85,7 +86,7 @@ export class ServiceFunction extends NodejsFunction {
           // (docs/performance.md, "Source maps"). inputDir is the project root (here, or
           // /asset-input when bundling in Docker).
           afterBundling: (inputDir: string, outputDir: string) => [
-            ['npx --no-install esbuild', ...bundleCliArgs(`${inputDir}/${props.entry}`, outputDir)].join(' '),
+            `node "${inputDir}/tools/bundle-lambda.mjs" "${inputDir}/${props.entry}" "${outputDir}"`,
             `node "${inputDir}/tools/merge-initial-chunks.mjs" "${outputDir}"`,
             `node "${inputDir}/tools/trim-source-map.mjs" "${outputDir}"`,
           ],

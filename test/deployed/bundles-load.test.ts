@@ -30,7 +30,7 @@ describe('synthesized bundles', () => {
     expect(assembly.functions.length).toBeGreaterThanOrEqual(16);
   });
 
-  it('take credentials from the environment only, where Lambda puts the role\'s: no SSO, STS or ini-file providers (lib/bundle-aliases.ts)', () => {
+  it('take credentials from the environment only, where Lambda puts the role\'s: no SSO, STS or ini-file providers (BUNDLE_ALIASES, tools/bundle-lambda.mjs)', () => {
     // Operation names of the clients the SDK's default chain carries (@aws-sdk/nested-clients).
     const chainOnly = ['GetRoleCredentials', 'AssumeRoleWithWebIdentity'];
     const carrying = assembly.functions.filter((fn) => {

@@ -1,7 +1,7 @@
 import { fromEnv, type FromEnvInit } from '@aws-sdk/credential-provider-env';
 
 /**
- * Stands in for `@aws-sdk/credential-provider-node` in every Lambda bundle (lib/bundle-aliases.ts):
+ * Stands in for `@aws-sdk/credential-provider-node` in every Lambda bundle (BUNDLE_ALIASES in tools/bundle-lambda.mjs):
  * each SDK client's default credential chain becomes the environment only. Lambda puts the
  * execution role's credentials in AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN
  * (docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html, "Defined runtime environment
