@@ -6,7 +6,19 @@ const exposedGc = (globalThis as { gc?: ExposedGc }).gc;
 const startCollection = exposedGc ? () => void exposedGc({ type: 'major', execution: 'async' }) : undefined;
 
 /**
- * A collection between workflow steps once the heap has grown by `growthBytes` since the last one.
+ * The heap in use and the memory its objects hold outside it (Buffers and ArrayBuffers, V8's
+ * external memory). Buffers that outlived a minor collection are freed only by a major one, which
+ * V8 starts on its own only once external memory has grown by about 64 MB: a step that reads and
+ * writes files (Finalize) leaves 30–40 MB of them, which the heap's own size does not show.
+ */
+function heapAndExternal(): number {
+  const { used_heap_size, external_memory } = getHeapStatistics();
+  return used_heap_size + external_memory;
+}
+
+/**
+ * A collection between workflow steps once the heap and its external memory have grown by
+ * `growthBytes` since the last one.
  *
  * In AWS each step runs in a Lambda invocation of its own and its garbage goes with it; here every
  * step runs in the one `npm start` process, and V8 lets the old generation grow to about three
@@ -17,7 +29,7 @@ const startCollection = exposedGc ? () => void exposedGc({ type: 'major', execut
  * otherwise. Without `gc` (Node not started with `--expose-gc`, LOCAL_NODE_ARGS in
  * bin/local-bundle.ts: the tests' in-process runtime) it does nothing.
  */
-export function heapBudget(growthBytes: number, collect: (() => void) | undefined = startCollection, usedHeap = (): number => getHeapStatistics().used_heap_size): () => void {
+export function heapBudget(growthBytes: number, collect: (() => void) | undefined = startCollection, usedHeap = heapAndExternal): () => void {
   let base = usedHeap();
   return () => {
     if (!collect) return;

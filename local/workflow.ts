@@ -30,8 +30,8 @@ export function uploadWorkflowDefinition(): AslDefinition {
 }
 
 /**
- * After a step, a collection once the heap has grown by this much since the last (heap-budget.ts):
- * the process then peaks near what one step holds, as each step's own Lambda would.
+ * After a step, a collection once the heap and its Buffers have grown by this much since the last
+ * (heap-budget.ts): the process then peaks near what one step holds, as each step's own Lambda would.
  */
 const STEP_HEAP_GROWTH_BYTES = 32 * 2 ** 20;
 

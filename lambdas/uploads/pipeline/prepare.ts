@@ -1,10 +1,11 @@
 import { nowIso } from '../../platform/clock';
 import { crashPoint } from '../../platform/crash-point';
-import { filesBucket, getObject, putObject } from '../../platform/blob';
+import { filesBucket, getObjectStream, putObject } from '../../platform/blob';
 import { jsonArrayBytes } from '../../platform/json-array-bytes';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload, transitionUpload } from '../upload-repository';
-import { readWorkRows, storedRowsOf, type StoredRows } from '../work-file';
+import { storedRowsOf, type StoredRows } from '../work-file';
+import { readWorkRowsStream } from '../work-rows-stream';
 import { uploadChunkPlan } from '../chunk-plan';
 import { processingBoundMs } from './processing-bound';
 import { cellItemsOf, numberItems, serializeCellItems, type CellItems, type ChunkItem } from './cell-items';
@@ -17,10 +18,13 @@ import { cellItemsOf, numberItems, serializeCellItems, type CellItems, type Chun
 
 export type { ChunkItem } from './cell-items';
 
-/** Each row's numbers and name as create stored them (or as the original gives them again). */
+/**
+ * Each row's numbers and name as create stored them, parsed as the work file arrives (never held
+ * whole: work-rows-stream.ts), or as the original gives them again.
+ */
 async function loadRows(upload: UploadRecord): Promise<StoredRows> {
-  const stored = await getObject(filesBucket(), keys.work(upload));
-  if (stored) return readWorkRows(stored);
+  const stored = await getObjectStream(filesBucket(), keys.work(upload));
+  if (stored) return readWorkRowsStream(stored.body);
   // Its original planned again, with libphonenumber-js, loaded only then.
   return storedRowsOf((await (await import('./work-from-original')).workFromOriginal(upload)).rows, upload.phone_columns.length);
 }
