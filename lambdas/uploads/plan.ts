@@ -105,15 +105,13 @@ export function rowPlanner(header: string[], mapping: ColumnMapping, options: { 
       any = true;
     }
     if (any) validRows++;
-    const row: WorkRow = { numbers };
-    if (identity) {
-      const full = fullIdx >= 0 ? (fields[fullIdx] ?? '').trim() : '';
-      const first = firstIdx >= 0 ? (fields[firstIdx] ?? '').trim() : '';
-      const last = lastIdx >= 0 ? (fields[lastIdx] ?? '').trim() : '';
-      if (full) row.name = { full };
-      else if (first && last) row.name = { first, last };
-    }
-    return row;
+    // Each row built whole by one literal: a name added to a made row changed its shape, row by row.
+    if (!identity) return { numbers };
+    const full = fullIdx >= 0 ? (fields[fullIdx] ?? '').trim() : '';
+    if (full) return { numbers, name: { full } };
+    const first = firstIdx >= 0 ? (fields[firstIdx] ?? '').trim() : '';
+    const last = lastIdx >= 0 ? (fields[lastIdx] ?? '').trim() : '';
+    return first && last ? { numbers, name: { first, last } } : { numbers };
   };
   const add = (fields: string[]): WorkRow | typeof PENDING => {
     if (pending) throw new Error('a row is pending: resume it before adding another');
