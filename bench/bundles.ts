@@ -77,12 +77,26 @@ const HOT: Record<string, Hot> = {
 };
 
 /**
- * CPU time (user + system) of a fresh `node` that imports the files in order, process start
- * included, with the flag every deployed function runs with (NODE_OPTIONS in
- * lib/service-function.ts): Node then reads each file's source map as it loads it.
+ * How a cold import is counted. `cpu` (the figures' default, the target's): CPU time (user +
+ * system) of a fresh `node` that imports the files in order, process start included, 11 rounds
+ * interleaved, each subject's median. `instructions` (`BENCH_COLD_IMPORT=instructions`): the
+ * instructions that same process executes, every thread, counted by valgrind's cachegrind (`I
+ * refs`), once per subject: about 25 s an import, and within ±3% between runs whatever else the
+ * machine runs, where CPU time moved by ±0.1–0.2 of a ratio at load averages of 5–15. Its figures
+ * are named `cold_import_instructions_…`. Either way with the flag every deployed function runs
+ * with (NODE_OPTIONS in lib/service-function.ts): Node then reads each file's source map as it
+ * loads it.
  */
-function importCpuMs(files: string[], env: NodeJS.ProcessEnv): number {
+const COUNTER = process.env.BENCH_COLD_IMPORT === 'instructions' ? 'instructions' : 'cpu';
+
+function importCost(files: string[], env: NodeJS.ProcessEnv): number {
   const imports = files.map((f) => `await import(${JSON.stringify(pathToFileURL(f).href)});`).join(' ');
+  if (COUNTER === 'instructions') {
+    const r = spawnSync('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--enable-source-maps', '--input-type=module', '-e', imports], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const refs = /I\s+refs:\s+([\d,]+)/.exec(r.stderr.toString());
+    if (r.status !== 0 || !refs) throw new Error(`counting the import of ${files.join(', ')} failed (is valgrind installed?): ${r.stderr.toString().slice(-500)}`);
+    return Number(refs[1]!.replace(/,/g, '')) / 1e6;
+  }
   const r = spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', `${imports} const u = process.cpuUsage(); console.log((u.user + u.system) / 1000)`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0) throw new Error(`importing ${files.join(', ')} failed: ${r.stderr.toString().slice(0, 500)}`);
   return Number(r.stdout.toString());
@@ -90,15 +104,25 @@ function importCpuMs(files: string[], env: NodeJS.ProcessEnv): number {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
+/** Counted once: the same files (the minimal handler, a floor shared by several functions) give the same count. */
+const counted = new Map<string, number>();
+
 /**
- * Cold imports in fresh processes, 11 rounds, each round one process per subject in turn, and
- * each subject's median. CPU time, not wall time: on this shared machine wall time doubled between
- * runs under load, CPU time moved by a few ms; interleaving keeps a burst of load from landing on
- * one subject only.
+ * Cold imports in fresh processes, each subject's cost (COUNTER). In CPU time, 11 rounds, each
+ * round one process per subject in turn, and each subject's median: on this shared machine wall
+ * time doubled between runs under load, CPU time moved by a few ms; interleaving keeps a burst of
+ * load from landing on one subject only.
  */
 function coldImports(subjects: string[][], env: NodeJS.ProcessEnv): number[] {
+  if (COUNTER === 'instructions') {
+    return subjects.map((files) => {
+      const key = files.join('\n');
+      if (!counted.has(key)) counted.set(key, importCost(files, env));
+      return counted.get(key)!;
+    });
+  }
   const times: number[][] = subjects.map(() => []);
-  for (let round = 0; round < 11; round++) subjects.forEach((files, i) => times[i]!.push(importCpuMs(files, env)));
+  for (let round = 0; round < 11; round++) subjects.forEach((files, i) => times[i]!.push(importCost(files, env)));
   return times.map(median);
 }
 
@@ -223,7 +247,16 @@ export async function runBundlesBench(): Promise<Record<string, number | string>
     const max = <K extends 'initialKb' | 'requestKb' | 'totalKb' | 'vsFloor' | 'vsMinimal'>(key: K) => results.reduce((a, b) => (b[key] > a[key] ? b : a));
     const floorsOut: Record<string, number> = {};
     for (const [key, built] of floors) floorsOut[`sdk_floor_${key.replace(/\+/g, '_')}_kb`] = Math.round(built.initialKb);
-    for (const [hot, ratio] of floorVsMinimal) floorsOut[`sdk_floor_${[...hot.split('+')].sort().join('_')}_cold_import_vs_minimal`] = Number(ratio.toFixed(2));
+    for (const [hot, ratio] of floorVsMinimal) floorsOut[`sdk_floor_${[...hot.split('+')].sort().join('_')}_${COUNTER === 'instructions' ? 'cold_import_instructions' : 'cold_import'}_vs_minimal`] = Number(ratio.toFixed(2));
+    const cold = COUNTER === 'instructions' ? 'cold_import_instructions' : 'cold_import';
+    const coldImportFigures = {
+      [`${cold}_vs_own_sdk_floor_max`]: Number(max('vsFloor').vsFloor.toFixed(2)),
+      [`${cold}_vs_own_sdk_floor_max_entry`]: max('vsFloor').entry,
+      [`${cold}_vs_own_sdk_floor_within_1_3`]: results.filter((r) => r.vsFloor <= 1.3).length,
+      [COUNTER === 'instructions' ? 'cold_import_instructions_minimal_millions' : 'cold_import_minimal_ms']: Math.round(median(minimalMs)),
+      [`${cold}_vs_minimal_max`]: Number(max('vsMinimal').vsMinimal.toFixed(2)),
+      [`${cold}_vs_minimal_max_entry`]: max('vsMinimal').entry,
+    };
     return {
       bundle_kb_initial_max: Math.round(max('initialKb').initialKb),
       bundle_kb_initial_max_entry: max('initialKb').entry,
@@ -232,11 +265,7 @@ export async function runBundlesBench(): Promise<Record<string, number | string>
       bundle_kb_total_max: Math.round(max('totalKb').totalKb),
       bundles_initial_within_400_kb: results.filter((r) => r.initialKb <= 400).length,
       bundles: results.length,
-      cold_import_vs_own_sdk_floor_max: Number(max('vsFloor').vsFloor.toFixed(2)),
-      cold_import_vs_own_sdk_floor_max_entry: max('vsFloor').entry,
-      cold_import_minimal_ms: Math.round(median(minimalMs)),
-      cold_import_vs_minimal_max: Number(max('vsMinimal').vsMinimal.toFixed(2)),
-      cold_import_vs_minimal_max_entry: max('vsMinimal').entry,
+      ...coldImportFigures,
       ...floorsOut,
     };
   } finally {
