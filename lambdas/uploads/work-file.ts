@@ -138,7 +138,8 @@ function parseV1(bytes: Buffer): StoredV1 {
   return s;
 }
 
-function checkV2(bytes: Buffer): void {
+/** Refuses a version 2 work file's first line (or the file from it) of another version. */
+export function checkV2(bytes: Buffer): void {
   const { v } = JSON.parse(line(bytes, 0)) as { v: unknown };
   if (v !== 2) throw new Error(`work file version ${String(v)} is not known`);
 }

@@ -1,4 +1,4 @@
-import { readWorkRows, type StoredRows } from './work-file';
+import { checkV2, readWorkRows, type StoredRows } from './work-file';
 
 // Prepare's reading of the work file (work-file.ts, version 2: four lines of JSON) as its body
 // arrives: each line's array parsed a piece at a time, so neither the file's bytes nor a line's
@@ -10,8 +10,8 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const OPEN = [0x5b, 0x7b];
-const emptyElement = (): SyntaxError => new SyntaxError('the work file has an array with an empty element');
 const CLOSE = [0x5d, 0x7d];
+const emptyElement = (): SyntaxError => new SyntaxError('the work file has an array with an empty element');
 
 /**
  * The elements of one line's JSON array, from the bytes of the line as they come: at each piece,
@@ -116,7 +116,7 @@ export async function readWorkRowsStream(body: AsyncIterable<Uint8Array>): Promi
       if (line === 0) head.push(part);
       else current()?.push(part);
       if (nl === -1) break;
-      if (line === 0) checkVersion(Buffer.concat(head));
+      if (line === 0) checkV2(Buffer.concat(head));
       line++;
       if (line === 1) numbers = new ArrayLine();
       if (line === 2) names = new ArrayLine();
@@ -128,9 +128,4 @@ export async function readWorkRowsStream(body: AsyncIterable<Uint8Array>): Promi
   if (line === 0) return readWorkRows(Buffer.concat(head));
   if (!numbers || !names) throw new Error('the work file ends before its names');
   return { numbers: numbers.end() as StoredRows['numbers'], names: names.end() as StoredRows['names'] };
-}
-
-function checkVersion(firstLine: Buffer): void {
-  const { v } = JSON.parse(firstLine.toString('utf8')) as { v: unknown };
-  if (v !== 2) throw new Error(`work file version ${String(v)} is not known`);
 }
