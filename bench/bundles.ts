@@ -79,7 +79,7 @@ const HOT: Record<string, Hot> = {
 /**
  * How a cold import is counted. `cpu` (the figures' default, the target's): CPU time (user +
  * system) of a fresh `node` that imports the files in order, process start included, 11 rounds
- * interleaved, each subject's median. `instructions` (`BENCH_COLD_IMPORT=instructions`): the
+ * interleaved, each ratio the median of the rounds' own ratios. `instructions` (`BENCH_COLD_IMPORT=instructions`): the
  * instructions that same process executes, every thread, counted by valgrind's cachegrind (`I
  * refs`), once per subject: about 25 s an import, and within ±3% between runs whatever else the
  * machine runs, where CPU time moved by ±0.1–0.2 of a ratio at load averages of 5–15. Its figures
@@ -108,23 +108,32 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length
 const counted = new Map<string, number>();
 
 /**
- * Cold imports in fresh processes, each subject's cost (COUNTER). In CPU time, 11 rounds, each
- * round one process per subject in turn, and each subject's median: on this shared machine wall
- * time doubled between runs under load, CPU time moved by a few ms; interleaving keeps a burst of
- * load from landing on one subject only.
+ * Cold imports in fresh processes, each subject's cost (COUNTER) in every round. In CPU time, 11
+ * rounds, each round one process per subject, the first subject rotating from round to round: on
+ * this shared machine wall time doubled between runs under load, CPU time moved by a few ms, and
+ * a burst of load lands on the subjects of one round alike, so each ratio is taken within a
+ * round (pairedRatio). In instructions, one round.
  */
-function coldImports(subjects: string[][], env: NodeJS.ProcessEnv): number[] {
+function coldImports(subjects: string[][], env: NodeJS.ProcessEnv): number[][] {
   if (COUNTER === 'instructions') {
     return subjects.map((files) => {
       const key = files.join('\n');
       if (!counted.has(key)) counted.set(key, importCost(files, env));
-      return counted.get(key)!;
+      return [counted.get(key)!];
     });
   }
   const times: number[][] = subjects.map(() => []);
-  for (let round = 0; round < 11; round++) subjects.forEach((files, i) => times[i]!.push(importCost(files, env)));
-  return times.map(median);
+  for (let round = 0; round < 11; round++) {
+    for (let k = 0; k < subjects.length; k++) {
+      const i = (round + k) % subjects.length;
+      times[i]!.push(importCost(subjects[i]!, env));
+    }
+  }
+  return times;
 }
+
+/** The median over rounds of each round's `a / b` (coldImports' rounds). */
+const pairedRatio = (a: number[], b: number[]): number => median(a.map((x, round) => x / b[round]!));
 
 interface Built {
   /** The entry module a cold start imports. */
@@ -234,10 +243,10 @@ export async function runBundlesBench(): Promise<Record<string, number | string>
       if (absent.length) throw new Error(`${entry} holds no ${absent.join(', ')}: HOT in bench/bundles.ts is stale`);
       const floor = await floorOf(hot.clients);
       const own = [built.entry, ...built.hotChunks, ...hot.clients.flatMap((c) => built.lazyClients.get(CLIENTS[c].pkg) ?? [])];
-      const [minMs, floorMs, ownMs] = coldImports([[minimal.entry], [floor.entry], own], env);
-      minimalMs.push(minMs!);
-      floorVsMinimal.set(hot.clients.join('+'), floorMs! / minMs!);
-      results.push({ entry, initialKb: built.initialKb, requestKb: built.requestKb, totalKb: built.totalKb, vsFloor: ownMs! / floorMs!, vsMinimal: ownMs! / minMs!, hot: hot.clients.join('+'), request: hot.request });
+      const [minMs, floorMs, ownMs] = coldImports([[minimal.entry], [floor.entry], own], env) as [number[], number[], number[]];
+      minimalMs.push(median(minMs));
+      floorVsMinimal.set(hot.clients.join('+'), pairedRatio(floorMs, minMs));
+      results.push({ entry, initialKb: built.initialKb, requestKb: built.requestKb, totalKb: built.totalKb, vsFloor: pairedRatio(ownMs, floorMs), vsMinimal: pairedRatio(ownMs, minMs), hot: hot.clients.join('+'), request: hot.request });
     }
     process.stderr.write(
       results
