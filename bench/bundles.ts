@@ -90,10 +90,10 @@ const HOT: Record<string, Hot> = {
 const COUNTER = process.env.BENCH_COLD_IMPORT === 'instructions' ? 'instructions' : 'cpu';
 /**
  * Node flags for the counted process, beyond the deployed ones (`BENCH_COLD_IMPORT_NODE_FLAGS`,
- * space-separated). `--single-threaded` makes an instruction count repeat within ±0.3% (the DynamoDB
- * floor: 384.4–385.5 M in three processes, against 279.6–291.1 M without it at a load average of
- * 10): without it, how much of V8's background work (compiling, marking) a thread finishes before
- * the process exits depends on the scheduling. For comparing two builds; the figures' default is
+ * space-separated). `--single-threaded` makes an instruction count steadier (the DynamoDB floor:
+ * 384.4–385.5 M in three processes in a row, against 279.6–291.1 M without it at a load average of
+ * 10; across two runs ±2%): without it, how much of V8's background work (compiling, marking) a
+ * thread finishes before the process exits depends on the scheduling. For comparing two builds; the figures' default is
  * without it (docs/performance.md, "Cold imports, eighth step").
  */
 const NODE_FLAGS = (process.env.BENCH_COLD_IMPORT_NODE_FLAGS ?? '').split(' ').filter(Boolean);
