@@ -88,16 +88,25 @@ const HOT: Record<string, Hot> = {
  * loads it.
  */
 const COUNTER = process.env.BENCH_COLD_IMPORT === 'instructions' ? 'instructions' : 'cpu';
+/**
+ * Node flags for the counted process, beyond the deployed ones (`BENCH_COLD_IMPORT_NODE_FLAGS`,
+ * space-separated). `--single-threaded` makes an instruction count steadier (the DynamoDB floor:
+ * 384.4–385.5 M in three processes in a row, against 279.6–291.1 M without it at a load average of
+ * 10; across two runs ±2%): without it, how much of V8's background work (compiling, marking) a
+ * thread finishes before the process exits depends on the scheduling. For comparing two builds; the figures' default is
+ * without it (docs/performance.md, "Cold imports, eighth step").
+ */
+const NODE_FLAGS = (process.env.BENCH_COLD_IMPORT_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 function importCost(files: string[], env: NodeJS.ProcessEnv): number {
   const imports = files.map((f) => `await import(${JSON.stringify(pathToFileURL(f).href)});`).join(' ');
   if (COUNTER === 'instructions') {
-    const r = spawnSync('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--enable-source-maps', '--input-type=module', '-e', imports], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const r = spawnSync('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, ...NODE_FLAGS, '--enable-source-maps', '--input-type=module', '-e', imports], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const refs = /I\s+refs:\s+([\d,]+)/.exec(r.stderr.toString());
     if (r.status !== 0 || !refs) throw new Error(`counting the import of ${files.join(', ')} failed (is valgrind installed?): ${r.stderr.toString().slice(-500)}`);
     return Number(refs[1]!.replace(/,/g, '')) / 1e6;
   }
-  const r = spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', `${imports} const u = process.cpuUsage(); console.log((u.user + u.system) / 1000)`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, [...NODE_FLAGS, '--enable-source-maps', '--input-type=module', '-e', `${imports} const u = process.cpuUsage(); console.log((u.user + u.system) / 1000)`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0) throw new Error(`importing ${files.join(', ')} failed: ${r.stderr.toString().slice(0, 500)}`);
   return Number(r.stdout.toString());
 }

@@ -19,17 +19,38 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /** `import { a, b as c } from "x";` and `export { … } from "x";`, as the SDK's dist-es files write them. */
-const NAMED_FROM = /(import|export)\s*\{([^}]*)\}\s*from\s*"([^"]+)"\s*;?/g;
-const STAR_FROM = /export\s*\*\s*from\s*"([^"]+)"\s*;?/g;
+const NAMED_FROM = /(import|export)\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']\s*;?/g;
+const STAR_FROM = /export\s*\*\s*from\s*["']([^"']+)["']\s*;?/g;
+/** `export * as ns from "x";`: a name whose value is a module's namespace. */
+const STAR_AS_FROM = /export\s*\*\s*as\s+([A-Za-z_$][\w$]*)\s*from\s*["']([^"']+)["']\s*;?/g;
+/** `import * as ns from "x";` */
+const NAMESPACE_IMPORT = /import\s*\*\s*as\s+([A-Za-z_$][\w$]*)\s*from\s*["']([^"']+)["']\s*;?/g;
 /** A module's own exported declarations, and `export { a, b as c };` of its own bindings. */
 const OWN_DECLARATION = /export\s+(?:async\s+)?(?:function\s*\*?|class|const|let|var)\s+([A-Za-z_$][\w$]*)/g;
 const OWN_LIST = /export\s*\{([^}]*)\}(?!\s*from)/g;
 const COMMENT = /\/\/[^\n]*|\/\*[\s\S]*?\*\//g;
-/** What the plugin cannot name from the text: a default export, destructured or star-as exports. */
-const UNREADABLE = /export\s+default|export\s+(?:const|let|var)\s*[{[]|export\s*\*\s*as/;
-/** Only the SDK's own packages: their dist-es files are generated, plain ES modules. */
-const SDK_FILE = /[/\\]node_modules[/\\]@(aws-sdk|smithy)[/\\].*\.js$/;
+/** What the plugin cannot name from the text: a default export, destructured exports. */
+const UNREADABLE = /export\s+default|export\s+(?:const|let|var)\s*[{[]/;
+/**
+ * Whose imports are rewritten: the SDK's own packages and zod's (generated or plain ES modules), and
+ * lambdas/platform/zod.ts, the service's one door to zod, whose re-exports by name go to the files
+ * that define them, so an entry holding zod's schemas does not reach zod's barrels, which also
+ * re-export the JSON Schema generator that only the OpenAPI documents' lazy chunk runs.
+ */
+const REWRITTEN = /[/\\]node_modules[/\\](?:@aws-sdk|@smithy|zod)[/\\].*\.js$|[/\\]lambdas[/\\]platform[/\\]zod(?:-json-schema)?\.ts$/;
 const OWN = 'deep-own';
+/** A namespace narrowed to the names its importer reads: `<barrel>?deep-names=a,b`. */
+const NAMES = 'deep-names';
+/** `ns` in `text` other than in its import: `ns.name` reads, by name, or null when it is used any other way. */
+function memberNames(text, ns) {
+  const names = new Set();
+  for (const m of text.matchAll(new RegExp(`(?<![\\w$.])${ns.replace(/\$/g, '\\$')}(?![\\w$])`, 'g'))) {
+    const member = /^\s*\.\s*([A-Za-z_$][\w$]*)/.exec(text.slice(m.index + ns.length));
+    if (!member) return null;
+    names.add(member[1]);
+  }
+  return [...names].sort();
+}
 
 /** `a, b as c` -> [[exported, local]] */
 const specifiers = (list) =>
@@ -43,9 +64,12 @@ const specifiers = (list) =>
     });
 
 /**
- * @typedef {{ specifier: string, name: string }} Definition where a name is defined: the module to import it from, and its name there
+ * @typedef {{ specifier: string, name: string }} Definition where a name is defined: the module to import it from, and its name there (`*`: that module's namespace)
  * @typedef {{ names: Map<string, Definition>, mixed: boolean }} Exports a module's names; `mixed`: re-exports beside code of its own
  */
+
+/** `text` without its re-export statements: the module's own code. */
+const ownCode = (text) => text.replace(NAMED_FROM, (m, kind) => (kind === 'export' ? '' : m)).replace(STAR_FROM, '').replace(STAR_AS_FROM, '');
 
 /** @param {(spec: string, resolveDir: string) => Promise<string | undefined>} resolve */
 function exportsReader(resolve) {
@@ -60,7 +84,7 @@ function exportsReader(resolve) {
   async function read(file) {
     const text = (await readFile(file, 'utf8')).replace(COMMENT, '');
     if (UNREADABLE.test(text)) return null;
-    const ownText = text.replace(NAMED_FROM, (m, kind) => (kind === 'export' ? '' : m)).replace(STAR_FROM, '');
+    const ownText = ownCode(text);
     const reexports = ownText.length !== text.length;
     const own = [...ownText.matchAll(OWN_DECLARATION)].map((m) => m[1]).concat([...ownText.matchAll(OWN_LIST)].flatMap((m) => specifiers(m[1]).map(([, exported]) => exported)));
     const mixed = reexports && own.length > 0;
@@ -74,6 +98,11 @@ function exportsReader(resolve) {
       const inner = await exportsOf(target);
       for (const [from, to] of specifiers(m[2])) names.set(to, inner?.names.get(from) ?? { specifier: target, name: from });
     }
+    for (const m of text.matchAll(STAR_AS_FROM)) {
+      const target = await resolve(m[2], dirname(file));
+      if (!target) return null;
+      names.set(m[1], { specifier: target, name: '*' });
+    }
     for (const m of text.matchAll(STAR_FROM)) {
       const target = await resolve(m[1], dirname(file));
       const inner = target && (await exportsOf(target));
@@ -83,6 +112,18 @@ function exportsReader(resolve) {
     return { names, mixed };
   }
   return exportsOf;
+}
+
+/** `import`/`export` statements taking `names` ([name there, name here]) from the modules that define them. */
+function statements(kind, names, definitions) {
+  const bySpecifier = new Map();
+  const out = [];
+  names.forEach(([, local], i) => {
+    const at = definitions[i];
+    if (at.name === '*') out.push(`${kind} * as ${local} from ${JSON.stringify(at.specifier)};`);
+    else bySpecifier.set(at.specifier, [...(bySpecifier.get(at.specifier) ?? []), at.name === local ? local : `${at.name} as ${local}`]);
+  });
+  return [...[...bySpecifier].map(([specifier, list]) => `${kind} { ${list.join(', ')} } from ${JSON.stringify(specifier)};`), ...out].join(' ');
 }
 
 /** @returns {import('esbuild').Plugin} */
@@ -96,44 +137,70 @@ export function deepImports() {
       };
       const exportsOf = exportsReader(resolve);
 
-      /** `text` with each named import from a module that re-exports it taken from the defining module instead. */
+      /**
+       * `text` with each name imported or re-exported by name from a module that re-exports it
+       * taken from the defining module instead, and each namespace import of such a module whose
+       * binding is only read as `ns.name` narrowed to a module re-exporting just those names.
+       */
       const deepen = async (text, dir) => {
-        const pieces = [];
-        let last = 0;
+        const edits = [];
         for (const m of text.matchAll(NAMED_FROM)) {
-          if (m[1] !== 'import') continue;
           const target = await resolve(m[3], dir);
           const exported = target && (await exportsOf(target));
           if (!exported) continue;
           const names = specifiers(m[2]);
           const at = names.map(([from]) => exported.names.get(from));
           if (at.some((a) => !a) || at.every((a) => a.specifier === target)) continue;
-          const bySpecifier = new Map();
-          names.forEach(([, local], i) => bySpecifier.set(at[i].specifier, [...(bySpecifier.get(at[i].specifier) ?? []), at[i].name === local ? local : `${at[i].name} as ${local}`]));
-          // One line, as the statement was: line numbers in the file stay as they were.
-          pieces.push(text.slice(last, m.index), [...bySpecifier].map(([specifier, list]) => `import { ${list.join(', ')} } from ${JSON.stringify(specifier)};`).join(' '));
-          last = m.index + m[0].length;
+          edits.push([m.index, m[0].length, statements(m[1], names, at)]);
         }
-        return pieces.length ? pieces.join('') + text.slice(last) : undefined;
+        for (const m of text.matchAll(NAMESPACE_IMPORT)) {
+          const target = await resolve(m[2], dir);
+          const exported = target && (await exportsOf(target));
+          if (!exported) continue;
+          const used = memberNames(text.slice(0, m.index) + text.slice(m.index + m[0].length), m[1]);
+          if (!used || used.length === 0 || used.some((name) => !exported.names.has(name))) continue;
+          if (used.every((name) => exported.names.get(name).specifier === target)) continue;
+          edits.push([m.index, m[0].length, `import * as ${m[1]} from ${JSON.stringify(`${target}?${NAMES}=${used.join(',')}`)};`]);
+        }
+        if (!edits.length) return undefined;
+        // One line each, as the statement was: line numbers in the file stay as they were.
+        edits.sort((a, b) => a[0] - b[0]);
+        const pieces = [];
+        let last = 0;
+        for (const [index, length, replacement] of edits) {
+          pieces.push(text.slice(last, index), replacement);
+          last = index + length;
+        }
+        return pieces.join('') + text.slice(last);
       };
+      const loader = (path) => (path.endsWith('.ts') ? 'ts' : 'js');
 
       build.onResolve({ filter: new RegExp(`\\?${OWN}$`) }, ({ path }) => ({ path: path.slice(0, -OWN.length - 1), namespace: OWN }));
+      build.onResolve({ filter: new RegExp(`\\?${NAMES}=[\\w$,]+$`) }, ({ path }) => ({ path, namespace: NAMES }));
       // A mixed barrel's own code, without its re-exports.
       build.onLoad({ filter: /.*/, namespace: OWN }, async ({ path }) => {
-        const text = (await readFile(path, 'utf8')).replace(NAMED_FROM, (m, kind) => (kind === 'export' ? '' : m)).replace(STAR_FROM, '');
+        const text = ownCode(await readFile(path, 'utf8'));
         return { contents: (await deepen(text, dirname(path))) ?? text, loader: 'js', resolveDir: dirname(path) };
       });
-      build.onLoad({ filter: SDK_FILE }, async ({ path }) => {
-        const exported = await exportsOf(path);
+      // A barrel narrowed to the names one importer reads, each from the module that defines it.
+      build.onLoad({ filter: /.*/, namespace: NAMES }, async ({ path }) => {
+        const at = path.lastIndexOf(`?${NAMES}=`);
+        const barrel = path.slice(0, at);
+        const names = path.slice(at + NAMES.length + 2).split(',');
+        const exported = await exportsOf(barrel);
+        return { contents: statements('export', names.map((name) => [name, name]), names.map((name) => exported.names.get(name))), loader: 'js', resolveDir: dirname(barrel) };
+      });
+      build.onLoad({ filter: REWRITTEN }, async ({ path }) => {
+        const exported = path.endsWith('.js') ? await exportsOf(path) : null;
         if (exported?.mixed) {
           // The barrel itself: its re-exports, and its own code's names from the module above.
           const text = await readFile(path, 'utf8');
           const reexports = [...text.matchAll(NAMED_FROM)].filter((m) => m[1] === 'export').map((m) => m[0]);
-          const stars = [...text.matchAll(STAR_FROM)].map((m) => m[0]);
+          const stars = [...text.matchAll(STAR_FROM), ...text.matchAll(STAR_AS_FROM)].map((m) => m[0]);
           return { contents: [...reexports, ...stars, `export * from ${JSON.stringify(`${path}?${OWN}`)};`].join('\n'), loader: 'js', resolveDir: dirname(path) };
         }
         const contents = await deepen(await readFile(path, 'utf8'), dirname(path));
-        return contents === undefined ? undefined : { contents, loader: 'js', resolveDir: dirname(path) };
+        return contents === undefined ? undefined : { contents, loader: loader(path), resolveDir: dirname(path) };
       });
     },
   };

@@ -1,4 +1,5 @@
 import * as z from './zod';
+import { toJSONSchema } from './zod-json-schema';
 import type { AnyRouteSpec, HeaderSpec, ResponseSpec } from './http/route-spec';
 import { RateLimitError, ServerError, StringError, TooLargeError } from './http/common-schemas';
 
@@ -67,7 +68,7 @@ export function buildOpenApi(
 ): Record<string, unknown> {
   const components: Record<string, JsonSchema> = {};
   const toSchema = (schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema => {
-    const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
+    const json = toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
     const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
     for (const [name, def] of Object.entries(defs)) components[name] = rewriteRefs(def) as JsonSchema;
     const { $schema: _s, $defs: _d, ...rest } = json;

@@ -1,12 +1,19 @@
 // The one door to zod in lambdas/: zod/mini, whose functions a bundle keeps only when it calls
 // them (~32 KB per bundle, against ~97 KB for classic zod, whose methods all ride on every schema:
 // docs/performance.md), with the English messages classic zod gives by default, so errors read the same.
-import { config, lazy, type ZodMiniLazy, type ZodMiniType } from 'zod/mini';
+import { config, lazy } from 'zod/mini';
+import type { ZodMiniLazy, ZodMiniType } from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 
 config(en());
 
-export * from 'zod/mini';
+// The functions lambdas/ calls, by name, and every type: not `export * from 'zod/mini'`. Through
+// zod/mini's barrel, every entry reached zod's JSON Schema generator, which the barrel also
+// re-exports, and esbuild's code splitting then put it (~20 KB) in the entry's load wherever the
+// OpenAPI document's lazy chunk uses it; the build (tools/deep-imports.mjs) takes each name below
+// from the file that defines it. The generator has its own door, ./zod-json-schema.ts.
+export type * from 'zod/mini';
+export { _default, array, boolean, coerce, custom, describe, email, enum, gte, int, iso, lazy, literal, looseObject, lte, maxLength, meta, minLength, nonnegative, null, nullable, nullish, number, object, optional, partialRecord, pipe, prefault, record, refine, regex, strictObject, string, toLowerCase, transform, trim, union, unknown, url, uuid } from 'zod/mini';
 
 /**
  * A schema built at its first use (a parse, the OpenAPI document), once, instead of at import:

@@ -2,26 +2,13 @@ import * as z from '../platform/zod';
 import { authErrors, timestamp, byIdParams, StringError, pageLimit, rateLimitErrors, RateLimitError } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { carrierSchema, testStatusSchema, verdictFields } from './test-run-fields';
+import { CarrierStatus } from './carrier-status';
 
 const OFFSET_MESSAGE = 'must be a whole number, 0 or more';
 
 const CarrierEnum = carrierSchema;
 const TestStatus = testStatusSchema;
 const Method = z.enum(['call', 'sms']);
-
-export const CarrierStatus = z.lazySchema(() => z
-  .object({
-    carrier: CarrierEnum,
-    status: TestStatus.check(z.describe('state of the latest test for this carrier')),
-    spam_detected: z.nullable(z.boolean()).check(z.describe('null until the latest run completes')),
-    spam_label: z.nullable(z.string()).check(z.describe('label the carrier displays, when flagged')),
-    test_run_id: z.nullable(z.string()),
-    captured_at: z.nullable(timestamp),
-    screenshot_available: z.boolean(),
-    same_carrier_warning: z.boolean().check(z.describe('additive: this test ran from the number’s own carrier')),
-    simulated: z.boolean().check(z.describe('additive: true when the result came from the simulator, not a real handset')),
-  })
-  .check(z.meta({ id: 'CarrierStatus' })));
 
 export const MonitoredNumber = z.lazySchema(() => z
   .object({

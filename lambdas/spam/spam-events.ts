@@ -1,7 +1,7 @@
 import * as z from '../platform/zod';
 import { timestamp } from '../platform/http/common-schemas';
 import { defineEvent } from '../webhooks/events';
-import { CarrierStatus } from './routes';
+import { CarrierStatus } from './carrier-status';
 
 // The spam monitoring events' payloads (spec, Events), as carrier-item.ts and numbers.ts build
 // them and the OpenAPI `webhooks` section shows them.

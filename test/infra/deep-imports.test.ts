@@ -46,9 +46,29 @@ const FILES: Record<string, string> = {
   ].join('\n'),
 };
 
-async function project(plugins: boolean): Promise<string> {
+// The namespace rule, on a project shaped as zod is: a package file that imports a barrel as a
+// namespace and reads only `ns.name` from it (zod/mini's files and `import * as core from
+// "../core/index.js"`), the barrel also re-exporting a generator that only a lazily loaded module
+// uses (zod's JSON Schema generator, used by the OpenAPI document's chunk), and a namespace
+// re-export (`export * as util`) read through the namespace.
+const NAMESPACE_FILES: Record<string, string> = {
+  'node_modules/@smithy/fake-ns/package.json': JSON.stringify({ name: '@smithy/fake-ns', type: 'module', sideEffects: false, module: './index.js' }),
+  'node_modules/@smithy/fake-ns/index.js': 'export { forEntry } from "./for-entry.js";\nexport * as helpers from "./helpers.js";\nexport { generator } from "./generator.js";\n',
+  'node_modules/@smithy/fake-ns/for-entry.js': 'export const forEntry = () => "entry-code";\n',
+  'node_modules/@smithy/fake-ns/helpers.js': 'export const helper = () => "helper";\n',
+  'node_modules/@smithy/fake-ns/generator.js': 'export const generator = () => "GENERATOR_MARKER";\n',
+  'node_modules/@aws-sdk/fake-user/package.json': JSON.stringify({ name: '@aws-sdk/fake-user', type: 'module', sideEffects: false, module: './index.js' }),
+  'node_modules/@aws-sdk/fake-user/index.js': 'import * as core from "@smithy/fake-ns";\nexport const user = () => `${core.forEntry()} ${core . helpers.helper()}`;\n',
+  // A namespace used as a value is left as it is (it needs every name): the code still sees them all.
+  'node_modules/@aws-sdk/fake-whole/package.json': JSON.stringify({ name: '@aws-sdk/fake-whole', type: 'module', sideEffects: false, module: './index.js' }),
+  'node_modules/@aws-sdk/fake-whole/index.js': 'import * as core from "@smithy/fake-ns";\nexport const names = () => Object.keys(core).sort().join(",");\n',
+  'src/lazy.ts': "import { generator } from '@smithy/fake-ns';\nimport { names } from '@aws-sdk/fake-whole';\nexport const lazy = () => `${generator()} ${names()}`;\n",
+  'src/entry.ts': "import { user } from '@aws-sdk/fake-user';\nexport const handler = async () => ({ user: user(), lazy: (await import('./lazy')).lazy() });\n",
+};
+
+async function project(plugins: boolean, files: Record<string, string> = FILES): Promise<string> {
   const dir = tempDir('deep-imports-');
-  for (const [name, text] of Object.entries(FILES)) {
+  for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);
   }
@@ -74,4 +94,30 @@ describe('tools/deep-imports.mjs', () => {
     expect(await handlerResult(await project(false))).toEqual(expected);
     expect(await handlerResult(await project(true))).toEqual(expected);
   });
+
+  it('narrows a namespace import of a barrel read only as `ns.name` to those names: the lazy generator stays out of the entry', async () => {
+    expect(initialText(await project(false, NAMESPACE_FILES))).toContain('GENERATOR_MARKER');
+    const entry = await project(true, NAMESPACE_FILES);
+    expect(initialText(entry)).not.toContain('GENERATOR_MARKER');
+    const expected = { user: 'entry-code helper', lazy: 'GENERATOR_MARKER forEntry,generator,helpers' };
+    expect(await handlerResult(await project(false, NAMESPACE_FILES))).toEqual(expected);
+    expect(await handlerResult(entry)).toEqual(expected);
+  });
+
+  it("keeps zod's JSON Schema generator out of the console and platform entries (it runs in the OpenAPI documents' lazy chunk only)", async () => {
+    for (const entry of ['lambdas/functions/http/console.ts', 'lambdas/functions/http/platform.ts']) {
+      const { metafile } = await build({ ...BUNDLE_BUILD, entryPoints: [entry], outdir: tempDir('deep-imports-zod-'), write: false, metafile: true, logLevel: 'silent' });
+      const outputs = metafile.outputs;
+      const closure = (file: string, into = new Set<string>()): Set<string> => {
+        if (into.has(file)) return into;
+        into.add(file);
+        for (const i of outputs[file]!.imports) if (i.kind === 'import-statement' && outputs[i.path]) closure(i.path, into);
+        return into;
+      };
+      const holding = (files: Iterable<string>) => [...files].filter((f) => Object.entries(outputs[f]!.inputs).some(([input, { bytesInOutput }]) => input.includes('zod/v4/core/json-schema-processors') && bytesInOutput > 0));
+      const initial = closure(Object.keys(outputs).find((f) => f.endsWith('/index.mjs'))!);
+      expect(holding(Object.keys(outputs)).length, `${entry}: the generator is in the bundle`).toBeGreaterThan(0);
+      expect(holding(initial), `${entry}: the generator is in the entry's load`).toEqual([]);
+    }
+  }, 60_000);
 });

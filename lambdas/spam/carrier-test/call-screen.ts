@@ -1,4 +1,4 @@
-import { encode } from 'jpeg-js';
+import encode from 'jpeg-js/lib/encoder.js';
 import type { Carrier } from '../carriers';
 import { ADVANCE, GLYPH_HEIGHT, GLYPH_WIDTH, glyphOf } from './bitmap-font';
 
