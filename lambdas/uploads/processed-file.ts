@@ -96,20 +96,61 @@ export function streamProcessedBytes(...[original, skip, layout, phoneColumns, i
  * holds more than a part and a line of the file, however large the file; a streamed original
  * (original-bytes.ts) is read as the records are copied.
  */
-export async function streamProcessed(source: ProcessedSource, options: SliceOptions, to: PartTarget, lines?: ProcessedLines): Promise<void> {
-  const out = to.sink.reset();
-  const neutral = lines?.neutralOut ? { sink: lines.neutralOut.reset(), writer: to.neutralWriter } : null;
-  if (neutral && !neutral.writer) throw new Error('the neutralized lines are written as they go only with a writer for them');
-  for (const need of processedBytes(source, options, out, to.partBytes, lines)) {
-    if (need) {
-      await source.original.load(need[0], need[1]);
-      continue;
+export function streamProcessed(source: ProcessedSource, options: SliceOptions, to: PartTarget, lines?: ProcessedLines): Promise<void> {
+  return streamTogether(source, [{ options, to, lines }]);
+}
+
+/** One of the files `streamTogether` writes: what it holds, where it goes, and (the slice base) where its lines are recorded. */
+export interface FileToWrite {
+  options: SliceOptions;
+  to: PartTarget;
+  lines?: ProcessedLines;
+}
+
+/**
+ * Several files written side by side (`streamProcessed` each, a sink each) from one reading of
+ * the original: each file's writer runs until it needs bytes not at hand, and the bytes are read
+ * for the one waiting on the earliest record the pass under way can still reach, so files in the
+ * same order (file order, or the same sort) share every pass. A new pass is opened only when each
+ * file waits on a record the pass has left behind (a sorted file at its next status).
+ */
+export async function streamTogether(source: ProcessedSource, files: FileToWrite[]): Promise<void> {
+  if (new Set(files.map((f) => f.to.sink)).size !== files.length) throw new Error('files written side by side need a sink each');
+  const runs = files.map(({ options, to, lines }) => {
+    const out = to.sink.reset();
+    const neutral = lines?.neutralOut ? { sink: lines.neutralOut.reset(), writer: to.neutralWriter } : null;
+    if (neutral && !neutral.writer) throw new Error('the neutralized lines are written as they go only with a writer for them');
+    return { to, out, neutral, steps: processedBytes(source, options, out, to.partBytes, lines), need: null as [number, number] | null };
+  });
+  // Runs a file's writer until it waits on bytes (its `need`) or its file is written.
+  const advance = async (run: (typeof runs)[number]): Promise<void> => {
+    for (;;) {
+      const next = run.steps.next();
+      if (next.done) {
+        await run.to.writer.close(run.out.drain());
+        if (run.neutral) await run.neutral.writer!.close(run.neutral.sink.drain());
+        return;
+      }
+      if (next.value) {
+        run.need = next.value;
+        return;
+      }
+      if (run.out.pending >= run.to.partBytes) await run.to.writer.part(run.out.drain());
+      if (run.neutral && run.neutral.sink.pending >= run.to.partBytes) await run.neutral.writer!.part(run.neutral.sink.drain());
     }
-    if (out.pending >= to.partBytes) await to.writer.part(out.drain());
-    if (neutral && neutral.sink.pending >= to.partBytes) await neutral.writer!.part(neutral.sink.drain());
+  };
+  for (const run of runs) await advance(run);
+  for (;;) {
+    const waiting = runs.filter((r) => r.need);
+    if (!waiting.length) return;
+    const reachable = waiting.filter((r) => source.original.inPass(r.need![0]));
+    const first = (reachable.length ? reachable : waiting).reduce((a, b) => (b.need![0] < a.need![0] ? b : a));
+    const [start, end] = first.need!;
+    first.need = null;
+    // Every other file this pass still reaches waits on bytes at or after `start`: the load's window keeps them.
+    await source.original.load(start, end);
+    await advance(first);
   }
-  await to.writer.close(out.drain());
-  if (neutral) await neutral.writer!.close(neutral.sink.drain());
 }
 
 /**
