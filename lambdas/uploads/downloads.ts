@@ -113,7 +113,8 @@ export async function writeProcessedAndSlices(upload: UploadRecord, source: Proc
     source,
     inFileOrder.map((options, i) => ({ options, to: target(i ? sliceKeyOf(options) : keys.processed(upload), sinks[i]!) })),
   );
-  const lines = processedLines(new ByteSink(64 * 1024));
+  // The neutralized lines' JSON, drained a part at a time: small unless many lines are changed.
+  const lines = processedLines(new ByteSink(64 * 1024, PART_BYTES + 64 * 1024));
   const neutralWriter = objectWriter(bucket, keys.sliceNeutral(upload), 'application/json');
   await streamTogether(
     source,
