@@ -38,7 +38,9 @@ export async function finalize(ports: DeliveryPorts, input: { upload_id: string;
     const results = table;
     await putObject(bucket, keys.results(current), serializeResults(table), 'application/json');
     // The original is read as a stream, never held whole: the processed file and the slices are
-    // written from it side by side, each to its object a part at a time (downloads.ts).
+    // written from it side by side, each to its object a part at a time (downloads.ts). The slices
+    // most asked for are written now, so their first download only signs a link; and the slice
+    // base and its index, from which any other slice is read on its first download.
     const { source, close } = await originalSource(current, results);
     try {
       await writeProcessedAndSlices(current, source);
