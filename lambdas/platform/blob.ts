@@ -34,8 +34,12 @@ export async function putObject(bucket: string, key: string, body: string | Buff
   await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
 }
 
-/** The size of each part an `ObjectWriter` sends but the last (S3 takes parts of at least 5 MiB). */
-export const PART_BYTES = 8 * 1024 * 1024;
+/**
+ * The size of each part an `ObjectWriter` sends but the last: S3's minimum, 5 MiB, since a writer
+ * holds a part before sending it (finalize, a part for each file it writes at once); 10,000 parts
+ * make objects of up to 48 GiB.
+ */
+export const PART_BYTES = 5 * 1024 * 1024;
 
 /**
  * An object written a part at a time, so its writer never holds it whole: `part` sends the next

@@ -8,13 +8,20 @@ export class ByteSink {
   /** Bytes handed out by `drain` since the last reset. */
   private drained = 0;
 
-  constructor(capacity: number) {
+  /**
+   * `growTo`: the size doubling stops at (a larger write still gets its room): a sink drained
+   * every part needs a part and a line, not the double of the last size under a part.
+   */
+  constructor(
+    capacity: number,
+    private readonly growTo = Infinity,
+  ) {
     this.buf = Buffer.allocUnsafe(Math.max(64, capacity));
   }
 
   private reserve(n: number): void {
     if (this.len + n <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.len + n, this.buf.length * 2));
+    const next = Buffer.allocUnsafe(Math.max(this.len + n, Math.min(this.buf.length * 2, this.growTo)));
     this.buf.copy(next, 0, 0, this.len);
     this.buf = next;
   }
@@ -33,6 +40,11 @@ export class ByteSink {
   /** Bytes written so far (those drained included). */
   get length(): number {
     return this.drained + this.len;
+  }
+
+  /** Bytes of memory it holds. */
+  get capacity(): number {
+    return this.buf.length;
   }
 
   /** Bytes written since the last drain. */

@@ -1,13 +1,13 @@
 import { Conflict, InvalidInput } from '../platform/domain-errors';
 import { nowIso } from '../platform/clock';
 import { sha256Hex } from '../platform/ids';
-import { filesBucket, getObject, getObjectRange, objectExists, objectWriter, PART_BYTES, putObject } from '../platform/blob';
+import { filesBucket, getObject, getObjectRange, objectExists, objectWriter, PART_BYTES, putObject, type ObjectWriter } from '../platform/blob';
 import { signedDownloadLink } from './download-signer';
-import { streamProcessed, writeProcessedBytes, type ProcessedSource, type SliceOptions } from './processed-file';
+import { streamTogether, writeProcessedBytes, type PartTarget, type ProcessedSource, type SliceOptions } from './processed-file';
 import { loadLayout } from './layout-source';
 import { ByteSink } from './byte-sink';
 import { assembleSlice, byteRanges, sliceLines, storedAs } from './slice-assembly';
-import { buildSliceIndex, parseSliceIndex, processedLines, serializeSliceIndex, type NeutralLines, type ProcessedLines, type SliceIndex } from './slice-index';
+import { buildSliceIndex, parseSliceIndex, processedLines, serializeSliceIndex, type NeutralLines, type SliceIndex } from './slice-index';
 import { sliceIndexMemo } from './slice-index-cache';
 import { neutralLinesFromBase } from './slice-neutral';
 import { parseResults, vocabularyFor } from './results';
@@ -92,18 +92,35 @@ const BASE: SliceOptions = { sort: 'best_status', includeIdentity: true };
 const sliceName = (options: SliceOptions): string =>
   sha256Hex(JSON.stringify({ s: options.statuses ? [...options.statuses].sort() : null, i: options.includeIdentity ?? false, o: options.sort ?? null, ...(options.neutralizeFormulas ? { f: true } : {}) })).slice(0, 24);
 
-/** The slice base and its index, then the common slices (`sink` holds each file in turn). */
-export async function writeSlices(upload: UploadRecord, source: ProcessedSource, sink: ByteSink): Promise<void> {
+/**
+ * What finalize writes: the processed file, the slice base and its index, and the common slices,
+ * each to its object a part at a time (never held whole), side by side from as few passes over the
+ * original as their orders allow (processed-file.ts `streamTogether`): the files in file order (the
+ * processed file, the filtered slice) in one pass, then the sorted ones (the base, the best_status
+ * slice) in a pass per status they hold. The base's neutralized lines go to their object as the
+ * base is written; its index once it is whole.
+ */
+export async function writeProcessedAndSlices(upload: UploadRecord, source: ProcessedSource): Promise<void> {
   const bucket = filesBucket();
-  // Each written to its object a part at a time: the sink never holds a whole slice. The slice
-  // base's neutralized lines go to their object the same way, as the base is written.
+  const common = commonSlices(upload);
+  const inFileOrder = [{}, ...common.filter((o) => !o.sort)];
+  const sorted = [BASE, ...common.filter((o) => o.sort)];
+  // A sink each for the files written at once, of a part and a line each; reused by the next group.
+  const sinks = Array.from({ length: Math.max(inFileOrder.length, sorted.length) }, () => new ByteSink(PART_BYTES + 64 * 1024));
+  const target = (key: string, sink: ByteSink, neutralWriter?: ObjectWriter): PartTarget => ({ writer: objectWriter(bucket, key, 'text/csv'), sink, partBytes: PART_BYTES, neutralWriter });
+  const sliceKeyOf = (options: SliceOptions): string => keys.slice(upload, sliceName(options));
+  await streamTogether(
+    source,
+    inFileOrder.map((options, i) => ({ options, to: target(i ? sliceKeyOf(options) : keys.processed(upload), sinks[i]!) })),
+  );
+  // The neutralized lines' JSON, drained a part at a time: small unless many lines are changed.
+  const lines = processedLines(new ByteSink(64 * 1024, PART_BYTES + 64 * 1024));
   const neutralWriter = objectWriter(bucket, keys.sliceNeutral(upload), 'application/json');
-  const write = (options: SliceOptions, lines?: ProcessedLines): Promise<void> =>
-    streamProcessed(source, options, { writer: objectWriter(bucket, keys.slice(upload, sliceName(options)), 'text/csv'), sink, partBytes: PART_BYTES, neutralWriter }, lines);
-  const lines = processedLines(new ByteSink(64 * 1024));
-  await write(BASE, lines);
+  await streamTogether(
+    source,
+    sorted.map((options, i) => (i ? { options, to: target(sliceKeyOf(options), sinks[i]!) } : { options, to: target(sliceKeyOf(options), sinks[i]!, neutralWriter), lines })),
+  );
   await putObject(bucket, keys.sliceIndex(upload), serializeSliceIndex(buildSliceIndex(lines, source.results, upload.phone_columns.length, upload.identity_enabled)), 'application/octet-stream');
-  for (const options of commonSlices(upload)) await write(options);
 }
 
 /**

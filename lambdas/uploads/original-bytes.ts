@@ -9,6 +9,8 @@ import type { ByteSink } from './byte-sink';
 export interface OriginalBytes {
   has(start: number, end: number): boolean;
   load(start: number, end: number): Promise<void>;
+  /** Whether loading from `start` goes on with the pass under way (false: it would open a new one). */
+  inPass(start: number): boolean;
   copy(out: ByteSink, start: number, end: number): void;
   /** The bytes from `start` to `end`, at hand, decoded (a whole record: never a cut UTF-8 sequence). */
   text(start: number, end: number): string;
@@ -17,6 +19,7 @@ export interface OriginalBytes {
 export const inMemory = (bytes: Buffer): OriginalBytes => ({
   has: () => true,
   load: () => Promise.resolve(),
+  inPass: () => true,
   copy: (out, start, end) => out.copy(bytes, start, end),
   text: (start, end) => bytes.toString('utf8', start, end),
 });
@@ -36,6 +39,10 @@ export class StreamedOriginal implements OriginalBytes {
 
   has(start: number, end: number): boolean {
     return start >= this.base && end <= this.loaded;
+  }
+
+  inPass(start: number): boolean {
+    return this.reader !== null && start >= this.base;
   }
 
   /** Bytes held now (the window). */

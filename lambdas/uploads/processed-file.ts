@@ -1,5 +1,5 @@
 import { parseCsv, recordFields, safeCsvCell } from './csv';
-import { rankOf, type ResultRows } from './results';
+import { rankOf, ResultTable, type ResultRows, type RowResult } from './results';
 import { layoutOf, storedLayoutOf, type CsvLayout } from './work-file';
 import { layoutIndexOf, rowEol, rowsOf, rowWidth, type LayoutIndex } from './layout-index';
 import { byteSpans, type ByteSpans } from './byte-offsets';
@@ -96,20 +96,61 @@ export function streamProcessedBytes(...[original, skip, layout, phoneColumns, i
  * holds more than a part and a line of the file, however large the file; a streamed original
  * (original-bytes.ts) is read as the records are copied.
  */
-export async function streamProcessed(source: ProcessedSource, options: SliceOptions, to: PartTarget, lines?: ProcessedLines): Promise<void> {
-  const out = to.sink.reset();
-  const neutral = lines?.neutralOut ? { sink: lines.neutralOut.reset(), writer: to.neutralWriter } : null;
-  if (neutral && !neutral.writer) throw new Error('the neutralized lines are written as they go only with a writer for them');
-  for (const need of processedBytes(source, options, out, to.partBytes, lines)) {
-    if (need) {
-      await source.original.load(need[0], need[1]);
-      continue;
+export function streamProcessed(source: ProcessedSource, options: SliceOptions, to: PartTarget, lines?: ProcessedLines): Promise<void> {
+  return streamTogether(source, [{ options, to, lines }]);
+}
+
+/** One of the files `streamTogether` writes: what it holds, where it goes, and (the slice base) where its lines are recorded. */
+export interface FileToWrite {
+  options: SliceOptions;
+  to: PartTarget;
+  lines?: ProcessedLines;
+}
+
+/**
+ * Several files written side by side (`streamProcessed` each, a sink each) from one reading of
+ * the original: each file's writer runs until it needs bytes not at hand, and the bytes are read
+ * for the one waiting on the earliest record the pass under way can still reach, so files in the
+ * same order (file order, or the same sort) share every pass. A new pass is opened only when each
+ * file waits on a record the pass has left behind (a sorted file at its next status).
+ */
+export async function streamTogether(source: ProcessedSource, files: FileToWrite[]): Promise<void> {
+  if (new Set(files.map((f) => f.to.sink)).size !== files.length) throw new Error('files written side by side need a sink each');
+  const runs = files.map(({ options, to, lines }) => {
+    const out = to.sink.reset();
+    const neutral = lines?.neutralOut ? { sink: lines.neutralOut.reset(), writer: to.neutralWriter } : null;
+    if (neutral && !neutral.writer) throw new Error('the neutralized lines are written as they go only with a writer for them');
+    return { to, out, neutral, steps: processedBytes(source, options, out, to.partBytes, lines), need: null as [number, number] | null };
+  });
+  // Runs a file's writer until it waits on bytes (its `need`) or its file is written.
+  const advance = async (run: (typeof runs)[number]): Promise<void> => {
+    for (;;) {
+      const next = run.steps.next();
+      if (next.done) {
+        await run.to.writer.close(run.out.drain());
+        if (run.neutral) await run.neutral.writer!.close(run.neutral.sink.drain());
+        return;
+      }
+      if (next.value) {
+        run.need = next.value;
+        return;
+      }
+      if (run.out.pending >= run.to.partBytes) await run.to.writer.part(run.out.drain());
+      if (run.neutral && run.neutral.sink.pending >= run.to.partBytes) await run.neutral.writer!.part(run.neutral.sink.drain());
     }
-    if (out.pending >= to.partBytes) await to.writer.part(out.drain());
-    if (neutral && neutral.sink.pending >= to.partBytes) await neutral.writer!.part(neutral.sink.drain());
+  };
+  for (const run of runs) await advance(run);
+  for (;;) {
+    const waiting = runs.filter((r) => r.need);
+    if (!waiting.length) return;
+    const reachable = waiting.filter((r) => source.original.inPass(r.need![0]));
+    const first = (reachable.length ? reachable : waiting).reduce((a, b) => (b.need![0] < a.need![0] ? b : a));
+    const [start, end] = first.need!;
+    first.need = null;
+    // Every other file this pass still reaches waits on bytes at or after `start`: the load's window keeps them.
+    await source.original.load(start, end);
+    await advance(first);
   }
-  await to.writer.close(out.drain());
-  if (neutral) await neutral.writer!.close(neutral.sink.drain());
 }
 
 /**
@@ -127,21 +168,30 @@ function* processedBytes(source: ProcessedSource, options: SliceOptions, out: By
     ? ['Service_Status', ...(withIdentity ? ['Service_Identity'] : [])]
     : phoneColumns.flatMap((c) => [`${c}_Service_Status`, ...(identity ? [`${c}_Service_Answer_Intent`, `${c}_Service_Identity`] : [])]);
 
-  let order: Iterable<number> = rowIndexes(n);
+  // What a row's service cells are, its rank and whether a filter keeps it depend only on its
+  // cells' results: each is worked out once per distinct result, so writing a row allocates
+  // nothing (the young garbage of 250,000 rows per file promoted the stream's pieces in flight).
+  const tailOf = perDistinctRow(results, (r) => {
+    const cells = single
+      ? [r.cells[0]?.status ?? r.best, ...(withIdentity ? [r.cells[0]?.identity ?? r.bestIdentity ?? 'Unknown'] : [])]
+      : r.cells.flatMap((c) => (c ? [c.status, ...(identity ? [c.answerIntent, c.identity ?? ''] : [])] : ['', ...(identity ? ['', ''] : [])]));
+    return ',' + cells.map(safeCsvCell).join(',');
+  });
+  /** The rows written, in order; null: every row, in file order. */
+  let order: Uint32Array | null = null;
   if (options.statuses) {
     const wanted = options.statuses;
+    const keeps = perDistinctRow(results, (r) => r.cells.some((c) => c && wanted.has(c.status)) || (wanted.has('Unknown') && r.best === 'Unknown'));
     const kept: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const r = results.at(i)!;
-      if (r.cells.some((c) => c && wanted.has(c.status)) || (wanted.has('Unknown') && r.best === 'Unknown')) kept.push(i);
-    }
-    order = kept;
+    for (let i = 0; i < n; i++) if (keeps(i)) kept.push(i);
+    order = Uint32Array.from(kept);
   }
   if (options.sort === 'best_status') {
     // Stable: ties keep file order.
-    const ranked = Uint32Array.from(order);
+    const ranked = order ?? Uint32Array.from({ length: n }, (_, i) => i);
+    const rankOfRow = perDistinctRow(results, (r) => rankOf(r.best, identity));
     const rank = new Float64Array(n);
-    for (const i of ranked) rank[i] = rankOf(results.at(i)!.best, identity);
+    for (const i of ranked) rank[i] = rankOfRow(i);
     ranked.sort((a, b) => rank[a]! - rank[b]! || a - b);
     order = ranked;
   }
@@ -150,9 +200,9 @@ function* processedBytes(source: ProcessedSource, options: SliceOptions, out: By
   const neutralize = options.neutralizeFormulas === true;
   const eol = header.eol || '\n';
   if (bom) out.write('\uFEFF');
-  const line = (recordIndex: number, cells: string[]): void => {
+  const line = (recordIndex: number, tail: string): void => {
     const neutral = lines || neutralize ? neutralText(source, recordIndex) : undefined;
-    const tail = ','.repeat(Math.max(0, width - (recordIndex < 0 ? header.width : rowWidth(layout, recordIndex)))) + ',' + cells.map(safeCsvCell).join(',');
+    const pad = ','.repeat(Math.max(0, width - (recordIndex < 0 ? header.width : rowWidth(layout, recordIndex))));
     if (lines) {
       if (out.length > 0xffffffff) throw new Error('the slice index counts bytes up to 4 GB');
       if (recordIndex < 0) lines.headerStart = out.length;
@@ -160,11 +210,12 @@ function* processedBytes(source: ProcessedSource, options: SliceOptions, out: By
         lines.row[written] = recordIndex;
         lines.start[written] = out.length;
       }
-      if (neutral !== undefined) recordNeutral(lines, recordIndex, neutral + tail);
+      if (neutral !== undefined) recordNeutral(lines, recordIndex, neutral + pad + tail);
     }
     if (neutralize && neutral !== undefined) out.write(neutral);
     else if (recordIndex < 0) original.copy(out, spans.header[0], spans.header[1]);
     else original.copy(out, spans.start[recordIndex]!, spans.end[recordIndex]!);
+    if (pad) out.write(pad);
     out.write(tail);
     if (lines && recordIndex < 0) lines.headerEnd = out.length;
     else if (lines) lines.end[written++] = out.length;
@@ -173,15 +224,13 @@ function* processedBytes(source: ProcessedSource, options: SliceOptions, out: By
   if (lines) Object.assign(lines, { eol, finalEol: false, row: new Uint32Array(n), start: new Uint32Array(n), end: new Uint32Array(n), neutral: {}, neutralHeader: undefined, neutralCount: 0 });
   lines?.neutralOut?.write('{"rows":{');
   if (!original.has(spans.header[0], spans.header[1])) yield spans.header;
-  line(-1, added);
-  for (const i of order) {
-    const r = results.at(i)!;
-    const cells = single
-      ? [r.cells[0]?.status ?? r.best, ...(withIdentity ? [r.cells[0]?.identity ?? r.bestIdentity ?? 'Unknown'] : [])]
-      : r.cells.flatMap((c) => (c ? [c.status, ...(identity ? [c.answerIntent, c.identity ?? ''] : [])] : ['', ...(identity ? ['', ''] : [])]));
+  line(-1, ',' + added.map(safeCsvCell).join(','));
+  const count = order ? order.length : n;
+  for (let k = 0; k < count; k++) {
+    const i = order ? order[k]! : k;
     if (!original.has(spans.start[i]!, spans.end[i]!)) yield [spans.start[i]!, spans.end[i]!];
     out.write(eol);
-    line(i, cells);
+    line(i, tailOf(i));
     if (out.pending >= partBytes || (lines?.neutralOut?.pending ?? 0) >= partBytes) yield null;
   }
   // Keep the original's ending: a file without a final newline stays without one.
@@ -217,6 +266,22 @@ function recordNeutral(lines: ProcessedLines, row: number, text: string): void {
   lines.neutralCount++;
 }
 
-function* rowIndexes(n: number): Generator<number> {
-  for (let i = 0; i < n; i++) yield i;
+/**
+ * `make` of each row's results, worked out once per distinct result of its cells when the results
+ * are a ResultTable (a row is its cells' codes); a RowResult[] (results stored before the table)
+ * has each row's made again.
+ */
+function perDistinctRow<T>(results: ResultRows, make: (row: RowResult) => T): (i: number) => T {
+  // Up to 6 columns, a row's codes (a byte each) make one exact number key.
+  if (!(results instanceof ResultTable) || results.columns > 6) return (i) => make(results.at(i)!);
+  const { cells, columns } = results;
+  const made = new Map<number, T>();
+  return (i) => {
+    let key = 0;
+    for (let c = 0; c < columns; c++) key = key * 256 + cells[i * columns + c]!;
+    if (made.has(key)) return made.get(key)!;
+    const value = make(results.at(i)!);
+    made.set(key, value);
+    return value;
+  };
 }

@@ -2,12 +2,10 @@ import { nowIso } from '../../platform/clock';
 import { config } from '../../platform/config';
 import { logger } from '../../platform/logger';
 import { crashPoint } from '../../platform/crash-point';
-import { filesBucket, getObject, objectWriter, PART_BYTES, putObject } from '../../platform/blob';
+import { filesBucket, getObject, putObject } from '../../platform/blob';
 import type { AnswerIntent, IdentityBand } from '../../classification';
-import { streamProcessed } from '../processed-file';
-import { writeSlices } from '../downloads';
+import { writeProcessedAndSlices } from '../downloads';
 import { originalSource } from '../original-source';
-import { ByteSink } from '../byte-sink';
 import { cellResult, ResultTable, serializeResults, summarize, type ItemAnswer } from '../results';
 import { keys, type UploadRecord } from '../upload';
 import { getUpload, transitionUpload, uploadItemKey } from '../upload-repository';
@@ -39,16 +37,13 @@ export async function finalize(ports: DeliveryPorts, input: { upload_id: string;
     const table = joinResults(index, answers, current.identity_enabled);
     const results = table;
     await putObject(bucket, keys.results(current), serializeResults(table), 'application/json');
-    // The original is read as a stream, a pass per file written (and per status in the sorted
-    // ones); one buffer of a part and a line for the processed file and the slices: each is
-    // written to its object a part at a time, one after the other, never held whole.
+    // The original is read as a stream, never held whole: the processed file and the slices are
+    // written from it side by side, each to its object a part at a time (downloads.ts). The slices
+    // most asked for are written now, so their first download only signs a link; and the slice
+    // base and its index, from which any other slice is read on its first download.
     const { source, close } = await originalSource(current, results);
     try {
-      const sink = new ByteSink(PART_BYTES + 64 * 1024);
-      await streamProcessed(source, {}, { writer: objectWriter(bucket, keys.processed(current), 'text/csv'), sink, partBytes: PART_BYTES });
-      // The slices most asked for are written now, so their first download only signs a link; and
-      // the slice base and its index, from which any other slice is read on its first download.
-      await writeSlices(current, source, sink);
+      await writeProcessedAndSlices(current, source);
     } finally {
       await close();
     }

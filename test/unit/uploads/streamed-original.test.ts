@@ -3,7 +3,7 @@ import { parseCsv } from '../../../lambdas/uploads/csv';
 import { layoutOf } from '../../../lambdas/uploads/work-file';
 import { storedIndexOf } from '../../support/layout-index';
 import { cellResult, ResultTable, type ItemAnswer } from '../../../lambdas/uploads/results';
-import { streamProcessed, writeProcessedBytes, type SliceOptions } from '../../../lambdas/uploads/processed-file';
+import { streamProcessed, streamTogether, writeProcessedBytes, type SliceOptions } from '../../../lambdas/uploads/processed-file';
 import { byteSpans, streamByteSpans } from '../../../lambdas/uploads/byte-offsets';
 import { StreamedOriginal } from '../../../lambdas/uploads/original-bytes';
 import { processedLines } from '../../../lambdas/uploads/slice-index';
@@ -103,6 +103,62 @@ describe('the original read as a stream by finalize', () => {
     const ranks = new Set(Array.from({ length: u.results.length }, (_, i) => u.results.at(i)!.best)).size;
     await streamProcessed(source, { sort: 'best_status' }, { writer: collector().writer, sink: new ByteSink(64), partBytes: 512 });
     expect(original.passes).toBe(1 + ranks);
+  });
+
+  it('writes files side by side from one reading: each byte for byte, those in file order in one pass, the sorted ones a pass per rank', async () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const u = upload(seed);
+      const original = new StreamedOriginal(() => Promise.resolve(pieces(u.bytes, u.pieceBytes)));
+      const source = { original, spans: await streamByteSpans(pieces(u.bytes, u.pieceBytes), u.skip, u.layout), layout: u.layout, phoneColumns: ['phone0', 'phone1'], identity: u.identity, results: u.results };
+      const longest = Math.max(...Array.from(source.spans.start, (s, i) => source.spans.end[i]! - s));
+      const ranks = new Set(Array.from({ length: u.results.length }, (_, i) => u.results.at(i)!.best)).size;
+      const base: SliceOptions = { sort: 'best_status', includeIdentity: true };
+      const groups: [SliceOptions[], number][] = [
+        [[{}, { statuses: new Set(['Likely Answer', 'Unknown']) }, { neutralizeFormulas: true }], 1],
+        [[base, { sort: 'best_status' }], ranks],
+        // File order and sorted together: the file-order ones ride along the first rank's pass.
+        [[{}, base, { statuses: new Set(['Likely Answer']) }, { sort: 'best_status' }], ranks],
+      ];
+      for (const [group, passes] of groups) {
+        const before = original.passes;
+        let most = 0;
+        const outs = group.map(() => collector());
+        await streamTogether(
+          source,
+          group.map((options, i) => ({ options, to: { writer: { ...outs[i]!.writer, part: async (b: Buffer) => ((most = Math.max(most, original.held)), outs[i]!.writer.part(b)) }, sink: new ByteSink(64), partBytes: 512 } })),
+        );
+        await original.close();
+        group.forEach((options, i) => expect(outs[i]!.object().equals(writeProcessedBytes(u.bytes, u.skip, u.layout, ['phone0', 'phone1'], u.identity, u.results, options)), `seed ${seed} ${JSON.stringify(options)}`).toBe(true));
+        expect(original.passes - before, `seed ${seed} ${group.length} files`).toBe(passes);
+        expect(most).toBeLessThanOrEqual(2 * u.pieceBytes + longest);
+      }
+    }
+  });
+
+  it('records the slice base’s places and neutralized lines written beside another file as written alone', async () => {
+    const u = upload(11);
+    const base: SliceOptions = { sort: 'best_status', includeIdentity: true };
+    const alone = processedLines(new ByteSink(64));
+    const aloneNeutral = collector();
+    await streamProcessed({ original: new StreamedOriginal(() => Promise.resolve(pieces(u.bytes, 50))), spans: byteSpans(u.bytes, u.skip, u.layout), layout: u.layout, phoneColumns: ['phone0', 'phone1'], identity: u.identity, results: u.results }, base, { writer: collector().writer, sink: new ByteSink(64), partBytes: 512, neutralWriter: aloneNeutral.writer }, alone);
+    const beside = processedLines(new ByteSink(64));
+    const besideNeutral = collector();
+    const source = { original: new StreamedOriginal(() => Promise.resolve(pieces(u.bytes, 50))), spans: byteSpans(u.bytes, u.skip, u.layout), layout: u.layout, phoneColumns: ['phone0', 'phone1'], identity: u.identity, results: u.results };
+    await streamTogether(source, [
+      { options: base, to: { writer: collector().writer, sink: new ByteSink(64), partBytes: 512, neutralWriter: besideNeutral.writer }, lines: beside },
+      { options: { sort: 'best_status' }, to: { writer: collector().writer, sink: new ByteSink(64), partBytes: 512 } },
+    ]);
+    // The sinks' memory past what they drained is not part of what was recorded.
+    expect({ ...beside, neutralOut: null }).toEqual({ ...alone, neutralOut: null });
+    expect(besideNeutral.object().equals(aloneNeutral.object())).toBe(true);
+    expect(alone.neutralCount).toBeGreaterThan(0);
+  });
+
+  it('refuses two files side by side in one sink', async () => {
+    const u = upload(2);
+    const sink = new ByteSink(64);
+    const source = { original: new StreamedOriginal(() => Promise.resolve(pieces(u.bytes, 50))), spans: byteSpans(u.bytes, u.skip, u.layout), layout: u.layout, phoneColumns: ['phone0', 'phone1'], identity: u.identity, results: u.results };
+    await expect(streamTogether(source, [{}, { sort: 'best_status' as const }].map((options) => ({ options, to: { writer: collector().writer, sink, partBytes: 512 } })))).rejects.toThrow(/a sink each/);
   });
 
   it('records the slice index’s places as the whole-file writer does', async () => {

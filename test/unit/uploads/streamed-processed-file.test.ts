@@ -135,6 +135,18 @@ describe('the processed file written a part at a time', () => {
     expect(most).toBeGreaterThanOrEqual(2048);
   });
 
+  it('a sink doubles up to its growTo, then grows only as far as a write needs', () => {
+    const hundred = Buffer.alloc(100, 'x');
+    const capped = new ByteSink(64, 300);
+    const free = new ByteSink(64);
+    const sizes = (sink: ByteSink) => [1, 2, 3].map(() => (sink.copy(hundred, 0, 100), sink.capacity));
+    expect(sizes(free)).toEqual([128, 256, 512]);
+    expect(sizes(capped)).toEqual([128, 256, 300]);
+    capped.copy(Buffer.alloc(500, 'y'), 0, 500);
+    expect(capped.capacity).toBe(800);
+    expect(capped.drain().toString()).toBe('x'.repeat(300) + 'y'.repeat(500));
+  });
+
   it('a drained sink refuses to answer bytes() as if it held the whole file', () => {
     const sink = new ByteSink(8);
     sink.write('abcdef');
