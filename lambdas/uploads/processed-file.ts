@@ -85,21 +85,6 @@ export function writeProcessedBytes(...[original, skip, layout, phoneColumns, id
   return out.bytes();
 }
 
-/** `streamProcessed` from the original in memory. */
-export function streamProcessedBytes(...[original, skip, layout, phoneColumns, identity, results, options, to, lines]: [...InMemory, options: SliceOptions, to: PartTarget, lines?: ProcessedLines]): Promise<void> {
-  return streamProcessed(inMemorySource(original, skip, layout, phoneColumns, identity, results), options, to, lines);
-}
-
-/**
- * The processed file (or a slice) written to an object as it goes (platform/blob.ts
- * `objectWriter`): the sink is drained into a part each time it holds `partBytes`, so it never
- * holds more than a part and a line of the file, however large the file; a streamed original
- * (original-bytes.ts) is read as the records are copied.
- */
-export function streamProcessed(source: ProcessedSource, options: SliceOptions, to: PartTarget, lines?: ProcessedLines): Promise<void> {
-  return streamTogether(source, [{ options, to, lines }]);
-}
-
 /** One of the files `streamTogether` writes: what it holds, where it goes, and (the slice base) where its lines are recorded. */
 export interface FileToWrite {
   options: SliceOptions;
@@ -108,7 +93,7 @@ export interface FileToWrite {
 }
 
 /**
- * Several files written side by side (`streamProcessed` each, a sink each) from one reading of
+ * Several files written side by side (a sink each) from one reading of
  * the original: each file's writer runs until it needs bytes not at hand, and the bytes are read
  * for the one waiting on the earliest record the pass under way can still reach, so files in the
  * same order (file order, or the same sort) share every pass. A new pass is opened only when each

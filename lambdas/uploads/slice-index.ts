@@ -32,7 +32,7 @@ export interface ProcessedLines {
   /**
    * When set, the changed lines (but the header, kept in `neutralHeader`) are not kept in
    * `neutral`: they are written here as the `NeutralLines` JSON, in the order written, ended
-   * with the header (processed-file.ts `streamProcessedBytes` sends it to its object a part at a time).
+   * with the header (processed-file.ts `streamTogether` sends it to its object a part at a time).
    */
   neutralOut?: ByteSink;
 }

@@ -3,7 +3,7 @@ import { parseCsv } from '../../../lambdas/uploads/csv';
 import { layoutOf } from '../../../lambdas/uploads/work-file';
 import { storedIndexOf } from '../../support/layout-index';
 import { cellResult, ResultTable, type ItemAnswer } from '../../../lambdas/uploads/results';
-import { streamProcessed, streamTogether, writeProcessedBytes, type SliceOptions } from '../../../lambdas/uploads/processed-file';
+import { streamTogether, writeProcessedBytes, type SliceOptions } from '../../../lambdas/uploads/processed-file';
 import { byteSpans, streamByteSpans } from '../../../lambdas/uploads/byte-offsets';
 import { StreamedOriginal } from '../../../lambdas/uploads/original-bytes';
 import { processedLines } from '../../../lambdas/uploads/slice-index';
@@ -87,7 +87,7 @@ describe('the original read as a stream by finalize', () => {
         const out = collector();
         let most = 0;
         const watched = { ...out.writer, part: async (b: Buffer) => ((most = Math.max(most, original.held)), out.writer.part(b)) };
-        await streamProcessed(source, options, { writer: watched, sink: new ByteSink(64), partBytes: 512 }, undefined);
+        await streamTogether(source, [{ options, to: { writer: watched, sink: new ByteSink(64), partBytes: 512 } }]);
         expect(out.object().equals(whole), `seed ${seed} ${JSON.stringify(options)}`).toBe(true);
         expect(most).toBeLessThanOrEqual(2 * u.pieceBytes + longest);
       }
@@ -98,10 +98,10 @@ describe('the original read as a stream by finalize', () => {
     const u = upload(7);
     const original = new StreamedOriginal(() => Promise.resolve(pieces(u.bytes, 100)));
     const source = { original, spans: byteSpans(u.bytes, u.skip, u.layout), layout: u.layout, phoneColumns: ['phone0', 'phone1'], identity: u.identity, results: u.results };
-    await streamProcessed(source, {}, { writer: collector().writer, sink: new ByteSink(64), partBytes: 512 });
+    await streamTogether(source, [{ options: {}, to: { writer: collector().writer, sink: new ByteSink(64), partBytes: 512 } }]);
     expect(original.passes).toBe(1);
     const ranks = new Set(Array.from({ length: u.results.length }, (_, i) => u.results.at(i)!.best)).size;
-    await streamProcessed(source, { sort: 'best_status' }, { writer: collector().writer, sink: new ByteSink(64), partBytes: 512 });
+    await streamTogether(source, [{ options: { sort: 'best_status' }, to: { writer: collector().writer, sink: new ByteSink(64), partBytes: 512 } }]);
     expect(original.passes).toBe(1 + ranks);
   });
 
@@ -140,7 +140,7 @@ describe('the original read as a stream by finalize', () => {
     const base: SliceOptions = { sort: 'best_status', includeIdentity: true };
     const alone = processedLines(new ByteSink(64));
     const aloneNeutral = collector();
-    await streamProcessed({ original: new StreamedOriginal(() => Promise.resolve(pieces(u.bytes, 50))), spans: byteSpans(u.bytes, u.skip, u.layout), layout: u.layout, phoneColumns: ['phone0', 'phone1'], identity: u.identity, results: u.results }, base, { writer: collector().writer, sink: new ByteSink(64), partBytes: 512, neutralWriter: aloneNeutral.writer }, alone);
+    await streamTogether({ original: new StreamedOriginal(() => Promise.resolve(pieces(u.bytes, 50))), spans: byteSpans(u.bytes, u.skip, u.layout), layout: u.layout, phoneColumns: ['phone0', 'phone1'], identity: u.identity, results: u.results }, [{ options: base, to: { writer: collector().writer, sink: new ByteSink(64), partBytes: 512, neutralWriter: aloneNeutral.writer }, lines: alone }]);
     const beside = processedLines(new ByteSink(64));
     const besideNeutral = collector();
     const source = { original: new StreamedOriginal(() => Promise.resolve(pieces(u.bytes, 50))), spans: byteSpans(u.bytes, u.skip, u.layout), layout: u.layout, phoneColumns: ['phone0', 'phone1'], identity: u.identity, results: u.results };
@@ -168,7 +168,7 @@ describe('the original read as a stream by finalize', () => {
     writeProcessedBytes(u.bytes, u.skip, u.layout, ['phone0', 'phone1'], u.identity, u.results, base, undefined, whole);
     const streamed = processedLines();
     const original = new StreamedOriginal(() => Promise.resolve(pieces(u.bytes, 37)));
-    await streamProcessed({ original, spans: byteSpans(u.bytes, u.skip, u.layout), layout: u.layout, phoneColumns: ['phone0', 'phone1'], identity: u.identity, results: u.results }, base, { writer: collector().writer, sink: new ByteSink(64), partBytes: 512 }, streamed);
+    await streamTogether({ original, spans: byteSpans(u.bytes, u.skip, u.layout), layout: u.layout, phoneColumns: ['phone0', 'phone1'], identity: u.identity, results: u.results }, [{ options: base, to: { writer: collector().writer, sink: new ByteSink(64), partBytes: 512 }, lines: streamed }]);
     expect(streamed).toEqual(whole);
   });
 
@@ -180,7 +180,7 @@ describe('the original read as a stream by finalize', () => {
     const out = collector();
     let closed = false;
     const writer = { part: out.writer.part, close: async () => void (closed = true) };
-    await expect(streamProcessed({ original, spans: byteSpans(u.bytes, u.skip, u.layout), layout: u.layout, phoneColumns: ['phone0', 'phone1'], identity: u.identity, results: u.results }, {}, { writer, sink: new ByteSink(64), partBytes: 512 })).rejects.toThrow(/ends at byte/);
+    await expect(streamTogether({ original, spans: byteSpans(u.bytes, u.skip, u.layout), layout: u.layout, phoneColumns: ['phone0', 'phone1'], identity: u.identity, results: u.results }, [{ options: {}, to: { writer, sink: new ByteSink(64), partBytes: 512 } }])).rejects.toThrow(/ends at byte/);
     expect(closed).toBe(false);
   });
 

@@ -3,7 +3,7 @@ import { parseCsv } from '../../../lambdas/uploads/csv';
 import { layoutOf } from '../../../lambdas/uploads/work-file';
 import { storedIndexOf } from '../../support/layout-index';
 import { cellResult, ResultTable, type ItemAnswer } from '../../../lambdas/uploads/results';
-import { streamProcessedBytes, writeProcessedBytes, type SliceOptions } from '../../../lambdas/uploads/processed-file';
+import { inMemorySource, streamTogether, writeProcessedBytes, type SliceOptions } from '../../../lambdas/uploads/processed-file';
 import { buildSliceIndex, neutralLinesOf, processedLines, serializeSliceIndex } from '../../../lambdas/uploads/slice-index';
 import { ByteSink } from '../../../lambdas/uploads/byte-sink';
 import type { ObjectWriter } from '../../../lambdas/platform/blob';
@@ -71,7 +71,7 @@ describe('the processed file written a part at a time', () => {
         const partBytes = 4096;
         const sink = new ByteSink(64);
         const out = collector(partBytes);
-        await streamProcessedBytes(u.bytes, u.skip, u.layout, ['phone0', 'phone1'], u.identity, u.results, options, { writer: out.writer, sink, partBytes });
+        await streamTogether(inMemorySource(u.bytes, u.skip, u.layout, ['phone0', 'phone1'], u.identity, u.results), [{ options, to: { writer: out.writer, sink, partBytes } }]);
         expect(out.closed()).toBe(true);
         expect(out.object().equals(whole)).toBe(true);
         expect(out.parts.length).toBeGreaterThan(whole.length / partBytes / 2 - 1);
@@ -86,7 +86,7 @@ describe('the processed file written a part at a time', () => {
     writeProcessedBytes(u.bytes, u.skip, u.layout, ['phone0', 'phone1'], u.identity, u.results, base, undefined, wholeLines);
     const streamedLines = processedLines();
     const out = collector(1024);
-    await streamProcessedBytes(u.bytes, u.skip, u.layout, ['phone0', 'phone1'], u.identity, u.results, base, { writer: out.writer, sink: new ByteSink(64), partBytes: 1024 }, streamedLines);
+    await streamTogether(inMemorySource(u.bytes, u.skip, u.layout, ['phone0', 'phone1'], u.identity, u.results), [{ options: base, to: { writer: out.writer, sink: new ByteSink(64), partBytes: 1024 }, lines: streamedLines }]);
     expect(streamedLines).toEqual(wholeLines);
   });
 
@@ -99,7 +99,7 @@ describe('the processed file written a part at a time', () => {
       const streamedLines = processedLines(new ByteSink(64));
       const file = collector(1024);
       const neutral = collector(1024);
-      await streamProcessedBytes(u.bytes, u.skip, u.layout, ['phone0', 'phone1'], u.identity, u.results, base, { writer: file.writer, sink: new ByteSink(64), partBytes: 1024, neutralWriter: neutral.writer }, streamedLines);
+      await streamTogether(inMemorySource(u.bytes, u.skip, u.layout, ['phone0', 'phone1'], u.identity, u.results), [{ options: base, to: { writer: file.writer, sink: new ByteSink(64), partBytes: 1024, neutralWriter: neutral.writer }, lines: streamedLines }]);
       expect(neutral.closed()).toBe(true);
       expect(JSON.parse(neutral.object().toString('utf8'))).toEqual(neutralLinesOf(wholeLines));
       expect(streamedLines.neutralCount).toBe(wholeLines.neutralCount);
@@ -114,7 +114,7 @@ describe('the processed file written a part at a time', () => {
     const text = 'id,phone0,phone1,notes\n';
     const layout = storedIndexOf(layoutOf(parseCsv(text)));
     const out = collector(1024);
-    await streamProcessedBytes(Buffer.from(text), 0, layout, ['phone0', 'phone1'], false, new ResultTable(2, false, new Uint8Array(0)), {}, { writer: out.writer, sink: new ByteSink(64), partBytes: 1024 });
+    await streamTogether(inMemorySource(Buffer.from(text), 0, layout, ['phone0', 'phone1'], false, new ResultTable(2, false, new Uint8Array(0))), [{ options: {}, to: { writer: out.writer, sink: new ByteSink(64), partBytes: 1024 } }]);
     expect(out.parts).toEqual([]);
     expect(out.object().toString()).toBe(writeProcessedBytes(Buffer.from(text), 0, layout, ['phone0', 'phone1'], false, new ResultTable(2, false, new Uint8Array(0))).toString());
 
@@ -129,7 +129,7 @@ describe('the processed file written a part at a time', () => {
         most = Math.max(most, last.length);
       },
     };
-    await streamProcessedBytes(u.bytes, u.skip, u.layout, ['phone0', 'phone1'], u.identity, u.results, {}, { writer: watching, sink, partBytes: 2048 });
+    await streamTogether(inMemorySource(u.bytes, u.skip, u.layout, ['phone0', 'phone1'], u.identity, u.results), [{ options: {}, to: { writer: watching, sink, partBytes: 2048 } }]);
     // A line here is at most ~1 KB (three 300-byte cells and the service's columns).
     expect(most).toBeLessThan(2048 + 1200);
     expect(most).toBeGreaterThanOrEqual(2048);
