@@ -1,3 +1,4 @@
+import '../local/start-with-allocator-settings';
 import { dataDirFromEnv } from '../local/environment';
 import { InstanceLockedError } from '../local/instance-lock';
 import { startRuntime, type Runtime } from '../local/runtime';

@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePortPair } from '../../../local/free-port-pair';
 import { buildLocalBundle, LOCAL_NODE_ARGS } from '../../../bin/local-bundle';
 import { tempDir } from '../../support/temp-dirs';
+import { ALLOCATOR_SETTINGS } from '../../../local/allocator-settings';
 
 // `npm start` as a new user meets it (issue 16, item 12): real child processes of bin/local.ts,
 // bundled and run as package.json's "start" does (bin/local-bundle.ts), on a fresh data folder. A start that fails before the key is shown says so in one line, and the next
@@ -118,6 +119,12 @@ describe('npm start: first-run banner', () => {
     expect(org && user, shown).toBeTruthy();
     const balance = await fetch(`http://127.0.0.1:${port}/api/v1/credits/balance`, { headers: { authorization: `Bearer ${key}` } });
     expect(balance.status).toBe(200);
+    // The process the test started is the one serving, started again with glibc's malloc settings
+    // (local/allocator-settings.ts): same id, the settings in its environment.
+    if (process.platform === 'linux' && process.env.MALLOC_ARENA_MAX === undefined) {
+      const environ = readFileSync(`/proc/${second.child.pid}/environ`, 'utf8').split('\0');
+      for (const [name, value] of Object.entries(ALLOCATOR_SETTINGS)) expect(environ).toContain(`${name}=${value}`);
+    }
     await stop(second);
     // The key minted by the failed start was never shown: it is revoked, the shown one is the only live one.
     const keys = JSON.parse(await admin(['list-keys', '--org', org!])) as { display_prefix: string; revoked_at: string | null }[];

@@ -1,0 +1,53 @@
+// glibc's malloc settings for the `npm start` process (docs/performance.md, "The local process's
+// memory, ninth round"). Every workflow step runs in that one process, and the files' Buffers pass
+// through glibc's heap on both sides of the embedded store's HTTP: by default glibc raises its mmap
+// threshold to the largest block freed (Finalize's 5 MiB parts), after which every smaller block
+// comes from the main heap and stays there when freed. A fixed threshold, a trim threshold and two
+// arenas keep the process about 10–20 MB smaller through an upload. glibc reads these only from
+// the environment at start, so the process starts itself again with them: same process id, same
+// arguments, same descriptors (process.execve), before anything else is loaded.
+
+/** The settings, each left as the operator set it if it is set. */
+export const ALLOCATOR_SETTINGS: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '131072',
+};
+
+type Execve = (file: string, args: string[], env: NodeJS.ProcessEnv) => never;
+
+export interface RestartFacts {
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+  /** Node's process.execve (Node 22.15 and later; absent before). */
+  execve: Execve | undefined;
+  /** An IPC channel to a parent (fork()): its descriptor is not one to carry across an exec. */
+  hasIpcChannel: boolean;
+}
+
+/** The environment to start again with, or null when this process should go on as it is. */
+export function allocatorRestartEnv(facts: Omit<RestartFacts, 'execve'>): NodeJS.ProcessEnv | null {
+  // Other platforms' allocators do not read these; musl ignores them too, harmlessly.
+  if (facts.platform !== 'linux' || facts.hasIpcChannel) return null;
+  const missing = Object.keys(ALLOCATOR_SETTINGS).filter((name) => facts.env[name] === undefined);
+  // Set already (by the operator, or by the start this one came from): never a second exec.
+  if (missing.length < Object.keys(ALLOCATOR_SETTINGS).length) return null;
+  return { ...facts.env, ...ALLOCATOR_SETTINGS };
+}
+
+/** Starts this process again with the allocator settings (never returns then), or does nothing. */
+export function restartWithAllocatorSettings(facts: RestartFacts = currentFacts()): void {
+  if (!facts.execve) return;
+  const env = allocatorRestartEnv(facts);
+  if (!env) return;
+  try {
+    facts.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], env);
+  } catch {
+    // Not started again (the system refused the exec): the service runs as it would have, on glibc's defaults.
+  }
+}
+
+function currentFacts(): RestartFacts {
+  const execve = (process as { execve?: Execve }).execve;
+  return { platform: process.platform, env: process.env, execve: execve?.bind(process), hasIpcChannel: process.channel !== undefined };
+}
