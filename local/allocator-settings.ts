@@ -5,9 +5,9 @@
 // comes from the main heap and stays there when freed. A fixed threshold, a trim threshold and two
 // arenas keep the process about 10–20 MB smaller through an upload. glibc reads these only from
 // the environment at start, so the process starts itself again with them: same process id, same
-// arguments, same descriptors (process.execve), before anything else is loaded.
+// arguments, same descriptors (process.execve), as the first thing its program does.
 
-/** The settings, each left as the operator set it if it is set. */
+/** The settings, added only when none of them is set: an operator who sets one has chosen for all three. */
 export const ALLOCATOR_SETTINGS: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '2',
   MALLOC_MMAP_THRESHOLD_: '131072',
