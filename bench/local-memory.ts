@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildLocalBundle, LOCAL_BUNDLE_DIR, LOCAL_NODE_ARGS } from '../bin/local-bundle';
+import { buildLocalBundle, LOCAL_BUNDLE_DIR, LOCAL_NODE_ARGS, localBundleFiles } from '../bin/local-bundle';
 
 const peakKbOf = (pid: number): number => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 const rssKbOf = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
@@ -90,6 +90,6 @@ export async function measureLocalPeak(csvs: string[], fields: Record<string, st
       await exited;
     }
     rmSync(dataDir, { recursive: true, force: true });
-    for (const file of [bundle, `${bundle}.map`]) rmSync(file, { force: true });
+    for (const file of localBundleFiles(bundle)) rmSync(file, { force: true });
   }
 }

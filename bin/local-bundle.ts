@@ -21,6 +21,12 @@ export const LOCAL_BUNDLE_DIR = join(ROOT, '.local-build');
  */
 export const LOCAL_NODE_ARGS = ['--enable-source-maps', '--expose-gc', '--max-semi-space-size=4'];
 
+/** The file holding the service's program, beside the start file `outfile` that loads it. */
+const programOf = (outfile: string): string => outfile.replace(/\.mjs$/, '.program.mjs');
+
+/** Every file buildLocalBundle writes for `outfile` (to remove a bundle built for one run). */
+export const localBundleFiles = (outfile: string): string[] => [outfile, programOf(outfile), `${programOf(outfile)}.map`];
+
 /**
  * The project's code of `entry` in one file, its packages left in node_modules (what `npm install`
  * put there, loaded by Node as they are), so the running process holds no TypeScript loader nor
@@ -29,31 +35,37 @@ export const LOCAL_NODE_ARGS = ['--enable-source-maps', '--expose-gc', '--max-se
  * "The local process's memory"). The source map beside it
  * (LOCAL_NODE_ARGS) puts stack frames in the TypeScript sources; it cost no measurable memory.
  *
- * Written under a temporary name and renamed into place, so a second `npm start` building at the
- * same time never loads a half-written file.
+ * `outfile` itself is a start file of a few lines: it starts the process again with glibc's
+ * malloc settings (local/allocator-settings.ts) and only then imports the program
+ * (`<name>.program.mjs`), so the packages the program imports are loaded once, after the exec
+ * (with them in one file, the packages' imports come first and were loaded twice: about a second
+ * more to start).
+ *
+ * Written under temporary names and renamed into place, the program before the start file, so a
+ * second `npm start` building at the same time never loads a half-written file.
  */
 export async function buildLocalBundle(entry = 'bin/local.ts', outfile = join(LOCAL_BUNDLE_DIR, `${basename(entry, '.ts')}.mjs`)): Promise<string> {
   mkdirSync(resolve(outfile, '..'), { recursive: true });
-  const result = await build({
-    entryPoints: [resolve(ROOT, entry)],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: 'linked',
-    sourcesContent: false,
-    write: false,
-    logLevel: 'warning',
-  });
+  const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', write: false, logLevel: 'warning' } as const;
+  const [program, start] = await Promise.all([
+    build({ ...common, entryPoints: [resolve(ROOT, entry)], outfile: programOf(outfile), sourcemap: 'linked', sourcesContent: false }),
+    build({
+      ...common,
+      entryPoints: [resolve(ROOT, 'local/start-with-allocator-settings.ts')],
+      outfile,
+      footer: { js: `await import(${JSON.stringify(`./${basename(programOf(outfile))}`)});` },
+    }),
+  ]);
+  const files = [...program.outputFiles, ...start.outputFiles];
   const suffix = `.${process.pid}.partial`;
   try {
-    for (const file of result.outputFiles) writeFileSync(file.path + suffix, file.contents);
-    for (const file of result.outputFiles) renameSync(file.path + suffix, file.path);
+    for (const file of files) writeFileSync(file.path + suffix, file.contents);
+    for (const file of files) renameSync(file.path + suffix, file.path);
   } finally {
-    for (const file of result.outputFiles) rmSync(file.path + suffix, { force: true });
+    for (const file of files) rmSync(file.path + suffix, { force: true });
   }
+  // The map a one-file build left beside `outfile` (before the start file): nothing points at it now.
+  rmSync(`${outfile}.map`, { force: true });
   return outfile;
 }
 

@@ -1,4 +1,3 @@
-import '../local/start-with-allocator-settings';
 import { dataDirFromEnv } from '../local/environment';
 import { InstanceLockedError } from '../local/instance-lock';
 import { startRuntime, type Runtime } from '../local/runtime';

@@ -1,5 +1,5 @@
 import { restartWithAllocatorSettings } from './allocator-settings';
 
-// Imported first by bin/local.ts, so the process starts again with the settings before it starts
-// the service (allocator-settings.ts).
+// The start file `npm start` runs (bin/local-bundle.ts): the process starts again with the
+// settings (allocator-settings.ts) before the service's program and its packages are loaded.
 restartWithAllocatorSettings();
