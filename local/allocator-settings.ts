@@ -5,7 +5,8 @@
 // comes from the main heap and stays there when freed. A fixed threshold, a trim threshold and two
 // arenas keep the process about 10–20 MB smaller through an upload. glibc reads these only from
 // the environment at start, so the process starts itself again with them: same process id, same
-// arguments, same descriptors (process.execve), as the first thing its program does.
+// arguments, same descriptors (process.execve), as the first thing `npm start`'s start file does
+// (bin/local-bundle.ts), before the program and its packages are loaded.
 
 /** The settings, added only when none of them is set: an operator who sets one has chosen for all three. */
 export const ALLOCATOR_SETTINGS: Readonly<Record<string, string>> = {
@@ -29,9 +30,8 @@ export interface RestartFacts {
 export function allocatorRestartEnv(facts: Omit<RestartFacts, 'execve'>): NodeJS.ProcessEnv | null {
   // Other platforms' allocators do not read these; musl ignores them too, harmlessly.
   if (facts.platform !== 'linux' || facts.hasIpcChannel) return null;
-  const missing = Object.keys(ALLOCATOR_SETTINGS).filter((name) => facts.env[name] === undefined);
   // Set already (by the operator, or by the start this one came from): never a second exec.
-  if (missing.length < Object.keys(ALLOCATOR_SETTINGS).length) return null;
+  if (Object.keys(ALLOCATOR_SETTINGS).some((name) => facts.env[name] !== undefined)) return null;
   return { ...facts.env, ...ALLOCATOR_SETTINGS };
 }
 
