@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heapBudget } from '../../../local/heap-budget';
+import { collectedFirst, heapBudget } from '../../../local/heap-budget';
 
 const MB = 2 ** 20;
 
@@ -48,5 +48,20 @@ describe('heapBudget (local/heap-budget.ts): a collection between steps once the
     const { heap, stepEndsAt } = fakeHeap(50, false);
     expect(() => stepEndsAt(500)).not.toThrow();
     expect(heap.used).toBe(500 * MB);
+  });
+});
+
+describe('collectedFirst (local/heap-budget.ts): the step that holds the most starts on a collected heap', () => {
+  it('collects before the step starts, then answers what the step answers', async () => {
+    const order: string[] = [];
+    const step = collectedFirst(
+      async (input: { upload_id: string }) => {
+        order.push(`step ${input.upload_id}`);
+        return { status: 'completed' };
+      },
+      () => order.push('collect'),
+    );
+    await expect(step({ upload_id: 'u1' })).resolves.toEqual({ status: 'completed' });
+    expect(order).toEqual(['collect', 'step u1']);
   });
 });
