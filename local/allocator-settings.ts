@@ -43,7 +43,10 @@ export function restartWithAllocatorSettings(facts: RestartFacts = currentFacts(
   try {
     facts.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], env);
   } catch {
-    // Not started again (the system refused the exec): the service runs as it would have, on glibc's defaults.
+    // Not started again (a Node that throws when the system refuses the exec): the service runs
+    // as it would have, on glibc's defaults. Node 22 aborts instead of throwing (nodejs/node#62878
+    // changed that later); what is exec'd is the binary running this very process, so a refusal
+    // there means it vanished since this start, or an environment past the system's size limit.
   }
 }
 
