@@ -75,6 +75,8 @@ describe('console in Chromium', () => {
     const { page } = owner;
     const login = service.runtime.console!.owner;
     await page.goto(`${service.url}/`);
+    // The page's load event comes before the console has drawn it: under load, axe once read an empty #app.
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await shot(page, 'signin');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByLabel('Email').waitFor();
