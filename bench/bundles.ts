@@ -54,8 +54,8 @@ interface Hot {
   chunks?: string[];
 }
 const HOT: Record<string, Hot> = {
-  // The dashboard's first calls: who is signed in (/me, in the entry), then the uploads list (its panel). Neither calls S3.
-  'lambdas/functions/http/console.ts': { request: 'GET /console/api/me, then GET /console/api/uploads', clients: ['dynamodb'], chunks: ['lambdas/functions/http/console-api/uploads.ts'] },
+  // The dashboard's first calls: who is signed in (/me), then the uploads list (its panel, in the entry: lambdas/functions/http/console-api.ts). Neither calls S3.
+  'lambdas/functions/http/console.ts': { request: 'GET /console/api/me, then GET /console/api/uploads', clients: ['dynamodb'] },
   'lambdas/functions/http/contacts.ts': { request: 'POST /api/v1/contacts', clients: ['dynamodb'] },
   'lambdas/functions/http/credits.ts': { request: 'GET /api/v1/credits', clients: ['dynamodb'] },
   'lambdas/functions/http/platform.ts': { request: 'the readiness probe (reads the file store)', clients: ['dynamodb', 's3'] },

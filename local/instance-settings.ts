@@ -1,4 +1,4 @@
-import { ConfigSchema } from '../lambdas/platform/config';
+import { SETTINGS } from '../lambdas/platform/config';
 
 // The settings a running instance shares with the admin CLI (through its lock: local/instance-lock.ts),
 // so a job an admin command runs (run-contact-pool, spam-run) runs as the instance's own would: with
@@ -12,7 +12,7 @@ const NOT_SHARED = new Set(['FAULT_CRASH_AT', 'AWS_LAMBDA_FUNCTION_NAME']);
 export const isSecretSetting = (name: string): boolean => /(SECRET|TOKEN|PRIVATE_KEY)$/.test(name);
 
 /** The names of the settings an instance shares: the service configuration's, less secrets. */
-export const SHARED_SETTINGS: readonly string[] = Object.keys(ConfigSchema.shape).filter((name) => !isSecretSetting(name) && !NOT_SHARED.has(name));
+export const SHARED_SETTINGS: readonly string[] = Object.keys(SETTINGS).filter((name) => !isSecretSetting(name) && !NOT_SHARED.has(name));
 
 /** The shared settings this environment sets (empty values count as unset, as the configuration reads them). */
 export function sharedSettings(env: Record<string, string | undefined>): Record<string, string> {

@@ -80,6 +80,9 @@ class AttemptGuard {
   }
 }
 
+/** How a definition is validated (asl-validator, through the library): its JSONPaths and its ARNs too. */
+export const DEFINITION_CHECKS = { checkPaths: true, checkArn: true } as const;
+
 export interface WorkflowRunnerOptions {
   definition: AslDefinition;
   handlers: Record<string, TaskHandler>;
@@ -97,6 +100,14 @@ export interface WorkflowRunnerOptions {
    * timeout). The id stays taken until they end.
    */
   lingerMs?: number;
+  /**
+   * The definition was checked before (the shipped one is, by a test with the same validator and
+   * options: test/unit/platform/upload-workflow-definition.test.ts), so it is not validated again
+   * here. The library validates with asl-validator, whose JSON Schema validators ajv compiles into
+   * code the process then keeps: about 15 MB more resident for the whole life of `npm start`'s
+   * process (docs/performance.md, "The local process's memory, eleventh round").
+   */
+  checked?: boolean;
   /** An ended execution's late attempts outlived lingerMs; its slot was handed on. */
   onLingering?: (id: string) => void;
 }
@@ -122,7 +133,7 @@ export class WorkflowRunner {
   constructor(private readonly options: WorkflowRunnerOptions) {
     assertDeclaredTimeouts(options.definition);
     if (!(options.concurrency >= 1)) throw new Error(`Workflow concurrency must be at least 1; got ${options.concurrency}`);
-    this.machine = new StateMachine(options.definition as never, { validationOptions: { checkPaths: true, checkArn: true } });
+    this.machine = new StateMachine(options.definition as never, { validationOptions: options.checked ? { noValidate: true } : DEFINITION_CHECKS });
     this.lingerMs = options.lingerMs ?? Math.max(...Object.values(taskStates(options.definition)).map((t) => t.TimeoutSeconds!)) * 1000;
   }
 

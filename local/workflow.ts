@@ -62,6 +62,7 @@ export function createUploadWorkflowRunner(
 ): WorkflowRunner {
   return new WorkflowRunner({
     definition: uploadWorkflowDefinition(),
+    checked: true,
     // `handlers` replaces steps (the bench runs ClassifyChunk in processes of its own, as Lambdas).
     handlers: { ...handlersFor(ports), ...options.handlers },
     concurrency: options.concurrency ?? localWorkflowConcurrency(),

@@ -1,35 +1,88 @@
-import * as z from './zod';
+// The service's configuration: one table of settings over the environment, parsed once per
+// container (a Lambda's, or the local runtime's process). Nothing else in lambdas/ reads
+// process.env. The CDK stack sets these on each function; the local runtime and the admin CLI add
+// their own settings (configureRoot) without writing the environment. A bad value stops the
+// container at first use with the variable's name, what it accepts and what it got.
+//
+// Plain functions, not a zod schema: every cold start of every function parses this, once, before
+// its first request, and as a zod object of 77 settings it was about 22 M instructions of a cold
+// import (building its parts, then zod's first parse), ~6% of a DynamoDB-only function's whole
+// import, where these functions cost well under 1 M (docs/performance.md, "Cold imports, ninth
+// step"). Request bodies are still zod's (lambdas/platform/zod.ts).
 
-// The service's configuration: one schema over the environment, parsed once per container (a
-// Lambda's, or the local runtime's process). Nothing else in lambdas/ reads process.env. The CDK
-// stack sets these on each function; the local runtime and the admin CLI add their own settings
-// (configureRoot) without writing the environment. A bad value stops the container at first use
-// with the variable's name and what it accepts.
+/** Why a setting's text was refused: what the setting accepts. */
+class Refused extends Error {}
 
-// One number schema shared by every setting of a kind, each setting adding only its default: every
-// cold start builds this schema, and each part costs tens of µs (docs/performance.md, "Cold imports, sixth step").
-const wholeNumber = z.coerce.number().check(z.int(), z.nonnegative());
-const int = (fallback: number) => z._default(wholeNumber, fallback);
-/** A count or a rate that 0 would break (no worker, no token, no try). */
-const countingNumber = z.coerce.number().check(z.int(), z.gte(1));
-const positive = (fallback: number) => z._default(countingNumber, fallback);
+/** One setting: its text (undefined when unset or empty) to its value, or Refused. */
+type Setting<T> = (text: string | undefined) => T;
+
+/** Any text, or `fallback` when unset (without one, undefined). */
+function text(): Setting<string | undefined>;
+function text(fallback: string): Setting<string>;
+function text(fallback?: string): Setting<string | undefined> {
+  return (value) => value ?? fallback;
+}
+
 // Only the exact word `true` turns a switch on (as before this module): a typo leaves it off.
-const flag = z.pipe(z.optional(z.string()), z.transform((v) => v === 'true'));
-const optional = z.optional(z.string().check(z.minLength(1)));
+const flag = (): Setting<boolean> => (value) => value === 'true';
 
-export const ConfigSchema = z.object({
-  DEPLOYMENT: z.optional(z.enum(['aws', 'local'])),
+/** A number as JavaScript reads a numeral (`Number`: surrounding blanks ignored, `1e3`, `0x10`). */
+function numeral(value: string, accepts: string, ok: (n: number) => boolean): number {
+  const n = Number(value);
+  if (!ok(n)) throw new Refused(accepts);
+  return n;
+}
+
+/** A whole number, 0 or more. */
+const int = (fallback: number): Setting<number> => (value) =>
+  value === undefined ? fallback : numeral(value, 'a whole number, 0 or more', (n) => Number.isSafeInteger(n) && n >= 0);
+
+/** A count or a rate that 0 would break (no worker, no token, no try): a whole number, 1 or more. */
+const positive = (fallback: number): Setting<number> => (value) =>
+  value === undefined ? fallback : numeral(value, 'a whole number, 1 or more', (n) => Number.isSafeInteger(n) && n >= 1);
+
+/** A share: a number from 0 to 1. */
+const share = (fallback: number): Setting<number> => (value) =>
+  value === undefined ? fallback : numeral(value, 'a number from 0 to 1', (n) => n >= 0 && n <= 1);
+
+/** One of `values`, or `fallback` when unset (without one, undefined). */
+function oneOf<const V extends string>(values: readonly V[]): Setting<V | undefined>;
+function oneOf<const V extends string>(values: readonly V[], fallback: V): Setting<V>;
+function oneOf<const V extends string>(values: readonly V[], fallback?: V): Setting<V | undefined> {
+  return (value) => {
+    if (value === undefined) return fallback;
+    if (!(values as readonly string[]).includes(value)) throw new Refused(`one of ${values.join(', ')}`);
+    return value as V;
+  };
+}
+
+/** An http(s) URL, or `fallback` when unset. */
+const url = (fallback: string): Setting<string> => (value) => {
+  if (value === undefined) return fallback;
+  let protocol = '';
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    // not a URL at all: refused below
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new Refused('an http or https URL');
+  return value;
+};
+
+/** Every setting the service reads, by its variable's name. */
+export const SETTINGS = {
+  DEPLOYMENT: oneOf(['aws', 'local']),
   /** The deployment stage (the CDK stack sets it): the Stage dimension of the service's own metrics, so stages in one account never share one. */
-  STAGE: z._default(z.string().check(z.minLength(1)), 'local'),
-  AWS_LAMBDA_FUNCTION_NAME: optional,
-  TABLE_NAME: optional,
+  STAGE: text('local'),
+  AWS_LAMBDA_FUNCTION_NAME: text(),
+  TABLE_NAME: text(),
   /** The console's Cognito user pool (AWS): where an owner's invitation creates the member's user. */
-  CONSOLE_USER_POOL_ID: optional,
-  FILES_BUCKET: optional,
-  SCREENSHOTS_BUCKET: optional,
-  S3_FORCE_PATH_STYLE: flag,
-  S3_LINK_ENDPOINT: optional,
-  UPLOAD_STATE_MACHINE_ARN: optional,
+  CONSOLE_USER_POOL_ID: text(),
+  FILES_BUCKET: text(),
+  SCREENSHOTS_BUCKET: text(),
+  S3_FORCE_PATH_STYLE: flag(),
+  S3_LINK_ENDPOINT: text(),
+  UPLOAD_STATE_MACHINE_ARN: text(),
   UPLOAD_CHUNK_SIZE: int(5_000),
   UPLOAD_PROCESSING_BOUND_MS: int(3 * 3_600_000),
   MAX_JSON_BODY_BYTES: int(50 * 1024 * 1024),
@@ -37,40 +90,40 @@ export const ConfigSchema = z.object({
   CONTACT_POOL_BATCH_PER_SHARD: int(2_000),
   RATE_LIMIT_PER_KEY: int(600),
   RATE_LIMIT_PER_ORG: int(1_500),
-  CURSOR_SECRET: optional,
-  CURSOR_SECRET_ARN: optional,
-  DOWNLOADS_SIGNING_PRIVATE_KEY: optional,
-  DOWNLOADS_SIGNING_KEY_SECRET_ARN: optional,
-  DOWNLOADS_CLOUDFRONT_DOMAIN: optional,
-  DOWNLOADS_CLOUDFRONT_KEY_ID: optional,
-  WEBHOOK_QUEUE_URL: optional,
+  CURSOR_SECRET: text(),
+  CURSOR_SECRET_ARN: text(),
+  DOWNLOADS_SIGNING_PRIVATE_KEY: text(),
+  DOWNLOADS_SIGNING_KEY_SECRET_ARN: text(),
+  DOWNLOADS_CLOUDFRONT_DOMAIN: text(),
+  DOWNLOADS_CLOUDFRONT_KEY_ID: text(),
+  WEBHOOK_QUEUE_URL: text(),
   /** The customer-managed KMS key that seals webhook and callback signing secrets (AWS only). */
-  SECRETS_KMS_KEY_ARN: optional,
+  SECRETS_KMS_KEY_ARN: text(),
   /** How long one delivery attempt is held before another worker may retry it (a dead worker's lapses). */
   WEBHOOK_ATTEMPT_LEASE_MS: int(60_000),
-  WEBHOOKS_ALLOW_LOOPBACK: flag,
-  CLASSIFICATION_PROVIDER: z._default(z.enum(['offline', 'simulator', 'twilio', 'telnyx', 'trestle']), 'simulator'),
+  WEBHOOKS_ALLOW_LOOPBACK: flag(),
+  CLASSIFICATION_PROVIDER: oneOf(['offline', 'simulator', 'twilio', 'telnyx', 'trestle'], 'simulator'),
   /**
    * Steps before the provider, comma-separated, ending with `paid` (the provider):
    * `offline-ranges,paid` answers toll-free, premium and other range-decided numbers for free
    * (lambdas/classification/chain-provider.ts checks the names at first use).
    */
-  CLASSIFICATION_CHAIN: z._default(z.string().check(z.minLength(1)), 'paid'),
-  TWILIO_ACCOUNT_SID: optional,
-  TWILIO_AUTH_TOKEN: optional,
-  TWILIO_SECRET_ARN: optional,
+  CLASSIFICATION_CHAIN: text('paid'),
+  TWILIO_ACCOUNT_SID: text(),
+  TWILIO_AUTH_TOKEN: text(),
+  TWILIO_SECRET_ARN: text(),
   /** The Twilio secret as functions that charge see it: whether it was filled in, never its value. */
-  TWILIO_CREDENTIALS_ARN: optional,
+  TWILIO_CREDENTIALS_ARN: text(),
   /** The Telnyx / Trestle credentials secret, for the functions that only check it was filled in (never read). */
-  TELNYX_CREDENTIALS_ARN: optional,
-  TRESTLE_CREDENTIALS_ARN: optional,
-  TWILIO_LOOKUP_BASE_URL: optional,
-  TWILIO_CONCURRENCY: optional,
-  TWILIO_REQUESTS_PER_SECOND: optional,
-  TWILIO_TIMEOUT_MS: optional,
-  TWILIO_ATTEMPTS: optional,
+  TELNYX_CREDENTIALS_ARN: text(),
+  TRESTLE_CREDENTIALS_ARN: text(),
+  TWILIO_LOOKUP_BASE_URL: text(),
+  TWILIO_CONCURRENCY: text(),
+  TWILIO_REQUESTS_PER_SECOND: text(),
+  TWILIO_TIMEOUT_MS: text(),
+  TWILIO_ATTEMPTS: text(),
   /** The lookup cache in front of a paid provider (docs/classification.md, Lookup cache): `off` asks the provider every time. */
-  LOOKUP_CACHE: z._default(z.enum(['on', 'off']), 'on'),
+  LOOKUP_CACHE: oneOf(['on', 'off'], 'on'),
   /** How long a cached line type and carrier is served; 0: never cached. */
   LOOKUP_CACHE_LINE_TTL_DAYS: int(30),
   /** How long a cached line status (max tier) is served; 0: never cached. */
@@ -78,19 +131,19 @@ export const ConfigSchema = z.object({
   /** How long a cached identity answer (number and name) is served; 0: never cached. */
   LOOKUP_CACHE_IDENTITY_TTL_DAYS: int(30),
   /** Identity answers reused across organizations (the operator's opt-in); otherwise each organization's own. */
-  LOOKUP_CACHE_SHARE_IDENTITY: flag,
-  TELNYX_API_KEY: optional,
+  LOOKUP_CACHE_SHARE_IDENTITY: flag(),
+  TELNYX_API_KEY: text(),
   /** Secrets Manager secret holding JSON {"api_key": "…"} (AWS). */
-  TELNYX_SECRET_ARN: optional,
-  TELNYX_LOOKUP_BASE_URL: z._default(z.url(), 'https://api.telnyx.com'),
+  TELNYX_SECRET_ARN: text(),
+  TELNYX_LOOKUP_BASE_URL: url('https://api.telnyx.com'),
   TELNYX_CONCURRENCY: positive(10),
   TELNYX_REQUESTS_PER_SECOND: positive(50),
   TELNYX_TIMEOUT_MS: positive(10_000),
   TELNYX_ATTEMPTS: positive(4),
-  TRESTLE_API_KEY: optional,
+  TRESTLE_API_KEY: text(),
   /** Secrets Manager secret holding JSON {"api_key": "…"} (AWS). */
-  TRESTLE_SECRET_ARN: optional,
-  TRESTLE_BASE_URL: z._default(z.url(), 'https://api.trestleiq.com'),
+  TRESTLE_SECRET_ARN: text(),
+  TRESTLE_BASE_URL: url('https://api.trestleiq.com'),
   TRESTLE_CONCURRENCY: positive(10),
   TRESTLE_REQUESTS_PER_SECOND: positive(50),
   TRESTLE_TIMEOUT_MS: positive(10_000),
@@ -107,30 +160,30 @@ export const ConfigSchema = z.object({
    */
   CLASSIFY_CONCURRENCY: int(32),
   /** Above this share of an upload's numbers failing their provider lookup, the upload fails (and is refunded). */
-  PROVIDER_FAILURE_MAX_SHARE: z._default(z.coerce.number().check(z.gte(0), z.lte(1)), 0.1),
-  CARRIER_TEST_PROVIDER: z._default(z.enum(['simulator', 'device-lab']), 'simulator'),
-  DEVICE_LAB_URL: z._default(z.string(), ''),
-  DEVICE_LAB_TOKEN: optional,
-  DEVICE_LAB_TOKEN_SECRET_ARN: optional,
+  PROVIDER_FAILURE_MAX_SHARE: share(0.1),
+  CARRIER_TEST_PROVIDER: oneOf(['simulator', 'device-lab'], 'simulator'),
+  DEVICE_LAB_URL: text(''),
+  DEVICE_LAB_TOKEN: text(),
+  DEVICE_LAB_TOKEN_SECRET_ARN: text(),
   DEVICE_LAB_POLL_INTERVAL_MS: int(5_000),
   DEVICE_LAB_MAX_POLLS: int(60),
-  TELEPHONY_PROVIDER: z.optional(z.enum(['aws', 'simulator'])),
-  SMS_VOICE_ORIGINATION_IDENTITY: z._default(z.string(), ''),
-  SMS_VOICE_CONFIGURATION_SET: optional,
+  TELEPHONY_PROVIDER: oneOf(['aws', 'simulator']),
+  SMS_VOICE_ORIGINATION_IDENTITY: text(''),
+  SMS_VOICE_CONFIGURATION_SET: text(),
   SPAM_RUN_CONCURRENCY: int(4),
   /** The spam fan-out queue (AWS); without it the daily run tests its work items in-process. */
-  SPAM_QUEUE_URL: optional,
+  SPAM_QUEUE_URL: text(),
   /** Tries per number-and-carrier test before it is recorded failed (a timeout or a thrown error). */
   SPAM_ITEM_ATTEMPTS: int(3),
   /** One carrier test longer than this counts as a failed attempt (a hung lab call stops only its item). */
   SPAM_TEST_TIMEOUT_MS: int(360_000),
   /** The carrier-test simulator waits this long per test, like a real call does. */
   SIMULATOR_CARRIER_TEST_DELAY_MS: int(0),
-  POWERTOOLS_SERVICE_NAME: z._default(z.string(), 'phone-validation'),
-  FAULT_CRASH_AT: optional,
-});
+  POWERTOOLS_SERVICE_NAME: text('phone-validation'),
+  FAULT_CRASH_AT: text(),
+};
 
-export type Config = z.infer<typeof ConfigSchema>;
+export type Config = { -readonly [K in keyof typeof SETTINGS]: ReturnType<(typeof SETTINGS)[K]> };
 
 export class ConfigError extends Error {
   constructor(readonly issues: string[]) {
@@ -141,11 +194,20 @@ export class ConfigError extends Error {
 
 /** Parses an environment; the error names each bad variable and what it accepts. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
-  // An empty variable counts as unset, as the shell and CloudFormation both produce them.
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = ConfigSchema.safeParse(present);
-  if (parsed.success) return parsed.data;
-  throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message} (got '${String(present[String(issue.path[0])])}')`));
+  const parsed: Record<string, unknown> = {};
+  const issues: string[] = [];
+  for (const [name, setting] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
+    // An empty variable counts as unset, as the shell and CloudFormation both produce them.
+    const value = env[name] === '' ? undefined : env[name];
+    try {
+      parsed[name] = setting(value);
+    } catch (error) {
+      if (!(error instanceof Refused)) throw error;
+      issues.push(`${name}: ${error.message} (got '${value}')`);
+    }
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return parsed as Config;
 }
 
 /** The environment as a composition root reads it: its defaults under the process's variables, its own settings over them. */
