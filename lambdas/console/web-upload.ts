@@ -5,7 +5,8 @@ import { Conflict, InvalidInput, isRefusal, TooFewNumbers, TooLarge } from '../p
 import { statusOf } from '../platform/http/error-response';
 import { filesBucket, getObject, presignGet, putObject } from '../platform/blob';
 import { normalizeUsCa } from '../classification';
-import { createUpload, plannedOf, readCsv, type PlannedCsv } from '../uploads/create-upload';
+import { createUpload, plannedOf, type PlannedCsv } from '../uploads/create-upload';
+import { readCsv } from '../uploads/csv-text';
 import { layoutOf, hasUtf8Bom, serializeWork } from '../uploads/work-file';
 import { MAX_PHONE_COLUMNS, MIN_NUMBERS, priceOf, type ColumnMapping, type Tier, type UploadPlan } from '../uploads/plan';
 import { planUpload, planUploadInSteps } from '../uploads/plan-upload';

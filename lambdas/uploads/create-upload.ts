@@ -2,14 +2,13 @@ import { nowIso } from '../platform/clock';
 import { crashPoint } from '../platform/crash-point';
 import { assertReadyToCharge } from '../platform/charge-readiness';
 import { newId, randomHex, sha256Hex } from '../platform/ids';
-import { InsufficientCredits, InvalidInput } from '../platform/domain-errors';
+import { InsufficientCredits } from '../platform/domain-errors';
 import { filesBucket, putObject } from '../platform/blob';
 import { debit, InsufficientCreditsError } from '../credits/credits';
 import { buildEvent } from '../webhooks/events';
 import { UPLOAD_CREATED } from './upload-events';
 import { flushOutbox, outboxFields, type OutboxEntry } from '../webhooks/outbox';
 import type { Principal } from '../auth/authenticate';
-import { CsvSyntaxError, parseCsv } from './csv';
 import { priceOf, type ColumnMapping, type Tier, type UploadPlan } from './plan';
 import type { PlannedCsv } from './csv-planner';
 import { readOriginal, type CsvSource } from './original-csv';
@@ -30,27 +29,6 @@ export interface CreateUploadInput {
   skipMobileLookup: boolean;
   /** `web`: confirmed in the console (lambdas/console/web-upload.ts). */
   source: 'api' | 'api_pool' | 'web';
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Parses a stored or received CSV into header and row fields (400 for what is not CSV). */
-export function readCsv(bytes: Buffer) {
-  const text = decodeCsv(bytes);
-  try {
-    return { text, ...parseCsv(text) };
-  } catch (error) {
-    if (error instanceof CsvSyntaxError) throw new InvalidInput(`The file is not valid CSV: ${error.message}`);
-    throw error;
-  }
-}
-
-export function decodeCsv(bytes: Buffer): string {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw new InvalidInput('The file is not valid UTF-8 text; save the CSV as UTF-8 and upload it again');
-  }
 }
 
 export type { PlannedCsv } from './csv-planner';

@@ -1,5 +1,5 @@
 import { filesBucket, getObject } from '../platform/blob';
-import { readCsv } from './create-upload';
+import { readCsv } from './csv-text';
 import { keys, type UploadRecord } from './upload';
 import { hasUtf8Bom, isWorkV1, layoutOf, storedLayoutOf } from './work-file';
 import { layoutIndexOf, readLayoutIndex, type LayoutIndex } from './layout-index';

@@ -1,7 +1,7 @@
 import * as z from '../platform/zod';
 import { timestamp } from '../platform/http/common-schemas';
 import { defineEvent } from '../webhooks/events';
-import { Upload } from './routes';
+import { Upload } from './upload-schema';
 
 // The upload events' payloads (spec, Events), as create-upload.ts and pipeline/announce.ts build
 // them and the OpenAPI `webhooks` section shows them.

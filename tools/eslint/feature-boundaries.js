@@ -20,7 +20,7 @@ export const PUBLIC_MODULES = {
   recovery: [],
   // The console is a second front door to uploads and spam: it uses their use cases and records.
   spam: ['routes', 'ports', 'carriers', 'phone', 'numbers', 'daily-run', 'carrier-test/index', 'telephony/index', 'telephony/simulator', 'slot-recovery', 'spam-events'],
-  uploads: ['routes', 'workflow', 'pool', 'reconcile', 'sfn-workflow-starter', 'create-upload', 'request', 'staging', 'upload', 'upload-repository', 'csv', 'plan', 'plan-upload', 'work-file', 'downloads', 'upload-events', 'chunk-plan'],
+  uploads: ['routes', 'workflow', 'pool', 'reconcile', 'sfn-workflow-starter', 'create-upload', 'csv-text', 'request', 'staging', 'upload', 'upload-repository', 'csv', 'plan', 'plan-upload', 'work-file', 'downloads', 'upload-events', 'chunk-plan'],
   webhooks: ['routes', 'delivery-queue-port', 'secret-sealer', 'sqs-delivery-queue', 'url-safety', 'fan-out', 'endpoints', 'events', 'outbox', 'envelope', 'ping'],
 };
 

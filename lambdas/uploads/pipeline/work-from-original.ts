@@ -1,6 +1,6 @@
 import { filesBucket, getObject } from '../../platform/blob';
 import { planUpload } from '../plan-upload';
-import { readCsv } from '../create-upload';
+import { readCsv } from '../csv-text';
 import { keys, type UploadRecord } from '../upload';
 import { hasUtf8Bom, layoutOf, type UploadWork } from '../work-file';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { consoleToken } from '../../support/console-token';
 import { useTestService } from '../../support/runtime';
 import { newCustomer } from '../../support/customer';
-import { readCsv } from '../../../lambdas/uploads/create-upload';
+import { readCsv } from '../../../lambdas/uploads/csv-text';
 
 // The forgiving import over HTTP: the console converts what it is sent (delimiter, encoding, a
 // missing header) before validation; POST /uploads/{id}/format reads it again another way.

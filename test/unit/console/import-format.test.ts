@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeAs, detectDelimiter, detectEncoding, looksLikeData, parseDelimited, rowsProblem, toApiCsv } from '../../../lambdas/console/import-format';
-import { readCsv } from '../../../lambdas/uploads/create-upload';
+import { readCsv } from '../../../lambdas/uploads/csv-text';
 
 // The console's forgiving import: what a person saves is read as the API's CSV, or refused in plain words.
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CsvRecordReader, type CsvRecord } from '../../../lambdas/uploads/csv';
-import { readCsv } from '../../../lambdas/uploads/create-upload';
+import { readCsv } from '../../../lambdas/uploads/csv-text';
 import { CsvPlanner, planCsvBytes, type PlannedCsv } from '../../../lambdas/uploads/csv-planner';
 import type { ColumnMapping } from '../../../lambdas/uploads/plan';
 import { planUpload } from '../../../lambdas/uploads/plan-upload';
