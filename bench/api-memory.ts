@@ -59,5 +59,7 @@ export async function runApiMemoryBench(): Promise<Record<string, number>> {
   out.local_peak_rss_mb_250k = Math.round(local.peaksKb[0]! / 1024);
   out.local_peak_rss_mb_100mb = Math.round(local.peaksKb[1]! / 1024);
   out.local_peak_kb_per_row = kbPerRow(Math.max(...local.peaksKb));
+  out.local_cpu_ms_250k = local.cpuMs[0]!;
+  out.local_cpu_ms_100mb = local.cpuMs[1]!;
   return out;
 }

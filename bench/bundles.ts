@@ -78,7 +78,7 @@ const HOT: Record<string, Hot> = {
 
 /**
  * How a cold import is counted. `cpu` (the figures' default, the target's): CPU time (user +
- * system) of a fresh `node` that imports the files in order, process start included, 11 rounds
+ * system) of a fresh `node` that imports the files in order, process start included, CPU_ROUNDS rounds
  * interleaved, each ratio the median of the rounds' own ratios. `instructions` (`BENCH_COLD_IMPORT=instructions`): the
  * instructions that same process executes, every thread, counted by valgrind's cachegrind (`I
  * refs`), once per subject: about 25 s an import, and within ±3% between runs whatever else the
@@ -117,10 +117,18 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length
 const counted = new Map<string, number>();
 
 /**
- * Cold imports in fresh processes, each subject's cost (COUNTER) in every round. In CPU time, 11
- * rounds, each round one process per subject, the first subject rotating from round to round: on
- * this shared machine wall time doubled between runs under load, CPU time moved by a few ms, and
- * a burst of load lands on the subjects of one round alike, so each ratio is taken within a
+ * Rounds of CPU-time cold imports (`BENCH_COLD_IMPORT_ROUNDS`, default 21). With 11, one function's
+ * ratio moved by ±0.1 between runs of the same code (docs/performance.md, "Cold imports, tenth
+ * step"), and the figure is the worst of 19 such medians, so it mostly named the function that drew
+ * the worst rounds; 21 narrow each median by about a third.
+ */
+const CPU_ROUNDS = Number(process.env.BENCH_COLD_IMPORT_ROUNDS ?? 21);
+
+/**
+ * Cold imports in fresh processes, each subject's cost (COUNTER) in every round. In CPU time,
+ * CPU_ROUNDS rounds, each round one process per subject, the first subject rotating from round to
+ * round: on this shared machine wall time doubled between runs under load, CPU time moved by a few
+ * ms, and a burst of load lands on the subjects of one round alike, so each ratio is taken within a
  * round (pairedRatio). In instructions, one round.
  */
 function coldImports(subjects: string[][], env: NodeJS.ProcessEnv): number[][] {
@@ -132,7 +140,7 @@ function coldImports(subjects: string[][], env: NodeJS.ProcessEnv): number[][] {
     });
   }
   const times: number[][] = subjects.map(() => []);
-  for (let round = 0; round < 11; round++) {
+  for (let round = 0; round < CPU_ROUNDS; round++) {
     for (let k = 0; k < subjects.length; k++) {
       const i = (round + k) % subjects.length;
       times[i]!.push(importCost(subjects[i]!, env));

@@ -6,6 +6,12 @@ import { buildLocalBundle, LOCAL_BUNDLE_DIR, LOCAL_NODE_ARGS, localBundleFiles }
 
 const peakKbOf = (pid: number): number => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 const rssKbOf = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+/** The process's CPU time so far (user + system, /proc/<pid>/stat's utime and stime in clock ticks of 10 ms, every thread), ms. */
+const cpuMsOf = (pid: number): number => {
+  // The command name (field 2) may hold spaces; the fields counted from after its closing parenthesis.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 
 /** Stages `csv` as a client does (the only way a file over 4.4 MB passes AWS's limits) and creates an upload from it. */
 async function stageAndCreate(url: string, apiKey: string, csv: string, fields: Record<string, string>): Promise<string> {
@@ -48,6 +54,8 @@ export interface LocalPeak {
   idleKb: number;
   /** The process's peak after each upload was created and processed, in order. */
   peaksKb: number[];
+  /** The process's CPU time for each upload, from its staging to its completion (what the collections that hold the peak cost shows here). */
+  cpuMs: number[];
 }
 
 /**
@@ -76,12 +84,15 @@ export async function measureLocalPeak(csvs: string[], fields: Record<string, st
     });
     const idleKb = rssKbOf(started.pid);
     const peaksKb: number[] = [];
+    const cpuMs: number[] = [];
     for (const csv of csvs) {
+      const before = cpuMsOf(started.pid);
       const id = await stageAndCreate(started.url, started.apiKey, csv, fields);
       await completed(started.url, started.apiKey, id);
+      cpuMs.push(cpuMsOf(started.pid) - before);
       peaksKb.push(peakKbOf(started.pid));
     }
-    return { idleKb, peaksKb };
+    return { idleKb, peaksKb, cpuMs };
   } finally {
     // A child that already died has nothing to wait for.
     if (child.exitCode === null && child.signalCode === null) {

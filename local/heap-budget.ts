@@ -60,3 +60,43 @@ export function heapBudget(growthBytes: number, collect: (() => void) | undefine
     base = usedHeap();
   };
 }
+
+/** How much V8's external memory may grow during Finalize before a collection is started (externalBudgetDuring). */
+export const FINALIZE_EXTERNAL_GROWTH_BYTES = 24 * 1024 * 1024;
+
+/**
+ * `handler`, with a full collection started (incremental, as `heapBudget`'s) each time V8's
+ * external memory has grown by `growthBytes` since the last one, checked every `everyMs` while it
+ * runs.
+ *
+ * For Finalize: its passes over the original and its parts go through the embedded store's HTTP in
+ * this same process, whose 64 KiB Buffers die young but are freed only by a full collection, and
+ * V8 starts one on its own only after about 64 MB of them (docs/performance.md, "The local
+ * process's memory, tenth round"): that pile was what the process's peak held above 1 kB a row. A
+ * minor collection does not help (more scavenges promote more of the Buffers in flight, which then
+ * wait for a full one: the sixth and thirteenth sessions' tries). A Lambda's Finalize has no such
+ * pile: it holds no store. The cost is CPU: the process spent about a third more on a 100 MB upload
+ * ("eleventh round").
+ */
+export const externalBudgetDuring =
+  <I, O>(handler: (input: I) => Promise<O>, growthBytes = FINALIZE_EXTERNAL_GROWTH_BYTES, collect: (() => void) | undefined = startCollection, external = () => getHeapStatistics().external_memory, everyMs = 20) =>
+  async (input: I): Promise<O> => {
+    if (!collect) return handler(input);
+    let base = external();
+    const timer = setInterval(() => {
+      const now = external();
+      // Collected since (by V8 or by this): what is left is the new base.
+      if (now < base) base = now;
+      else if (now - base >= growthBytes) {
+        collect();
+        // After a collection done at once, what it left; after one started, what is there now
+        // (its freeing shows later as a drop below the base).
+        base = external();
+      }
+    }, everyMs);
+    try {
+      return await handler(input);
+    } finally {
+      clearInterval(timer);
+    }
+  };

@@ -8,7 +8,7 @@ import { classifyChunk } from '../lambdas/uploads/pipeline/classify-chunk';
 import { finalize } from '../lambdas/uploads/pipeline/finalize';
 import { fail } from '../lambdas/uploads/pipeline/fail';
 import { notifyPool } from '../lambdas/contacts/pool-step';
-import { collectedFirst, heapBudget } from './heap-budget';
+import { collectedFirst, externalBudgetDuring, heapBudget } from './heap-budget';
 import { WorkflowRunner, type AslDefinition, type TaskHandler } from './workflow-runner';
 
 const ASL = fileURLToPath(new URL('../statemachines/upload-processing.asl.json', import.meta.url));
@@ -50,7 +50,7 @@ const handlersFor = (ports: UploadPorts & ClassificationPorts, afterStep = heapB
   Prepare: step('Prepare', prepare as TaskHandler, afterStep),
   ClassifyChunk: step('ClassifyChunk', (input) => classifyChunk(ports, input as Parameters<typeof classifyChunk>[1]), afterStep),
   // The step holding the most starts on a collected heap (heap-budget.ts, collectedFirst).
-  Finalize: step('Finalize', collectedFirst((input) => finalize(ports, input as Parameters<typeof finalize>[1])), afterStep),
+  Finalize: step('Finalize', collectedFirst(externalBudgetDuring((input) => finalize(ports, input as Parameters<typeof finalize>[1]))), afterStep),
   MarkFailed: step('MarkFailed', (input) => fail(ports, input as Parameters<typeof fail>[1]), afterStep),
   NotifyPool: step('NotifyPool', (input) => notifyPool(ports, input as Parameters<typeof notifyPool>[1]), afterStep),
 });
