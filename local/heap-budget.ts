@@ -94,6 +94,8 @@ export const externalBudgetDuring =
         base = external();
       }
     }, everyMs);
+    // It watches the step; it never keeps the process alive on its own (a shutdown waits for no tick).
+    timer.unref();
     try {
       return await handler(input);
     } finally {
