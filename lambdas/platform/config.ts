@@ -7,8 +7,8 @@
 // Plain functions, not a zod schema: every cold start of every function parses this, once, before
 // its first request, and as a zod object of 77 settings it was about 22 M instructions of a cold
 // import (building its parts, then zod's first parse), ~6% of a DynamoDB-only function's whole
-// import, where these functions cost well under 1 M (docs/performance.md, "Cold imports, ninth
-// step"). Request bodies are still zod's (lambdas/platform/zod.ts).
+// import, where this table costs about 4 M (docs/performance.md, "Cold imports, ninth step").
+// Request bodies are still zod's (lambdas/platform/zod.ts).
 
 /** Why a setting's text was refused: what the setting accepts. */
 class Refused extends Error {}
