@@ -40,7 +40,8 @@ type Client = keyof typeof CLIENTS;
 /**
  * What a cold start of each function loads to serve its hot request: the entry, the chunks of the
  * service's own code that request loads through `import()` (`chunks`: the modules imported, by
- * path; lambdas/functions/http/console-api.ts loads each console panel so), and the SDK clients it
+ * path; lambdas/functions/http/console-api.ts loads the console's panels so, all but the uploads
+ * panel its dashboard opens on, which is in its entry), and the SDK clients it
  * calls (`clients`). `request` says which request that is. Every function reads or writes the
  * table (API keys, state). What only some requests need (KMS Encrypt on endpoint registration, SQS
  * on a scheduled retry, Cognito, the messaging API, another console panel) or a container needs

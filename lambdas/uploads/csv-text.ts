@@ -20,11 +20,10 @@ export function readCsv(bytes: Buffer) {
   }
 }
 
-export function decodeCsv(bytes: Buffer): string {
+function decodeCsv(bytes: Buffer): string {
   try {
     return utf8.decode(bytes);
   } catch {
     throw new InvalidInput('The file is not valid UTF-8 text; save the CSV as UTF-8 and upload it again');
   }
 }
-
