@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mapsUnder, trimSourceMap } from '../tools/trim-source-map.mjs';
 import { mergeInitialChunks, staticClosureOf } from '../tools/merge-initial-chunks.mjs';
+import { mergeLazyGroups } from '../tools/merge-lazy-groups.mjs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -222,8 +223,11 @@ export async function runBundlesBench(): Promise<Record<string, number | string>
           if (!initial.has(f) && (lazy as readonly string[]).some((m) => point.endsWith(`lambdas/platform/aws/sdk/${m}`))) lazyClients.set(pkg, [...(lazyClients.get(pkg) ?? []), resolve(f)]);
         }
       }
-      // As deployed (lib/service-function.ts): the entry's static imports merged into index.mjs, every map cut to the service's own code.
+      // As deployed (lib/service-function.ts): the entry's static imports merged into index.mjs, S3's chunks into one, every map cut to the service's own code.
       await mergeInitialChunks(outdir);
+      // S3's chunks as one file, and chunks nothing names (an import() esbuild dropped) gone: a client's modules are what is left of them.
+      const { mergedInto, removed } = await mergeLazyGroups(outdir);
+      for (const [pkg, files] of lazyClients) lazyClients.set(pkg, [...new Set(files.filter((f) => !removed.includes(f)).map((f) => mergedInto.get(f) ?? f))]);
       for (const map of mapsUnder(outdir)) writeFileSync(map, trimSourceMap(readFileSync(map, 'utf8')));
       // Metafile paths are relative to the working folder; sizes from the files as they now are.
       const entryFile = resolve(entryOut);

@@ -80,7 +80,9 @@ export class ServiceFunction extends NodejsFunction {
           // tools/bundle-lambda.mjs, the options every bundle shares: index.mjs and its lazily
           // loaded chunks/, all in the asset. The entry and the chunks it imports
           // statically are merged into index.mjs (tools/merge-initial-chunks.mjs: a cold start loads
-          // one module, not 10-30, docs/performance.md "Lazy cold starts, third step"). Then every map is cut to the service's
+          // one module, not 10-30, docs/performance.md "Lazy cold starts, third step"), and S3's lazy
+          // chunks into one (tools/merge-lazy-groups.mjs: a request that reads and writes objects
+          // loads one file for them, not seven, "Cold imports, eleventh step"). Then every map is cut to the service's
           // own code (tools/trim-source-map.mjs): Node reads a bundle's whole map at every cold start
           // under --enable-source-maps, and the dependencies' part cost up to a fifth of the import
           // (docs/performance.md, "Source maps"). inputDir is the project root (here, or
@@ -88,6 +90,7 @@ export class ServiceFunction extends NodejsFunction {
           afterBundling: (inputDir: string, outputDir: string) => [
             `node "${inputDir}/tools/bundle-lambda.mjs" "${inputDir}/${props.entry}" "${outputDir}"`,
             `node "${inputDir}/tools/merge-initial-chunks.mjs" "${outputDir}"`,
+            `node "${inputDir}/tools/merge-lazy-groups.mjs" "${outputDir}"`,
             `node "${inputDir}/tools/trim-source-map.mjs" "${outputDir}"`,
           ],
         },

@@ -3,8 +3,9 @@ import { config } from './config';
 import { storage } from './storage';
 import { lazyModule } from './aws/lazy-module';
 
-// S3 commands loaded at first use, in chunks of their own (lib/bundle-options.ts), each apart, so
-// that a function carries only the commands it calls; the client is the storage's (./storage.ts).
+// S3 commands loaded at first use, each a module apart (lib/bundle-options.ts), so that a function
+// carries only the commands it calls; the build then puts the S3 chunks a function holds in one file
+// (tools/merge-lazy-groups.mjs). The client is the storage's (./storage.ts).
 /** GetObject and its not-found error (also the file-store probe's, ./dependency-checks.ts). */
 export const s3GetSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-get'));
 const headSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-head'));
