@@ -23,7 +23,7 @@ const STATIC_FROM = /(import|export)\s*\{([^}]*)\}\s*from\s*"(\.\.?\/[^"]+\.mjs)
 const SOURCE_MAP_COMMENT = /\n\/\/# sourceMappingURL=[^\n]*\n?$/;
 
 /** The files a module imports statically (paths resolved), from its text. */
-function staticImports(file) {
+export function staticImports(file) {
   const text = readFileSync(file, 'utf8');
   const found = [];
   for (const m of text.matchAll(STATIC_FROM)) found.push(resolve(dirname(file), m[3] ?? m[4]));
@@ -38,7 +38,19 @@ export function staticClosureOf(file, into = new Set()) {
   return into;
 }
 
-const modulesUnder = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? modulesUnder(join(dir, e.name)) : e.name.endsWith('.mjs') ? [join(dir, e.name)] : []));
+/** Every module (.mjs) under `dir`, in its subfolders too. */
+export const modulesUnder = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? modulesUnder(join(dir, e.name)) : e.name.endsWith('.mjs') ? [join(dir, e.name)] : []));
+
+/** How a merged module is bundled again from esbuild's output: as lib/bundle-options.ts builds it, with its maps read and written. */
+export const REBUNDLE = { bundle: true, platform: 'node', format: 'esm', target: 'node22', minify: true, sourcemap: true, sourcesContent: false, logLevel: 'silent' };
+
+/** Moves the module built at `merged` (and its map) to `target`, its map comment and map's `file` renamed. */
+export function placeMerged(merged, target) {
+  const name = basename(target);
+  const text = readFileSync(merged, 'utf8').replace(/\/\/# sourceMappingURL=[^\n]*\.map(\s*)$/, `//# sourceMappingURL=${name}.map$1`);
+  writeFileSync(target, text);
+  writeFileSync(`${target}.map`, JSON.stringify({ ...JSON.parse(readFileSync(`${merged}.map`, 'utf8')), file: name }));
+}
 
 /** A name for binding `name` of chunk `file` in the merged module (chunk names are unique in an asset). */
 const mergedName = (file, name) => `_${basename(file, '.mjs').replace(/[^A-Za-z0-9_$]/g, '_')}_${name}`;
@@ -102,16 +114,9 @@ export async function mergeInitialChunks(dir) {
     for (const [file, names] of wanted) if (names.size > 0) lines.push(`export{${[...names].map((n) => `${n} as ${mergedName(file, n)}`).join(',')}}from${JSON.stringify(file)};`);
     const lazySet = new Set(lazy);
     await build({
+      ...REBUNDLE,
       stdin: { contents: lines.join('\n'), resolveDir: resolve(dir), sourcefile: 'merged-entry.mjs', loader: 'js' },
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node22',
-      minify: true,
-      sourcemap: true,
-      sourcesContent: false,
       outfile: merged,
-      logLevel: 'silent',
       plugins: [
         {
           name: 'lazy-chunks-stay',
@@ -131,8 +136,7 @@ export async function mergeInitialChunks(dir) {
       rmSync(file);
       rmSync(`${file}.map`, { force: true });
     }
-    writeFileSync(entry, readFileSync(merged, 'utf8').replace(/\/\/# sourceMappingURL=index\.merged\.mjs\.map(\s*)$/, '//# sourceMappingURL=index.mjs.map$1'));
-    writeFileSync(`${entry}.map`, JSON.stringify({ ...JSON.parse(readFileSync(`${merged}.map`, 'utf8')), file: 'index.mjs' }));
+    placeMerged(merged, entry);
     return initial.size + 1;
   } finally {
     rmSync(merged, { force: true });

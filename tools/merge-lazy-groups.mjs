@@ -12,10 +12,11 @@
 // a member at it. A function's asset keeps exactly the commands it held, in fewer files. Run by
 // lib/service-function.ts after tools/merge-initial-chunks.mjs (`node tools/merge-lazy-groups.mjs
 // <asset folder>`), and by the bench. A group it cannot merge safely is left as esbuild wrote it.
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { modulesUnder, placeMerged, REBUNDLE, staticImports } from './merge-initial-chunks.mjs';
 
 /** Groups by the chunk names of their `import()` targets (esbuild's `chunks/[name]-[hash]`). */
 export const GROUPS = {
@@ -23,16 +24,10 @@ export const GROUPS = {
   s3: /^s3-[a-z-]+-[A-Z0-9]{8}\.mjs$/,
 };
 
-/** Static imports and re-exports of another module, as esbuild writes them (minified). */
-const STATIC_FROM = /(?:import|export)\s*\{[^}]*\}\s*from\s*"(\.\.?\/[^"]+\.mjs)"|import\s*"(\.\.?\/[^"]+\.mjs)"/g;
 /** Every path to another module of the output, as esbuild writes it: `from"…"`, `import("…")`, `import"…"`. */
 const NAMED = /(?:from|import\(|import)\s*"(\.\.?\/[^"]+\.mjs)"/g;
 /** A module's exports, as esbuild writes them: `export{a as B,C};`, or the same `from` a module. */
 const EXPORTS = /export\s*\{([^}]*)\}/g;
-
-const modulesUnder = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? modulesUnder(join(dir, e.name)) : e.name.endsWith('.mjs') ? [join(dir, e.name)] : []));
-
-const staticImports = (file, text) => [...text.matchAll(STATIC_FROM)].map((m) => resolve(dirname(file), m[1] ?? m[2]));
 
 /** The names a module exports; undefined when it re-exports a whole module (`export*`), whose names its text does not give. */
 function exportNames(text) {
@@ -89,7 +84,7 @@ export async function mergeLazyGroups(dir) {
 
     // The shared chunks only the group imports go with it.
     const importers = new Map(all.map((f) => [f, new Set()]));
-    for (const f of all) for (const dep of staticImports(f, texts.get(f))) importers.get(dep)?.add(f);
+    for (const f of all) for (const dep of staticImports(f)) importers.get(dep)?.add(f);
     const inside = new Set(members);
     for (let grew = true; grew; ) {
       grew = false;
@@ -105,7 +100,7 @@ export async function mergeLazyGroups(dir) {
     const outside = all.filter((f) => !inside.has(f));
     // A module of the group imported statically from outside, or a shared one named there at all, would load twice.
     const shared = [...inside].filter((f) => !members.includes(f));
-    const named = outside.filter((f) => staticImports(f, texts.get(f)).some((d) => inside.has(d)) || shared.some((m) => texts.get(f).includes(basename(m))));
+    const named = outside.filter((f) => staticImports(f).some((d) => inside.has(d)) || shared.some((m) => texts.get(f).includes(basename(m))));
     if (named.length > 0) {
       leave(`${named.map((f) => relative(dir, f)).join(', ')} name a chunk of the group otherwise than by import()`);
       continue;
@@ -141,17 +136,10 @@ export async function mergeLazyGroups(dir) {
     const merged = join(chunksDir, `${group}.merged.mjs`);
     try {
       const result = await build({
+        ...REBUNDLE,
         stdin: { contents: members.map((m) => `export * from ${JSON.stringify(m)};`).join('\n'), resolveDir: chunksDir, sourcefile: `${group}-group.mjs`, loader: 'js' },
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node22',
-        minify: true,
-        sourcemap: true,
-        sourcesContent: false,
         outfile: merged,
         metafile: true,
-        logLevel: 'silent',
         plugins: [
           {
             name: 'outside-stays',
@@ -178,8 +166,7 @@ export async function mergeLazyGroups(dir) {
         rmSync(`${file}.map`, { force: true });
         mergedInto.set(file, target);
       }
-      writeFileSync(target, readFileSync(merged, 'utf8').replace(new RegExp(`//# sourceMappingURL=${escape(basename(merged))}\\.map(\\s*)$`), `//# sourceMappingURL=${group}.mjs.map$1`));
-      writeFileSync(`${target}.map`, JSON.stringify({ ...JSON.parse(readFileSync(`${merged}.map`, 'utf8')), file: `${group}.mjs` }));
+      placeMerged(merged, target);
     } finally {
       rmSync(merged, { force: true });
       rmSync(`${merged}.map`, { force: true });
