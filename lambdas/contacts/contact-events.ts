@@ -1,6 +1,6 @@
 import * as z from '../platform/zod';
 import { defineEvent } from '../webhooks/events';
-import { ContactEventContact } from './routes';
+import { ContactEventContact } from './contact-schema';
 
 // The contact events' payloads (spec, Events), as outcomes.ts builds them (also the per-contact
 // callback's body) and the OpenAPI `webhooks` section shows them.

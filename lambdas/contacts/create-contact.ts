@@ -14,7 +14,7 @@ import { contactPrice } from './batch-counter';
 import { contactCharge, parseValidationTier, type ContactRecord } from './contact';
 import { claimStaleCreating, deleteCreatingContact, getContact, insertQueuedContact, queueIndexKeys, queuedContactItem, transitionContact } from './contact-repository';
 import { claimIdempotencyKey, claimImplicitly, claimPk, claimStaleCreates, endClaim, implicitClaimPk, releaseStaleClaim } from './idempotency-repository';
-import { MAX_PROPERTIES_BYTES } from './routes';
+import { MAX_PROPERTIES_BYTES } from './contact-schema';
 import { callbackSecretContext, type SealPorts } from '../webhooks/secret-sealer';
 
 // Only a create with a callback URL checks it: the URL rules (ipaddr.js, DNS) load then, not at

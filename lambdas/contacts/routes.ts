@@ -1,12 +1,8 @@
 import * as z from '../platform/zod';
-import { authErrors, timestamp, byIdParams, StringError, freeFormObject, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
-import { AnswerIntent, IdentityBand, ServiceStatus } from '../classification/schemas';
+import { authErrors, byIdParams, StringError, freeFormObject, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-key';
 import type { RouteSpec } from '../platform/http/route-spec';
-
-export const CONTACT_STATUSES = ['queued', 'processing', 'completed', 'failed', 'discarded'] as const;
-/** Spec leaves the size open: 16 KiB of JSON keeps a contact item far below DynamoDB's 400 KB. */
-export const MAX_PROPERTIES_BYTES = 16 * 1024;
+import { CONTACT_STATUSES, ContactV1, ContactV2 } from './contact-schema';
 
 export const CreateContactBody = z.lazySchema(() => z
   .strictObject({
@@ -18,44 +14,6 @@ export const CreateContactBody = z.lazySchema(() => z
     idempotency_key: z.optional(z.string().check(z.minLength(1), z.maxLength(255))).check(z.describe('scoped per organization and API key')),
   })
   .check(z.meta({ id: 'CreateContactRequest' })));
-
-// The fields every contact shape shares, built inside each shape's lazy schema.
-const contactBase = () => ({
-  id: z.string().check(z.uuid()),
-  organization_id: z.string().check(z.uuid()),
-  phone: z.string().check(z.describe('E.164')),
-  properties: freeFormObject('properties must be an object'),
-  status: z.enum(CONTACT_STATUSES),
-  error_message: z.nullable(z.string()),
-  message: z.nullable(z.string()),
-  validation_tier: z.enum(['standard', 'max']),
-  credits_charged: z.number().check(z.int()),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
-
-export const ContactV1 = z.lazySchema(() => z
-  .object({ ...contactBase(), service_status: z.nullable(AnswerIntent).check(z.describe('set when completed: the Answer Intent value')) })
-  .check(z.meta({ id: 'ContactV1', description: 'service_status holds the Answer Intent value' })));
-export const ContactV2 = z.lazySchema(() => z
-  .object({
-    ...contactBase(),
-    service_status: z.nullable(ServiceStatus).check(z.describe('set when completed: the nine-tier value (the Answer Intent value when processed without identity)')),
-    service_answer_intent: z.nullable(AnswerIntent).check(z.describe('null when processed without identity (no name in properties)')),
-    service_identity: z.nullable(IdentityBand).check(z.describe('null when processed without identity (no name in properties)')),
-  })
-  .check(z.meta({ id: 'ContactV2', description: 'service_status holds the nine-tier value (Answer Intent when processed without identity)' })));
-
-/** The contact in contact.* events and callbacks: v1's fields plus v2's, with v2's status as service_tier (docs/contacts.md). */
-export const ContactEventContact = z.lazySchema(() => z
-  .object({
-    ...contactBase(),
-    service_status: z.nullable(AnswerIntent).check(z.describe('the Answer Intent value, as in v1')),
-    service_tier: z.nullable(ServiceStatus).check(z.describe('v2’s service_status')),
-    service_answer_intent: z.nullable(AnswerIntent),
-    service_identity: z.nullable(IdentityBand),
-  })
-  .check(z.meta({ id: 'ContactEventContact' })));
 
 const ListQuery = z.lazySchema(() => z.object({
   status: z.optional(z.enum(CONTACT_STATUSES)),
