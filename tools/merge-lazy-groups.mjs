@@ -83,8 +83,9 @@ export async function mergeLazyGroups(dir) {
     }
 
     // The shared chunks only the group imports go with it.
+    const imports = new Map(all.map((f) => [f, staticImports(f)]));
     const importers = new Map(all.map((f) => [f, new Set()]));
-    for (const f of all) for (const dep of staticImports(f)) importers.get(dep)?.add(f);
+    for (const f of all) for (const dep of imports.get(f)) importers.get(dep)?.add(f);
     const inside = new Set(members);
     for (let grew = true; grew; ) {
       grew = false;
@@ -100,7 +101,7 @@ export async function mergeLazyGroups(dir) {
     const outside = all.filter((f) => !inside.has(f));
     // A module of the group imported statically from outside, or a shared one named there at all, would load twice.
     const shared = [...inside].filter((f) => !members.includes(f));
-    const named = outside.filter((f) => staticImports(f).some((d) => inside.has(d)) || shared.some((m) => texts.get(f).includes(basename(m))));
+    const named = outside.filter((f) => imports.get(f).some((d) => inside.has(d)) || shared.some((m) => texts.get(f).includes(basename(m))));
     if (named.length > 0) {
       leave(`${named.map((f) => relative(dir, f)).join(', ')} name a chunk of the group otherwise than by import()`);
       continue;
