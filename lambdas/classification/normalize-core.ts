@@ -146,6 +146,45 @@ export function normalizeWith(raw: string, slow: SlowRead | null): NormalizedNum
   return national === NEEDS_LIBPHONENUMBER ? national : usCaOf(national);
 }
 
+/** What usCaNationalWith answers for an input that is not a valid US/CA number. */
+export const NOT_US_CA = -1;
+
+/**
+ * normalizeWith's answer as the national number alone, its E.164 being '+1' and these digits
+ * (e164OfNational), or NOT_US_CA: what create's planner keeps of a cell, with no string or object
+ * made for it; the same one normalization, counted as normalizeWith counts it. Ten digits with the
+ * area code 2-9xx, but for what libphonenumber-js reads as valid with fewer (it takes '+13101234'
+ * for a US number): those are their digits as written, never beginning with 0.
+ */
+export function usCaNationalWith(raw: string, slow: SlowRead): number;
+export function usCaNationalWith(raw: string, slow: SlowRead | null): number | typeof NEEDS_LIBPHONENUMBER;
+export function usCaNationalWith(raw: string, slow: SlowRead | null): number | typeof NEEDS_LIBPHONENUMBER {
+  normalizations++;
+  if (typeof raw !== 'string' || raw.length > 256) return NOT_US_CA;
+  const national = read(raw, slow);
+  return national === NEEDS_LIBPHONENUMBER ? national : usCaNationalOf(national);
+}
+
+/** usCaNationalWith's answer for an input it gave NEEDS_LIBPHONENUMBER (not counted again). */
+export function usCaNationalSlowly(raw: string, slow: SlowRead): number {
+  return usCaNationalOf(slowly(raw, slow));
+}
+
+function usCaNationalOf(national: number | Analysis): number {
+  if (typeof national === 'number') return answerFor(national).usCa ? national : NOT_US_CA;
+  const a = national;
+  if (!(a.valid && (a.region === 'US' || a.region === 'CA'))) return NOT_US_CA;
+  const e164 = a.e164!;
+  // '+1' and at most 15 digits (E.164's most), the first not 0: a number the digits give back exactly.
+  if (!/^\+1[1-9]\d{0,14}$/.test(e164)) throw new Error(`libphonenumber-js wrote ${e164} for a US/CA number: not '+1' and digits`);
+  return Number(e164.slice(2));
+}
+
+/** The E.164 of a national number usCaNationalWith answered. */
+export function e164OfNational(national: number): string {
+  return national >= 2_000_000_000 && national <= 9_999_999_999 ? e164Of(national) : `+1${national}`;
+}
+
 /** The answer for an input normalizeWith gave NEEDS_LIBPHONENUMBER (the same normalization: it is not counted again). */
 export function normalizeSlowly(raw: string, slow: SlowRead): NormalizedNumber | null {
   return usCaOf(slowly(raw, slow));

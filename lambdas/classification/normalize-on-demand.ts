@@ -1,6 +1,6 @@
 import { NEEDS_LIBPHONENUMBER, normalizeSlowly, normalizeWith, type NormalizedNumber, type SlowRead } from './normalize-core';
 
-export { NEEDS_LIBPHONENUMBER, normalizeSlowly, normalizeWith, type NormalizedNumber, type SlowRead } from './normalize-core';
+export { NEEDS_LIBPHONENUMBER, NOT_US_CA, e164OfNational, normalizeSlowly, normalizeWith, usCaNationalSlowly, usCaNationalWith, type NormalizedNumber, type SlowRead } from './normalize-core';
 
 let slow: SlowRead | null = null;
 

@@ -1,7 +1,7 @@
 import { InvalidInput, TooLarge } from '../platform/domain-errors';
 import { CsvRecordReader, CsvSyntaxError, type CsvRecord } from './csv';
 import { loadSlowRead } from '../classification/normalize-on-demand';
-import { MAX_NUMBERS, PENDING, rowPlanner, type ColumnMapping, type PlanCounts, type RowPlanner, type WorkRow } from './plan';
+import { EMPTY_CELL, INVALID_CELL, MAX_NUMBERS, newRowCells, rowPlanner, type ColumnMapping, type PlanCounts, type RowCells, type RowPlanner } from './plan';
 import { JsonBytes } from './json-bytes';
 import { spanOf, type RecordSpan } from './work-file';
 
@@ -17,6 +17,7 @@ export interface PlannedCsv extends PlanCounts {
   layout: string | Buffer;
 }
 
+const copyOf = (record: CsvRecord): CsvRecord => ({ ...record, fields: [...record.fields] });
 const EOL_CODE: Record<string, string> = { '\r\n': 'c', '\n': 'n', '\r': 'r', '': '-' };
 const utf8Error = () => new InvalidInput('The file is not valid UTF-8 text; save the CSV as UTF-8 and upload it again');
 
@@ -25,7 +26,7 @@ const utf8Error = () => new InvalidInput('The file is not valid UTF-8 text; save
  * the same order, as reading the whole file at once (UTF-8, then CSV syntax, then too many rows,
  * then the mapping and the rows, then the count of numbers), and the same plan.
  *
- * A row holding a cell only libphonenumber-js can read (rowPlanner's PENDING) waits, with the
+ * A row holding a cell only libphonenumber-js can read (left pending by rowPlanner's fill) waits, with the
  * records after it in the same piece, until `settle` has loaded the library; nothing else of the
  * file is held meanwhile.
  */
@@ -35,7 +36,9 @@ export class CsvPlanner {
   private firstBytes: number[] = [];
   private header: RecordSpan | null = null;
   private planner: RowPlanner | null = null;
-  /** The PENDING row and the records read after it, in order, until settle(). */
+  /** Every row is planned into this one object (the pending row's first cells wait in it). */
+  private readonly cells: RowCells = newRowCells();
+  /** The pending row and the records read after it, in order, until settle(). */
   private waiting: { i: number; record: CsvRecord }[] | null = null;
   /** A refusal met before the whole file was read: given once the file is known to be within its row limit. */
   private refusal: unknown = null;
@@ -70,7 +73,8 @@ export class CsvPlanner {
     const slow = await loadSlowRead();
     const [first, ...rest] = this.waiting;
     this.waiting = null;
-    this.keep(first!.i, first!.record, this.planner!.resume(slow));
+    this.planner!.resume(slow, this.cells);
+    this.keep(first!.i, first!.record, this.cells);
     for (const { i, record } of rest) {
       if (this.refusal) return;
       this.plan(i, record);
@@ -132,9 +136,11 @@ export class CsvPlanner {
 
   private record(record: CsvRecord): void {
     if (!this.header) {
-      this.header = spanOf(record);
+      // The reader fills the same record again for the next one (csv.ts): what is kept is copied.
+      const header = copyOf(record);
+      this.header = spanOf(header);
       try {
-        this.planner = rowPlanner(record.fields, this.mapping, { minimum: this.options.minimum });
+        this.planner = rowPlanner(header.fields, this.mapping, { minimum: this.options.minimum });
         // Only the fields planned or kept are made strings; the rest of each record is delimited.
         this.reader.readOnly(this.firstCells ? [...this.planner.columns, 0] : this.planner.columns);
       } catch (error) {
@@ -145,40 +151,41 @@ export class CsvPlanner {
     const i = this.rows++;
     // Past the limit or refused: only counted, for the refusal's message.
     if (this.refusal || this.rows > MAX_NUMBERS) return;
-    if (this.waiting) this.waiting.push({ i, record });
+    if (this.waiting) this.waiting.push({ i, record: copyOf(record) });
     else this.plan(i, record);
   }
 
   private plan(i: number, record: CsvRecord): void {
-    let row: WorkRow | typeof PENDING;
+    let planned: boolean;
     try {
-      row = this.planner!.add(record.fields);
+      planned = this.planner!.fill(record.fields, this.cells);
     } catch (error) {
       this.refusal = error;
       return;
     }
-    if (row === PENDING) this.waiting = [{ i, record }];
-    else this.keep(i, record, row);
+    if (planned) this.keep(i, record, this.cells);
+    else this.waiting = [{ i, record: copyOf(record) }];
   }
 
   // Each row's JSON is written as bytes (json-bytes.ts): a string per value, joined and encoded in
   // batches, with JSON.stringify of each name object and formula-like row, was most of planning a
   // file. The bytes are JSON.stringify's (json-bytes.test.ts; csv-planner.test.ts compares the
   // values readers get back with the whole-file path's).
-  private keep(i: number, record: CsvRecord, row: WorkRow): void {
-    const columns = this.mapping.phoneColumns.length;
-    for (let c = 0; c < columns; c++) {
-      const value = row.numbers[c];
+  private keep(i: number, record: CsvRecord, cells: RowCells): void {
+    const nationals = cells.nationals;
+    for (let c = 0; c < nationals.length; c++) {
+      const national = nationals[c]!;
       const out = this.numbers.item();
-      if (value === null) out.ascii('null');
-      else if (value === undefined || value === '') out.ascii('""');
-      else out.ascii('"').ascii(value).ascii('"');
+      if (national === INVALID_CELL) out.ascii('null');
+      else if (national === EMPTY_CELL) out.ascii('""');
+      else out.e164(national);
     }
-    const name = row.name;
-    if (name) {
+    if (cells.full) {
       this.anyName = true;
-      if (name.full !== undefined) this.names.item().ascii('{"full":').string(name.full).ascii('}');
-      else this.names.item().ascii('{"first":').string(name.first!).ascii(',"last":').string(name.last!).ascii('}');
+      this.names.item().ascii('{"full":').string(cells.full).ascii('}');
+    } else if (cells.first) {
+      this.anyName = true;
+      this.names.item().ascii('{"first":').string(cells.first).ascii(',"last":').string(cells.last).ascii('}');
     } else this.names.item().ascii('0');
     this.firstCells?.item().string(record.fields[0] ?? '');
     this.start.item().int(record.start);

@@ -65,7 +65,7 @@ export function recordFields(text: string): string[] | null {
  * made into strings (the others are '', still delimited, counted and looked at for a formula
  * start): create reads 3 of a file's 7 columns.
  */
-function scanRecords(text: string, from: number, base: number, final: boolean, emit: (record: CsvRecord) => void, columns: ReadColumns = ALL_COLUMNS): number {
+function scanRecords(text: string, from: number, base: number, final: boolean, emit: (record: CsvRecord) => void, columns: ReadColumns = ALL_COLUMNS, into: CsvRecord | null = null): number {
   let i = from;
   const n = text.length;
   // Where the next comma, LF and CR are (n: none left). An unquoted field ends at the nearest of
@@ -76,14 +76,15 @@ function scanRecords(text: string, from: number, base: number, final: boolean, e
   let cr = -1;
   while (i < n) {
     const start = i;
-    const fields: string[] = [];
+    const fields: string[] = into ? into.fields : [];
+    let count = 0;
     const read = columns.read;
     let eol = '';
     let formula = false;
     for (;;) {
       // A field `read` leaves out is delimited, and its first character looked at, but never made
       // a string; `head` is that first character (-1 while the value is empty).
-      const wanted = read === null || read[fields.length] === 1;
+      const wanted = read === null || read[count] === 1;
       let value = '';
       let head = -1;
       if (text.charCodeAt(i) === 34 /* " */) {
@@ -124,7 +125,7 @@ function scanRecords(text: string, from: number, base: number, final: boolean, e
         else if (j > i) head = text.charCodeAt(i);
         i = j;
       }
-      fields.push(value);
+      fields[count++] = value;
       if (!formula && formulaStart(wanted ? value.charCodeAt(0) : head)) formula = true;
       if (i >= n) {
         if (!final) return start;
@@ -135,7 +136,7 @@ function scanRecords(text: string, from: number, base: number, final: boolean, e
         i++;
         if (i >= n) {
           if (!final) return start;
-          fields.push('');
+          fields[count++] = '';
           break;
         }
         continue;
@@ -151,8 +152,17 @@ function scanRecords(text: string, from: number, base: number, final: boolean, e
       break;
     }
     const end = i - eol.length;
+    if (fields.length !== count) fields.length = count;
     // A blank line is not a record; `""` is (one empty field), as RFC 4180 and csv-parse read it.
-    if (end > start) emit({ fields, start: base + start, end: base + end, eol, formula });
+    if (end <= start) continue;
+    if (!into) emit({ fields, start: base + start, end: base + end, eol, formula });
+    else {
+      into.start = base + start;
+      into.end = base + end;
+      into.eol = eol;
+      into.formula = formula;
+      emit(into);
+    }
   }
   return i;
 }
@@ -173,7 +183,9 @@ function nextAt(text: string, char: string, from: number): number {
 /**
  * parseCsv over a file given in pieces of text (a UTF-8 stream decoded as it arrives): the same
  * records, offsets into the whole text, handed to `emit` as each is complete, holding only the
- * record under way. A piece that completes no record is not scanned again until the text held has
+ * record under way. The record handed to `emit` (its object and its fields array) is the reader's
+ * own, filled again for the next record: `emit` copies what it keeps. A new object and array per
+ * record were most of what create allocated per row. A piece that completes no record is not scanned again until the text held has
  * doubled, so a record spanning many pieces (a long quoted field) costs linear time, not quadratic.
  */
 export class CsvRecordReader {
@@ -182,6 +194,7 @@ export class CsvRecordReader {
   private retryAt = 0;
   private started = false;
   private readonly columns: ReadColumns = { read: null };
+  private readonly record: CsvRecord = { fields: [], start: 0, end: 0, eol: '', formula: false };
   bom = false;
 
   constructor(private readonly emit: (record: CsvRecord) => void) {
@@ -208,14 +221,14 @@ export class CsvRecordReader {
       if (this.bom) this.skip(1);
     }
     if (this.held.length < this.retryAt) return;
-    const next = scanRecords(this.held, 0, this.base, false, this.emit, this.columns);
+    const next = scanRecords(this.held, 0, this.base, false, this.emit, this.columns, this.record);
     this.retryAt = next === 0 ? this.held.length * 2 : 0;
     this.skip(next);
   }
 
   /** The end of the file: the record under way is read as it stands. */
   end(): void {
-    const next = scanRecords(this.held, 0, this.base, true, this.emit, this.columns);
+    const next = scanRecords(this.held, 0, this.base, true, this.emit, this.columns, this.record);
     this.skip(next);
   }
 

@@ -1,40 +1,24 @@
 // The distinct numbers of an upload, counted as create reads its rows. A Set of 250,000 E.164
 // strings was the largest single cost of planning a file (hashing each new string and rehashing
 // the table as it grew, most of a second's CPU per 250,000 rows with the garbage it left): a
-// number normalizeUsCa writes is '+1' and ten digits, so it is kept as that ten-digit number in
-// an open-addressing table of doubles, which allocates nothing per number.
+// number normalizeUsCa writes is '+1' and ten digits, and the planner has that ten-digit number
+// (normalize-core.ts's usCaNationalWith), kept in an open-addressing table of doubles, which
+// allocates nothing per number.
 
 const EMPTY = 0; // no national number is 0: its first digit is 2-9
 
-/** '+1' + 10 ASCII digits (normalizeUsCa's E.164) → the ten-digit number; -1 for any other text. */
-function nationalOf(e164: string): number {
-  if (e164.length !== 12 || e164.charCodeAt(0) !== 43 || e164.charCodeAt(1) !== 49) return -1;
-  let national = 0;
-  for (let i = 2; i < 12; i++) {
-    const d = e164.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return -1;
-    national = national * 10 + d;
-  }
-  return national === EMPTY ? -1 : national;
-}
-
+/** The planner's national numbers (plan.ts's RowCells: positive integers, ten digits but for what libphonenumber-js reads with fewer). */
 export class DistinctNumbers {
   private slots = new Float64Array(1 << 12);
   private mask = this.slots.length - 1;
   private count = 0;
-  /** Any text that is not a +1 E.164 (never written by normalizeUsCa; kept so the count stays exact). */
-  private other: Set<string> | null = null;
 
   get size(): number {
-    return this.count + (this.other?.size ?? 0);
+    return this.count;
   }
 
-  add(e164: string): void {
-    const national = nationalOf(e164);
-    if (national < 0) {
-      (this.other ??= new Set()).add(e164);
-      return;
-    }
+  add(national: number): void {
+    if (!(national > 0 && Number.isSafeInteger(national))) throw new RangeError(`${national} is not a national number`);
     if (this.insert(national) && ++this.count * 2 > this.slots.length) this.grow();
   }
 

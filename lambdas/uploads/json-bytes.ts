@@ -64,6 +64,33 @@ export class JsonBytes {
     return this;
   }
 
+  /** The JSON string of the E.164 '+1' and a national number's digits (plan.ts's RowCells): no string made for it. */
+  e164(national: number): this {
+    if (!(national >= 1_000_000_000 && national <= 9_999_999_999)) return this.ascii('"+1').int(national).ascii('"');
+    if (this.at + 14 > PIECE) this.next();
+    const piece = this.piece;
+    const at = this.at;
+    piece[at] = 34;
+    piece[at + 1] = 43;
+    piece[at + 2] = 49;
+    // Two five-digit halves: the whole exceeds 2^31, where integer arithmetic would not hold.
+    let hi = Math.floor(national / 100_000);
+    let lo = national - hi * 100_000;
+    for (let k = 12; k > 8; k--) {
+      piece[at + k] = 48 + (lo % 10);
+      lo = (lo / 10) | 0;
+    }
+    piece[at + 8] = 48 + lo;
+    for (let k = 7; k > 3; k--) {
+      piece[at + k] = 48 + (hi % 10);
+      hi = (hi / 10) | 0;
+    }
+    piece[at + 3] = 48 + hi;
+    piece[at + 13] = 34;
+    this.at = at + 14;
+    return this;
+  }
+
   /**
    * `text` as a JSON string literal, UTF-8 encoded: byte for byte JSON.stringify(text)'s, without
    * the string it makes or a call into Buffer per item (names and formula-like rows are most of

@@ -45,7 +45,7 @@ function startPlan(header: string[], rows: string[][], mapping: ColumnMapping, o
   const work: WorkRow[] = new Array(rows.length);
   let next = 0;
   const validate = (upTo: number): void => {
-    for (let r = next; r < upTo; r++) work[r] = planner.add(rows[r]!) as WorkRow; // never PENDING: the reader is given
+    for (let r = next; r < upTo; r++) work[r] = planner.add(rows[r]!);
     next = upTo;
   };
   const finish = (): UploadPlan => {

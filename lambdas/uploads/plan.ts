@@ -1,5 +1,5 @@
 import { InvalidInput, TooFewNumbers, TooLarge } from '../platform/domain-errors';
-import { NEEDS_LIBPHONENUMBER, normalizeSlowly, normalizeWith, type SlowRead } from '../classification/normalize-on-demand';
+import { NEEDS_LIBPHONENUMBER, NOT_US_CA, e164OfNational, usCaNationalSlowly, usCaNationalWith, type SlowRead } from '../classification/normalize-on-demand';
 import { DistinctNumbers } from './distinct-numbers';
 
 export const MIN_NUMBERS = 100;
@@ -35,30 +35,58 @@ export const priceOf = (validNumbers: number, tier: Tier): number => (tier === '
 
 export type PlanCounts = Omit<UploadPlan, 'rows'>;
 
-/** What RowPlanner.add answers for a row that must wait for libphonenumber-js (see rowPlanner). */
-export const PENDING: unique symbol = Symbol('the row waits for libphonenumber-js');
+/** What RowCells holds for an empty phone cell. */
+export const EMPTY_CELL = 0;
+/** What RowCells holds for a phone cell that is not a valid US/CA number. */
+export const INVALID_CELL = NOT_US_CA;
+
+/**
+ * A row as the planner reads it, written into an object the caller gives (create's planner gives
+ * the same one for every row: csv-planner.ts), so that planning a row makes no string or object of
+ * its own beyond its cells' text.
+ */
+export interface RowCells {
+  /** Per mapped phone column: the national number of a valid US/CA number (normalize-core.ts's usCaNationalWith: its E.164 is '+1' and its digits), EMPTY_CELL or INVALID_CELL. */
+  nationals: number[];
+  /** The name, trimmed: `full`, or `first` and `last` (both set or both ''); '' where there is none. */
+  full: string;
+  first: string;
+  last: string;
+}
+
+export const newRowCells = (): RowCells => ({ nationals: [], full: '', first: '', last: '' });
+
+/** A row's cells as the whole-file callers keep them (plan-upload.ts). */
+export function workRowOf(cells: RowCells, identity: boolean): WorkRow {
+  const numbers = cells.nationals.map((n) => (n === EMPTY_CELL ? '' : n === INVALID_CELL ? null : e164OfNational(n)));
+  if (!identity) return { numbers };
+  if (cells.full) return { numbers, name: { full: cells.full } };
+  return cells.first ? { numbers, name: { first: cells.first, last: cells.last } } : { numbers };
+}
 
 export interface RowPlanner {
   identity: boolean;
   /** The positions of the fields `add` reads (phone and name columns): a row's other fields may be anything. */
   columns: number[];
-  /** Plans a row (a refusal for a malformed row), or PENDING: finish that row with `resume` before adding another. */
-  add(fields: string[]): WorkRow | typeof PENDING;
-  /** The row add() left PENDING, finished with `slow`, which reads every later row's cells too. */
-  resume(slow: SlowRead): WorkRow;
+  /** Plans a row into `into` (a refusal for a malformed row); false when the row is pending: finish it with `resume` before filling another. */
+  fill(fields: string[], into: RowCells): boolean;
+  /** Plans a row (a refusal for a malformed row), when the planner was given a slowRead (so that no row waits). */
+  add(fields: string[]): WorkRow;
+  /** The row fill() left pending, finished into `into` (the one given to fill) with `slow`, which reads every later row's cells too. */
+  resume(slow: SlowRead, into: RowCells): void;
   finish(): PlanCounts;
 }
 
 /**
  * The spec's upload rules one row at a time, in the file's order (create reads a file as it
- * arrives, csv-planner.ts): `add` plans a row, `finish` applies the rules over the whole (how
- * many numbers) and gives the counts. The caller keeps the rows it needs.
+ * arrives, csv-planner.ts): `fill` (or `add`) plans a row, `finish` applies the rules over the
+ * whole (how many numbers) and gives the counts. The caller keeps the rows it needs.
  *
  * Cells the normalizer's scan cannot answer (normalize-core.ts: 25 in 1,000,000 of the bench's
  * mixed column) are read by `slowRead`, libphonenumber-js's. A caller that can wait gives none:
- * the first row holding such a cell is left PENDING, the caller loads the reader
- * (normalize-on-demand.ts's loadSlowRead) and resumes it, so a file of ordinary numbers is
- * planned without ever loading the library. Nothing of a PENDING row is counted twice.
+ * `fill` leaves the first row holding such a cell pending (it answers false), the caller loads the
+ * reader (normalize-on-demand.ts's loadSlowRead) and resumes it, so a file of ordinary numbers is
+ * planned without ever loading the library. Nothing of a pending row is counted twice.
  */
 export function rowPlanner(header: string[], mapping: ColumnMapping, options: { minimum?: number; slowRead?: SlowRead | null } = {}): RowPlanner {
   const minimum = options.minimum ?? MIN_NUMBERS;
@@ -79,54 +107,70 @@ export function rowPlanner(header: string[], mapping: ColumnMapping, options: { 
   let validRows = 0;
   let invalid = 0;
   let slow = options.slowRead ?? null;
-  /** The row add() left PENDING: its fields, the cells read so far, and the cell libphonenumber-js must read. */
-  let pending: { fields: string[]; numbers: (string | null)[]; at: number; any: boolean } | null = null;
+  /** The row fill() left PENDING: its fields, and the cell libphonenumber-js must read (the cells before it are in the caller's RowCells). */
+  let pending: { fields: string[]; at: number; any: boolean } | null = null;
+  const phones = phoneIdx.length;
 
   // The row's cells from `from` on (the cell at `from` already scanned when `resumed`), then its name.
-  const readRow = (fields: string[], numbers: (string | null)[], from: number, any: boolean, resumed: boolean): WorkRow | typeof PENDING => {
-    for (let c = from; c < phoneIdx.length; c++) {
+  const readRow = (fields: string[], into: RowCells, from: number, any: boolean, resumed: boolean): boolean => {
+    const nationals = into.nationals;
+    if (nationals.length !== phones) nationals.length = phones;
+    for (let c = from; c < phones; c++) {
       const cell = (fields[phoneIdx[c]!] ?? '').trim();
       if (!cell) {
-        numbers[c] = '';
+        nationals[c] = EMPTY_CELL;
         continue;
       }
-      const normalized = resumed && c === from ? normalizeSlowly(cell, slow!) : normalizeWith(cell, slow);
-      if (normalized === NEEDS_LIBPHONENUMBER) {
-        pending = { fields, numbers, at: c, any };
-        return PENDING;
+      const national = resumed && c === from ? usCaNationalSlowly(cell, slow!) : usCaNationalWith(cell, slow);
+      if (national === NEEDS_LIBPHONENUMBER) {
+        // A copy: the caller may fill the same array with its next record (csv.ts's reader does).
+        pending = { fields: fields.slice(), at: c, any };
+        return false;
       }
-      if (!normalized) {
+      nationals[c] = national;
+      if (national === INVALID_CELL) {
         invalid++;
-        numbers[c] = null;
         continue;
       }
-      numbers[c] = normalized.e164;
-      seen.add(normalized.e164);
+      seen.add(national);
       any = true;
     }
     if (any) validRows++;
-    // Each row built whole by one literal: a name added to a made row changed its shape, row by row.
-    if (!identity) return { numbers };
+    into.full = into.first = into.last = '';
+    if (!identity) return true;
     const full = fullIdx >= 0 ? (fields[fullIdx] ?? '').trim() : '';
-    if (full) return { numbers, name: { full } };
+    if (full) {
+      into.full = full;
+      return true;
+    }
     const first = firstIdx >= 0 ? (fields[firstIdx] ?? '').trim() : '';
     const last = lastIdx >= 0 ? (fields[lastIdx] ?? '').trim() : '';
-    return first && last ? { numbers, name: { first, last } } : { numbers };
+    if (first && last) {
+      into.first = first;
+      into.last = last;
+    }
+    return true;
   };
-  const add = (fields: string[]): WorkRow | typeof PENDING => {
+  const fill = (fields: string[], into: RowCells): boolean => {
     if (pending) throw new Error('a row is pending: resume it before adding another');
     const r = rowCount++;
     if (fields.length > header.length) {
       throw new InvalidInput(`Row ${r + 2} has ${fields.length} fields but the header has ${header.length}; quote cells that contain commas`);
     }
-    return readRow(fields, new Array(phoneIdx.length), 0, false, false);
+    return readRow(fields, into, 0, false, false);
   };
-  const resume = (read: SlowRead): WorkRow => {
+  const add = (fields: string[]): WorkRow => {
+    if (!slow) throw new Error('add() plans whole rows: give rowPlanner a slowRead, or use fill() and resume()');
+    const cells = newRowCells();
+    fill(fields, cells);
+    return workRowOf(cells, identity);
+  };
+  const resume = (read: SlowRead, into: RowCells): void => {
     if (!pending) throw new Error('no row is pending');
     slow = read;
-    const { fields, numbers, at, any } = pending;
+    const { fields, at, any } = pending;
     pending = null;
-    return readRow(fields, numbers, at, any, true) as WorkRow;
+    readRow(fields, into, at, any, true);
   };
   const finish = (): PlanCounts => {
     if (pending) throw new Error('plan finished with a row pending');
@@ -142,5 +186,5 @@ export function rowPlanner(header: string[], mapping: ColumnMapping, options: { 
     return { totalRows: rowCount, validRowCount: validRows, validNumberCount: seen.size, invalidCount: invalid, identity };
   };
   const columns = [...phoneIdx, fullIdx, firstIdx, lastIdx].filter((c) => c >= 0);
-  return { identity, columns, add, resume, finish };
+  return { identity, columns, fill, add, resume, finish };
 }

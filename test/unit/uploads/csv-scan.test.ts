@@ -113,8 +113,9 @@ function whole(text: string): { records: CsvRecord[] } | { refused: true } {
  */
 function inPieces(text: string, size: number, columns?: number[]): { records: CsvRecord[] } | { refused: true } {
   const records: CsvRecord[] = [];
+  // The reader fills one record again for the next (csv.ts): a copy of each is kept.
   const reader = new CsvRecordReader((r) => {
-    if (records.push(r) === 1 && columns) reader.readOnly(columns);
+    if (records.push({ ...r, fields: [...r.fields] }) === 1 && columns) reader.readOnly(columns);
   });
   try {
     for (let at = 0; at < text.length; at += size) reader.push(text.slice(at, at + size));
