@@ -184,9 +184,10 @@ function nextAt(text: string, char: string, from: number): number {
  * parseCsv over a file given in pieces of text (a UTF-8 stream decoded as it arrives): the same
  * records, offsets into the whole text, handed to `emit` as each is complete, holding only the
  * record under way. The record handed to `emit` (its object and its fields array) is the reader's
- * own, filled again for the next record: `emit` copies what it keeps. A new object and array per
- * record were most of what create allocated per row. A piece that completes no record is not scanned again until the text held has
- * doubled, so a record spanning many pieces (a long quoted field) costs linear time, not quadratic.
+ * own, filled again for the next record: `emit` copies what it keeps (a new object and array per
+ * record were most of what create allocated per row). A piece that completes no record is not
+ * scanned again until the text held has doubled, so a record spanning many pieces (a long quoted
+ * field) costs linear time, not quadratic.
  */
 export class CsvRecordReader {
   private held = '';

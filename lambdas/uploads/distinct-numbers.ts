@@ -1,7 +1,8 @@
 // The distinct numbers of an upload, counted as create reads its rows. A Set of 250,000 E.164
 // strings was the largest single cost of planning a file (hashing each new string and rehashing
 // the table as it grew, most of a second's CPU per 250,000 rows with the garbage it left): a
-// number normalizeUsCa writes is '+1' and ten digits, and the planner has that ten-digit number
+// number normalizeUsCa writes is '+1' and its national number's digits (ten, but for a few shapes
+// libphonenumber-js reads with fewer), and the planner has that national number as an integer
 // (normalize-core.ts's usCaNationalWith), kept in an open-addressing table of doubles, which
 // allocates nothing per number.
 
