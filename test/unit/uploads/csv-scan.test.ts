@@ -156,6 +156,30 @@ describe('the CSV scan (csv.ts)', () => {
     expect(refused).toBeLessThan(3800);
   });
 
+  it('reads long random texts the same in pieces of the sizes create reads, records spanning pieces', () => {
+    // Texts of random records, some with quoted fields of thousands of characters, read in pieces
+    // from 1,000 characters to create's 64 KiB: records cut anywhere, and records spanning many
+    // pieces after records the held text completed.
+    const next = rng(31);
+    let refused = 0;
+    for (let t = 0; t < 60; t++) {
+      let text = '';
+      while (text.length < 20_000) {
+        let record = '';
+        for (let k = next(30); k > 0; k--) record += ALPHABET[next(ALPHABET.length)];
+        if (next(10) === 0) record += `,"${'q,\n'.repeat(next(1500))}"`;
+        text += record + ['\n', '\r\n', '\r'][next(3)];
+      }
+      const expected = oracle(text);
+      if ('refused' in expected) refused++;
+      for (const size of [1000, 1025, 1500, 4096, 65_536]) expect(inPieces(text, size), `text ${t} in pieces of ${size}`).toEqual(expected);
+      expect(inPieces(text, 1500, [0, 2]), `text ${t} reading 0 and 2`).toEqual(blanked(expected, [0, 2]));
+    }
+    // Both outcomes were met: the comparison is not of refusals alone, nor of none.
+    expect(refused).toBeGreaterThan(3);
+    expect(refused).toBeLessThan(57);
+  });
+
   it('reads long realistic rows the same way (fields far longer than the distance to the next delimiter)', () => {
     const next = rng(7);
     const rows: string[] = [];
