@@ -56,8 +56,8 @@ export interface RowCells {
 
 export const newRowCells = (): RowCells => ({ nationals: [], full: '', first: '', last: '' });
 
-/** A row's cells as the whole-file callers keep them (plan-upload.ts). */
-export function workRowOf(cells: RowCells, identity: boolean): WorkRow {
+/** A row's cells as add() answers them, for the whole-file callers (plan-upload.ts). */
+function workRowOf(cells: RowCells, identity: boolean): WorkRow {
   const numbers = cells.nationals.map((n) => (n === EMPTY_CELL ? '' : n === INVALID_CELL ? null : e164OfNational(n)));
   if (!identity) return { numbers };
   if (cells.full) return { numbers, name: { full: cells.full } };
