@@ -126,7 +126,7 @@ async function connect(table: string | undefined, stack: string | undefined): Pr
   const cfg = configureRoot({ defaults });
   const dynamo = await startEmbeddedDynamo(join(dataDir, 'dynamodb'));
   const s3 = await startEmbeddedS3(join(dataDir, 's3'), { secret });
-  const release = bindStorage(localStorage({ dynamo: dynamo.endpoint, s3: s3.endpoint }, secret));
+  const release = bindStorage(localStorage({ dynamo: dynamo.endpoint, s3: s3.endpoint }, secret, undefined, s3.agent));
   await ensureTable(dynamo.endpoint, cfg.TABLE_NAME!, secret);
   await ensureBuckets(s3.endpoint, [cfg.FILES_BUCKET!, cfg.SCREENSHOTS_BUCKET!], secret);
   return {

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 export interface S3rverFilesystemStore {
   getResourcePath(bucket: string, key: string | undefined, resource: string): string;
   putObject(object: { bucket: string; key: string; content: Buffer | Readable; metadata: Record<string, string> }): Promise<{ size: number; md5: string }>;
+  putPart(bucket: string, uploadId: string, partNumber: number, content: Readable): Promise<{ size: number; md5: string }>;
   putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5?: string): Promise<void>;
   getMetadata(bucket: string, key: string): Promise<Record<string, string>>;
   copyObject(srcBucket: string, srcKey: string, destBucket: string, destKey: string, replacementMetadata: Record<string, string> | null): Promise<Record<string, string>>;
@@ -30,6 +31,35 @@ async function writeWhole(path: string, data: string | Buffer): Promise<void> {
   }
 }
 
+/** Writes `content` whole under a temporary name renamed into place, hashing it (MD5) on the way. */
+async function writeHashed(path: string, content: Buffer | Readable): Promise<{ size: number; md5: string }> {
+  await mkdir(dirname(path), { recursive: true });
+  const hash = createHash('md5');
+  let size = 0;
+  const temp = `${path}.${randomUUID()}${PARTIAL_SUFFIX}`;
+  try {
+    if (Buffer.isBuffer(content)) {
+      hash.update(content);
+      size = content.length;
+      await writeFile(temp, content);
+    } else {
+      const count = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          hash.update(chunk);
+          size += chunk.length;
+          callback(null, chunk);
+        },
+      });
+      await pipeline(content, count, createWriteStream(temp));
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  return { size, md5: hash.digest('hex') };
+}
+
 /**
  * Makes s3rver's puts crash-safe. s3rver truncates and rewrites each of an object's three files in
  * place, and answers before the bytes have reached the file (it resolves when its hashing transform
@@ -47,32 +77,18 @@ export function makeStoreAtomic(store: S3rverFilesystemStore): void {
   };
   store.putObject = async (object) => {
     const path = store.getResourcePath(object.bucket, object.key, 'object');
-    await mkdir(dirname(path), { recursive: true });
-    const hash = createHash('md5');
-    let size = 0;
-    const temp = `${path}.${randomUUID()}${PARTIAL_SUFFIX}`;
-    try {
-      if (Buffer.isBuffer(object.content)) {
-        hash.update(object.content);
-        size = object.content.length;
-        await writeFile(temp, object.content);
-      } else {
-        const count = new Transform({
-          transform(chunk: Buffer, _encoding, callback) {
-            hash.update(chunk);
-            size += chunk.length;
-            callback(null, chunk);
-          },
-        });
-        await pipeline(object.content, count, createWriteStream(temp));
-      }
-      await rename(temp, path);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
-    const md5 = hash.digest('hex');
+    const { size, md5 } = await writeHashed(path, object.content);
     await store.putMetadata(object.bucket, object.key, object.metadata, md5);
+    return { size, md5 };
+  };
+  // s3rver's own answers once its hashing transform has seen the bytes, before its file stream has
+  // written them: a client that reuses its part buffer as soon as the answer comes (Finalize's part
+  // writer does; through the in-process agent the server reads that very buffer) could have a
+  // part stored with the next one's bytes. Here the answer waits for the whole file.
+  store.putPart = async (bucket, uploadId, partNumber, content) => {
+    const path = join(store.getResourcePath(bucket, undefined, 'uploads'), uploadId, String(partNumber));
+    const { size, md5 } = await writeHashed(path, content);
+    await writeWhole(`${path}.md5`, md5);
     return { size, md5 };
   };
   // A copy (create stores a staged file as an upload's original this way) in the same order: the

@@ -1,11 +1,12 @@
 import { createRequire } from 'node:module';
-import { createServer, type RequestListener } from 'node:http';
+import { createServer, type Agent, type RequestListener } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { makeStoreAtomic, type S3rverFilesystemStore } from './atomic-file-store';
 import { repairFileStore } from './file-store-repair';
 import { signedStoreGateway } from './signed-store-gateway';
+import { inProcessAgent } from './in-process-agent';
 import type { SigningSecret } from './sigv4';
 
 const require = createRequire(import.meta.url);
@@ -20,6 +21,8 @@ export interface EmbeddedS3 {
   /** Where this process reaches the store (loopback). */
   endpoint: string;
   port: number;
+  /** How this process's own client reaches the store: the same server, its connections in memory (in-process-agent.ts). */
+  agent: Agent;
   close(): Promise<void>;
 }
 
@@ -60,6 +63,7 @@ export async function startEmbeddedS3(dir: string, options: EmbeddedS3Options): 
   return {
     endpoint: `http://${reach}:${port}`,
     port,
+    agent: inProcessAgent(server),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

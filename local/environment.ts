@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import type { Agent } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { SigningSecret } from './sigv4';
 import { sdkStorage } from '../lambdas/platform/aws/sdk-storage';
@@ -35,9 +36,10 @@ export function localDefaults(cursorSecret?: string): Record<string, string> {
  * used, so real ones are never sent, even to loopback. Links handed to clients are signed for
  * `linkEndpoint` when given (FILES_PUBLIC_URL: another machine reaches the store there). Bodies
  * go unhashed and without checksums: neither store checks them (sigv4.ts takes the declared hash).
+ * `s3Agent`: the embedded store's, when it runs in this process (its connections in memory).
  */
-export function localStorage(endpoints: { dynamo: string; s3: string }, credentials: SigningSecret = EXTERNAL_CREDENTIALS, linkEndpoint?: string): Storage {
-  return sdkStorage({ region: localRegion(), credentials, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3, linkEndpoint, forcePathStyle: true, bodyUnchecked: true });
+export function localStorage(endpoints: { dynamo: string; s3: string }, credentials: SigningSecret = EXTERNAL_CREDENTIALS, linkEndpoint?: string, s3Agent?: Agent): Storage {
+  return sdkStorage({ region: localRegion(), credentials, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3, linkEndpoint, forcePathStyle: true, bodyUnchecked: true, s3Agent });
 }
 
 /**

@@ -106,7 +106,7 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
     const settings = { defaults: localDefaults(options.dataDir ? localCursorSecret(options.dataDir) : undefined) };
     const cfg = configureRoot(settings);
     const linkEndpoint = s3 ? filesPublicUrl(s3) : undefined;
-    releaseStorage = bindStorage(localStorage(endpoints, secret, linkEndpoint));
+    releaseStorage = bindStorage(localStorage(endpoints, secret, linkEndpoint, s3?.agent));
     await ensureTable(endpoints.dynamo, cfg.TABLE_NAME!, storeCredentials(secret));
     await ensureBuckets(endpoints.s3, [cfg.FILES_BUCKET!, cfg.SCREENSHOTS_BUCKET!], storeCredentials(secret));
 

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Agent } from 'node:http';
 import type { BuildMiddleware, MetadataBearer } from '@smithy/types';
 import type { Storage } from '../storage-port';
 import { lazyModule } from './lazy-module';
@@ -25,6 +26,8 @@ export interface SdkStorageOptions {
    * checksum, two passes over every object put that such a store would not read. Never for S3.
    */
   bodyUnchecked?: boolean;
+  /** How the file store's client connects to `s3Endpoint` (the embedded store in the same process: in memory); a socket when absent. */
+  s3Agent?: Agent;
 }
 
 /**
@@ -42,6 +45,7 @@ export function sdkStorage(options: SdkStorageOptions): Storage {
       ...s3Options,
       ...(options.s3Endpoint ? { endpoint: options.s3Endpoint } : {}),
       ...(options.bodyUnchecked ? { requestChecksumCalculation: 'WHEN_REQUIRED' as const } : {}),
+      ...(options.s3Agent ? { requestHandler: { httpAgent: options.s3Agent } } : {}),
     });
     if (options.bodyUnchecked) main.middlewareStack.add(unsignedPayload, { step: 'build', priority: 'low', name: 'unsignedPayload' });
     const link = options.linkEndpoint && options.linkEndpoint !== options.s3Endpoint ? new S3Client({ ...s3Options, endpoint: options.linkEndpoint }) : null;

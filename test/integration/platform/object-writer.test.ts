@@ -20,6 +20,23 @@ describe('an object written a part at a time', () => {
     expect((await getObject(filesBucket(), key))!.equals(Buffer.concat([...parts, last]))).toBe(true);
   });
 
+  it('keeps each part as it was sent when the writer reuses its buffer as soon as the part is answered', async () => {
+    // Finalize's part writer does this; the local runtime's client hands the store that very
+    // buffer (local/in-process-agent.ts), so the store must have written a part before answering.
+    const key = `tests/object-writer/reused-${Date.now()}.bin`;
+    const buffer = Buffer.alloc(PART_BYTES);
+    const sent: Buffer[] = [];
+    const writer = objectWriter(filesBucket(), key, 'application/octet-stream');
+    for (let i = 0; i < 4; i++) {
+      randomBytes(PART_BYTES).copy(buffer);
+      sent.push(Buffer.from(buffer));
+      await writer.part(buffer);
+    }
+    buffer.fill(0);
+    await writer.close(Buffer.from('end'));
+    expect((await getObject(filesBucket(), key))!.equals(Buffer.concat([...sent, Buffer.from('end')]))).toBe(true);
+  });
+
   it('under a part, one plain put; a part under the store’s minimum is refused before it is sent', async () => {
     const key = `tests/object-writer/small-${Date.now()}.txt`;
     const writer = objectWriter(filesBucket(), key, 'text/plain');
