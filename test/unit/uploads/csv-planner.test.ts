@@ -52,6 +52,8 @@ const FILES: Record<string, string> = {
   crlf: ['first,last,phone,alt', ...numbers(120).map((n, i) => `Ada${i},"Love, ${i}",${n},`)].join('\r\n') + '\r\n',
   'BOM, short and blank rows, no final line end': '\uFEFFfirst,last,phone,alt\n' + numbers(105).map((n) => `,,${n}`).join('\n\n') + '\nonly',
   'two BOMs, non-ASCII': '\uFEFF\uFEFFfirst,last,phone,alt\n' + numbers(101).map((n) => `Zoë,Ñandú 🙂,${n},`).join('\n') + '\n',
+  // A character a decoder drops only at the start of a text, in pieces that start with it.
+  'U+FEFF inside fields, after ASCII': 'first,last,phone,alt\n' + numbers(101).map((n, i) => (i % 9 ? `a,b,${n},` : `\uFEFF,\uFEFFz,${n},`)).join('\n') + '\n',
   'trailing comma at the end': 'first,last,phone,alt\n' + numbers(101).map((n) => `a,b,${n}`).join('\n') + ',',
 };
 // Lone CRs as line ends in the second file.
@@ -112,6 +114,10 @@ describe('create reads a CSV as it arrives (csv-planner.ts)', () => {
     for (const size of [1, 2, 3]) expect((await inPieces(good, size, mapping)).validNumberCount).toBe(101);
     const bad = Buffer.concat([good, Buffer.from([0xc3, 0x28])]);
     for (const size of [1, 2, 3, 4096]) await expect(inPieces(bad, size, mapping)).rejects.toThrow(/not valid UTF-8/);
+    // A lead byte, ASCII, then the byte that would have completed it: invalid, though the pieces of
+    // ASCII between may be read without the decoder.
+    const apart = Buffer.concat([good, Buffer.from([0x0a, 0xc3]), Buffer.from('abc'), Buffer.from([0xa9, 0x0a])]);
+    for (const size of [1, 2, 3, 4096]) await expect(inPieces(apart, size, mapping)).rejects.toThrow(/not valid UTF-8/);
   });
 
   it('reads a quoted field spanning many pieces in linear time, not rescanning it on every piece', () => {
