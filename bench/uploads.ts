@@ -53,9 +53,12 @@ const PAIRED_ROUNDS = Number(process.env.BENCH_CREATE_ROUNDS ?? 5);
  * stores'; the client that sends the file is a process of its own, multipart-client.ts) against the
  * fastest parser on the same file, paired and interleaved as bench/paired.ts pairs its functions:
  * each round times one parse and one create in CPU time, in alternating order, and is a ratio of
- * its own; the median of the rounds is the figure, the lowest and highest its spread.
+ * its own; the median of the rounds is the figure, the lowest and highest its spread. Beside it,
+ * the median of each order's rounds (byOrder): a parse right after a create costs more than one
+ * after a parse (docs/performance.md, "Create's CPU, sixth step"), so the two orders differ, and
+ * the figure lands in whichever holds the middle round.
  */
-async function pairedCreateVsParser(parse: (csv: string) => unknown, createOnce: () => Promise<unknown>, csv: string): Promise<{ median: number; min: number; max: number }> {
+async function pairedCreateVsParser(parse: (csv: string) => unknown, createOnce: () => Promise<unknown>, csv: string): Promise<{ median: number; min: number; max: number; byOrder: ByOrder }> {
   const ratios: number[] = [];
   for (let r = 0; r < PAIRED_ROUNDS; r++) {
     let parserMs: number;
@@ -69,7 +72,18 @@ async function pairedCreateVsParser(parse: (csv: string) => unknown, createOnce:
     }
     ratios.push(createMs / parserMs);
   }
-  return spread(ratios);
+  return { ...spread(ratios), byOrder: byOrder(ratios) };
+}
+
+/** Rounds alternate their order, parse first in the even ones: each order's median ratio. */
+interface ByOrder {
+  parseFirst: number;
+  createFirst: number;
+}
+
+function byOrder(ratios: number[]): ByOrder {
+  const median = (rounds: number[]) => (rounds.length ? spread(rounds).median : NaN);
+  return { parseFirst: median(ratios.filter((_, r) => r % 2 === 0)), createFirst: median(ratios.filter((_, r) => r % 2 === 1)) };
 }
 
 interface Created {
@@ -202,7 +216,8 @@ export async function runUploadsBench(): Promise<Record<string, number | string>
     // The same, the function alone: its own process, staged file, stores not counted.
     await addCredits(runtime.demo!.organizationId, (PAIRED_ROUNDS + 1) * ROWS);
     const dir = mkdtempSync(join(tmpdir(), 'bench-create-'));
-    const functionOnly = spread(await createFunctionVsParser(runtime, runtime.demo!.apiKey!, csv, parsers.fastest, PAIRED_ROUNDS, dir).finally(() => rmSync(dir, { recursive: true, force: true })));
+    const functionRatios = await createFunctionVsParser(runtime, runtime.demo!.apiKey!, csv, parsers.fastest, PAIRED_ROUNDS, dir).finally(() => rmSync(dir, { recursive: true, force: true }));
+    const functionOnly = { ...spread(functionRatios), byOrder: byOrder(functionRatios) };
 
     const perUpload = (c: Created, p: Processed) => c.csvParses + p.csvParses;
     return {
@@ -217,9 +232,13 @@ export async function runUploadsBench(): Promise<Record<string, number | string>
       create_vs_fastest_parser: Number(paired.median.toFixed(2)),
       create_vs_fastest_parser_min: Number(paired.min.toFixed(2)),
       create_vs_fastest_parser_max: Number(paired.max.toFixed(2)),
+      create_vs_fastest_parser_parse_first: Number(paired.byOrder.parseFirst.toFixed(2)),
+      create_vs_fastest_parser_create_first: Number(paired.byOrder.createFirst.toFixed(2)),
       create_function_vs_fastest_parser: Number(functionOnly.median.toFixed(2)),
       create_function_vs_fastest_parser_min: Number(functionOnly.min.toFixed(2)),
       create_function_vs_fastest_parser_max: Number(functionOnly.max.toFixed(2)),
+      create_function_vs_fastest_parser_parse_first: Number(functionOnly.byOrder.parseFirst.toFixed(2)),
+      create_function_vs_fastest_parser_create_first: Number(functionOnly.byOrder.createFirst.toFixed(2)),
       process_250k_ms: Math.round(processed.ms),
       process_us_per_number: Number(((processed.ms * 1000) / single.valid_number_count).toFixed(1)),
       process_peak_rss_mb: Math.round(processed.maxRssKb / 1024),
