@@ -62,9 +62,11 @@ describe('token buckets in the table', () => {
   });
 
   it('both buckets of a request are one item and one write; a refusal by the organization takes nothing from the key', () => service.clock.run(async () => {
+    // Only calls about this organization's buckets: the runtime's own jobs share the client, and
+    // one of them calling during the loop made 11 of 10 on a loaded machine.
     let calls = 0;
     db().middlewareStack.add((next) => (args) => {
-      calls++;
+      if (JSON.stringify(args.input).includes('org-one-write')) calls++;
       return next(args);
     }, { step: 'initialize', name: 'rateLimitCallCounter' });
     const t0 = Date.now() + 7_200_000;
