@@ -33,6 +33,9 @@ export function useTestService(options: { ports?: PortOverrides } = {}): TestSer
     // Tests run the contact pool themselves (runContactPool), so its timer must not race them.
     process.env.CONTACT_POOL_INTERVAL_MS ??= '3600000';
     process.env.LOCAL_RECOVERY_INTERVAL_MS ??= '3600000';
+    // So do they sweep webhook deliveries (sweepDueDeliveries); a sweep every minute also put a
+    // DynamoDB call into tests that count the calls a request makes.
+    process.env.LOCAL_WEBHOOK_SWEEP_INTERVAL_MS ??= '3600000';
     const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir: null, maxBodyBytes: 110 * 1024 * 1024, seedDemo: true, ports: options.ports, clock: service.clock });
     service.runtime = runtime;
     service.url = runtime.url;
