@@ -5,6 +5,7 @@ import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promis
 import { dirname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { crashPoint } from '../lambdas/platform/crash-point';
 
 /** The parts of s3rver's FilesystemStore (lib/stores/filesystem.js) this module replaces or uses. */
 export interface S3rverFilesystemStore {
@@ -88,6 +89,7 @@ export function makeStoreAtomic(store: S3rverFilesystemStore): void {
   store.putPart = async (bucket, uploadId, partNumber, content) => {
     const path = join(store.getResourcePath(bucket, undefined, 'uploads'), uploadId, String(partNumber));
     const { size, md5 } = await writeHashed(path, content);
+    crashPoint('store.part-written');
     await writeWhole(`${path}.md5`, md5);
     return { size, md5 };
   };

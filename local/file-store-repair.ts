@@ -19,6 +19,8 @@ const SUFFIX = '._S3rver_';
 const OBJECT = `${SUFFIX}object`;
 const MD5 = `${SUFFIX}object.md5`;
 const METADATA = `${SUFFIX}metadata.json`;
+/** s3rver's folder of a bucket's multipart uploads, a folder per upload holding its parts. */
+const UPLOADS = `${SUFFIX}uploads`;
 
 export interface RepairReport {
   /** Keys (bucket/key) whose interrupted put was removed, and stray files. */
@@ -41,9 +43,10 @@ function repairDirectory(dir: string, prefix: string, removed: string[]): void {
       continue;
     }
     const at = entry.name.lastIndexOf(SUFFIX);
-    // A temporary file a crash left behind, or a bucket's own configuration (._S3rver_cors.xml, …)
-    // cut off while stock s3rver wrote it.
-    if ((at >= 0 && entry.name.endsWith(PARTIAL_SUFFIX)) || (at === 0 && stat(path)?.size === 0)) {
+    // A temporary file a crash left behind (an object's, or a part's in a multipart upload's
+    // folder, `._S3rver_uploads/<upload>/<part>.<uuid>.partial`), or a bucket's own configuration
+    // (._S3rver_cors.xml, …) cut off while stock s3rver wrote it.
+    if ((entry.name.endsWith(PARTIAL_SUFFIX) && (at >= 0 || prefix.includes(UPLOADS))) || (at === 0 && stat(path)?.size === 0)) {
       rmSync(path, { force: true });
       removed.push(`${prefix}/${entry.name}`);
       continue;

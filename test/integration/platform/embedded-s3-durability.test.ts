@@ -58,6 +58,11 @@ describe('embedded S3 store after a kill -9', () => {
     writeObject(bucketDir, 'uploads/g/raced.csv', { object: 'phone\n2\n', md5: createHash('md5').update('phone\n2\n').digest('hex'), metadata: meta }, { object: 0, md5: 1, metadata: 1 });
     // A temporary file of a put that never got renamed into place.
     writeFileSync(join(bucketDir, 'uploads', 'h.csv._S3rver_object.0b1c.partial'), 'pho');
+    // A part of a multipart upload cut off mid-write, beside a whole one.
+    const parts = join(bucketDir, '._S3rver_uploads', 'upload-1');
+    mkdirSync(parts, { recursive: true });
+    writeFileSync(join(parts, '1'), 'whole part');
+    writeFileSync(join(parts, '2.7d3f0c4e-1b2a-4c5d-8e9f-0a1b2c3d4e5f.partial'), 'half');
     writeObject(join(dataDir, 's3', LOCAL_RESOURCES.buckets.screenshots), 'x/zero.jpg', { object: '', metadata: '' });
 
     const runtime = await startRuntime({ port: 0, host: '127.0.0.1', dataDir, maxBodyBytes: 1024 * 1024, seedDemo: true });
@@ -69,6 +74,7 @@ describe('embedded S3 store after a kill -9', () => {
         ['uploads/ok/original.csv', 'phone\n1\n'],
       ]);
       expect(existsSync(join(bucketDir, 'uploads', 'h.csv._S3rver_object.0b1c.partial'))).toBe(false);
+      expect(readdirSync(parts)).toEqual(['1']);
       expect(existsSync(join(bucketDir, 'uploads/f/orphan-metadata.csv._S3rver_metadata.json'))).toBe(false);
     } finally {
       await runtime.stop();
