@@ -20,11 +20,11 @@ export interface S3rverFilesystemStore {
 /** Suffix of files being written; never a name s3rver reads, removed on start if a crash left one. */
 export const PARTIAL_SUFFIX = '.partial';
 
-/** Writes `data` under a temporary name, then renames it into place: the file is whole or absent. */
-async function writeWhole(path: string, data: string | Buffer): Promise<void> {
+/** Writes a file through `write` under a temporary name, then renames it into place: the file is whole or absent. */
+async function intoPlace(path: string, write: (temp: string) => Promise<void>): Promise<void> {
   const temp = `${path}.${randomUUID()}${PARTIAL_SUFFIX}`;
   try {
-    await writeFile(temp, data);
+    await write(temp);
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
@@ -32,32 +32,29 @@ async function writeWhole(path: string, data: string | Buffer): Promise<void> {
   }
 }
 
-/** Writes `content` whole under a temporary name renamed into place, hashing it (MD5) on the way. */
+const writeWhole = (path: string, data: string | Buffer): Promise<void> => intoPlace(path, (temp) => writeFile(temp, data));
+
+/** Writes `content` whole into place (intoPlace), hashing it (MD5) on the way. */
 async function writeHashed(path: string, content: Buffer | Readable): Promise<{ size: number; md5: string }> {
   await mkdir(dirname(path), { recursive: true });
   const hash = createHash('md5');
   let size = 0;
-  const temp = `${path}.${randomUUID()}${PARTIAL_SUFFIX}`;
-  try {
+  await intoPlace(path, async (temp) => {
     if (Buffer.isBuffer(content)) {
       hash.update(content);
       size = content.length;
       await writeFile(temp, content);
-    } else {
-      const count = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          hash.update(chunk);
-          size += chunk.length;
-          callback(null, chunk);
-        },
-      });
-      await pipeline(content, count, createWriteStream(temp));
+      return;
     }
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+    const count = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        hash.update(chunk);
+        size += chunk.length;
+        callback(null, chunk);
+      },
+    });
+    await pipeline(content, count, createWriteStream(temp));
+  });
   return { size, md5: hash.digest('hex') };
 }
 
@@ -101,14 +98,7 @@ export function makeStoreAtomic(store: S3rverFilesystemStore): void {
     const dest = store.getResourcePath(destBucket, destKey, 'object');
     if (src !== dest) {
       await mkdir(dirname(dest), { recursive: true });
-      const temp = `${dest}.${randomUUID()}${PARTIAL_SUFFIX}`;
-      try {
-        await copyFile(src, temp);
-        await rename(temp, dest);
-      } catch (error) {
-        await rm(temp, { force: true });
-        throw error;
-      }
+      await intoPlace(dest, (temp) => copyFile(src, temp));
     }
     const md5 = (await readFile(store.getResourcePath(srcBucket, srcKey, 'object.md5'), 'utf8').catch(() => undefined)) ?? undefined;
     const metadata = replacementMetadata ?? (JSON.parse(await readFile(store.getResourcePath(srcBucket, srcKey, 'metadata.json'), 'utf8')) as Record<string, string>);
