@@ -215,6 +215,28 @@ export class CsvRecordReader {
 
   push(text: string): void {
     if (!text) return;
+    if (this.started && this.held && this.retryAt === 0) {
+      // The record held from the last piece most often ends at the new piece's first LF: it is
+      // read from the held text and that much of the piece, and the rest of the piece where it
+      // lies. Joining the held text to the whole piece copies the piece into a string of its own at
+      // the scan's first look (and reads it through the join at every character after).
+      const lf = text.indexOf('\n');
+      if (lf >= 0) {
+        const head = this.held + text.slice(0, lf + 1);
+        const done = scanRecords(head, 0, this.base, false, this.emit, this.columns, this.record);
+        if (done === head.length) {
+          const base = this.base + head.length - (lf + 1);
+          const next = scanRecords(text, lf + 1, base, false, this.emit, this.columns, this.record);
+          this.held = text.slice(next);
+          this.base = base + next;
+          return;
+        }
+        // It goes on past the LF (a quoted field): joined to the rest of the piece as below.
+        this.held = head.slice(done);
+        this.base += done;
+        text = text.slice(lf + 1);
+      }
+    }
     this.held += text;
     if (!this.started) {
       this.started = true;
