@@ -16,12 +16,20 @@ export class JsonBytes {
   private at = 0;
   private count = 0;
 
+  /** The separator's one ASCII byte, or -1 for none. */
+  private readonly separator: number;
+
   /** `separator`: between items (a JSON list's comma; '' for a string written a character per item). */
-  constructor(private readonly separator = ',') {}
+  constructor(separator: ',' | '' = ',') {
+    this.separator = separator ? separator.charCodeAt(0) : -1;
+  }
 
   /** Starts an item: the separator unless it is the first. */
   item(): this {
-    if (this.count++ > 0 && this.separator) this.ascii(this.separator);
+    if (this.count++ > 0 && this.separator >= 0) {
+      if (this.at === PIECE) this.next();
+      this.piece[this.at++] = this.separator;
+    }
     return this;
   }
 
@@ -73,9 +81,10 @@ export class JsonBytes {
     piece[at] = 34;
     piece[at + 1] = 43;
     piece[at + 2] = 49;
-    // Two five-digit halves: the whole exceeds 2^31, where integer arithmetic would not hold.
-    let hi = Math.floor(national / 100_000);
-    let lo = national - hi * 100_000;
+    // Two five-digit halves: the whole exceeds 2^31, where integer arithmetic would not hold; each
+    // half does, and as a 32-bit integer its remainders are integer ones (a double's take fmod).
+    let hi = Math.floor(national / 100_000) | 0;
+    let lo = (national - hi * 100_000) | 0;
     for (let k = 12; k > 8; k--) {
       piece[at + k] = 48 + (lo % 10);
       lo = (lo / 10) | 0;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DistinctNumbers } from '../../../lambdas/uploads/distinct-numbers';
 
 // create counts an upload's distinct numbers with DistinctNumbers (plan.ts): it must count what a
-// Set of the E.164 strings counts, for any numbers, repeats and order.
+// Set of the E.164 strings counts, for any numbers, repeats and order, asked at any time.
 
 describe('DistinctNumbers', () => {
   it('counts as a Set of the strings does, through many growths, with repeats far apart and near', () => {
@@ -18,6 +18,22 @@ describe('DistinctNumbers', () => {
       if (i % 50_000 === 0) expect(distinct.size, `after ${i + 1}`).toBe(set.size);
     }
     expect(distinct.size).toBe(set.size);
+  });
+
+  it('counts the same at every size where its list or its buckets change shape (a piece fills, a bucket count doubles)', () => {
+    let seed = 99;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (const total of [0, 1, 255, 256, 257, 1024, 1025, 2049, 65_536, 65_537, 131_073]) {
+      const distinct = new DistinctNumbers();
+      const set = new Set<number>();
+      for (let i = 0; i < total; i++) {
+        // About half of them repeats of earlier ones.
+        const national = 2_000_000_000 + (next() % Math.max(1, Math.floor(total / 2)));
+        distinct.add(national);
+        set.add(national);
+      }
+      expect(distinct.size, `${total} numbers`).toBe(set.size);
+    }
   });
 
   it('counts national numbers of any length and refuses what is none (the planner gives it nothing else)', () => {

@@ -49,6 +49,18 @@ describe('JsonBytes', () => {
     expect(written(w)).toBe('[1234567890,0]');
   });
 
+  it('writes each separator whole wherever a piece ends, the item after it in the next piece', () => {
+    // Items of 0 to 3 bytes: the separator lands on every byte of a piece, its last included.
+    const items: string[] = [];
+    const w = new JsonBytes();
+    for (let i = 0; i < 400_000; i++) {
+      const item = '123'.slice(0, (i * 7) % 4);
+      items.push(item);
+      w.item().ascii(item);
+    }
+    expect(written(w)).toBe(`[${items.join(',')}]`);
+  });
+
   it('writes a string a character per item without separators', () => {
     const w = new JsonBytes('');
     for (const c of 'cnr-cc') w.item().ascii(c);
