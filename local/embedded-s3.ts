@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { makeStoreAtomic, type S3rverFilesystemStore } from './atomic-file-store';
 import { repairFileStore } from './file-store-repair';
+import { INCOMPLETE_UPLOAD_SWEEP_MS, removeIncompleteUploads } from './incomplete-uploads';
 import { signedStoreGateway } from './signed-store-gateway';
 import { inProcessAgent } from './in-process-agent';
 import type { SigningSecret } from './sigv4';
@@ -39,7 +40,8 @@ export interface EmbeddedS3Options {
  * s3rver with objects stored as files under `dir`, behind a gateway that refuses unsigned or
  * wrongly signed requests (local/signed-store-gateway.ts); s3rver itself never listens. Puts
  * write whole files in order (local/atomic-file-store.ts), and what a kill -9 interrupted is
- * removed on start (local/file-store-repair.ts), so a crash never stops the next start.
+ * removed on start (local/file-store-repair.ts), so a crash never stops the next start. A
+ * multipart upload left incomplete is removed a day after it started (local/incomplete-uploads.ts).
  */
 export async function startEmbeddedS3(dir: string, options: EmbeddedS3Options): Promise<EmbeddedS3> {
   mkdirSync(dir, { recursive: true });
@@ -47,6 +49,16 @@ export async function startEmbeddedS3(dir: string, options: EmbeddedS3Options): 
   if (removed.length) {
     console.warn(`embedded S3: removed ${removed.length} object(s) an interrupted write left incomplete: ${removed.slice(0, 10).join(', ')}${removed.length > 10 ? ', …' : ''}`);
   }
+  // At start and hourly after, as the deployed buckets' lifecycle rule would (local/incomplete-uploads.ts).
+  const sweepUploads = () => {
+    try {
+      const stale = removeIncompleteUploads(dir);
+      if (stale.length) console.warn(`embedded S3: removed ${stale.length} multipart upload(s) left incomplete for over a day: ${stale.slice(0, 10).join(', ')}${stale.length > 10 ? ', …' : ''}`);
+    } catch (error) {
+      console.error(`embedded S3: could not remove incomplete multipart uploads: ${(error as Error).message}`);
+    }
+  };
+  sweepUploads();
   const s3 = new S3rver({ directory: dir, silent: true, vhostBuckets: false });
   makeStoreAtomic(s3.store);
   const server = createServer(signedStoreGateway(s3.callback(), options.secret));
@@ -57,6 +69,8 @@ export async function startEmbeddedS3(dir: string, options: EmbeddedS3Options): 
     );
     server.listen(options.port ?? 0, host, () => resolve());
   });
+  const sweeper = setInterval(sweepUploads, INCOMPLETE_UPLOAD_SWEEP_MS);
+  sweeper.unref();
   const port = (server.address() as AddressInfo).port;
   // Listening on every interface (0.0.0.0, ::) this process still uses loopback; on one address, that one.
   const reach = ['0.0.0.0', '::', ''].includes(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
@@ -66,6 +80,7 @@ export async function startEmbeddedS3(dir: string, options: EmbeddedS3Options): 
     agent: inProcessAgent(server),
     close: () =>
       new Promise<void>((resolve) => {
+        clearInterval(sweeper);
         server.closeAllConnections();
         server.close(() => {
           s3.logger?.close();
