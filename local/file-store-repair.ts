@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { PARTIAL_SUFFIX } from './atomic-file-store';
+import { UPLOADS_FOLDER } from './incomplete-uploads';
 
 // s3rver keeps each object as three files next to each other:
 //   <name>._S3rver_object          the bytes
@@ -19,8 +20,6 @@ const SUFFIX = '._S3rver_';
 const OBJECT = `${SUFFIX}object`;
 const MD5 = `${SUFFIX}object.md5`;
 const METADATA = `${SUFFIX}metadata.json`;
-/** s3rver's folder of a bucket's multipart uploads, a folder per upload holding its parts. */
-const UPLOADS = `${SUFFIX}uploads`;
 
 export interface RepairReport {
   /** Keys (bucket/key) whose interrupted put was removed, and stray files. */
@@ -46,7 +45,7 @@ function repairDirectory(dir: string, prefix: string, removed: string[]): void {
     // A temporary file a crash left behind (an object's, or a part's in a multipart upload's
     // folder, `._S3rver_uploads/<upload>/<part>.<uuid>.partial`), or a bucket's own configuration
     // (._S3rver_cors.xml, …) cut off while stock s3rver wrote it.
-    if ((entry.name.endsWith(PARTIAL_SUFFIX) && (at >= 0 || prefix.includes(UPLOADS))) || (at === 0 && stat(path)?.size === 0)) {
+    if ((entry.name.endsWith(PARTIAL_SUFFIX) && (at >= 0 || prefix.includes(UPLOADS_FOLDER))) || (at === 0 && stat(path)?.size === 0)) {
       rmSync(path, { force: true });
       removed.push(`${prefix}/${entry.name}`);
       continue;

@@ -13,13 +13,14 @@ export const INCOMPLETE_UPLOAD_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** How often a running store looks for them. */
 export const INCOMPLETE_UPLOAD_SWEEP_MS = 60 * 60 * 1000;
 
-const UPLOADS = '._S3rver_uploads';
+/** s3rver's folder of a bucket's multipart uploads, a folder per upload holding its parts. */
+export const UPLOADS_FOLDER = '._S3rver_uploads';
 
 /** Removes every upload under `root` (the store's folder, a folder per bucket) started more than `maxAgeMs` before `now`; answers them as bucket/upload id. */
 export function removeIncompleteUploads(root: string, now = Date.now(), maxAgeMs = INCOMPLETE_UPLOAD_MAX_AGE_MS): string[] {
   const removed: string[] = [];
   for (const bucket of folders(root)) {
-    const uploads = join(root, bucket, UPLOADS);
+    const uploads = join(root, bucket, UPLOADS_FOLDER);
     for (const id of folders(uploads)) {
       const dir = join(uploads, id);
       // s3rver writes the upload's `key` once, when it starts it; without one (a start cut off), the folder's own time.
