@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { PARTIAL_SUFFIX } from './atomic-file-store';
-import { UPLOADS_FOLDER } from './incomplete-uploads';
 
 // s3rver keeps each object as three files next to each other:
 //   <name>._S3rver_object          the bytes
@@ -17,6 +16,8 @@ import { UPLOADS_FOLDER } from './incomplete-uploads';
 // any other unfinished step).
 
 const SUFFIX = '._S3rver_';
+/** s3rver's folder of a bucket's multipart uploads, a folder per upload holding its parts. */
+export const UPLOADS_FOLDER = `${SUFFIX}uploads`;
 const OBJECT = `${SUFFIX}object`;
 const MD5 = `${SUFFIX}object.md5`;
 const METADATA = `${SUFFIX}metadata.json`;
@@ -97,7 +98,8 @@ function parsesAsJsonObject(path: string): boolean {
   }
 }
 
-function stat(path: string): Stats | null {
+/** A file's or folder's stat, or null when there is none. */
+export function stat(path: string): Stats | null {
   try {
     return statSync(path);
   } catch {
@@ -105,7 +107,8 @@ function stat(path: string): Stats | null {
   }
 }
 
-function entries(dir: string) {
+/** A folder's entries, or none when it cannot be read. */
+export function entries(dir: string) {
   try {
     return readdirSync(dir, { withFileTypes: true });
   } catch {

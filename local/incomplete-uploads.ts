@@ -1,5 +1,6 @@
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { entries, stat, UPLOADS_FOLDER } from './file-store-repair';
 
 // The embedded store's stand-in for the deployed buckets' lifecycle rule
 // (lib/data-construct.ts, abortIncompleteMultipartUploadAfter): a multipart upload never completed
@@ -13,9 +14,6 @@ export const INCOMPLETE_UPLOAD_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** How often a running store looks for them. */
 export const INCOMPLETE_UPLOAD_SWEEP_MS = 60 * 60 * 1000;
 
-/** s3rver's folder of a bucket's multipart uploads, a folder per upload holding its parts. */
-export const UPLOADS_FOLDER = '._S3rver_uploads';
-
 /** Removes every upload under `root` (the store's folder, a folder per bucket) started more than `maxAgeMs` before `now`; answers them as bucket/upload id. */
 export function removeIncompleteUploads(root: string, now = Date.now(), maxAgeMs = INCOMPLETE_UPLOAD_MAX_AGE_MS): string[] {
   const removed: string[] = [];
@@ -24,8 +22,8 @@ export function removeIncompleteUploads(root: string, now = Date.now(), maxAgeMs
     for (const id of folders(uploads)) {
       const dir = join(uploads, id);
       // s3rver writes the upload's `key` once, when it starts it; without one (a start cut off), the folder's own time.
-      const started = mtimeMs(join(dir, 'key')) ?? mtimeMs(dir);
-      if (started === null || now - started <= maxAgeMs) continue;
+      const started = stat(join(dir, 'key')) ?? stat(dir);
+      if (!started || now - started.mtimeMs <= maxAgeMs) continue;
       rmSync(dir, { recursive: true, force: true });
       removed.push(`${bucket}/${id}`);
     }
@@ -34,19 +32,7 @@ export function removeIncompleteUploads(root: string, now = Date.now(), maxAgeMs
 }
 
 function folders(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name);
-  } catch {
-    return [];
-  }
-}
-
-function mtimeMs(path: string): number | null {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return null;
-  }
+  return entries(dir)
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
 }
