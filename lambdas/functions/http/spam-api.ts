@@ -1,16 +1,23 @@
 import { apiHandler } from '../../api/api-handler';
-import { operation } from '../../api/operation';
-import { created, ok } from '../../platform/http/response';
-import { addNumber, deleteNumber, getNumberView, history, listNumbers, resendCode, screenshot, verifyNumber } from '../../spam/numbers';
+import { lazyOperation, operation } from '../../api/operation';
+import { lazyModule } from '../../platform/aws/lazy-module';
+import { ok } from '../../platform/http/response';
+import { deleteNumber, getNumberView, history, listNumbers, screenshot } from '../../spam/numbers';
 import { spamRoutes } from '../../spam/routes';
 import type { SpamNumberPorts } from '../../spam/ports';
 
+// A cold start carries the reads (the list, a number, its history and screenshots) and removal.
+// Registering and verifying a number (reading the phone number, sending its code, the webhook of
+// a verified number) load at the first such request, from a chunk of their own
+// (./spam-api/enrollment.ts; docs/performance.md, "Cold imports, thirteenth step").
+
 /** The spam monitoring API over the ports of its runtime's composition root. */
-export const spamApi = (ports: SpamNumberPorts) =>
-  apiHandler([
-    operation(spamRoutes.add, async (ctx) => created(await addNumber(ports, ctx.principal.organization, ctx.body))),
-    operation(spamRoutes.verify, async (ctx) => ok(await verifyNumber(ports, ctx.principal.organization, ctx.params.number_id, ctx.body.code))),
-    operation(spamRoutes.resend, async (ctx) => ok(await resendCode(ports, ctx.principal.organization, ctx.params.number_id, ctx.body.method))),
+export const spamApi = (ports: SpamNumberPorts) => {
+  const enrollment = lazyModule(async () => (await import('./spam-api/enrollment')).operations(ports));
+  return apiHandler([
+    lazyOperation(spamRoutes.add, enrollment),
+    lazyOperation(spamRoutes.verify, enrollment),
+    lazyOperation(spamRoutes.resend, enrollment),
     operation(spamRoutes.list, async (ctx) => ok(await listNumbers(ctx.principal.organization, ctx.query.limit, ctx.query.offset))),
     operation(spamRoutes.get, async (ctx) => ok(await getNumberView(ctx.principal.organization, ctx.params.number_id))),
     operation(spamRoutes.history, async (ctx) => ok(await history(ctx.principal.organization, ctx.params.number_id))),
@@ -20,3 +27,4 @@ export const spamApi = (ports: SpamNumberPorts) =>
     }),
     operation(spamRoutes.delete, async (ctx) => ok(await deleteNumber(ctx.principal.organization, ctx.params.number_id))),
   ]);
+};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resendMethod } from '../../../lambdas/spam/numbers';
+import { resendMethod } from '../../../lambdas/spam/number-enrollment';
 import { newChallenge } from '../../../lambdas/spam/verification-code';
 
 describe('the method of a new code', () => {

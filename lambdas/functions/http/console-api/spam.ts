@@ -2,7 +2,8 @@ import { operation, type BoundOperation } from '../../../api/operation';
 import type { ConsolePorts } from '../../../composition/ports';
 import { spamPanelRoutes as routes } from '../../../console/spam-routes';
 import { ok } from '../../../platform/http/response';
-import { addNumber, deleteNumber as deleteSpamNumber, history as spamHistory, listNumbers, resendCode, screenshot as spamScreenshot, verifyNumber } from '../../../spam/numbers';
+import { deleteNumber as deleteSpamNumber, history as spamHistory, listNumbers, screenshot as spamScreenshot } from '../../../spam/numbers';
+import { addNumber, resendCode, verifyNumber } from '../../../spam/number-enrollment';
 
 // The console's spam monitoring panel (everyone: the people who watch caller-ID labels), over the
 // spam feature's functions. Loaded at its first request (../console-api.ts).
