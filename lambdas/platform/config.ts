@@ -180,6 +180,11 @@ export const SETTINGS = {
   /** The carrier-test simulator waits this long per test, like a real call does. */
   SIMULATOR_CARRIER_TEST_DELAY_MS: int(0),
   POWERTOOLS_SERVICE_NAME: text('phone-validation'),
+  /** The logs' level (lambdas/platform/logger.ts; LOG_LEVEL when unset); a name it does not know leaves INFO, as Powertools' did. */
+  POWERTOOLS_LOG_LEVEL: text(),
+  LOG_LEVEL: text(),
+  /** Lambda's Advanced Logging Controls level, set by Lambda when the function has them: it wins over the two above. */
+  AWS_LAMBDA_LOG_LEVEL: text(),
   FAULT_CRASH_AT: text(),
 };
 
@@ -245,6 +250,12 @@ export function reloadConfig(): Config {
   current = parseWithRoot();
   return current;
 }
+
+/**
+ * The X-Ray trace header of the invocation under way: Lambda sets `_X_AMZN_TRACE_ID` anew for each
+ * invocation, so it is read when asked, not parsed once with the settings above.
+ */
+export const invocationTraceHeader = (): string | undefined => process.env._X_AMZN_TRACE_ID || undefined;
 
 /** A required setting: the name of what is missing, rather than a failure somewhere later. */
 export function required<K extends keyof Config>(key: K): NonNullable<Config[K]> {
