@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { build } from 'esbuild';
+import { BUNDLE_BUILD } from '../../lib/bundle-options';
+import { tempDir } from '../support/temp-dirs';
+
+// What a function's cold start does not load: modules its hot request does not use, kept in the
+// bundle as chunks loaded at the first request that does (docs/performance.md, "Cold imports").
+// Each function is bundled as deployed (lib/bundle-options.ts) and its entry's static closure read
+// from esbuild's metafile.
+const LAZY: Record<string, { why: string; modules: string[] }> = {
+  'lambdas/functions/http/spam.ts': {
+    why: 'registering and verifying a number (the list is the hot request; "Cold imports, thirteenth step")',
+    modules: ['lambdas/spam/number-enrollment.ts', 'lambdas/spam/phone.ts', 'lambdas/classification/nanp-prefixes.json', 'lambdas/spam/verification-code.ts'],
+  },
+  'lambdas/functions/http/platform.ts': {
+    why: 'every route of the API, which only the 404/405 of an unmatched request needs (the readiness probe is the hot request; "Cold imports, fifteenth step")',
+    modules: ['lambdas/api/route-fallback.ts', 'lambdas/api/routes.ts', 'lambdas/uploads/routes.ts', 'lambdas/webhooks/routes.ts', 'lambdas/contacts/routes.ts'],
+  },
+};
+
+describe("a function's cold start", () => {
+  for (const [entry, { why, modules }] of Object.entries(LAZY)) {
+    it(`${entry} leaves ${why} out of its entry's load, and keeps them in its bundle`, async () => {
+      const { metafile } = await build({ ...BUNDLE_BUILD, entryPoints: [entry], outdir: tempDir('cold-start-loads-'), write: false, metafile: true, logLevel: 'silent' });
+      const outputs = metafile.outputs;
+      const closure = (file: string, into = new Set<string>()): Set<string> => {
+        if (into.has(file)) return into;
+        into.add(file);
+        for (const i of outputs[file]!.imports) if (i.kind === 'import-statement' && outputs[i.path]) closure(i.path, into);
+        return into;
+      };
+      const holding = (files: Iterable<string>) => modules.filter((source) => [...files].some((f) => (outputs[f]!.inputs[source]?.bytesInOutput ?? 0) > 0));
+      const initial = closure(Object.keys(outputs).find((f) => f.endsWith('/index.mjs'))!);
+      expect(holding(Object.keys(outputs))).toEqual(modules);
+      expect(holding(initial)).toEqual([]);
+    }, 60_000);
+  }
+});
