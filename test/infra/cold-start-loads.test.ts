@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { build } from 'esbuild';
-import { BUNDLE_BUILD } from '../../lib/bundle-options';
-import { tempDir } from '../support/temp-dirs';
+import { entryLoad } from '../support/entry-load';
 
 // What a function's cold start does not load: modules its hot request does not use, kept in the
 // bundle as chunks loaded at the first request that does (docs/performance.md, "Cold imports").
@@ -21,16 +19,8 @@ const LAZY: Record<string, { why: string; modules: string[] }> = {
 describe("a function's cold start", () => {
   for (const [entry, { why, modules }] of Object.entries(LAZY)) {
     it(`${entry} leaves ${why} out of its entry's load, and keeps them in its bundle`, async () => {
-      const { metafile } = await build({ ...BUNDLE_BUILD, entryPoints: [entry], outdir: tempDir('cold-start-loads-'), write: false, metafile: true, logLevel: 'silent' });
-      const outputs = metafile.outputs;
-      const closure = (file: string, into = new Set<string>()): Set<string> => {
-        if (into.has(file)) return into;
-        into.add(file);
-        for (const i of outputs[file]!.imports) if (i.kind === 'import-statement' && outputs[i.path]) closure(i.path, into);
-        return into;
-      };
+      const { outputs, initial } = await entryLoad(entry);
       const holding = (files: Iterable<string>) => modules.filter((source) => [...files].some((f) => (outputs[f]!.inputs[source]?.bytesInOutput ?? 0) > 0));
-      const initial = closure(Object.keys(outputs).find((f) => f.endsWith('/index.mjs'))!);
       expect(holding(Object.keys(outputs))).toEqual(modules);
       expect(holding(initial)).toEqual([]);
     }, 60_000);

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { BUNDLE_BUILD } from '../../lib/bundle-options';
 import { staticClosureOf } from '../../tools/merge-initial-chunks.mjs';
 import { tempDir } from '../support/temp-dirs';
+import { entryLoad } from '../support/entry-load';
 
 const run = promisify(execFile);
 
@@ -106,16 +107,8 @@ describe('tools/deep-imports.mjs', () => {
 
   it("keeps zod's JSON Schema generator out of the console and platform entries (it runs in the OpenAPI documents' lazy chunk only)", async () => {
     for (const entry of ['lambdas/functions/http/console.ts', 'lambdas/functions/http/platform.ts']) {
-      const { metafile } = await build({ ...BUNDLE_BUILD, entryPoints: [entry], outdir: tempDir('deep-imports-zod-'), write: false, metafile: true, logLevel: 'silent' });
-      const outputs = metafile.outputs;
-      const closure = (file: string, into = new Set<string>()): Set<string> => {
-        if (into.has(file)) return into;
-        into.add(file);
-        for (const i of outputs[file]!.imports) if (i.kind === 'import-statement' && outputs[i.path]) closure(i.path, into);
-        return into;
-      };
+      const { outputs, initial } = await entryLoad(entry);
       const holding = (files: Iterable<string>) => [...files].filter((f) => Object.entries(outputs[f]!.inputs).some(([input, { bytesInOutput }]) => input.includes('zod/v4/core/json-schema-processors') && bytesInOutput > 0));
-      const initial = closure(Object.keys(outputs).find((f) => f.endsWith('/index.mjs'))!);
       expect(holding(Object.keys(outputs)).length, `${entry}: the generator is in the bundle`).toBeGreaterThan(0);
       expect(holding(initial), `${entry}: the generator is in the entry's load`).toEqual([]);
     }
