@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { PARTIAL_SUFFIX } from './atomic-file-store';
+import { OBJECT_DIGEST, PARTIAL_SUFFIX } from './atomic-file-store';
 
 // s3rver keeps each object as three files next to each other:
 //   <name>._S3rver_object          the bytes
-//   <name>._S3rver_object.md5      their MD5 (hex)
+//   <name>._S3rver_object.md5      their digest (hex; the name is s3rver's: atomic-file-store.ts's OBJECT_DIGEST, or MD5)
 //   <name>._S3rver_metadata.json   content type and user metadata (JSON)
 // Stock s3rver truncates and rewrites each in place, so a kill -9 could leave a zero-byte or
 // half-written file; s3rver then answered 500 for the object and even for HeadBucket on its
@@ -67,18 +67,21 @@ function isComplete(base: string): boolean {
   if (!object || !metadata || !parsesAsJsonObject(base + METADATA)) return false;
   const md5 = stat(base + MD5);
   const digest = md5 ? readFileSync(base + MD5, 'utf8') : null;
-  if (digest !== null && !/^[0-9a-f]{32}$/.test(digest)) return false;
+  if (digest !== null && !/^(?:[0-9a-f]{32}|[0-9a-f]{64})$/.test(digest)) return false;
   // Written in the order bytes, checksum, metadata. Bytes newer than what describes them were
   // being rewritten when the process died; so were bytes on which stock s3rver's own writes
   // raced, so the checksum decides: matching bytes are whole. (s3rver recomputes a missing .md5.)
   const inOrder = object.mtimeMs <= metadata.mtimeMs && (!md5 || (object.mtimeMs <= md5.mtimeMs && md5.mtimeMs <= metadata.mtimeMs));
   if (inOrder) return true;
-  return digest !== null && md5Of(base + OBJECT) === digest;
+  return digest !== null && digestOf(base + OBJECT, digest.length === 32 ? 'md5' : OBJECT_DIGEST) === digest;
 }
 
-/** MD5 of a file, read in 1 MiB pieces (objects reach 100 MB). */
-function md5Of(path: string): string {
-  const hash = createHash('md5');
+/**
+ * A file's digest, read in 1 MiB pieces (objects reach 100 MB): MD5 for a 32-digit digest (s3rver's
+ * own, and this store's before it kept OBJECT_DIGEST), else OBJECT_DIGEST.
+ */
+function digestOf(path: string, algorithm: string): string {
+  const hash = createHash(algorithm);
   const buffer = Buffer.allocUnsafe(1024 * 1024);
   const fd = openSync(path, 'r');
   try {

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeStoreAtomic, type S3rverFilesystemStore } from '../../../local/atomic-file-store';
+import { makeStoreAtomic, OBJECT_DIGEST, type S3rverFilesystemStore } from '../../../local/atomic-file-store';
 import { tempDir } from '../../support/temp-dirs';
 
 const FilesystemStore = createRequire(import.meta.url)('s3rver/lib/stores/filesystem') as new (root: string) => S3rverFilesystemStore;
@@ -47,7 +47,7 @@ describe('the embedded store’s parts', () => {
     const path = join(store.getResourcePath('files', undefined, 'uploads'), 'upload-1', '3');
     // Read at once, in the same turn: nothing may still be on its way to the file.
     expect(readFileSync(path).equals(part)).toBe(true);
-    const md5 = createHash('md5').update(part).digest('hex');
+    const md5 = createHash(OBJECT_DIGEST).update(part).digest('hex');
     expect(answer).toEqual({ size: part.length, md5 });
     expect(readFileSync(`${path}.md5`, 'utf8')).toBe(md5);
     expect(readdirSync(join(path, '..')).sort()).toEqual(['3', '3.md5']);

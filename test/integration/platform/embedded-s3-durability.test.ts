@@ -5,6 +5,7 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/clien
 import { afterAll, describe, expect, it } from 'vitest';
 import { startRuntime } from '../../../local/runtime';
 import { LOCAL_RESOURCES, localStoreSecret } from '../../../local/environment';
+import { OBJECT_DIGEST } from '../../../local/atomic-file-store';
 import { freshDataDir, killAllChildRuntimes, startChildRuntime } from '../../support/child-runtime';
 import { waitFor } from '../../support/wait';
 import { tempDir } from '../../support/temp-dirs';
@@ -56,6 +57,9 @@ describe('embedded S3 store after a kill -9', () => {
     // Bytes newer than their metadata but matching their checksum (stock s3rver answered before its
     // file stream had finished): whole, kept.
     writeObject(bucketDir, 'uploads/g/raced.csv', { object: 'phone\n2\n', md5: createHash('md5').update('phone\n2\n').digest('hex'), metadata: meta }, { object: 0, md5: 1, metadata: 1 });
+    // The same with the store's own digest (SHA-256, OBJECT_DIGEST); and with one its bytes do not match.
+    writeObject(bucketDir, 'uploads/i/raced-sha.csv', { object: 'phone\n3\n', md5: createHash(OBJECT_DIGEST).update('phone\n3\n').digest('hex'), metadata: meta }, { object: 0, md5: 1, metadata: 1 });
+    writeObject(bucketDir, 'uploads/j/torn-sha.csv', { object: 'phone\n', md5: createHash(OBJECT_DIGEST).update('phone\n4\n').digest('hex'), metadata: meta }, { object: 0, md5: 1, metadata: 1 });
     // A temporary file of a put that never got renamed into place.
     writeFileSync(join(bucketDir, 'uploads', 'h.csv._S3rver_object.0b1c.partial'), 'pho');
     // A part of a multipart upload cut off mid-write, beside a whole one.
@@ -71,6 +75,7 @@ describe('embedded S3 store after a kill -9', () => {
       expect(res.status).toBe(200);
       expect([...(await readAll(runtime.backends.s3, dataDir)).entries()].sort()).toEqual([
         ['uploads/g/raced.csv', 'phone\n2\n'],
+        ['uploads/i/raced-sha.csv', 'phone\n3\n'],
         ['uploads/ok/original.csv', 'phone\n1\n'],
       ]);
       expect(existsSync(join(bucketDir, 'uploads', 'h.csv._S3rver_object.0b1c.partial'))).toBe(false);
