@@ -4,6 +4,7 @@ import { InvalidInput, TooLarge } from '../platform/domain-errors';
 import { describeZodError } from '../platform/http/validation';
 import { freeFormObject } from '../platform/http/common-schemas';
 import { csvLine } from './csv';
+import { setAsideLargestPart, type SetAside } from './multipart-set-aside';
 import type { CsvSource } from './original-csv';
 import { MAX_NUMBERS, MAX_PHONE_COLUMNS, type ColumnMapping, type Tier } from './plan';
 
@@ -176,7 +177,33 @@ export async function parseMultipartUpload(body: Buffer, contentType: string): P
   };
 }
 
-async function readMultipart(body: Buffer, contentType: string): Promise<{ fields: Record<string, string>; file: Buffer | null; filename: string | null }> {
+export interface MultipartContent {
+  fields: Record<string, string>;
+  file: Buffer | null;
+  filename: string | null;
+}
+
+/** The part worth setting aside (multipart-set-aside.ts): smaller ones cost busboy little. */
+const SET_ASIDE_BYTES = 64 * 1024;
+
+/**
+ * The body read by busboy, with its largest part's content set aside when it is laid out plainly
+ * (multipart-set-aside.ts); `setAsideFrom`: the smallest part set aside (tests set 0 to read every
+ * body both ways, Infinity to have busboy read it whole).
+ */
+export async function readMultipart(body: Buffer, contentType: string, setAsideFrom = SET_ASIDE_BYTES): Promise<MultipartContent> {
+  // Without a part set aside there is no marker to meet.
+  const whole = () => busboyRead(body, contentType, null) as Promise<MultipartContent>;
+  const aside = Number.isFinite(setAsideFrom) ? setAsideLargestPart(body, contentType, setAsideFrom) : null;
+  if (!aside) return whole();
+  const read = await busboyRead(aside.body, contentType, aside);
+  // The part set aside was a field (busboy cuts a field at 64 KiB, which the marker is not): read whole.
+  return read === MARKER_IN_FIELD ? whole() : read;
+}
+
+const MARKER_IN_FIELD = Symbol('marker in a field');
+
+async function busboyRead(body: Buffer, contentType: string, aside: SetAside | null): Promise<MultipartContent | typeof MARKER_IN_FIELD> {
   // Loaded here, not at the top: busboy is CommonJS, which esbuild keeps in every bundle that
   // imports this module (the route schemas, MAX_CSV_BYTES), used or not.
   const { default: busboy } = await import('busboy');
@@ -208,7 +235,9 @@ async function readMultipart(body: Buffer, contentType: string): Promise<{ field
     // A part given twice, or beyond busboy's limits, would otherwise be dropped without a word:
     // which phone column or file was meant is the caller's to say.
     let ambiguous: string | null = null;
+    let markerInField = false;
     parser.on('field', (name, value) => {
+      if (aside && value === aside.marker) markerInField = true;
       if (Object.hasOwn(fields, name)) ambiguous ??= `The form field '${name}' is given more than once; send each field once`;
       fields[name] = value;
     });
@@ -232,11 +261,17 @@ async function readMultipart(body: Buffer, contentType: string): Promise<{ field
       });
       stream.on('end', () => {
         file = joinSlices(chunks);
+        if (aside && file.equals(Buffer.from(aside.marker, 'latin1'))) {
+          file = aside.content;
+          // busboy's own limit: reached when the part holds fileSize bytes or more.
+          if (file.length >= MAX_CSV_BYTES) tooLarge = true;
+        }
       });
     });
     parser.on('error', malformed);
     parser.on('close', () => {
       if (failed) return;
+      if (markerInField) return resolve(MARKER_IN_FIELD);
       if (tooLarge) reject(new TooLarge(`The CSV file exceeds ${MAX_CSV_BYTES} bytes (100 MB)`));
       else if (ambiguous) reject(new InvalidInput(ambiguous));
       else resolve({ fields, file, filename });
