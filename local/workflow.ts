@@ -8,7 +8,8 @@ import { classifyChunk } from '../lambdas/uploads/pipeline/classify-chunk';
 import { finalize } from '../lambdas/uploads/pipeline/finalize';
 import { fail } from '../lambdas/uploads/pipeline/fail';
 import { notifyPool } from '../lambdas/contacts/pool-step';
-import { collectedFirst, externalBudgetDuring, heapBudget } from './heap-budget';
+import { emptyCreateBufferPool } from '../lambdas/uploads/create-buffers';
+import { collectedFirst, externalBudgetDuring, fullCollection, heapBudget } from './heap-budget';
 import { WorkflowRunner, type AslDefinition, type TaskHandler } from './workflow-runner';
 
 const ASL = fileURLToPath(new URL('../statemachines/upload-processing.asl.json', import.meta.url));
@@ -45,12 +46,19 @@ const step = (state: string, handler: TaskHandler, afterStep: () => void): TaskH
     return handler(input).finally(afterStep);
   });
 
+const emptiedAndCollected = (): void => {
+  emptyCreateBufferPool();
+  fullCollection?.();
+};
+
 /** The workflow's steps, run with the ports of the local composition root. */
 const handlersFor = (ports: UploadPorts & ClassificationPorts, afterStep = heapBudget(STEP_HEAP_GROWTH_BYTES)): Record<string, TaskHandler> => ({
   Prepare: step('Prepare', prepare as TaskHandler, afterStep),
   ClassifyChunk: step('ClassifyChunk', (input) => classifyChunk(ports, input as Parameters<typeof classifyChunk>[1]), afterStep),
-  // The step holding the most starts on a collected heap (heap-budget.ts, collectedFirst).
-  Finalize: step('Finalize', collectedFirst(externalBudgetDuring((input) => finalize(ports, input as Parameters<typeof finalize>[1]))), afterStep),
+  // The step holding the most starts on a collected heap (heap-budget.ts, collectedFirst), without
+  // the Buffers creates keep for the next create (create-buffers.ts; up to 48 MB): in AWS create
+  // runs in a function of its own.
+  Finalize: step('Finalize', collectedFirst(externalBudgetDuring((input) => finalize(ports, input as Parameters<typeof finalize>[1])), emptiedAndCollected), afterStep),
   MarkFailed: step('MarkFailed', (input) => fail(ports, input as Parameters<typeof fail>[1]), afterStep),
   NotifyPool: step('NotifyPool', (input) => notifyPool(ports, input as Parameters<typeof notifyPool>[1]), afterStep),
 });

@@ -95,12 +95,16 @@ export async function createUpload(
   // What the pipeline needs (numbers, names; record spans apart) is stored once here, so neither it nor
   // the downloads parse the original or normalize a number again (work-file.ts).
   const bucket = filesBucket();
-  await Promise.all([
+  // Every write settled before the work file's and layout's Buffers go back to the pool
+  // (create-buffers.ts): a put still sending them when another failed must not see them reused.
+  const stored = await Promise.allSettled([
     original.store(keys.original(record)),
     putObject(bucket, keys.work(record), planned.work, 'application/json'),
     putObject(bucket, keys.layout(record), planned.layout, 'application/json'),
     insertUpload(record),
   ]);
+  planned.release?.();
+  for (const outcome of stored) if (outcome.status === 'rejected') throw outcome.reason;
 
   const amount = record.credits_required ?? 0;
   try {

@@ -5,6 +5,7 @@ import { loadSlowRead } from '../classification/normalize-on-demand';
 import { EMPTY_CELL, INVALID_CELL, MAX_NUMBERS, newRowCells, rowPlanner, type ColumnMapping, type PlanCounts, type RowCells, type RowPlanner } from './plan';
 import { JsonBytes } from './json-bytes';
 import { spanOf, type RecordSpan } from './work-file';
+import { CreateBuffers } from './create-buffers';
 
 // Create's one reading of a CSV, as its bytes arrive: decoded, split into records, each planned
 // under the upload rules and written straight into the work file's and the layout's JSON text
@@ -16,6 +17,11 @@ export interface PlannedCsv extends PlanCounts {
   /** The work file and the layout object, serialized (UTF-8 bytes when read as a stream, without a string copy). */
   work: string | Buffer;
   layout: string | Buffer;
+  /**
+   * Gives the Buffers `work` and `layout` are written in back to create's pool (create-buffers.ts),
+   * once both are stored: neither may be read after. Absent when they are not the pool's.
+   */
+  release?(): void;
 }
 
 const copyOf = (record: CsvRecord): CsvRecord => ({ ...record, fields: [...record.fields] });
@@ -48,21 +54,23 @@ export class CsvPlanner {
   private refusal: unknown = null;
   private rows = 0;
   private anyName = false;
-  private readonly numbers = new JsonBytes();
-  private readonly names = new JsonBytes();
+  private readonly buffers = new CreateBuffers();
+  private readonly piece = () => this.buffers.piece();
+  private readonly numbers = new JsonBytes(',', this.piece);
+  private readonly names = new JsonBytes(',', this.piece);
   private readonly firstCells: JsonBytes | null;
-  private readonly start = new JsonBytes();
-  private readonly end = new JsonBytes();
-  private readonly eol = new JsonBytes('');
-  private readonly widths = new JsonBytes();
-  private readonly formulas = new JsonBytes();
+  private readonly start = new JsonBytes(',', this.piece);
+  private readonly end = new JsonBytes(',', this.piece);
+  private readonly eol = new JsonBytes('', this.piece);
+  private readonly widths = new JsonBytes(',', this.piece);
+  private readonly formulas = new JsonBytes(',', this.piece);
   bytes = 0;
 
   constructor(
     private readonly mapping: ColumnMapping,
     private readonly options: { minimum?: number; firstCells?: boolean } = {},
   ) {
-    this.firstCells = options.firstCells ? new JsonBytes() : null;
+    this.firstCells = options.firstCells ? new JsonBytes(',', this.piece) : null;
   }
 
   push(bytes: Uint8Array): void {
@@ -102,9 +110,9 @@ export class CsvPlanner {
     const bom = this.reader.bom || (this.firstBytes[0] === 0xef && this.firstBytes[1] === 0xbb && this.firstBytes[2] === 0xbf);
     const width = this.header.width;
     const nl = Buffer.from('\n');
-    return {
+    const planned: PlannedCsv = {
       ...counts,
-      work: Buffer.concat([
+      work: this.buffers.join([
         Buffer.from(JSON.stringify({ v: 2 })),
         nl,
         ...this.numbers.parts('[', ']'),
@@ -113,7 +121,7 @@ export class CsvPlanner {
         nl,
         ...(this.firstCells ? this.firstCells.parts('[', ']') : [Buffer.from('null')]),
       ]),
-      layout: Buffer.concat([
+      layout: this.buffers.join([
         Buffer.from(`{"bom":${bom},"header":${JSON.stringify(this.header)},"width":${width},"start":`),
         ...this.start.parts('[', ']'),
         Buffer.from(',"end":'),
@@ -127,7 +135,10 @@ export class CsvPlanner {
         ...this.formulas.parts('{', '}'),
         Buffer.from('}'),
       ]),
+      release: () => this.buffers.release(),
     };
+    this.buffers.releasePieces();
+    return planned;
   }
 
   private decode(bytes: Uint8Array, stream: boolean): string {

@@ -1,10 +1,13 @@
+import { PIECE_BYTES } from './create-buffers';
+
 // A JSON list written straight into UTF-8 bytes, item by item, as create plans a file's rows. The
 // rows' numbers, offsets and line ends are ASCII the planner knows needs no escaping, so they are
 // written as bytes with no string made for them; only text from the file (names, formula-like
 // rows) goes through a UTF-8 encode. Kept in fixed-size pieces, never one buffer that doubles: the
 // whole layout of a 100 MB file is held at create, so a doubling's spare half would count.
 
-const PIECE = 256 * 1024;
+const PIECE = PIECE_BYTES;
+const newPiece = (): Buffer => Buffer.allocUnsafe(PIECE);
 
 const HEX = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 /** JSON.stringify's two-character escapes below U+0020: \b \t \n \f \r. */
@@ -12,16 +15,23 @@ const SHORT_ESCAPE: Record<number, number> = { 8: 98, 9: 116, 10: 110, 12: 102, 
 
 export class JsonBytes {
   private pieces: Buffer[] = [];
-  private piece = Buffer.allocUnsafe(PIECE);
+  private piece: Buffer;
   private at = 0;
   private count = 0;
 
   /** The separator's one ASCII byte, or -1 for none. */
   private readonly separator: number;
 
-  /** `separator`: between items (a JSON list's comma; '' for a string written a character per item). */
-  constructor(separator: ',' | '' = ',') {
+  /**
+   * `separator`: between items (a JSON list's comma; '' for a string written a character per item).
+   * `takePiece`: where each piece of PIECE_BYTES comes from (create's come from create-buffers.ts).
+   */
+  constructor(
+    separator: ',' | '' = ',',
+    private readonly takePiece: () => Buffer = newPiece,
+  ) {
     this.separator = separator ? separator.charCodeAt(0) : -1;
+    this.piece = takePiece();
   }
 
   /** Starts an item: the separator unless it is the first. */
@@ -198,7 +208,7 @@ export class JsonBytes {
 
   private next(): void {
     if (this.at > 0) this.pieces.push(this.piece.subarray(0, this.at));
-    this.piece = Buffer.allocUnsafe(PIECE);
+    this.piece = this.takePiece();
     this.at = 0;
   }
 }

@@ -96,6 +96,22 @@ describe('one pass over each upload', () => {
     expect(layoutIndexOf(storedLayoutOf(reread.layout))).toEqual(readLayoutIndex(layout!));
   });
 
+  it("creates at once, on the Buffers the creates before them gave back (create-buffers.ts), each store their own rows and spans", async () => {
+    // Work files over 1 MiB are joined in the pool's Buffers; the first create leaves its Buffers there.
+    const file = (k: number) => Buffer.from(awkwardCsv(30_000).csv.toString('utf8').replaceAll('Jane', `Jane ${k}`), 'utf8');
+    await create(file(0));
+    const ids = await Promise.all([1, 2, 3, 4].map((k) => create(file(k))));
+    await service.runtime.settleWorkflows();
+    for (const id of ids) {
+      const upload = (await getUpload(id))!;
+      const [work, layout] = await Promise.all([getObject(filesBucket(), keys.work(upload)), getObject(filesBucket(), keys.layout(upload))]);
+      expect(work!.length).toBeGreaterThan(1024 * 1024);
+      const reread = await workFromOriginal(upload);
+      expect(storedRowsOf(reread.rows, upload.phone_columns.length)).toEqual(readWorkRows(work!));
+      expect(layoutIndexOf(storedLayoutOf(reread.layout))).toEqual(readLayoutIndex(layout!));
+    }
+  }, 120_000);
+
   it('the common slices exist when processing ends; a download checks them with HEAD and never reads them', async () => {
     const { csv } = awkwardCsv(120);
     const id = await create(csv);

@@ -35,7 +35,12 @@ async function inPieces(bytes: Buffer, size: number, mapping: ColumnMapping, opt
 }
 
 /** The stored texts compared as the values readers get back (JSON.parse), and the counts as they are. */
-const values = (p: PlannedCsv) => ({ ...p, work: p.work.toString().split('\n').map((l) => JSON.parse(l) as unknown), layout: JSON.parse(p.layout.toString()) as unknown });
+const values = (p: PlannedCsv) => {
+  const read = { ...p, release: undefined, work: p.work.toString().split('\n').map((l) => JSON.parse(l) as unknown), layout: JSON.parse(p.layout.toString()) as unknown };
+  // Read: the Buffers go back to create's pool (create-buffers.ts), as create gives them back once stored.
+  p.release?.();
+  return read;
+};
 
 const outcome = async (f: () => PlannedCsv | Promise<PlannedCsv>) => {
   try {
