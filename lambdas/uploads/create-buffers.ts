@@ -3,7 +3,7 @@
 // 35 MB per 250,000 rows of memory outside V8's heap, each Buffer alive until the put and so
 // freed only by a full collection; V8 counts that memory against the old generation's limit, and
 // creates back to back ran about two full collections of the whole heap each. The buffers are kept
-// here for the next create instead: in one process, alternating creates with and without, 0.87 of
+// here for the next create instead: in one process, alternating creates with and without, 0.83 of
 // the CPU (docs/performance.md, "Create's CPU, eighth step").
 
 /** The size of every piece (json-bytes.ts writes in pieces of this size). */
