@@ -19,3 +19,13 @@ export async function freePortPair(host: string, from: number): Promise<number |
   }
   return null;
 }
+
+/**
+ * A random even port from 20000 to 31998, where to start looking for a pair that is bound a while
+ * after it was found free (a check's service, the README's receiver). It lies below the ports the
+ * kernel hands out to outgoing connections (Linux 32768-60999, macOS 49152 up): a port from that
+ * range, free when checked, was taken by a test's keep-alive connection before the receiver bound it.
+ */
+export function randomPortBelowEphemeralRange(): number {
+  return 20000 + Math.floor(Math.random() * 6000) * 2;
+}

@@ -5,7 +5,7 @@ import { docFileNames, readDocFile } from './docs-files';
 import { runFileCommands, type CommandResult } from './run-file';
 import { startService } from './service';
 import { makeWorkDir } from './work-dir';
-import { freePortPair } from '../../local/free-port-pair';
+import { freePortPair, randomPortBelowEphemeralRange } from '../../local/free-port-pair';
 
 // `npm run docs:check`: every shell block of README.md and docs/*.md run as written, in order per
 // file, against a freshly started local service (own ports, data folder in a temporary folder, no
@@ -44,7 +44,7 @@ if (!staticOnly) {
     const workDir = makeWorkDir(root, join(temp, 'work'));
     // The README's example receiver on a free port (its blocks default to 4000): a fixed port let a
     // second check running at once (two copies of the suite) ping the first one's receiver.
-    const receiverPort = String((await freePortPair('127.0.0.1', 40000 + Math.floor(Math.random() * 10000) * 2)) ?? 4000);
+    const receiverPort = String((await freePortPair('127.0.0.1', randomPortBelowEphemeralRange())) ?? 4000);
     for (const [index, file] of files.entries()) {
       if (file.commands.length === 0) continue;
       console.log(`\n${file.file}: ${file.commands.length} command(s)`);

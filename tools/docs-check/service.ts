@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { freePortPair } from '../../local/free-port-pair';
+import { freePortPair, randomPortBelowEphemeralRange } from '../../local/free-port-pair';
 
 // The local service as `npm start` runs it (bin/local.ts under tsx), on its own ports and data
 // folder, and the variables its banner's `export …` line sets for the docs' examples.
@@ -22,7 +22,7 @@ export function bannerVars(output: string): Record<string, string> | null {
 }
 
 export async function startService(root: string, dataDir: string, env: Record<string, string>, timeoutMs: number): Promise<StartedService> {
-  const port = await freePortPair('127.0.0.1', 20000 + Math.floor(Math.random() * 20000) * 2);
+  const port = await freePortPair('127.0.0.1', randomPortBelowEphemeralRange());
   if (port === null) throw new Error('no free port pair for the service');
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin/local.ts')], {
     cwd: root,

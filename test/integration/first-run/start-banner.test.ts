@@ -3,7 +3,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePortPair } from '../../../local/free-port-pair';
+import { freePortPair, randomPortBelowEphemeralRange } from '../../../local/free-port-pair';
 import { buildLocalBundle, LOCAL_NODE_ARGS } from '../../../bin/local-bundle';
 import { tempDir } from '../../support/temp-dirs';
 import { ALLOCATOR_SETTINGS } from '../../../local/allocator-settings';
@@ -141,7 +141,7 @@ describe('npm start: first-run banner', () => {
     expect(shown).toContain(`export API=http://127.0.0.1:${port} KEY=${key} ORG=${org} DATA_DIR=${dataDir}`);
   }, 120_000);
   it("busy file store port (PORT + 1, another copy's): the line says so and suggests a PORT whose pair is free", async () => {
-    const port = (await freePortPair('127.0.0.1', 20_000 + Math.floor(Math.random() * 20_000)))!;
+    const port = (await freePortPair('127.0.0.1', randomPortBelowEphemeralRange()))!;
     const blocker = await listen(port + 1);
     const own = tempDir('pvs-banner-files-');
     try {

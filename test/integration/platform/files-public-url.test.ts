@@ -1,28 +1,11 @@
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePortPair, randomPortBelowEphemeralRange } from '../../../local/free-port-pair';
 import { startRuntime, type Runtime } from '../../../local/runtime';
 import { tempDir } from '../../support/temp-dirs';
 
 /** A free port p whose neighbour p + 1 is free too (the API's and the store's). */
-async function freePortPair(): Promise<number> {
-  const listen = (port: number) =>
-    new Promise<import('node:net').Server | null>((resolve) => {
-      const server = createServer();
-      server.once('error', () => resolve(null));
-      server.listen(port, '127.0.0.1', () => resolve(server));
-    });
-  for (;;) {
-    const first = await listen(0);
-    const port = (first!.address() as import('node:net').AddressInfo).port;
-    const second = await listen(port + 1);
-    await new Promise((r) => first!.close(r));
-    if (second) {
-      await new Promise((r) => second.close(r));
-      return port;
-    }
-  }
-}
+const freePorts = async () => (await freePortPair('127.0.0.1', randomPortBelowEphemeralRange()))!;
 
 /** GET through loopback while presenting `host`, as a client on another machine reaching the public URL would. */
 function getVia(url: string, port: number): Promise<{ status: number; body: string }> {
@@ -69,7 +52,7 @@ async function originalLink(runtime: Runtime, key: string): Promise<string> {
 
 describe('links for other machines: FILES_PUBLIC_URL and a stable FILES_PORT', () => {
   it('download and staging links start with the configured base and work when reached through it', async () => {
-    const apiPort = await freePortPair();
+    const apiPort = await freePorts();
     process.env.FILES_PORT = String(apiPort + 1);
     process.env.FILES_PUBLIC_URL = `http://files.example.test:${apiPort + 1}`;
     const runtime = await start(tempDir('pvs-public-'), apiPort);
@@ -90,7 +73,7 @@ describe('links for other machines: FILES_PUBLIC_URL and a stable FILES_PORT', (
   it('without settings the store sits next to the API (port + 1), the same on every start, and a link outlives a restart', async () => {
     delete process.env.FILES_PORT;
     delete process.env.FILES_PUBLIC_URL;
-    const apiPort = await freePortPair();
+    const apiPort = await freePorts();
     const dataDir = tempDir('pvs-stable-');
     const first = await start(dataDir, apiPort);
     expect(first.backends.s3).toBe(`http://127.0.0.1:${apiPort + 1}`);
