@@ -16,7 +16,7 @@ let page: Page;
 
 beforeAll(async () => {
   ({ page, close: closePage } = await ownerPage(service));
-}, 120_000);
+});
 afterAll(async () => {
   await closePage?.();
 });

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
 import { ownerPage, shot } from './browser';
 import { createUpload } from '../../lambdas/uploads/create-upload';
+import { scaled } from '../support/wait';
 
 // Safe downloads in Chromium: the console's processed downloads neutralize formulas unless the
 // person turns it off, and each slice downloads under a name that says what it holds.
@@ -19,7 +20,7 @@ beforeAll(async () => {
   uploadId = made.id;
   await service.runtime.settleWorkflows();
   ({ page, close: closePage } = await ownerPage(service));
-}, 120_000);
+});
 afterAll(async () => {
   await closePage?.();
 });
@@ -32,7 +33,7 @@ async function downloadWith(button: string): Promise<{ name: string; text: strin
 describe('safe downloads in Chromium', () => {
   it('neutralizes formulas by default, keeps cells exactly when asked, and names slices after what they hold', async () => {
     await page.goto(`${service.url}/uploads/${uploadId}`);
-    await page.getByText('completed', { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByText('completed', { exact: true }).waitFor({ timeout: scaled(60_000) });
     const toggle = page.getByRole('checkbox', { name: /Make cells safe to open in a spreadsheet/ });
     expect(await toggle.isChecked()).toBe(true);
     await shot(page, 'downloads-safe');
@@ -55,5 +56,5 @@ describe('safe downloads in Chromium', () => {
     await slice.getByRole('checkbox', { name: 'Best numbers first' }).check();
     const sliced = await downloadWith('Download slice');
     expect(sliced.name).toBe(`formulas_processed_${status.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()}_best-first.csv`);
-  }, 90_000);
+  });
 });

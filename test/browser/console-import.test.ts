@@ -35,7 +35,7 @@ async function validatedPrice(): Promise<string> {
 
 beforeAll(async () => {
   ({ page, close: closePage } = await ownerPage(service));
-}, 120_000);
+});
 afterAll(async () => {
   await closePage?.();
 });

@@ -4,6 +4,7 @@ import { useTestService } from '../support/runtime';
 import { ownerPage, shot } from './browser';
 import { createUpload } from '../../lambdas/uploads/create-upload';
 import { getUpload, insertUpload } from '../../lambdas/uploads/upload-repository';
+import { scaled } from '../support/wait';
 
 // Lists that scale in Chromium: 120 uploads paged with the API's cursors (older/newer), searched by
 // file name and filtered by status on the server; a draft discarded with nothing charged.
@@ -24,7 +25,7 @@ beforeAll(async () => {
     await insertUpload({ ...base, id, original_filename: `file-${String(i).padStart(4, '0')}.csv`, status: i % 3 === 0 ? 'failed' : 'completed', created_at: new Date(Date.parse(base.created_at) + i * 1000).toISOString() });
   }
   ({ page, close: closePage } = await ownerPage(service));
-}, 120_000);
+});
 afterAll(async () => {
   await closePage?.();
 });
@@ -64,7 +65,7 @@ describe('uploads list in Chromium', () => {
     expect((await names()).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `file-${String(10 + i).padStart(4, '0')}.csv`));
     await page.getByLabel('Status').selectOption('failed');
     await page.getByRole('button', { name: 'Search' }).click();
-    await vi.waitFor(async () => expect(await page.locator('section[aria-labelledby="all-h"] tbody tr').count()).toBe(3), { timeout: 10_000, interval: 100 });
+    await vi.waitFor(async () => expect(await page.locator('section[aria-labelledby="all-h"] tbody tr').count()).toBe(3), { timeout: scaled(10_000), interval: 100 });
     expect((await names()).sort()).toEqual(['file-0012.csv', 'file-0015.csv', 'file-0018.csv']);
     await shot(page, 'uploads-search');
   });

@@ -6,6 +6,7 @@ import { createUpload } from '../../lambdas/uploads/create-upload';
 import { getUpload, insertUpload } from '../../lambdas/uploads/upload-repository';
 import { filesBucket, putObject } from '../../lambdas/platform/blob';
 import { keys, type UploadRecord } from '../../lambdas/uploads/upload';
+import { scaled } from '../support/wait';
 
 // Pages that recover, in Chromium: a poll that fails (a dropped connection, a server answering 502
 // while it restarts) shows "Reconnecting…" and the page keeps its content until the service is
@@ -27,7 +28,7 @@ beforeAll(async () => {
   for (let n = 0; n < 4; n++) await putObject(filesBucket(), keys.chunk(processing, n), '[]', 'application/json');
   for (let n = 0; n < 2; n++) await putObject(filesBucket(), keys.chunkResult(processing, n), '[]', 'application/json');
   ({ page, close: closePage } = await ownerPage(service));
-}, 120_000);
+});
 afterAll(async () => {
   await closePage?.();
 });
@@ -43,16 +44,16 @@ describe('pages that recover, in Chromium', () => {
     await page.route('**/console/api/uploads/*', (route) => (failed++ < 2 ? route.abort('connectionreset') : route.fulfill({ status: 502, body: '' })));
     await page.getByText('Reconnecting… the connection to the service was lost').waitFor();
     // Two dropped connections and a 502 (retried after 1 s, 2 s): the notice stays, the content too.
-    await vi.waitFor(() => expect(failed).toBeGreaterThanOrEqual(3), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(() => expect(failed).toBeGreaterThanOrEqual(3), { timeout: scaled(15_000), interval: 100 });
     expect(await page.getByText('Reconnecting…').isVisible()).toBe(true);
     expect(await page.getByRole('heading', { name: 'big-list.csv' }).isVisible()).toBe(true);
     expect(await page.getByText('Failed to fetch').count()).toBe(0);
     await shot(page, 'processing-reconnecting');
     await putObject(filesBucket(), keys.chunkResult(processing, 2), '[]', 'application/json');
     await page.unroute('**/console/api/uploads/*');
-    await page.getByText('15,000 of 20,000 numbers classified (75%)').waitFor({ timeout: 20_000 });
+    await page.getByText('15,000 of 20,000 numbers classified (75%)').waitFor({ timeout: scaled(20_000) });
     await page.getByText('Reconnecting…').waitFor({ state: 'detached' });
-  }, 60_000);
+  });
 
   it('a 409 on confirm (the mapping changed in another tab) reloads the draft and says what changed', async () => {
     const lines = ['Name,Phone,Mobile', ...Array.from({ length: 120 }, (_, i) => `P${i},(415) 300-${String(1000 + i)},(415) 400-${String(1000 + i)}`)];

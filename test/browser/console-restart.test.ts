@@ -67,5 +67,5 @@ describe('local console sign-in across a restart', () => {
     await page.getByLabel('Password').waitFor();
     await stranger.close();
     await ctx.close();
-  }, 120_000);
+  });
 });

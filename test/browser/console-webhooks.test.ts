@@ -20,7 +20,7 @@ let page: Page;
 
 beforeAll(async () => {
   ({ page, close: closePage } = await ownerPage(service));
-}, 120_000);
+});
 afterAll(async () => {
   await closePage?.();
 });

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import ExcelJS from 'exceljs';
 import { useTestService } from '../support/runtime';
 import { ownerPage, shot } from './browser';
+import { scaled } from '../support/wait';
 
 // Excel workbooks in the console's import: the first worksheet read on the server with exceljs's
 // streaming reader and converted to the CSV the pipeline processes (numbers stored as numbers come
@@ -18,7 +19,7 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 
 beforeAll(async () => {
   ({ page, close: closePage } = await ownerPage(service));
-}, 120_000);
+});
 afterAll(async () => {
   await closePage?.();
 });
@@ -82,7 +83,7 @@ describe('XLSX import in Chromium', () => {
     await page.getByRole('button', { name: 'Validate' }).click();
     await page.getByRole('heading', { name: 'Confirm' }).waitFor();
     await page.getByRole('button', { name: 'Confirm and charge 150 credits' }).click();
-    await page.getByText('completed', { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByText('completed', { exact: true }).waitFor({ timeout: scaled(60_000) });
     expect(before - (await balance())).toBe(150);
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download processed file' }).click()]);
     const lines = (await readFile((await file.path())!, 'utf8')).trim().split(/\r?\n/);
@@ -123,7 +124,7 @@ describe('XLSX import in Chromium', () => {
     // 260,000 rows: a few MB sent, far more unpacked; refused at the 250,001st contact while streaming.
     const huge = await hugeSheet(260_000);
     await choose('everyone.xlsx', huge);
-    await page.getByRole('alert').filter({ hasText: 'The worksheet has more than 250,000 rows of contacts; an upload holds at most 250,000. Split it into smaller files.' }).waitFor({ timeout: 120_000 });
+    await page.getByRole('alert').filter({ hasText: 'The worksheet has more than 250,000 rows of contacts; an upload holds at most 250,000. Split it into smaller files.' }).waitFor({ timeout: scaled(120_000) });
     await shot(page, 'import-xlsx-too-many-rows');
 
     expect(await balance()).toBe(before);

@@ -159,7 +159,7 @@ describe('console in Chromium', () => {
     expect(uploads.data[0]!.source).toBe('web');
     expect(uploads.data[0]!.user_id).toBe(service.userId);
 
-    await page.getByText('completed', { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByText('completed', { exact: true }).waitFor({ timeout: scaled(60_000) });
     await page.getByRole('img', { name: /Contacts by tier/ }).waitFor();
     await shot(page, 'upload-results');
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download processed file' }).click()]);
@@ -382,7 +382,7 @@ describe('console in Chromium', () => {
       await expect.poll(async () => (await hooksOverApi())[0]!.events).toContain('upload.created');
       const numbers = Array.from({ length: 100 }, (_, i) => `+1415555${String(1000 + i).padStart(4, '0')}`);
       expect((await service.request('POST', '/api/v1/uploads', { body: { phone_numbers: numbers, filename: 'after-move.csv' } })).status).toBe(200);
-      await expect.poll(() => second.received.map((r) => r.type), { timeout: 20_000 }).toContain('upload.created');
+      await expect.poll(() => second.received.map((r) => r.type), { timeout: scaled(20_000) }).toContain('upload.created');
       expect(received.map((r) => r.type)).toEqual(['webhook.ping']);
       expect((await hooksOverApi())[0]!.verified_at).toBe(verifiedAt);
       // A URL that does not answer 2xx is not registered; the page says why.

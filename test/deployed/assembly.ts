@@ -61,6 +61,14 @@ function inputsHash(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+/**
+ * How long a file's setup may wait for the synthesis: the first caller runs it (about 3 minutes
+ * on an idle 2-core machine, bundling every function), the others wait on its lock, and beside a
+ * second copy of the suite it took over 5 (a 300 s bound failed two files). Only a backstop: a
+ * dead synthesizer's lock is taken over after 10 minutes.
+ */
+export const SYNTH_WAIT_MS = 1_500_000;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Inside the checkout (with the tests' screenshots), not the system temp folder: two checkouts on

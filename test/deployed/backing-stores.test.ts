@@ -34,5 +34,5 @@ describe('the deployed walk’s stores: embedded, or LocalStack by AWS_ENDPOINT_
     } finally {
       delete process.env.AWS_MAX_ATTEMPTS;
     }
-  }, 60_000);
+  });
 });

@@ -4,7 +4,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { assetCode, assetModules, deployedAssembly, type DeployedAssembly } from './assembly';
+import { assetCode, assetModules, deployedAssembly, SYNTH_WAIT_MS, type DeployedAssembly } from './assembly';
 import { mapsUnder } from '../../tools/trim-source-map.mjs';
 import { PROJECT_ROOT } from '../../lib/service-function';
 import { NODE22 } from './node22';
@@ -24,7 +24,7 @@ describe('synthesized bundles', () => {
   let assembly: DeployedAssembly;
   beforeAll(async () => {
     assembly = await deployedAssembly();
-  }, 300_000);
+  }, SYNTH_WAIT_MS);
 
   it('are all found in the template (one per service function)', () => {
     expect(assembly.functions.length).toBeGreaterThanOrEqual(16);
@@ -69,7 +69,7 @@ describe('synthesized bundles', () => {
     const entry = JSON.parse(stdout) as { originalSource?: string } | null;
     // The map names sources relative to itself (../../…/lambdas/credits/….ts); Node answers with a URL.
     expect(entry?.originalSource).toContain(source.replace(/^(\.\.\/)+/, ''));
-  }, 60_000);
+  });
 
   it('each load from an empty folder on Node 22 and export the handler the template names', async () => {
     const failures: string[] = [];
@@ -90,7 +90,7 @@ describe('synthesized bundles', () => {
       }),
     );
     expect(failures).toEqual([]);
-  }, 120_000);
+  });
 
   it('carry every chunk their modules import, and each chunk loads from an empty folder on Node 22 with the template\'s environment', async () => {
     const failures: string[] = [];
@@ -129,7 +129,7 @@ describe('synthesized bundles', () => {
     expect(failures).toEqual([]);
     // The split is real: the functions that hold S3 or KMS load it on first use.
     expect(chunks).toBeGreaterThan(assembly.functions.length);
-  }, 180_000);
+  });
 });
 
 /** Generated line and column (0-based, as Node's findEntry takes them) and source of a map's first mapped segment. */

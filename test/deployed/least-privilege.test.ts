@@ -7,7 +7,7 @@ import { Template as AssertTemplate } from 'aws-cdk-lib/assertions';
 import { generateKeyPairSync } from 'node:crypto';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { testApp } from '../support/stack';
-import { ACCOUNT, assetCode, deployedAssembly, REGION, STACK_NAME, type DeployedAssembly, type Template } from './assembly';
+import { ACCOUNT, assetCode, deployedAssembly, REGION, STACK_NAME, SYNTH_WAIT_MS, type DeployedAssembly, type Template } from './assembly';
 import { CfnResolver } from './cfn';
 import { evaluateCalls, isAllowed, roleStatements } from './iam';
 import { keyPatternsOfBundle } from './bundle-keys';
@@ -77,7 +77,7 @@ describe('IAM least privilege', () => {
   beforeAll(async () => {
     assembly = await deployedAssembly();
     resolver = new CfnResolver(assembly.template);
-  }, 300_000);
+  }, SYNTH_WAIT_MS);
 
   it('no service code scans the table', () => {
     let hits = '';
@@ -88,7 +88,7 @@ describe('IAM least privilege', () => {
       if ((error as { status?: number }).status !== 1) throw error;
     }
     expect(hits).toBe('');
-  }, 10_000);
+  });
 
   /** Grants against bundles for one template (the bundles are the same code whatever the context). */
   function mismatchesOf(template: Template): string[] {
@@ -140,7 +140,7 @@ describe('IAM least privilege', () => {
     // The options do add grants (signing key, Twilio secret, SMS/Voice), each only where its code runs.
     expect(JSON.stringify(template)).toContain('sms-voice:SendTextMessage');
     expect(mismatchesOf(template)).toEqual([]);
-  }, 60_000);
+  });
 
   it.each(['telnyx', 'trestle'])('and so with the %s provider (its API key secret, read by the classify step only)', (provider) => {
     const app = testApp({ classificationProvider: provider, classificationChain: 'offline-ranges,paid' });
@@ -148,7 +148,7 @@ describe('IAM least privilege', () => {
     const template = AssertTemplate.fromStack(stack).toJSON() as Template;
     expect(JSON.stringify(template)).toContain(`${provider.toUpperCase()}_SECRET_ARN`);
     expect(mismatchesOf(template)).toEqual([]);
-  }, 60_000);
+  });
 
   /**
    * Table grants against bundles, item by item: every DynamoDB statement is conditioned on

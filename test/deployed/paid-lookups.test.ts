@@ -3,6 +3,7 @@ import * as admin from '../../lambdas/admin/admin';
 import { getUpload } from '../../lambdas/uploads/upload-repository';
 import { faultOptions, maxInWindow, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio-lookup';
 import { waitFor } from '../support/wait';
+import { SYNTH_WAIT_MS } from './assembly';
 import { startDeployedStack, type DeployedStack } from './deployed-stack';
 import { evaluateCalls } from './iam';
 import type { DeployedLambda } from './lambda-host';
@@ -54,7 +55,7 @@ describe('deployed artifacts: paid lookups through the shipped ClassifyChunk', (
     const user = await admin.createUser('paid@example.com');
     await admin.addMember(org.id, user.id, 'owner');
     key = (await admin.mintKey(org.id, user.id)).key;
-  }, 300_000);
+  }, SYNTH_WAIT_MS);
 
   afterAll(async () => {
     await stack?.stop();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '../../lambdas/admin/admin';
+import { SYNTH_WAIT_MS } from './assembly';
 import { startDeployedStack, RECEIVER_HOST, type DeployedStack } from './deployed-stack';
 import { evaluateCalls } from './iam';
 import { verifyWebhook } from '../../lambdas/webhooks/verify-signature';
@@ -42,7 +43,7 @@ describe('deployed artifacts: the main flows', () => {
     key = (await admin.mintKey(org.id, user.id)).key;
     orgId = org.id;
     ownerId = user.id;
-  }, 300_000);
+  }, SYNTH_WAIT_MS);
 
   afterAll(async () => {
     await stack?.stop();

@@ -52,7 +52,7 @@ describe.skipIf(!available)(`${available ? cfnLint.stdout.trim() : 'cfn-lint (no
   it('lints the repository\'s stage files with 0 errors', () => {
     expect(stages).toEqual(expect.arrayContaining(['dev', 'example-prod']));
     expect(errors(lint(files))).toEqual([]);
-  }, 120_000);
+  });
 
   it('the check fails on a template cfn-lint must refuse (a bucket with an unknown property, an alarm without a metric)', () => {
     const bad = join(out, 'bad.template.json');
@@ -65,5 +65,5 @@ describe.skipIf(!available)(`${available ? cfnLint.stdout.trim() : 'cfn-lint (no
     const found = errors(lint([bad]));
     expect(found.some((e) => e.startsWith('E3002 Resources/Files/Properties'))).toBe(true);
     expect(found.length).toBeGreaterThanOrEqual(2);
-  }, 60_000);
+  });
 });

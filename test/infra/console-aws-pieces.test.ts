@@ -145,7 +145,7 @@ describe('the console in AWS', () => {
       expect(send(consoleFn.policy)).toHaveLength(1);
       expect(nagErrors({ spamOriginationIdentity: identity })).toEqual([]);
     }
-  }, 120_000);
+  });
 });
 
 describe('the files bucket name', () => {

@@ -49,5 +49,5 @@ describe('the console page at synth', () => {
     );
     expect(error?.code).toBe(1);
     expect(error!.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^The console page .*index\.html is missing: run `npm run build:web`/)]);
-  }, 120_000);
+  });
 });

@@ -112,5 +112,5 @@ describe('tools/deep-imports.mjs', () => {
       expect(holding(Object.keys(outputs)).length, `${entry}: the generator is in the bundle`).toBeGreaterThan(0);
       expect(holding(initial), `${entry}: the generator is in the entry's load`).toEqual([]);
     }
-  }, 60_000);
+  });
 });

@@ -138,7 +138,7 @@ describe('production hygiene', () => {
 
   it('cdk-nag stays clean with every option of this item on (backup plan, protection)', () => {
     expect(nagErrorsFor(parseStageConfig('prod', { backup: { enabled: true } }, process.cwd()))).toEqual([]);
-  }, 120_000);
+  });
 
   it('writes the HTTP API access log as one JSON object per request, with the request id a 500 carries', () => {
     const [, stage] = Object.entries(all).find(([, r]) => r.Type === 'AWS::ApiGatewayV2::Stage')!;

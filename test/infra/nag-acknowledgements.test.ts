@@ -79,7 +79,7 @@ describe('cdk-nag acknowledgements', () => {
     const result = nagged(stage(name));
     expect(result.acknowledged.length).toBeGreaterThan(10);
     expect(stale(result)).toEqual([]);
-  }, 120_000);
+  });
 
   it('fails on an acknowledgement of a finding that resource does not have', () => {
     const result = nagged();
@@ -87,5 +87,5 @@ describe('cdk-nag acknowledgements', () => {
     // The files bucket's prefix grant named on a function that has no such grant.
     const wrong = { resource: fn.resource, rule: 'AwsSolutions-IAM5[Resource::<Nothing.Arn>/uploads/*]' };
     expect(stale({ ...result, acknowledged: [...result.acknowledged, wrong] })).toEqual([`${wrong.resource}: ${wrong.rule}`]);
-  }, 120_000);
+  });
 });

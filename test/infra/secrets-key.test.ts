@@ -66,5 +66,5 @@ describe('signing secrets key (KMS)', () => {
 
   it('raises no cdk-nag finding about the key (KMS5: rotation)', () => {
     expect(nagErrors().filter((line) => /KMS|SecretsKey/.test(line))).toEqual([]);
-  }, 120_000);
+  });
 });

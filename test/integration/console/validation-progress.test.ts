@@ -79,7 +79,7 @@ describe('validation progress', () => {
     } finally {
       watchSmall.stop();
     }
-  }, 60_000);
+  });
 
   it('a row the rules refuse stops the count where validation stopped', async () => {
     const token = await consoleToken(service, service.userId);
@@ -89,5 +89,5 @@ describe('validation progress', () => {
     const id = started.draft.id;
     const failed = await call(token, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'] });
     expect(failed.draft).toMatchObject({ status: 'validation_failed', validated_rows: VALIDATION_PROGRESS_ROWS });
-  }, 60_000);
+  });
 });

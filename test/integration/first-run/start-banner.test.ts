@@ -139,7 +139,7 @@ describe('npm start: first-run banner', () => {
     expect(again).toContain(`organization id  ${org}`);
     expect(again).toContain(`npm run -s admin -- mint-key --org ${org} --user ${user}`);
     expect(shown).toContain(`export API=http://127.0.0.1:${port} KEY=${key} ORG=${org} DATA_DIR=${dataDir}`);
-  }, 120_000);
+  });
   it("busy file store port (PORT + 1, another copy's): the line says so and suggests a PORT whose pair is free", async () => {
     const port = (await freePortPair('127.0.0.1', randomPortBelowEphemeralRange()))!;
     const blocker = await listen(port + 1);

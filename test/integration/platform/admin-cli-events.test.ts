@@ -76,5 +76,5 @@ describe('events an admin command raises are delivered by the running instance',
       receiver.closeAllConnections();
       await new Promise<void>((done) => receiver.close(() => done()));
     }
-  }, 300_000);
+  });
 });

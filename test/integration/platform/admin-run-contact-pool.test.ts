@@ -15,7 +15,7 @@ describe('admin run-contact-pool', () => {
     dataDir = freshDataDir();
     // Loopback webhooks allowed in the instance only: the CLI's jobs must run with its settings.
     runtime = await startChildRuntime(dataDir, { CONTACT_POOL_INTERVAL_MS: '3600000', LOCAL_RECOVERY_INTERVAL_MS: '3600000', WEBHOOKS_ALLOW_LOOPBACK: 'true' });
-  }, 60_000);
+  });
   afterAll(async () => {
     await killAllChildRuntimes();
   });
@@ -46,7 +46,7 @@ describe('admin run-contact-pool', () => {
     }
     // Nothing left to pool.
     expect((await admin('run-contact-pool')).pooled).toBe(0);
-  }, 120_000);
+  });
 
   it("runs with the instance's settings: a loopback receiver gets the pooled contact's event on the first attempt", async () => {
     const receiver = await startReceiver();
@@ -67,5 +67,5 @@ describe('admin run-contact-pool', () => {
     } finally {
       await receiver.close();
     }
-  }, 120_000);
+  });
 });

@@ -113,7 +113,7 @@ describe('embedded S3 store after a kill -9', () => {
     }
     await child.kill('SIGTERM');
     expect(readdirSync(join(dataDir, 's3'))).toContain(BUCKET);
-  }, 180_000);
+  });
 });
 
 describe('embedded S3 puts', () => {

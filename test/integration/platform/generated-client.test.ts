@@ -32,7 +32,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'schema.next.d.ts'), astToString(ast));
   renameSync(join(dir, 'schema.next.d.ts'), join(dir, 'schema.d.ts'));
   copyFileSync(FLOWS, join(dir, 'flows.ts'));
-}, 120_000);
+});
 afterAll(async () => {
   await receiver?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -58,7 +58,7 @@ describe('a client generated from /openapi.json', () => {
     });
     const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(diagnostics).toEqual([]);
-  }, 120_000);
+  });
 
   it('has no cast in it (no `as` but `as const`, no `<T>x`, no `!`)', () => {
     const source = ts.createSourceFile('flows.ts', ts.sys.readFile(FLOWS)!, ts.ScriptTarget.ES2022, true);

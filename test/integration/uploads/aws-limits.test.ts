@@ -16,7 +16,7 @@ describe('AWS request limits in the local runtime', () => {
     // The defaults: no LOCAL_MAX_* setting raises them.
     expect(process.env.LOCAL_MAX_BODY_BYTES ?? process.env.LOCAL_MAX_PAYLOAD_BYTES).toBeUndefined();
     runtime = await startChildRuntime(freshDataDir());
-  }, 60_000);
+  });
   afterAll(async () => {
     await killAllChildRuntimes();
   });
@@ -80,12 +80,12 @@ describe('AWS request limits in the local runtime', () => {
     expect(await passes(await multipartOf(4_730_000), 4_720_000, 4_740_000)).toBe(413);
     expect(await passes(await jsonOf(5_600_000), 5_590_000, 5_610_000)).toBe(400);
     expect(await passes(await jsonOf(5_650_000), 5_640_000, 5_660_000)).toBe(413);
-  }, 60_000);
+  });
 
   it('takes a multipart CSV well under 4.7 MB', async () => {
     const res = await call('/api/v1/uploads', { method: 'POST', body: multipart(csvOf(1 * MB)) });
     expect(res.status, await res.clone().text()).toBe(200);
-  }, 60_000);
+  });
 
   it('refuses a 7 MB multipart CSV with a 413 naming the staging path; the same file through staging completes', async () => {
     const csv = csvOf(7 * MB);
@@ -107,7 +107,7 @@ describe('AWS request limits in the local runtime', () => {
     const upload = (await created.json()) as { id: string; valid_number_count: number };
     expect(upload.valid_number_count).toBe(2000);
     expect(await waitCompleted(upload.id)).toBe('completed');
-  }, 120_000);
+  });
 
   it('refuses a 7 MB JSON body with a 413 naming the staging path; the same body staged as JSON completes', async () => {
     const contacts = Array.from({ length: 70_000 }, (_, i) => ({ phone: `212-555-${String(4000 + (i % 1500)).padStart(4, '0')}`, notes: 'y'.repeat(80) }));
@@ -137,5 +137,5 @@ describe('AWS request limits in the local runtime', () => {
     // A staged id makes one upload, JSON as CSV.
     const again = await call('/api/v1/uploads', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ staged_upload_id: staged.staged_upload_id }) });
     expect(again.status).toBe(409);
-  }, 120_000);
+  });
 });

@@ -98,7 +98,7 @@ describe('time-boxed, checkpointed chunks: every paid lookup used once', () => {
     expect(result).toMatchObject({ done: true, count: 100 });
     expect(fake.paidTotal()).toBe(100); // done: nothing looked up again
     fake.options.delayMs = undefined;
-  }, 120_000);
+  });
 
   it('a chunk whose budget runs out answers done false with its progress, and the next call goes on from there', async () => {
     process.env.CLASSIFY_TIME_BUDGET_MS = '0';
@@ -122,7 +122,7 @@ describe('time-boxed, checkpointed chunks: every paid lookup used once', () => {
       delete process.env.UPLOAD_CHUNK_SIZE;
       reloadConfig();
     }
-  }, 120_000);
+  });
 
   it('the workflow loops a chunk through ClassifyChunk until it is done, and the upload completes', async () => {
     process.env.CLASSIFY_TIME_BUDGET_MS = '0';
@@ -144,5 +144,5 @@ describe('time-boxed, checkpointed chunks: every paid lookup used once', () => {
       delete process.env.UPLOAD_CHUNK_SIZE;
       reloadConfig();
     }
-  }, 120_000);
+  });
 });

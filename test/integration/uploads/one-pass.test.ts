@@ -110,7 +110,7 @@ describe('one pass over each upload', () => {
       expect(storedRowsOf(reread.rows, upload.phone_columns.length)).toEqual(readWorkRows(work!));
       expect(layoutIndexOf(storedLayoutOf(reread.layout))).toEqual(readLayoutIndex(layout!));
     }
-  }, 120_000);
+  });
 
   it('the common slices exist when processing ends; a download checks them with HEAD and never reads them', async () => {
     const { csv } = awkwardCsv(120);

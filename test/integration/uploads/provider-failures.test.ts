@@ -87,7 +87,7 @@ describe('provider limits: failed lookups become Unknown; only a large share fai
     expect(rows[0]).toBe('phone,Service_Status');
     const statusOf = new Map(rows.slice(1).map((r) => r.split(',') as [string, string]));
     for (const p of phones) expect(statusOf.get(p), p).toBe(failing.has(p) ? 'Unknown' : 'Likely Answer');
-  }, 120_000);
+  });
 
   it('an upload whose provider fails for more than the configured share is failed and refunded', async () => {
     const phones = e164s(200, 917);
@@ -96,7 +96,7 @@ describe('provider limits: failed lookups become Unknown; only a large share fai
     expect(done.status).toBe('failed');
     expect(JSON.stringify(done)).toContain('ProviderFailureShareExceeded');
     expect((await getBalance(org.id)).total).toBe(10_000);
-  }, 120_000);
+  });
 
   it('every concurrent caller takes from one bucket in the table, a lease of slots per write', async () => {
     const a = sharedRateLimiter('provider#test', 50);
@@ -111,7 +111,7 @@ describe('provider limits: failed lookups become Unknown; only a large share fai
     // Leases of 25 slots: 81 tokens need 4 leases; each may take a second call when it loses a race.
     expect(sa.tableCalls + sb.tableCalls).toBeGreaterThanOrEqual(4);
     expect(sa.tableCalls + sb.tableCalls).toBeLessThanOrEqual(12);
-  }, 60_000);
+  });
 
   it('a limiter whose turn ends gives its unused slots back to the bucket in the table, once', async () => {
     // 1/s in leases of 25: the lease's last slots are seconds ahead, however slow this machine is.
@@ -123,5 +123,5 @@ describe('provider limits: failed lookups become Unknown; only a large share fai
     expect(a.stats()).toMatchObject({ tokens: 1, returned: given });
     expect(leasedTo - (await readTat('provider#give-back'))!).toBeCloseTo(given * 1050, 6);
     await expect(a.release()).resolves.toBe(0);
-  }, 60_000);
+  });
 });

@@ -35,7 +35,7 @@ beforeAll(async () => {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   receiverUrl = `https://localhost:${(server.address() as AddressInfo).port}/hook`;
   closeReceiver = () => server.close();
-}, 60_000);
+});
 afterAll(async () => {
   closeReceiver?.();
   await killAllChildRuntimes();
@@ -56,12 +56,12 @@ describe('receiving webhooks locally over https', () => {
     const { status } = await register({ NODE_EXTRA_CA_CERTS: join(certs, 'ca-cert.pem') });
     expect(status).toBe(201);
     expect(received).toContain('webhook.ping');
-  }, 120_000);
+  });
 
   it('without it, the ping fails on the certificate and the registration is refused', async () => {
     const { status, body } = await register({});
     expect(status).toBe(400);
     expect(JSON.stringify(body)).toMatch(/ping_failed/);
     expect(JSON.stringify(body)).toMatch(/certificate/i);
-  }, 120_000);
+  });
 });

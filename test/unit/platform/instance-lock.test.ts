@@ -72,7 +72,7 @@ for (const platform of ['linux', 'darwin'] as const) {
       if (platform === 'darwin') expect(existsSync(join(dir, 'instance.sock'))).toBe(true);
       expect(await probeInstance(dir, { platform })).toBeNull();
       await take(dir, platform);
-    }, 30_000);
+    });
   });
 }
 
