@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { useTestService } from '../support/runtime';
 import { emitEvent } from '../support/emit-event';
 import { waitFor } from '../support/wait';
@@ -50,6 +50,32 @@ async function startReceiver() {
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
+
+describe('registering an endpoint', () => {
+  it('is offered once the list has loaded: a click before would send no event types, which the API refuses', async () => {
+    // The list (which brings the event types and the defaults to tick) is held back, as on a slow network.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const isList = (url: URL) => url.pathname.endsWith('/console/api/webhooks');
+    const holdList = async (route: Route) => {
+      if (route.request().method() === 'GET') await held;
+      await route.continue();
+    };
+    await page.route(isList, holdList);
+    try {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByLabel('Endpoint URL').fill('https://hooks.example.com/in');
+      expect(await page.getByRole('button', { name: 'Register endpoint' }).isDisabled()).toBe(true);
+      release();
+      await page.getByRole('button', { name: 'Register endpoint', disabled: false }).waitFor();
+      expect(await page.getByRole('checkbox', { name: 'upload.completed' }).isChecked()).toBe(true);
+    } finally {
+      release();
+      await page.unroute(isList, holdList);
+      await page.getByLabel('Endpoint URL').fill('');
+    }
+  });
+});
 
 describe('sending a failed delivery again', () => {
   it('re-sends an exhausted delivery once, signed, with the same event id, after a receiver that failed now answers', async () => {

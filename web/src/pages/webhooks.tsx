@@ -129,7 +129,9 @@ export function WebhooksPage() {
           <input id="wh-desc" value={description} onInput={(e) => setDescription((e.currentTarget as HTMLInputElement).value)} />
         </div>
         <EventChecks idPrefix="new" types={types} selected={events} onChange={setEvents} />
-        <button type="submit" disabled={busy}>
+        {/* Not before the list has loaded: the event types (and the defaults ticked) come with it, and
+            a click before would send no events, which the API refuses. */}
+        <button type="submit" disabled={busy || hooks === null}>
           {busy ? 'Pinging…' : 'Register endpoint'}
         </button>
         {created && (
