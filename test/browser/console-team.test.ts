@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { useTestService } from '../support/runtime';
 import { launch, newContext, ownerPage, shot, signIn } from './browser';
 
@@ -43,6 +43,40 @@ describe('keys and members on the Developer page', () => {
     expect(await alert.innerText()).toBe('A key name is one line of text, without control characters');
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('row').count()).toBe(keysBefore);
+  });
+
+  it('keeps a key created while the first read of the list was held up: that older answer, arriving last, does not hide it', async () => {
+    await nav().getByRole('link', { name: 'Uploads' }).click();
+    // The page's first read of the keys is answered by the service at once (the list before the new
+    // key) and handed to the page only after the key is created and the list read again.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let first = true;
+    const isKeys = (url: URL) => url.pathname.endsWith('/console/api/keys');
+    const holdFirstRead = async (route: Route) => {
+      if (route.request().method() !== 'GET' || !first) return route.continue();
+      first = false;
+      const before = await route.fetch();
+      await held;
+      await route.fulfill({ response: before });
+    };
+    await page.route(isKeys, holdFirstRead);
+    try {
+      await nav().getByRole('link', { name: 'Developer' }).click();
+      await page.getByLabel('Name (optional)').fill('Created meanwhile');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const row = page.getByRole('row').filter({ hasText: 'Created meanwhile' });
+      await row.waitFor();
+      const heldAnswer = page.waitForResponse((r) => isKeys(new URL(r.url())) && r.request().method() === 'GET');
+      release();
+      await (await heldAnswer).finished();
+      // Two frames: the answer's promise has settled and the page has rendered what it did with it.
+      await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+      expect(await row.count()).toBe(1);
+    } finally {
+      release();
+      await page.unroute(isKeys, holdFirstRead);
+    }
   });
 
   it('invites a member by email; they sign in with the password shown and see member pages only', async () => {

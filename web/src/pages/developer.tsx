@@ -3,6 +3,7 @@ import { api } from '../api';
 import { when } from '../format';
 import type { ApiKey, Me, Member } from '../types';
 import { InviteMember } from './invite-member';
+import { useLatestRead } from '../latest-read';
 
 /** As the service's rule (lambdas/admin/key-name.ts). */
 const KEY_NAME_MAX = 80;
@@ -21,10 +22,13 @@ export function DeveloperPage({ me }: { me: Me }) {
   const [error, setError] = useState<string | null>(null);
   const [mintError, setMintError] = useState<string | null>(null);
 
+  const latestRead = useLatestRead();
   const load = async () => {
     try {
-      setKeys((await api<{ data: ApiKey[] }>('GET', '/keys')).data);
-      setMembers((await api<{ data: Member[] }>('GET', '/members')).data);
+      await latestRead(
+        () => Promise.all([api<{ data: ApiKey[] }>('GET', '/keys'), api<{ data: Member[] }>('GET', '/members')]),
+        ([k, m]) => (setKeys(k.data), setMembers(m.data)),
+      );
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
+import { useLatestRead } from '../latest-read';
 import { when } from '../format';
 import { codeSentMessage, failureReason, plainCodeError, SAME_CARRIER_WARNING, sameCarrierWarning, type Method } from '../spam-words';
 import { TableWrap } from '../table-wrap';
@@ -48,7 +49,8 @@ export function SpamPage() {
   const [notes, setNotes] = useState<Record<string, Note>>({});
   const [removed, setRemoved] = useState<string | null>(null);
 
-  const load = () => api<NonNullable<typeof data>>('GET', '/spam').then(setData, (e: Error) => setLoadError(e.message));
+  const latestRead = useLatestRead();
+  const load = () => latestRead(() => api<NonNullable<typeof data>>('GET', '/spam'), setData).catch((e: Error) => setLoadError(e.message));
   useEffect(() => void load(), []);
   const act = async (where: string, what: () => Promise<string>, words: (m: string) => string = (m) => m) => {
     setNotes((n) => ({ ...n, [where]: { text: '', error: false } }));

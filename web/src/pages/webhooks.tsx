@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { when } from '../format';
+import { superseded, useLatestRead } from '../latest-read';
 
 interface Webhook {
   id: string;
@@ -45,11 +46,16 @@ export function WebhooksPage() {
   // Ticks not yet reflected by a reload: the next tick builds on these, not on the stale list.
   const [pendingEvents, setPendingEvents] = useState<Record<string, string[]>>({});
 
+  const latestRead = useLatestRead();
   const load = async () => {
-    const r = await api<{ data: Webhook[]; event_types: string[]; default_events: string[] }>('GET', '/webhooks');
-    setHooks(r.data);
-    setTypes(r.event_types);
-    setEvents((e) => (e.length ? e : r.default_events));
+    await latestRead(
+      () => api<{ data: Webhook[]; event_types: string[]; default_events: string[] }>('GET', '/webhooks'),
+      (r) => {
+        setHooks(r.data);
+        setTypes(r.event_types);
+        setEvents((e) => (e.length ? e : r.default_events));
+      },
+    );
   };
   useEffect(() => {
     load().catch((e: Error) => setError(e.message));
@@ -288,7 +294,8 @@ function Deliveries({ id }: { id: string }) {
   const [sending, setSending] = useState<Record<string, boolean>>({});
   const [outcome, setOutcome] = useState<Record<string, string>>({});
   const [watching, setWatching] = useState(0);
-  const load = () => api<{ data: Delivery[] }>('GET', `/webhooks/${id}/deliveries`).then((r) => (setRows(r.data), r.data));
+  const latestRead = useLatestRead();
+  const load = () => latestRead(() => api<{ data: Delivery[] }>('GET', `/webhooks/${id}/deliveries`).then((r) => r.data), setRows);
   useEffect(() => {
     load().catch((e: Error) => setError(e.message));
   }, [id]);
@@ -300,6 +307,7 @@ function Deliveries({ id }: { id: string }) {
       tries++;
       load().then(
         (data) => {
+          if (data === superseded) return;
           if (tries >= 30 || !data.some((d) => d.state === 'pending' && d.redelivered_at)) {
             clearInterval(timer);
             setWatching(0);
