@@ -71,7 +71,10 @@ describe('keys and members on the Developer page', () => {
       release();
       await (await heldAnswer).finished();
       // Two frames: the answer's promise has settled and the page has rendered what it did with it.
-      await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+      await page.evaluate(() => {
+        const frame = (globalThis as unknown as { requestAnimationFrame(next: () => void): void }).requestAnimationFrame;
+        return new Promise<void>((r) => frame(() => frame(() => r())));
+      });
       expect(await row.count()).toBe(1);
     } finally {
       release();
