@@ -85,14 +85,10 @@ export class ServiceFunction extends NodejsFunction {
           // loads one file for them, not seven, "Cold imports, eleventh step"). Then every map is cut to the service's
           // own code (tools/trim-source-map.mjs): Node reads a bundle's whole map at every cold start
           // under --enable-source-maps, and the dependencies' part cost up to a fifth of the import
-          // (docs/performance.md, "Source maps"). inputDir is the project root (here, or
-          // /asset-input when bundling in Docker).
-          afterBundling: (inputDir: string, outputDir: string) => [
-            `node "${inputDir}/tools/bundle-lambda.mjs" "${inputDir}/${props.entry}" "${outputDir}"`,
-            `node "${inputDir}/tools/merge-initial-chunks.mjs" "${outputDir}"`,
-            `node "${inputDir}/tools/merge-lazy-groups.mjs" "${outputDir}"`,
-            `node "${inputDir}/tools/trim-source-map.mjs" "${outputDir}"`,
-          ],
+          // (docs/performance.md, "Source maps"). The four steps run in one process
+          // (tools/build-function.mjs). inputDir is the project root (here, or /asset-input when
+          // bundling in Docker).
+          afterBundling: (inputDir: string, outputDir: string) => [`node "${inputDir}/tools/build-function.mjs" "${inputDir}/${props.entry}" "${outputDir}"`],
         },
       },
     });

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // How every Lambda bundle is built, in one place: by lib/service-function.ts's afterBundling hook
-// (`node tools/bundle-lambda.mjs <entry> <asset folder>`, then tools/merge-initial-chunks.mjs and
-// tools/trim-source-map.mjs) and by the bench and the tests through lib/bundle-options.ts, so that
-// what is measured is what is deployed. A script of esbuild's JavaScript API rather than its
+// (tools/build-function.mjs, which then merges chunks and cuts the maps) and by the bench and the
+// tests through lib/bundle-options.ts, so that what is measured is what is deployed. A script of esbuild's JavaScript API rather than its
 // command line, because the build takes a plugin (tools/deep-imports.mjs).
 import { build } from 'esbuild';
 import { dirname, join, resolve } from 'node:path';

@@ -15,7 +15,7 @@
 // re-exports and re-exports that module, so any other importer still finds every name, and each
 // definition exists once.
 // Used by every Lambda bundle's build (tools/bundle-lambda.mjs; the deployed assets and the bench).
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** `import { a, b as c } from "x";` and `export { … } from "x";`, as the SDK's dist-es files write them. */
@@ -71,8 +71,25 @@ const specifiers = (list) =>
 /** `text` without its re-export statements: the module's own code. */
 const ownCode = (text) => text.replace(NAMED_FROM, (m, kind) => (kind === 'export' ? '' : m)).replace(STAR_FROM, '').replace(STAR_AS_FROM, '');
 
-/** @param {(spec: string, resolveDir: string) => Promise<string | undefined>} resolve */
-function exportsReader(resolve) {
+/**
+ * A file's text, read once per build: the barrels are read for their names and again when esbuild
+ * loads them. Read synchronously: a few thousand small files, where the thread pool's round trips
+ * for each cost more than the reads.
+ * @returns {(file: string) => string}
+ */
+function sourceReader() {
+  const texts = new Map();
+  return (file) => {
+    if (!texts.has(file)) texts.set(file, readFileSync(file, 'utf8'));
+    return texts.get(file);
+  };
+}
+
+/**
+ * @param {(spec: string, resolveDir: string) => Promise<string | undefined>} resolve
+ * @param {(file: string) => string} source
+ */
+function exportsReader(resolve, source) {
   /** @type {Map<string, Promise<Exports | null>>} */
   const cache = new Map();
   /** @returns {Promise<Exports | null>} null when the text does not say every name */
@@ -81,8 +98,14 @@ function exportsReader(resolve) {
     return cache.get(file);
   };
 
+  /** A specifier's file and what that file exports (null when unreadable; both undefined when not a file). */
+  const resolveAndRead = async (spec, dir) => {
+    const target = await resolve(spec, dir);
+    return { target, inner: target ? await exportsOf(target) : undefined };
+  };
+
   async function read(file) {
-    const text = (await readFile(file, 'utf8')).replace(COMMENT, '');
+    const text = source(file).replace(COMMENT, '');
     if (UNREADABLE.test(text)) return null;
     const ownText = ownCode(text);
     const reexports = ownText.length !== text.length;
@@ -91,27 +114,33 @@ function exportsReader(resolve) {
     /** @type {Map<string, Definition>} */
     const names = new Map();
     for (const name of own) names.set(name, { specifier: mixed ? `${file}?${OWN}` : file, name });
-    for (const m of text.matchAll(NAMED_FROM)) {
-      if (m[1] !== 'export') continue;
-      const target = await resolve(m[3], dirname(file));
+    // Every module this one re-exports from, resolved and read side by side; then taken in order.
+    const dir = dirname(file);
+    const named = [...text.matchAll(NAMED_FROM)].filter((m) => m[1] === 'export');
+    const starsAs = [...text.matchAll(STAR_AS_FROM)];
+    const stars = [...text.matchAll(STAR_FROM)];
+    const [namedAt, starsAsAt, starsAt] = await Promise.all([
+      Promise.all(named.map((m) => resolveAndRead(m[3], dir))),
+      Promise.all(starsAs.map((m) => resolve(m[2], dir))),
+      Promise.all(stars.map((m) => resolveAndRead(m[1], dir))),
+    ]);
+    for (const [i, m] of named.entries()) {
+      const { target, inner } = namedAt[i];
       if (!target) return null;
-      const inner = await exportsOf(target);
       for (const [from, to] of specifiers(m[2])) names.set(to, inner?.names.get(from) ?? { specifier: target, name: from });
     }
-    for (const m of text.matchAll(STAR_AS_FROM)) {
-      const target = await resolve(m[2], dirname(file));
+    for (const [i, m] of starsAs.entries()) {
+      const target = starsAsAt[i];
       if (!target) return null;
       names.set(m[1], { specifier: target, name: '*' });
     }
-    for (const m of text.matchAll(STAR_FROM)) {
-      const target = await resolve(m[1], dirname(file));
-      const inner = target && (await exportsOf(target));
+    for (const { inner } of starsAt) {
       if (!inner) return null;
       for (const [name, at] of inner.names) if (!names.has(name) && name !== 'default') names.set(name, at);
     }
     return { names, mixed };
   }
-  return exportsOf;
+  return { exportsOf, resolveAndRead };
 }
 
 /** `import`/`export` statements taking `names` ([name there, name here]) from the modules that define them. */
@@ -131,11 +160,21 @@ export function deepImports() {
   return {
     name: 'deep-imports',
     setup(build) {
-      const resolve = async (spec, resolveDir) => {
-        const r = await build.resolve(spec, { kind: 'import-statement', resolveDir });
-        return r.errors.length || r.external || r.namespace !== 'file' || !r.path.endsWith('.js') ? undefined : r.path;
+      // Each answer asked of esbuild once per build: a resolve is a round trip to its process, and the
+      // SDK's files ask the same few thousand times over (docs/deploying.md, "How long a synth takes").
+      const resolved = new Map();
+      const resolve = (spec, resolveDir) => {
+        const key = `${resolveDir}\0${spec}`;
+        if (!resolved.has(key)) {
+          resolved.set(
+            key,
+            build.resolve(spec, { kind: 'import-statement', resolveDir }).then((r) => (r.errors.length || r.external || r.namespace !== 'file' || !r.path.endsWith('.js') ? undefined : r.path)),
+          );
+        }
+        return resolved.get(key);
       };
-      const exportsOf = exportsReader(resolve);
+      const source = sourceReader();
+      const { exportsOf, resolveAndRead } = exportsReader(resolve, source);
 
       /**
        * `text` with each name imported or re-exported by name from a module that re-exports it
@@ -144,18 +183,19 @@ export function deepImports() {
        */
       const deepen = async (text, dir) => {
         const edits = [];
-        for (const m of text.matchAll(NAMED_FROM)) {
-          const target = await resolve(m[3], dir);
-          const exported = target && (await exportsOf(target));
+        const named = [...text.matchAll(NAMED_FROM)];
+        const namespaces = [...text.matchAll(NAMESPACE_IMPORT)];
+        const [namedAt, namespacesAt] = await Promise.all([Promise.all(named.map((m) => resolveAndRead(m[3], dir))), Promise.all(namespaces.map((m) => resolveAndRead(m[2], dir)))]);
+        for (const [i, m] of named.entries()) {
+          const { target, inner: exported } = namedAt[i];
           if (!exported) continue;
           const names = specifiers(m[2]);
           const at = names.map(([from]) => exported.names.get(from));
           if (at.some((a) => !a) || at.every((a) => a.specifier === target)) continue;
           edits.push([m.index, m[0].length, statements(m[1], names, at)]);
         }
-        for (const m of text.matchAll(NAMESPACE_IMPORT)) {
-          const target = await resolve(m[2], dir);
-          const exported = target && (await exportsOf(target));
+        for (const [i, m] of namespaces.entries()) {
+          const { target, inner: exported } = namespacesAt[i];
           if (!exported) continue;
           const used = memberNames(text.slice(0, m.index) + text.slice(m.index + m[0].length), m[1]);
           if (!used || used.length === 0 || used.some((name) => !exported.names.has(name))) continue;
@@ -179,7 +219,7 @@ export function deepImports() {
       build.onResolve({ filter: new RegExp(`\\?${NAMES}=[\\w$,]+$`) }, ({ path }) => ({ path, namespace: NAMES }));
       // A mixed barrel's own code, without its re-exports.
       build.onLoad({ filter: /.*/, namespace: OWN }, async ({ path }) => {
-        const text = ownCode(await readFile(path, 'utf8'));
+        const text = ownCode(source(path));
         return { contents: (await deepen(text, dirname(path))) ?? text, loader: 'js', resolveDir: dirname(path) };
       });
       // A barrel narrowed to the names one importer reads, each from the module that defines it.
@@ -194,12 +234,12 @@ export function deepImports() {
         const exported = path.endsWith('.js') ? await exportsOf(path) : null;
         if (exported?.mixed) {
           // The barrel itself: its re-exports, and its own code's names from the module above.
-          const text = await readFile(path, 'utf8');
+          const text = source(path);
           const reexports = [...text.matchAll(NAMED_FROM)].filter((m) => m[1] === 'export').map((m) => m[0]);
           const stars = [...text.matchAll(STAR_FROM), ...text.matchAll(STAR_AS_FROM)].map((m) => m[0]);
           return { contents: [...reexports, ...stars, `export * from ${JSON.stringify(`${path}?${OWN}`)};`].join('\n'), loader: 'js', resolveDir: dirname(path) };
         }
-        const contents = await deepen(await readFile(path, 'utf8'), dirname(path));
+        const contents = await deepen(source(path), dirname(path));
         return contents === undefined ? undefined : { contents, loader: loader(path), resolveDir: dirname(path) };
       });
     },
