@@ -1,10 +1,10 @@
-#!/usr/bin/env node
 // How every Lambda bundle is built, in one place: by lib/service-function.ts's afterBundling hook
 // (tools/build-function.mjs, which then merges chunks and cuts the maps) and by the bench and the
-// tests through lib/bundle-options.ts, so that what is measured is what is deployed. A script of esbuild's JavaScript API rather than its
-// command line, because the build takes a plugin (tools/deep-imports.mjs).
+// tests through lib/bundle-options.ts, so that what is measured is what is deployed. esbuild's
+// JavaScript API rather than its command line, because the build takes a plugin
+// (tools/deep-imports.mjs).
 import { build } from 'esbuild';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deepImports } from './deep-imports.mjs';
 
@@ -53,13 +53,4 @@ export const BUNDLE_BUILD = {
 /** Builds `entry` into `outdir` (index.mjs and chunks/) as every deployed function is built. */
 export async function bundleLambda(entry, outdir) {
   await build({ ...BUNDLE_BUILD, entryPoints: [entry], outdir });
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [entry, outdir] = process.argv.slice(2);
-  if (!entry || !outdir) {
-    process.stderr.write('usage: node tools/bundle-lambda.mjs <entry> <asset folder>\n');
-    process.exit(2);
-  }
-  await bundleLambda(entry, outdir);
 }
