@@ -1,12 +1,11 @@
-import { CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { AssetHashType, CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { acknowledgeFunctionFindings } from './nag-acknowledgements';
-import { BUNDLE_BUILD } from './bundle-options';
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -25,8 +24,8 @@ export interface ServiceFunctionProps {
 /**
  * Every Lambda of the service with the same defaults: Node 22 on arm64, a self-contained ESM bundle
  * built by esbuild (minified, code-split so that rarely used clients load on first use, with a source
- * map of the service's own code the runtime uses: lib/bundle-options.ts), active tracing, and its own log
- * group with a retention period. Each function in the stack is then one short line.
+ * map of the service's own code the runtime uses: tools/bundle-lambda.mjs), active tracing, and its
+ * own log group with a retention period. Each function in the stack is then one short line.
  *
  * The bundle holds the AWS SDK and every other dependency at the lockfile's versions: the SDK the
  * Lambda runtime ships is a convenience whose packages and versions are not ours to know
@@ -35,15 +34,15 @@ export interface ServiceFunctionProps {
  * is replaced (BUNDLE_ALIASES, tools/bundle-lambda.mjs): the default credential chain reads the environment only, where
  * Lambda puts the execution role's credentials.
  */
-export class ServiceFunction extends NodejsFunction {
+export class ServiceFunction extends LambdaFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     const logGroup = new LogGroup(scope, `${id}Logs`, {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
     super(scope, id, {
-      entry: join(PROJECT_ROOT, props.entry),
-      handler: props.handler ?? 'handler',
+      code: functionAsset(props.entry),
+      handler: `index.${props.handler ?? 'handler'}`,
       description: props.description,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
@@ -52,8 +51,6 @@ export class ServiceFunction extends NodejsFunction {
       timeout: props.timeout ?? Duration.seconds(29),
       tracing: Tracing.ACTIVE,
       logGroup,
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'phone-validation',
@@ -61,39 +58,40 @@ export class ServiceFunction extends NodejsFunction {
         DEPLOYMENT: 'aws',
         ...props.environment,
       },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: BUNDLE_BUILD.target,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        mainFields: [...BUNDLE_BUILD.mainFields],
-        banner: BUNDLE_BUILD.banner.js,
-        bundleAwsSDK: true,
-        externalModules: [],
-        esbuildArgs: { '--alias': Object.entries(BUNDLE_BUILD.alias).map(([from, to]) => `${from}=${to}`) },
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          // CDK's own esbuild run writes one file (--outfile); code splitting needs --outdir, and the
-          // build a plugin (tools/deep-imports.mjs), so the bundle is built again over it by
-          // tools/bundle-lambda.mjs, the options every bundle shares: index.mjs and its lazily
-          // loaded chunks/, all in the asset. The entry and the chunks it imports
-          // statically are merged into index.mjs (tools/merge-initial-chunks.mjs: a cold start loads
-          // one module, not 10-30, docs/performance.md "Lazy cold starts, third step"), and S3's lazy
-          // chunks into one (tools/merge-lazy-groups.mjs: a request that reads and writes objects
-          // loads one file for them, not seven, "Cold imports, eleventh step"). Then every map is cut to the service's
-          // own code (tools/trim-source-map.mjs): Node reads a bundle's whole map at every cold start
-          // under --enable-source-maps, and the dependencies' part cost up to a fifth of the import
-          // (docs/performance.md, "Source maps"). The four steps run in one process
-          // (tools/build-function.mjs). inputDir is the project root (here, or /asset-input when
-          // bundling in Docker).
-          afterBundling: (inputDir: string, outputDir: string) => [`node "${inputDir}/tools/build-function.mjs" "${inputDir}/${props.entry}" "${outputDir}"`],
-        },
-      },
     });
     acknowledgeFunctionFindings(this);
   }
+}
+
+/**
+ * A function's asset: `node tools/build-function.mjs <entry> <folder>` (the code-split bundle from
+ * tools/bundle-lambda.mjs with its plugin, tools/deep-imports.mjs; the entry's static chunks merged
+ * into index.mjs, tools/merge-initial-chunks.mjs: a cold start loads one module, not 10-30,
+ * docs/performance.md "Lazy cold starts, third step"; S3's lazy chunks into one,
+ * tools/merge-lazy-groups.mjs: a request that reads and writes objects loads one file for them,
+ * not seven, "Cold imports, eleventh step"; every map cut to the service's own code,
+ * tools/trim-source-map.mjs: Node reads a bundle's whole map at every cold start under
+ * --enable-source-maps, "Source maps"). Run here with the project's Node and node_modules; where
+ * that is not possible, CDK runs the same command in the Lambda runtime's build image with the
+ * project mounted at /asset-input. The asset's hash is its output's, so a build that writes the
+ * same bytes is the same asset. (Not `NodejsFunction`: its own esbuild run writes one file without
+ * the plugin, which this build then replaced, about 1 s of every function's synth: docs/deployment.md,
+ * "How long a synth takes".)
+ */
+function functionAsset(entry: string): Code {
+  return Code.fromAsset(PROJECT_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      image: Runtime.NODEJS_22_X.bundlingImage,
+      command: ['node', '/asset-input/tools/build-function.mjs', `/asset-input/${entry}`, '/asset-output'],
+      local: {
+        tryBundle(outputDir: string): boolean {
+          execFileSync('node', [join(PROJECT_ROOT, 'tools', 'build-function.mjs'), join(PROJECT_ROOT, entry), outputDir], { stdio: 'inherit' });
+          return true;
+        },
+      },
+    },
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// One function's whole asset, as lib/service-function.ts's afterBundling hook deploys it:
+// One function's whole asset, as lib/service-function.ts's asset bundling builds it:
 // `node tools/build-function.mjs <entry> <asset folder>` builds the code-split bundle
 // (tools/bundle-lambda.mjs), merges the entry's static chunks into index.mjs
 // (tools/merge-initial-chunks.mjs) and S3's lazy chunks into one (tools/merge-lazy-groups.mjs),

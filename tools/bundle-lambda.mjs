@@ -1,4 +1,4 @@
-// How every Lambda bundle is built, in one place: by lib/service-function.ts's afterBundling hook
+// How every Lambda bundle is built, in one place: by lib/service-function.ts's asset build
 // (tools/build-function.mjs, which then merges chunks and cuts the maps) and by the bench and the
 // tests through lib/bundle-options.ts, so that what is measured is what is deployed. esbuild's
 // JavaScript API rather than its command line, because the build takes a plugin

@@ -1,10 +1,9 @@
 import { App } from 'aws-cdk-lib';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { PhoneValidationStack } from '../../lib/service-stack';
 import { PROJECT_ROOT } from '../../lib/service-function';
-import { tempDir } from '../support/temp-dirs';
 
 /** A CloudFormation value as it appears in the template: a literal or an intrinsic. */
 export type CfnValue = string | number | boolean | { [key: string]: unknown } | CfnValue[];
@@ -43,7 +42,7 @@ export const ACCOUNT = '111111111111';
 export const REGION = 'us-east-1';
 
 // What the synthesized output depends on: a change to any of these means a fresh synth (tools/:
-// the source-map cut run after esbuild).
+// each function's asset build, tools/build-function.mjs).
 const INPUTS = ['lib', 'lambdas', 'statemachines', 'tools', 'bin/app.ts', 'cdk.json', 'package-lock.json', 'test/support/console-page'];
 
 function inputsHash(): string {
@@ -62,9 +61,10 @@ function inputsHash(): string {
 }
 
 /**
- * How long a file's setup may wait for the synthesis: the first caller runs it (about 3 minutes
- * on an idle 2-core machine, bundling every function), the others wait on its lock, and beside a
- * second copy of the suite it took over 5 (a 300 s bound failed two files). Only a backstop: a
+ * How long a file's setup may wait for the synthesis: the first caller runs it (about 45 s alone
+ * on an idle 2-core machine, bundling every function, 3 minutes before the asset build was made
+ * faster; beside a second copy of the suite it once took over 5, when a 300 s bound failed two
+ * files), the others wait on its lock. Only a backstop: a
  * dead synthesizer's lock is taken over after 10 minutes.
  */
 export const SYNTH_WAIT_MS = 1_500_000;
@@ -112,10 +112,8 @@ function synthInto(dir: string): void {
   // The stand-in console page (test/support/console-page): the walk serves the API, not the page.
   const app = new App({ outdir: staging, context: { ...cdkJson.context, consolePageDir: join(PROJECT_ROOT, 'test', 'support', 'console-page') } });
   // Bundling runs as each function's asset is staged, in the stack's constructor.
-  withDirectEsbuild(() => {
-    new PhoneValidationStack(app, STACK_NAME, { env: { account: ACCOUNT, region: REGION } });
-    app.synth();
-  });
+  new PhoneValidationStack(app, STACK_NAME, { env: { account: ACCOUNT, region: REGION } });
+  app.synth();
   writeFileSync(join(staging, 'ready.json'), JSON.stringify({ synthesizedAt: new Date().toISOString() }));
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
@@ -124,25 +122,6 @@ function synthInto(dir: string): void {
     const path = join(CACHE, name);
     if (!/^[0-9a-f]{16}$/.test(name) || path === dir) continue;
     if (Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
-  }
-}
-
-/**
- * CDK runs the esbuild it finds in node_modules as `npx --no-install esbuild …`, paying npm's own
- * start (~0.4 s of CPU) for each of the 19 functions. Here an `npx` first on PATH runs the named
- * binary from node_modules/.bin directly: the same esbuild with the same arguments, so the same
- * bundles (their asset hashes, taken from the output, are identical either way).
- */
-function withDirectEsbuild(synth: () => void): void {
-  const shims = tempDir('pv-npx-');
-  writeFileSync(join(shims, 'npx'), '#!/bin/sh\n[ "$1" = --no-install ] && shift\nexec "$@"\n', { mode: 0o755 });
-  const path = process.env.PATH;
-  process.env.PATH = [shims, join(PROJECT_ROOT, 'node_modules', '.bin'), path].join(delimiter);
-  try {
-    synth();
-  } finally {
-    process.env.PATH = path;
-    rmSync(shims, { recursive: true, force: true });
   }
 }
 
