@@ -12,6 +12,7 @@ import { bundleChild } from './bundle-child';
 import { PARSERS, cpuMs, spread } from './parsers';
 import { createFunctionVsParser } from './api-create';
 import { startMultipartClient, type MultipartClient } from './multipart-client';
+import { bytesWritten, threadCpu, threadCpuSince, type ThreadCpu } from './thread-cpu';
 
 const ROWS = Number(process.env.BENCH_UPLOAD_ROWS ?? 250_000);
 const MULTI_ROWS = Number(process.env.BENCH_UPLOAD_MULTI_ROWS ?? 100_000);
@@ -56,23 +57,52 @@ const PAIRED_ROUNDS = Number(process.env.BENCH_CREATE_ROUNDS ?? 5);
  * its own; the median of the rounds is the figure, the lowest and highest its spread. Beside it,
  * the median of each order's rounds (byOrder): a parse right after a create costs more than one
  * after a parse (docs/performance.md, "Create's CPU, sixth step"), so the two orders differ, and
- * the figure lands in whichever holds the middle round.
+ * the figure lands in whichever holds the middle round. `parts`: the medians of create's CPU time
+ * by kind of thread (bench/thread-cpu.ts) and of the bytes the process wrote per create, and the
+ * medians of each side's CPU time.
  */
-async function pairedCreateVsParser(parse: (csv: string) => unknown, createOnce: () => Promise<unknown>, csv: string): Promise<{ median: number; min: number; max: number; byOrder: ByOrder }> {
+async function pairedCreateVsParser(parse: (csv: string) => unknown, createOnce: () => Promise<unknown>, csv: string): Promise<{ median: number; min: number; max: number; byOrder: ByOrder; parts: CreateParts }> {
   const ratios: number[] = [];
+  const rounds: { parseMs: number; createMs: number; threads: ThreadCpu | null; written: number | null }[] = [];
+  const createMeasured = async () => {
+    const [threads, written] = [threadCpu(), bytesWritten()];
+    const ms = await cpuMs(createOnce);
+    const [threadsAfter, writtenAfter] = [threadCpu(), bytesWritten()];
+    return { ms, threads: threads && threadsAfter ? threadCpuSince(threads, threadsAfter) : null, written: written !== null && writtenAfter !== null ? writtenAfter - written : null };
+  };
   for (let r = 0; r < PAIRED_ROUNDS; r++) {
     let parserMs: number;
-    let createMs: number;
+    let created: Awaited<ReturnType<typeof createMeasured>>;
     if (r % 2 === 0) {
       parserMs = await cpuMs(() => parse(csv));
-      createMs = await cpuMs(createOnce);
+      created = await createMeasured();
     } else {
-      createMs = await cpuMs(createOnce);
+      created = await createMeasured();
       parserMs = await cpuMs(() => parse(csv));
     }
-    ratios.push(createMs / parserMs);
+    ratios.push(created.ms / parserMs);
+    rounds.push({ parseMs: parserMs, createMs: created.ms, threads: created.threads, written: created.written });
   }
-  return { ...spread(ratios), byOrder: byOrder(ratios) };
+  const median = (xs: (number | null)[]) => (xs.every((x) => x !== null) ? spread(xs as number[]).median : NaN);
+  const parts: CreateParts = {
+    parseMs: median(rounds.map((r) => r.parseMs)),
+    createMs: median(rounds.map((r) => r.createMs)),
+    mainThreadMs: median(rounds.map((r) => r.threads?.main ?? null)),
+    v8HelpersMs: median(rounds.map((r) => r.threads?.v8Helpers ?? null)),
+    libuvMs: median(rounds.map((r) => r.threads?.libuv ?? null)),
+    writtenMb: median(rounds.map((r) => (r.written === null ? null : r.written / 1e6))),
+  };
+  return { ...spread(ratios), byOrder: byOrder(ratios), parts };
+}
+
+/** Medians over the paired rounds: each side's CPU time, create's by kind of thread, and what the process wrote per create. */
+interface CreateParts {
+  parseMs: number;
+  createMs: number;
+  mainThreadMs: number;
+  v8HelpersMs: number;
+  libuvMs: number;
+  writtenMb: number;
 }
 
 /** Rounds alternate their order, parse first in the even ones: each order's median ratio. */
@@ -234,6 +264,13 @@ export async function runUploadsBench(): Promise<Record<string, number | string>
       create_vs_fastest_parser_max: Number(paired.max.toFixed(2)),
       create_vs_fastest_parser_parse_first: Number(paired.byOrder.parseFirst.toFixed(2)),
       create_vs_fastest_parser_create_first: Number(paired.byOrder.createFirst.toFixed(2)),
+      // What the figure divides, and where create's CPU went (medians over the same rounds).
+      create_paired_parse_cpu_ms: Math.round(paired.parts.parseMs),
+      create_paired_create_cpu_ms: Math.round(paired.parts.createMs),
+      create_paired_cpu_ms_main_thread: Math.round(paired.parts.mainThreadMs),
+      create_paired_cpu_ms_v8_helper_threads: Math.round(paired.parts.v8HelpersMs),
+      create_paired_cpu_ms_libuv_threads: Math.round(paired.parts.libuvMs),
+      create_paired_written_mb: Number(paired.parts.writtenMb.toFixed(1)),
       create_function_vs_fastest_parser: Number(functionOnly.median.toFixed(2)),
       create_function_vs_fastest_parser_min: Number(functionOnly.min.toFixed(2)),
       create_function_vs_fastest_parser_max: Number(functionOnly.max.toFixed(2)),
