@@ -64,6 +64,30 @@ function workRowOf(cells: RowCells, identity: boolean): WorkRow {
   return cells.first ? { numbers, name: { first: cells.first, last: cells.last } } : { numbers };
 }
 
+/** How many of a header's names, and how many characters of each, a refusal lists. */
+const LISTED_COLUMNS = 50;
+const LISTED_NAME_CHARS = 100;
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+
+/**
+ * A header's names for a refusal's message, quoted. A file's header is the uploader's and of any
+ * size (5,000 columns, a 2 MB name): the list stops at LISTED_COLUMNS names of LISTED_NAME_CHARS
+ * characters each and says how many it left out, so that the answer stays a few KB, within what a
+ * Lambda may answer (6 MB) wherever the request was.
+ */
+export function columnList(header: readonly string[]): string {
+  const cut = (name: string) => {
+    if (name.length <= LISTED_NAME_CHARS) return name;
+    // Not between the two halves of a surrogate pair.
+    const end = isHighSurrogate(name.charCodeAt(LISTED_NAME_CHARS - 1)) ? LISTED_NAME_CHARS - 1 : LISTED_NAME_CHARS;
+    return `${name.slice(0, end)}… (${name.length.toLocaleString('en-US')} characters)`;
+  };
+  const listed = header.slice(0, LISTED_COLUMNS).map((h) => `'${cut(h)}'`).join(', ');
+  const more = header.length - LISTED_COLUMNS;
+  return more > 0 ? `${listed} and ${more.toLocaleString('en-US')} more` : listed;
+}
+
 export interface RowPlanner {
   identity: boolean;
   /** The positions of the fields `add` reads (phone and name columns): a row's other fields may be anything. */
@@ -92,7 +116,7 @@ export function rowPlanner(header: string[], mapping: ColumnMapping, options: { 
   const minimum = options.minimum ?? MIN_NUMBERS;
   const index = (name: string, role: string): number => {
     const positions = header.flatMap((h, i) => (h.trim() === name ? [i] : []));
-    if (positions.length === 0) throw new InvalidInput(`${role} '${name}' is not a column of the file; columns: ${header.map((h) => `'${h}'`).join(', ')}`);
+    if (positions.length === 0) throw new InvalidInput(`${role} '${name}' is not a column of the file; columns: ${columnList(header)}`);
     if (positions.length > 1) throw new InvalidInput(`${role} '${name}' names ${positions.length} columns of the file; column names must be unique`);
     return positions[0]!;
   };

@@ -20,13 +20,16 @@ export interface UploadRequest {
   stagedUploadId?: string;
 }
 
+/** The longest file name an upload keeps, however it is given (JSON `filename`, `filename_override`, the file part's). */
+const MAX_FILENAME_CHARS = 255;
+
 const tierSchema = z.enum(['standard', 'max'], { error: 'validation_tier must be standard or max' });
 /** A column name in a mapping, here and in the console's. */
 export const column = z.string().check(z.trim(), z.minLength(1), z.maxLength(256));
 
 export const JsonUploadBody = z.lazySchema(() => z
   .strictObject({
-    filename: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+    filename: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_FILENAME_CHARS))),
     skip_mobile_lookup: z.optional(z.boolean()),
     validation_tier: z.optional(tierSchema),
     phone_numbers: z.optional(z.array(z.string({ error: 'phone_numbers must be an array of strings' }))),
@@ -148,7 +151,7 @@ export const MultipartFields = z.lazySchema(() => z.strictObject({
   phone_columns: z.optional(z.string()),
   skip_mobile_lookup: z.optional(z.enum(['true', 'false', '1', '0'], { error: 'skip_mobile_lookup must be true or false' })),
   validation_tier: z.optional(tierSchema),
-  filename_override: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+  filename_override: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_FILENAME_CHARS))),
   full_name_column: z.optional(column),
   first_name_column: z.optional(column),
   last_name_column: z.optional(column),
@@ -161,6 +164,9 @@ export async function parseMultipartUpload(body: Buffer, contentType: string): P
   const parsed = MultipartFields.safeParse(fields);
   if (!parsed.success) throw new InvalidInput(`Invalid form fields: ${describeZodError(parsed.error)}`);
   const f = parsed.data;
+  if (!f.filename_override && filename && filename.length > MAX_FILENAME_CHARS) {
+    throw new InvalidInput(`The file part's filename is ${filename.length} characters long; at most ${MAX_FILENAME_CHARS} are kept (send a shorter one, or filename_override)`);
+  }
   const mapping = resolveMapping({
     phone_column: f.phone_column,
     phone_columns: f.phone_columns?.split(','),
@@ -213,7 +219,10 @@ async function busboyRead(body: Buffer, contentType: string, aside: SetAside | n
       // defParamCharset: a `filename="…"` in raw UTF-8, as RFC 7578 (4.2) has browsers and curl send
       // it, is read as UTF-8 (busboy's default, latin1, turned 'Überblick.csv' into mojibake);
       // `filename*=UTF-8''…` (RFC 5987) is decoded by the charset it names and wins over filename.
-      parser = busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: { fileSize: MAX_CSV_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } });
+      // preservePath: the name as sent, folders and all (`original_filename` is the submitted name;
+      // busboy's default keeps what follows the last / or \). Downloads make it a safe file name
+      // (content-disposition.ts), as they do a JSON upload's `filename`.
+      parser = busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', preservePath: true, limits: { fileSize: MAX_CSV_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } });
     } catch (error) {
       reject(new InvalidInput(`Malformed multipart body: ${(error as Error).message}`));
       return;

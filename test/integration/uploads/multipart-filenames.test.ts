@@ -26,6 +26,10 @@ describe('multipart file names', () => {
     ["filename*=UTF-8'' (RFC 5987)", `filename*=UTF-8''${encodeURIComponent('Données ñ 日本.csv')}`, 'Données ñ 日本.csv'],
     ['filename* wins over its ASCII fallback', `filename="Donnees.csv"; filename*=UTF-8''${encodeURIComponent('Données.csv')}`, 'Données.csv'],
     ['plain ASCII unchanged', 'filename="list 2026.csv"', 'list 2026.csv'],
+    // The submitted name, folders and all, as a JSON upload's `filename` is kept (busboy would keep
+    // only what follows the last / or \ unless told to preserve the path).
+    ['a relative path kept', 'filename="../../etc/passwd.csv"', '../../etc/passwd.csv'],
+    ['a Windows path kept', 'filename="C:\\Users\\x\\list.csv"', 'C:\\Users\\x\\list.csv'],
   ];
   for (const [what, disposition, expected] of cases) {
     it(`${what}: stored and echoed exactly`, async () => {
@@ -37,6 +41,20 @@ describe('multipart file names', () => {
       expect(read.original_filename).toBe(expected);
     });
   }
+
+  it('a file name over 255 characters is refused, nothing charged, unless filename_override replaces it', async () => {
+    const before = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as Record<string, unknown>;
+    const long = `${'n'.repeat(252)}.csv`;
+    const res = await upload(body(`filename="${long}"`));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { detail: string }).detail).toBe("The file part's filename is 256 characters long; at most 255 are kept (send a shorter one, or filename_override)");
+    expect(await (await service.request('GET', '/api/v1/credits/balance')).json()).toEqual(before);
+    const named = await upload(body(`filename="${long}"`, [['phone_column', 'phone'], ['filename_override', 'short.csv']]));
+    expect(named.status).toBe(200);
+    expect(((await named.json()) as { original_filename: string }).original_filename).toBe('short.csv');
+    const exactly = await upload(body(`filename="${'n'.repeat(251)}.csv"`));
+    expect(exactly.status).toBe(200);
+  });
 
   it('form fields the customer names __proto__ or constructor are fields like any other (unknown ones refused by name)', async () => {
     const res = await upload(body('filename="x.csv"', [['__proto__', 'a'], ['constructor', 'b'], ['phone_column', 'phone']]));

@@ -77,6 +77,27 @@ describe('upload rules', () => {
     expect(err(() => planUpload(['phone', 'phone'], [['1', '2']], { phoneColumns: ['phone'] })).detail).toMatch(/unique/);
     expect(err(() => planUpload(['phone'], [['2125550143', 'extra']], { phoneColumns: ['phone'] })).detail).toMatch(/Row 2 has 2 fields/);
   });
+
+  it("lists a header's names in a refusal only so far: 50 names of at most 100 characters, and how many more", () => {
+    const refusal = (header: string[]) => {
+      try {
+        planUpload(header, [], { phoneColumns: ['nope'] });
+      } catch (e) {
+        return toHttpError(e)!;
+      }
+      throw new Error('expected an error');
+    };
+    expect(refusal(['name', 'phone']).detail).toBe("phone column 'nope' is not a column of the file; columns: 'name', 'phone'");
+    // A 2 MB name and 5,000 columns (both seen in uploads): the answer stays a few KB.
+    const wide = ['x'.repeat(2_000_000), ...Array.from({ length: 4_999 }, (_, i) => `c${i}`)];
+    const detail = refusal(wide).detail as string;
+    expect(JSON.stringify({ detail }).length).toBeLessThan(2_000);
+    expect(detail).toContain(`'${'x'.repeat(100)}… (2,000,000 characters)', 'c0', 'c1'`);
+    expect(detail).toMatch(/'c48' and 4,950 more$/);
+    // Never half of a surrogate pair: 99 characters then an emoji (two UTF-16 units) at the cut.
+    const emoji = refusal([`${'a'.repeat(99)}😀tail`]).detail as string;
+    expect(emoji).toContain(`'${'a'.repeat(99)}… (105 characters)'`);
+  });
 });
 
 describe('processed file', () => {
