@@ -9,6 +9,7 @@ import { toHttpError } from '../platform/http/error-response';
 import { logger, withLogContext } from '../platform/logger';
 import { isJsonMediaType, mediaType } from '../platform/http/content-type';
 import type { ApiContext, BoundOperation } from './operation';
+import { firstInexactNumber } from '../platform/http/json-numbers';
 import { jsonNestingDepth, MAX_JSON_DEPTH } from '../platform/http/json-depth';
 import { rawBodyOf } from '../platform/http/raw-body';
 import { toApiGatewayResult, type OperationResult } from '../platform/http/response';
@@ -132,6 +133,11 @@ export function parseJsonBody(route: AnyRouteSpec, ctx: Pick<ApiContext, 'rawBod
       parsed = JSON.parse(ctx.rawBody.toString('utf8'));
     } catch {
       throw new HttpError(400, 'Malformed JSON body');
+    }
+    const inexact = firstInexactNumber(ctx.rawBody);
+    if (inexact !== null) {
+      const shown = inexact.length > 40 ? `${inexact.slice(0, 40)}…` : inexact;
+      throw new HttpError(400, `The number ${shown} cannot be kept exactly (JSON numbers are kept to 15–17 significant digits, up to about 1.8e308); send it as a string`);
     }
   }
   return route.request?.body ? parseOr400(route.request.body, parsed, 'request body') : parsed;

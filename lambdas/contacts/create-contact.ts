@@ -4,6 +4,7 @@ import { nowIso, nowMs } from '../platform/clock';
 import { crashPoint } from '../platform/crash-point';
 import { assertReadyToCharge } from '../platform/charge-readiness';
 import { newId, sha256Hex } from '../platform/ids';
+import { sortedJsonText } from '../platform/json-text';
 import { putItems } from '../platform/table';
 import { chargeOf, InsufficientCreditsError, refund } from '../credits/credits';
 import { chargeBeforeWrite, chargeRecorded, clearMark, ledgerEntryOf, markedCharges, reverseUnrecorded, type PendingCharge } from '../credits/charge-before-write';
@@ -102,13 +103,17 @@ export async function createContact(ports: NetPorts & SealPorts, principal: Prin
     return { contact: await chargeAndWrite(draft, { pk: implicitClaimPk(draft.organization_id, draft.id), implicit: true }), replayed: false };
   }
 
-  const fingerprint = sha256Hex(JSON.stringify([normalized.e164, tier, properties, input.callback_url ?? null, input.callback_secret ? sha256Hex(input.callback_secret) : null]));
+  const fingerprintAs = (json: (value: unknown) => string) => sha256Hex(json([normalized.e164, tier, properties, input.callback_url ?? null, input.callback_secret ? sha256Hex(input.callback_secret) : null]));
+  // The same request whatever order `properties`' members come in. A claim made before that was
+  // so holds the members in the order they were sent, which a retry sending them so still matches.
+  const fingerprint = fingerprintAs(sortedJsonText);
+  const sentOrder = fingerprintAs(JSON.stringify);
   const claim = { contact_id: draft.id, fingerprint, created_at: at };
   const result = await claimIdempotencyKey(principal.organizationId, principal.apiKeyId, key, claim, draft, staleAt(at));
   if (result.claimed) return { contact: await chargeAndWrite(draft, { pk: claimPk(principal.organizationId, principal.apiKeyId, key), implicit: false }), replayed: false };
 
   if (!result.existing) throw new Conflict('A request with this idempotency_key is still being processed; retry in a few seconds');
-  if (result.existing.fingerprint !== fingerprint) throw new Conflict('idempotency_key was already used with a different request; use a new key for a different contact');
+  if (result.existing.fingerprint !== fingerprint && result.existing.fingerprint !== sentOrder) throw new Conflict('idempotency_key was already used with a different request; use a new key for a different contact');
   const existing = await getContact(result.existing.contact_id);
   if (existing && existing.status !== 'creating') return { contact: existing, replayed: true };
   if (nowMs() - Date.parse(result.existing.created_at) < IN_FLIGHT_MS) throw new Conflict('A request with this idempotency_key is still being processed; retry in a few seconds');

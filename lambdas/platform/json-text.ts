@@ -15,3 +15,11 @@ export function fromJsonText<T>(stored: unknown): T {
 
 /** A JSON object: not null, not an array. */
 export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * JSON text with every object's members in sorted order, so that equal JSON values (RFC 8259
+ * gives an object's members no order) give the same text: what compares two requests' customer
+ * JSON, as a retry that sends `{"b":1,"a":2}` for `{"a":2,"b":1}` sends the same request.
+ */
+export const sortedJsonText = (value: unknown): string =>
+  JSON.stringify(value, (_key, member: unknown) => (isJsonObject(member) ? Object.fromEntries(Object.keys(member).sort().map((key) => [key, member[key]])) : member));

@@ -75,6 +75,34 @@ describe('POST /api/v{1,2}/contacts', () => {
     expect((await getBalance(org.id)).total).toBe(9);
   });
 
+  it('takes a retry whose properties list their members in another order for the same request', async () => {
+    const { org, key } = await orgKey(10);
+    const first = await service.request('POST', '/api/v2/contacts', { key, body: { phone: '2125550164', idempotency_key: 'ord-1', properties: { crm_id: '42', source: 'web', nested: { b: 1, a: [2, { y: 1, x: 0 }] } } } });
+    const reordered = await service.request('POST', '/api/v2/contacts', { key, body: { properties: { nested: { a: [2, { x: 0, y: 1 }], b: 1 }, source: 'web', crm_id: '42' }, idempotency_key: 'ord-1', phone: '2125550164' } });
+    expect([first.status, reordered.status]).toEqual([201, 201]);
+    expect(reordered.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await reordered.json()) as ContactBody).id).toBe(((await first.json()) as ContactBody).id);
+    // An array's order is its value: another request.
+    const otherArray = await service.request('POST', '/api/v2/contacts', { key, body: { phone: '2125550164', idempotency_key: 'ord-1', properties: { crm_id: '42', source: 'web', nested: { b: 1, a: [{ y: 1, x: 0 }, 2] } } } });
+    expect(otherArray.status).toBe(409);
+    expect((await getBalance(org.id)).total).toBe(9);
+  });
+
+  it('refuses a number a double cannot give back (echoed unchanged or not at all), charging nothing', async () => {
+    const { org, key } = await orgKey(10);
+    // Bodies written by hand: JSON.stringify cannot write these numbers.
+    const json = { 'content-type': 'application/json' };
+    for (const number of ['12345678901234567890', '9007199254740993', '1e400']) {
+      const res = await service.request('POST', '/api/v2/contacts', { key, body: `{"phone":"2125550171","properties":{"order_id":${number}}}`, headers: json });
+      expect(res.status, number).toBe(400);
+      expect(((await res.json()) as { detail: string }).detail).toBe(`The number ${number} cannot be kept exactly (JSON numbers are kept to 15–17 significant digits, up to about 1.8e308); send it as a string`);
+    }
+    const kept = await service.request('POST', '/api/v2/contacts', { key, body: '{"phone":"2125550171","properties":{"order_id":9007199254740991,"as_text":"12345678901234567890","ratio":0.1}}', headers: json });
+    expect(kept.status).toBe(201);
+    expect(((await kept.json()) as ContactBody).properties).toEqual({ order_id: 9007199254740991, as_text: '12345678901234567890', ratio: 0.1 });
+    expect((await getBalance(org.id)).total).toBe(9);
+  });
+
   it('takes the Idempotency-Key header as the same key as the body field, and refuses the two when they differ', async () => {
     const { org, keys } = await newCustomer({ name: 'Contacts', credits: 10, keys: 2 });
     const [key, otherKey] = keys as [string, string];
