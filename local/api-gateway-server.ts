@@ -174,7 +174,8 @@ function requestBodies(options: LocalApiOptions): RequestBodies {
       drain: options.overLimitDiscard ?? BODY_DEFAULTS.drain,
       lingerMs: options.lingerMs ?? BODY_DEFAULTS.lingerMs,
     },
-    (declared) => tooLarge(declared === null ? `Request body exceeds API Gateway's limit of ${options.maxBodyBytes} bytes` : `Request body of ${declared} bytes exceeds API Gateway's limit of ${options.maxBodyBytes} bytes`),
+    (declared, req) =>
+      tooLarge(declared === null ? `Request body exceeds API Gateway's limit of ${options.maxBodyBytes} bytes` : `Request body of ${declared} bytes exceeds API Gateway's limit of ${options.maxBodyBytes} bytes`, requestUrl(req.url).pathname),
   );
 }
 
@@ -187,9 +188,9 @@ function requestBodies(options: LocalApiOptions): RequestBodies {
 async function handle(options: LocalApiOptions, bodies: RequestBodies, admit: Admit, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const declared = declaredLength(req);
   if (declared !== null && declared > options.maxBodyBytes) {
-    return bodies.answerEarly(req, res, tooLarge(`Request body of ${declared} bytes exceeds API Gateway's limit of ${options.maxBodyBytes} bytes`));
+    return bodies.answerEarly(req, res, tooLarge(`Request body of ${declared} bytes exceeds API Gateway's limit of ${options.maxBodyBytes} bytes`, requestUrl(req.url).pathname));
   }
-  const url = new URL(req.url ?? '/', 'http://local');
+  const url = requestUrl(req.url);
   const method = (req.method ?? 'GET').toUpperCase();
   if (options.prelude && (await options.prelude(req, res, url, bodies))) return;
   const { match } = matchRoute(options.routes, method, url.pathname);
@@ -203,6 +204,17 @@ async function handle(options: LocalApiOptions, bodies: RequestBodies, admit: Ad
 
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * The request target as a URL whose path is the one sent. `new URL('//api/v1/x', base)` reads a
+ * target starting with `//` as a host (`api`) and the path `/v1/x`, so a base URL given with a
+ * trailing slash answered for another path; a path is appended to the origin instead (an
+ * absolute-form target, as proxies send, is read as a URL).
+ */
+export function requestUrl(target: string | undefined): URL {
+  const path = target || '/';
+  return path.startsWith('/') ? new URL(`http://local${path}`) : new URL(path, 'http://local');
+}
+
 async function respond(options: LocalApiOptions, req: IncomingMessage, res: ServerResponse, method: string, url: URL, match: RouteMatch<RouteSpec> | null, body: Buffer): Promise<void> {
   const fn: ApiFunctionName = match ? match.route.fn : 'platform';
   const event = toEvent(req, method, url, body, match ? routeKey(match.route) : '$default', match?.params);
@@ -210,7 +222,7 @@ async function respond(options: LocalApiOptions, req: IncomingMessage, res: Serv
   const payload = eventPayloadBytes(event, body);
   if (payload > maxPayload) {
     const encoding = event.isBase64Encoded ? ` (the ${body.length}-byte body is binary, so it is sent base64 encoded, 4/3 of its size)` : '';
-    return send(res, tooLarge(`Request too large for a Lambda function: its event would be ${payload} bytes${encoding}, over the ${maxPayload}-byte synchronous payload limit`));
+    return send(res, tooLarge(`Request too large for a Lambda function: its event would be ${payload} bytes${encoding}, over the ${maxPayload}-byte synchronous payload limit`, url.pathname));
   }
   const context = { awsRequestId: event.requestContext.requestId, functionName: `local-${fn}` } as Context;
   // Each invocation logs in its own context, as separate Lambda invocations would.
@@ -284,4 +296,6 @@ function eventPayloadBytes(event: APIGatewayProxyEventV2, body: Buffer): number 
   return envelope + Buffer.byteLength(JSON.stringify(body.toString('utf8')));
 }
 
-const tooLarge = (why: string): APIGatewayProxyStructuredResultV2 => serverAnswer(413, `${why}; ${STAGING_HINT}`);
+const UPLOAD_CREATE = /^\/api\/v1\/uploads\/?$/;
+/** A body over a limit; on the uploads' create, how to send a file that large (other routes take no files). */
+const tooLarge = (why: string, path: string): APIGatewayProxyStructuredResultV2 => serverAnswer(413, UPLOAD_CREATE.test(path) ? `${why}; ${STAGING_HINT}` : why);

@@ -17,6 +17,9 @@ import { filesBucket, presignGet, s3 } from '../lambdas/platform/blob';
 import { ROUTES } from '../lambdas/api/routes';
 import { matchRoute } from '../lambdas/platform/http/match';
 
+/** A path the API answers, whatever the console serves: /api itself or anything under it, in any case, behind any number of slashes. */
+const API_PATH = /^\/+api(?:\/|$)/i;
+
 // Everything of the console that the local server answers besides the API: its pages, the
 // embedded OpenID Connect provider under /oidc, and /console/api/* behind a JWT check that plays
 // the HTTP API's JWT authorizer (in AWS the authorizer runs before the same handler).
@@ -86,7 +89,9 @@ export function createConsoleLayer(options: { maxBodyBytes: number; ports: Ports
       // later one), whatever the method: the console's pages never shadow a route. The console
       // answers every other path without an extension with its page (a single-page app), which
       // is how /health once answered 200 with the console's HTML.
-      if (path.startsWith('/api/') || path === '/api' || matchRoute(ROUTES, req.method ?? 'GET', path).pathExists) return false;
+      // A path under /api in any case or behind any number of slashes (`//api/…` from a base URL
+      // given with a trailing slash, `/API/…`) is the API's too: its 404, never a page with 200.
+      if (API_PATH.test(path) || matchRoute(ROUTES, req.method ?? 'GET', path).pathExists) return false;
       // The sign-in pages read their own small forms (the provider's parsers bound them).
       if (path === '/oidc' || path.startsWith('/oidc/')) bodies.proceed(req, res);
       if (await oidc.handle(req, res, url)) return true;

@@ -20,7 +20,8 @@ export interface BodyLimits {
 }
 
 /** The 413 for a body over the limit: its declared length, or null for a streamed body that grew past it. */
-export type TooLargeAnswer = (declared: number | null) => APIGatewayProxyStructuredResultV2;
+/** The answer to a body over the limit (its declared length, when it had one), for the request it came with. */
+export type TooLargeAnswer = (declared: number | null, req: IncomingMessage) => APIGatewayProxyStructuredResultV2;
 
 export type BodyOutcome = { kind: 'body'; body: Buffer } | { kind: 'over-limit' } | { kind: 'too-slow' } | { kind: 'gone' };
 
@@ -76,7 +77,7 @@ export class RequestBodies {
   async withBody(req: IncomingMessage, res: ServerResponse, tenant: Tenant, use: (body: Buffer) => Promise<void>, tooLarge: TooLargeAnswer = this.tooLarge): Promise<void> {
     const max = this.limits.maxBodyBytes;
     const declared = declaredLength(req);
-    if (declared !== null && declared > max) return this.answerEarly(req, res, tooLarge(declared));
+    if (declared !== null && declared > max) return this.answerEarly(req, res, tooLarge(declared, req));
     // A body of unknown length may grow to the limit.
     const release = await this.budgets.acquire(tenant, declared ?? (hasBody(req) ? max : 0));
     let held = true;
@@ -93,7 +94,7 @@ export class RequestBodies {
         case 'over-limit':
           // Nothing of it is kept: it holds no share of the budget while the rest is dropped.
           free();
-          return this.answerEarly(req, res, tooLarge(null));
+          return this.answerEarly(req, res, tooLarge(null, req));
         case 'too-slow':
           free();
           return this.cut(req, res, tooSlowAnswer(this.limits.minRate));

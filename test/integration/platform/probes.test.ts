@@ -65,4 +65,14 @@ describe('health and readiness probes', () => {
     const page = await fetch(`${service.url}/uploads`);
     expect(page.headers.get('content-type')).toMatch(/text\/html|text\/plain/);
   });
+
+  it('a path under /api in another case or behind a double slash is the API’s 404, in its envelope, naming the path sent', async () => {
+    const auth = { authorization: `Bearer ${service.apiKey}` };
+    for (const [method, path] of [['GET', '//api/v1/credits/balance'], ['GET', '/API/v2/contacts'], ['GET', '/Api'], ['POST', '//api/v2/contacts'], ['GET', '///api/v1/uploads']] as const) {
+      const res = await fetch(`${service.url}${path}`, { method, headers: { ...auth, 'content-type': 'application/json' }, ...(method === 'POST' ? { body: '{"phone":"2125550169"}' } : {}) });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.headers.get('content-type'), `${method} ${path}`).toBe('application/json');
+      expect(await res.json(), `${method} ${path}`).toEqual({ detail: `No route for ${method} ${path}` });
+    }
+  });
 });
