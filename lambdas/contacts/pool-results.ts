@@ -15,14 +15,16 @@ export const PROCESSING_FAILED = 'Processing failed on our side; its credits wer
 
 /**
  * Called by the upload pipeline when an `api_pool` upload finishes. Each contact of the pool gets
- * its result, or fails (and is refunded) when its row is missing or empty in the processed file or
- * the whole upload failed. Safe to call again for the same upload.
+ * its result, or fails (and is refunded) when its row is missing or empty in the processed file, its
+ * number's lookup failed (`lookupFailed`, E.164s), or the whole upload failed. Safe to call again
+ * for the same upload.
  */
 export async function handlePoolUploadFinished(
   ports: DeliveryPorts,
   upload: { id: string; status: string; error_message?: string | null },
   rows: Iterable<PoolRowResult> | AsyncIterable<PoolRowResult>,
   contactIds: readonly string[],
+  lookupFailed: ReadonlySet<string> = new Set(),
 ): Promise<{ completed: number; failed: number }> {
   const seen = new Set<string>();
   let completed = 0;
@@ -32,7 +34,8 @@ export async function handlePoolUploadFinished(
       const contact = await getContact(row.contact_id);
       if (!contact || contact.pool_upload_id !== upload.id || seen.has(row.contact_id)) continue;
       seen.add(row.contact_id);
-      if ('missing' in row) {
+      // No row, or a number the provider never answered (after its retries): no result.
+      if ('missing' in row || lookupFailed.has(contact.phone)) {
         if (await failContact(ports, contact, NO_RESULT)) failed++;
       } else if (await completeContact(ports, contact, { answerIntent: row.answerIntent, identity: row.identity })) {
         completed++;

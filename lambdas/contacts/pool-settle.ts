@@ -1,5 +1,5 @@
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
-import { poolContactIds, poolRowResults, settleUpload, type UploadRecord } from '../uploads/pool';
+import { poolContactIds, poolLookupFailures, poolRowResults, settleUpload, type UploadRecord } from '../uploads/pool';
 import { handlePoolUploadFinished, type PoolRowResult } from './pool-results';
 
 /** Each contact of an ended pool upload gets its result (or fails, refunded); then the upload is settled. */
@@ -13,6 +13,7 @@ export async function settlePoolUpload(ports: DeliveryPorts, upload: UploadRecor
           return cell ? { contact_id, answerIntent: cell.answerIntent, identity: cell.identity, status: cell.status } : { contact_id, missing: true };
         })
       : [];
-  await handlePoolUploadFinished(ports, upload, rows, ids);
+  const lookupFailed = upload.status === 'completed' ? await poolLookupFailures(upload) : new Set<string>();
+  await handlePoolUploadFinished(ports, upload, rows, ids, lookupFailed);
   await settleUpload(upload.id);
 }

@@ -95,6 +95,12 @@ export async function poolContactIds(upload: UploadRecord): Promise<string[]> {
   return rows.map((r) => r.fields[0] ?? '');
 }
 
+/** The numbers (E.164) of a completed pool upload that the provider could not look up (finalize.ts). */
+export async function poolLookupFailures(upload: UploadRecord): Promise<ReadonlySet<string>> {
+  const stored = await getObject(filesBucket(), keys.lookupFailures(upload));
+  return new Set(stored ? (JSON.parse(stored.toString('utf8')) as string[]) : []);
+}
+
 /** A completed upload's row results, in row order (empty when none were written). */
 export async function poolRowResults(upload: UploadRecord): Promise<ResultRows> {
   const stored = await getObject(filesBucket(), keys.results(upload));

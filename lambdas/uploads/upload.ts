@@ -109,6 +109,8 @@ export const keys = {
   /** Which distinct item each cell is, written by prepare (pipeline/cell-items.ts). */
   cellItems: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/cell-items.bin`,
   results: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/results.json`,
+  /** A contacts' pool upload's numbers the provider could not look up, written by finalize (pool.ts: poolLookupFailures). */
+  lookupFailures: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/lookup-failures.json`,
   /** Where each processed line sits and what each row holds, written by finalize (slice-index.ts). */
   sliceIndex: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/slice-index.bin`,
   /** The lines of the slice base neutralize_formulas changes (slice-index.ts). */

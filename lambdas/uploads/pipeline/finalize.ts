@@ -33,7 +33,8 @@ export async function finalize(ports: DeliveryPorts, input: { upload_id: string;
   } else if (current.status === 'processing' || current.status === 'ready_for_processing') {
     const index = await loadCellItems(current);
     const { answers, simulated, lookupFailures, lookups } = await loadAnswers(current, input.chunks ?? [], index.named.length);
-    failIfTooManyLookupsFailed(current.id, lookupFailures, index.named.length);
+    if (current.source === 'api_pool') await recordPoolLookupFailures(current, lookupFailures);
+    else failIfTooManyLookupsFailed(current.id, lookupFailures, index.named.length);
     const table = joinResults(index, answers, current.identity_enabled);
     const results = table;
     await putObject(bucket, keys.results(current), serializeResults(table), 'application/json');
@@ -81,6 +82,19 @@ function failIfTooManyLookupsFailed(uploadId: string, failures: ChunkAnswer[], t
     error.name = 'ProviderFailureShareExceeded';
     throw error;
   }
+}
+
+/**
+ * A contacts' pool is many purchases, not one file: each contact whose number the provider could not
+ * look up fails and is refunded on its own when the pool is settled (pool-settle.ts), and the others
+ * complete, however many failed beside them (the share that fails a whole upload does not apply).
+ * Written before the upload is completed, the same on every run of this step.
+ */
+async function recordPoolLookupFailures(upload: UploadRecord, failures: ChunkAnswer[]): Promise<void> {
+  if (!failures.length) return;
+  const numbers = [...new Set(failures.map((f) => f.key.split('|')[0]!))];
+  logger.warn('provider lookups failed; those contacts fail and are refunded', { upload_id: upload.id, failed: numbers.length, reasons: [...new Set(failures.map((f) => f.lookupError))].slice(0, 5) });
+  await putObject(filesBucket(), keys.lookupFailures(upload), JSON.stringify(numbers), 'application/json');
 }
 
 /**

@@ -7,6 +7,9 @@ import { reloadConfig } from '../../../lambdas/platform/config';
 import { readTat } from '../../../lambdas/ratelimit/lease-repository';
 import { sharedRateLimiter } from '../../../lambdas/ratelimit/shared-limiter';
 import { useTestService } from '../../support/runtime';
+import { newCustomer } from '../../support/customer';
+import { runContactPool } from '../../../lambdas/contacts/pool-job';
+import { NO_RESULT } from '../../../lambdas/contacts/pool-results';
 
 // Issue 12 item 5: a Twilio Lookup stand-in on loopback that fails some numbers for good (500 on
 // every try) and answers others 429 once. The upload runs through the local workflow with the real
@@ -96,6 +99,28 @@ describe('provider limits: failed lookups become Unknown; only a large share fai
     expect(done.status).toBe('failed');
     expect(JSON.stringify(done)).toContain('ProviderFailureShareExceeded');
     expect((await getBalance(org.id)).total).toBe(10_000);
+  });
+
+  it('a contact whose number the provider never answers fails and is refunded; the others of its pool complete, whatever the share', async () => {
+    const { org, key } = await newCustomer({ name: 'Pool failures', credits: 100 });
+    const phones = e164s(5, 312);
+    for (const p of phones.slice(0, 2)) failing.add(p); // 2 of 5 = 40%: a bulk upload would fail whole
+    const ids: string[] = [];
+    for (const phone of phones) {
+      const res = await service.request('POST', '/api/v2/contacts', { key, body: { phone } });
+      expect(res.status).toBe(201);
+      ids.push(((await res.json()) as { id: string }).id);
+    }
+    expect((await getBalance(org.id)).total).toBe(95);
+    const run = await runContactPool(service.runtime.ports);
+    expect(run.pooled).toBe(5);
+    await service.runtime.settleWorkflows();
+    const contacts = await Promise.all(ids.map(async (id) => (await (await service.request('GET', `/api/v2/contacts/${id}`, { key })).json()) as { status: string; service_status: string | null; error_message: string | null }));
+    expect(contacts.map((c) => c.status)).toEqual(['failed', 'failed', 'completed', 'completed', 'completed']);
+    for (const failed of contacts.slice(0, 2)) expect(failed.error_message).toBe(NO_RESULT);
+    for (const done of contacts.slice(2)) expect(done.service_status).toBe('Likely Answer');
+    for (const p of phones.slice(0, 2)) expect(requests.get(p)).toBe(3);
+    expect((await getBalance(org.id)).total).toBe(97); // the two failed given back
   });
 
   it('every concurrent caller takes from one bucket in the table, a lease of slots per write', async () => {
