@@ -91,10 +91,16 @@ console.log(lines.join('\n'));
 if (runtime.demo?.apiKey) await markDemoKeyShown();
 
 let stopping = false;
+// The first signal stops taking requests and lets the uploads being processed finish (with a slow
+// lookup provider that can take minutes); a second one stops at once. That is as safe as a kill -9:
+// whatever was under way resumes at the next start on the same data folder (docs/reliability.md).
 const shutdown = async (signal: string) => {
-  if (stopping) return;
+  if (stopping) {
+    console.log(`${signal} again: stopping now; the work under way resumes at the next start on ${dataDir}.`);
+    process.exit(130);
+  }
   stopping = true;
-  console.log(`\n${signal}: shutting down…`);
+  console.log(`\n${signal}: shutting down: no new requests; the uploads being processed finish first (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to stop now: they resume at the next start)…`);
   await runtime.stop();
   process.exit(0);
 };
