@@ -21,13 +21,9 @@ const BACKSLASH = 0x5c;
 export function jsonNestingDepth(bytes: Uint8Array, stopAbove = Infinity): number {
   let depth = 0;
   let deepest = 0;
-  let inString = false;
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!;
-    if (inString) {
-      if (b === BACKSLASH) i++;
-      else if (b === QUOTE) inString = false;
-    } else if (b === QUOTE) inString = true;
+    if (b === QUOTE) i = stringEnd(bytes, i);
     else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
       if (++depth > deepest) {
         deepest = depth;
@@ -36,4 +32,18 @@ export function jsonNestingDepth(bytes: Uint8Array, stopAbove = Infinity): numbe
     } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) depth--;
   }
   return deepest;
+}
+
+/**
+ * Where the JSON string opened by the quote at `open` ends: the index of its closing quote (an
+ * escaped quote does not close it), or the text's length when it never closes. UTF-8 continuation
+ * bytes are >= 0x80, so they never look like a quote or a backslash.
+ */
+export function stringEnd(bytes: Uint8Array, open: number): number {
+  for (let i = open + 1; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b === BACKSLASH) i++;
+    else if (b === QUOTE) return i;
+  }
+  return bytes.length;
 }

@@ -3,8 +3,9 @@
 // (a contact's properties, a JSON upload's cells) must read back as sent, so a body holding a number
 // a double cannot give back is refused, with the number named, rather than changed without a word.
 
+import { stringEnd } from './json-depth';
+
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
@@ -18,16 +19,10 @@ const inNumber = (b: number): boolean => (b >= ZERO && b <= NINE) || b === MINUS
  * gives some answer, and the parser refuses it anyway.
  */
 export function firstInexactNumber(bytes: Uint8Array): string | null {
-  let inString = false;
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!;
-    if (inString) {
-      if (b === BACKSLASH) i++;
-      else if (b === QUOTE) inString = false;
-      continue;
-    }
     if (b === QUOTE) {
-      inString = true;
+      i = stringEnd(bytes, i);
       continue;
     }
     if (b !== MINUS && (b < ZERO || b > NINE)) continue;
