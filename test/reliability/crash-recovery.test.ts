@@ -99,6 +99,41 @@ describe('contacts survive kill -9 at every step', () => {
   }, CHILD_TEST_MS);
 });
 
+describe('a pool whose provider fails some numbers survives kill -9 after their list is written', () => {
+  it('killed at pipeline.after-lookup-failures: the failed contact is refunded once, the others complete, charged once', async () => {
+    // A Twilio Lookup stand-in: one number fails on every try, the others are mobile lines.
+    const failing = '+13125550171';
+    const lookup = createServer((req, res) => {
+      const e164 = decodeURIComponent(new URL(req.url ?? '/', 'http://fake').pathname.split('/').pop() ?? '');
+      if (e164 === failing) return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"code":20500,"status":500}');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ phone_number: e164, valid: true, line_type_intelligence: { type: 'mobile', carrier_name: 'Verizon Wireless', error_code: null } }));
+    });
+    await new Promise<void>((r) => lookup.listen(0, '127.0.0.1', r));
+    try {
+      const env = { CLASSIFICATION_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'secret', TWILIO_ATTEMPTS: '2', TWILIO_LOOKUP_BASE_URL: `http://127.0.0.1:${(lookup.address() as AddressInfo).port}` };
+      const phones = [failing, '+13125550172', '+13125550173'];
+      const c = await crashThenRestartIn(
+        'pipeline.after-lookup-failures',
+        async (child) => {
+          for (const phone of phones) await child.request('POST', '/api/v2/contacts', { phone });
+        },
+        children,
+        env,
+      );
+      const contacts = await waitFor('every contact terminal', async () => {
+        const page = (await (await c.request('GET', '/api/v2/contacts')).json()) as { data: { phone: string; status: string; credits_charged: number }[] };
+        return page.data.length === 3 && page.data.every((x) => TERMINAL.has(x.status)) ? page.data : null;
+      });
+      expect(Object.fromEntries(contacts.map((x) => [x.phone, x.status]))).toEqual({ [failing]: 'failed', '+13125550172': 'completed', '+13125550173': 'completed' });
+      // Charged 3, the failed one given back once: 2 left the balance.
+      expect(await waitFor('the refund', async () => ((await balance(c)) === 998 ? true : null))).toBe(true);
+      expect(await inflightMarks(c)).toEqual([]);
+    } finally {
+      await new Promise<void>((r) => lookup.close(() => r()));
+    }
+  }, CHILD_TEST_MS);
+});
+
 describe('spam monitoring survives kill -9 while a number is added or deleted', () => {
   /** The organization's slot counter as stored: the count and the slots held by name. */
   async function slotCounter(c: Child): Promise<{ count: number; slots: string[] }> {

@@ -95,6 +95,7 @@ async function recordPoolLookupFailures(upload: UploadRecord, failures: ChunkAns
   const numbers = [...new Set(failures.map((f) => f.key.split('|')[0]!))];
   logger.warn('provider lookups failed; those contacts fail and are refunded', { upload_id: upload.id, failed: numbers.length, reasons: [...new Set(failures.map((f) => f.lookupError))].slice(0, 5) });
   await putObject(filesBucket(), keys.lookupFailures(upload), JSON.stringify(numbers), 'application/json');
+  crashPoint('pipeline.after-lookup-failures');
 }
 
 /**
