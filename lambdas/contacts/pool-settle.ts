@@ -13,7 +13,8 @@ export async function settlePoolUpload(ports: DeliveryPorts, upload: UploadRecor
           return cell ? { contact_id, answerIntent: cell.answerIntent, identity: cell.identity, status: cell.status } : { contact_id, missing: true };
         })
       : [];
-  const lookupFailed = upload.status === 'completed' ? await poolLookupFailures(upload) : new Set<string>();
+  // Read only when Finalize counted failed lookups (lookups_failed, set with the completion).
+  const lookupFailed = upload.status === 'completed' && (upload.lookups_failed ?? 0) > 0 ? await poolLookupFailures(upload) : new Set<string>();
   await handlePoolUploadFinished(ports, upload, rows, ids, lookupFailed);
   await settleUpload(upload.id);
 }
