@@ -88,6 +88,11 @@ export const StageConfigSchema = z
         identityDays: z._default(z.number().check(z.int(), z.gte(0), z.lte(365)), 30),
         /** Off: each organization reuses only its own identity answers. */
         shareIdentity: z._default(z.boolean(), false),
+        /**
+         * How long a lookup's claim on a number it is buying lasts (0: no claims). At most 90: a chunk
+         * keeps 120 s for the lookups in flight, and one that waited a claim out still looks up.
+         */
+        claimSeconds: z._default(z.number().check(z.int(), z.gte(0), z.lte(90)), 60),
       }),
       {},
     ),

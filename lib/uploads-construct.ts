@@ -22,7 +22,7 @@ export interface UploadsConstructProps {
   /** The lookup provider's limits (stage config `provider`). */
   provider?: { requestsPerSecond: number; maxFailedShare: number };
   /** The lookup cache (stage config `lookupCache`). */
-  lookupCache?: { enabled: boolean; lineTypeDays: number; lineStatusHours: number; identityDays: number; shareIdentity: boolean };
+  lookupCache?: { enabled: boolean; lineTypeDays: number; lineStatusHours: number; identityDays: number; shareIdentity: boolean; claimSeconds: number };
   /** Reserved concurrency of the classify step, the workflow's fan-out (stage config); none when undefined. */
   classifyReservedConcurrency?: number;
 }
@@ -62,12 +62,13 @@ export class UploadsConstruct extends Construct {
     // The account's rate, under the name each paid provider's adapter reads (only the chosen one calls out).
     for (const prefix of ['TWILIO', 'TELNYX', 'TRESTLE']) classify.addEnvironment(`${prefix}_REQUESTS_PER_SECOND`, String(provider.requestsPerSecond));
     finalize.addEnvironment('PROVIDER_FAILURE_MAX_SHARE', String(provider.maxFailedShare));
-    const cache = props.lookupCache ?? { enabled: true, lineTypeDays: 30, lineStatusHours: 24, identityDays: 30, shareIdentity: false };
+    const cache = props.lookupCache ?? { enabled: true, lineTypeDays: 30, lineStatusHours: 24, identityDays: 30, shareIdentity: false, claimSeconds: 60 };
     classify.addEnvironment('LOOKUP_CACHE', cache.enabled ? 'on' : 'off');
     classify.addEnvironment('LOOKUP_CACHE_LINE_TTL_DAYS', String(cache.lineTypeDays));
     classify.addEnvironment('LOOKUP_CACHE_STATUS_TTL_HOURS', String(cache.lineStatusHours));
     classify.addEnvironment('LOOKUP_CACHE_IDENTITY_TTL_DAYS', String(cache.identityDays));
     classify.addEnvironment('LOOKUP_CACHE_SHARE_IDENTITY', String(cache.shareIdentity));
+    classify.addEnvironment('LOOKUP_CLAIM_SECONDS', String(cache.claimSeconds));
     // What each step's code calls: classify only reads the table (and takes provider tokens); fail
     // reads no file (the pool's contact ids are NotifyPool's to read); NotifyPool reads the pool
     // file and the results; finalize, fail and NotifyPool publish events.

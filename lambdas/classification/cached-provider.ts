@@ -1,4 +1,6 @@
 import type { Clock } from '../platform/clock';
+import { newId } from '../platform/ids';
+import { logger } from '../platform/logger';
 import type { SignalProvider } from './provider';
 import type { LineType, LookupItem, LookupOptions, Signals } from './signals';
 import { expiresAtSeconds, identityScope, isFresh, nameKey, neededKinds, type IdentityAnswer, type LineAnswer, type LookupCachePolicy, type Needs, type NumberEntry, type StatusAnswer } from './lookup-cache-policy';
@@ -10,7 +12,9 @@ import { rangeDecided, structuralLineType } from './range-screen';
 // fresh; only the numbers with a kind missing go to the provider, asked for the missing kinds only;
 // its real answers are stored. A failed lookup (lookupError) and a simulated answer are never
 // stored. The result of every number is what a fresh lookup of the needed kinds gives; each says
-// where it came from (`origin`), which the upload counts.
+// where it came from (`origin`), which the upload counts. Lookups running at the same time (two
+// uploads, two chunks, a pool beside an upload) buy a number once: each claims the numbers it is
+// about to buy, and one that finds a number claimed waits for the holder's answer in the cache.
 
 interface Pending {
   index: number;
@@ -27,7 +31,24 @@ interface Pending {
   identity?: IdentityAnswer;
 }
 
-export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, policy: LookupCachePolicy, clock: Clock): SignalProvider {
+/** A claim this lookup holds: given back with the entry's expiry as it was. */
+interface Claim {
+  claimant: string;
+  expiresAt: number | null;
+}
+
+/** Claims are between processes and last real seconds: they are timed by the real clock, not the business one. */
+export interface ClaimTiming {
+  nowMs(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realTiming: ClaimTiming = { nowMs: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+/** How long a lookup waiting on another's claim pauses before reading again: doubling from the first to the last. */
+const FIRST_PAUSE_MS = 100;
+const LAST_PAUSE_MS = 2_000;
+
+export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, policy: LookupCachePolicy, clock: Clock, timing: ClaimTiming = realTiming): SignalProvider {
   // What `screen` read and did not answer, for the `lookup` that follows (each entry used once, so
   // nothing read here outlives the next lookup of its number): null when the cache had nothing.
   const readNumbers = new Map<string, NumberEntry | null>();
@@ -65,6 +86,92 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
     return rest;
   }
 
+  /** `waiting`'s numbers read again from the store; those still missing a kind come back, with their own indexes. */
+  async function readAgain(waiting: Pending[], opts: LookupOptions, out: Signals[]): Promise<Pending[]> {
+    const answered = new Array<Signals | undefined>(waiting.length);
+    const left = await fromCache(waiting.map((p) => p.item), opts, answered, clock.nowMs());
+    answered.forEach((a, j) => {
+      if (a) out[waiting[j]!.index] = a;
+    });
+    return left.map((p) => ({ ...p, index: waiting[p.index]!.index }));
+  }
+
+  /**
+   * Claims each pending number (one claim per number): the ones taken are `mine`, with what the
+   * cache held at that moment (an answer written since it was read is served, not bought); the
+   * ones another lookup holds are `theirs`, to wait for.
+   */
+  async function claimEach(pending: Pending[], claimant: string, out: Signals[]): Promise<{ mine: Pending[]; theirs: Pending[]; claims: Map<string, Claim> }> {
+    const now = timing.nowMs();
+    const byNumber = new Map<string, Pending[]>();
+    for (const p of pending) byNumber.set(p.item.e164, [...(byNumber.get(p.item.e164) ?? []), p]);
+    const claims = new Map<string, Claim>();
+    const mine: Pending[] = [];
+    const theirs: Pending[] = [];
+    for (const [e164, members] of byNumber) {
+      const claim = await store.claim(inner.name, e164, { claimant, untilMs: now + policy.claimMs, nowMs: now });
+      if (!claim.taken) {
+        theirs.push(...members);
+        continue;
+      }
+      claims.set(e164, { claimant, expiresAt: claim.expiresAt });
+      const fresh = clock.nowMs();
+      for (const p of members) {
+        p.held = claim.entry ?? undefined;
+        if (p.need.line && !p.line && isFresh(claim.entry?.line, 'line', policy, fresh)) p.line = claim.entry!.line;
+        if (p.need.status && !p.status && isFresh(claim.entry?.status, 'status', policy, fresh)) p.status = claim.entry!.status;
+        mine.push(p);
+      }
+    }
+    // An identity answer lives in its own item: read again what the claim could not show.
+    const refs = mine.flatMap((p) => (p.ref && missingOf(p).identity ? [p.ref] : []));
+    if (refs.length) {
+      const read = await store.read(inner.name, { numbers: [], identities: refs });
+      const fresh = clock.nowMs();
+      for (const p of mine) {
+        const identity = p.ref ? read.identities.get(identityRefKey(p.ref)) : undefined;
+        if (missingOf(p).identity && isFresh(identity, 'identity', policy, fresh)) p.identity = identity;
+      }
+    }
+    const toBuy = mine.filter((p) => {
+      const missing = missingOf(p);
+      if (missing.line || missing.status || missing.identity) return true;
+      out[p.index] = compose(p.need, p.structural, p, false, 'cache');
+      return false;
+    });
+    return { mine: toBuy, theirs, claims };
+  }
+
+  /** Buys what `pending` is missing, one provider call per group of the same missing kinds; stores the answers, then gives back the claims no answer replaced. */
+  async function buy(pending: Pending[], opts: LookupOptions, out: Signals[], claims: Map<string, Claim>): Promise<void> {
+    const now = clock.nowMs();
+    const groups = new Map<string, { missing: Needs; members: Pending[] }>();
+    for (const p of pending) {
+      const missing = missingOf(p);
+      const group = `${missing.line}|${missing.status}|${missing.identity}`;
+      if (!groups.has(group)) groups.set(group, { missing, members: [] });
+      groups.get(group)!.members.push(p);
+    }
+    const fetched: Pending[] = [];
+    let stored = new Set<string>();
+    try {
+      for (const { missing, members } of groups.values()) await askProvider(inner, opts, missing, members, now, out, fetched);
+    } finally {
+      // Answers bought before a later group failed (a provider error the chunk's retry meets) are kept too.
+      try {
+        if (fetched.length) {
+          const writes = writesOf(fetched, policy, now);
+          await store.write(inner.name, writes);
+          stored = new Set(writes.numbers.map((w) => w.e164));
+        }
+      } finally {
+        // A number whose entry was put is free again (the put replaced the claim); the others are
+        // given back so that lookups waiting on them go on at once rather than at the claim's end.
+        for (const [e164, claim] of claims) if (!stored.has(e164)) await store.release(inner.name, e164, claim).catch((error: unknown) => logger.warn('lookup claim not given back: it ends on its own', { reason: String(error) }));
+      }
+    }
+  }
+
   return {
     name: inner.name,
     simulated: inner.simulated,
@@ -77,28 +184,25 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
       return out;
     },
     async lookup(items, opts) {
-      const now = clock.nowMs();
       const out = new Array<Signals>(items.length);
-      const rest = await fromCache(items, opts, out, now);
+      let rest = await fromCache(items, opts, out, clock.nowMs());
       for (const p of rest) {
         readNumbers.delete(p.item.e164);
         if (p.ref) readIdentities.delete(identityRefKey(p.ref));
       }
-      // Numbers with a needed kind missing, grouped by what is missing: one provider call per group.
-      const groups = new Map<string, { missing: Needs; members: Pending[] }>();
-      for (const p of rest) {
-        const missing = missingOf(p);
-        const group = `${missing.line}|${missing.status}|${missing.identity}`;
-        if (!groups.has(group)) groups.set(group, { missing, members: [] });
-        groups.get(group)!.members.push(p);
-      }
-
-      const fetched: Pending[] = [];
-      try {
-        for (const { missing, members } of groups.values()) await askProvider(inner, opts, missing, members, now, out, fetched);
-      } finally {
-        // Answers bought before a later group failed (a provider error the chunk's retry meets) are kept too.
-        if (fetched.length) await store.write(inner.name, writesOf(fetched, policy, now));
+      // Each round: claim the numbers still missing a kind, buy the ones claimed (and give them
+      // back), then wait for the others' holders and read again. A number is bought without a claim
+      // once its lookup has waited as long as a claim lasts (a holder that stopped without giving it
+      // back, or one claim after another) and a pause more, so no lookup waits much longer than that.
+      const claimant = opts.claimant ?? newId();
+      const waitStarted = timing.nowMs();
+      for (let pause = FIRST_PAUSE_MS; rest.length; pause = Math.min(pause * 2, LAST_PAUSE_MS)) {
+        const claiming = policy.claimMs > 0 && timing.nowMs() - waitStarted <= policy.claimMs + LAST_PAUSE_MS;
+        const round = claiming ? await claimEach(rest, claimant, out) : { mine: rest, theirs: [], claims: new Map<string, Claim>() };
+        await buy(round.mine, opts, out, round.claims);
+        if (!round.theirs.length) break;
+        await timing.sleep(pause);
+        rest = await readAgain(round.theirs, opts, out);
       }
       return out;
     },

@@ -35,6 +35,8 @@ export interface ClassifyOptions {
   organizationId?: string;
   /** Whom the lookups are for (an upload's id): uploads waiting on the shared rate are served in turn. */
   lane?: string;
+  /** Who buys the numbers (an upload's chunk item), for the lookup cache's claims (signals.ts LookupOptions). */
+  claimant?: string;
 }
 export interface ClassifyResult {
   e164: string;

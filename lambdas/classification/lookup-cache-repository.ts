@@ -1,6 +1,6 @@
-import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName, type Item } from '../platform/table';
-import { stamp } from '../platform/table-entities';
+import { BatchGetCommand, BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailed, tableName, type Item } from '../platform/table';
+import { stamp, stampUpdate } from '../platform/table-entities';
 import { InvalidItemError, readEntity } from '../platform/table-read';
 import { logger } from '../platform/logger';
 import * as z from '../platform/zod';
@@ -13,6 +13,9 @@ import { identityRefKey, type CacheRead, type CacheWrite, type IdentityRef, type
 // Read with BatchGetItem (100 keys a call) and written with BatchWriteItem (25 a call), unprocessed
 // keys retried with backoff. A cache that cannot be read or written costs lookups, never results:
 // keys still unprocessed after the retries are misses, and writes left over are logged.
+// A number being bought is claimed on its LookupSignals item (`claim_by`, `claim_until`): one
+// conditional UpdateItem, given back by the answer's put (which replaces the item) or, without an
+// answer, by a conditional REMOVE.
 
 export const lookupSignalsKey = (e164: string, provider: string) => ({ pk: `LOOKUP#${e164}`, sk: `SIGNALS#${provider}` });
 export const lookupIdentityKey = (ref: IdentityRef, provider: string) => ({ pk: `LOOKUP#${ref.e164}`, sk: `IDENTITY#${provider}#${ref.scope}#${ref.nameHash}` });
@@ -20,6 +23,8 @@ export const lookupIdentityKey = (ref: IdentityRef, provider: string) => ({ pk: 
 const GET_BATCH = 100;
 const WRITE_BATCH = 25;
 const ATTEMPTS = 5;
+/** How long after its claim ended an item holding only a claim stays before the table's TTL deletes it. */
+const CLAIM_ITEM_GRACE_S = 86_400;
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const lineTypes = z.enum(['mobile', 'landline', 'fixedVoip', 'nonFixedVoip', 'voip', 'tollFree', 'premium', 'personal', 'pager', 'sharedCost', 'unknown']);
@@ -119,6 +124,48 @@ export function dynamoLookupCache(options: { sleep?: (ms: number) => Promise<voi
         }
       }
       return result;
+    },
+
+    async claim(provider, e164, { claimant, untilMs, nowMs }) {
+      const stamped = stampUpdate('LookupSignals');
+      try {
+        const out = await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: lookupSignalsKey(e164, provider),
+            // The claim's item is deleted by the table a day after the claim ends if no answer replaces it;
+            // an entry's own expiry comes back with its answer or with `release`.
+            UpdateExpression: `SET ${stamped.set}, e164 = :e164, #provider = :provider, claim_by = :me, claim_until = :until, #ttl = :ttl`,
+            ConditionExpression: 'attribute_not_exists(claim_until) OR claim_until < :now OR claim_by = :me',
+            ExpressionAttributeNames: { ...stamped.names, '#provider': 'provider', '#ttl': 'ttl' },
+            ExpressionAttributeValues: { ...stamped.values, ':e164': e164, ':provider': provider, ':me': claimant, ':until': untilMs, ':now': nowMs, ':ttl': Math.ceil(untilMs / 1000) + CLAIM_ITEM_GRACE_S },
+            ReturnValues: 'ALL_OLD',
+          }),
+        );
+        const old = out.Attributes;
+        return { taken: true as const, entry: old ? toNumberEntry(old) : null, expiresAt: typeof old?.ttl === 'number' ? old.ttl : null };
+      } catch (error) {
+        if (isConditionFailed(error)) return { taken: false as const };
+        throw error;
+      }
+    },
+
+    async release(provider, e164, { claimant, expiresAt }) {
+      try {
+        await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: lookupSignalsKey(e164, provider),
+            UpdateExpression: expiresAt === null ? 'REMOVE claim_by, claim_until' : 'REMOVE claim_by, claim_until SET #ttl = :ttl',
+            ConditionExpression: 'claim_by = :me',
+            ExpressionAttributeNames: expiresAt === null ? undefined : { '#ttl': 'ttl' },
+            ExpressionAttributeValues: { ':me': claimant, ...(expiresAt === null ? {} : { ':ttl': expiresAt }) },
+          }),
+        );
+      } catch (error) {
+        // Someone else holds it now (ours had ended): theirs to give back.
+        if (!isConditionFailed(error)) throw error;
+      }
     },
 
     async write(provider, writes: CacheWrite): Promise<void> {

@@ -61,6 +61,11 @@ export interface LookupOptions {
   organizationId?: string;
   /** Whom the lookups are for (an upload's id): uploads waiting on the shared rate are served in turn (lane-queue.ts). */
   lane?: string;
+  /**
+   * Who buys the numbers (an upload's chunk item): its claims on them (cached-provider.ts) are taken
+   * over at once by a retry of the same work; without one, each lookup is its own claimant.
+   */
+  claimant?: string;
 }
 
 /** libphonenumber's structural type as a line type: what the number's range alone says. */

@@ -132,6 +132,12 @@ export const SETTINGS = {
   LOOKUP_CACHE_IDENTITY_TTL_DAYS: int(30),
   /** Identity answers reused across organizations (the operator's opt-in); otherwise each organization's own. */
   LOOKUP_CACHE_SHARE_IDENTITY: flag(),
+  /**
+   * How long a lookup's claim on a number it is buying lasts: others looking the number up at the
+   * same time wait for its answer at most this long (0: no claims, each buys its own). At most 90:
+   * a chunk keeps 120 s for lookups in flight (classify-budget.ts), and one that waited still looks up.
+   */
+  LOOKUP_CLAIM_SECONDS: (value) => (value === undefined ? 60 : numeral(value, 'a whole number from 0 to 90', (n) => Number.isSafeInteger(n) && n >= 0 && n <= 90)),
   TELNYX_API_KEY: text(),
   /** Secrets Manager secret holding JSON {"api_key": "…"} (AWS). */
   TELNYX_SECRET_ARN: text(),

@@ -72,10 +72,12 @@ describe('retention, throttling and isolation', () => {
 
   it('gives the lookup cache settings to the classify step, which alone may reach the cache (in batches)', () => {
     const vars = (t: Template) => functionByDescription(t, 'Uploads: classify one chunk').Properties.Environment.Variables as Record<string, string>;
-    expect(vars(template)).toMatchObject({ LOOKUP_CACHE: 'on', LOOKUP_CACHE_LINE_TTL_DAYS: '30', LOOKUP_CACHE_STATUS_TTL_HOURS: '24', LOOKUP_CACHE_IDENTITY_TTL_DAYS: '30', LOOKUP_CACHE_SHARE_IDENTITY: 'false' });
-    const t = synthWith({ lookupCache: { enabled: false, lineTypeDays: 14, lineStatusHours: 0, identityDays: 7, shareIdentity: true } });
-    expect(vars(t)).toMatchObject({ LOOKUP_CACHE: 'off', LOOKUP_CACHE_LINE_TTL_DAYS: '14', LOOKUP_CACHE_STATUS_TTL_HOURS: '0', LOOKUP_CACHE_IDENTITY_TTL_DAYS: '7', LOOKUP_CACHE_SHARE_IDENTITY: 'true' });
+    expect(vars(template)).toMatchObject({ LOOKUP_CACHE: 'on', LOOKUP_CACHE_LINE_TTL_DAYS: '30', LOOKUP_CACHE_STATUS_TTL_HOURS: '24', LOOKUP_CACHE_IDENTITY_TTL_DAYS: '30', LOOKUP_CACHE_SHARE_IDENTITY: 'false', LOOKUP_CLAIM_SECONDS: '60' });
+    const t = synthWith({ lookupCache: { enabled: false, lineTypeDays: 14, lineStatusHours: 0, identityDays: 7, shareIdentity: true, claimSeconds: 0 } });
+    expect(vars(t)).toMatchObject({ LOOKUP_CACHE: 'off', LOOKUP_CACHE_LINE_TTL_DAYS: '14', LOOKUP_CACHE_STATUS_TTL_HOURS: '0', LOOKUP_CACHE_IDENTITY_TTL_DAYS: '7', LOOKUP_CACHE_SHARE_IDENTITY: 'true', LOOKUP_CLAIM_SECONDS: '0' });
     expect(() => parseStageConfig('bad', { lookupCache: { lineTypeDays: -1 } }, process.cwd())).toThrow(/lookupCache\.lineTypeDays/);
+    // A claim longer than the time a chunk keeps for lookups in flight is refused.
+    expect(() => parseStageConfig('bad', { lookupCache: { claimSeconds: 91 } }, process.cwd())).toThrow(/lookupCache\.claimSeconds/);
     expect(() => parseStageConfig('bad', { lookupCache: { ttl: 3 } }, process.cwd())).toThrow(/lookupCache/);
     // Batch reads are no longer the cache's alone (authentication reads a key with its user and
     // organization in one BatchGetItem): the cache's partitions are what only ClassifyChunk is granted.

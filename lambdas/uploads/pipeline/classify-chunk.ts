@@ -70,7 +70,7 @@ export async function classifyChunk(ports: ClassificationPorts, input: ClassifyC
       const time = { started, deadline: started + classifyBudgetMs(settings.CLASSIFY_TIME_BUDGET_MS, remaining), stretched: started + classifyBudgetMs(settings.CLASSIFY_TIME_BUDGET_MS * (1 + FINISH_GRACE), remaining) };
       const checkpoint = await openCheckpoint(upload, input.chunk);
       try {
-        await lookUpPaid(provider, upload, items, checkpoint, time, Math.max(1, settings.CLASSIFY_CONCURRENCY), counts);
+        await lookUpPaid(provider, upload, input.chunk, items, checkpoint, time, Math.max(1, settings.CLASSIFY_CONCURRENCY), counts);
       } finally {
         // The turn's lookups are over: slots leased ahead and not used go back to the other chunks.
         await releaseContainerLimiters();
@@ -110,7 +110,7 @@ interface InvocationTime {
  * once, when it is reached, if the numbers left are done by then at the pace so far). At most
  * `concurrency` paid answers are ever unrecorded, and only a kill in that moment can repeat them.
  */
-async function lookUpPaid(provider: SignalProvider, upload: UploadRecord, items: ChunkItem[], checkpoint: ChunkCheckpoint, time: InvocationTime, concurrency: number, counts: LookupCounts): Promise<void> {
+async function lookUpPaid(provider: SignalProvider, upload: UploadRecord, chunk: number, items: ChunkItem[], checkpoint: ChunkCheckpoint, time: InvocationTime, concurrency: number, counts: LookupCounts): Promise<void> {
   const answeredBefore = checkpoint.answers.size;
   let deadline: number | null = null;
   const until = (now: number): number => {
@@ -136,7 +136,8 @@ async function lookUpPaid(provider: SignalProvider, upload: UploadRecord, items:
       try {
         const index = await feed.take();
         if (index === undefined) return;
-        await checkpoint.record(await lookUp(provider, upload, items, [index], counts));
+        // The item is the claimant: a retry of this chunk takes its own claims over at once.
+        await checkpoint.record(await lookUp(provider, upload, items, [index], counts, `${upload.id}#${chunk}#${index}`));
       } catch (error) {
         failed = true;
         throw error;
@@ -168,9 +169,9 @@ function entryOf(index: number, item: ChunkItem, r: ClassifyResult): Entry {
   return [index, { key: item.key, answerIntent: r.answerIntent, identity: r.identity, simulated: r.simulated, ...(r.lookupError ? { lookupError: r.lookupError } : {}), ...(r.origin === 'paid' || r.origin === 'cache' ? { origin: r.origin } : {}) }];
 }
 
-async function lookUp(provider: SignalProvider, upload: UploadRecord, items: ChunkItem[], indexes: number[], counts: LookupCounts): Promise<Entry[]> {
+async function lookUp(provider: SignalProvider, upload: UploadRecord, items: ChunkItem[], indexes: number[], counts: LookupCounts, claimant?: string): Promise<Entry[]> {
   const batch = indexes.map((i) => items[i]!);
-  const results = await classifyBatch(provider, batch.map((i) => ({ e164: i.e164, name: i.name })), classifyOptions(upload));
+  const results = await classifyBatch(provider, batch.map((i) => ({ e164: i.e164, name: i.name })), { ...classifyOptions(upload), ...(claimant ? { claimant } : {}) });
   for (const r of results) countLookup(counts, r);
   return results.map((r, j) => entryOf(indexes[j]!, batch[j]!, r));
 }

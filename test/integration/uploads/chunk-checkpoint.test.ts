@@ -100,6 +100,36 @@ describe('time-boxed, checkpointed chunks: every paid lookup used once', () => {
     fake.options.delayMs = undefined;
   });
 
+  it('killed while its workers hold claims: its retry takes its own claims over at once, and another upload of the same numbers waits on them: each number paid once', async () => {
+    // Claims as long as they may be (90 s), outlasting this test's time: were they not taken over by
+    // the same chunk's retry, both chunks below would wait the dead process's claims out.
+    process.env.LOOKUP_CLAIM_SECONDS = '90';
+    reloadConfig();
+    try {
+      const phones = e164s(100, 445);
+      const one = await prepared(phones);
+      const two = await prepared(phones);
+      fake.options.delayMs = () => 5;
+      const first = await chunkChild(one.uploadId, 0);
+      await waitFor('20 paid lookups', async () => (paidFor(phones).reduce((a, b) => a + b, 0) >= 20 ? true : null), 60_000);
+      fake.hold();
+      await waitFor('every worker waiting on a lookup it claimed', async () => (fake.held >= 4 ? true : null), 60_000);
+      first.child.kill('SIGKILL');
+      expect(await first.exited).toBe('SIGKILL');
+      fake.release();
+      fake.options.delayMs = undefined;
+
+      const [retry, other] = await Promise.all([chunkChild(one.uploadId, 0), classifyChunk(service.runtime.ports, { upload_id: two.uploadId, chunk: 0 })]);
+      expect(await retry.exited, retry.output()).toBe(0);
+      expect(JSON.parse(retry.output().trim().split('\n').at(-1)!)).toMatchObject({ done: true, count: 100 });
+      expect(other).toMatchObject({ done: true, count: 100 });
+      expect(paidFor(phones)).toEqual(phones.map(() => 1));
+    } finally {
+      delete process.env.LOOKUP_CLAIM_SECONDS;
+      reloadConfig();
+    }
+  }, 80_000);
+
   it('a chunk whose budget runs out answers done false with its progress, and the next call goes on from there', async () => {
     process.env.CLASSIFY_TIME_BUDGET_MS = '0';
     process.env.UPLOAD_CHUNK_SIZE = '30';

@@ -7,6 +7,7 @@ import { getBalance } from '../../../lambdas/credits/credits';
 import { reloadConfig } from '../../../lambdas/platform/config';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
 import { runContactPool } from '../../../lambdas/contacts/pool-job';
+import { dynamoLookupCache } from '../../../lambdas/classification/lookup-cache-repository';
 import { useTestService } from '../../support/runtime';
 
 // Issue 27 items 3 and 6 on the local runtime: the real Twilio adapter behind the lookup cache
@@ -21,12 +22,15 @@ interface Request {
 }
 const requests: Request[] = [];
 const failing = new Set<string>();
+/** How long the stand-in takes to answer (ms). */
+let delay = 0;
 let lookup: Server;
 
 const env: Record<string, string> = { CLASSIFICATION_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'secret', TWILIO_ATTEMPTS: '2', TWILIO_REQUESTS_PER_SECOND: '2000' };
 
 beforeAll(async () => {
-  lookup = createServer((req, res) => {
+  lookup = createServer(async (req, res) => {
+    if (delay) await new Promise((r) => setTimeout(r, delay));
     const url = new URL(req.url ?? '/', 'http://fake');
     const e164 = decodeURIComponent(url.pathname.split('/').pop() ?? '');
     const fields = (url.searchParams.get('Fields') ?? '').split(',').filter(Boolean);
@@ -184,6 +188,65 @@ describe('the lookup cache in front of a paid provider', () => {
       delete process.env.LOOKUP_CACHE;
       reloadConfig();
     }
+  });
+
+  it('uploads running at the same time buy a shared number once: the others wait on its claim and are served its answer', async () => {
+    // Three organizations, overlapping numbers, the three workflows running together (the fake
+    // provider answers slowly so that their lookups overlap); each upload is charged for its own.
+    delay = 15;
+    try {
+      const shared = e164s(150, 510);
+      const lists = [shared, [...shared.slice(0, 100), ...e164s(50, 520)], [...e164s(50, 520), ...shared.slice(50)]];
+      const customers = await Promise.all(['Claims A', 'Claims B', 'Claims C'].map(customer));
+      const before = requests.length;
+      const created = await Promise.all(
+        lists.map(async (phones, i) => {
+          const res = await service.request('POST', '/api/v1/uploads', { body: { phone_numbers: phones }, key: customers[i]!.key });
+          expect(res.status, await res.clone().text()).toBe(200);
+          return (await res.json()) as { id: string; credits_charged: number };
+        }),
+      );
+      await service.runtime.settleWorkflows();
+      const made = requests.slice(before).map((r) => r.e164);
+      const distinct = new Set(lists.flat());
+      expect(made.length).toBe(distinct.size);
+      expect(new Set(made).size).toBe(distinct.size);
+      const records = await Promise.all(created.map((c) => getUpload(c.id)));
+      let paid = 0;
+      for (const [i, record] of records.entries()) {
+        expect(record).toMatchObject({ status: 'completed', lookups_failed: 0 });
+        expect(record!.lookups_paid! + record!.lookups_cached!).toBe(150);
+        paid += record!.lookups_paid!;
+        expect(created[i]!.credits_charged).toBe(150);
+        expect((await getBalance(customers[i]!.org.id)).total).toBe(10_000 - 150);
+      }
+      expect(paid).toBe(distinct.size);
+    } finally {
+      delay = 0;
+    }
+  });
+
+  it('claims in the embedded table: one holder at a time, its own retry takes it over, an ended one is taken, a put or a release frees it', async () => {
+    const cache = dynamoLookupCache();
+    const e164 = '+13125557777';
+    const now = Date.now();
+    expect(await cache.claim('twilio', e164, { claimant: 'one', untilMs: now + 60_000, nowMs: now })).toEqual({ taken: true, entry: null, expiresAt: null });
+    expect(await cache.claim('twilio', e164, { claimant: 'two', untilMs: now + 60_000, nowMs: now })).toEqual({ taken: false });
+    // Another provider's entry is its own.
+    expect((await cache.claim('telnyx', e164, { claimant: 'two', untilMs: now + 60_000, nowMs: now })).taken).toBe(true);
+    expect((await cache.claim('twilio', e164, { claimant: 'one', untilMs: now + 60_000, nowMs: now })).taken).toBe(true);
+    expect((await cache.claim('twilio', e164, { claimant: 'two', untilMs: now + 120_000, nowMs: now + 60_001 })).taken).toBe(true);
+    // A claim-only item reads as no entry.
+    expect((await cache.read('twilio', { numbers: [e164], identities: [] })).numbers.get(e164)).toEqual({});
+    // The answer's put replaces the claim; its entry and expiry are what the next claim sees.
+    const line = { lineType: 'mobile' as const, carrier: 'Verizon Wireless', callScreening: null, activityScore: null, ported: null, at: now };
+    await cache.write('twilio', { numbers: [{ e164, entry: { line }, expiresAt: 4_000_000_000 }], identities: [] });
+    expect(await cache.claim('twilio', e164, { claimant: 'three', untilMs: now + 60_000, nowMs: now })).toEqual({ taken: true, entry: { line }, expiresAt: 4_000_000_000 });
+    // A release by someone who does not hold it changes nothing; the holder's gives the expiry back.
+    await cache.release('twilio', e164, { claimant: 'one', expiresAt: 1 });
+    expect((await cache.claim('twilio', e164, { claimant: 'four', untilMs: now + 60_000, nowMs: now })).taken).toBe(false);
+    await cache.release('twilio', e164, { claimant: 'three', expiresAt: 4_000_000_000 });
+    expect(await cache.claim('twilio', e164, { claimant: 'four', untilMs: now + 60_000, nowMs: now })).toEqual({ taken: true, entry: { line }, expiresAt: 4_000_000_000 });
   });
 
   it('admin usage refuses a bad --since and an unknown organization', async () => {
