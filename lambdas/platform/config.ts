@@ -37,6 +37,10 @@ function numeral(value: string, accepts: string, ok: (n: number) => boolean): nu
 const int = (fallback: number): Setting<number> => (value) =>
   value === undefined ? fallback : numeral(value, 'a whole number, 0 or more', (n) => Number.isSafeInteger(n) && n >= 0);
 
+/** A whole number from 0 to `max`. */
+const intUpTo = (fallback: number, max: number): Setting<number> => (value) =>
+  value === undefined ? fallback : numeral(value, `a whole number from 0 to ${max}`, (n) => Number.isSafeInteger(n) && n >= 0 && n <= max);
+
 /** A count or a rate that 0 would break (no worker, no token, no try): a whole number, 1 or more. */
 const positive = (fallback: number): Setting<number> => (value) =>
   value === undefined ? fallback : numeral(value, 'a whole number, 1 or more', (n) => Number.isSafeInteger(n) && n >= 1);
@@ -137,7 +141,7 @@ export const SETTINGS = {
    * same time wait for its answer at most this long (0: no claims, each buys its own). At most 90:
    * a chunk keeps 120 s for lookups in flight (classify-budget.ts), and one that waited still looks up.
    */
-  LOOKUP_CLAIM_SECONDS: (value) => (value === undefined ? 60 : numeral(value, 'a whole number from 0 to 90', (n) => Number.isSafeInteger(n) && n >= 0 && n <= 90)),
+  LOOKUP_CLAIM_SECONDS: intUpTo(60, 90),
   TELNYX_API_KEY: text(),
   /** Secrets Manager secret holding JSON {"api_key": "…"} (AWS). */
   TELNYX_SECRET_ARN: text(),
