@@ -3,6 +3,7 @@ import type { AnswerIntent, IdentityBand } from '../classification';
 import { getContact } from './contact-repository';
 import { completeContact, failContact } from './outcomes';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
+import { noPoolLookupFailures, type PoolLookupFailures } from '../uploads/pool';
 
 export type PoolRowResult =
   | { contact_id: string; answerIntent: AnswerIntent; identity: IdentityBand | null; status: string }
@@ -16,7 +17,7 @@ export const PROCESSING_FAILED = 'Processing failed on our side; its credits wer
 /**
  * Called by the upload pipeline when an `api_pool` upload finishes. Each contact of the pool gets
  * its result, or fails (and is refunded) when its row is missing or empty in the processed file, its
- * number's lookup failed (`lookupFailed`, E.164s), or the whole upload failed. Safe to call again
+ * lookup failed (`lookupFailed`), or the whole upload failed. Safe to call again
  * for the same upload.
  */
 export async function handlePoolUploadFinished(
@@ -24,7 +25,7 @@ export async function handlePoolUploadFinished(
   upload: { id: string; status: string; error_message?: string | null },
   rows: Iterable<PoolRowResult> | AsyncIterable<PoolRowResult>,
   contactIds: readonly string[],
-  lookupFailed: ReadonlySet<string> = new Set(),
+  lookupFailed: PoolLookupFailures = noPoolLookupFailures,
 ): Promise<{ completed: number; failed: number }> {
   const seen = new Set<string>();
   let completed = 0;
@@ -35,7 +36,7 @@ export async function handlePoolUploadFinished(
       if (!contact || contact.pool_upload_id !== upload.id || seen.has(row.contact_id)) continue;
       seen.add(row.contact_id);
       // No row, or a number the provider never answered (after its retries): no result.
-      if ('missing' in row || lookupFailed.has(contact.phone)) {
+      if ('missing' in row || lookupFailed.contactIds.has(row.contact_id) || lookupFailed.numbers.has(contact.phone)) {
         if (await failContact(ports, contact, NO_RESULT)) failed++;
       } else if (await completeContact(ports, contact, { answerIntent: row.answerIntent, identity: row.identity })) {
         completed++;

@@ -1,5 +1,5 @@
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
-import { poolContactIds, poolLookupFailures, poolRowResults, settleUpload, type UploadRecord } from '../uploads/pool';
+import { noPoolLookupFailures, poolContactIds, poolLookupFailures, poolRowResults, settleUpload, type UploadRecord } from '../uploads/pool';
 import { handlePoolUploadFinished, type PoolRowResult } from './pool-results';
 
 /** Each contact of an ended pool upload gets its result (or fails, refunded); then the upload is settled. */
@@ -14,7 +14,7 @@ export async function settlePoolUpload(ports: DeliveryPorts, upload: UploadRecor
         })
       : [];
   // Read only when Finalize counted failed lookups (lookups_failed, set with the completion).
-  const lookupFailed = upload.status === 'completed' && (upload.lookups_failed ?? 0) > 0 ? await poolLookupFailures(upload) : new Set<string>();
+  const lookupFailed = upload.status === 'completed' && (upload.lookups_failed ?? 0) > 0 ? await poolLookupFailures(upload, ids) : noPoolLookupFailures;
   await handlePoolUploadFinished(ports, upload, rows, ids, lookupFailed);
   await settleUpload(upload.id);
 }

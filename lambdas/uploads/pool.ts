@@ -95,10 +95,21 @@ export async function poolContactIds(upload: UploadRecord): Promise<string[]> {
   return rows.map((r) => r.fields[0] ?? '');
 }
 
-/** The numbers (E.164) of a completed pool upload that the provider could not look up (finalize.ts). */
-export async function poolLookupFailures(upload: UploadRecord): Promise<ReadonlySet<string>> {
+/** Which contacts of a completed pool upload the provider could not look up: by contact id, or (a list an earlier version wrote) by number. */
+export interface PoolLookupFailures {
+  contactIds: ReadonlySet<string>;
+  numbers: ReadonlySet<string>;
+}
+
+export const noPoolLookupFailures: PoolLookupFailures = { contactIds: new Set(), numbers: new Set() };
+
+/** The pool's failed lookups as Finalize wrote them (finalize.ts): `{rows}`, the pool's rows; an array of E.164s before that. */
+export async function poolLookupFailures(upload: UploadRecord, contactIds: readonly string[]): Promise<PoolLookupFailures> {
   const stored = await getObject(filesBucket(), keys.lookupFailures(upload));
-  return new Set(stored ? (JSON.parse(stored.toString('utf8')) as string[]) : []);
+  if (!stored) return noPoolLookupFailures;
+  const list = JSON.parse(stored.toString('utf8')) as string[] | { rows: number[] };
+  if (Array.isArray(list)) return { contactIds: new Set(), numbers: new Set(list) };
+  return { contactIds: new Set(list.rows.flatMap((row) => (contactIds[row] ? [contactIds[row]] : []))), numbers: new Set() };
 }
 
 /** A completed upload's row results, in row order (empty when none were written). */

@@ -32,8 +32,8 @@ export async function finalize(ports: DeliveryPorts, input: { upload_id: string;
     await flushOutbox(ports, uploadItemKey(current.id));
   } else if (current.status === 'processing' || current.status === 'ready_for_processing') {
     const index = await loadCellItems(current);
-    const { answers, simulated, lookupFailures, lookups } = await loadAnswers(current, input.chunks ?? [], index.named.length);
-    if (current.source === 'api_pool') await recordPoolLookupFailures(current, lookupFailures);
+    const { answers, simulated, lookupFailures, failedItems, lookups } = await loadAnswers(current, input.chunks ?? [], index.named.length);
+    if (current.source === 'api_pool') await recordPoolLookupFailures(current, lookupFailures, failedRows(index, failedItems));
     else failIfTooManyLookupsFailed(current.id, lookupFailures, index.named.length);
     const table = joinResults(index, answers, current.identity_enabled);
     const results = table;
@@ -88,22 +88,34 @@ function failIfTooManyLookupsFailed(uploadId: string, failures: ChunkAnswer[], t
  * A contacts' pool is many purchases, not one file: each contact whose number the provider could not
  * look up fails and is refunded on its own when the pool is settled (pool-settle.ts), and the others
  * complete, however many failed beside them (the share that fails a whole upload does not apply).
- * Written before the upload is completed, the same on every run of this step.
+ * Written before the upload is completed, the same on every run of this step. The rows, not the
+ * numbers: two contacts of one number with other names are two lookups, and one can fail alone.
  */
-async function recordPoolLookupFailures(upload: UploadRecord, failures: ChunkAnswer[]): Promise<void> {
+async function recordPoolLookupFailures(upload: UploadRecord, failures: ChunkAnswer[], rows: number[]): Promise<void> {
   if (!failures.length) return;
-  const numbers = [...new Set(failures.map((f) => f.key.split('|')[0]!))];
-  logger.warn('provider lookups failed; those contacts fail and are refunded', { upload_id: upload.id, failed: numbers.length, reasons: [...new Set(failures.map((f) => f.lookupError))].slice(0, 5) });
-  await putObject(filesBucket(), keys.lookupFailures(upload), JSON.stringify(numbers), 'application/json');
+  logger.warn('provider lookups failed; those contacts fail and are refunded', { upload_id: upload.id, failed: rows.length, reasons: [...new Set(failures.map((f) => f.lookupError))].slice(0, 5) });
+  await putObject(filesBucket(), keys.lookupFailures(upload), JSON.stringify({ rows }), 'application/json');
   crashPoint('pipeline.after-lookup-failures');
+}
+
+/** The rows (0-based, header not counted) with a cell whose item's lookup failed, in order. */
+function failedRows(index: CellItems, failedItems: ReadonlySet<number>): number[] {
+  const rows: number[] = [];
+  if (!failedItems.size) return rows;
+  for (let i = 0; i < index.cells.length; i++) {
+    const row = Math.floor(i / index.columns);
+    if (failedItems.has(index.cells[i]!) && rows.at(-1) !== row) rows.push(row);
+  }
+  return rows;
 }
 
 /**
  * The chunks' answers by item number: chunk after chunk in the order prepare wrote them, each
  * answer a code into a small table of distinct answers (0: none).
  */
-async function loadAnswers(upload: UploadRecord, chunks: number[], items: number): Promise<{ answers: { codes: Uint8Array; table: ItemAnswer[] }; simulated: boolean; lookupFailures: ChunkAnswer[]; lookups: LookupCounts }> {
+async function loadAnswers(upload: UploadRecord, chunks: number[], items: number): Promise<{ answers: { codes: Uint8Array; table: ItemAnswer[] }; simulated: boolean; lookupFailures: ChunkAnswer[]; failedItems: Set<number>; lookups: LookupCounts }> {
   const lookupFailures: ChunkAnswer[] = [];
+  const failedItems = new Set<number>();
   const lookups = noLookups();
   const codes = new Uint8Array(items);
   const table: ItemAnswer[] = [];
@@ -122,14 +134,17 @@ async function loadAnswers(upload: UploadRecord, chunks: number[], items: number
         byKey.set(k, code);
       }
       if (item >= items) throw new Error(`upload ${upload.id}: the chunks hold more answers than the upload has items`);
+      if (a.lookupError) {
+        lookupFailures.push(a);
+        failedItems.add(item);
+      }
       codes[item++] = code;
       simulated ||= a.simulated;
-      if (a.lookupError) lookupFailures.push(a);
       countLookup(lookups, a);
     }
   }
   if (chunks.length && item !== items) throw new Error(`upload ${upload.id}: the chunks hold ${item} answers for ${items} items`);
-  return { answers: { codes, table }, simulated, lookupFailures, lookups };
+  return { answers: { codes, table }, simulated, lookupFailures, failedItems, lookups };
 }
 
 /** Each cell's result from its item's answer (results.ts rules), one byte per cell. */

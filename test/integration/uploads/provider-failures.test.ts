@@ -10,12 +10,17 @@ import { useTestService } from '../../support/runtime';
 import { newCustomer } from '../../support/customer';
 import { runContactPool } from '../../../lambdas/contacts/pool-job';
 import { NO_RESULT } from '../../../lambdas/contacts/pool-results';
+import { poolLookupFailures } from '../../../lambdas/uploads/pool';
+import { keys, type UploadRecord } from '../../../lambdas/uploads/upload';
+import { filesBucket, putObject } from '../../../lambdas/platform/blob';
 
 // Issue 12 item 5: a Twilio Lookup stand-in on loopback that fails some numbers for good (500 on
 // every try) and answers others 429 once. The upload runs through the local workflow with the real
 // Twilio adapter, its retries and the shared rate bucket.
 
 const failing = new Set<string>();
+/** Identity lookups asked with one of these last names fail on every try. */
+const failingLastNames = new Set<string>();
 const throttledOnce = new Set<string>();
 const requests = new Map<string, number>();
 let lookup: Server;
@@ -25,10 +30,11 @@ const saved: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
   lookup = createServer((req, res) => {
-    const e164 = decodeURIComponent(new URL(req.url ?? '/', 'http://fake').pathname.split('/').pop() ?? '');
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const e164 = decodeURIComponent(url.pathname.split('/').pop() ?? '');
     const seen = (requests.get(e164) ?? 0) + 1;
     requests.set(e164, seen);
-    if (failing.has(e164)) return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"code":20500,"status":500}');
+    if (failing.has(e164) || failingLastNames.has(url.searchParams.get('LastName') ?? '')) return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"code":20500,"status":500}');
     if (throttledOnce.has(e164) && seen === 1) return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end('{"code":20429,"status":429}');
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ phone_number: e164, valid: true, line_type_intelligence: { type: 'mobile', carrier_name: 'Verizon Wireless', error_code: null } }));
   });
@@ -121,6 +127,37 @@ describe('provider limits: failed lookups become Unknown; only a large share fai
     for (const done of contacts.slice(2)) expect(done.service_status).toBe('Likely Answer');
     for (const p of phones.slice(0, 2)) expect(requests.get(p)).toBe(3);
     expect((await getBalance(org.id)).total).toBe(97); // the two failed given back
+  });
+
+  it('two contacts of one number with other names are two lookups: the one that failed is refunded, the other completes', async () => {
+    const { org, key } = await newCustomer({ name: 'Pool names', credits: 100 });
+    failingLastNames.add('Lovelace');
+    try {
+      const phone = '+13125553100';
+      const ids: string[] = [];
+      for (const full_name of ['Ada Lovelace', 'Grace Hopper']) {
+        const res = await service.request('POST', '/api/v2/contacts', { key, body: { phone, properties: { full_name } } });
+        expect(res.status, await res.clone().text()).toBe(201);
+        ids.push(((await res.json()) as { id: string }).id);
+      }
+      await runContactPool(service.runtime.ports);
+      await service.runtime.settleWorkflows();
+      const contacts = await Promise.all(ids.map(async (id) => (await (await service.request('GET', `/api/v2/contacts/${id}`, { key })).json()) as { status: string; error_message: string | null; service_status: string | null }));
+      expect(contacts.map((c) => c.status)).toEqual(['failed', 'completed']);
+      expect(contacts[0]!.error_message).toBe(NO_RESULT);
+      expect(contacts[1]!.service_status).not.toBeNull();
+      expect((await getBalance(org.id)).total).toBe(99);
+    } finally {
+      failingLastNames.clear();
+    }
+  });
+
+  it('a pool\'s failed lookups are read by row; a list of numbers (as an earlier version wrote it) still settles by number', async () => {
+    const upload = { organization_id: 'org-legacy', id: '33333333-3333-4333-8333-333333333333' } as UploadRecord;
+    await putObject(filesBucket(), keys.lookupFailures(upload), JSON.stringify({ rows: [0, 2, 7] }), 'application/json');
+    expect(await poolLookupFailures(upload, ['c0', 'c1', 'c2'])).toEqual({ contactIds: new Set(['c0', 'c2']), numbers: new Set() });
+    await putObject(filesBucket(), keys.lookupFailures(upload), JSON.stringify(['+13125550171']), 'application/json');
+    expect(await poolLookupFailures(upload, ['c0'])).toEqual({ contactIds: new Set(), numbers: new Set(['+13125550171']) });
   });
 
   it('every concurrent caller takes from one bucket in the table, a lease of slots per write', async () => {
