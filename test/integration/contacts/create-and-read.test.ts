@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { getBalance } from '../../../lambdas/credits/credits';
 import { newCustomer } from '../../support/customer';
+import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../../lambdas/platform/table';
+import { sha256Hex } from '../../../lambdas/platform/ids';
 
 const service = useTestService();
 
@@ -85,6 +88,26 @@ describe('POST /api/v{1,2}/contacts', () => {
     // An array's order is its value: another request.
     const otherArray = await service.request('POST', '/api/v2/contacts', { key, body: { phone: '2125550164', idempotency_key: 'ord-1', properties: { crm_id: '42', source: 'web', nested: { b: 1, a: [{ y: 1, x: 0 }, 2] } } } });
     expect(otherArray.status).toBe(409);
+    expect((await getBalance(org.id)).total).toBe(9);
+  });
+
+  it('a key claimed before fingerprints sorted members (it holds them in the order sent) still replays a retry sent in that order', async () => {
+    const { org, key } = await orgKey(10);
+    const properties = { source: 'web', crm_id: '42' };
+    const first = await service.request('POST', '/api/v2/contacts', { key, body: { phone: '2125550165', idempotency_key: 'legacy-1', properties } });
+    expect(first.status).toBe(201);
+    // Make the claim what the version before c4e1621 wrote: the members hashed in the order sent.
+    const claims = await db().send(new ScanCommand({ TableName: tableName(), FilterExpression: 'begins_with(pk, :p)', ExpressionAttributeValues: { ':p': `IDEMP#${org.id}#` } }));
+    expect(claims.Items).toHaveLength(1);
+    const legacy = sha256Hex(JSON.stringify(['+12125550165', 'standard', properties, null, null]));
+    expect(claims.Items![0]!.fingerprint).not.toBe(legacy);
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: { pk: claims.Items![0]!.pk, sk: claims.Items![0]!.sk }, UpdateExpression: 'SET fingerprint = :f', ExpressionAttributeValues: { ':f': legacy } }));
+    const again = await service.request('POST', '/api/v2/contacts', { key, body: { phone: '2125550165', idempotency_key: 'legacy-1', properties } });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await again.json()) as ContactBody).id).toBe(((await first.json()) as ContactBody).id);
+    // Another request under that key is still refused.
+    expect((await service.request('POST', '/api/v2/contacts', { key, body: { phone: '2125550165', idempotency_key: 'legacy-1', properties: { source: 'app', crm_id: '42' } } })).status).toBe(409);
     expect((await getBalance(org.id)).total).toBe(9);
   });
 
