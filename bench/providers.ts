@@ -18,7 +18,8 @@ import { startProbe, timeline } from './provider-probe';
 //  1. Paid lookups per number needed, with ClassifyChunk in processes of their own (the shipped
 //     entry, bundled) killed with SIGKILL mid-chunk, client timeouts (slow answers), 429s and 5xxs,
 //     and a short time budget so every chunk loops.
-//  2. The lookup cache: the same numbers uploaded twice, the second time within the TTL.
+//  2. The lookup cache: the same numbers uploaded twice, the second time within the TTL; and three
+//     uploads sharing numbers processed at the same time (the lookup claims).
 //  3. Uploads at once at one account rate through the local workflow (the ASL's Map and loop):
 //     time to all completed against total lookups ÷ rate; the limiter's table calls per lookup; the
 //     most requests the provider saw in any 1-second window against the configured rate.
@@ -209,6 +210,46 @@ async function cacheHits(runtime: Runtime, fake: Fake): Promise<Record<string, n
     provider_cache_first_upload_paid: between - before,
     provider_cache_hit_lookups: after - between,
     provider_cache_served_second_upload: upload?.lookups_cached ?? 0,
+  };
+}
+
+/**
+ * Uploads that share numbers, processed at the same time: three uploads of 1,000 numbers (1,500
+ * distinct: each shares half its numbers with each of the others), every chunk of all three the
+ * shipped entry in a process of its own, all started together (as concurrent Lambdas). The cache
+ * is cold for these numbers. The figure: paid lookups per distinct number (1 when a number
+ * looked up by one upload is served to the others, not bought again).
+ */
+async function overlappingUploads(runtime: Runtime, fake: Fake): Promise<Record<string, number>> {
+  process.env.UPLOAD_CHUNK_SIZE = '250';
+  reloadConfig();
+  await fake.plan({ delayMs: 20 });
+  const key = await organization(4_000);
+  const [a, b, c] = [e164s(500, 470, 600_000), e164s(500, 470, 601_000), e164s(500, 470, 602_000)];
+  const lists = [[...a, ...b], [...b, ...c], [...c, ...a]];
+  const child = await bundleChild('../test/support/classify-chunk-child.ts');
+  const before = (await fake.totals()).paid;
+  const uploads = await Promise.all(lists.map(async (phones) => ({ id: await createUpload(runtime, key, phones), chunks: [] as number[] })));
+  for (const upload of uploads) upload.chunks = (await prepare({ upload_id: upload.id })).chunks;
+  const processes = uploads.flatMap((upload) => upload.chunks.map((chunk) => ({ chunk, p: chunkProcess(child, upload.id, chunk) })));
+  for (const { chunk, p } of processes) {
+    const code = await p.exited;
+    if (code !== 0) throw new Error(`chunk ${chunk} exited ${code}: ${p.output().slice(-2000)}`);
+  }
+  let served = 0;
+  for (const upload of uploads) {
+    const final = await finalize(runtime.ports, { upload_id: upload.id, chunks: upload.chunks });
+    if (final.status !== 'completed') throw new Error(`overlapping upload ended ${final.status}`);
+    served += (await getUpload(upload.id))?.lookups_cached ?? 0;
+  }
+  const paid = (await fake.totals()).paid - before;
+  const distinct = new Set(lists.flat()).size;
+  delete process.env.UPLOAD_CHUNK_SIZE;
+  reloadConfig();
+  log(`overlapping: 3 uploads of 1,000 (${distinct} distinct numbers), ${processes.length} chunk processes at once: paid ${paid}, ${served} served from the cache`);
+  return {
+    provider_paid_per_distinct_overlapping_uploads: Number((paid / distinct).toFixed(4)),
+    provider_overlapping_uploads_served_from_cache: served,
   };
 }
 
@@ -411,10 +452,11 @@ export async function runProvidersBench(): Promise<Record<string, number | strin
     // one); =cache runs the fault and cache runs only.
     const faults = process.env.BENCH_PROVIDER_ONLY === 'concurrent' ? {} : await paidPerNeeded(runtime, fake);
     const cache = process.env.BENCH_PROVIDER_ONLY === 'concurrent' ? {} : await cacheHits(runtime, fake);
-    if (process.env.BENCH_PROVIDER_ONLY === 'cache') return { ...faults, ...cache };
+    const overlapping = process.env.BENCH_PROVIDER_ONLY === 'concurrent' ? {} : await overlappingUploads(runtime, fake);
+    if (process.env.BENCH_PROVIDER_ONLY === 'cache') return { ...faults, ...cache, ...overlapping };
     const concurrent = await concurrentUploads(runtime, fake, 'one container', PER_UPLOAD_DEFAULT, SMALL_UPLOAD);
     const processes = PER_PROCESS_UPLOAD > 0 ? await concurrentUploads(runtime, fake, 'a process per invocation', PER_PROCESS_UPLOAD) : {};
-    return { ...faults, ...cache, ...concurrent, ...processes };
+    return { ...faults, ...cache, ...overlapping, ...concurrent, ...processes };
   } finally {
     await runtime.stop();
     stop();
