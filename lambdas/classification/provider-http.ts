@@ -1,4 +1,5 @@
 import { RateLimiter, RetryableError, withRetries } from './resilience';
+import { ProviderConfigurationError } from './provider';
 import { takeOnTime, type Limiter } from '../ratelimit/shared-limiter';
 
 // One HTTP lookup with what every paid provider needs: a token from the limiter before each try, a
@@ -118,7 +119,7 @@ export async function getJson<T>(http: ProviderHttp, url: URL, headers: Record<s
           case 'number-failed':
             throw new NumberFailed(`${http.label} answered ${res.status}: ${verdict.reason}`);
           case 'configuration':
-            throw new Error(`${http.label} answered ${res.status}: ${http.checkHint}${verdict.reason ? ` (${verdict.reason})` : ''} (${text})`);
+            throw new ProviderConfigurationError(`${http.label} answered ${res.status}: ${http.checkHint}${verdict.reason ? ` (${verdict.reason})` : ''} (${text})`);
         }
       },
       { attempts: http.attempts, baseDelayMs: 250, maxDelayMs: 8000 },

@@ -13,6 +13,15 @@ export interface SignalProvider {
   screen?(items: LookupItem[], opts: LookupOptions): Promise<(Signals | undefined)[]>;
 }
 
+/**
+ * The provider refused the service itself (bad credentials, an account without the product, a
+ * malformed request): no retry can help, and the upload fails with this name in its message
+ * (`Processing failed (ProviderConfigurationError)`); the operator finds what to check in the log.
+ */
+export class ProviderConfigurationError extends Error {
+  override name = 'ProviderConfigurationError';
+}
+
 /** The provider failed after its retries; the caller's workflow may retry the whole step. */
 export class TransientProviderError extends Error {
   override name = 'TransientProviderError';

@@ -19,6 +19,8 @@ import { filesBucket, putObject } from '../../../lambdas/platform/blob';
 // Twilio adapter, its retries and the shared rate bucket.
 
 const failing = new Set<string>();
+/** Every request refused as Twilio refuses bad credentials. */
+let refuseCredentials = false;
 /** Identity lookups asked with one of these last names fail on every try. */
 const failingLastNames = new Set<string>();
 const throttledOnce = new Set<string>();
@@ -34,6 +36,7 @@ beforeAll(async () => {
     const e164 = decodeURIComponent(url.pathname.split('/').pop() ?? '');
     const seen = (requests.get(e164) ?? 0) + 1;
     requests.set(e164, seen);
+    if (refuseCredentials) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":20003,"message":"Authenticate","status":401}');
     if (failing.has(e164) || failingLastNames.has(url.searchParams.get('LastName') ?? '')) return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"code":20500,"status":500}');
     if (throttledOnce.has(e164) && seen === 1) return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end('{"code":20429,"status":429}');
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ phone_number: e164, valid: true, line_type_intelligence: { type: 'mobile', carrier_name: 'Verizon Wireless', error_code: null } }));
@@ -158,6 +161,23 @@ describe('provider limits: failed lookups become Unknown; only a large share fai
     expect(await poolLookupFailures(upload, ['c0', 'c1', 'c2'])).toEqual({ contactIds: new Set(['c0', 'c2']), numbers: new Set() });
     await putObject(filesBucket(), keys.lookupFailures(upload), JSON.stringify(['+13125550171']), 'application/json');
     expect(await poolLookupFailures(upload, ['c0'])).toEqual({ contactIds: new Set(), numbers: new Set(['+13125550171']) });
+  });
+
+  it('a provider refusing the service\'s credentials fails the upload at once (no step retry), named in its message, refunded', async () => {
+    refuseCredentials = true;
+    try {
+      const phones = e164s(100, 917);
+      const { org, done } = await upload(phones);
+      expect(done.status).toBe('failed');
+      expect((done as { error_message?: string }).error_message).toMatch(/^Processing failed \(ProviderConfigurationError\); the credits were refunded/);
+      // Asked once per worker, never retried (by the adapter or the workflow's Task).
+      const asked = phones.reduce((n, p) => n + (requests.get(p) ?? 0), 0);
+      expect(asked).toBeGreaterThan(0);
+      expect(asked).toBeLessThanOrEqual(Number(process.env.CLASSIFY_CONCURRENCY ?? 32));
+      expect((await getBalance(org.id)).total).toBe(10_000);
+    } finally {
+      refuseCredentials = false;
+    }
   });
 
   it('every concurrent caller takes from one bucket in the table, a lease of slots per write', async () => {
