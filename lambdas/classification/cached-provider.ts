@@ -44,9 +44,9 @@ export interface ClaimTiming {
 }
 
 const realTiming: ClaimTiming = { nowMs: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
-/** How long a lookup waiting on another's claim pauses before reading again: doubling from the first to the last. */
-const FIRST_PAUSE_MS = 100;
-const LAST_PAUSE_MS = 2_000;
+/** How long a lookup waiting on another process's claim pauses before reading again: × 1.5 from the first to the last. */
+const FIRST_PAUSE_MS = 50;
+const LAST_PAUSE_MS = 1_000;
 
 export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, policy: LookupCachePolicy, clock: Clock, timing: ClaimTiming = realTiming): SignalProvider {
   // What `screen` read and did not answer, for the `lookup` that follows (each entry used once, so
@@ -84,6 +84,26 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
       else rest.push(p);
     }
     return rest;
+  }
+
+  // The numbers this process's lookups are buying (or waiting on another process for), each with
+  // what settles when that lookup lets it go: the process's other lookups of them wait on that.
+  const buying = new Map<string, Promise<void>>();
+
+  /** Holds `pending`'s numbers in this process; the function returned lets them go (and wakes who waits). */
+  function holdHere(pending: Pending[]): () => void {
+    const mine: [string, () => void][] = [];
+    for (const e164 of new Set(pending.map((p) => p.item.e164))) {
+      let release!: () => void;
+      buying.set(e164, new Promise<void>((resolve) => (release = resolve)));
+      mine.push([e164, release]);
+    }
+    return () => {
+      for (const [e164, release] of mine) {
+        buying.delete(e164);
+        release();
+      }
+    };
   }
 
   /** `waiting`'s numbers read again from the store; those still missing a kind come back, with their own indexes. */
@@ -190,19 +210,37 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
         readNumbers.delete(p.item.e164);
         if (p.ref) readIdentities.delete(identityRefKey(p.ref));
       }
-      // Each round: claim the numbers still missing a kind, buy the ones claimed (and give them
-      // back), then wait for the others' holders and read again. A number is bought without a claim
-      // once its lookup has waited as long as a claim lasts (a holder that stopped without giving it
-      // back, or one claim after another) and a pause more, so no lookup waits much longer than that.
+      // Each round: wait for this process's lookups of the same numbers (no table call; woken when
+      // they end) and read again; then hold the numbers left in this process, claim them in the
+      // table, buy the ones claimed and give the holds and claims back; then wait for the other
+      // processes' holders and read again. Nothing is held while waiting, so no two lookups wait on
+      // each other. A number is bought without a claim once its lookup has waited as long as a
+      // claim lasts (a holder that stopped without giving it back, or one claim after another) and a
+      // pause more, so no lookup waits much longer than that.
       const claimant = opts.claimant ?? newId();
       const waitStarted = timing.nowMs();
-      for (let pause = FIRST_PAUSE_MS; rest.length; pause = Math.min(pause * 2, LAST_PAUSE_MS)) {
+      for (let pause = FIRST_PAUSE_MS; rest.length; pause = Math.min(Math.round(pause * 1.5), LAST_PAUSE_MS)) {
         const claiming = policy.claimMs > 0 && timing.nowMs() - waitStarted <= policy.claimMs + LAST_PAUSE_MS;
-        const round = claiming ? await claimEach(rest, claimant, out) : { mine: rest, theirs: [], claims: new Map<string, Claim>() };
-        await buy(round.mine, opts, out, round.claims);
-        if (!round.theirs.length) break;
+        if (claiming) {
+          const here = rest.filter((p) => buying.has(p.item.e164));
+          if (here.length) {
+            await Promise.all(new Set(here.map((p) => buying.get(p.item.e164)!)));
+            rest = [...rest.filter((p) => !here.includes(p)), ...(await readAgain(here, opts, out))];
+            continue;
+          }
+        }
+        const done = claiming ? holdHere(rest) : () => {};
+        let theirs: Pending[] = [];
+        try {
+          const round = claiming && policy.claimsIn === 'table' ? await claimEach(rest, claimant, out) : { mine: rest, theirs: [], claims: new Map<string, Claim>() };
+          theirs = round.theirs;
+          await buy(round.mine, opts, out, round.claims);
+        } finally {
+          done();
+        }
+        if (!theirs.length) break;
         await timing.sleep(pause);
-        rest = await readAgain(round.theirs, opts, out);
+        rest = await readAgain(theirs, opts, out);
       }
       return out;
     },

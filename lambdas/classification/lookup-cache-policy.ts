@@ -16,16 +16,23 @@ export interface LookupCachePolicy {
   shareIdentity: boolean;
   /** How long a claim on a number being bought lasts (ms; 0: lookups do not claim or wait). */
   claimMs: number;
+  /**
+   * Where claims are kept: `table` (beside the cache entry: processes that share the table, as
+   * Lambdas do), or `process` (this process's memory alone: `npm start`, one process over its
+   * data folder, which its lock guarantees).
+   */
+  claimsIn: 'table' | 'process';
 }
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-export function cachePolicyFromConfig(cfg: Pick<Config, 'LOOKUP_CACHE_LINE_TTL_DAYS' | 'LOOKUP_CACHE_STATUS_TTL_HOURS' | 'LOOKUP_CACHE_IDENTITY_TTL_DAYS' | 'LOOKUP_CACHE_SHARE_IDENTITY' | 'LOOKUP_CLAIM_SECONDS'>): LookupCachePolicy {
+export function cachePolicyFromConfig(cfg: Pick<Config, 'LOOKUP_CACHE_LINE_TTL_DAYS' | 'LOOKUP_CACHE_STATUS_TTL_HOURS' | 'LOOKUP_CACHE_IDENTITY_TTL_DAYS' | 'LOOKUP_CACHE_SHARE_IDENTITY' | 'LOOKUP_CLAIM_SECONDS' | 'LOOKUP_CLAIMS'>): LookupCachePolicy {
   return {
     ttlMs: { line: cfg.LOOKUP_CACHE_LINE_TTL_DAYS * DAY_MS, status: cfg.LOOKUP_CACHE_STATUS_TTL_HOURS * HOUR_MS, identity: cfg.LOOKUP_CACHE_IDENTITY_TTL_DAYS * DAY_MS },
     shareIdentity: cfg.LOOKUP_CACHE_SHARE_IDENTITY,
     claimMs: cfg.LOOKUP_CLAIM_SECONDS * 1000,
+    claimsIn: cfg.LOOKUP_CLAIMS,
   };
 }
 

@@ -142,6 +142,11 @@ export const SETTINGS = {
    * a chunk keeps 120 s for lookups in flight (classify-budget.ts), and one that waited still looks up.
    */
   LOOKUP_CLAIM_SECONDS: intUpTo(60, 90),
+  /**
+   * Where lookups keep their claims: `table` (processes sharing the table: Lambdas, the tests'
+   * chunk processes) or `process` (one process does every lookup: `npm start` sets it).
+   */
+  LOOKUP_CLAIMS: oneOf(['table', 'process'], 'table'),
   TELNYX_API_KEY: text(),
   /** Secrets Manager secret holding JSON {"api_key": "…"} (AWS). */
   TELNYX_SECRET_ARN: text(),

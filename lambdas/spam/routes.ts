@@ -1,5 +1,5 @@
 import * as z from '../platform/zod';
-import { authErrors, timestamp, byIdParams, StringError, pageLimit, rateLimitErrors, RateLimitError } from '../platform/http/common-schemas';
+import { authErrors, timestamp, byIdParams, StringError, pageLimit, queryInteger, rateLimitErrors, RateLimitError } from '../platform/http/common-schemas';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { carrierSchema, testStatusSchema, verdictFields } from './test-run-fields';
 import { CarrierStatus } from './carrier-status';
@@ -118,7 +118,7 @@ export const spamRoutes = {
     request: {
       query: z.lazySchema(() => z.object({
         limit: pageLimit(500, 100),
-        offset: z._default(z.coerce.number({ error: OFFSET_MESSAGE }).check(z.int({ error: OFFSET_MESSAGE }), z.gte(0, { error: OFFSET_MESSAGE })), 0),
+        offset: z._default(queryInteger(0, null, OFFSET_MESSAGE), 0),
       })),
     },
     responses: {

@@ -78,6 +78,14 @@ export function byIdParams<K extends string>(name: K, notFoundDetail: string, de
  * gets the one message that says what is accepted.
  */
 export function pageLimit(max: number, fallback: number) {
-  const message = `must be an integer from 1 to ${max}`;
-  return z._default(z.coerce.number({ error: message }).check(z.int({ error: message }), z.gte(1, { error: message }), z.lte(max, { error: message })), fallback);
+  return z._default(queryInteger(1, max, `must be an integer from 1 to ${max}`), fallback);
+}
+
+/**
+ * A query parameter holding a whole number from `min` to `max` (no bound when null), written in
+ * decimal digits only: JavaScript's Number() would also take '', ' ', '0x10', '0b11' and '1e3'.
+ */
+export function queryInteger(min: number, max: number | null, message: string) {
+  const digits = z.pipe(z.string().check(z.regex(/^[0-9]{1,16}$/, { error: message })), z.transform((text: string) => Number(text)));
+  return z.pipe(digits, z.number().check(z.int({ error: message }), z.gte(min, { error: message }), ...(max === null ? [] : [z.lte(max, { error: message })])));
 }

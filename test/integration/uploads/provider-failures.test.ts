@@ -166,7 +166,7 @@ describe('provider limits: failed lookups become Unknown; only a large share fai
   it('a provider refusing the service\'s credentials fails the upload at once (no step retry), named in its message, refunded', async () => {
     refuseCredentials = true;
     try {
-      const phones = e164s(100, 917);
+      const phones = e164s(100, 415);
       const { org, done } = await upload(phones);
       expect(done.status).toBe('failed');
       expect((done as { error_message?: string }).error_message).toMatch(/^Processing failed \(ProviderConfigurationError\); the credits were refunded/);

@@ -16,9 +16,9 @@ const policy: LookupCachePolicy = cachePolicyFromConfig(parseConfig({}));
 
 describe('lookup cache policy', () => {
   it('defaults: line type and carrier 30 days, line status a day, identity 30 days, identity not shared; the stage can change each', () => {
-    expect(policy).toEqual({ ttlMs: { line: 30 * DAY, status: 24 * HOUR, identity: 30 * DAY }, shareIdentity: false, claimMs: 60_000 });
+    expect(policy).toEqual({ ttlMs: { line: 30 * DAY, status: 24 * HOUR, identity: 30 * DAY }, shareIdentity: false, claimMs: 60_000, claimsIn: "table" });
     const custom = cachePolicyFromConfig(parseConfig({ LOOKUP_CACHE_LINE_TTL_DAYS: '14', LOOKUP_CACHE_STATUS_TTL_HOURS: '0', LOOKUP_CACHE_IDENTITY_TTL_DAYS: '7', LOOKUP_CACHE_SHARE_IDENTITY: 'true' }));
-    expect(custom).toEqual({ ttlMs: { line: 14 * DAY, status: 0, identity: 7 * DAY }, shareIdentity: true, claimMs: 60_000 });
+    expect(custom).toEqual({ ttlMs: { line: 14 * DAY, status: 0, identity: 7 * DAY }, shareIdentity: true, claimMs: 60_000, claimsIn: "table" });
     expect(() => parseConfig({ LOOKUP_CACHE_LINE_TTL_DAYS: '-1' })).toThrow(/LOOKUP_CACHE_LINE_TTL_DAYS/);
     expect(() => parseConfig({ LOOKUP_CACHE: 'maybe' })).toThrow(/LOOKUP_CACHE/);
     expect(() => parseConfig({ LOOKUP_CLAIM_SECONDS: '91' })).toThrow(/LOOKUP_CLAIM_SECONDS/);
