@@ -33,13 +33,10 @@ async function startFailure(error: unknown): Promise<string> {
   return `Cannot start: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}. ${keyNote} (set DEBUG=1 for the stack trace)`;
 }
 
-// One process does every lookup over this data folder (its lock): lookups claim numbers in memory,
-// not in the table, so a claim never outlives the process that took it.
-process.env.LOOKUP_CLAIMS ??= 'process';
-
 let runtime: Runtime;
 try {
-  runtime = await startRuntime({ port, host, dataDir, maxBodyBytes, maxPayloadBytes, seedDemo: true });
+  // One process does every lookup over this data folder (its lock): claims in memory, never outliving it.
+  runtime = await startRuntime({ port, host, dataDir, maxBodyBytes, maxPayloadBytes, seedDemo: true, soleProcess: true });
 } catch (error) {
   console.error(await startFailure(error));
   if (process.env.DEBUG) console.error(error);

@@ -34,6 +34,13 @@ export interface RuntimeOptions {
   ports?: PortOverrides;
   /** The time of everything this runtime serves and runs (tests: a clock they move); the system's by default. */
   clock?: Clock;
+  /**
+   * Every lookup over this runtime's stores runs in this process (`npm start`, whose data folder's
+   * lock keeps any other out): lookups claim numbers in memory, not in the table
+   * (LOOKUP_CLAIMS=process, unless the environment says otherwise). Not for tests and benches that
+   * run chunks in processes of their own beside the runtime.
+   */
+  soleProcess?: boolean;
   /** The local server's body rules, over the environment's (tests: a shorter window of the minimum rate). */
   bodies?: Pick<LocalApiOptions, 'maxInFlightBodyBytes' | 'anonymousInFlightBodyBytes' | 'totalInFlightBodyBytes' | 'minBodyRate' | 'overLimitDiscard' | 'lingerMs'>;
 }
@@ -103,7 +110,7 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
     const endpoints = { dynamo: external ?? dynamo!.endpoint, s3: external ?? s3!.endpoint };
     // This runtime is a composition root: its settings join the environment (never written) and
     // are parsed once; its storage is bound for every repository of the process until it stops.
-    const settings = { defaults: localDefaults(options.dataDir ? localCursorSecret(options.dataDir) : undefined) };
+    const settings = { defaults: { ...localDefaults(options.dataDir ? localCursorSecret(options.dataDir) : undefined), ...(options.soleProcess ? { LOOKUP_CLAIMS: 'process' } : {}) } };
     const cfg = configureRoot(settings);
     const linkEndpoint = s3 ? filesPublicUrl(s3) : undefined;
     releaseStorage = bindStorage(localStorage(endpoints, secret, linkEndpoint, s3?.agent));

@@ -89,6 +89,18 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
   // The numbers this process's lookups are buying (or waiting on another process for), each with
   // what settles when that lookup lets it go: the process's other lookups of them wait on that.
   const buying = new Map<string, Promise<void>>();
+  // What a lookup read may be older than an answer this process stored since: the screen's reads
+  // (and the identity ones, by number), and each lookup's mark, set when a number it read is let go.
+  const identityReads = new Map<string, Set<string>>();
+  const readers = new Map<string, Set<{ stale: boolean }>>();
+
+  /** A number let go by a lookup of this process: reads of it made before are stale. */
+  function letGo(e164: string): void {
+    readNumbers.delete(e164);
+    for (const key of identityReads.get(e164) ?? []) readIdentities.delete(key);
+    identityReads.delete(e164);
+    for (const reader of readers.get(e164) ?? []) reader.stale = true;
+  }
 
   /** Holds `pending`'s numbers in this process; the function returned lets them go (and wakes who waits). */
   function holdHere(pending: Pending[]): () => void {
@@ -101,6 +113,7 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
     return () => {
       for (const [e164, release] of mine) {
         buying.delete(e164);
+        letGo(e164);
         release();
       }
     };
@@ -199,52 +212,78 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
       const out = new Array<Signals | undefined>(items.length);
       for (const p of await fromCache(items, opts, out, clock.nowMs())) {
         if (p.need.line || p.need.status) readNumbers.set(p.item.e164, p.held ?? null);
-        if (p.ref) readIdentities.set(identityRefKey(p.ref), p.identity ?? null);
+        if (p.ref) {
+          readIdentities.set(identityRefKey(p.ref), p.identity ?? null);
+          (identityReads.get(p.item.e164) ?? identityReads.set(p.item.e164, new Set()).get(p.item.e164)!).add(identityRefKey(p.ref));
+        }
       }
       return out;
     },
     async lookup(items, opts) {
       const out = new Array<Signals>(items.length);
-      let rest = await fromCache(items, opts, out, clock.nowMs());
-      for (const p of rest) {
-        readNumbers.delete(p.item.e164);
-        if (p.ref) readIdentities.delete(identityRefKey(p.ref));
-      }
-      // Each round: wait for this process's lookups of the same numbers (no table call; woken when
-      // they end) and read again; then hold the numbers left in this process, claim them in the
-      // table, buy the ones claimed and give the holds and claims back; then wait for the other
-      // processes' holders and read again. Nothing is held while waiting, so no two lookups wait on
-      // each other. A number is bought without a claim once its lookup has waited as long as a
-      // claim lasts (a holder that stopped without giving it back, or one claim after another) and a
-      // pause more, so no lookup waits much longer than that.
-      const claimant = opts.claimant ?? newId();
-      const waitStarted = timing.nowMs();
-      for (let pause = FIRST_PAUSE_MS; rest.length; pause = Math.min(Math.round(pause * 1.5), LAST_PAUSE_MS)) {
-        const claiming = policy.claimMs > 0 && timing.nowMs() - waitStarted <= policy.claimMs + LAST_PAUSE_MS;
-        if (claiming) {
-          const here = rest.filter((p) => buying.has(p.item.e164));
-          if (here.length) {
-            await Promise.all(new Set(here.map((p) => buying.get(p.item.e164)!)));
-            rest = [...rest.filter((p) => !here.includes(p)), ...(await readAgain(here, opts, out))];
-            continue;
-          }
+      // Marked stale when this process lets one of these numbers go before this lookup holds it.
+      const reader = { stale: false };
+      const watched = new Set(items.map((item) => item.e164));
+      for (const e164 of watched) (readers.get(e164) ?? readers.set(e164, new Set()).get(e164)!).add(reader);
+      try {
+        return await lookupWatched(items, opts, out, reader);
+      } finally {
+        for (const e164 of watched) {
+          const set = readers.get(e164);
+          set?.delete(reader);
+          if (set && !set.size) readers.delete(e164);
         }
-        const done = claiming ? holdHere(rest) : () => {};
-        let theirs: Pending[] = [];
-        try {
-          const round = claiming && policy.claimsIn === 'table' ? await claimEach(rest, claimant, out) : { mine: rest, theirs: [], claims: new Map<string, Claim>() };
-          theirs = round.theirs;
-          await buy(round.mine, opts, out, round.claims);
-        } finally {
-          done();
-        }
-        if (!theirs.length) break;
-        await timing.sleep(pause);
-        rest = await readAgain(theirs, opts, out);
       }
-      return out;
     },
   };
+
+  async function lookupWatched(items: LookupItem[], opts: LookupOptions, out: Signals[], reader: { stale: boolean }): Promise<Signals[]> {
+    let rest = await fromCache(items, opts, out, clock.nowMs());
+    for (const p of rest) {
+      readNumbers.delete(p.item.e164);
+      if (p.ref) readIdentities.delete(identityRefKey(p.ref));
+      identityReads.delete(p.item.e164);
+    }
+    // Each round: wait for this process's lookups of the same numbers (no table call; woken when
+    // they end) and read again; then hold the numbers left in this process, claim them in the
+    // table, buy the ones claimed and give the holds and claims back; then wait for the other
+    // processes' holders and read again. Nothing is held while waiting, so no two lookups wait on
+    // each other. A number is bought without a claim once its lookup has waited as long as a
+    // claim lasts (a holder that stopped without giving it back, or one claim after another) and a
+    // pause more, so no lookup waits much longer than that.
+    const claimant = opts.claimant ?? newId();
+    const waitStarted = timing.nowMs();
+    for (let pause = FIRST_PAUSE_MS; rest.length; pause = Math.min(Math.round(pause * 1.5), LAST_PAUSE_MS)) {
+      const claiming = policy.claimMs > 0 && timing.nowMs() - waitStarted <= policy.claimMs + LAST_PAUSE_MS;
+      if (claiming) {
+        const here = rest.filter((p) => buying.has(p.item.e164));
+        if (here.length) {
+          await Promise.all(new Set(here.map((p) => buying.get(p.item.e164)!)));
+          reader.stale = false;
+          rest = await readAgain(rest, opts, out);
+          continue;
+        }
+      }
+      const done = claiming ? holdHere(rest) : () => {};
+      let theirs: Pending[] = [];
+      try {
+        // Another lookup of this process stored an answer since these were read: read again (held now).
+        if (reader.stale) {
+          reader.stale = false;
+          rest = await readAgain(rest, opts, out);
+        }
+        const round = claiming && policy.claimsIn === 'table' ? await claimEach(rest, claimant, out) : { mine: rest, theirs: [], claims: new Map<string, Claim>() };
+        theirs = round.theirs;
+        await buy(round.mine, opts, out, round.claims);
+      } finally {
+        done();
+      }
+      if (!theirs.length) break;
+      await timing.sleep(pause);
+      rest = await readAgain(theirs, opts, out);
+    }
+    return out;
+  }
 }
 
 /** The kinds a pending number still needs. */

@@ -250,7 +250,8 @@ function describeOperation(route: AnyRouteSpec): string {
  * `explode: false` (`statuses=a,b`), so a generated client offers the values.
  */
 function parameterObject(name: string, where: 'path' | 'query', required: boolean, prop: JsonSchema): JsonSchema {
-  const { 'x-comma-separated-enum': values, description, ...schema } = prop as JsonSchema & { 'x-comma-separated-enum'?: string[] };
+  const { 'x-comma-separated-enum': values, 'x-query-integer': integer, description, ...schema } = prop as JsonSchema & { 'x-comma-separated-enum'?: string[]; 'x-query-integer'?: JsonSchema };
+  if (integer) return { name, in: where, required, schema: integer, ...(description ? { description } : {}) };
   if (values) {
     return { name, in: where, required, description, style: 'form', explode: false, schema: { type: 'array', items: { type: 'string', enum: values }, uniqueItems: true } };
   }

@@ -118,7 +118,7 @@ export const spamRoutes = {
     request: {
       query: z.lazySchema(() => z.object({
         limit: pageLimit(500, 100),
-        offset: z._default(queryInteger(0, null, OFFSET_MESSAGE), 0),
+        offset: queryInteger(0, null, OFFSET_MESSAGE, 0),
       })),
     },
     responses: {

@@ -78,14 +78,17 @@ export function byIdParams<K extends string>(name: K, notFoundDetail: string, de
  * gets the one message that says what is accepted.
  */
 export function pageLimit(max: number, fallback: number) {
-  return z._default(queryInteger(1, max, `must be an integer from 1 to ${max}`), fallback);
+  return queryInteger(1, max, `must be an integer from 1 to ${max}`, fallback);
 }
 
 /**
  * A query parameter holding a whole number from `min` to `max` (no bound when null), written in
  * decimal digits only: JavaScript's Number() would also take '', ' ', '0x10', '0b11' and '1e3'.
+ * `fallback` when absent. The OpenAPI document shows it as the integer it is (meta
+ * `x-query-integer`, read by openapi.ts), not as the string a query string carries.
  */
-export function queryInteger(min: number, max: number | null, message: string) {
+export function queryInteger(min: number, max: number | null, message: string, fallback: number) {
   const digits = z.pipe(z.string().check(z.regex(/^[0-9]{1,16}$/, { error: message })), z.transform((text: string) => Number(text)));
-  return z.pipe(digits, z.number().check(z.int({ error: message }), z.gte(min, { error: message }), ...(max === null ? [] : [z.lte(max, { error: message })])));
+  const integer = z.pipe(digits, z.number().check(z.int({ error: message }), z.gte(min, { error: message }), ...(max === null ? [] : [z.lte(max, { error: message })])));
+  return z._default(integer, fallback).check(z.meta({ 'x-query-integer': { type: 'integer', minimum: min, ...(max === null ? {} : { maximum: max }), default: fallback } }));
 }

@@ -209,7 +209,8 @@ describe('spam monitoring errors', () => {
     expect((await service.request('GET', `/api/v1/spam/numbers/${id}/screenshot`, { key: owner.key })).status).toBe(404); // not run yet
     expect((await service.request('GET', '/api/v1/spam/numbers/not-a-uuid', { key: owner.key })).status).toBe(404);
     expect((await service.request('GET', `/api/v1/spam/numbers/${id}/screenshot?carrier=sprint`, { key: owner.key })).status).toBe(400);
-    for (const query of ['limit=0', 'limit=501', 'offset=-1', 'limit=abc']) {
+    // Decimal digits only: what Number() also reads (empty, blank, hex, binary, octal, exponent) is refused.
+    for (const query of ['limit=0', 'limit=501', 'offset=-1', 'limit=abc', 'limit=', 'offset=', 'offset=%20', 'limit=0x2', 'limit=0b11', 'offset=0o7', 'offset=1e3', 'limit=%2B5', 'limit=5.0']) {
       expect((await service.request('GET', `/api/v1/spam/numbers?${query}`, { key: owner.key })).status, query).toBe(400);
     }
     expect((await service.request('GET', '/api/v1/spam/numbers', { key: null })).status).toBe(401);

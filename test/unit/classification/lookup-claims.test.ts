@@ -194,6 +194,40 @@ describe('lookup claims', () => {
     expect(() => parseConfig({ LOOKUP_CLAIMS: 'disk' })).toThrow(/LOOKUP_CLAIMS/);
   });
 
+  it('LOOKUP_CLAIMS=process: a number screened missing and bought by another lookup of the process since is served, not bought again', async () => {
+    const { fake, cache, provider } = setup({ policy: cachePolicyFromConfig(parseConfig({ LOOKUP_CLAIMS: 'process' })) });
+    fake.open();
+    expect(await provider.screen!([{ e164: A }, { e164: B }], std)).toEqual([undefined, undefined]);
+    expect((await provider.lookup([{ e164: A }], std))[0]!.origin).toBe('paid');
+    expect((await provider.lookup([{ e164: A }], std))[0]!.origin).toBe('cache');
+    expect((await provider.lookup([{ e164: B }], std))[0]!.origin).toBe('paid');
+    expect(fake.asked.map((i) => i.e164)).toEqual([A, B]);
+    expect(cache.claimLog).toEqual([]);
+  });
+
+  it('LOOKUP_CLAIMS=process: a lookup whose read came back after another lookup of the process bought the number is served, not bought again', async () => {
+    const clock = manualClock();
+    clock.set(() => T0);
+    const fake = gatedProvider();
+    const cache = memoryLookupCache();
+    // The first read answers what the store held when it was made, but only once `openRead` is called.
+    let openRead!: () => void;
+    const readGate = new Promise<void>((resolve) => (openRead = resolve));
+    let reads = 0;
+    const slowFirstRead = { ...cache, read: async (provider: string, keys: Parameters<typeof cache.read>[1]) => {
+      const snapshot = await cache.read(provider, keys);
+      if (reads++ === 0) await readGate;
+      return snapshot;
+    } };
+    const provider = cachedProvider(fake.provider, slowFirstRead, cachePolicyFromConfig(parseConfig({ LOOKUP_CLAIMS: 'process' })), clock);
+    const late = provider.lookup([{ e164: A }], std);
+    fake.open();
+    expect((await provider.lookup([{ e164: A }], std))[0]!.origin).toBe('paid');
+    openRead();
+    expect((await late)[0]).toMatchObject({ origin: 'cache', lineType: 'mobile' });
+    expect(fake.asked).toHaveLength(1);
+  });
+
   it('LOOKUP_CLAIM_SECONDS=0: no claims, each lookup buys its own', async () => {
     const { fake, cache, provider } = setup({ policy: cachePolicyFromConfig(parseConfig({ LOOKUP_CLAIM_SECONDS: '0' })) });
     fake.open();
