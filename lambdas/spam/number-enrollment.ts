@@ -124,13 +124,15 @@ export async function verifyNumber(ports: SpamNumberPorts, org: Organization, id
   if (refused === 'expired') throw new InvalidInput('The verification code has expired; request a new one with verify/resend');
   const challenge = n.verification!;
   // Count the guess first: parallel guesses cannot get past the bound.
-  if (!(await countAttempt(id, challenge.salt, MAX_ATTEMPTS))) {
+  // The guesses counted so far, this one with them: what the message says is left of the bound.
+  const attempts = await countAttempt(id, challenge.salt, MAX_ATTEMPTS);
+  if (attempts === null) {
     const again = await ownNumber(org.id, id);
     if (again.verified) throw new InvalidInput('This number is already verified');
     throw new InvalidInput('Too many wrong codes; request a new code with verify/resend');
   }
   if (!codeMatches(challenge, code.trim())) {
-    const left = MAX_ATTEMPTS - challenge.attempts - 1;
+    const left = MAX_ATTEMPTS - attempts;
     throw new InvalidInput(left > 0 ? `Invalid verification code; ${left} attempt(s) left` : 'Invalid verification code; request a new code with verify/resend');
   }
   const at = nowIso();

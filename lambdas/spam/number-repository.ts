@@ -269,15 +269,16 @@ export async function markChallengeUnsent(id: string, salt: string): Promise<voi
 
 /**
  * Counts one guess against the challenge before it is checked, so parallel guesses cannot exceed
- * the bound. False when the challenge changed or is used up.
+ * the bound: the guesses counted with this one, or null when the challenge changed or is used up.
  */
-export async function countAttempt(id: string, salt: string, maxAttempts: number): Promise<boolean> {
-  return updateItem({
+export async function countAttempt(id: string, salt: string, maxAttempts: number): Promise<number | null> {
+  const item = await updateReturning({
     Key: numberKey(id),
     UpdateExpression: 'SET verification.attempts = verification.attempts + :one',
     ConditionExpression: 'verified = :false AND verification.salt = :salt AND verification.attempts < :max',
     ExpressionAttributeValues: { ':one': 1, ':false': false, ':salt': salt, ':max': maxAttempts },
   });
+  return item ? Number((item.verification as { attempts: number }).attempts) : null;
 }
 
 /** Marks the number verified and puts it on the daily run's index; false if it already was. */

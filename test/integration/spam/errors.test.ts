@@ -89,6 +89,18 @@ describe('spam monitoring errors', () => {
     expect((await add(other.key, { phone_number: '+12023180311' })).status).toBe(201);
   });
 
+  it('wrong codes guessed in parallel: each told what is left of the bound after its own guess', async () => {
+    const org = await newOrg('Parallel guesser');
+    const created = await json<{ number: { id: string } }>(await add(org.key, { phone_number: '+12023180332' }));
+    const [sent] = await admin.spamVerificationCodes('+12023180332');
+    const wrong = sent!.code === '000000' ? '111111' : '000000';
+    const answers = await Promise.all(Array.from({ length: 8 }, () => service.request('POST', `/api/v1/spam/numbers/${created.number.id}/verify`, { body: { code: wrong }, key: org.key })));
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 400));
+    const details = (await Promise.all(answers.map(detail))).sort();
+    expect(details.filter((d) => /attempt\(s\) left/.test(d))).toEqual(['Invalid verification code; 1 attempt(s) left', 'Invalid verification code; 2 attempt(s) left', 'Invalid verification code; 3 attempt(s) left', 'Invalid verification code; 4 attempt(s) left']);
+    expect(details.filter((d) => d === 'Invalid verification code; request a new code with verify/resend')).toHaveLength(1);
+  });
+
   it('wrong code 400, bounded attempts, expiry, already verified 400', async () => {
     const org = await newOrg('Guesser');
     const created = await json<{ number: { id: string } }>(await add(org.key, { phone_number: '+12023180331' }));
