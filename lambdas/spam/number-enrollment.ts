@@ -20,6 +20,7 @@ import {
   releaseSlotOf,
   replaceChallenge,
   reserveSlotFor,
+  SlotCounterFull,
   type NumberRecord,
 } from './number-repository';
 import { numberStatus, ownNumber } from './numbers';
@@ -69,7 +70,11 @@ export async function addNumber(ports: SpamNumberPorts, org: Organization, input
   // between any two leaves a slot whose number never came, which recovery gives back with the
   // phone (docs/reliability.md, lambdas/spam/slot-recovery.ts).
   const limit = effectiveLimit(org);
-  if (!(await reserveSlotFor(org.id, limit, { numberId: id, phone: phone.e164, at: nowMs() }))) {
+  const reserved = await reserveSlotFor(org.id, limit, { numberId: id, phone: phone.e164, at: nowMs() }).catch((error: unknown) => {
+    if (error instanceof SlotCounterFull) throw new Forbidden('This organization monitors as many numbers as this version of the service can hold (about 5,600); delete a number to add another');
+    throw error;
+  });
+  if (!reserved) {
     // A duplicate is a 409 whatever the limit.
     if (await phoneClaimed(org.id, phone.e164)) throw duplicate();
     throw new Forbidden(`Spam monitoring number limit reached (${limit}); delete a number or purchase add-on numbers`);

@@ -134,8 +134,17 @@ export interface HeldSlot {
 }
 
 /**
+ * The counter item cannot take another slot: DynamoDB's 400 KB item limit, at about 5,600 slots
+ * (docs/spam-monitoring.md, a known defect), whatever the organization's limit says.
+ */
+export class SlotCounterFull extends Error {
+  override name = 'SlotCounterFull';
+}
+
+/**
  * Takes one slot of the organization's limit for `numberId`, by name, and lists the counter for
- * recovery (gsi3) until the change is known finished; false when the limit is reached (403).
+ * recovery (gsi3) until the change is known finished; false when the limit is reached (403);
+ * SlotCounterFull when the counter item is full.
  */
 export async function reserveSlotFor(orgId: string, limit: number | null, slot: HeldSlot): Promise<boolean> {
   return updateItem({
@@ -151,6 +160,9 @@ export async function reserveSlotFor(orgId: string, limit: number | null, slot: 
       ...COUNT_STAMP.values,
       ...(limit === null ? {} : { ':limit': limit }),
     },
+  }).catch((error: unknown) => {
+    if (error instanceof Error && error.name === 'ValidationException' && /item size/i.test(error.message)) throw new SlotCounterFull(error.message);
+    throw error;
   });
 }
 
