@@ -31,6 +31,11 @@ interface Pending {
   identity?: IdentityAnswer;
 }
 
+/** A read of some numbers under way: those this process let go meanwhile. */
+interface Reader {
+  gone: Set<string>;
+}
+
 /** A claim this lookup holds: given back with the entry's expiry as it was. */
 interface Claim {
   claimant: string;
@@ -92,14 +97,30 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
   // What a lookup read may be older than an answer this process stored since: the screen's reads
   // (and the identity ones, by number), and each lookup's mark, set when a number it read is let go.
   const identityReads = new Map<string, Set<string>>();
-  const readers = new Map<string, Set<{ stale: boolean }>>();
+  const readers = new Map<string, Set<Reader>>();
 
   /** A number let go by a lookup of this process: reads of it made before are stale. */
   function letGo(e164: string): void {
     readNumbers.delete(e164);
     for (const key of identityReads.get(e164) ?? []) readIdentities.delete(key);
     identityReads.delete(e164);
-    for (const reader of readers.get(e164) ?? []) reader.stale = true;
+    for (const reader of readers.get(e164) ?? []) reader.gone.add(e164);
+  }
+
+  /** Runs `read` with its numbers watched: what this process lets go meanwhile is in `gone`. */
+  async function watching<T>(e164s: Iterable<string>, read: (reader: Reader) => Promise<T>): Promise<T> {
+    const reader: Reader = { gone: new Set() };
+    const watched = new Set(e164s);
+    for (const e164 of watched) (readers.get(e164) ?? readers.set(e164, new Set()).get(e164)!).add(reader);
+    try {
+      return await read(reader);
+    } finally {
+      for (const e164 of watched) {
+        const set = readers.get(e164);
+        set?.delete(reader);
+        if (set && !set.size) readers.delete(e164);
+      }
+    }
   }
 
   /** Holds `pending`'s numbers in this process; the function returned lets them go (and wakes who waits). */
@@ -210,7 +231,13 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
     simulated: inner.simulated,
     async screen(items, opts) {
       const out = new Array<Signals | undefined>(items.length);
-      for (const p of await fromCache(items, opts, out, clock.nowMs())) {
+      const { pending, gone } = await watching(
+        items.map((item) => item.e164),
+        async (reader) => ({ pending: await fromCache(items, opts, out, clock.nowMs()), gone: reader.gone }),
+      );
+      for (const p of pending) {
+        // Let go while it was read (an answer may have been stored since): its lookup reads it again.
+        if (gone.has(p.item.e164)) continue;
         if (p.need.line || p.need.status) readNumbers.set(p.item.e164, p.held ?? null);
         if (p.ref) {
           readIdentities.set(identityRefKey(p.ref), p.identity ?? null);
@@ -220,24 +247,15 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
       return out;
     },
     async lookup(items, opts) {
-      const out = new Array<Signals>(items.length);
-      // Marked stale when this process lets one of these numbers go before this lookup holds it.
-      const reader = { stale: false };
-      const watched = new Set(items.map((item) => item.e164));
-      for (const e164 of watched) (readers.get(e164) ?? readers.set(e164, new Set()).get(e164)!).add(reader);
-      try {
-        return await lookupWatched(items, opts, out, reader);
-      } finally {
-        for (const e164 of watched) {
-          const set = readers.get(e164);
-          set?.delete(reader);
-          if (set && !set.size) readers.delete(e164);
-        }
-      }
+      // What this process lets go before this lookup holds it was read too early: read again then.
+      return watching(
+        items.map((item) => item.e164),
+        (reader) => lookupWatched(items, opts, new Array<Signals>(items.length), reader),
+      );
     },
   };
 
-  async function lookupWatched(items: LookupItem[], opts: LookupOptions, out: Signals[], reader: { stale: boolean }): Promise<Signals[]> {
+  async function lookupWatched(items: LookupItem[], opts: LookupOptions, out: Signals[], reader: Reader): Promise<Signals[]> {
     let rest = await fromCache(items, opts, out, clock.nowMs());
     for (const p of rest) {
       readNumbers.delete(p.item.e164);
@@ -259,7 +277,7 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
         const here = rest.filter((p) => buying.has(p.item.e164));
         if (here.length) {
           await Promise.all(new Set(here.map((p) => buying.get(p.item.e164)!)));
-          reader.stale = false;
+          reader.gone.clear();
           rest = await readAgain(rest, opts, out);
           continue;
         }
@@ -268,8 +286,8 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
       let theirs: Pending[] = [];
       try {
         // Another lookup of this process stored an answer since these were read: read again (held now).
-        if (reader.stale) {
-          reader.stale = false;
+        if (rest.some((p) => reader.gone.has(p.item.e164))) {
+          reader.gone.clear();
           rest = await readAgain(rest, opts, out);
         }
         const round = claiming && policy.claimsIn === 'table' ? await claimEach(rest, claimant, out) : { mine: rest, theirs: [], claims: new Map<string, Claim>() };

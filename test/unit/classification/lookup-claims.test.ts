@@ -228,6 +228,29 @@ describe('lookup claims', () => {
     expect(fake.asked).toHaveLength(1);
   });
 
+  it('LOOKUP_CLAIMS=process: a screen whose read came back after another lookup bought the number keeps no read of it: its lookup is served', async () => {
+    const clock = manualClock();
+    clock.set(() => T0);
+    const fake = gatedProvider();
+    const cache = memoryLookupCache();
+    let openRead!: () => void;
+    const readGate = new Promise<void>((resolve) => (openRead = resolve));
+    let reads = 0;
+    const slowFirstRead = { ...cache, read: async (provider: string, keys: Parameters<typeof cache.read>[1]) => {
+      const snapshot = await cache.read(provider, keys);
+      if (reads++ === 0) await readGate;
+      return snapshot;
+    } };
+    const provider = cachedProvider(fake.provider, slowFirstRead, cachePolicyFromConfig(parseConfig({ LOOKUP_CLAIMS: 'process' })), clock);
+    const screened = provider.screen!([{ e164: A }], std);
+    fake.open();
+    expect((await provider.lookup([{ e164: A }], std))[0]!.origin).toBe('paid');
+    openRead();
+    expect(await screened).toEqual([undefined]);
+    expect((await provider.lookup([{ e164: A }], std))[0]!.origin).toBe('cache');
+    expect(fake.asked).toHaveLength(1);
+  });
+
   it('LOOKUP_CLAIM_SECONDS=0: no claims, each lookup buys its own', async () => {
     const { fake, cache, provider } = setup({ policy: cachePolicyFromConfig(parseConfig({ LOOKUP_CLAIM_SECONDS: '0' })) });
     fake.open();
