@@ -111,7 +111,7 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
   async function watching<T>(e164s: Iterable<string>, read: (reader: Reader) => Promise<T>): Promise<T> {
     const reader: Reader = { gone: new Set() };
     const watched = new Set(e164s);
-    for (const e164 of watched) (readers.get(e164) ?? readers.set(e164, new Set()).get(e164)!).add(reader);
+    for (const e164 of watched) addTo(readers, e164, reader);
     try {
       return await read(reader);
     } finally {
@@ -241,7 +241,7 @@ export function cachedProvider(inner: SignalProvider, store: LookupCacheStore, p
         if (p.need.line || p.need.status) readNumbers.set(p.item.e164, p.held ?? null);
         if (p.ref) {
           readIdentities.set(identityRefKey(p.ref), p.identity ?? null);
-          (identityReads.get(p.item.e164) ?? identityReads.set(p.item.e164, new Set()).get(p.item.e164)!).add(identityRefKey(p.ref));
+          addTo(identityReads, p.item.e164, identityRefKey(p.ref));
         }
       }
       return out;
@@ -368,6 +368,13 @@ function writesOf(fetched: Pending[], policy: LookupCachePolicy, now: number): C
     })),
     identities,
   };
+}
+
+/** Adds `value` to the set `map` holds at `key`, starting one. */
+function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  const set = map.get(key);
+  if (set) set.add(value);
+  else map.set(key, new Set([value]));
 }
 
 const newer = <T extends { at: number }>(a: T | undefined, b: T): T => (a && a.at > b.at ? a : b);

@@ -55,6 +55,30 @@ function setup(options: { fail?: Set<string>; policy?: LookupCachePolicy; timing
   return { fake, cache, provider, other };
 }
 
+/**
+ * A process-claims provider whose first cache read answers what the store held when it was made,
+ * but only once `openRead` is called: a read that comes back after other lookups ran.
+ */
+function lateFirstRead() {
+  const clock = manualClock();
+  clock.set(() => T0);
+  const fake = gatedProvider();
+  const cache = memoryLookupCache();
+  let openRead!: () => void;
+  const readGate = new Promise<void>((resolve) => (openRead = resolve));
+  let reads = 0;
+  const slowFirstRead = {
+    ...cache,
+    read: async (provider: string, keys: Parameters<typeof cache.read>[1]) => {
+      const snapshot = await cache.read(provider, keys);
+      if (reads++ === 0) await readGate;
+      return snapshot;
+    },
+  };
+  const provider = cachedProvider(fake.provider, slowFirstRead, cachePolicyFromConfig(parseConfig({ LOOKUP_CLAIMS: 'process' })), clock);
+  return { fake, provider, openRead };
+}
+
 const refusedFor = (cache: ReturnType<typeof memoryLookupCache>, claimant: string) => cache.claimLog.some((c) => c.claimant === claimant && !c.taken);
 
 describe('lookup claims', () => {
@@ -206,20 +230,7 @@ describe('lookup claims', () => {
   });
 
   it('LOOKUP_CLAIMS=process: a lookup whose read came back after another lookup of the process bought the number is served, not bought again', async () => {
-    const clock = manualClock();
-    clock.set(() => T0);
-    const fake = gatedProvider();
-    const cache = memoryLookupCache();
-    // The first read answers what the store held when it was made, but only once `openRead` is called.
-    let openRead!: () => void;
-    const readGate = new Promise<void>((resolve) => (openRead = resolve));
-    let reads = 0;
-    const slowFirstRead = { ...cache, read: async (provider: string, keys: Parameters<typeof cache.read>[1]) => {
-      const snapshot = await cache.read(provider, keys);
-      if (reads++ === 0) await readGate;
-      return snapshot;
-    } };
-    const provider = cachedProvider(fake.provider, slowFirstRead, cachePolicyFromConfig(parseConfig({ LOOKUP_CLAIMS: 'process' })), clock);
+    const { fake, provider, openRead } = lateFirstRead();
     const late = provider.lookup([{ e164: A }], std);
     fake.open();
     expect((await provider.lookup([{ e164: A }], std))[0]!.origin).toBe('paid');
@@ -229,19 +240,7 @@ describe('lookup claims', () => {
   });
 
   it('LOOKUP_CLAIMS=process: a screen whose read came back after another lookup bought the number keeps no read of it: its lookup is served', async () => {
-    const clock = manualClock();
-    clock.set(() => T0);
-    const fake = gatedProvider();
-    const cache = memoryLookupCache();
-    let openRead!: () => void;
-    const readGate = new Promise<void>((resolve) => (openRead = resolve));
-    let reads = 0;
-    const slowFirstRead = { ...cache, read: async (provider: string, keys: Parameters<typeof cache.read>[1]) => {
-      const snapshot = await cache.read(provider, keys);
-      if (reads++ === 0) await readGate;
-      return snapshot;
-    } };
-    const provider = cachedProvider(fake.provider, slowFirstRead, cachePolicyFromConfig(parseConfig({ LOOKUP_CLAIMS: 'process' })), clock);
+    const { fake, provider, openRead } = lateFirstRead();
     const screened = provider.screen!([{ e164: A }], std);
     fake.open();
     expect((await provider.lookup([{ e164: A }], std))[0]!.origin).toBe('paid');
