@@ -20,6 +20,7 @@ import {
   releaseSlotOf,
   replaceChallenge,
   reserveSlotFor,
+  settleSlot,
   SlotCounterFull,
   type NumberRecord,
 } from './number-repository';
@@ -70,8 +71,9 @@ export async function addNumber(ports: SpamNumberPorts, org: Organization, input
   // between any two leaves a slot whose number never came, which recovery gives back with the
   // phone (docs/reliability.md, lambdas/spam/slot-recovery.ts).
   const limit = effectiveLimit(org);
-  const reserved = await reserveSlotFor(org.id, limit, { numberId: id, phone: phone.e164, at: nowMs() }).catch((error: unknown) => {
-    if (error instanceof SlotCounterFull) throw new Forbidden('This organization monitors as many numbers as this version of the service can hold (about 5,600); delete a number to add another');
+  const slotAt = nowMs();
+  const reserved = await reserveSlotFor(org.id, limit, { numberId: id, phone: phone.e164, at: slotAt }).catch((error: unknown) => {
+    if (error instanceof SlotCounterFull) throw new Forbidden('This organization\'s slot counter is full of slots kept from before an upgrade (about 5,600); delete a number, and numbers can be added again once recovery has settled them (within minutes)');
     throw error;
   });
   if (!reserved) {
@@ -111,10 +113,14 @@ export async function addNumber(ports: SpamNumberPorts, org: Organization, input
     await releaseSlotOf(org.id, id);
     throw error;
   }
+  crashPoint('spam.after-number');
+  // The number holds its slot from here: off the counter, which would otherwise grow with every
+  // number monitored to DynamoDB's item limit. Left there by a crash, recovery settles it.
+  await settleSlot(org.id, id, slotAt);
   const error = await sendChallengeCode(ports, record, code, method);
   if (error) await markChallengeUnsent(id, record.verification!.salt);
   return {
-    number: monitoredNumberView(record, (await numberStatus(org, id)) ?? 'active', nowMs()),
+    number: monitoredNumberView(record, await numberStatus(org, record), nowMs()),
     verification: { required: true, sent: !error, method, instructions: instructions(method, record.phone_number, id, !error), error },
   };
 }
@@ -146,7 +152,7 @@ export async function verifyNumber(ports: SpamNumberPorts, org: Organization, id
   const key = numberItemKey(id);
   const event = buildEvent(
     NUMBER_VERIFIED,
-    { number_id: id, phone_number: n.phone_number, carrier: n.carrier, status: (await numberStatus(org, id)) ?? 'active', verified_at: at },
+    { number_id: id, phone_number: n.phone_number, carrier: n.carrier, status: await numberStatus(org, n), verified_at: at },
     `evt_${sha256Hex(`number.verified:${id}:${at}`).slice(0, 32)}`,
   );
   const verified = await markVerified(id, challenge.salt, at, n.created_at, outboxFields(key, [{ organization_id: org.id, event }], at));

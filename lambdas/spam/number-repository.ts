@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, updateReturning, type Item, putItem, insertItem, IF_NEW, updateItem } from '../platform/table';
 import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
@@ -47,6 +47,8 @@ export interface NumberRecord {
    * only part of the count.
    */
   slot_reserved?: boolean;
+  /** When a delete of the number began (epoch ms): one delete at a time holds its slot again. */
+  deleting_at?: number;
 }
 
 const numberKey = (id: string) => ({ pk: `SPAMNUM#${id}`, sk: 'META' });
@@ -134,8 +136,8 @@ export interface HeldSlot {
 }
 
 /**
- * The counter item cannot take another slot: DynamoDB's 400 KB item limit, at about 5,600 slots
- * (docs/spam-monitoring.md, a known defect), whatever the organization's limit says.
+ * The counter item cannot take another slot: DynamoDB's 400 KB item limit, at about 5,600 slots,
+ * reached only by counters whose slots were kept before slots were settled (docs/spam-monitoring.md).
  */
 export class SlotCounterFull extends Error {
   override name = 'SlotCounterFull';
@@ -166,24 +168,47 @@ export async function reserveSlotFor(orgId: string, limit: number | null, slot: 
   });
 }
 
-/** Lists the counter for recovery before a slot is given up (a delete), so a crash part-way is found. */
-export async function watchSlots(orgId: string, atMs: number): Promise<void> {
-  await updateItem({
+/**
+ * Once the number is written it holds its slot itself: the slot leaves the counter (the count
+ * stays), so the counter does not grow with the numbers monitored. Unless a delete stamped the slot
+ * since (`at` differs): the delete then gives it back.
+ */
+export async function settleSlot(orgId: string, numberId: string, at: number): Promise<boolean> {
+  return updateItem({
     Key: counterKey(orgId),
-    UpdateExpression: 'SET gsi3pk = :rpk, gsi3sk = :rsk',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: { ':rpk': SLOT_RECOVERY_PK, ':rsk': watchKey(orgId, atMs) },
+    UpdateExpression: 'REMOVE #slot',
+    ConditionExpression: '#slot.#at = :at',
+    ExpressionAttributeNames: { '#slot': slotAttribute(numberId), '#at': 'at' },
+    ExpressionAttributeValues: { ':at': at },
   });
 }
 
-/** Gives back the slot `numberId` holds: exactly once, however often it is called. */
-export async function releaseSlotOf(orgId: string, numberId: string): Promise<boolean> {
+/**
+ * A delete puts the number's slot back on the counter, stamped with the delete's time, and lists the
+ * counter for recovery before the number goes, so a crash part-way is found (settled numbers hold
+ * no slot there; numbers added before this have theirs, and it is restamped).
+ */
+export async function holdSlotAgain(orgId: string, slot: HeldSlot): Promise<void> {
+  await updateItem({
+    Key: counterKey(orgId),
+    UpdateExpression: 'SET #slot = :slot, gsi3pk = :rpk, gsi3sk = :rsk',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#slot': slotAttribute(slot.numberId) },
+    ExpressionAttributeValues: { ':slot': { phone: slot.phone, at: slot.at }, ':rpk': SLOT_RECOVERY_PK, ':rsk': watchKey(orgId, slot.at) },
+  });
+}
+
+/**
+ * Gives back the slot `numberId` holds on the counter: exactly once, however often it is called;
+ * with `at`, only the slot stamped then (recovery, which read it).
+ */
+export async function releaseSlotOf(orgId: string, numberId: string, at?: number): Promise<boolean> {
   return updateItem({
     Key: counterKey(orgId),
     UpdateExpression: 'REMOVE #slot ADD #count :minus',
-    ConditionExpression: 'attribute_exists(#slot)',
-    ExpressionAttributeNames: { '#slot': slotAttribute(numberId), '#count': 'count' },
-    ExpressionAttributeValues: { ':minus': -1 },
+    ConditionExpression: at === undefined ? 'attribute_exists(#slot)' : '#slot.#at = :at',
+    ExpressionAttributeNames: { '#slot': slotAttribute(numberId), '#count': 'count', ...(at === undefined ? {} : { '#at': 'at' }) },
+    ExpressionAttributeValues: { ':minus': -1, ...(at === undefined ? {} : { ':at': at }) },
   });
 }
 
@@ -229,7 +254,7 @@ export async function releaseSlot(orgId: string): Promise<void> {
 }
 
 export async function putNumber(record: NumberRecord): Promise<void> {
-  await putItem('MonitoredNumber', { ...numberKey(record.id), gsi1pk: orgIndexKey(record.organization_id), gsi1sk: `${record.created_at}#${record.id}`, ...record }, IF_NEW);
+  await putItem('MonitoredNumber', { ...numberKey(record.id), gsi1pk: orgIndexKey(record.organization_id), gsi1sk: orgOrderKey(record), ...record }, IF_NEW);
 }
 
 export async function getNumber(id: string): Promise<NumberRecord | null> {
@@ -244,6 +269,34 @@ export async function listOrgNumbers(orgId: string, max?: number): Promise<Numbe
     items.push(toRecord(item)!);
   }
   return items;
+}
+
+/** Where a number sorts among its organization's (created_at, then id): the order the limit applies in. */
+export const orgOrderKey = (n: Pick<NumberRecord, 'id' | 'created_at'>) => `${n.created_at}#${n.id}`;
+
+/**
+ * How many numbers the organization has (before `before` in its order, when given), counting no
+ * further than `max`: a count the table makes, without sending the items.
+ */
+export async function countOrgNumbers(orgId: string, options: { before?: string; max?: number } = {}): Promise<number> {
+  let count = 0;
+  let startKey: Item | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: options.before === undefined ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk < :before',
+        ExpressionAttributeValues: { ':pk': orgIndexKey(orgId), ...(options.before === undefined ? {} : { ':before': options.before }) },
+        Select: 'COUNT',
+        ExclusiveStartKey: startKey,
+        ...(options.max === undefined ? {} : { Limit: Math.max(1, options.max - count) }),
+      }),
+    );
+    count += out.Count ?? 0;
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && (options.max === undefined || count < options.max));
+  return count;
 }
 
 /** Every verified number of every organization (the daily run's work list), page by page. */
@@ -374,7 +427,28 @@ async function writeCarrierStatus(
   }
 }
 
-export async function deleteNumberItem(id: string): Promise<NumberRecord | null> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: numberKey(id), ReturnValues: 'ALL_OLD' }));
-  return toRecord(out.Attributes);
+/**
+ * Marks a delete of the number begun at `at`: false when it is gone, or another delete began after
+ * `staleBefore` (one still under way; an older one is taken over, as recovery would).
+ */
+export async function markDeleting(id: string, at: number, staleBefore: number): Promise<boolean> {
+  return updateItem({
+    Key: numberKey(id),
+    UpdateExpression: 'SET deleting_at = :at',
+    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(deleting_at) OR deleting_at < :stale)',
+    ExpressionAttributeValues: { ':at': at, ':stale': staleBefore },
+  });
+}
+
+/** Deletes the number if the delete begun at `deletingAt` still owns it; its record, or null. */
+export async function deleteNumberItem(id: string, deletingAt: number): Promise<NumberRecord | null> {
+  try {
+    const out = await db().send(
+      new DeleteCommand({ TableName: tableName(), Key: numberKey(id), ConditionExpression: 'deleting_at = :at', ExpressionAttributeValues: { ':at': deletingAt }, ReturnValues: 'ALL_OLD' }),
+    );
+    return toRecord(out.Attributes);
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
+    throw error;
+  }
 }

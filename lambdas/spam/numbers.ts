@@ -1,10 +1,10 @@
 import type { Organization } from '../auth/identity-repository';
 import { nowMs } from '../platform/clock';
-import { NotFound } from '../platform/domain-errors';
+import { Conflict, NotFound } from '../platform/domain-errors';
 import { crashPoint } from '../platform/crash-point';
 import type { Carrier } from './carriers';
-import { effectiveLimit, inLimitIds } from './limits';
-import { deleteNumberItem, getNumber, listOrgNumbers, releasePhone, releaseSlot, releaseSlotOf, watchSlots, type NumberRecord } from './number-repository';
+import { effectiveLimit } from './limits';
+import { countOrgNumbers, deleteNumberItem, getNumber, holdSlotAgain, listOrgNumbers, markDeleting, orgOrderKey, releasePhone, releaseSlot, releaseSlotOf, settleSlot, SLOT_CHANGE_BOUND_MS, type NumberRecord } from './number-repository';
 import { historyItemView, monitoredNumberView, screenshotAvailable } from './present';
 import { deleteRuns, listRuns } from './run-repository';
 import { getScreenshot } from './screenshots';
@@ -20,29 +20,29 @@ export async function ownNumber(orgId: string, id: string): Promise<NumberRecord
   return n;
 }
 
-/** active when within the organization's limit (oldest first), paused beyond it; null if gone. */
-export async function numberStatus(org: Organization, id: string): Promise<'active' | 'paused' | null> {
+/** active when within the organization's limit (oldest first), paused beyond it. */
+export async function numberStatus(org: Organization, n: Pick<NumberRecord, 'id' | 'created_at'>): Promise<'active' | 'paused'> {
   const limit = effectiveLimit(org);
   if (limit === null) return 'active';
-  const first = await listOrgNumbers(org.id, limit);
-  return inLimitIds(first, limit).has(id) ? 'active' : 'paused';
+  const older = await countOrgNumbers(org.id, { before: orgOrderKey(n), max: limit });
+  return older < limit ? 'active' : 'paused';
 }
 
+/** One page: only the numbers up to it are read; the list is in the limit's order, so a number's place says whether it is in. */
 export async function listNumbers(org: Organization, limit: number, offset: number) {
-  const all = await listOrgNumbers(org.id);
+  const [upToPage, total] = await Promise.all([listOrgNumbers(org.id, offset + limit), countOrgNumbers(org.id)]);
   const cap = effectiveLimit(org);
-  const inLimit = inLimitIds(all, cap);
   const now = nowMs();
   return {
-    numbers: all.slice(offset, offset + limit).map((n) => monitoredNumberView(n, inLimit.has(n.id) ? 'active' : 'paused', now)),
+    numbers: upToPage.slice(offset).map((n, i) => monitoredNumberView(n, cap === null || offset + i < cap ? 'active' : 'paused', now)),
     spam_monitoring_limit: cap,
-    total: all.length,
+    total,
   };
 }
 
 export async function getNumberView(org: Organization, id: string) {
   const n = await ownNumber(org.id, id);
-  return monitoredNumberView(n, (await numberStatus(org, id)) ?? 'active', nowMs());
+  return monitoredNumberView(n, await numberStatus(org, n), nowMs());
 }
 
 export async function history(org: Organization, id: string) {
@@ -69,12 +69,23 @@ export async function screenshot(org: Organization, id: string, carrier: Carrier
 
 export async function deleteNumber(org: Organization, id: string) {
   const n = await ownNumber(org.id, id);
-  // Listed for recovery first: a crash after the number is gone leaves its phone and slot to it.
-  if (n.slot_reserved) await watchSlots(org.id, nowMs());
+  const at = nowMs();
+  // One delete at a time (a client's retry beside its first try): the number is marked first, so
+  // only one puts its slot back on the counter and gives it back.
+  if (!(await markDeleting(id, at, at - SLOT_CHANGE_BOUND_MS))) return deleteUnderWay(org, id);
+  crashPoint('spam.after-delete-marked');
+  // Its slot back on the counter, listed for recovery: a crash after the number is gone leaves the
+  // phone and the slot to recovery, and one before leaves a live number whose slot recovery settles.
+  if (n.slot_reserved) await holdSlotAgain(org.id, { numberId: id, phone: n.phone_number, at });
   // Removing the item first stops the daily run from testing it; a run already under way fails
   // its conditional writes for this number and stops. Screenshots expire with the bucket rule.
-  const removed = await deleteNumberItem(id);
-  if (!removed) throw new NotFound('Monitored number not found');
+  const removed = await deleteNumberItem(id, at);
+  if (!removed) {
+    // Taken over by a later delete (this one outlived SLOT_CHANGE_BOUND_MS), which gives the slot
+    // back: the stamp this one put there, if still there, goes without touching the count.
+    if (n.slot_reserved) await settleSlot(org.id, id, at);
+    throw new NotFound('Monitored number not found');
+  }
   crashPoint('spam.after-number-deleted');
   await releasePhone(org.id, n.phone_number, id);
   // A number added before slots were held by name gives back its share of the count (not idempotent).
@@ -82,4 +93,10 @@ export async function deleteNumber(org: Organization, id: string) {
   else await releaseSlot(org.id);
   await deleteRuns(id);
   return { success: true, number_id: id, phone_number: n.phone_number, message: 'Monitoring stopped; the number and its history were removed.' };
+}
+
+/** Another delete of the number is under way (or was killed less than SLOT_CHANGE_BOUND_MS ago). */
+async function deleteUnderWay(org: Organization, id: string): Promise<never> {
+  await ownNumber(org.id, id);
+  throw new Conflict('Another request is deleting this number; if it is still listed in a few minutes, delete it again');
 }

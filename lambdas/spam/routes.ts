@@ -182,6 +182,7 @@ export const spamRoutes = {
       ...authErrors,
       403: noSubscription,
       404: e('Unknown number'),
+      409: e('Another request is deleting this number (or one was interrupted less than 5 minutes ago)'),
       ...rateLimitErrors,
     },
   },

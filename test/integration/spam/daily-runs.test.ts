@@ -97,6 +97,9 @@ describe('daily runs across days', () => {
       [ids[2], 'paused', 0],
     ]);
     expect((await json<{ status: string }>(await service.request('GET', `/api/v1/spam/numbers/${ids[2]}`, { key: org.key }))).status).toBe('paused');
+    // A page that starts past the first number says the same by each number's place in the order.
+    const page = await json<{ numbers: { id: string; status: string }[]; total: number }>(await service.request('GET', '/api/v1/spam/numbers?limit=2&offset=1', { key: org.key }));
+    expect([page.numbers.map((n) => [n.id, n.status]), page.total]).toEqual([[[ids[1], 'active'], [ids[2], 'paused']], 3]);
     // Kept numbers still count: adding is refused at the limit.
     expect((await service.request('POST', '/api/v1/spam/numbers', { body: { phone_number: '+12023180204' }, key: org.key })).status).toBe(403);
 
