@@ -60,7 +60,7 @@ export const CONSOLE_ROUTE_TABLE = {
   },
   listSpam: { ...common, method: 'GET', path: '/console/api/spam', operationId: 'consoleListSpam', summary: 'Monitored numbers', responses: answer('Numbers') },
   addSpam: { ...common, method: 'POST', path: '/console/api/spam', operationId: 'consoleAddSpam', summary: 'Monitor a number; starts verification', responses: answer('The number, pending verification') },
-  deleteSpam: { ...common, method: 'DELETE', path: '/console/api/spam/{id}', operationId: 'consoleDeleteSpam', summary: 'Stop monitoring a number', responses: withMissing('Deleted', 'No such number') },
+  deleteSpam: { ...common, method: 'DELETE', path: '/console/api/spam/{id}', operationId: 'consoleDeleteSpam', summary: 'Stop monitoring a number', responses: { ...withMissing('Deleted', 'No such number'), 409: { description: 'Another request is deleting this number', schema: ErrorEnvelope } } },
   verifySpam: { ...common, method: 'POST', path: '/console/api/spam/{id}/verify', operationId: 'consoleVerifySpam', summary: 'Submit the verification code', responses: withMissing('The number', 'No such number') },
   resendSpam: { ...common, method: 'POST', path: '/console/api/spam/{id}/resend', operationId: 'consoleResendSpam', summary: 'Send a new verification code, by `method` or else the way the last code went (the way the number was added)', responses: withMissing('Sent', 'No such number') },
   spamHistory: { ...common, method: 'GET', path: '/console/api/spam/{id}/history', operationId: 'consoleSpamHistory', summary: 'Test history of a number', responses: withMissing('History', 'No such number') },
