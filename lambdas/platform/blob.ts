@@ -123,6 +123,14 @@ export async function getObjectStream(bucket: string, key: string): Promise<Obje
   }
 }
 
+/** The whole body of an object opened as a stream. */
+export const readObjectStream = (object: ObjectStream): Promise<Buffer> => readBody(object.body, object.length);
+
+/** Lets go of an object opened as a stream without reading it (the connection is not kept waiting). */
+export function discardObjectStream(object: ObjectStream): void {
+  (object.body as { destroy?: () => void }).destroy?.();
+}
+
 /**
  * Copies an object inside the store (no byte passes through this process), with a content type of
  * its own; `ifMatch`: only if the source is still the version of that ETag (S3 answers 412 otherwise).

@@ -1,9 +1,9 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, InvalidInput, isRefusal } from '../platform/domain-errors';
+import { Conflict, InvalidInput, isRefusal, TooLarge } from '../platform/domain-errors';
 import { nowIso, nowMs, nowUnix } from '../platform/clock';
 import { newId } from '../platform/ids';
 import { conditionalWrite, db, tableName, insertItem } from '../platform/table';
-import { copyObject, filesBucket, getObject, getObjectStream, linkSigner } from '../platform/blob';
+import { copyObject, discardObjectStream, filesBucket, getObjectStream, linkSigner, readObjectStream, type ObjectStream } from '../platform/blob';
 import type { StreamedCsv } from './original-csv';
 import { MAX_CSV_BYTES } from './request';
 import { lazyModule } from '../platform/aws/lazy-module';
@@ -35,16 +35,32 @@ export async function stageUpload(orgId: string, format: StagedFormat = 'csv') {
 
 /** The staged JSON document of this organization, or null when the id was staged as CSV (or not at all). */
 export async function readStagedJson(orgId: string, id: string): Promise<Buffer | null> {
-  return getObject(filesBucket(), stagedKey(orgId, id, 'json'));
+  return readStagedObject(stagedKey(orgId, id, 'json'));
 }
 
 const noStagedFile = (id: string) => new InvalidInput(`No staged file for staged_upload_id ${id}: POST the file to the staging URL first (links expire after an hour)`);
 
 /** The staged CSV of this organization (another organization's id finds nothing). */
 export async function readStaged(orgId: string, id: string): Promise<Buffer> {
-  const bytes = await getObject(filesBucket(), stagedKey(orgId, id));
+  const bytes = await readStagedObject(stagedKey(orgId, id));
   if (!bytes) throw noStagedFile(id);
   return bytes;
+}
+
+async function readStagedObject(key: string): Promise<Buffer | null> {
+  const object = await getObjectStream(filesBucket(), key);
+  return object && readObjectStream(withinLimit(object));
+}
+
+/**
+ * The staging policy bounds the file's size and S3 enforces it, but the object is checked again
+ * before anything is charged for it: a store that let a larger file in (the embedded one checks the
+ * policy against the whole form's length) must not make a larger upload than the API accepts.
+ */
+function withinLimit(object: ObjectStream): ObjectStream {
+  if (object.length <= MAX_CSV_BYTES) return object;
+  discardObjectStream(object);
+  throw new TooLarge(`The staged file is ${object.length} bytes; at most ${MAX_CSV_BYTES} bytes (100 MB)`);
 }
 
 /**
@@ -57,8 +73,9 @@ export function stagedCsv(orgId: string, id: string): StreamedCsv {
   return {
     open: async () => {
       const key = stagedKey(orgId, id);
-      const object = await getObjectStream(filesBucket(), key);
-      if (!object) throw noStagedFile(id);
+      const found = await getObjectStream(filesBucket(), key);
+      if (!found) throw noStagedFile(id);
+      const object = withinLimit(found);
       return { body: object.body, length: object.length, storeAs: (to) => copyObject(filesBucket(), key, to, 'text/csv', object.etag) };
     },
   };

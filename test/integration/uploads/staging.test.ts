@@ -91,6 +91,27 @@ describe('large files through S3 staging', () => {
       await service.runtime.settleWorkflows();
     });
 
+    it('a staged file over 100 MB that the store let in is a 413 that charges nothing, CSV or JSON', async () => {
+      const { org, key } = await orgWithCredits(200_000);
+      // One byte over: the embedded store checks the policy's range against the whole form (S3
+      // checks the file), so create checks the object again before anything is charged.
+      const row = '212-555-0000,' + 'x'.repeat(986) + '\n';
+      const over = Buffer.alloc(100 * 1024 * 1024 + 1, row);
+      over.write('phone,pad\n', 0);
+      for (const format of ['csv', 'json'] as const) {
+        const staged = (await (await service.request('POST', `/api/v1/uploads/staging?format=${format}`, { key })).json()) as { staged_upload_id: string; url: string; fields: Record<string, string> };
+        const form = new FormData();
+        for (const [k, v] of Object.entries(staged.fields)) form.append(k, v);
+        form.append('file', new Blob([over]), 'over.csv');
+        expect((await fetch(staged.url, { method: 'POST', body: form })).status).toBeLessThan(300);
+        const refused = await create(key, { staged_upload_id: staged.staged_upload_id, phone_column: 'phone' });
+        expect(refused.status, format).toBe(413);
+        expect(((await refused.json()) as { detail: string }).detail).toBe('The staged file is 104857601 bytes; at most 104857600 bytes (100 MB)');
+      }
+      expect((await admin.showBalance(org.id)).total).toBe(200_000);
+      expect(await uploadCount(key)).toBe(0);
+    });
+
     it('of creates racing with one staged id, exactly one succeeds and exactly one charge is made', async () => {
       const { org, key } = await orgWithCredits(10_000);
       const id = await stageFile(key, 110, 5000);
