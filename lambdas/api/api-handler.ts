@@ -11,6 +11,7 @@ import { isJsonMediaType, mediaType } from '../platform/http/content-type';
 import type { ApiContext, BoundOperation } from './operation';
 import { firstInexactNumber } from '../platform/http/json-numbers';
 import { jsonNestingDepth, MAX_JSON_DEPTH } from '../platform/http/json-depth';
+import { isUtf8 } from 'node:buffer';
 import { rawBodyOf } from '../platform/http/raw-body';
 import { toApiGatewayResult, type OperationResult } from '../platform/http/response';
 import { routeKey, type AnyRouteSpec } from '../platform/http/route-spec';
@@ -129,6 +130,8 @@ export function parseJsonBody(route: AnyRouteSpec, ctx: Pick<ApiContext, 'rawBod
     if (jsonNestingDepth(ctx.rawBody, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
       throw new HttpError(400, `JSON body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
     }
+    // JSON is UTF-8 (RFC 8259); decoding would turn bad bytes into U+FFFD and store them.
+    if (!isUtf8(ctx.rawBody)) throw new HttpError(400, 'Malformed JSON body: it is not valid UTF-8');
     try {
       parsed = JSON.parse(ctx.rawBody.toString('utf8'));
     } catch {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type Busboy from 'busboy';
 import * as z from '../platform/zod';
 import { InvalidInput, TooLarge } from '../platform/domain-errors';
@@ -128,6 +129,7 @@ export function parseJsonUpload(body: z.infer<typeof JsonUploadBody>): UploadReq
  */
 export function parseStagedJsonUpload(call: z.infer<typeof JsonUploadBody>, document: Buffer): UploadRequest {
   let raw: unknown;
+  if (!isUtf8(document)) throw new InvalidInput('The staged file is not valid JSON: it is not valid UTF-8');
   try {
     raw = JSON.parse(document.toString('utf8'));
   } catch (error) {

@@ -60,3 +60,18 @@ describe('JSON nesting depth (bounded at 64 levels)', () => {
     expect(((await at.json()) as { detail: string }).detail).not.toBe(DEPTH_DETAIL);
   });
 });
+
+describe('JSON bodies that are not UTF-8', () => {
+  it('400, not a body stored with U+FFFD in place of the bytes', async () => {
+    // {"url":"https://127.0.0.1/b<0xe9>"}: Latin-1 é, not a UTF-8 sequence.
+    const body = Buffer.concat([Buffer.from('{"url":"https://127.0.0.1/b'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    for (const path of ['/api/v1/webhooks', '/api/v2/contacts']) {
+      const res = await service.request('POST', path, { body, headers: { 'content-type': 'application/json' } });
+      expect(res.status, path).toBe(400);
+      expect(((await res.json()) as { detail: string }).detail).toBe('Malformed JSON body: it is not valid UTF-8');
+    }
+    // A UTF-8 é is fine as far as the parser goes (the webhook's own rules then apply).
+    const fine = await service.request('POST', '/api/v2/contacts', { body: Buffer.from('{"phone":"+12025550143","properties":{"first_name":"Zoë","last_name":"Côté"},"validation_tier":"standard"}'), headers: { 'content-type': 'application/json' } });
+    expect(fine.status, await fine.clone().text()).toBe(201);
+  });
+});

@@ -112,6 +112,21 @@ describe('large files through S3 staging', () => {
       expect(await uploadCount(key)).toBe(0);
     });
 
+    it('a staged JSON document that is not UTF-8 is a 400 that charges nothing', async () => {
+      const { org, key } = await orgWithCredits(1_000);
+      const staged = (await (await service.request('POST', '/api/v1/uploads/staging?format=json', { key })).json()) as { staged_upload_id: string; url: string; fields: Record<string, string> };
+      const numbers = Array.from({ length: 110 }, (_, i) => `"212-555-${String(6000 + i)}"`).join(',');
+      const latin1 = Buffer.concat([Buffer.from(`{"filename":"caf`), Buffer.from([0xe9]), Buffer.from(`.csv","phone_numbers":[${numbers}]}`)]);
+      const form = new FormData();
+      for (const [k, v] of Object.entries(staged.fields)) form.append(k, v);
+      form.append('file', new Blob([latin1]), 'numbers.json');
+      expect((await fetch(staged.url, { method: 'POST', body: form })).status).toBeLessThan(300);
+      const refused = await create(key, { staged_upload_id: staged.staged_upload_id });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { detail: string }).detail).toBe('The staged file is not valid JSON: it is not valid UTF-8');
+      expect((await admin.showBalance(org.id)).total).toBe(1_000);
+    });
+
     it('of creates racing with one staged id, exactly one succeeds and exactly one charge is made', async () => {
       const { org, key } = await orgWithCredits(10_000);
       const id = await stageFile(key, 110, 5000);
