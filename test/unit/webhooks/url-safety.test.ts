@@ -6,6 +6,7 @@ import type { Resolver } from '../../../lambdas/platform/net/resolver';
 import { checkUrl, UnsafeUrlError } from '../../../lambdas/platform/net/safe-url';
 import { loopbackAllowed } from '../../../lambdas/platform/net/settings';
 import { safePost } from '../../../lambdas/platform/net/safe-post';
+import { assertSafeUrl } from '../../../lambdas/webhooks/url-safety';
 
 const env = { ...process.env };
 afterEach(() => {
@@ -99,6 +100,22 @@ describe('checkUrl', () => {
     process.env.WEBHOOKS_ALLOW_LOOPBACK = '1';
     reloadConfig();
     expect(loopbackAllowed()).toBe(false);
+  });
+
+  it('registration refuses a URL the parser would change (spaces, controls) and port 0, before resolving it', async () => {
+    const asked: string[] = [];
+    setResolver(async (host) => {
+      asked.push(host);
+      return ['93.184.216.34'];
+    });
+    for (const url of [' https://public.example.test/e8', 'https://public.example.test/e\t9\n ', 'https://public.example.test/a b', 'https://public.example.test/\u007f']) {
+      await expect(assertSafeUrl(net, url), JSON.stringify(url)).rejects.toThrow('Invalid url: URL must not contain spaces or control characters (percent-encode them)');
+    }
+    for (const url of ['https://public.example.test:0/', 'https://public.example.test:000/x', 'https://[2606:4700:4700::1111]:0']) {
+      await expect(assertSafeUrl(net, url), url).rejects.toThrow('Invalid url: port 0 cannot be reached');
+    }
+    expect(asked).toEqual([]);
+    await expect(assertSafeUrl(net, 'https://public.example.test/a%20b')).resolves.toBeUndefined();
   });
 
   it('safePost reports a refused URL without opening a connection', async () => {
