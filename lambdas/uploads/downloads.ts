@@ -182,6 +182,8 @@ async function sliceFromOriginal(upload: UploadRecord, options: SliceOptions): P
 
 function requireCompleted(upload: UploadRecord): void {
   if (upload.status !== 'completed' || !upload.processed_available) {
+    // A failed upload never has one (its credits were refunded); anything else may still get it.
+    if (upload.status === 'failed') throw new Conflict('The upload failed, so it has no processed file; its original is still available (download/original)');
     throw new Conflict(`The processed file is not available yet: the upload is ${upload.status === 'charging' ? 'ready_for_processing' : upload.status}`);
   }
 }

@@ -167,9 +167,13 @@ describe('provider limits: failed lookups become Unknown; only a large share fai
     refuseCredentials = true;
     try {
       const phones = e164s(100, 415);
-      const { org, done } = await upload(phones);
+      const { org, key, created, done } = await upload(phones);
       expect(done.status).toBe('failed');
       expect((done as { error_message?: string }).error_message).toMatch(/^Processing failed \(ProviderConfigurationError\); the credits were refunded/);
+      // No processed file will ever come: the 409 says so, not "not available yet".
+      const processed = await service.request('GET', `/api/v1/uploads/${created.id}/download/processed`, { key });
+      expect([processed.status, ((await processed.json()) as { detail: string }).detail]).toEqual([409, 'The upload failed, so it has no processed file; its original is still available (download/original)']);
+      expect((await service.request('GET', `/api/v1/uploads/${created.id}/download/original`, { key })).status).toBe(200);
       // Asked once per worker, never retried (by the adapter or the workflow's Task).
       const asked = phones.reduce((n, p) => n + (requests.get(p) ?? 0), 0);
       expect(asked).toBeGreaterThan(0);
