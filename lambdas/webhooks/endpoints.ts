@@ -162,6 +162,8 @@ export async function updateEndpointWithPing(
   } else if (patch.is_active === false) {
     fields.is_active = false;
   }
+  // A PATCH that changes nothing writes nothing: updated_at says when the endpoint last changed.
+  if (newUrl === null && unchanged(current, fields)) return { webhook: toPublic(current), ping: null };
   const updated = await updateEndpointFields(id, organizationId, fields);
   if (!updated) {
     if (newUrl !== null && movesUrl) await releaseUrl(organizationId, newUrl, id);
@@ -170,6 +172,11 @@ export async function updateEndpointWithPing(
   if (movesUrl) await releaseUrl(organizationId, current.url, id);
   if (ping) await (await pinger()).recordPing(organizationId, id, ping);
   return { webhook: toPublic(updated), ping: ping && { status_code: ping.statusCode, delivery_id: ping.deliveryId, attempted_at: ping.attemptedAt } };
+}
+
+/** Whether every field but updated_at already has the value the patch would write. */
+function unchanged(current: EndpointRecord, fields: Partial<EndpointRecord>): boolean {
+  return Object.entries(fields).every(([name, value]) => name === 'updated_at' || JSON.stringify(current[name as keyof EndpointRecord] ?? null) === JSON.stringify(value ?? null));
 }
 
 /** Hard delete; deliveries still in flight end as exhausted. */

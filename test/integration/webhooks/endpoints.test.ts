@@ -70,6 +70,7 @@ interface Endpoint {
   verified_at: string | null;
   consecutive_failures: number;
   disabled_at: string | null;
+  updated_at: string;
 }
 
 async function create(body: Record<string, unknown>): Promise<{ webhook: Endpoint; secret: string }> {
@@ -368,6 +369,15 @@ describe('last_success_at', () => {
       service.clock.set(() => later + 60_000);
       const same = (await (await service.request('PATCH', `/api/v1/webhooks/${webhook.id}`, { key, body: { url: other.url, description: 'same url' } })).json()) as Endpoint & { last_success_at: string | null };
       expect(same.last_success_at).toBe(new Date(later).toISOString());
+      expect(same.updated_at).toBe(new Date(later + 60_000).toISOString());
+
+      // A PATCH that changes nothing (empty, or every value as it is) writes nothing: updated_at stays.
+      service.clock.set(() => later + 120_000);
+      for (const body of [{}, { url: other.url, description: 'same url', events: same.events, is_active: true }]) {
+        const noop = await service.request('PATCH', `/api/v1/webhooks/${webhook.id}`, { key, body });
+        expect(noop.status).toBe(200);
+        expect(((await noop.json()) as Endpoint).updated_at, JSON.stringify(body)).toBe(new Date(later + 60_000).toISOString());
+      }
     } finally {
       service.clock.set(null);
     }
