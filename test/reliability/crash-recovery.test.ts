@@ -163,36 +163,33 @@ describe('spam monitoring survives kill -9 while a number is added or deleted', 
     expect((await c.request('POST', '/api/v1/spam/numbers', { phone_number: '+12023181103' })).status).toBe(409);
   }, CHILD_TEST_MS);
 
-  it('killed at spam.after-delete-marked: the number stays, counted once; another delete within 5 minutes is told one is under way', async () => {
+  /** Adds `phone`, then deletes it in a process killed at `point`; the restarted process and the number's id. */
+  async function killedWhileDeleting(point: string, phone: string): Promise<{ c: Child; id: string }> {
     const dataDir = newDataDir();
-    const first = await startChild(dataDir, { FAULT_CRASH_AT: 'spam.after-delete-marked' });
+    const first = await startChild(dataDir, { FAULT_CRASH_AT: point });
     children.push(first);
-    const added = await first.request('POST', '/api/v1/spam/numbers', { phone_number: '+12023181650' });
+    const added = await first.request('POST', '/api/v1/spam/numbers', { phone_number: phone });
     expect(added.status).toBe(201);
     const id = ((await added.json()) as { number: { id: string } }).number.id;
     await first.request('DELETE', `/api/v1/spam/numbers/${id}`).catch(() => undefined);
     expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
-    const second = await startChild(dataDir);
-    children.push(second);
-    expect(await numbers(second)).toEqual(['+12023181650']);
-    expect(await slotCounter(second)).toEqual({ count: 1, slots: [] });
-    expect((await second.request('DELETE', `/api/v1/spam/numbers/${id}`)).status).toBe(409);
+    const c = await startChild(dataDir);
+    children.push(c);
+    return { c, id };
+  }
+
+  it('killed at spam.after-delete-marked: the number stays, counted once; another delete within 5 minutes is told one is under way', async () => {
+    const { c, id } = await killedWhileDeleting('spam.after-delete-marked', '+12023181650');
+    expect(await numbers(c)).toEqual(['+12023181650']);
+    expect(await slotCounter(c)).toEqual({ count: 1, slots: [] });
+    expect((await c.request('DELETE', `/api/v1/spam/numbers/${id}`)).status).toBe(409);
   }, CHILD_TEST_MS);
 
   it('killed after the number is deleted, before its phone and slot: the restart gives both back', async () => {
-    const dataDir = newDataDir();
-    const first = await startChild(dataDir, { FAULT_CRASH_AT: 'spam.after-number-deleted' });
-    children.push(first);
-    const added = await first.request('POST', '/api/v1/spam/numbers', { phone_number: '+12023181649' });
-    expect(added.status).toBe(201);
-    const id = ((await added.json()) as { number: { id: string } }).number.id;
-    await first.request('DELETE', `/api/v1/spam/numbers/${id}`).catch(() => undefined);
-    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
-    const second = await startChild(dataDir);
-    children.push(second);
-    expect(await numbers(second)).toEqual([]);
-    expect(await slotCounter(second)).toEqual({ count: 0, slots: [] });
-    expect((await second.request('POST', '/api/v1/spam/numbers', { phone_number: '+12023181649' })).status).toBe(201);
+    const { c } = await killedWhileDeleting('spam.after-number-deleted', '+12023181649');
+    expect(await numbers(c)).toEqual([]);
+    expect(await slotCounter(c)).toEqual({ count: 0, slots: [] });
+    expect((await c.request('POST', '/api/v1/spam/numbers', { phone_number: '+12023181649' })).status).toBe(201);
   }, CHILD_TEST_MS);
 });
 
