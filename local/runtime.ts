@@ -11,6 +11,7 @@ import { sharedSettings } from './instance-settings';
 import { startInstanceControl } from './instance-control';
 import { apiFunctions } from './functions';
 import { WORKER_STARTERS, type LocalWorker } from './workers';
+import { recoverBeforeServing } from './scheduled-jobs';
 import { ensureDemoAccount, type DemoAccount } from './seed';
 import { configureRoot } from '../lambdas/platform/config';
 import { bindStorage } from '../lambdas/platform/storage';
@@ -121,6 +122,7 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
     const ports = root.ports;
     const demo = options.seedDemo ? await ensureDemoAccount() : null;
     const consoleLayer = createConsoleLayer({ maxBodyBytes: options.maxBodyBytes, ports });
+    await recoverBeforeServing(ports);
     api = await startLocalApi({
       prelude: consoleLayer.prelude,
       routes: ROUTES,

@@ -41,11 +41,14 @@ export const startContactPoolSchedule = async (ports: Ports): Promise<LocalWorke
   everyInterval('contact-pool', Number(process.env.CONTACT_POOL_INTERVAL_MS ?? 15_000), () => runContactPool(ports));
 
 /**
- * Recovery every LOCAL_RECOVERY_INTERVAL_MS (default 60 s; 5 minutes in AWS). At start, first
- * resumes every upload the previous process left ready or processing: the in-process workflow
- * runner lost its executions with that process.
+ * What the previous process left (every upload it left ready or processing: the in-process workflow
+ * runner lost its executions with it; slots, claims, marks and events of requests it was serving)
+ * is recovered before this one serves its first request, so no request meets it half-recovered
+ * (a phone still claimed by an add that died, a slot still counted).
  */
-export const startRecoverySchedule = async (ports: Ports): Promise<LocalWorker> => {
-  await recoverAfterRestart(ports, PROCESS_STARTED_AT).catch((error: unknown) => logger.error('recovery after a restart failed', { error: error as Error }));
-  return everyInterval('recovery', Number(process.env.LOCAL_RECOVERY_INTERVAL_MS ?? 60_000), () => runRecovery(ports));
-};
+export const recoverBeforeServing = (ports: Ports): Promise<void> =>
+  recoverAfterRestart(ports, PROCESS_STARTED_AT).catch((error: unknown) => logger.error('recovery after a restart failed', { error: error as Error }));
+
+/** Recovery every LOCAL_RECOVERY_INTERVAL_MS (default 60 s; 5 minutes in AWS). */
+export const startRecoverySchedule = async (ports: Ports): Promise<LocalWorker> =>
+  everyInterval('recovery', Number(process.env.LOCAL_RECOVERY_INTERVAL_MS ?? 60_000), () => runRecovery(ports));

@@ -39,6 +39,19 @@ describe('spam slots', () => {
     expect((await add(org.key, '+12023187105')).status).toBe(403);
   });
 
+  it('a duplicate add beside a real one at the limit never costs the real one its slot (409 before any slot)', async () => {
+    const org = await newOrg('Duplicates at the limit', { included: 2 });
+    expect((await add(org.key, '+12023187601')).status).toBe(201);
+    for (let trial = 0; trial < 10; trial++) {
+      // The duplicates sent first, so that their adds reach the counter before the real one.
+      const answers = await Promise.all([...Array.from({ length: 3 }, () => add(org.key, '(202) 318-7601')), add(org.key, '+12023187602')]);
+      const fresh = answers.pop()!;
+      expect([...answers.map((d) => d.status), fresh.status], `trial ${trial}`).toEqual([409, 409, 409, 201]);
+      expect((await remove(org.key, await idOf(fresh))).status).toBe(200);
+    }
+    expect(await counter(org.id)).toEqual({ count: 1, slots: [] });
+  });
+
   it('gives back the phone and slot of an add that stopped before its number, once it is older than the bound', () => service.clock.run(async () => {
     const org = await newOrg('Interrupted adds', { included: 2 });
     expect((await add(org.key, '+12023187001')).status).toBe(201);
