@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { claimPhone, deleteNumberItem, holdSlotAgain, markDeleting, reserveSlotFor, settleSlot, SLOT_CHANGE_BOUND_MS } from '../../../lambdas/spam/number-repository';
+import { claimPhone, deleteNumberItem, holdSlotAgain, markDeleting, releaseSlotOf, reserveSlotFor, settleSlot, SLOT_CHANGE_BOUND_MS } from '../../../lambdas/spam/number-repository';
 import { recoverSpamSlots } from '../../../lambdas/spam/slot-recovery';
 import { db, tableName } from '../../../lambdas/platform/table';
 import { useTestService } from '../../support/runtime';
@@ -126,6 +126,22 @@ describe('spam slots', () => {
     // Exactly one slot free: a count one too low would let two in.
     expect((await add(org.key, '+12023187402')).status).toBe(201);
     expect((await add(org.key, '+12023187403')).status).toBe(403);
+  }));
+
+  it('a delete that stalled past the bound after stamping the slot keeps it from recovery, and gives it back once when it wakes', () => service.clock.run(async () => {
+    const org = await newOrg('Stalled then woke', { included: 1 });
+    const start = Date.now();
+    service.clock.set(() => start);
+    const id = await idOf(await add(org.key, '+12023187701'));
+    expect(await markDeleting(id, start, start - SLOT_CHANGE_BOUND_MS)).toBe(true);
+    await holdSlotAgain(org.id, { numberId: id, phone: '+12023187701', at: start });
+    service.clock.set(() => start + SLOT_CHANGE_BOUND_MS + 1_000);
+    expect(await recoverSpamSlots()).toEqual({ released: 0, settled: 0 });
+    expect(await counter(org.id)).toEqual({ count: 1, slots: [id] });
+    // It wakes: the number goes, and the slot it stamped is still there to give back.
+    expect(await deleteNumberItem(id, start)).not.toBeNull();
+    expect(await releaseSlotOf(org.id, id)).toBe(true);
+    expect(await counter(org.id)).toEqual({ count: 0, slots: [] });
   }));
 
   it('a delete under way answers another 409; one that outlived the bound is taken over, and the slot given back once', () => service.clock.run(async () => {
