@@ -4,7 +4,7 @@ import type { RouteSpec } from '../platform/http/route-spec';
 import { carrierSchema, testStatusSchema, verdictFields } from './test-run-fields';
 import { CarrierStatus } from './carrier-status';
 
-const OFFSET_MESSAGE = 'must be a whole number, 0 or more';
+const OFFSET_MESSAGE = `must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`;
 
 const CarrierEnum = carrierSchema;
 const TestStatus = testStatusSchema;

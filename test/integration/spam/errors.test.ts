@@ -225,6 +225,9 @@ describe('spam monitoring errors', () => {
     for (const query of ['limit=0', 'limit=501', 'offset=-1', 'limit=abc', 'limit=', 'offset=', 'offset=%20', 'limit=0x2', 'limit=0b11', 'offset=0o7', 'offset=1e3', 'limit=%2B5', 'limit=5.0']) {
       expect((await service.request('GET', `/api/v1/spam/numbers?${query}`, { key: owner.key })).status, query).toBe(400);
     }
+    // A whole number past what JSON numbers keep exactly is refused, and the message says where the bound is.
+    const huge = await service.request('GET', '/api/v1/spam/numbers?offset=9007199254740993', { key: owner.key });
+    expect([huge.status, await detail(huge)]).toEqual([400, expect.stringContaining('must be a whole number from 0 to 9007199254740991')]);
     expect((await service.request('GET', '/api/v1/spam/numbers', { key: null })).status).toBe(401);
   });
 
