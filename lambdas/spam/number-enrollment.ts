@@ -67,12 +67,12 @@ export async function addNumber(ports: SpamNumberPorts, org: Organization, input
   const phone = await parseOr400(input.phone_number, method);
   const id = newId();
   const duplicate = () => new Conflict('This phone number is already monitored in your organization');
-  // Slot first, held by name and listed for recovery, then the phone, then the number: a crash
-  // between any two leaves a slot whose number never came, which recovery gives back with the
-  // phone (docs/reliability.md, lambdas/spam/slot-recovery.ts).
   // A number already monitored is a 409 before it takes a slot: a duplicate add holding a slot for
   // a moment would make a real add beside it at the limit answer 403.
   if (await phoneClaimed(org.id, phone.e164)) throw duplicate();
+  // Slot first, held by name and listed for recovery, then the phone, then the number: a crash
+  // between any two leaves a slot whose number never came, which recovery gives back with the
+  // phone (docs/reliability.md, lambdas/spam/slot-recovery.ts).
   const limit = effectiveLimit(org);
   const slotAt = nowMs();
   const reserved = await reserveSlotFor(org.id, limit, { numberId: id, phone: phone.e164, at: slotAt }).catch((error: unknown) => {
