@@ -8,9 +8,12 @@ import { loopbackAllowed } from '../../../lambdas/platform/net/settings';
 import { safePost } from '../../../lambdas/platform/net/safe-post';
 import { assertSafeUrl } from '../../../lambdas/webhooks/url-safety';
 
+// Given back in place, never by replacing process.env: in the shared test worker a replaced object
+// leaves vitest's stubEnv deleting from the old one (a later file's stubbed variable would stay set).
 const env = { ...process.env };
 afterEach(() => {
-  process.env = { ...env };
+  for (const name of Object.keys(process.env)) if (!(name in env)) delete process.env[name];
+  Object.assign(process.env, env);
   resolve = systemNet().resolve;
 });
 
