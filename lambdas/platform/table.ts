@@ -166,3 +166,20 @@ export async function* queryItems(
     startKey = out.LastEvaluatedKey;
   } while (startKey && (max === undefined || count < max));
 }
+
+/**
+ * How many items a query matches, counted by the table (`Select: COUNT`: no item is sent), page
+ * after page as `queryItems` reads them; `max` stops counting there.
+ */
+export async function countItems(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Select' | 'Limit'>, max?: number): Promise<number> {
+  let count = 0;
+  let startKey: Item | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({ ...input, TableName: tableName(), Select: 'COUNT', ExclusiveStartKey: startKey, ...(max === undefined ? {} : { Limit: Math.max(1, max - count) }) }),
+    );
+    count += out.Count ?? 0;
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && (max === undefined || count < max));
+  return count;
+}

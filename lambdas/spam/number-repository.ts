@@ -1,5 +1,5 @@
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, db, isConditionFailed, setClause, queryItems, tableName, updateReturning, type Item, putItem, insertItem, IF_NEW, updateItem } from '../platform/table';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, countItems, db, isConditionFailed, setClause, queryItems, tableName, updateReturning, type Item, putItem, insertItem, IF_NEW, updateItem } from '../platform/table';
 import * as z from '../platform/zod';
 import { readEntity } from '../platform/table-read';
 import { type Carrier, type CarrierTestStatus } from './carriers';
@@ -278,25 +278,15 @@ export const orgOrderKey = (n: Pick<NumberRecord, 'id' | 'created_at'>) => `${n.
  * How many numbers the organization has (before `before` in its order, when given), counting no
  * further than `max`: a count the table makes, without sending the items.
  */
-export async function countOrgNumbers(orgId: string, options: { before?: string; max?: number } = {}): Promise<number> {
-  let count = 0;
-  let startKey: Item | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: options.before === undefined ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk < :before',
-        ExpressionAttributeValues: { ':pk': orgIndexKey(orgId), ...(options.before === undefined ? {} : { ':before': options.before }) },
-        Select: 'COUNT',
-        ExclusiveStartKey: startKey,
-        ...(options.max === undefined ? {} : { Limit: Math.max(1, options.max - count) }),
-      }),
-    );
-    count += out.Count ?? 0;
-    startKey = out.LastEvaluatedKey;
-  } while (startKey && (options.max === undefined || count < options.max));
-  return count;
+export function countOrgNumbers(orgId: string, options: { before?: string; max?: number } = {}): Promise<number> {
+  return countItems(
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: options.before === undefined ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk < :before',
+      ExpressionAttributeValues: { ':pk': orgIndexKey(orgId), ...(options.before === undefined ? {} : { ':before': options.before }) },
+    },
+    options.max,
+  );
 }
 
 /** Every verified number of every organization (the daily run's work list), page by page. */
