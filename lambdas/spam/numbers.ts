@@ -75,7 +75,8 @@ export async function deleteNumber(org: Organization, id: string) {
   if (!(await markDeleting(id, at, at - SLOT_CHANGE_BOUND_MS))) return deleteUnderWay(org, id);
   crashPoint('spam.after-delete-marked');
   // Its slot back on the counter, listed for recovery: a crash after the number is gone leaves the
-  // phone and the slot to recovery, and one before leaves a live number whose slot recovery settles.
+  // phone and the slot to recovery; one before leaves a live, marked number whose slot the next
+  // delete of it gives back (recovery leaves a slot stamped by the number's mark).
   if (n.slot_reserved) await holdSlotAgain(org.id, { numberId: id, phone: n.phone_number, at });
   // Removing the item first stops the daily run from testing it; a run already under way fails
   // its conditional writes for this number and stops. Screenshots expire with the bucket rule.
