@@ -7,7 +7,7 @@ import { freeFormObject } from '../platform/http/common-schemas';
 import { csvLine } from './csv';
 import { setAsideLargestPart, type SetAside } from './multipart-set-aside';
 import type { CsvSource } from './original-csv';
-import { MAX_NUMBERS, MAX_PHONE_COLUMNS, type ColumnMapping, type Tier } from './plan';
+import { columnList, MAX_NUMBERS, MAX_PHONE_COLUMNS, type ColumnMapping, type Tier } from './plan';
 
 export const MAX_CSV_BYTES = 100 * 1024 * 1024;
 
@@ -99,8 +99,15 @@ export function parseJsonUpload(body: z.infer<typeof JsonUploadBody>): UploadReq
       columns.push(key);
     }
   }
-  // A mapped key no contact has is a column of blank cells (no number there), not a missing header:
-  // such an upload is short of numbers (422), like any other.
+  // Mapped phone keys that no contact has at all name nothing the contacts hold (a typo such as
+  // 'phone' for 'Phone'), as a CSV's missing column does: 400 naming the keys, not a 422 saying 0
+  // numbers were valid. One mapped key some contacts have is enough: a serializer that leaves out
+  // null values drops a key from every contact whose value is null (a column nobody filled).
+  if (body.contacts!.length > 0 && !mapping.phoneColumns.some((key) => seen.has(key))) {
+    const named = mapping.phoneColumns.length === 1 ? `phone_column '${mapping.phoneColumns[0]}' is not` : `None of phone_columns ${columnList(mapping.phoneColumns)} is`;
+    throw new InvalidInput(`${named} a key of any contact; ${columns.length ? `their keys: ${columnList(columns)}` : 'the contacts have no keys'}`);
+  }
+  // Any other mapped key no contact has is a column of blank cells, not a missing header.
   for (const key of mapped) if (!seen.has(key)) columns.push(key);
   const textual = new Set(mapped);
   const lines = [csvLine(columns)];

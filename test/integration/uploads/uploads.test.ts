@@ -132,9 +132,13 @@ describe('POST /api/v1/uploads → processing → downloads', () => {
       [multipart('phone\n"unterminated\n', { phone_column: 'phone' }), 400, /not valid CSV/],
       [multipart(['phone', ...numbers(100).map((n) => `${n},extra`)].join('\n'), { phone_column: 'phone' }), 400, /fields/],
       [multipart(['phone', ...numbers(99)].join('\n'), { phone_column: 'phone' }), 422, /"got":99/],
-      // No contacts, or none holding the mapped key: short of numbers like any other upload.
+      // No contacts: short of numbers like any other upload. Contacts none of which has a mapped
+      // phone key: the mapping names nothing they hold, as a CSV's missing column (400).
       [{ contacts: [], phone_column: 'p' }, 422, /"got":0/],
-      [{ contacts: [{}, {}], phone_column: 'p' }, 422, /"got":0/],
+      [{ contacts: [{ p: null }, {}], phone_column: 'p' }, 422, /"got":0/],
+      [{ contacts: [{}, {}], phone_column: 'p' }, 400, /phone_column 'p' is not a key of any contact; the contacts have no keys/],
+      [{ contacts: [{ Phone: '2125550143', name: 'Ada' }, { Phone: '2125550144', id: 2 }], phone_column: 'phone' }, 400, /phone_column 'phone' is not a key of any contact; their keys: 'Phone', 'name', 'id'/],
+      [{ contacts: [{ Phone: '2125550143' }], phone_column: 'mobile', phone_columns: ['mobile', 'home'] }, 400, /None of phone_columns 'mobile', 'home' is a key of any contact; their keys: 'Phone'/],
       [{ contacts: [{ p: { x: '2125550143' } }], phone_column: 'p' }, 400, /contacts\[0\]\.p must be a string or a number, not an object/],
       [{ contacts: [{ p: '2125550143', n: 'Ada' }, { p: '2125550144', n: ['Ada'] }], phone_column: 'p', full_name_column: 'n' }, 400, /contacts\[1\]\.n must be a string or a number, not an array/],
       [{ contacts: [{ p: true }], phone_column: 'p' }, 400, /not a boolean/],
