@@ -62,10 +62,14 @@ export async function createPoolUpload(ports: WorkflowPorts, input: PoolUploadIn
 function createUploadFromRows(ports: WorkflowPorts, input: PoolUploadInput): Promise<UploadRecord> {
   const full = input.rows.some((r) => r.full_name);
   const split = input.rows.some((r) => r.first_name && r.last_name);
-  const header = ['contact_id', 'phone', ...(full ? ['full_name'] : []), ...(split ? ['first_name', 'last_name'] : [])];
+  // An upload maps one kind of name. A batch holding both kinds maps full names, and a contact's
+  // first and last become "Last, First", which identity splits back at the comma into the same
+  // first and last (a space between them would move a last name of several words into the first).
+  const nameOf = (r: PoolRow): string => r.full_name || (r.first_name && r.last_name ? (r.last_name.includes(',') ? `${r.first_name} ${r.last_name}` : `${r.last_name}, ${r.first_name}`) : '');
+  const header = ['contact_id', 'phone', ...(full ? ['full_name'] : split ? ['first_name', 'last_name'] : [])];
   const lines = [
     csvLine(header),
-    ...input.rows.map((r) => csvLine([r.contact_id, r.phone, ...(full ? [r.full_name ?? ''] : []), ...(split ? [r.first_name ?? '', r.last_name ?? ''] : [])])),
+    ...input.rows.map((r) => csvLine([r.contact_id, r.phone, ...(full ? [nameOf(r)] : split ? [r.first_name ?? '', r.last_name ?? ''] : [])])),
   ];
   return createUpload(
     ports,

@@ -66,6 +66,27 @@ describe('contact pooling through the upload pipeline', () => {
     expect((await create(key, { phone: '4155550102', validation_tier: 'max' })).credits_charged).toBe(2);
   });
 
+  it('a pool holding full names and first and last names judges identity on every one of them', async () => {
+    const { key } = await setup(20);
+    // The simulator's identity is the number's units digit (0 Very High, 1 High, 2 Medium) when a name is given.
+    const bodies = [
+      { phone: '3125550110', properties: { full_name: 'Ada Lovelace' } },
+      { phone: '3125550111', properties: { first_name: 'Ada', last_name: 'van der Berg' } },
+      { phone: '3125550112', properties: { firstName: 'Grace', lastName: 'Hopper' } },
+      { phone: '3125550121', properties: { crm: 7 } },
+    ];
+    const ids = [];
+    for (const body of bodies) ids.push((await create(key, body)).id);
+    const run = await runContactPool(service.runtime.ports);
+    // Named contacts are pooled apart from unnamed ones (identity is per upload); other tests' contacts may be pooled too.
+    expect(run.pooled).toBeGreaterThanOrEqual(4);
+    await service.runtime.settleWorkflows();
+    const identities = [];
+    for (const id of ids) identities.push((await get(key, id)).service_identity);
+    // Before: a pool with any full name mapped only full names, and the first and last names came back Unknown.
+    expect(identities).toEqual(['Very High', 'High', 'Medium', null]);
+  });
+
   it('discards and refunds contacts that waited past the maximum queue time', () => service.clock.run(async () => {
     const { org, key } = await setup(10);
     const old = await create(key, { phone: '3125550101' });
