@@ -1,5 +1,6 @@
 import * as admin from '../lambdas/admin/admin';
 import { runBillingPeriodJob } from '../lambdas/credits/billing-period-job';
+import { MAX_CREDITS } from '../lambdas/credits/credits';
 import { dataDirFromEnv } from '../local/environment';
 import { awsPorts } from '../lambdas/composition/aws-all';
 import { config } from '../lambdas/platform/config';
@@ -43,7 +44,9 @@ function required(values: Values, name: string): string {
 
 function wholeNumber(values: Values, name: string, min = 0): number {
   const raw = required(values, name);
-  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new AdminUsageError(`--${name} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, got '${raw}'`);
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > MAX_CREDITS) {
+    throw new AdminUsageError(`--${name} must be a whole number from ${min} to ${MAX_CREDITS}, got '${raw}'`);
+  }
   return Number(raw);
 }
 

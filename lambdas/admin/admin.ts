@@ -21,7 +21,7 @@ import {
   type Organization,
   type User,
 } from '../auth/identity-repository';
-import { addPurchased, configureSubscription, ensureBalance, getBalance, type Balance } from '../credits/credits';
+import { addPurchased, configureSubscription, ensureBalance, getBalance, MAX_CREDITS, type Balance } from '../credits/credits';
 import { normalizeUsCaOnDemand } from '../spam/phone';
 import { readSimulatedMessages, type SimulatedMessage } from '../spam/telephony/simulator';
 import { runDailySpamTests, type RunSummary } from '../spam/daily-run';
@@ -175,6 +175,10 @@ export async function setAllocation(orgId: string, monthly: number, cap: number 
 export async function addCredits(orgId: string, amount: number): Promise<Balance> {
   await requireOrg(orgId);
   if (!Number.isInteger(amount) || amount <= 0) throw new AdminError('credits must be a whole number > 0');
+  const { total } = await getBalance(orgId);
+  if (amount > MAX_CREDITS - total) {
+    throw new AdminError(`a balance holds at most ${MAX_CREDITS.toLocaleString('en-US')} credits; this one holds ${total.toLocaleString('en-US')}, so at most ${Math.max(0, MAX_CREDITS - total).toLocaleString('en-US')} can be added`);
+  }
   await addPurchased(orgId, amount, 'admin top-up');
   return getBalance(orgId);
 }

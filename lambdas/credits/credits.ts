@@ -222,8 +222,14 @@ export async function clearRecordedInflightMarks(): Promise<{ cleared: number }>
   return { cleared };
 }
 
+/**
+ * The most credits a balance holds. DynamoDB numbers read back as JavaScript numbers only up to
+ * 2^53 - 1; a balance past that would fail every read of it (every call of the organization).
+ */
+export const MAX_CREDITS = 1_000_000_000_000;
+
 export async function addPurchased(orgId: string, amount: number, reason = 'purchase'): Promise<ChargeResult> {
-  if (!Number.isInteger(amount) || amount <= 0) throw new Error('amount must be a positive integer');
+  if (!Number.isInteger(amount) || amount <= 0 || amount > MAX_CREDITS) throw new Error(`amount must be a whole number from 1 to ${MAX_CREDITS}`);
   const changeId = `purchase:${newId()}`;
   if (!(await applyPoolDelta(orgId, changeId, { subscription: 0, purchased: amount }, { kind: 'none' }, nowIso()))) {
     throw new Error(`organization ${orgId} has no balance`);

@@ -124,10 +124,13 @@ describe('admin CLI output: JSON alone on stdout, logs on stderr', () => {
         [['mint-key', '--org', orgId, '--user', userId, '--expires-at', '2020-01-01T00:00:00Z'], /^error: expires_at 2020-01-01T00:00:00\.000Z is not in the future: the key would be expired before its first use$/],
         [['mint-key', '--org', orgId, '--user', userId, '--expires-at', '1577836800'], /^error: expires_at 2020-01-01T00:00:00\.000Z is not in the future/],
         [['set-allocation', '--org', orgId, '--monthly', '100', '--cap', '50'], /^error: cap 50 is below the monthly allocation 100: each period's top-up would be cut to the cap; give a cap of at least 100, or none$/],
-        [['add-credits', '--org', orgId, '--amount', '-5'], /^error: --amount must be a whole number of at least 1, got '-5'$/],
-        [['add-credits', '--org', orgId, '--amount', '0'], /^error: --amount must be a whole number of at least 1, got '0'$/],
-        [['add-credits', '--org', orgId, '--amount', 'ten'], /^error: --amount must be a whole number of at least 1, got 'ten'$/],
-        [['add-credits', '--org', orgId, '--amount', '2.5'], /^error: --amount must be a whole number of at least 1, got '2.5'$/],
+        [['add-credits', '--org', orgId, '--amount', '-5'], /^error: --amount must be a whole number from 1 to 1000000000000, got '-5'$/],
+        [['add-credits', '--org', orgId, '--amount', '0'], /^error: --amount must be a whole number from 1 to 1000000000000, got '0'$/],
+        [['add-credits', '--org', orgId, '--amount', 'ten'], /^error: --amount must be a whole number from 1 to 1000000000000, got 'ten'$/],
+        [['add-credits', '--org', orgId, '--amount', '2.5'], /^error: --amount must be a whole number from 1 to 1000000000000, got '2.5'$/],
+        // Past 2^53 - 1 a balance would no longer read back as a number, and the organization's every call would fail.
+        [['add-credits', '--org', orgId, '--amount', '99999999999999999999'], /^error: --amount must be a whole number from 1 to 1000000000000, got '99999999999999999999'$/],
+        [['add-credits', '--org', orgId, '--amount', '999999999901'], /^error: a balance holds at most 1,000,000,000,000 credits; this one holds 100, so at most 999,999,999,900 can be added$/],
       ];
       for (const [args, reason] of cases) {
         const result = await adminIn(folder, ...args);
@@ -142,6 +145,10 @@ describe('admin CLI output: JSON alone on stdout, logs on stderr', () => {
       // A future expiry and a cap at the allocation are fine.
       expect((await adminIn(folder, 'mint-key', '--org', orgId, '--user', userId, '--expires-at', new Date(Date.now() + 86_400_000).toISOString())).code).toBe(0);
       expect((await adminIn(folder, 'set-allocation', '--org', orgId, '--monthly', '100', '--cap', '100')).code).toBe(0);
+      // Up to the bound is fine, and the balance still reads.
+      expect((await adminIn(folder, 'add-credits', '--org', orgId, '--amount', '999999999900')).code).toBe(0);
+      expect(JSON.parse((await adminIn(folder, 'balance', '--org', orgId)).stdout)).toEqual({ total: 1_000_000_000_000, subscription: 100, purchased: 999_999_999_900 });
+      expect((await adminIn(folder, 'add-credits', '--org', orgId, '--amount', '1')).code).toBe(1);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
