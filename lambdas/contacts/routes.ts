@@ -1,6 +1,6 @@
 import * as z from '../platform/zod';
 import { authErrors, byIdParams, StringError, freeFormObject, pageLimit, rateLimitErrors } from '../platform/http/common-schemas';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-key';
+import { MAX_IDEMPOTENCY_KEY_LENGTH, VISIBLE_ASCII } from './idempotency-key';
 import type { RouteSpec } from '../platform/http/route-spec';
 import { CONTACT_STATUSES, ContactV1, ContactV2 } from './contact-schema';
 
@@ -45,8 +45,8 @@ function versioned<V extends 1 | 2>(version: V, schema: z.ZodMiniType) {
         body: CreateContactBody,
         headers: {
           'Idempotency-Key': {
-            description: `The same key as the body’s idempotency_key (1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, scoped per organization and API key); both given and different: 400`,
-            schema: z.string().check(z.minLength(1), z.maxLength(MAX_IDEMPOTENCY_KEY_LENGTH)),
+            description: `The same key as the body’s idempotency_key (1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters, scoped per organization and API key; a key with other characters goes in the body); both given and different: 400`,
+            schema: z.string().check(z.minLength(1), z.maxLength(MAX_IDEMPOTENCY_KEY_LENGTH), z.regex(VISIBLE_ASCII)),
           },
         },
       },

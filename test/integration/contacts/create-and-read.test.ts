@@ -148,6 +148,14 @@ describe('POST /api/v{1,2}/contacts', () => {
     const tooLong = await service.request('POST', '/api/v1/contacts', { key, body, headers: { 'idempotency-key': 'k'.repeat(256) } });
     expect(tooLong.status).toBe(400);
     expect(((await tooLong.json()) as { detail: string }).detail).toMatch(/Idempotency-Key header must be 1 to 255 characters/);
+    // A header outside visible ASCII is refused, whether its bytes arrive as UTF-8 (curl's 'café') or
+    // Latin-1: Node reads UTF-8 bytes as other characters than the body's key, and a retry through
+    // the body would have been charged again.
+    for (const header of [Buffer.from('café-1', 'utf8').toString('latin1'), 'café-1', 'order 43']) {
+      const refused = await service.request('POST', '/api/v2/contacts', { key, body: { ...body, idempotency_key: 'café-1' }, headers: { 'idempotency-key': header } });
+      expect(refused.status, header).toBe(400);
+      expect(((await refused.json()) as { detail: string }).detail).toMatch(/Idempotency-Key header must be visible ASCII/);
+    }
     // Another key of the same organization has its own scope (as with the body field).
     const elsewhere = await service.request('POST', '/api/v2/contacts', { key: otherKey, body, headers: { 'idempotency-key': 'order-43' } });
     expect(elsewhere.status).toBe(201);
