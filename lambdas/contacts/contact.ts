@@ -49,7 +49,8 @@ export function contactCharge(tier: ValidationTier, batchPlace: number | null): 
 /** Case-insensitive; null for anything else. */
 export function parseValidationTier(raw: string | undefined): ValidationTier | null {
   if (raw === undefined) return 'standard';
-  const value = raw.trim().toLowerCase();
+  // Case-insensitive as the spec says, nothing more: ' max' is another value (a 400), as uploads refuse it.
+  const value = raw.toLowerCase();
   return value === 'standard' || value === 'max' ? value : null;
 }
 

@@ -40,7 +40,8 @@ describe('max-tier batch pricing', () => {
   it('parses validation_tier case-insensitively and refuses anything else', () => {
     expect(parseValidationTier(undefined)).toBe('standard');
     expect(parseValidationTier('MAX')).toBe('max');
-    expect(parseValidationTier(' Standard ')).toBe('standard');
+    expect(parseValidationTier('Standard')).toBe('standard');
+    for (const padded of [' Standard ', ' max', 'max\n', 'max\t', 'STANDARD ']) expect(parseValidationTier(padded), JSON.stringify(padded)).toBeNull();
     expect(parseValidationTier('premium')).toBeNull();
     expect(parseValidationTier('')).toBeNull();
   });
