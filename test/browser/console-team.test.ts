@@ -43,6 +43,13 @@ describe('keys and members on the Developer page', () => {
     expect(await alert.innerText()).toBe('A key name is one line of text, without control characters');
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('row').count()).toBe(keysBefore);
+    // Revoking the key just shown takes its copy panel away: it no longer offers a dead key.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: /^Revoke key CRM sync/ }).click();
+    await page.getByText(/^Key svc_live_.{3}… revoked\.$/).waitFor();
+    expect(await page.getByText('Copy the key “CRM sync” now: it is shown only once.').count()).toBe(0);
+    expect(await page.locator('#minted-key').count()).toBe(0);
+    await shot(page, 'developer-revoked-minted-key');
   });
 
   it('keeps a key created while the first read of the list was held up: that older answer, arriving last, does not hide it', async () => {

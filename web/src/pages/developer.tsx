@@ -16,7 +16,7 @@ export function DeveloperPage({ me }: { me: Me }) {
   const [expires, setExpires] = useState('');
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
-  const [minted, setMinted] = useState<{ key: string; display_prefix: string; name: string | null } | null>(null);
+  const [minted, setMinted] = useState<{ id: string; key: string; display_prefix: string; name: string | null } | null>(null);
   const [copied, setCopied] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -62,7 +62,7 @@ export function DeveloperPage({ me }: { me: Me }) {
     }
     try {
       const body = { ...(at ? { expires_at: at.toISOString() } : {}), ...(name.trim() ? { name: name.trim() } : {}) };
-      setMinted(await api<{ key: string; display_prefix: string; name: string | null }>('POST', '/keys', body));
+      setMinted(await api<{ id: string; key: string; display_prefix: string; name: string | null }>('POST', '/keys', body));
       setCopied(false);
       setName('');
       await load();
@@ -190,7 +190,11 @@ export function DeveloperPage({ me }: { me: Me }) {
                   <td data-label="State" class="wrap">{k.revoked_at ? `revoked ${when(k.revoked_at)}` : k.expires_at && Date.parse(k.expires_at) < Date.now() ? 'expired' : 'active'}</td>
                   <td>
                     {!k.revoked_at && (
-                      <button type="button" class="danger" aria-label={`Revoke key ${k.name ? `${k.name} (${k.display_prefix})` : k.display_prefix}`} onClick={() => confirm(`Revoke key ${k.name ? `“${k.name}” ` : ''}${k.display_prefix}…? Programs using it stop working at once.`) && void run(() => api('DELETE', `/keys/${k.id}`).then(() => setMessage(`Key ${k.display_prefix}… revoked.`)))}>
+                      <button type="button" class="danger" aria-label={`Revoke key ${k.name ? `${k.name} (${k.display_prefix})` : k.display_prefix}`} onClick={() => confirm(`Revoke key ${k.name ? `“${k.name}” ` : ''}${k.display_prefix}…? Programs using it stop working at once.`) && void run(() => api('DELETE', `/keys/${k.id}`).then(() => {
+                        // The just-minted key's panel would otherwise go on offering a dead key to copy.
+                        setMinted((shown) => (shown?.id === k.id ? null : shown));
+                        setMessage(`Key ${k.display_prefix}… revoked.`);
+                      }))}>
                         Revoke
                       </button>
                     )}
