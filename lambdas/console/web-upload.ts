@@ -175,7 +175,8 @@ async function validateDraft(draft: WebDraft, mapping: ColumnMapping): Promise<W
     const layout = layoutOf(parsed);
     layout.bom ||= hasUtf8Bom(bytes);
     const planned: PlannedCsv = { ...plannedOf(plan), ...serializeWork({ rows: plan.rows, layout }, mapping.phoneColumns.length) };
-    await putObject(filesBucket(), plannedKey(draft), JSON.stringify({ mapping: clean(mapping), planned }), 'application/json');
+    const saved: SavedPlan = { mapping: clean(mapping), planned: { ...planned, work: planned.work.toString('base64') }, work_encoding: 'base64' };
+    await putObject(filesBucket(), plannedKey(draft), JSON.stringify(saved), 'application/json');
   }
   const validation = plan ? validationOf(plan) : null;
   const validated = await transitionDraft(
@@ -266,8 +267,8 @@ export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsoleP
   const [csv, stored] = await Promise.all([getObject(filesBucket(), originalKey(draft)), getObject(filesBucket(), plannedKey(draft))]);
   if (!csv) throw new Error(`web upload ${draft.id}: original missing`);
   // The plan validation made for this mapping; a draft validated before it was kept is planned again.
-  const saved = stored ? (JSON.parse(stored.toString('utf8')) as { mapping: ColumnMapping; planned: PlannedCsv }) : null;
-  const planned = saved && sameMapping(saved.mapping, draft.mapping!) ? saved.planned : undefined;
+  const saved = stored ? (JSON.parse(stored.toString('utf8')) as SavedPlan) : null;
+  const planned = saved && sameMapping(saved.mapping, draft.mapping!) ? plannedOfSaved(saved) : undefined;
   try {
     const upload = await createUpload(
       ports,
@@ -284,6 +285,19 @@ export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsoleP
     throw error;
   }
 }
+
+/**
+ * The plan validation made, kept for confirming. Its work file is bytes (work-file-v3.ts), kept as
+ * base64; a plan saved before (`work_encoding` absent) holds a version 2 work file's text, still read.
+ */
+interface SavedPlan {
+  mapping: ColumnMapping;
+  planned: PlannedCsv & { work: string };
+  work_encoding?: 'base64';
+}
+
+const plannedOfSaved = (saved: SavedPlan): PlannedCsv =>
+  saved.work_encoding === 'base64' ? { ...saved.planned, work: Buffer.from(saved.planned.work, 'base64') } : saved.planned;
 
 const sameMapping = (a: ColumnMapping, b: ColumnMapping): boolean =>
   a.phoneColumns.join('\u0000') === b.phoneColumns.join('\u0000') && a.fullNameColumn === b.fullNameColumn && a.firstNameColumn === b.firstNameColumn && a.lastNameColumn === b.lastNameColumn;

@@ -99,7 +99,7 @@ export async function createUpload(
   // (create-buffers.ts): a put still sending them when another failed must not see them reused.
   const stored = await Promise.allSettled([
     original.store(keys.original(record)),
-    putObject(bucket, keys.work(record), planned.work, 'application/json'),
+    putObject(bucket, keys.work(record), planned.work, 'application/octet-stream'),
     putObject(bucket, keys.layout(record), planned.layout, 'application/json'),
     insertUpload(record),
   ]);

@@ -2,15 +2,17 @@ import { isAscii } from 'node:buffer';
 import { InvalidInput, TooLarge } from '../platform/domain-errors';
 import { CsvRecordReader, CsvSyntaxError, type CsvRecord } from './csv';
 import { loadSlowRead } from '../classification/normalize-on-demand';
-import { EMPTY_CELL, INVALID_CELL, MAX_NUMBERS, newRowCells, rowPlanner, type ColumnMapping, type PlanCounts, type RowCells, type RowPlanner } from './plan';
+import { MAX_NUMBERS, newRowCells, rowPlanner, type ColumnMapping, type PlanCounts, type RowCells, type RowPlanner } from './plan';
 import { JsonBytes } from './json-bytes';
 import { spanOf, type RecordSpan } from './work-file';
+import { WorkFileWriter } from './work-file-v3';
 import { CreateBuffers } from './create-buffers';
 
 // Create's one reading of a CSV, as its bytes arrive: decoded, split into records, each planned
-// under the upload rules and written straight into the work file's and the layout's JSON text
-// (work-file.ts, the same format serializeWork writes), so that what is held at any moment is
-// those two texts and the record under way: never the file, its text, its records or its rows.
+// under the upload rules and written straight into the work file's bytes (work-file-v3.ts) and the
+// layout's JSON text (work-file.ts; the same formats serializeWork writes), so that what is held
+// at any moment is those two and the record under way: never the file, its text, its records or
+// its rows.
 
 /** What create stores of a CSV besides its bytes (work-file.ts), and the plan's counts. */
 export interface PlannedCsv extends PlanCounts {
@@ -53,12 +55,9 @@ export class CsvPlanner {
   /** A refusal met before the whole file was read: given once the file is known to be within its row limit. */
   private refusal: unknown = null;
   private rows = 0;
-  private anyName = false;
   private readonly buffers = new CreateBuffers();
   private readonly piece = () => this.buffers.piece();
-  private readonly numbers = new JsonBytes(',', this.piece);
-  private readonly names = new JsonBytes(',', this.piece);
-  private readonly firstCells: JsonBytes | null;
+  private work: WorkFileWriter | null = null;
   private readonly start = new JsonBytes(',', this.piece);
   private readonly end = new JsonBytes(',', this.piece);
   private readonly eol = new JsonBytes('', this.piece);
@@ -69,9 +68,7 @@ export class CsvPlanner {
   constructor(
     private readonly mapping: ColumnMapping,
     private readonly options: { minimum?: number; firstCells?: boolean } = {},
-  ) {
-    this.firstCells = options.firstCells ? new JsonBytes(',', this.piece) : null;
-  }
+  ) {}
 
   push(bytes: Uint8Array): void {
     if (this.firstBytes.length < 3) this.firstBytes.push(...bytes.subarray(0, 3 - this.firstBytes.length));
@@ -109,18 +106,9 @@ export class CsvPlanner {
     // The decoder drops a leading BOM; a second one is the text's (the reader's).
     const bom = this.reader.bom || (this.firstBytes[0] === 0xef && this.firstBytes[1] === 0xbb && this.firstBytes[2] === 0xbf);
     const width = this.header.width;
-    const nl = Buffer.from('\n');
     const planned: PlannedCsv = {
       ...counts,
-      work: this.buffers.join([
-        Buffer.from(JSON.stringify({ v: 2 })),
-        nl,
-        ...this.numbers.parts('[', ']'),
-        nl,
-        ...(this.anyName ? this.names.parts('[', ']') : [Buffer.from('null')]),
-        nl,
-        ...(this.firstCells ? this.firstCells.parts('[', ']') : [Buffer.from('null')]),
-      ]),
+      work: this.buffers.join(this.work!.parts()),
       layout: this.buffers.join([
         Buffer.from(`{"bom":${bom},"header":${JSON.stringify(this.header)},"width":${width},"start":`),
         ...this.start.parts('[', ']'),
@@ -162,8 +150,9 @@ export class CsvPlanner {
       this.header = spanOf(header);
       try {
         this.planner = rowPlanner(header.fields, this.mapping, { minimum: this.options.minimum });
+        this.work = new WorkFileWriter(this.mapping.phoneColumns.length, { firstCells: this.options.firstCells }, this.piece);
         // Only the fields planned or kept are made strings; the rest of each record is delimited.
-        this.reader.readOnly(this.firstCells ? [...this.planner.columns, 0] : this.planner.columns);
+        this.reader.readOnly(this.options.firstCells ? [...this.planner.columns, 0] : this.planner.columns);
       } catch (error) {
         this.refusal = error;
       }
@@ -188,27 +177,16 @@ export class CsvPlanner {
     else this.waiting = [{ i, record: copyOf(record) }];
   }
 
-  // Each row's JSON is written as bytes (json-bytes.ts): a string per value, joined and encoded in
-  // batches, with JSON.stringify of each name object and formula-like row, was most of planning a
-  // file. The bytes are JSON.stringify's (json-bytes.test.ts; csv-planner.test.ts compares the
-  // values readers get back with the whole-file path's).
+  // Each row is written as bytes: the work file's values as they are (work-file-v3.ts), the
+  // layout's JSON by json-bytes.ts (a string per value, joined and encoded in batches, with
+  // JSON.stringify of each formula-like row, was most of planning a file). csv-planner.test.ts
+  // compares the values readers get back with the whole-file path's.
   private keep(i: number, record: CsvRecord, cells: RowCells): void {
+    const work = this.work!;
     const nationals = cells.nationals;
-    for (let c = 0; c < nationals.length; c++) {
-      const national = nationals[c]!;
-      const out = this.numbers.item();
-      if (national === INVALID_CELL) out.ascii('null');
-      else if (national === EMPTY_CELL) out.ascii('""');
-      else out.e164(national);
-    }
-    if (cells.full) {
-      this.anyName = true;
-      this.names.item().ascii('{"full":').string(cells.full).ascii('}');
-    } else if (cells.first) {
-      this.anyName = true;
-      this.names.item().ascii('{"first":').string(cells.first).ascii(',"last":').string(cells.last).ascii('}');
-    } else this.names.item().ascii('0');
-    this.firstCells?.item().string(record.fields[0] ?? '');
+    for (let c = 0; c < nationals.length; c++) work.number(nationals[c]!);
+    work.name(cells.full, cells.first, cells.last);
+    work.firstCell(record.fields[0] ?? '');
     this.start.item().int(record.start);
     this.end.item().int(record.end);
     this.eol.item().ascii(EOL_CODE[record.eol]!);

@@ -1,17 +1,13 @@
 import { PIECE_BYTES } from './create-buffers';
 
-// A JSON list written straight into UTF-8 bytes, item by item, as create plans a file's rows. The
-// rows' numbers, offsets and line ends are ASCII the planner knows needs no escaping, so they are
-// written as bytes with no string made for them; only text from the file (names, formula-like
-// rows) goes through a UTF-8 encode. Kept in fixed-size pieces, never one buffer that doubles: the
-// whole layout of a 100 MB file is held at create, so a doubling's spare half would count.
+// A JSON list written straight into bytes, item by item, as create plans a file's rows into the
+// layout (work-file.ts): offsets, line ends, widths and row numbers are ASCII the planner knows
+// needs no escaping, so they are written with no string made for them. Kept in fixed-size pieces,
+// never one buffer that doubles: the whole layout of a 100 MB file is held at create, so a
+// doubling's spare half would count.
 
 const PIECE = PIECE_BYTES;
 const newPiece = (): Buffer => Buffer.allocUnsafe(PIECE);
-
-const HEX = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
-/** JSON.stringify's two-character escapes below U+0020: \b \t \n \f \r. */
-const SHORT_ESCAPE: Record<number, number> = { 8: 98, 9: 116, 10: 110, 12: 102, 13: 114 };
 
 export class JsonBytes {
   private pieces: Buffer[] = [];
@@ -80,107 +76,6 @@ export class JsonBytes {
     this.at = at;
     for (let v = value; v >= 1; v = Math.floor(v / 10)) piece[--at] = 48 + (v % 10);
     return this;
-  }
-
-  /** The JSON string of the E.164 '+1' and a national number's digits (plan.ts's RowCells): no string made for it. */
-  e164(national: number): this {
-    if (!(national >= 1_000_000_000 && national <= 9_999_999_999)) return this.ascii('"+1').int(national).ascii('"');
-    if (this.at + 14 > PIECE) this.next();
-    const piece = this.piece;
-    const at = this.at;
-    piece[at] = 34;
-    piece[at + 1] = 43;
-    piece[at + 2] = 49;
-    // Two five-digit halves: the whole exceeds 2^31, where integer arithmetic would not hold; each
-    // half does, and as a 32-bit integer its remainders are integer ones (a double's take fmod).
-    let hi = Math.floor(national / 100_000) | 0;
-    let lo = (national - hi * 100_000) | 0;
-    for (let k = 12; k > 8; k--) {
-      piece[at + k] = 48 + (lo % 10);
-      lo = (lo / 10) | 0;
-    }
-    piece[at + 8] = 48 + lo;
-    for (let k = 7; k > 3; k--) {
-      piece[at + k] = 48 + (hi % 10);
-      hi = (hi / 10) | 0;
-    }
-    piece[at + 3] = 48 + hi;
-    piece[at + 13] = 34;
-    this.at = at + 14;
-    return this;
-  }
-
-  /**
-   * `text` as a JSON string literal, UTF-8 encoded: byte for byte JSON.stringify(text)'s, without
-   * the string it makes or a call into Buffer per item (names and formula-like rows are most of
-   * what create writes that is not ASCII it knows).
-   */
-  string(text: string): this {
-    const n = text.length;
-    // At most 6 bytes per UTF-16 unit (a \u00XX escape), and the quotes.
-    if (this.at + n * 6 + 2 > PIECE) {
-      this.next();
-      if (n * 6 + 2 > PIECE) return this.utf8(JSON.stringify(text));
-    }
-    const piece = this.piece;
-    let at = this.at;
-    piece[at++] = 34;
-    for (let i = 0; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c >= 0x20 && c < 0x80) {
-        if (c === 34 || c === 92) piece[at++] = 92;
-        piece[at++] = c;
-      } else if (c < 0x20) {
-        piece[at++] = 92;
-        const short = SHORT_ESCAPE[c];
-        if (short) piece[at++] = short;
-        else {
-          piece[at++] = 117; // u00XX, lowercase hex as JSON.stringify writes it
-          piece[at++] = 48;
-          piece[at++] = 48;
-          piece[at++] = HEX[c >> 4]!;
-          piece[at++] = HEX[c & 15]!;
-        }
-      } else if (c < 0x800) {
-        piece[at++] = 0xc0 | (c >> 6);
-        piece[at++] = 0x80 | (c & 63);
-      } else if (c >= 0xd800 && c <= 0xdfff) {
-        const low = c <= 0xdbff ? text.charCodeAt(i + 1) : NaN;
-        if (low >= 0xdc00 && low <= 0xdfff) {
-          const cp = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
-          piece[at++] = 0xf0 | (cp >> 18);
-          piece[at++] = 0x80 | ((cp >> 12) & 63);
-          piece[at++] = 0x80 | ((cp >> 6) & 63);
-          piece[at++] = 0x80 | (cp & 63);
-          i++;
-        } else {
-          // A lone surrogate: JSON.stringify escapes it (well-formed JSON.stringify).
-          piece[at++] = 92;
-          piece[at++] = 117;
-          piece[at++] = HEX[c >> 12]!;
-          piece[at++] = HEX[(c >> 8) & 15]!;
-          piece[at++] = HEX[(c >> 4) & 15]!;
-          piece[at++] = HEX[c & 15]!;
-        }
-      } else {
-        piece[at++] = 0xe0 | (c >> 12);
-        piece[at++] = 0x80 | ((c >> 6) & 63);
-        piece[at++] = 0x80 | (c & 63);
-      }
-    }
-    piece[at++] = 34;
-    this.at = at;
-    return this;
-  }
-
-  /** A list of texts as a JSON array of strings: JSON.stringify(list)'s bytes. */
-  strings(list: readonly string[]): this {
-    this.ascii('[');
-    for (let i = 0; i < list.length; i++) {
-      if (i > 0) this.ascii(',');
-      this.string(list[i]!);
-    }
-    return this.ascii(']');
   }
 
   /** Any text, UTF-8 encoded. */

@@ -57,8 +57,11 @@ export interface RowCells {
 export const newRowCells = (): RowCells => ({ nationals: [], full: '', first: '', last: '' });
 
 /** A row's cells as add() answers them, for the whole-file callers (plan-upload.ts). */
+/** A cell of RowCells as WorkRow holds it: its E.164, '' for an empty cell, null for an invalid one. */
+export const e164OfCell = (national: number): string | null => (national === EMPTY_CELL ? '' : national === INVALID_CELL ? null : e164OfNational(national));
+
 function workRowOf(cells: RowCells, identity: boolean): WorkRow {
-  const numbers = cells.nationals.map((n) => (n === EMPTY_CELL ? '' : n === INVALID_CELL ? null : e164OfNational(n)));
+  const numbers = cells.nationals.map(e164OfCell);
   if (!identity) return { numbers };
   if (cells.full) return { numbers, name: { full: cells.full } };
   return cells.first ? { numbers, name: { first: cells.first, last: cells.last } } : { numbers };

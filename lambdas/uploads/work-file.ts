@@ -1,5 +1,6 @@
 import type { CsvRecord, ParsedCsv } from './csv';
 import type { WorkRow } from './plan';
+import { WorkV3Reader, workFileOfRows, type WorkHeaderV3 } from './work-file-v3';
 
 // What the pipeline and the downloads need of an upload, computed once when it is created (the
 // only time the original is parsed and its numbers normalized) and stored next to the original:
@@ -43,9 +44,10 @@ export function layoutOf(parsed: ParsedCsv): CsvLayout {
 
 // Stored column-wise (one array per attribute), in parts a reader parses only if it needs them.
 // The layout (what writing the processed file needs) is an object of its own, read by finalize
-// and the downloads; the work file (version 2) is four lines of JSON (JSON never writes a raw
-// newline): the version, the numbers, the names, the first cells, read by prepare. Version 1 (one
-// JSON object holding all of it, layout included) is still read, for uploads created before.
+// and the downloads. The work file, read by prepare, is version 3 (work-file-v3.ts: a JSON header
+// line, then the numbers, names and first cells in bytes). Version 2 (four lines of JSON: the
+// version, the numbers, the names, the first cells) and version 1 (one JSON object holding all of
+// it, layout included) are still read, for uploads created before.
 
 /** Where each record sits in the original (character offsets into its text), column-wise. */
 export interface StoredLayout {
@@ -112,13 +114,9 @@ export function storedRowsOf(rows: WorkRow[], phoneColumns: number): StoredRows 
   return { numbers, names };
 }
 
-/** The work file (version 2) and the layout object, as create stores them. */
-export function serializeWork(work: UploadWork, phoneColumns: number): { work: string; layout: string } {
-  const { numbers, names } = storedRowsOf(work.rows, phoneColumns);
-  return {
-    work: [JSON.stringify({ v: 2 }), JSON.stringify(numbers), JSON.stringify(names), JSON.stringify(work.firstCells ?? null)].join('\n'),
-    layout: JSON.stringify(storedLayoutOf(work.layout)),
-  };
+/** The work file (version 3) and the layout object, as create stores them. */
+export function serializeWork(work: UploadWork, phoneColumns: number): { work: Buffer; layout: string } {
+  return { work: workFileOfRows(work.rows, phoneColumns, work.firstCells), layout: JSON.stringify(storedLayoutOf(work.layout)) };
 }
 
 /** Line `n` (0-based) of a version 2 work file. */
@@ -129,7 +127,7 @@ function line(bytes: Buffer, n: number): string {
   return bytes.toString('utf8', from, nl === -1 ? bytes.length : nl);
 }
 
-/** A version 1 work file: one JSON object, the layout among the rows (a version 2 file is lines). */
+/** A version 1 work file: one JSON object, the layout among the rows (later versions begin with a header line). */
 export const isWorkV1 = (bytes: Buffer): boolean => bytes.indexOf(10) === -1;
 
 function parseV1(bytes: Buffer): StoredV1 {
@@ -138,10 +136,18 @@ function parseV1(bytes: Buffer): StoredV1 {
   return s;
 }
 
-/** Refuses a version 2 work file's first line (or the file from it) of another version. */
-export function checkV2(bytes: Buffer): void {
-  const { v } = JSON.parse(line(bytes, 0)) as { v: unknown };
-  if (v !== 2) throw new Error(`work file version ${String(v)} is not known`);
+/** A version 2 or 3 work file's first line, parsed; another version is refused. */
+export function workHeaderOf(firstLine: Buffer): { v: 2 } | WorkHeaderV3 {
+  const header = JSON.parse(firstLine.toString('utf8')) as { v: unknown };
+  if (header.v !== 2 && header.v !== 3) throw new Error(`work file version ${String(header.v)} is not known`);
+  return header as { v: 2 } | WorkHeaderV3;
+}
+
+/** A version 3 file's sections, read from the whole file. */
+function readV3(bytes: Buffer, header: WorkHeaderV3, options: { firstCells?: boolean }) {
+  const reader = new WorkV3Reader(header, options);
+  reader.push(bytes.subarray(bytes.indexOf(10) + 1));
+  return reader.end();
 }
 
 export function readWorkRows(bytes: Buffer): StoredRows {
@@ -149,13 +155,18 @@ export function readWorkRows(bytes: Buffer): StoredRows {
     const { numbers, names } = parseV1(bytes);
     return { numbers, names };
   }
-  checkV2(bytes);
+  const header = workHeaderOf(bytes.subarray(0, bytes.indexOf(10)));
+  if (header.v === 3) {
+    const { numbers, names } = readV3(bytes, header, {});
+    return { numbers, names };
+  }
   return { numbers: JSON.parse(line(bytes, 1)) as StoredRows['numbers'], names: JSON.parse(line(bytes, 2)) as StoredRows['names'] };
 }
 
 export function readFirstCells(bytes: Buffer): string[] | undefined {
   if (isWorkV1(bytes)) return parseV1(bytes).firstCells;
-  checkV2(bytes);
+  const header = workHeaderOf(bytes.subarray(0, bytes.indexOf(10)));
+  if (header.v === 3) return readV3(bytes, header, { firstCells: true }).firstCells;
   return (JSON.parse(line(bytes, 3)) as string[] | null) ?? undefined;
 }
 

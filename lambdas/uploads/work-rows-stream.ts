@@ -1,8 +1,9 @@
-import { checkV2, readWorkRows, type StoredRows } from './work-file';
+import { readWorkRows, workHeaderOf, type StoredRows } from './work-file';
+import { WorkV3Reader } from './work-file-v3';
 
-// Prepare's reading of the work file (work-file.ts, version 2: four lines of JSON) as its body
-// arrives: each line's array parsed a piece at a time, so neither the file's bytes nor a line's
-// text is ever held whole. At 250,000 rows those were a 14 MB buffer and 4 + 10 MB of strings
+// Prepare's reading of the work file (work-file.ts) as its body arrives: version 3's sections
+// decoded a value at a time (work-file-v3.ts), version 2's lines of JSON each parsed a piece at a
+// time, so neither the file's bytes nor a line's text is ever held whole. At 250,000 rows those were a 14 MB buffer and 4 + 10 MB of strings
 // (V8's large objects, freed only by a full collection) beside the parsed rows.
 
 const NEWLINE = 0x0a;
@@ -99,30 +100,46 @@ class ArrayLine {
 }
 
 /**
- * The rows of a work file read from its body as it arrives (readWorkRows's answer, for either
+ * The rows of a work file read from its body as it arrives (readWorkRows's answer, for any
  * version): a version 1 file (one JSON object, no newline) is read whole, as readWorkRows reads it.
  */
 export async function readWorkRowsStream(body: AsyncIterable<Uint8Array>): Promise<StoredRows> {
   const head: Buffer[] = [];
   let line = 0;
+  let v3: WorkV3Reader | null = null;
   let numbers: ArrayLine | null = null;
   let names: ArrayLine | null = null;
   const current = (): ArrayLine | null => (line === 1 ? numbers : line === 2 ? names : null);
   for await (const chunk of body) {
     let piece = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (v3) {
+      v3.push(piece);
+      continue;
+    }
     while (piece.length) {
       const nl = line < 3 ? piece.indexOf(NEWLINE) : -1;
       const part = nl === -1 ? piece : piece.subarray(0, nl);
       if (line === 0) head.push(part);
       else current()?.push(part);
       if (nl === -1) break;
-      if (line === 0) checkV2(Buffer.concat(head));
+      piece = piece.subarray(nl + 1);
+      if (line === 0) {
+        const header = workHeaderOf(Buffer.concat(head));
+        if (header.v === 3) {
+          v3 = new WorkV3Reader(header);
+          v3.push(piece);
+          break;
+        }
+      }
       line++;
       if (line === 1) numbers = new ArrayLine();
       if (line === 2) names = new ArrayLine();
-      piece = piece.subarray(nl + 1);
     }
-    // Line 3 (the first cells) is not prepare's: the rest of the body is only drained.
+    // Version 2's line 3 (the first cells) is not prepare's: the rest of the body is only drained.
+  }
+  if (v3) {
+    const { numbers, names } = v3.end();
+    return { numbers, names };
   }
   // No newline at all: a version 1 file, held in `head`.
   if (line === 0) return readWorkRows(Buffer.concat(head));

@@ -9,7 +9,10 @@ import { sha256Hex } from '../../../lambdas/platform/ids';
 import { addMember, createUser, mintKey } from '../../../lambdas/admin/admin';
 import { newCustomer } from '../../support/customer';
 import { csvParseCount } from '../../../lambdas/uploads/csv';
-import { filesBucket, putObject } from '../../../lambdas/platform/blob';
+import { filesBucket, getObject, putObject } from '../../../lambdas/platform/blob';
+import { getUpload } from '../../../lambdas/uploads/upload-repository';
+import { keys } from '../../../lambdas/uploads/upload';
+import { readWorkRows } from '../../../lambdas/uploads/work-file';
 
 // The console's API over HTTP with tokens as the provider issues them (signed with the runtime's
 // key), and hostile ones: other organizations, members, races, refused charges.
@@ -319,6 +322,31 @@ describe('in-app upload flow', () => {
     expect(csvParseCount() - parses).toBe(1);
     const upload = (await (await service.request('GET', `/api/v1/uploads/${id}`)).json()) as { identity_enabled: boolean; valid_number_count: number };
     expect(upload).toMatchObject({ identity_enabled: true, valid_number_count: 125 });
+    // The kept plan's work file (version 3, bytes) is stored as the upload's, whole.
+    const work = (await getObject(filesBucket(), keys.work((await getUpload(id))!)))!;
+    expect(JSON.parse(work.toString('latin1', 0, work.indexOf(10)))).toMatchObject({ v: 3, rows: 125 });
+    const rows = readWorkRows(work);
+    expect([rows.numbers[0], rows.names?.[0], rows.names?.length]).toEqual(['+12123002000', { full: 'P0' }, 125]);
+  });
+
+  it('confirms a draft whose kept plan was saved before work files were bytes (version 2 text)', async () => {
+    const owner = await tokenFor(service.userId);
+    const started = await call(owner, 'POST', '/uploads?filename=old-plan.csv', undefined, { type: 'text/csv', data: csv(121) });
+    const id = started.body.draft.id as string;
+    expect((await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'], full_name_column: 'name' })).body.draft.status).toBe('awaiting_confirmation');
+    const key = `web-drafts/${service.organizationId}/${id}-planned.json`;
+    const saved = JSON.parse((await getObject(filesBucket(), key))!.toString('utf8')) as { mapping: unknown; planned: { work: string }; work_encoding?: string };
+    expect(saved.work_encoding).toBe('base64');
+    const { numbers, names } = readWorkRows(Buffer.from(saved.planned.work, 'base64'));
+    const v2 = [JSON.stringify({ v: 2 }), JSON.stringify(numbers), JSON.stringify(names), 'null'].join('\n');
+    await putObject(filesBucket(), key, JSON.stringify({ mapping: saved.mapping, planned: { ...saved.planned, work: v2 } }), 'application/json');
+    const parses = csvParseCount();
+    expect((await call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard', expected_credits: 121 })).status).toBe(200);
+    expect(csvParseCount() - parses).toBe(0);
+    expect((await getObject(filesBucket(), keys.work((await getUpload(id))!)))!.toString('utf8')).toBe(v2);
+    await service.runtime.settleWorkflows();
+    const upload = (await (await service.request('GET', `/api/v1/uploads/${id}`)).json()) as { status: string; valid_number_count: number };
+    expect(upload).toMatchObject({ status: 'completed', valid_number_count: 121 });
   });
 
   it('charges the price the page showed or nothing: a remap after it was shown makes confirm a 409', async () => {

@@ -98,7 +98,7 @@ describe('one pass over each upload', () => {
 
   it("creates at once, on the Buffers the creates before them gave back (create-buffers.ts), each store their own rows and spans", async () => {
     // Work files over 1 MiB are joined in the pool's Buffers; the first create leaves its Buffers there.
-    const file = (k: number) => Buffer.from(awkwardCsv(30_000).csv.toString('utf8').replaceAll('Jane', `Jane ${k}`), 'utf8');
+    const file = (k: number) => Buffer.from(awkwardCsv(36_000).csv.toString('utf8').replaceAll('Jane', `Jane ${k}`), 'utf8');
     await create(file(0));
     const ids = await Promise.all([1, 2, 3, 4].map((k) => create(file(k))));
     await service.runtime.settleWorkflows();

@@ -4,7 +4,7 @@ import { readCsv } from '../../../lambdas/uploads/csv-text';
 import { CsvPlanner, planCsvBytes, type PlannedCsv } from '../../../lambdas/uploads/csv-planner';
 import type { ColumnMapping } from '../../../lambdas/uploads/plan';
 import { planUpload } from '../../../lambdas/uploads/plan-upload';
-import { hasUtf8Bom, layoutOf, serializeWork } from '../../../lambdas/uploads/work-file';
+import { hasUtf8Bom, layoutOf, readFirstCells, readWorkRows, serializeWork } from '../../../lambdas/uploads/work-file';
 import { joinSlices } from '../../../lambdas/uploads/request';
 import { InvalidInput } from '../../../lambdas/platform/domain-errors';
 import { libphonenumberCount, normalizationCount } from '../../../lambdas/classification/normalize';
@@ -34,9 +34,10 @@ async function inPieces(bytes: Buffer, size: number, mapping: ColumnMapping, opt
   return planner.finish();
 }
 
-/** The stored texts compared as the values readers get back (JSON.parse), and the counts as they are. */
+/** The stored forms compared as the values readers get back (and the work file byte for byte), and the counts as they are. */
 const values = (p: PlannedCsv) => {
-  const read = { ...p, release: undefined, work: p.work.toString().split('\n').map((l) => JSON.parse(l) as unknown), layout: JSON.parse(p.layout.toString()) as unknown };
+  const work = Buffer.from(p.work);
+  const read = { ...p, release: undefined, work, rows: readWorkRows(work), firstCells: readFirstCells(work), layout: JSON.parse(p.layout.toString()) as unknown };
   // Read: the Buffers go back to create's pool (create-buffers.ts), as create gives them back once stored.
   p.release?.();
   return read;

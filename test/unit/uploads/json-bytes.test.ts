@@ -10,20 +10,15 @@ describe('JsonBytes', () => {
   it('writes integers, ASCII and any text as JSON.stringify writes the same list, across many pieces', () => {
     const items: unknown[] = [];
     const w = new JsonBytes();
-    const texts = ['', 'é', '🙂', '"quoted"', 'back\\slash', 'line\nbreak', '\u0000\u001f', 'x'.repeat(300_000), '\uD800 lone'];
+    const texts = ['', 'é', '🙂', '"quoted"', 'back\\slash', 'line\nbreak', '\u0000\u001f', '\uD800 lone'];
     for (let i = 0; i < 120_000; i++) {
-      if (i % 3 === 0) {
-        const n = i % 9 === 0 ? 0 : i * 997 + (i % 5) * 100_000_000;
+      if (i % 2 === 0) {
+        const n = i % 6 === 0 ? 0 : i * 997 + (i % 5) * 100_000_000;
         items.push(n);
         w.item().int(n);
-      } else if (i % 3 === 1) {
-        // Every digit position varies, zeros included, and the largest and smallest national numbers.
-        // What libphonenumber-js reads as valid with fewer digits (+13101234) takes the general path.
-        const national = i === 1 ? 2_000_000_000 : i === 4 ? 9_999_999_999 : i % 1000 === 7 ? 3_101_234 : 2_000_000_000 + ((i * 7_919_999_969) % 8_000_000_000);
-        items.push(`+1${national}`);
-        w.item().e164(national);
       } else {
-        const text = texts[i % texts.length]!;
+        // One text longer than a piece; the others in turn.
+        const text = i === 1 ? 'x'.repeat(300_000) : texts[(i >> 1) % texts.length]!;
         items.push(text);
         w.item().utf8(JSON.stringify(text));
       }
@@ -65,29 +60,5 @@ describe('JsonBytes', () => {
     const w = new JsonBytes('');
     for (const c of 'cnr-cc') w.item().ascii(c);
     expect(written(w, '"', '"')).toBe('"cnr-cc"');
-  });
-});
-
-describe('JsonBytes.string and .strings', () => {
-  it('write JSON.stringify(text) byte for byte for any UTF-16 text: controls, quotes, backslashes, non-ASCII, pairs and lone surrogates', () => {
-    let seed = 7;
-    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
-    // Code units from every range the encoder treats apart, and whole surrogate pairs.
-    const units = [0, 1, 8, 9, 10, 12, 13, 0x1f, 0x20, 0x22, 0x2f, 0x5c, 0x7e, 0x7f, 0x80, 0xe9, 0x7ff, 0x800, 0x2028, 0xd7ff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xe000, 0xfeff, 0xffff];
-    const texts: string[] = ['', 'plain', 'Zoë "Z" Ñandú', '🙂', 'a\uD83D', '\uDE42b', 'x'.repeat(50_000), 'é'.repeat(50_000)];
-    for (let t = 0; t < 3000; t++) {
-      let text = '';
-      const length = next() % 12;
-      for (let i = 0; i < length; i++) text += next() % 5 === 0 ? '🙂' : String.fromCharCode(next() % 3 === 0 ? next() % 0x10000 : units[next() % units.length]!);
-      texts.push(text);
-    }
-    const one = new JsonBytes();
-    for (const text of texts) one.item().string(text);
-    expect(written(one)).toBe(JSON.stringify(texts));
-    const rows = new JsonBytes();
-    for (let i = 0; i + 3 <= texts.length; i += 3) rows.item().strings(texts.slice(i, i + 3));
-    const expected = [];
-    for (let i = 0; i + 3 <= texts.length; i += 3) expected.push(texts.slice(i, i + 3));
-    expect(Buffer.concat(rows.parts('[', ']')).equals(Buffer.from(JSON.stringify(expected), 'utf8'))).toBe(true);
   });
 });

@@ -10,9 +10,9 @@ import { storedIndexOf } from '../../support/layout-index';
 import { buildProcessedCsv, writeProcessedBytes } from '../../../lambdas/uploads/processed-file';
 import type { AnswerIntent } from '../../../lambdas/classification';
 
-// Issue 15: the compact stored forms (work file v2 and layout, cell → item index, result table)
+// Issue 15: the compact stored forms (work file and layout, cell → item index, result table)
 // give back exactly what the row objects they replace held, and the forms stored before them
-// (work file v1, results of RowResult objects) are still read.
+// (work files v1 and v2, results of RowResult objects) are still read.
 
 const CSV = [
   'id,first,last,mobile,home',
@@ -38,20 +38,28 @@ function oldDistinctKeys(rows: ReturnType<typeof planned>['plan']['rows'], ident
 }
 
 describe('stored forms of an upload', () => {
-  it('work file v2 and layout give back the rows and spans; a v1 file is still read', () => {
+  it('work file v3 and layout give back the rows and spans; v1 and v2 files are still read', () => {
     const { plan, layout, firstCells } = planned();
     const stored = serializeWork({ rows: plan.rows, layout, firstCells }, 2);
     const work = Buffer.from(stored.work);
+    expect(JSON.parse(work.toString('latin1', 0, work.indexOf(10)))).toMatchObject({ v: 3, rows: 5, columns: 2 });
     expect(readWorkRows(work)).toEqual(storedRowsOf(plan.rows, 2));
     expect(JSON.parse(stored.layout.toString())).toEqual(storedLayoutOf(layout));
     expect(readFirstCells(work)).toEqual(firstCells);
     expect(isWorkV1(work)).toBe(false);
+    const withoutFirstCells = Buffer.from(serializeWork({ rows: plan.rows, layout }, 2).work);
+    expect(readWorkRows(withoutFirstCells)).toEqual(storedRowsOf(plan.rows, 2));
+    expect(readFirstCells(withoutFirstCells)).toBeUndefined();
+    const { numbers, names } = storedRowsOf(plan.rows, 2);
+    const v2 = Buffer.from([JSON.stringify({ v: 2 }), JSON.stringify(numbers), JSON.stringify(names), JSON.stringify(firstCells)].join('\n'));
+    expect(readWorkRows(v2)).toEqual(storedRowsOf(plan.rows, 2));
+    expect(readFirstCells(v2)).toEqual(firstCells);
     const v1 = Buffer.from(JSON.stringify({ v: 1, ...storedLayoutOf(layout), ...storedRowsOf(plan.rows, 2), firstCells }));
     expect(readWorkRows(v1)).toEqual(storedRowsOf(plan.rows, 2));
     expect(isWorkV1(v1)).toBe(true);
     expect(readLayoutIndex(v1)).toEqual(layoutIndexOf(storedLayoutOf(layout)));
     expect(readFirstCells(v1)).toEqual(firstCells);
-    expect(() => readWorkRows(Buffer.from('{"v":3}\n[]\nnull\nnull'))).toThrow(/version 3/);
+    expect(() => readWorkRows(Buffer.from('{"v":4}\n[]\nnull\nnull'))).toThrow(/version 4/);
   });
 
   it('items are numbered as the old distinct list was (a number with two names is two items with identity, one without)', () => {
