@@ -43,36 +43,49 @@ export interface LedgerLine {
 }
 
 /**
- * Newest first, at most `limit` entries. Read through gsi1, whose entries are copies: a copy can
- * outlive a move of its item (a kill -9 inside the embedded store's write; in AWS, an index not yet
- * caught up), so one change can be listed twice. Entries are one per base key (the change id), and
- * a change listed more than once is shown as its item says, read strongly consistent.
+ * Newest first, at most `limit` entries, leaving out changes of 0 credits (an `api_pool` upload's
+ * charge: its contacts were charged one by one; under steady contact traffic those crowded out
+ * every other entry). Read through gsi1, whose entries are copies: a copy can outlive a move of
+ * its item (a kill -9 inside the embedded store's write; in AWS, an index not yet caught up), so
+ * one change can be listed twice. Entries are one per base key (the change id), and a change
+ * listed more than once is shown as its item says, read strongly consistent.
  */
 export async function listLedger(orgId: string, limit: number): Promise<LedgerLine[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `ORG#${orgId}#LEDGER` },
-      ScanIndexForward: false,
-      Limit: limit,
-    }),
-  );
-  const items = out.Items ?? [];
-  const copies = new Map<string, number>();
-  for (const item of items) copies.set(String(item.sk), (copies.get(String(item.sk)) ?? 0) + 1);
   const lines: LedgerLine[] = [];
   const shown = new Set<string>();
-  for (const copy of items) {
-    const key = String(copy.sk);
-    if (shown.has(key)) continue;
-    shown.add(key);
-    const item = copies.get(key) === 1 ? copy : await readBaseItem({ pk: String(copy.pk), sk: key });
-    if (item) lines.push(ledgerLine(item));
+  let start: Record<string, unknown> | undefined;
+  // A filter is applied after each page is read: pages until enough are shown, at most this many.
+  for (let page = 0; page < LEDGER_PAGES && lines.length < limit; page++) {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        FilterExpression: 'NOT (subscription_delta = :zero AND purchased_delta = :zero)',
+        ExpressionAttributeValues: { ':pk': `ORG#${orgId}#LEDGER`, ':zero': 0 },
+        ScanIndexForward: false,
+        Limit: limit,
+        ExclusiveStartKey: start,
+      }),
+    );
+    const items = out.Items ?? [];
+    const copies = new Map<string, number>();
+    for (const item of items) copies.set(String(item.sk), (copies.get(String(item.sk)) ?? 0) + 1);
+    for (const copy of items) {
+      const key = String(copy.sk);
+      if (shown.has(key) || lines.length >= limit) continue;
+      shown.add(key);
+      const item = copies.get(key) === 1 ? copy : await readBaseItem({ pk: String(copy.pk), sk: key });
+      if (item) lines.push(ledgerLine(item));
+    }
+    start = out.LastEvaluatedKey;
+    if (!start) break;
   }
   return lines;
 }
+
+/** Pages of `limit` ledger entries read at most for one listing (zero changes filtered out). */
+const LEDGER_PAGES = 10;
 
 function ledgerLine(item: Item): LedgerLine {
   const subscription = Number(item.subscription_delta ?? 0);

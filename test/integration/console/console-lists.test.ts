@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { consoleToken } from '../../support/console-token';
 import { useTestService } from '../../support/runtime';
 import { newCustomer } from '../../support/customer';
+import { debit } from '../../../lambdas/credits/credits';
 
 // The console's uploads list filters (server side, bounded) and discarding a draft over HTTP.
 
@@ -51,5 +52,22 @@ describe('console uploads list and discard', () => {
     const weird = await call(token, 'GET', `/uploads?q=${encodeURIComponent('.*(["\u0000')}`);
     expect(weird.status).toBe(200);
     expect(weird.body.data).toEqual([]);
+  });
+});
+
+describe('console credits ledger', () => {
+  it('leaves out changes of 0 credits (an api_pool upload’s charge), and still shows the last 100 that moved credits', async () => {
+    const customer = await newCustomer({ name: 'Ledger zeros', subscriptionActive: true, credits: 1000, keys: 0 });
+    const token = await consoleToken(service, customer.user.id);
+    const before = (await call(token, 'GET', '/credits')).body.ledger as { change_id: string }[];
+    // 5 real charges, each followed by 60 zero charges: the 5 would fall out of a plain newest-100 window.
+    for (let k = 0; k < 5; k++) {
+      await debit(customer.org.id, `test:real-${k}`, 1 + k, { reason: `real ${k}`, resourceId: `r${k}` });
+      for (let z = 0; z < 60; z++) await debit(customer.org.id, `upload:pool-${k}-${z}`, 0, { reason: 'pool', resourceId: `p${k}-${z}` });
+    }
+    const { ledger, balance } = (await call(token, 'GET', '/credits')).body as { ledger: { change_id: string; amount: number }[]; balance: { total: number } };
+    expect(ledger.map((l) => l.change_id)).toEqual([...[4, 3, 2, 1, 0].map((k) => `test:real-${k}`), ...before.map((l) => l.change_id)]);
+    expect(ledger.every((l) => l.amount !== 0)).toBe(true);
+    expect(balance.total).toBe(1000 - 15);
   });
 });
