@@ -11,7 +11,7 @@ import { layoutOf, hasUtf8Bom, serializeWork } from '../uploads/work-file';
 import { MAX_PHONE_COLUMNS, MIN_NUMBERS, priceOf, type ColumnMapping, type Tier, type UploadPlan } from '../uploads/plan';
 import { planUpload, planUploadInSteps } from '../uploads/plan-upload';
 import { logger } from '../platform/logger';
-import { MAX_CSV_BYTES } from '../uploads/request';
+import { MAX_CSV_BYTES, refuseUnsafeFilename } from '../uploads/request';
 import { safeCsvCell } from '../uploads/csv';
 import type { UploadRecord } from '../uploads/upload';
 import type { WorkflowPorts } from '../uploads/workflow';
@@ -51,6 +51,7 @@ const plannedKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/
 const clean = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 export async function startWebUpload(principal: ConsolePrincipal, filename: string, sent: Buffer): Promise<WebDraft> {
+  refuseUnsafeFilename(filename, 'The file name');
   if (sent.length === 0) throw new InvalidInput('The file is empty; it needs a header row and at least 100 numbers');
   if (sent.length > MAX_CSV_BYTES) throw new TooLarge(`The file is larger than ${MAX_CSV_BYTES / 1024 / 1024} MB; split it into smaller files`);
   // The forgiving import (import-file.ts): what follows reads the API's CSV made of what was sent.

@@ -12,6 +12,20 @@ const FALLBACK_NAME = 'download.csv';
 // something it is not, and lone surrogates (not encodable as UTF-8).
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\p{Cs}/gu;
 
+/**
+ * The first character of `name` a file name may not hold (UNSAFE's), as `U+XXXX`, or null. Create
+ * refuses such a name rather than store one that shows as another (`…\u202eVSC.exe` reads as
+ * `…exe.CSV`), as key names are refused (admin/key-name.ts).
+ */
+export function unsafeFilenameCharacter(name: string): string | null {
+  const found = new RegExp(UNSAFE.source, 'u').exec(name);
+  return found ? `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : null;
+}
+
+/** The refusal's words for a name holding such a character (`what`: how the name was given). */
+export const unsafeFilenameMessage = (what: string, character: string): string =>
+  `${what} holds ${character}, a control or bidirectional-formatting character that can make a file name show as another; remove it`;
+
 /** The name the customer should see: unsafe characters removed, path separators replaced, fitted. */
 export function downloadFilename(name: string): string {
   const cleaned = name.replace(UNSAFE, '').replace(/[/\\]/g, '_').trim();

@@ -8,6 +8,7 @@ import { csvLine } from './csv';
 import { setAsideLargestPart, type SetAside } from './multipart-set-aside';
 import type { CsvSource } from './original-csv';
 import { columnList, MAX_NUMBERS, MAX_PHONE_COLUMNS, type ColumnMapping, type Tier } from './plan';
+import { unsafeFilenameCharacter, unsafeFilenameMessage } from './content-disposition';
 
 export const MAX_CSV_BYTES = 100 * 1024 * 1024;
 
@@ -24,13 +25,27 @@ export interface UploadRequest {
 /** The longest file name an upload keeps, however it is given (JSON `filename`, `filename_override`, the file part's). */
 const MAX_FILENAME_CHARS = 255;
 
+/** A file name as given in a field: 1 to MAX_FILENAME_CHARS characters, none unsafe to show (content-disposition.ts). */
+const filenameField = (field: string) =>
+  z.string().check(
+    z.minLength(1),
+    z.maxLength(MAX_FILENAME_CHARS),
+    z.refine((name: string) => unsafeFilenameCharacter(name) === null, { error: (issue) => unsafeFilenameMessage(field, unsafeFilenameCharacter(String(issue.input)) ?? 'a character') }),
+  );
+
+/** Refuses a file name that could show as another (content-disposition.ts's unsafe characters); `what`: how it was given. */
+export function refuseUnsafeFilename(name: string, what: string): void {
+  const character = unsafeFilenameCharacter(name);
+  if (character) throw new InvalidInput(unsafeFilenameMessage(what, character));
+}
+
 const tierSchema = z.enum(['standard', 'max'], { error: 'validation_tier must be standard or max' });
 /** A column name in a mapping, here and in the console's. */
 export const column = z.string().check(z.trim(), z.minLength(1), z.maxLength(256));
 
 export const JsonUploadBody = z.lazySchema(() => z
   .strictObject({
-    filename: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_FILENAME_CHARS))),
+    filename: z.optional(filenameField('filename')),
     skip_mobile_lookup: z.optional(z.boolean()),
     validation_tier: z.optional(tierSchema),
     phone_numbers: z.optional(z.array(z.string({ error: 'phone_numbers must be an array of strings' }))),
@@ -160,7 +175,7 @@ export const MultipartFields = z.lazySchema(() => z.strictObject({
   phone_columns: z.optional(z.string()),
   skip_mobile_lookup: z.optional(z.enum(['true', 'false', '1', '0'], { error: 'skip_mobile_lookup must be true or false' })),
   validation_tier: z.optional(tierSchema),
-  filename_override: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_FILENAME_CHARS))),
+  filename_override: z.optional(filenameField('filename_override')),
   full_name_column: z.optional(column),
   first_name_column: z.optional(column),
   last_name_column: z.optional(column),
@@ -176,6 +191,7 @@ export async function parseMultipartUpload(body: Buffer, contentType: string): P
   if (!f.filename_override && filename && filename.length > MAX_FILENAME_CHARS) {
     throw new InvalidInput(`The file part's filename is ${filename.length} characters long; at most ${MAX_FILENAME_CHARS} are kept (send a shorter one, or filename_override)`);
   }
+  if (!f.filename_override && filename) refuseUnsafeFilename(filename, "The file part's filename");
   const mapping = resolveMapping({
     phone_column: f.phone_column,
     phone_columns: f.phone_columns?.split(','),

@@ -329,6 +329,13 @@ describe('in-app upload flow', () => {
     expect([rows.numbers[0], rows.names?.[0], rows.names?.length]).toEqual(['+12123002000', { full: 'P0' }, 125]);
   });
 
+  it('refuses a file name holding a bidirectional-formatting character, as the API does', async () => {
+    const owner = await tokenFor(service.userId);
+    const refused = await call(owner, 'POST', `/uploads?filename=${encodeURIComponent('invoice_\u202eVSC.exe')}`, undefined, { type: 'text/csv', data: csv(120) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toBe('The file name holds U+202E, a control or bidirectional-formatting character that can make a file name show as another; remove it');
+  });
+
   it('confirms a draft whose kept plan was saved before work files were bytes (version 2 text)', async () => {
     const owner = await tokenFor(service.userId);
     const started = await call(owner, 'POST', '/uploads?filename=old-plan.csv', undefined, { type: 'text/csv', data: csv(121) });

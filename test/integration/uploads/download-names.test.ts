@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseDisposition } from 'content-disposition';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { useTestService } from '../../support/runtime';
+import { db, tableName } from '../../../lambdas/platform/table';
+import { uploadItemKey } from '../../../lambdas/uploads/upload-repository';
 
 // Signed download links carry the upload's name in Content-Disposition (RFC 6266): an ASCII
 // `filename` fallback and `filename*` (RFC 8187) with the exact name. Names come from customers
@@ -45,7 +48,10 @@ describe('download names', () => {
   });
 
   it('control characters are removed; quotes kept in filename*, replaced in the fallback; separators replaced', async () => {
-    const id = await createNamed('Report\r\n"Q3"\t\u0000 a/b\\c \u202Efdp.csv');
+    // Create refuses such a name now (docs/uploads.md); an upload created before the rule may hold one.
+    const id = await createNamed('Report.csv');
+    const stored = 'Report\r\n"Q3"\t\u0000 a/b\\c \u202Efdp.csv';
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: uploadItemKey(id), UpdateExpression: 'SET original_filename = :name', ExpressionAttributeValues: { ':name': stored } }));
     const { header, name } = await download(`/api/v1/uploads/${id}/download/original`);
     expect(name).toBe('Report"Q3" a_b_c fdp.csv');
     expect(parseDisposition(header, { extended: false }).parameters.filename).toBe('Report_Q3_ a_b_c fdp.csv');

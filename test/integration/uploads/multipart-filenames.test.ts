@@ -56,6 +56,25 @@ describe('multipart file names', () => {
     expect(exactly.status).toBe(200);
   });
 
+  it('a name holding a control or bidirectional-formatting character is refused, however given, nothing charged', async () => {
+    const before = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as Record<string, unknown>;
+    // Shown as "invoice_exe.CSV" where the name is "invoice_\u202eVSC.exe".
+    const spoof = 'invoice_\u202eVSC.exe';
+    const part = await upload(body(`filename*=UTF-8''${encodeURIComponent(spoof)}`));
+    expect(part.status).toBe(400);
+    expect(((await part.json()) as { detail: string }).detail).toBe("The file part's filename holds U+202E, a control or bidirectional-formatting character that can make a file name show as another; remove it");
+    const override = await upload(body('filename="ok.csv"', [['phone_column', 'phone'], ['filename_override', 'a\u2066b.csv']]));
+    expect(override.status).toBe(400);
+    expect(((await override.json()) as { detail: string }).detail).toContain('filename_override holds U+2066');
+    const json = await service.request('POST', '/api/v1/uploads', { body: { filename: 'tab\there.csv', phone_numbers: CSV.split('\n').slice(1, 101) } });
+    expect(json.status).toBe(400);
+    expect(((await json.json()) as { detail: string }).detail).toContain('filename holds U+0009');
+    expect(await (await service.request('GET', '/api/v1/credits/balance')).json()).toEqual(before);
+    // An override replaces the part's name, so the unsafe one is never kept.
+    const replaced = await upload(body(`filename*=UTF-8''${encodeURIComponent(spoof)}`, [['phone_column', 'phone'], ['filename_override', 'invoice.csv']]));
+    expect(replaced.status).toBe(200);
+  });
+
   it('form fields the customer names __proto__ or constructor are fields like any other (unknown ones refused by name)', async () => {
     const res = await upload(body('filename="x.csv"', [['__proto__', 'a'], ['constructor', 'b'], ['phone_column', 'phone']]));
     expect(res.status).toBe(400);
