@@ -17,6 +17,7 @@ import { claimStaleCreating, deleteCreatingContact, getContact, insertQueuedCont
 import { claimIdempotencyKey, claimImplicitly, claimPk, claimStaleCreates, endClaim, implicitClaimPk, releaseStaleClaim } from './idempotency-repository';
 import { MAX_PROPERTIES_BYTES } from './contact-schema';
 import { callbackSecretContext, type SealPorts } from '../webhooks/secret-sealer';
+import { counted } from '../platform/counted';
 
 // Only a create with a callback URL checks it: the URL rules (ipaddr.js, DNS) load then, not at
 // every cold start of the contacts API (docs/performance.md, "Cold imports, fifth step").
@@ -61,7 +62,7 @@ export async function createContact(ports: NetPorts & SealPorts, principal: Prin
   if (input.callback_secret && !input.callback_url) throw new InvalidInput('callback_secret was given without callback_url');
   if (input.callback_url) {
     if (!input.callback_secret) throw new InvalidInput('callback_secret is required with callback_url: callbacks are always signed');
-    await (await urlSafety()).assertSafeUrl(ports.net, input.callback_url);
+    await (await urlSafety()).assertSafeUrl(ports.net, input.callback_url, 'callback_url');
   }
   // Before the idempotency claim and the charge: a 503 leaves nothing behind (a retry is a first try).
   await assertReadyToCharge();
@@ -192,7 +193,7 @@ async function finishCreate(draft: ContactRecord, claimed: Claimed): Promise<Con
 
 function refusal(error: unknown): unknown {
   if (!(error instanceof InsufficientCreditsError)) return error;
-  return new InsufficientCredits(`Insufficient credits: this contact needs ${error.required} credits and the balance is ${error.available}`);
+  return new InsufficientCredits(`Insufficient credits: this contact needs ${counted(error.required, 'credit')} and the balance is ${error.available}`);
 }
 
 /**

@@ -30,6 +30,7 @@ import { monitoredNumberView } from './present';
 import type { TelephonyPort } from './telephony/port';
 import type { SpamNumberPorts } from './ports';
 import { codeMatches, CODE_TTL_MS, generateCode, guessAllowed, MAX_ATTEMPTS, newChallenge, RESEND_COOLDOWN_MS, resendThrottle, type ResendThrottle, type VerificationMethod } from './verification-code';
+import { counted } from '../platform/counted';
 
 // The spam monitoring API's rules for registering a number: adding it within the limit, sending
 // its verification code, verifying it. Loaded by a cold start that serves one of these, not by one
@@ -148,7 +149,7 @@ export async function verifyNumber(ports: SpamNumberPorts, org: Organization, id
   }
   if (!codeMatches(challenge, code.trim())) {
     const left = MAX_ATTEMPTS - attempts;
-    throw new InvalidInput(left > 0 ? `Invalid verification code; ${left} attempt(s) left` : 'Invalid verification code; request a new code with verify/resend');
+    throw new InvalidInput(left > 0 ? `Invalid verification code; ${counted(left, 'attempt')} left` : 'Invalid verification code; request a new code with verify/resend');
   }
   const at = nowIso();
   // number.verified is written with the change (outbox) and its id is fixed by the number and the

@@ -16,6 +16,7 @@ import { keys, type UploadRecord } from './upload';
 import { deleteChargingUpload, getUpload, insertUpload, transitionUpload, uploadItemKey } from './upload-repository';
 import type { WorkflowPorts } from './workflow';
 import type { DeliveryPorts } from '../webhooks/delivery-queue-port';
+import { counted } from '../platform/counted';
 
 export interface CreateUploadInput {
   /**
@@ -112,7 +113,7 @@ export async function createUpload(
   } catch (error) {
     if (error instanceof InsufficientCreditsError) {
       await deleteChargingUpload(record.id);
-      throw new InsufficientCredits(`Insufficient credits: this upload needs ${amount} credits and the balance is ${error.available}`);
+      throw new InsufficientCredits(`Insufficient credits: this upload needs ${counted(amount, 'credit')} and the balance is ${error.available}`);
     }
     throw error;
   }

@@ -60,7 +60,7 @@ describe('spam monitoring in Chromium', () => {
     // A wrong code, then an expired one: words beside the form, never the API's path names.
     await card.getByLabel('Verification code for +12023180669').fill('000000');
     await card.getByRole('button', { name: 'Verify' }).click();
-    await card.getByRole('alert').getByText('Invalid verification code; 4 attempt(s) left').waitFor();
+    await card.getByRole('alert').getByText('Invalid verification code; 4 attempts left').waitFor();
     advance(11 * 60_000);
     await card.getByRole('button', { name: 'Verify' }).click();
     await card.getByRole('alert').getByText('The verification code has expired. Use “Send a new code” to get another.').waitFor();

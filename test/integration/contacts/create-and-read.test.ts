@@ -192,7 +192,8 @@ describe('POST /api/v{1,2}/contacts', () => {
       [{ phone: '2125550143', idempotency_key: 'k'.repeat(256) }, /idempotency_key/],
       [{ phone: '2125550143', callback_url: 'https://example.com/hook' }, /callback_secret is required/],
       [{ phone: '2125550143', callback_url: 'http://example.com/hook', callback_secret: 's'.repeat(20) }, /https/i],
-      [{ phone: '2125550143', callback_url: 'https://169.254.169.254/latest', callback_secret: 's'.repeat(20) }, /./],
+      [{ phone: '2125550143', callback_url: 'https://169.254.169.254/latest', callback_secret: 's'.repeat(20) }, /^Invalid callback_url: URL host must resolve to a public address/],
+      [{ phone: '2125550143', callback_url: 'https://example.com/a b', callback_secret: 's'.repeat(20) }, /^Invalid callback_url: URL must not contain spaces/],
     ];
     for (const [body, detail] of cases) {
       const res = await service.request('POST', '/api/v1/contacts', { key, body });
@@ -210,11 +211,13 @@ describe('POST /api/v{1,2}/contacts', () => {
     const { org, key } = await orgKey(1);
     const max = await service.request('POST', '/api/v1/contacts', { key, body: { phone: '2125550101', validation_tier: 'max' } });
     expect(max.status).toBe(402);
-    expect(((await max.json()) as { detail: string }).detail).toMatch(/Insufficient credits/);
+    expect(((await max.json()) as { detail: string }).detail).toBe('Insufficient credits: this contact needs 2 credits and the balance is 1');
     const list = (await (await service.request('GET', '/api/v1/contacts', { key })).json()) as { data: unknown[] };
     expect(list.data).toHaveLength(0);
     expect((await getBalance(org.id)).total).toBe(1);
     expect((await service.request('POST', '/api/v1/contacts', { key, body: { phone: '2125550101' } })).status).toBe(201);
+    const standard = await service.request('POST', '/api/v1/contacts', { key, body: { phone: '2125550102' } });
+    expect(((await standard.json()) as { detail: string }).detail).toBe('Insufficient credits: this contact needs 1 credit and the balance is 0');
   });
 });
 

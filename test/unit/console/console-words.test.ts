@@ -16,7 +16,7 @@ describe('spam monitoring in words', () => {
     expect(plainCodeError('The verification code has expired; request a new one with verify/resend')).toBe('The verification code has expired. Use “Send a new code” to get another.');
     expect(plainCodeError('No verification code is pending; request one with verify/resend')).toBe('No verification code is pending. Use “Send a new code” to get another.');
     expect(plainCodeError('Invalid verification code; request a new code with verify/resend')).toBe('Invalid verification code. Use “Send a new code” to get another.');
-    expect(plainCodeError('Invalid verification code; 2 attempt(s) left')).toBe('Invalid verification code; 2 attempt(s) left');
+    expect(plainCodeError('Invalid verification code; 2 attempts left')).toBe('Invalid verification code; 2 attempts left');
   });
 
   it('says how the code went', () => {
