@@ -85,3 +85,27 @@ describe('uploads list in Chromium', () => {
     expect(after.total).toBe(before.total);
   });
 });
+
+describe('uploads list on a laptop and a phone', () => {
+  it('a long file name wraps: every column stays in view at 1280 px, every row stacked on a phone', async () => {
+    // A copy of one made in beforeAll (file-0001.csv).
+    const base = (await getUpload('00000000-0000-4000-8000-000000000001'))!;
+    const long = [`api_pool_${'7c9e6679-7425-40de-944b-e07fc1f90ae7'}.csv`, `${'quarterly-leads-export-'.repeat(8)}final.csv`];
+    for (const [i, name] of long.entries()) {
+      await insertUpload({ ...base, id: `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`, original_filename: name, created_at: new Date(Date.parse(base.created_at) + (200 + i) * 1000).toISOString() });
+    }
+    const overflow = () => page.locator('section[aria-labelledby="all-h"] .table-wrap').evaluate((wrap) => wrap.scrollWidth - wrap.clientWidth);
+    for (const [width, height, screenshot] of [[1280, 800, 'uploads-long-names'], [390, 844, 'uploads-phone']] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(new URL('/uploads', page.url()).href);
+      await page.getByRole('link', { name: long[1]! }).waitFor();
+      expect(await overflow(), `${width} px`).toBeLessThanOrEqual(0);
+      const created = page.locator('section[aria-labelledby="all-h"] tbody tr').first().locator('td[data-label="Created"]');
+      const box = (await created.boundingBox())!;
+      expect(box.x + box.width, `${width} px`).toBeLessThanOrEqual(width);
+      await shot(page, screenshot);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});
+

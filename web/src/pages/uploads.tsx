@@ -74,7 +74,7 @@ export function UploadsPage() {
         <section aria-labelledby="drafts-h">
           <h2 id="drafts-h">In progress</h2>
           <TableWrap label="Uploads in progress">
-            <table>
+            <table class="stack">
               <thead>
                 <tr>
                   <th scope="col">File</th>
@@ -86,16 +86,16 @@ export function UploadsPage() {
               <tbody>
                 {data.drafts.map((d) => (
                   <tr key={d.id}>
-                    <td>
+                    <td data-label="File" class="file">
                       <a href={`/uploads/${d.id}`} onClick={(e) => linkClick(e, `/uploads/${d.id}`)}>
                         {d.filename}
                       </a>
                     </td>
-                    <td>
+                    <td data-label="Step">
                       <span class={`status s-${d.status}`}>{label(d.status)}</span>
                     </td>
-                    <td>{num(d.total_rows)}</td>
-                    <td>{when(d.created_at)}</td>
+                    <td data-label="Rows">{num(d.total_rows)}</td>
+                    <td data-label="Started">{when(d.created_at)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -110,7 +110,7 @@ export function UploadsPage() {
             <p>{filter.q || filter.status ? 'No upload matches on this page.' : 'No uploads yet. Start with a CSV of phone numbers.'}</p>
           ) : (
             <TableWrap label="Uploads">
-              <table>
+              <table class="stack">
                 <thead>
                   <tr>
                     <th scope="col">File</th>
@@ -125,19 +125,19 @@ export function UploadsPage() {
                 <tbody>
                   {data.data.map((u) => (
                     <tr key={u.id}>
-                      <td>
+                      <td data-label="File" class="file">
                         <a href={`/uploads/${u.id}`} onClick={(e) => linkClick(e, `/uploads/${u.id}`)}>
                           {u.original_filename}
                         </a>
                       </td>
-                      <td>
+                      <td data-label="Status">
                         <span class={`status s-${u.status}`}>{label(u.status)}</span>
                       </td>
-                      <td>{u.source}</td>
-                      <td>{num(u.valid_row_count)}</td>
-                      <td>{num(u.valid_number_count)}</td>
-                      <td>{num(u.credits_charged)}</td>
-                      <td>{when(u.created_at)}</td>
+                      <td data-label="Source">{u.source}</td>
+                      <td data-label="Rows with a number">{num(u.valid_row_count)}</td>
+                      <td data-label="Valid numbers">{num(u.valid_number_count)}</td>
+                      <td data-label="Credits">{num(u.credits_charged)}</td>
+                      <td data-label="Created">{when(u.created_at)}</td>
                     </tr>
                   ))}
                 </tbody>
