@@ -107,5 +107,13 @@ describe('uploads list on a laptop and a phone', () => {
     }
     await page.setViewportSize({ width: 1280, height: 800 });
   });
+
+  it("an API upload's page shows its results without the in-app upload steps it never went through", async () => {
+    await page.goto(new URL('/uploads', page.url()).href);
+    await page.getByRole('link', { name: 'file-0119.csv' }).click();
+    await page.getByRole('heading', { name: 'file-0119.csv', level: 1 }).waitFor();
+    await page.getByText('api', { exact: false }).first().waitFor();
+    expect(await page.getByRole('list', { name: 'Upload steps' }).count()).toBe(0);
+  });
 });
 

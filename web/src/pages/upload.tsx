@@ -478,7 +478,8 @@ function Results({ upload, progress }: { upload: Upload; progress: Progress | nu
   return (
     <>
       <h1>{upload.original_filename}</h1>
-      <Steps current={4} />
+      {/* The in-app steps are a web upload's; an API or pooled upload never went through them. */}
+      {upload.source === 'web' && <Steps current={4} />}
       <p class="meta">
         <span class={`status s-${upload.status}`}>{label(upload.status)}</span> · {upload.source} · {upload.validation_tier} · created {when(upload.created_at)}
       </p>
