@@ -115,5 +115,18 @@ describe('uploads list on a laptop and a phone', () => {
     await page.getByText('api', { exact: false }).first().waitFor();
     expect(await page.getByRole('list', { name: 'Upload steps' }).count()).toBe(0);
   });
+
+  it("an upload's tier chart keeps readable words on a phone (labels above their bars, no sideways scroll)", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(new URL('/uploads/00000000-0000-4000-8000-000000000001', page.url()).href);
+    const chart = page.getByRole('img', { name: /^Contacts by Answer Intent: / });
+    await chart.waitFor();
+    const labels = page.locator('.chart .chart-label');
+    expect(await labels.count()).toBeGreaterThan(0);
+    for (const size of await labels.evaluateAll((all) => all.map((l) => parseFloat(getComputedStyle(l).fontSize)))) expect(size).toBeGreaterThanOrEqual(12);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await shot(page, 'upload-results-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
 });
 
