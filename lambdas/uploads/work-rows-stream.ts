@@ -3,8 +3,9 @@ import { WorkV3Reader } from './work-file-v3';
 
 // Prepare's reading of the work file (work-file.ts) as its body arrives: version 3's sections
 // decoded a value at a time (work-file-v3.ts), version 2's lines of JSON each parsed a piece at a
-// time, so neither the file's bytes nor a line's text is ever held whole. At 250,000 rows those were a 14 MB buffer and 4 + 10 MB of strings
-// (V8's large objects, freed only by a full collection) beside the parsed rows.
+// time, so neither the file's bytes nor a line's text is ever held whole. At 250,000 rows those
+// were a 14 MB buffer and 4 + 10 MB of strings (V8's large objects, freed only by a full
+// collection) beside the parsed rows.
 
 const NEWLINE = 0x0a;
 const QUOTE = 0x22;
