@@ -59,6 +59,7 @@ export async function createContact(ports: NetPorts & SealPorts, principal: Prin
   if (!tier) throw new InvalidInput(`validation_tier must be one of: standard, max (got '${input.validation_tier}')`);
   const properties = input.properties ?? {};
   if (Buffer.byteLength(JSON.stringify(properties)) > MAX_PROPERTIES_BYTES) throw new InvalidInput(`properties must be at most ${MAX_PROPERTIES_BYTES} bytes of JSON`);
+  if (input.callback_url === '') throw new InvalidInput('callback_url must not be empty: leave it out for no callback');
   if (input.callback_secret && !input.callback_url) throw new InvalidInput('callback_secret was given without callback_url');
   if (input.callback_url) {
     if (!input.callback_secret) throw new InvalidInput('callback_secret is required with callback_url: callbacks are always signed');

@@ -117,10 +117,15 @@ export interface RowPlanner {
  */
 export function rowPlanner(header: string[], mapping: ColumnMapping, options: { minimum?: number; slowRead?: SlowRead | null } = {}): RowPlanner {
   const minimum = options.minimum ?? MIN_NUMBERS;
+  // UTF-16 text without a BOM is valid UTF-8 when it is ASCII, a NUL after every character: its
+  // columns would be listed as not matching, NULs and all, rather than the file's encoding named.
+  if (header.some((h) => h.includes('\u0000'))) throw new InvalidInput('The header row holds NUL characters: the file looks like UTF-16 text; save the CSV as UTF-8 and upload it again');
   const index = (name: string, role: string): number => {
     const positions = header.flatMap((h, i) => (h.trim() === name ? [i] : []));
     if (positions.length === 0) throw new InvalidInput(`${role} '${name}' is not a column of the file; columns: ${columnList(header)}`);
-    if (positions.length > 1) throw new InvalidInput(`${role} '${name}' names ${positions.length} columns of the file; column names must be unique`);
+    if (positions.length > 1) {
+      throw new InvalidInput(`${role} '${name}' names ${positions.length} columns of the file (${columnList(positions.map((i) => header[i]!))}); column names must be unique once the spaces around them are left out`);
+    }
     return positions[0]!;
   };
   const phoneIdx = mapping.phoneColumns.map((c) => index(c, 'phone column'));

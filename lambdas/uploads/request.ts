@@ -76,8 +76,13 @@ export function resolveMapping(raw: RawMapping): ColumnMapping {
   if (raw.phone_column && list && !list.includes(raw.phone_column)) throw new InvalidInput(`phone_column '${raw.phone_column}' is not among phone_columns`);
   if (Boolean(raw.first_name_column) !== Boolean(raw.last_name_column)) throw new InvalidInput('first_name_column and last_name_column must be given together');
   if (raw.full_name_column && raw.first_name_column) throw new InvalidInput('Use full_name_column, or first_name_column with last_name_column, not both');
+  const phoneColumns = list && list.length ? list : [raw.phone_column!];
+  // A column read as a phone and as a name is a mistake in the mapping: identity would compare each number with itself.
+  for (const [field, name] of [['full_name_column', raw.full_name_column], ['first_name_column', raw.first_name_column], ['last_name_column', raw.last_name_column]] as const) {
+    if (name && phoneColumns.includes(name)) throw new InvalidInput(`${field} '${name}' is also a phone column; map a column as a phone or as a name, not both`);
+  }
   return {
-    phoneColumns: list && list.length ? list : [raw.phone_column!],
+    phoneColumns,
     fullNameColumn: raw.full_name_column,
     firstNameColumn: raw.first_name_column,
     lastNameColumn: raw.last_name_column,
@@ -121,6 +126,15 @@ export function parseJsonUpload(body: z.infer<typeof JsonUploadBody>): UploadReq
   if (body.contacts!.length > 0 && !mapping.phoneColumns.some((key) => seen.has(key))) {
     const named = mapping.phoneColumns.length === 1 ? `phone_column '${mapping.phoneColumns[0]}' is not` : `None of phone_columns ${columnList(mapping.phoneColumns)} is`;
     throw new InvalidInput(`${named} a key of any contact; ${columns.length ? `their keys: ${columnList(columns)}` : 'the contacts have no keys'}`);
+  }
+  // A name mapped and held by no contact would buy an identity run with no name to compare (a
+  // typo such as 'name' for 'Name'): 400 naming the keys, as for the phone. Of a first and last
+  // pair one is enough (a contact may have only a last name).
+  if (body.contacts!.length > 0) {
+    const missingName = mapping.fullNameColumn
+      ? !seen.has(mapping.fullNameColumn) && `full_name_column '${mapping.fullNameColumn}' is not`
+      : mapping.firstNameColumn && !seen.has(mapping.firstNameColumn) && !seen.has(mapping.lastNameColumn!) && `Neither first_name_column '${mapping.firstNameColumn}' nor last_name_column '${mapping.lastNameColumn}' is`;
+    if (missingName) throw new InvalidInput(`${missingName} a key of any contact; their keys: ${columnList(columns)}`);
   }
   // Any other mapped key no contact has is a column of blank cells, not a missing header.
   for (const key of mapped) if (!seen.has(key)) columns.push(key);

@@ -123,8 +123,8 @@ describe('uploads list on a laptop and a phone', () => {
     await chart.waitFor();
     const labels = page.locator('.chart .chart-label');
     expect(await labels.count()).toBeGreaterThan(0);
-    for (const size of await labels.evaluateAll((all) => all.map((l) => parseFloat(getComputedStyle(l).fontSize)))) expect(size).toBeGreaterThanOrEqual(12);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    for (const size of await labels.evaluateAll((all) => all.map((l) => parseFloat(l.ownerDocument.defaultView!.getComputedStyle(l).fontSize)))) expect(size).toBeGreaterThanOrEqual(12);
+    expect(await page.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth)).toBeLessThanOrEqual(0);
     await shot(page, 'upload-results-phone');
     await page.setViewportSize({ width: 1280, height: 800 });
   });

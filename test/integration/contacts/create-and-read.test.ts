@@ -191,6 +191,7 @@ describe('POST /api/v{1,2}/contacts', () => {
       [{ phone: '2125550143', properties: { blob: 'x'.repeat(17_000) } }, /at most 16384 bytes/],
       [{ phone: '2125550143', idempotency_key: 'k'.repeat(256) }, /idempotency_key/],
       [{ phone: '2125550143', callback_url: 'https://example.com/hook' }, /callback_secret is required/],
+      [{ phone: '2125550143', callback_url: '', callback_secret: 's'.repeat(20) }, /^callback_url must not be empty/],
       [{ phone: '2125550143', callback_url: 'http://example.com/hook', callback_secret: 's'.repeat(20) }, /https/i],
       [{ phone: '2125550143', callback_url: 'https://169.254.169.254/latest', callback_secret: 's'.repeat(20) }, /^Invalid callback_url: URL host must resolve to a public address/],
       [{ phone: '2125550143', callback_url: 'https://example.com/a b', callback_secret: 's'.repeat(20) }, /^Invalid callback_url: URL must not contain spaces/],

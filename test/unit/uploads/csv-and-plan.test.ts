@@ -78,6 +78,20 @@ describe('upload rules', () => {
     expect(err(() => planUpload(['phone'], [['2125550143', 'extra']], { phoneColumns: ['phone'] })).detail).toMatch(/Row 2 has 2 fields/);
   });
 
+  it('names the columns a mapped name matches when the spaces around them are left out, and names UTF-16 text read as UTF-8', () => {
+    const detail = (header: string[], phone = 'phone') => {
+      try {
+        planUpload(header, [], { phoneColumns: [phone] });
+      } catch (e) {
+        return String(toHttpError(e)!.detail);
+      }
+      throw new Error('expected an error');
+    };
+    expect(detail([' phone', 'phone ', 'Phone'])).toBe("phone column 'phone' names 2 columns of the file (' phone', 'phone '); column names must be unique once the spaces around them are left out");
+    // 'phone' as UTF-16LE without a BOM, read as UTF-8: a NUL after each character.
+    expect(detail([Buffer.from('phone', 'utf16le').toString('utf8')])).toBe('The header row holds NUL characters: the file looks like UTF-16 text; save the CSV as UTF-8 and upload it again');
+  });
+
   it("lists a header's names in a refusal only so far: 50 names of at most 100 characters, and how many more", () => {
     const refusal = (header: string[]) => {
       try {
