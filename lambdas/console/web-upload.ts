@@ -126,6 +126,9 @@ export async function mapWebUpload(principal: ConsolePrincipal, id: string, mapp
   if (mapping.phoneColumns.length > MAX_PHONE_COLUMNS) throw new InvalidInput(`At most ${MAX_PHONE_COLUMNS} phone columns`);
   if (Boolean(mapping.firstNameColumn) !== Boolean(mapping.lastNameColumn)) throw new InvalidInput('Choose both a first-name and a last-name column, or neither');
   if (mapping.fullNameColumn && mapping.firstNameColumn) throw new InvalidInput('Choose either a full-name column or first- and last-name columns, not both');
+  // As the API refuses it (request.ts's resolveMapping): identity would compare each number with itself.
+  const both = [mapping.fullNameColumn, mapping.firstNameColumn, mapping.lastNameColumn].find((c) => c && mapping.phoneColumns.includes(c));
+  if (both) throw new InvalidInput(`The column '${both}' is chosen as a phone column and as a name; choose it as one or the other`);
   const started = await transitionDraft(draft.id, ['pending_mapping', 'validation_failed', 'awaiting_confirmation'], 'validating', { mapping: clean(mapping), failure: null, validation: null, validated_rows: 0 }, nowIso(), draftStaleAt());
   if (!started) throw new Conflict(`This upload is ${draft.status}; its mapping can no longer change`);
   crashPoint('draft.after-validating');

@@ -329,6 +329,15 @@ describe('in-app upload flow', () => {
     expect([rows.numbers[0], rows.names?.[0], rows.names?.length]).toEqual(['+12123002000', { full: 'P0' }, 125]);
   });
 
+  it('refuses a column mapped as a phone and as a name, as the API does, and the draft can be mapped again', async () => {
+    const owner = await tokenFor(service.userId);
+    const id = (await call(owner, 'POST', '/uploads?filename=both.csv', undefined, { type: 'text/csv', data: csv(120) })).body.draft.id as string;
+    const refused = await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'], full_name_column: 'phone' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toBe("The column 'phone' is chosen as a phone column and as a name; choose it as one or the other");
+    expect((await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'], full_name_column: 'name' })).body.draft.status).toBe('awaiting_confirmation');
+  });
+
   it('refuses a file name holding a bidirectional-formatting character, as the API does', async () => {
     const owner = await tokenFor(service.userId);
     const refused = await call(owner, 'POST', `/uploads?filename=${encodeURIComponent('invoice_\u202eVSC.exe')}`, undefined, { type: 'text/csv', data: csv(120) });
