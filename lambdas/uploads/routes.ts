@@ -5,6 +5,10 @@ import type { RouteSpec } from '../platform/http/route-spec';
 import { JsonUploadBody, MultipartFields } from './request';
 import { Upload } from './upload-schema';
 
+/** A single-valued query parameter's refusal: given more than once, or not one of its values. */
+const onceOrOneOf = (name: string, input: unknown, values: string): string =>
+  typeof input === 'string' && input.includes(',') ? `${name} is given more than once; give it once, as ${values}` : `${name} must be ${values}`;
+
 export const DEFAULT_PAGE_SIZE = 20;
 
 /** The processed download's query, for the API's route and the console's (one set of rules). */
@@ -15,10 +19,12 @@ export const ProcessedDownloadQuery = z.lazySchema(() => z.object({
       'x-comma-separated-enum': ServiceStatus.options,
     }),
   ),
-  include_identity: z.optional(z.enum(['true', 'false'])),
-  sort: z.optional(z.enum(['best_status', 'original'])).check(z.describe('best_status ranks each contact by its best number')),
+  // A parameter given twice reaches the handler as its values joined by a comma (API Gateway's
+  // rule), which the messages name, so that 'sort=a&sort=a' is not answered as an unknown value.
+  include_identity: z.optional(z.enum(['true', 'false'], { error: (issue) => onceOrOneOf('include_identity', issue.input, 'true or false') })),
+  sort: z.optional(z.enum(['best_status', 'original'], { error: (issue) => onceOrOneOf('sort', issue.input, 'best_status or original') })).check(z.describe('best_status ranks each contact by its best number')),
   neutralize_formulas: z.optional(z
-    .enum(['true', 'false'])).check(z.describe("true: the customer's cells that start with = + - @, tab or CR are written as OWASP recommends against CSV injection: prefixed with a single quote and quoted (so +12125550143 becomes \"'+12125550143\"). Default false: the customer's cells are kept exactly; the service's own cells are always safe")),
+    .enum(['true', 'false'], { error: (issue) => onceOrOneOf('neutralize_formulas', issue.input, 'true or false') })).check(z.describe("true: the customer's cells that start with = + - @, tab or CR are written as OWASP recommends against CSV injection: prefixed with a single quote and quoted (so +12125550143 becomes \"'+12125550143\"). Default false: the customer's cells are kept exactly; the service's own cells are always safe")),
 }));
 
 export const DownloadLink = z.lazySchema(() => z

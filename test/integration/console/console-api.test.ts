@@ -461,10 +461,18 @@ describe('in-app upload flow', () => {
     await service.runtime.settleWorkflows();
     // The validation report stays available once the draft is an upload.
     expect((await call(owner, 'GET', `/uploads/${id}/report`)).status).toBe(200);
-    for (const query of ['sort=garbage', 'include_identity=maybe', 'neutralize_formulas=1']) {
+    const refusals: [string, string][] = [
+      ['sort=garbage', 'sort must be best_status or original'],
+      ['include_identity=maybe', 'include_identity must be true or false'],
+      ['neutralize_formulas=1', 'neutralize_formulas must be true or false'],
+      // Given twice: the values arrive joined by a comma, as API Gateway joins them.
+      ['sort=best_status&sort=best_status', 'sort is given more than once; give it once, as best_status or original'],
+    ];
+    for (const [query, words] of refusals) {
       const res = await call(owner, 'GET', `/uploads/${id}/download/processed?${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body.detail, query).toMatch(/^Invalid query parameters: /);
+      expect(res.body.detail, query).toContain(words);
     }
     expect((await call(owner, 'GET', `/uploads/${id}/download/processed?sort=best_status&neutralize_formulas=true`)).status).toBe(200);
   });
