@@ -307,7 +307,9 @@ const sameMapping = (a: ColumnMapping, b: ColumnMapping): boolean =>
   a.phoneColumns.join('\u0000') === b.phoneColumns.join('\u0000') && a.fullNameColumn === b.fullNameColumn && a.firstNameColumn === b.firstNameColumn && a.lastNameColumn === b.lastNameColumn;
 
 function safeFilename(name: string): string {
-  const base = name.split(/[\\/]/).pop()!.trim().slice(0, 200);
+  // Kept whole (the route bounds it at 255 characters, as the API does): a cut lost the extension
+  // and could split a surrogate pair, storing a name no strict JSON reader takes.
+  const base = name.split(/[\\/]/).pop()!.trim();
   return base || 'web_upload.csv';
 }
 

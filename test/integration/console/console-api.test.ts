@@ -342,7 +342,10 @@ describe('in-app upload flow', () => {
     const owner = await tokenFor(service.userId);
     const refused = await call(owner, 'POST', `/uploads?filename=${encodeURIComponent('invoice_\u202eVSC.exe')}`, undefined, { type: 'text/csv', data: csv(120) });
     expect(refused.status).toBe(400);
-    expect(refused.body.detail).toBe('The file name holds U+202E, a control or bidirectional-formatting character that can make a file name show as another; remove it');
+    expect(refused.body.detail).toBe('The file name holds U+202E, a control or bidirectional-formatting character that can make a file name show as another; remove it');    // A name up to the route's 255 characters is kept whole: no cut splitting an emoji, no lost extension.
+    const long = `${'a'.repeat(199)}😀.csv`;
+    const kept = await call(owner, 'POST', `/uploads?filename=${encodeURIComponent(long)}`, undefined, { type: 'text/csv', data: csv(120) });
+    expect(kept.body.draft.filename).toBe(long);
   });
 
   it('confirms a draft whose kept plan was saved before work files were bytes (version 2 text)', async () => {
