@@ -11,6 +11,8 @@ const FALLBACK_NAME = 'download.csv';
 // C0 and C1 controls, DEL, the bidirectional overrides and isolates that can make a name display as
 // something it is not, and lone surrogates (not encodable as UTF-8).
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\p{Cs}/gu;
+/** UNSAFE without the global flag: a test that keeps no position between calls. */
+const UNSAFE_ANY = new RegExp(UNSAFE.source, 'u');
 
 /**
  * The first character of `name` a file name may not hold (UNSAFE's), as `U+XXXX`, or null. Create
@@ -18,7 +20,7 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\p{Cs}/gu
  * `…exe.CSV`), as key names are refused (admin/key-name.ts).
  */
 export function unsafeFilenameCharacter(name: string): string | null {
-  const found = new RegExp(UNSAFE.source, 'u').exec(name);
+  const found = UNSAFE_ANY.exec(name);
   return found ? `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : null;
 }
 

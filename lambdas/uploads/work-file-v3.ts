@@ -248,7 +248,7 @@ export class WorkV3Reader {
 
   constructor(
     private readonly header: WorkHeaderV3,
-    private readonly options: { firstCells?: boolean } = {},
+    options: { firstCells?: boolean } = {},
   ) {
     if (header.v !== 3 || !Number.isInteger(header.rows) || !Number.isInteger(header.columns) || header.rows < 0 || header.columns < 0) {
       throw new Error(`work file header ${JSON.stringify(header)} is not version 3's`);
