@@ -9,6 +9,7 @@ import { setAsideLargestPart, type SetAside } from './multipart-set-aside';
 import type { CsvSource } from './original-csv';
 import { columnList, MAX_NUMBERS, MAX_PHONE_COLUMNS, type ColumnMapping, type Tier } from './plan';
 import { unsafeFilenameCharacter, unsafeFilenameMessage } from './content-disposition';
+import { controlInPartHeaders } from './part-header-control';
 
 export const MAX_CSV_BYTES = 100 * 1024 * 1024;
 
@@ -278,7 +279,10 @@ async function busboyRead(body: Buffer, contentType: string, aside: SetAside | n
     const malformed = (error: Error) => {
       if (failed) return;
       failed = true;
-      reject(new InvalidInput(`Malformed multipart body: ${error.message}; send each part complete, followed by the closing boundary`));
+      const control = error.message === 'Malformed part header' ? controlInPartHeaders(body, contentType) : null;
+      if (control?.inFilename) reject(new InvalidInput(unsafeFilenameMessage("The file part's filename", control.character)));
+      else if (control) reject(new InvalidInput(`Malformed multipart body: a part's header holds ${control.character}, a control character no header may hold; remove it`));
+      else reject(new InvalidInput(`Malformed multipart body: ${error.message}; send each part complete, followed by the closing boundary`));
     };
     // A part given twice, or beyond busboy's limits, would otherwise be dropped without a word:
     // which phone column or file was meant is the caller's to say.

@@ -75,6 +75,31 @@ describe('multipart file names', () => {
     expect(replaced.status).toBe(200);
   });
 
+  it('a raw control byte in a part header is refused naming it (and the file name, when it is there), nothing charged', async () => {
+    const before = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as Record<string, unknown>;
+    const named: [string, string][] = [
+      ['\x07', 'U+0007'],
+      ['\x1b', 'U+001B'],
+      ['\x7f', 'U+007F'],
+      ['\x00', 'U+0000'],
+      ['\r', 'U+000D'],
+      ['\n', 'U+000A'],
+      ['\r\n', 'U+000D'],
+    ];
+    for (const [byte, character] of named) {
+      const res = await upload(body(`filename="list${byte}.csv"`));
+      expect(res.status, JSON.stringify(byte)).toBe(400);
+      expect(((await res.json()) as { detail: string }).detail).toBe(`The file part's filename holds ${character}, a control or bidirectional-formatting character that can make a file name show as another; remove it`);
+    }
+    const unquoted = await upload(body('filename=list\x07.csv'));
+    expect(((await unquoted.json()) as { detail: string }).detail).toContain("The file part's filename holds U+0007");
+    // Elsewhere in a part's headers: named, and not called a file name.
+    const field = await upload(Buffer.concat([Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="phone\x07column"\r\n\r\nphone\r\n`, 'latin1'), body('filename="x.csv"', [])]));
+    expect(field.status).toBe(400);
+    expect(((await field.json()) as { detail: string }).detail).toBe("Malformed multipart body: a part's header holds U+0007, a control character no header may hold; remove it");
+    expect(await (await service.request('GET', '/api/v1/credits/balance')).json()).toEqual(before);
+  });
+
   it('form fields the customer names __proto__ or constructor are fields like any other (unknown ones refused by name)', async () => {
     const res = await upload(body('filename="x.csv"', [['__proto__', 'a'], ['constructor', 'b'], ['phone_column', 'phone']]));
     expect(res.status).toBe(400);
