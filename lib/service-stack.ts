@@ -89,6 +89,7 @@ export class PhoneValidationStack extends Stack {
       CLASSIFICATION_PROVIDER: config.classificationProvider,
       // The value of the Stage dimension on the service's own metrics (lib/stage-names.ts).
       STAGE: config.stage,
+      ...providerRateEnvironment(config),
     };
     this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment, throttle: config.apiThrottle, sizing: { uploads: { memorySize: UPLOAD_CREATE_MEMORY_MB } } });
     for (const [name, fn] of this.api.functions) grantTable(fn, this.data.table, API_TABLE_ACCESS[name]);
@@ -279,4 +280,15 @@ function configFromContext(scope: Construct, id: string): StageConfig {
     },
   }, process.cwd());
   return { ...config, downloadsPublicKey: ctx('downloadsPublicKey') as string | undefined };
+}
+
+/**
+ * A paid provider's account rate, under the name its adapter reads, on every function: the classify
+ * step spends it, and whatever plans an upload's chunks (Prepare, the console's progress) sizes
+ * them and their concurrency by it (lambdas/uploads/chunk-plan.ts). Absent for a free provider.
+ */
+function providerRateEnvironment(config: StageConfig): Record<string, string> {
+  const provider = config.classificationProvider;
+  if (provider !== 'twilio' && provider !== 'telnyx' && provider !== 'trestle') return {};
+  return { [`${provider.toUpperCase()}_REQUESTS_PER_SECOND`]: String(config.provider.requestsPerSecond) };
 }

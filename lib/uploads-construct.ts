@@ -19,8 +19,8 @@ export interface UploadsConstructProps {
   grantEmit: (fn: LambdaFunction) => void;
   /** Days objects are kept under uploads/ and staging/ (stage config `retention`). */
   retention?: { uploadsDays: number; stagingDays: number };
-  /** The lookup provider's limits (stage config `provider`). */
-  provider?: { requestsPerSecond: number; maxFailedShare: number };
+  /** The lookup provider's limits (stage config `provider`): the share of failed lookups Finalize tolerates. */
+  provider?: { maxFailedShare: number };
   /** The lookup cache (stage config `lookupCache`). */
   lookupCache?: { enabled: boolean; lineTypeDays: number; lineStatusHours: number; identityDays: number; shareIdentity: boolean; claimSeconds: number };
   /** Reserved concurrency of the classify step, the workflow's fan-out (stage config); none when undefined. */
@@ -58,10 +58,8 @@ export class UploadsConstruct extends Construct {
     this.steps = [prepare, classify, finalize, fail, notifyPool];
     this.classify = classify;
     this.finalize = finalize;
-    const provider = props.provider ?? { requestsPerSecond: 50, maxFailedShare: 0.1 };
-    // The account's rate, under the name each paid provider's adapter reads (only the chosen one calls out).
-    for (const prefix of ['TWILIO', 'TELNYX', 'TRESTLE']) classify.addEnvironment(`${prefix}_REQUESTS_PER_SECOND`, String(provider.requestsPerSecond));
-    finalize.addEnvironment('PROVIDER_FAILURE_MAX_SHARE', String(provider.maxFailedShare));
+    // The account's rate is in the shared environment (lib/service-stack.ts): chunk planning reads it too.
+    finalize.addEnvironment('PROVIDER_FAILURE_MAX_SHARE', String(props.provider?.maxFailedShare ?? 0.1));
     const cache = props.lookupCache ?? { enabled: true, lineTypeDays: 30, lineStatusHours: 24, identityDays: 30, shareIdentity: false, claimSeconds: 60 };
     classify.addEnvironment('LOOKUP_CACHE', cache.enabled ? 'on' : 'off');
     classify.addEnvironment('LOOKUP_CACHE_LINE_TTL_DAYS', String(cache.lineTypeDays));
@@ -99,7 +97,6 @@ export class UploadsConstruct extends Construct {
       },
       tracingEnabled: true,
       logs: { destination: logs, level: LogLevel.ALL, includeExecutionData: false },
-      timeout: Duration.hours(6),
     });
     Validations.of(this.stateMachine).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',

@@ -74,6 +74,19 @@ const url = (fallback: string): Setting<string> => (value) => {
 };
 
 /** Every setting the service reads, by its variable's name. */
+/**
+ * How long an upload's Step Functions execution may run (lib/uploads-construct.ts sets it). Uploads
+ * queued behind one provider's rate take their turns: four of 250,000 numbers at 50 lookups a
+ * second take 5.6 hours (docs/cost.md), so the limit leaves room for several such queues.
+ */
+export const UPLOAD_WORKFLOW_TIMEOUT_HOURS = 24;
+
+/**
+ * Past the execution's own limit, with a margin: recovery fails and refunds an upload still
+ * processing only once no execution can be buying lookups for it any more.
+ */
+const PROCESSING_BOUND_DEFAULT_MS = (UPLOAD_WORKFLOW_TIMEOUT_HOURS * 60 + 30) * 60_000;
+
 export const SETTINGS = {
   DEPLOYMENT: oneOf(['aws', 'local']),
   /** The deployment stage (the CDK stack sets it): the Stage dimension of the service's own metrics, so stages in one account never share one. */
@@ -88,7 +101,7 @@ export const SETTINGS = {
   S3_LINK_ENDPOINT: text(),
   UPLOAD_STATE_MACHINE_ARN: text(),
   UPLOAD_CHUNK_SIZE: int(5_000),
-  UPLOAD_PROCESSING_BOUND_MS: int(3 * 3_600_000),
+  UPLOAD_PROCESSING_BOUND_MS: int(PROCESSING_BOUND_DEFAULT_MS),
   MAX_JSON_BODY_BYTES: int(50 * 1024 * 1024),
   CONTACT_MAX_QUEUE_AGE_MS: int(7 * 86_400_000),
   CONTACT_POOL_BATCH_PER_SHARD: int(2_000),

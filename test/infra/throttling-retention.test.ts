@@ -61,11 +61,18 @@ describe('retention, throttling and isolation', () => {
     for (const f of Object.values(unreserved.findResources('AWS::Lambda::Function'))) expect(f.Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
 
-  it('gives the provider limits to the steps that apply them', () => {
-    expect(functionByDescription(template, 'Uploads: classify one chunk').Properties.Environment.Variables.TWILIO_REQUESTS_PER_SECOND).toBe('50');
+  it('gives the provider limits to the steps that apply them, the account rate to whatever plans chunks too', () => {
+    const rateOf = (t: Template, text: string, variable = 'TWILIO_REQUESTS_PER_SECOND') => functionByDescription(t, text).Properties.Environment.Variables[variable] as string | undefined;
+    expect(rateOf(template, 'Uploads: classify one chunk')).toBeUndefined(); // a free provider has no rate
     expect(functionByDescription(template, 'Uploads: summary, processed file').Properties.Environment.Variables.PROVIDER_FAILURE_MAX_SHARE).toBe('0.1');
-    const t = synthWith({ provider: { requestsPerSecond: 20, maxFailedShare: 0.02 } });
-    expect(functionByDescription(t, 'Uploads: classify one chunk').Properties.Environment.Variables.TWILIO_REQUESTS_PER_SECOND).toBe('20');
+    const twilio = synthWith({ classificationProvider: 'twilio' });
+    const t = synthWith({ classificationProvider: 'twilio', provider: { requestsPerSecond: 20, maxFailedShare: 0.02 } });
+    // Prepare sizes chunks and their concurrency by the rate (chunk-plan.ts), the console shows progress by it.
+    for (const step of ['Uploads: classify one chunk', 'Uploads: mark processing', 'Console']) {
+      expect(rateOf(twilio, step), step).toBe('50');
+      expect(rateOf(t, step), step).toBe('20');
+    }
+    expect(rateOf(synthWith({ classificationProvider: 'telnyx', provider: { requestsPerSecond: 200 } }), 'Uploads: mark processing', 'TELNYX_REQUESTS_PER_SECOND')).toBe('200');
     expect(functionByDescription(t, 'Uploads: summary, processed file').Properties.Environment.Variables.PROVIDER_FAILURE_MAX_SHARE).toBe('0.02');
     expect(() => parseStageConfig('bad', { provider: { maxFailedShare: 2 } }, process.cwd())).toThrow(/provider\.maxFailedShare/);
   });

@@ -1,5 +1,6 @@
 import { filesBucket, getObject, putObject } from '../../platform/blob';
 import { config } from '../../platform/config';
+import { logger } from '../../platform/logger';
 import { jsonArrayBytes } from '../../platform/json-array-bytes';
 import { classifyBatch, screenBatch, type ClassificationPorts, type ClassifyResult, type SignalProvider } from '../../classification';
 import { countLookup, noLookups, publishLookupMetrics, type LookupCounts } from '../../classification/lookup-usage';
@@ -49,6 +50,12 @@ export async function classifyChunk(ports: ClassificationPorts, input: ClassifyC
   if (!upload) throw new Error(`upload ${input.upload_id} not found`);
   const bucket = filesBucket();
   const out = (done: boolean, count: number, total: number): ClassifyChunkOutput => ({ upload_id: input.upload_id, chunk: input.chunk, done, count, total });
+  // Failed meanwhile (recovery gave up on it and refunded its credits): nothing more is bought for
+  // it, and Finalize, finding it failed, writes nothing.
+  if (upload.status !== 'processing') {
+    logger.warn('chunk skipped: the upload is no longer processing', { upload_id: upload.id, chunk: input.chunk, status: upload.status });
+    return out(true, 0, 0);
+  }
   const existing = await getObject(bucket, keys.chunkResult(upload, input.chunk));
   if (existing) {
     const count = (JSON.parse(existing.toString('utf8')) as unknown[]).length;

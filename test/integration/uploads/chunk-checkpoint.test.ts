@@ -5,6 +5,7 @@ import { reloadConfig } from '../../../lambdas/platform/config';
 import { classifyChunk, type ClassifyChunkOutput } from '../../../lambdas/uploads/pipeline/classify-chunk';
 import { prepare } from '../../../lambdas/uploads/pipeline/prepare';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
+import { failUpload } from '../../../lambdas/uploads/pipeline/fail';
 import { createUploadWorkflowRunner } from '../../../local/workflow';
 import { waitFor } from '../../support/wait';
 import { bundledEntry } from '../../support/bundled-entry';
@@ -174,5 +175,23 @@ describe('time-boxed, checkpointed chunks: every paid lookup used once', () => {
       delete process.env.UPLOAD_CHUNK_SIZE;
       reloadConfig();
     }
+  });
+
+  it('an upload recovery failed and refunded meanwhile buys nothing more: its chunks are skipped, Finalize leaves it failed', async () => {
+    const phones = e164s(100, 718);
+    const { uploadId } = await prepared(phones);
+    const upload = (await getUpload(uploadId))!;
+    expect(upload.status).toBe('processing');
+    // What recovery does to an upload past its processing bound (reconcile-one.ts).
+    const failed = await failUpload(service.runtime.ports, upload, 'Processing did not finish in time');
+    expect(failed).toMatchObject({ status: 'failed', credits_refunded: upload.credits_charged });
+    const paidBefore = fake.paidTotal();
+    expect(await classifyChunk(service.runtime.ports, { upload_id: uploadId, chunk: 0 })).toEqual({ upload_id: uploadId, chunk: 0, done: true, count: 0, total: 0 });
+    const runner = createUploadWorkflowRunner(service.runtime.ports, { concurrency: 1, retryIntervalMs: 10 });
+    runner.start(uploadId, { upload_id: uploadId });
+    await runner.settle();
+    expect(fake.paidTotal()).toBe(paidBefore);
+    expect(paidFor(phones)).toEqual(phones.map(() => 0));
+    expect(await getUpload(uploadId)).toMatchObject({ status: 'failed', credits_refunded: upload.credits_charged });
   });
 });
