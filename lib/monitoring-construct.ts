@@ -1,9 +1,9 @@
-import { type CfnResource, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, type CfnResource, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, Dashboard, GraphWidget, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { Role, type IRole } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { CfnSchedule } from 'aws-cdk-lib/aws-scheduler';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -51,6 +51,21 @@ export class MonitoringConstruct extends Construct {
     super(scope, id);
     const stack = Stack.of(this);
     this.topic = new Topic(this, 'Alarms', { displayName: 'Phone validation service alarms', enforceSSL: true, masterKey: undefined });
+    // enforceSSL gives the topic a policy of its own, which replaces SNS's default one: without this
+    // statement no alarm may publish to it ("not authorized to perform: SNS:Publish"). Only alarms
+    // of this account and region.
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: { 'aws:SourceArn': stack.formatArn({ service: 'cloudwatch', resource: 'alarm', resourceName: '*', arnFormat: ArnFormat.COLON_RESOURCE_NAME }) },
+        },
+      }),
+    );
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
     const action = new SnsAction(this.topic);
 

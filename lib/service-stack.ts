@@ -204,7 +204,7 @@ export class PhoneValidationStack extends Stack {
     for (const fn of [webhooksApi, this.api.functions.get('contacts')!, consoleUi.handler]) grantSecretsKey(fn, this.data.secretsKey, 'Encrypt');
     for (const fn of [webhooksApi, consoleUi.handler, this.webhooks.consumer, this.webhooks.sweeper]) grantSecretsKey(fn, this.data.secretsKey, 'Decrypt');
     // Last: alarms cover every function and schedule the stack holds.
-    new MonitoringConstruct(this, 'Monitoring', {
+    const monitoring = new MonitoringConstruct(this, 'Monitoring', {
       api: this.api.api,
       table: this.data.table,
       stateMachine: uploads.stateMachine,
@@ -226,6 +226,8 @@ export class PhoneValidationStack extends Stack {
     // For operator commands that start work (`admin run-contact-pool --stack`).
     new CfnOutput(this, 'UploadStateMachineArn', { value: uploads.stateMachine.stateMachineArn });
     new CfnOutput(this, 'WebhookQueueUrl', { value: this.webhooks.queue.queueUrl });
+    // Every alarm notifies this topic: subscribe a pager, chat or ticket integration to it (docs/operations.md).
+    new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Every alarm notifies this SNS topic; subscribe on-call to it' });
   }
 
   /**

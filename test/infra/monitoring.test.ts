@@ -20,6 +20,18 @@ describe('alerting', () => {
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.test' });
   });
 
+  it("lets this account's alarms publish to the topic (its own policy replaces SNS's default) and names the topic in the outputs", () => {
+    const [policy] = Object.values(template.findResources('AWS::SNS::TopicPolicy')) as { Properties: { PolicyDocument: { Statement: { Effect: string; Principal?: { Service?: string }; Action: string | string[]; Condition?: Record<string, Record<string, unknown>> }[] } } }[];
+    const statements = policy!.Properties.PolicyDocument.Statement;
+    const allow = statements.filter((s) => s.Effect === 'Allow' && s.Principal?.Service === 'cloudwatch.amazonaws.com' && [s.Action].flat().includes('sns:Publish'));
+    expect(allow).toHaveLength(1);
+    expect(allow[0]!.Condition!.StringEquals).toEqual({ 'aws:SourceAccount': '111111111111' });
+    expect(JSON.stringify(allow[0]!.Condition!.ArnLike)).toContain(':cloudwatch:us-east-1:111111111111:alarm:*');
+    // The HTTPS-only rule stays.
+    expect(statements.some((s) => s.Effect === 'Deny')).toBe(true);
+    template.hasOutput('AlarmTopicArn', { Value: { Ref: Match.stringLikeRegexp('^MonitoringAlarms') } });
+  });
+
   it('alarms cover failed and timed-out workflows, every function, API 5xx and latency, table throttling', () => {
     const metrics = alarms.map((a) => `${String(a.Properties.Namespace)}/${String(a.Properties.MetricName)}`);
     for (const m of ['AWS/States/ExecutionsFailed', 'AWS/States/ExecutionsTimedOut', 'AWS/ApiGateway/5xx', 'AWS/ApiGateway/Latency', 'AWS/DynamoDB/ReadThrottleEvents', 'AWS/DynamoDB/WriteThrottleEvents']) {
