@@ -114,6 +114,10 @@ export class UploadsConstruct extends Construct {
     const retention = props.retention ?? { uploadsDays: 90, stagingDays: 2 };
     props.filesBucket.addLifecycleRule({ id: 'staging', prefix: 'staging/', expiration: Duration.days(retention.stagingDays) });
     props.filesBucket.addLifecycleRule({ id: 'uploads', prefix: 'uploads/', expiration: Duration.days(retention.uploadsDays) });
+    // The console's drafts (lambdas/console/web-upload.ts) hold the same lists: a confirmed one's
+    // files were copied into its upload's, a discarded one's are unreachable, an open one's go with
+    // the uploads' (confirming it after that asks for the file again).
+    props.filesBucket.addLifecycleRule({ id: 'web-drafts', prefix: 'web-drafts/', expiration: Duration.days(retention.uploadsDays) });
   }
 
   /** What starting an upload's workflow needs: the state machine, and the files it reads. */

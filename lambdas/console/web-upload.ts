@@ -1,7 +1,7 @@
 import { nowIso, nowMs } from '../platform/clock';
 import { crashPoint } from '../platform/crash-point';
 import { newId } from '../platform/ids';
-import { Conflict, InvalidInput, isRefusal, TooFewNumbers, TooLarge } from '../platform/domain-errors';
+import { Conflict, InvalidInput, isRefusal, Removed, TooFewNumbers, TooLarge } from '../platform/domain-errors';
 import { statusOf } from '../platform/http/error-response';
 import { filesBucket, getObject, presignGet, putObject } from '../platform/blob';
 import { normalizeUsCa } from '../classification';
@@ -41,6 +41,13 @@ const INVALID_CELLS_KEPT = 100;
  */
 export const DRAFT_BOUND_MS = 15 * 60_000;
 const draftStaleAt = (): string => new Date(nowMs() + DRAFT_BOUND_MS).toISOString();
+/**
+ * A draft's files expire with the uploads' (the files bucket's `web-drafts` rule, the stage's
+ * `retention.uploadsDays`): a list of names and numbers is not kept for good because nobody
+ * confirmed or discarded it.
+ */
+const fileGone = () => new Removed("This draft's file is no longer kept (a draft's files are removed after the uploads' retention period); upload the file again");
+
 export const originalKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/${d.organization_id}/${d.id}.csv`;
 const reportKey = (d: Pick<WebDraft, 'organization_id' | 'id'>) => `web-drafts/${d.organization_id}/${d.id}-report.csv`;
 /** The bytes as sent, kept when the import converted them (import-format.ts). */
@@ -146,7 +153,7 @@ export async function mapWebUpload(principal: ConsolePrincipal, id: string, mapp
 
 async function validateDraft(draft: WebDraft, mapping: ColumnMapping): Promise<WebDraft> {
   const bytes = await getObject(filesBucket(), originalKey(draft));
-  if (!bytes) throw new Error(`web upload ${draft.id}: original missing`);
+  if (!bytes) throw fileGone();
   const parsed = readCsv(bytes);
   const [header, ...rows] = parsed.records;
   const fields = rows.map((r) => r.fields);
@@ -269,7 +276,10 @@ export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsoleP
     throw new Conflict(`The price changed since it was shown: ${tier} now costs ${price ?? 'an unknown number of'} credits, not ${expectedCredits} (the mapping was changed); review it and confirm again`);
   }
   const [csv, stored] = await Promise.all([getObject(filesBucket(), originalKey(draft)), getObject(filesBucket(), plannedKey(draft))]);
-  if (!csv) throw new Error(`web upload ${draft.id}: original missing`);
+  if (!csv) {
+    await transitionDraft(draft.id, ['confirming'], 'awaiting_confirmation', {}, nowIso());
+    throw fileGone();
+  }
   // The plan validation made for this mapping; a draft validated before it was kept is planned again.
   const saved = stored ? (JSON.parse(stored.toString('utf8')) as SavedPlan) : null;
   const planned = saved && sameMapping(saved.mapping, draft.mapping!) ? plannedOfSaved(saved) : undefined;

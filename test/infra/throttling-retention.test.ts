@@ -25,11 +25,14 @@ const functionByDescription = (template: Template, text: string) =>
 describe('retention, throttling and isolation', () => {
   const { template } = synthStack();
 
-  it('expires uploads/ and staging/ after the default days, and screenshots after 7', () => {
+  it('expires uploads/ and the console drafts after the default days, staging/ sooner, and screenshots after 7', () => {
     expect(rulesOf(template, 'DataFiles').map((r) => [r.Id, r.Prefix, r.ExpirationInDays, r.Status]).sort()).toEqual([
       ['staging', 'staging/', 2, 'Enabled'],
       ['uploads', 'uploads/', 90, 'Enabled'],
+      ['web-drafts', 'web-drafts/', 90, 'Enabled'],
     ]);
+    // Every prefix the service writes customer files under expires (the console's drafts were kept for good).
+    for (const prefix of ['uploads/', 'staging/', 'web-drafts/']) expect(rulesOf(template, 'DataFiles').map((r) => r.Prefix)).toContain(prefix);
     expect(rulesOf(template, 'DataScreenshots').map((r) => [r.Prefix, r.ExpirationInDays])).toEqual([[undefined, 7]]);
   });
 
@@ -53,6 +56,7 @@ describe('retention, throttling and isolation', () => {
     expect(rulesOf(t, 'DataFiles').map((r) => [r.Prefix, r.ExpirationInDays]).sort()).toEqual([
       ['staging/', 1],
       ['uploads/', 30],
+      ['web-drafts/', 30],
     ]);
     t.hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 } });
     expect(functionByDescription(t, 'Uploads: classify one chunk').Properties.ReservedConcurrentExecutions).toBe(8);

@@ -9,7 +9,7 @@ import { sha256Hex } from '../../../lambdas/platform/ids';
 import { addMember, createUser, mintKey } from '../../../lambdas/admin/admin';
 import { newCustomer } from '../../support/customer';
 import { csvParseCount } from '../../../lambdas/uploads/csv';
-import { filesBucket, getObject, putObject } from '../../../lambdas/platform/blob';
+import { filesBucket, getObject, putObject, s3 } from '../../../lambdas/platform/blob';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
 import { keys } from '../../../lambdas/uploads/upload';
 import { readWorkRows } from '../../../lambdas/uploads/work-file';
@@ -327,6 +327,24 @@ describe('in-app upload flow', () => {
     expect(JSON.parse(work.toString('latin1', 0, work.indexOf(10)))).toMatchObject({ v: 3, rows: 125 });
     const rows = readWorkRows(work);
     expect([rows.numbers[0], rows.names?.[0], rows.names?.length]).toEqual(['+12123002000', { full: 'P0' }, 125]);
+  });
+
+  it("a draft whose file expired (the bucket's web-drafts rule) is refused 410 at confirming and at mapping, left as it was, nothing charged", async () => {
+    const owner = await tokenFor(service.userId);
+    const id = await draftReadyToConfirm(owner);
+    const balance = async () => ((await (await service.request('GET', '/api/v1/credits/balance')).json()) as { balance: number }).balance;
+    const before = await balance();
+    // What the lifecycle rule does after the retention period.
+    const { DeleteObjectCommand } = await import('@aws-sdk/client-s3');
+    await (await s3()).send(new DeleteObjectCommand({ Bucket: filesBucket(), Key: `web-drafts/${service.organizationId}/${id}.csv` }));
+    const detail = "This draft's file is no longer kept (a draft's files are removed after the uploads' retention period); upload the file again";
+    const confirmed = await call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard', expected_credits: 120 });
+    expect([confirmed.status, confirmed.body.detail]).toEqual([410, detail]);
+    // Not left confirming: the page shows it as it was.
+    expect((await call(owner, 'GET', `/uploads/${id}`)).body.draft.status).toBe('awaiting_confirmation');
+    const mapped = await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'] });
+    expect([mapped.status, mapped.body.detail]).toEqual([410, detail]);
+    expect(await balance()).toBe(before);
   });
 
   it('refuses a column mapped as a phone and as a name, as the API does, and the draft can be mapped again', async () => {
