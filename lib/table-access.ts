@@ -58,7 +58,8 @@ export const API_TABLE_ACCESS: Record<ApiFunctionName, TableAccess> = {
 export const UPLOAD_STEP_TABLE_ACCESS = {
   prepare: { actions: ['GetItem', 'Query', 'UpdateItem'], keys: ['UPLOAD#*', 'UPLOAD#WATCH'] },
   // Reads its upload, takes tokens from the provider's shared rate bucket, reads and writes the lookup cache in batches.
-  classify: { actions: ['GetItem', 'Query', 'UpdateItem', 'BatchGetItem', 'BatchWriteItem'], keys: ['UPLOAD#*', 'RATE#*', 'LOOKUP#*'] },
+  // The upload's items only read: the function that parses a third party's answers cannot change an upload's record.
+  classify: { actions: ['GetItem', 'Query', 'UpdateItem', 'BatchGetItem', 'BatchWriteItem'], keys: ['UPLOAD#*', 'RATE#*', 'LOOKUP#*'], readOnly: ['UPLOAD#*'] },
   finalize: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], keys: ['UPLOAD#*', 'UPLOAD#WATCH', 'ORG#*', 'OUTBOX', ...EVENTS] },
   fail: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], keys: ['UPLOAD#*', 'UPLOAD#WATCH', 'ORG#*', 'OUTBOX', ...EVENTS] },
   notifyPool: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], keys: ['UPLOAD#*', 'CONTACT#*', 'ORG#*', 'OUTBOX', ...EVENTS] },

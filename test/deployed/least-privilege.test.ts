@@ -36,12 +36,15 @@ const SDK_INTERNAL = new Set(['AssumeRole', 'AssumeRoleWithWebIdentity', 'Create
 const REACHED_THROUGH_DATA: Record<string, readonly string[]> = { RecoveryJob: ['IDEMP#*'] };
 
 /**
- * Partitions an API function only reads (lib/table-access.ts `readOnly`): there its write
+ * Partitions an API function (or the classify step) only reads (lib/table-access.ts `readOnly`): there its write
  * operations must be denied. That it never writes them is what the walk's calls show.
  */
-const READ_ONLY: Record<string, readonly string[]> = Object.fromEntries(
-  Object.entries(API_TABLE_ACCESS).map(([name, access]) => [`Api${name[0]!.toUpperCase()}${name.slice(1)}Function`, access.readOnly ?? []]),
-);
+const READ_ONLY: Record<string, readonly string[]> = {
+  ...Object.fromEntries(Object.entries(API_TABLE_ACCESS).map(([name, access]) => [`Api${name[0]!.toUpperCase()}${name.slice(1)}Function`, access.readOnly ?? []])),
+  // Stated here, not read from lib: the step that parses a provider's answers reads its upload and
+  // may not write it (docs/deployment.md, Permissions per function).
+  UploadsClassifyChunk: ['UPLOAD#*'],
+};
 
 const AUTHORIZED_AS: Record<string, string> = {
   HeadObject: 's3:GetObject',
