@@ -22,6 +22,7 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
 import { PROJECT_ROOT, ServiceFunction } from './service-function';
 import { grantTable } from './grants';
@@ -179,6 +180,9 @@ export class ConsoleConstruct extends Construct {
       distribution: website,
       distributionPaths: ['/index.html', '/console/config.json'],
       memoryLimit: 256,
+      // Its log group is one of the stack's, kept a month like the others and removed with the stack
+      // (Lambda's implicit one would be kept forever, and outlive `cdk destroy`).
+      logGroup: new LogGroup(this, 'DeployLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
       // Deleting the stack empties the console bucket first, so the bucket (nothing in it but
       // the built page) is deleted with it instead of stopping the teardown.
       retainOnDelete: false,

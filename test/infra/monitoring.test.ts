@@ -20,6 +20,15 @@ describe('alerting', () => {
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.test' });
   });
 
+  it('every function of the stack, CDK\'s own included, logs to a group of the stack kept a month', () => {
+    const groups = template.findResources('AWS::Logs::LogGroup') as Record<string, { Properties: { RetentionInDays?: number } }>;
+    for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function')) as [string, { Properties: { LoggingConfig?: { LogGroup?: { Ref?: string } } } }][]) {
+      const group = fn.Properties.LoggingConfig?.LogGroup?.Ref;
+      expect(group, `${id} logs to Lambda's implicit group, kept forever`).toBeDefined();
+      expect(groups[group!]?.Properties.RetentionInDays, id).toBe(30);
+    }
+  });
+
   it("lets this account's alarms publish to the topic (its own policy replaces SNS's default) and names the topic in the outputs", () => {
     const [policy] = Object.values(template.findResources('AWS::SNS::TopicPolicy')) as { Properties: { PolicyDocument: { Statement: { Effect: string; Principal?: { Service?: string }; Action: string | string[]; Condition?: Record<string, Record<string, unknown>> }[] } } }[];
     const statements = policy!.Properties.PolicyDocument.Statement;
