@@ -1,6 +1,6 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { holdsPrivateKey, twilioFilledIn } from '../lambdas/platform/charge-readiness';
+import { DescribeSecretCommand, GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { apiKeyFilledIn, holdsPrivateKey, twilioFilledIn } from '../lambdas/platform/charge-readiness';
 
 // `npm run admin -- doctor --stack NAME`: what a deployed stack still needs from its operator,
 // read from the stack's outputs (each secret the operator fills in is one) and the secrets' values
@@ -26,6 +26,11 @@ interface SecretCheck {
   filled(value: string | undefined): boolean;
   /** Whether its absence refuses paid work (else a feature that needs it stays off). */
   required: boolean;
+  /**
+   * Created by the stack with a random value no rule can tell from a real one: filled in only once
+   * the operator has put a value (a second version), as the charging functions judge it.
+   */
+  generatedAtCreate?: boolean;
   fix: string;
 }
 
@@ -44,11 +49,20 @@ const SECRET_CHECKS: SecretCheck[] = [
     required: true,
     fix: 'put {"account_sid": "AC...", "auth_token": "..."} in it (docs/deploy.md)',
   },
+  ...(['Telnyx', 'Trestle'] as const).map((name) => ({
+    output: new RegExp(`^${name}CredentialsSecret$`),
+    check: `${name} API key`,
+    filled: apiKeyFilledIn,
+    required: true,
+    generatedAtCreate: true,
+    fix: 'put {"api_key": "..."} in it (docs/deploy.md)',
+  })),
   {
     output: /^(\w*)DeviceLabTokenSecret[0-9A-F]{0,8}$/,
     check: 'Device-lab API token (spam carrier tests)',
     filled: (value) => !!value && value.trim().length > 0,
     required: false,
+    generatedAtCreate: true,
     fix: "put the device lab's API token in it as plain text, if the stage tests on a device lab (docs/deploy.md)",
   },
 ];
@@ -61,6 +75,15 @@ async function secretValue(secrets: SecretsManagerClient, arn: string): Promise<
     // A secret created without a value has no AWSCURRENT version yet.
     if (name === 'ResourceNotFoundException') return {};
     return { error: `${name}: ${(error as Error).message}` };
+  }
+}
+
+/** How many versions a secret has (one until the operator first puts a value; 0 when it cannot be described). */
+async function versionCount(secrets: SecretsManagerClient, arn: string): Promise<number> {
+  try {
+    return Object.keys((await secrets.send(new DescribeSecretCommand({ SecretId: arn }))).VersionIdsToStages ?? {}).length;
+  } catch {
+    return 0;
   }
 }
 
@@ -82,7 +105,9 @@ export async function doctor(stackName: string, cfn: CloudFormationClient = new 
     const spec = SECRET_CHECKS.find((c) => c.output.test(OutputKey!));
     if (!spec) continue;
     const { value, error } = await secretValue(secrets, OutputValue!);
-    if (spec.filled(value)) findings.push({ check: spec.check, status: 'ok', detail: `${OutputKey}: ${OutputValue}` });
+    if (spec.filled(value) && spec.generatedAtCreate && (await versionCount(secrets, OutputValue!)) < 2) {
+      findings.push({ check: spec.check, status: spec.required ? 'missing' : 'optional', detail: `${OutputKey}: ${OutputValue} still holds the random value the stack created it with; ${spec.fix}` });
+    } else if (spec.filled(value)) findings.push({ check: spec.check, status: 'ok', detail: `${OutputKey}: ${OutputValue}` });
     else findings.push({ check: spec.check, status: spec.required ? 'missing' : 'optional', detail: `${OutputKey}: ${OutputValue} ${error ? `cannot be read (${error})` : 'is not filled in'}; ${spec.fix}` });
   }
   return { stack: stackName, ready: findings.every((f) => f.status !== 'missing'), findings };

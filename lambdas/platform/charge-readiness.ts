@@ -85,7 +85,7 @@ export function requirementsOf(cfg: Config): Requirement[] {
 }
 
 /** A `{"api_key": "…"}` credentials JSON with a key in it. */
-function apiKeyFilledIn(value: string | undefined): boolean {
+export function apiKeyFilledIn(value: string | undefined): boolean {
   try {
     const parsed = JSON.parse(value ?? '') as { api_key?: unknown };
     return typeof parsed.api_key === 'string' && parsed.api_key.trim().length > 0;
