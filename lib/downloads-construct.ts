@@ -7,11 +7,14 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { grantSecretValue } from './grants';
 import { pinLogicalId } from './stateful-ids';
+import { publicKeyFingerprint } from '../lambdas/platform/cloudfront-key-ids';
 
 export interface DownloadsConstructProps {
   filesBucket: Bucket;
   /** PEM public key of the operator's CloudFront key pair (context `downloadsPublicKey`). */
-  publicKeyPem: string;
+  publicKeyPem?: string;
+  /** A second one, while a key pair is rotated (stage `downloadsSecondPublicKeyFile`). */
+  secondPublicKeyPem?: string;
 }
 
 /**
@@ -22,12 +25,20 @@ export interface DownloadsConstructProps {
 export class DownloadsConstruct extends Construct {
   readonly distribution: Distribution;
   readonly signingKey: Secret;
-  private readonly publicKey: PublicKey;
+  /** `<key id>=<fingerprint>` of every key of the group (lambdas/platform/cloudfront-key-ids.ts). */
+  private readonly keyIds: string;
 
   constructor(scope: Construct, id: string, props: DownloadsConstructProps) {
     super(scope, id);
-    this.publicKey = new PublicKey(this, 'SigningPublicKey', { encodedKey: props.publicKeyPem, comment: 'Verifies download links' });
-    const keyGroup = new KeyGroup(this, 'SigningKeys', { items: [this.publicKey] });
+    // Each key keeps its construct id while it is in the stage file, so its CloudFront key id (made
+    // when the key is created) never changes under links already signed with it.
+    const keys = [
+      ...(props.publicKeyPem ? [{ pem: props.publicKeyPem, key: new PublicKey(this, 'SigningPublicKey', { encodedKey: props.publicKeyPem, comment: 'Verifies download links' }) }] : []),
+      ...(props.secondPublicKeyPem ? [{ pem: props.secondPublicKeyPem, key: new PublicKey(this, 'SigningPublicKeySecond', { encodedKey: props.secondPublicKeyPem, comment: 'Verifies download links (the second key, while rotating)' }) }] : []),
+    ];
+    if (!keys.length) throw new Error('DownloadsConstruct needs a public key');
+    this.keyIds = keys.map(({ pem, key }) => `${key.publicKeyId}=${publicKeyFingerprint(pem)}`).join(',');
+    const keyGroup = new KeyGroup(this, 'SigningKeys', { items: keys.map(({ key }) => key) });
     this.distribution = new Distribution(this, 'Downloads', {
       comment: 'Signed download links to upload files',
       defaultBehavior: {
@@ -61,7 +72,7 @@ export class DownloadsConstruct extends Construct {
   /** What a function that hands out download links needs. */
   grantSign(fn: LambdaFunction): void {
     fn.addEnvironment('DOWNLOADS_CLOUDFRONT_DOMAIN', this.distribution.distributionDomainName);
-    fn.addEnvironment('DOWNLOADS_CLOUDFRONT_KEY_ID', this.publicKey.publicKeyId);
+    fn.addEnvironment('DOWNLOADS_CLOUDFRONT_KEY_IDS', this.keyIds);
     fn.addEnvironment('DOWNLOADS_SIGNING_KEY_SECRET_ARN', this.signingKey.secretArn);
     grantSecretValue(fn, this.signingKey);
   }

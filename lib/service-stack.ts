@@ -134,7 +134,7 @@ export class PhoneValidationStack extends Stack {
     const uploadsApi = this.api.functions.get('uploads')!;
     // With the operator's CloudFront public key, download links are CloudFront signed URLs that
     // outlive any Lambda session (docs/uploads.md); without it, S3 presigned URLs.
-    const downloadsPublicKey = config.downloadsPublicKey;
+    const { downloadsPublicKey, downloadsSecondPublicKey } = config;
     const recovery = new RecoveryConstruct(this, 'Recovery', {
       table: this.data.table,
       environment,
@@ -144,7 +144,7 @@ export class PhoneValidationStack extends Stack {
       },
       grantEmit,
     });
-    const downloads = downloadsPublicKey ? new DownloadsConstruct(this, 'Downloads', { filesBucket: this.data.filesBucket, publicKeyPem: downloadsPublicKey }) : undefined;
+    const downloads = downloadsPublicKey || downloadsSecondPublicKey ? new DownloadsConstruct(this, 'Downloads', { filesBucket: this.data.filesBucket, publicKeyPem: downloadsPublicKey, secondPublicKeyPem: downloadsSecondPublicKey }) : undefined;
     // What signs links: download requests, upload.completed (finalize), and recovery finishing an upload (the console's below).
     for (const fn of [uploadsApi, uploads.finalize, recovery.job]) downloads?.grantSign(fn);
     // Originals, slices and download links under uploads/; staged files: the presigned POST it signs, the create that reads it.

@@ -19,6 +19,11 @@ export const StageConfigSchema = z
     /** Path (relative to the repository) of the CloudFront public key PEM for signed download links. */
     downloadsPublicKeyFile: z.optional(z.string().check(z.minLength(1))),
     /**
+     * A second public key in the same key group, for rotating the key pair without a link refused
+     * (docs/deploy.md, Rotate secrets): whichever private key the signing secret holds signs.
+     */
+    downloadsSecondPublicKeyFile: z.optional(z.string().check(z.minLength(1))),
+    /**
      * The console's Cognito hosted sign-in domain prefix (https://<prefix>.auth.<region>.amazoncognito.com),
      * unique across all of AWS in the region. Defaults to phone-validation-<stage>-<account>.
      */
@@ -128,7 +133,7 @@ export const StageConfigSchema = z
 
 export type StageConfigFile = z.infer<typeof StageConfigSchema>;
 
-export interface StageConfig extends Omit<StageConfigFile, 'downloadsPublicKeyFile' | 'consoleDomainPrefix' | 'terminationProtection' | 'tableDeletionProtection'> {
+export interface StageConfig extends Omit<StageConfigFile, 'downloadsPublicKeyFile' | 'downloadsSecondPublicKeyFile' | 'consoleDomainPrefix' | 'terminationProtection' | 'tableDeletionProtection'> {
   stage: string;
   stackName: string;
   terminationProtection: boolean;
@@ -137,6 +142,8 @@ export interface StageConfig extends Omit<StageConfigFile, 'downloadsPublicKeyFi
   names: StageNames;
   /** The PEM itself, whole (a `-c` flag keeps only its first line). */
   downloadsPublicKey?: string;
+  /** The second key's PEM (downloadsSecondPublicKeyFile). */
+  downloadsSecondPublicKey?: string;
 }
 
 export class StageConfigError extends Error {}
@@ -161,18 +168,11 @@ export function parseStageConfig(stage: string, raw: unknown, root: string, sour
   if (!parsed.success) {
     throw new StageConfigError(`${source}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}`);
   }
-  const { downloadsPublicKeyFile, consoleDomainPrefix, terminationProtection, tableDeletionProtection, ...rest } = parsed.data;
-  let downloadsPublicKey: string | undefined;
-  if (downloadsPublicKeyFile) {
-    const path = isAbsolute(downloadsPublicKeyFile) ? downloadsPublicKeyFile : join(root, downloadsPublicKeyFile);
-    try {
-      downloadsPublicKey = readFileSync(path, 'utf8');
-    } catch {
-      throw new StageConfigError(`${source}: downloadsPublicKeyFile: cannot read ${path}`);
-    }
-    if (!/^-----BEGIN PUBLIC KEY-----\r?\n[\s\S]+\r?\n-----END PUBLIC KEY-----\s*$/.test(downloadsPublicKey)) {
-      throw new StageConfigError(`${source}: downloadsPublicKeyFile: ${path} is not a PEM public key (-----BEGIN PUBLIC KEY----- … -----END PUBLIC KEY-----)`);
-    }
+  const { downloadsPublicKeyFile, downloadsSecondPublicKeyFile, consoleDomainPrefix, terminationProtection, tableDeletionProtection, ...rest } = parsed.data;
+  const downloadsPublicKey = downloadsPublicKeyFile ? readPublicKey(source, 'downloadsPublicKeyFile', downloadsPublicKeyFile, root) : undefined;
+  const downloadsSecondPublicKey = downloadsSecondPublicKeyFile ? readPublicKey(source, 'downloadsSecondPublicKeyFile', downloadsSecondPublicKeyFile, root) : undefined;
+  if (downloadsPublicKey && downloadsPublicKey.trim() === downloadsSecondPublicKey?.trim()) {
+    throw new StageConfigError(`${source}: downloadsSecondPublicKeyFile: the same key as downloadsPublicKeyFile (CloudFront refuses a key twice in one key group)`);
   }
   const stackName = rest.stackName ?? `PhoneValidation-${stage}`;
   if (!consoleDomainPrefix && RESERVED_IN_DOMAIN_PREFIX.test(stage)) {
@@ -187,5 +187,21 @@ export function parseStageConfig(stage: string, raw: unknown, root: string, sour
     tableDeletionProtection: tableDeletionProtection ?? protect,
     names: stageNames({ stage, stackName, consoleDomainPrefix }),
     downloadsPublicKey,
+    downloadsSecondPublicKey,
   };
+}
+
+/** A CloudFront public key PEM read from the stage's file, whole. */
+function readPublicKey(source: string, field: string, file: string, root: string): string {
+  const path = isAbsolute(file) ? file : join(root, file);
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch {
+    throw new StageConfigError(`${source}: ${field}: cannot read ${path}`);
+  }
+  if (!/^-----BEGIN PUBLIC KEY-----\r?\n[\s\S]+\r?\n-----END PUBLIC KEY-----\s*$/.test(pem)) {
+    throw new StageConfigError(`${source}: ${field}: ${path} is not a PEM public key (-----BEGIN PUBLIC KEY----- … -----END PUBLIC KEY-----)`);
+  }
+  return pem;
 }

@@ -8,6 +8,7 @@ import type { Config } from './config';
 import { logger } from './logger';
 import { NotReady } from './domain-errors';
 import { perConfig } from './per-config';
+import { keyIdForPrivateKey } from './cloudfront-key-ids';
 
 // Ready before it charges (docs/deploy.md): what a paid request needs to be completed is checked
 // before any credit is taken, so a stage deployed without its secrets answers 503 naming them
@@ -38,6 +39,20 @@ export function twilioFilledIn(value: string | undefined): boolean {
   }
 }
 
+/**
+ * Null when the private key may sign: its public half is one of the key group's (a key of another
+ * pair would sign every link with an id CloudFront rejects), or no list is configured.
+ */
+function unlisted(cfg: Config, privateKeyPem: string, where: string): string | null {
+  if (!cfg.DOWNLOADS_CLOUDFRONT_KEY_IDS) return null;
+  try {
+    if (keyIdForPrivateKey(cfg.DOWNLOADS_CLOUDFRONT_KEY_IDS, privateKeyPem)) return null;
+  } catch {
+    return `${where} holds a PEM that is not a readable private key`;
+  }
+  return `${where} holds a private key whose public half is none of the key group's (DOWNLOADS_CLOUDFRONT_KEY_IDS): put the private key of a public key the stage names`;
+}
+
 /** What this configuration needs before it may charge (plain rules over the configuration). */
 export function requirementsOf(cfg: Config): Requirement[] {
   const requirements: Requirement[] = [];
@@ -45,10 +60,12 @@ export function requirementsOf(cfg: Config): Requirement[] {
     requirements.push({
       name: 'CloudFront download signing key',
       missing: async ({ read }) => {
-        if (!cfg.DOWNLOADS_CLOUDFRONT_KEY_ID) return 'DOWNLOADS_CLOUDFRONT_KEY_ID is not set';
-        if (cfg.DOWNLOADS_SIGNING_PRIVATE_KEY) return holdsPrivateKey(cfg.DOWNLOADS_SIGNING_PRIVATE_KEY) ? null : 'DOWNLOADS_SIGNING_PRIVATE_KEY holds no PEM private key';
+        if (!cfg.DOWNLOADS_CLOUDFRONT_KEY_ID && !cfg.DOWNLOADS_CLOUDFRONT_KEY_IDS) return 'neither DOWNLOADS_CLOUDFRONT_KEY_IDS nor DOWNLOADS_CLOUDFRONT_KEY_ID is set';
+        if (cfg.DOWNLOADS_SIGNING_PRIVATE_KEY) return holdsPrivateKey(cfg.DOWNLOADS_SIGNING_PRIVATE_KEY) ? unlisted(cfg, cfg.DOWNLOADS_SIGNING_PRIVATE_KEY, 'DOWNLOADS_SIGNING_PRIVATE_KEY') : 'DOWNLOADS_SIGNING_PRIVATE_KEY holds no PEM private key';
         if (!cfg.DOWNLOADS_SIGNING_KEY_SECRET_ARN) return 'neither DOWNLOADS_SIGNING_KEY_SECRET_ARN nor DOWNLOADS_SIGNING_PRIVATE_KEY is set';
-        return holdsPrivateKey(await read(cfg.DOWNLOADS_SIGNING_KEY_SECRET_ARN)) ? null : `secret ${cfg.DOWNLOADS_SIGNING_KEY_SECRET_ARN} (DOWNLOADS_SIGNING_KEY_SECRET_ARN) holds no PEM private key yet`;
+        const pem = await read(cfg.DOWNLOADS_SIGNING_KEY_SECRET_ARN);
+        if (!holdsPrivateKey(pem)) return `secret ${cfg.DOWNLOADS_SIGNING_KEY_SECRET_ARN} (DOWNLOADS_SIGNING_KEY_SECRET_ARN) holds no PEM private key yet`;
+        return unlisted(cfg, pem!, `secret ${cfg.DOWNLOADS_SIGNING_KEY_SECRET_ARN} (DOWNLOADS_SIGNING_KEY_SECRET_ARN)`);
       },
     });
   }

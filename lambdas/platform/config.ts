@@ -113,6 +113,8 @@ export const SETTINGS = {
   DOWNLOADS_SIGNING_KEY_SECRET_ARN: text(),
   DOWNLOADS_CLOUDFRONT_DOMAIN: text(),
   DOWNLOADS_CLOUDFRONT_KEY_ID: text(),
+  /** Every public key of the stack's key group: `<key id>=<fingerprint>,…` (cloudfront-key-ids.ts); wins over DOWNLOADS_CLOUDFRONT_KEY_ID. */
+  DOWNLOADS_CLOUDFRONT_KEY_IDS: text(),
   WEBHOOK_QUEUE_URL: text(),
   /** The customer-managed KMS key that seals webhook and callback signing secrets (AWS only). */
   SECRETS_KMS_KEY_ARN: text(),

@@ -5,6 +5,7 @@ import { config } from '../platform/config';
 import { perConfig } from '../platform/per-config';
 import { lazyModule } from '../platform/aws/lazy-module';
 import { readSecretString } from '../platform/aws/secrets';
+import { keyIdForPrivateKey } from '../platform/cloudfront-key-ids';
 
 /** The CloudFront signer, loaded at first use (S3 presigned links need none of it). */
 const cloudFrontSigner = /* @__PURE__ */ lazyModule(() => import('../platform/aws/sdk/cloudfront-sign'));
@@ -30,6 +31,18 @@ async function signingKey(): Promise<string> {
   const secret = await readSecretString(arn);
   if (!secret?.includes('PRIVATE KEY')) throw new Error(`secret ${arn} does not hold a PEM private key yet: put the CloudFront key pair's private key in it`);
   return (slot.privateKey = secret);
+}
+
+/** The key id to sign with: the one listed for this private key (cloudfront-key-ids.ts), else the single one configured. */
+function keyPairIdOf(privateKey: string): string {
+  const { DOWNLOADS_CLOUDFRONT_KEY_IDS: listed, DOWNLOADS_CLOUDFRONT_KEY_ID: single } = config();
+  if (listed) {
+    const id = keyIdForPrivateKey(listed, privateKey);
+    if (!id) throw new Error("the signing secret's private key matches none of the key group's public keys (DOWNLOADS_CLOUDFRONT_KEY_IDS): put the private key of a public key the stage names");
+    return id;
+  }
+  if (!single) throw new Error('DOWNLOADS_CLOUDFRONT_DOMAIN is set but neither DOWNLOADS_CLOUDFRONT_KEY_IDS nor DOWNLOADS_CLOUDFRONT_KEY_ID is');
+  return single;
 }
 
 /** A link, and when it stops working (Unix seconds): what the API promises as `expires_at`. */
@@ -69,15 +82,15 @@ export async function signedDownloadLink(key: string, seconds: number, filename?
     const validFor = s3LinkSeconds(seconds, now, credentials.expiration);
     return { url: await presignGet(filesBucket(), key, validFor, disposition), expiresAt: now + validFor };
   }
-  const keyPairId = config().DOWNLOADS_CLOUDFRONT_KEY_ID;
-  if (!keyPairId) throw new Error('DOWNLOADS_CLOUDFRONT_DOMAIN is set but DOWNLOADS_CLOUDFRONT_KEY_ID is not');
+  const privateKey = await signingKey();
+  const keyPairId = keyPairIdOf(privateKey);
   // %20, never URLSearchParams' `+`: S3 reads the forwarded query with RFC 3986 decoding.
   const query = disposition ? `?response-content-disposition=${encodeURIComponent(disposition)}` : '';
   const { getSignedUrl: cloudFrontSignedUrl } = await cloudFrontSigner();
   const url = cloudFrontSignedUrl({
     url: `https://${domain}/${key.split('/').map(encodeURIComponent).join('/')}${query}`,
     keyPairId,
-    privateKey: await signingKey(),
+    privateKey,
     dateLessThan: new Date((now + seconds) * 1000).toISOString(),
   });
   return { url, expiresAt: now + seconds };

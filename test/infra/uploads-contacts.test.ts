@@ -108,4 +108,30 @@ describe('CloudFront download links', () => {
     });
     expect(nagErrors({ downloadsPublicKey: pem, classificationProvider: 'twilio' })).toEqual([]);
   });
+
+  it('rotating: a second public key joins the key group, and every signer is told both keys with their fingerprints', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { Template } = await import('aws-cdk-lib/assertions');
+    const { PhoneValidationStack } = await import('../../lib/service-stack');
+    const { parseStageConfig } = await import('../../lib/stage-config');
+    const { publicKeyFingerprint } = await import('../../lambdas/platform/cloudfront-key-ids');
+    const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+    const [old, next] = [0, 1].map(() => generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    writeFileSync(join(dir, 'old.pem'), old!);
+    writeFileSync(join(dir, 'next.pem'), next!);
+    const config = parseStageConfig('rot', { downloadsPublicKeyFile: 'old.pem', downloadsSecondPublicKeyFile: 'next.pem' }, dir);
+    const template = Template.fromStack(new PhoneValidationStack(testApp(), 'RotStack', { env: { account: '111111111111', region: 'us-east-1' }, config }));
+    const keys = template.findResources('AWS::CloudFront::PublicKey');
+    // The first key keeps the logical id it had alone, so its CloudFront key id does not change under links already signed.
+    expect(Object.keys(keys).map((id) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['DownloadsSigningPublicKey', 'DownloadsSigningPublicKeySecond']);
+    const [group] = Object.values(template.findResources('AWS::CloudFront::KeyGroup'));
+    expect(group!.Properties.KeyGroupConfig.Items).toHaveLength(2);
+    const finalize = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith('UploadsFinalize'))![1];
+    const ids = JSON.stringify(finalize.Properties.Environment.Variables.DOWNLOADS_CLOUDFRONT_KEY_IDS);
+    for (const pem of [old!, next!]) expect(ids).toContain(`=${publicKeyFingerprint(pem)}`);
+    expect(() => parseStageConfig('rot', { downloadsPublicKeyFile: 'old.pem', downloadsSecondPublicKeyFile: 'old.pem' }, dir)).toThrow(/the same key as downloadsPublicKeyFile/);
+  });
 });

@@ -1,4 +1,5 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { publicKeyFingerprint } from '../../../lambdas/platform/cloudfront-key-ids';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../lambdas/platform/config';
 import { missingForCharging, NOT_READY_TTL_MS, READY_TTL_MS, readinessCheck, type SecretReader } from '../../../lambdas/platform/charge-readiness';
@@ -49,6 +50,16 @@ describe('ready before it charges', () => {
     expect(await missing({ ...cloudFront, DOWNLOADS_CLOUDFRONT_KEY_ID: '' }, { [KEY_ARN]: pem })).toEqual(['CloudFront download signing key']);
     // A key given directly (local runs) needs no secret.
     expect(await missing({ DOWNLOADS_CLOUDFRONT_DOMAIN: 'd1.cloudfront.net', DOWNLOADS_CLOUDFRONT_KEY_ID: 'K1', DOWNLOADS_SIGNING_PRIVATE_KEY: pem }, {})).toEqual([]);
+  });
+
+  it("with the key group's keys listed, needs the private key of one of them (another pair's would sign links CloudFront refuses)", async () => {
+    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const ours = publicKeyFingerprint(createPublicKey(pem).export({ type: 'spki', format: 'pem' }).toString());
+    const listed = { DOWNLOADS_CLOUDFRONT_DOMAIN: 'd1.cloudfront.net', DOWNLOADS_CLOUDFRONT_KEY_IDS: `KNEXT=${publicKeyFingerprint(pair.publicKey.export({ type: 'spki', format: 'pem' }).toString())},KNOW=${ours}`, DOWNLOADS_SIGNING_KEY_SECRET_ARN: KEY_ARN };
+    expect(await missing(listed, { [KEY_ARN]: pem })).toEqual([]);
+    const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const found = await missingForCharging(parseConfig(listed), secrets({ [KEY_ARN]: stranger }));
+    expect(found).toEqual([{ name: 'CloudFront download signing key', why: expect.stringMatching(/holds a private key whose public half is none of the key group's/) }]);
   });
 
   it('Twilio needs its credentials filled in, not the placeholder the stack creates', async () => {

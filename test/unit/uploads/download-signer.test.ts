@@ -3,6 +3,7 @@ import { generateKeyPairSync, verify } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { s3LinkSeconds, signedDownloadLink, signedDownloadUrl } from '../../../lambdas/uploads/download-signer';
 import { manualClock } from '../../support/manual-clock';
+import { publicKeyFingerprint } from '../../../lambdas/platform/cloudfront-key-ids';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const clock = manualClock();
@@ -21,7 +22,7 @@ const before = Object.fromEntries(Object.keys(FAKE_SESSION).map((k) => [k, proce
 afterEach(() => {
   clock.set(null);
   // The signing key is read again once the configuration is (reloadConfig below).
-  for (const k of ['DOWNLOADS_CLOUDFRONT_DOMAIN', 'DOWNLOADS_CLOUDFRONT_KEY_ID', 'DOWNLOADS_SIGNING_PRIVATE_KEY']) delete process.env[k];
+  for (const k of ['DOWNLOADS_CLOUDFRONT_DOMAIN', 'DOWNLOADS_CLOUDFRONT_KEY_ID', 'DOWNLOADS_CLOUDFRONT_KEY_IDS', 'DOWNLOADS_SIGNING_PRIVATE_KEY']) delete process.env[k];
   for (const [k, v] of Object.entries(before)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
@@ -77,8 +78,29 @@ describe('download links through CloudFront', () => {
 
   it('refuses to sign without a key id', async () => {
     process.env.DOWNLOADS_CLOUDFRONT_DOMAIN = 'd111111abcdef8.cloudfront.net';
+    process.env.DOWNLOADS_SIGNING_PRIVATE_KEY = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
     reloadConfig();
-    await expect(signedDownloadUrl('k', 3600)).rejects.toThrow(/DOWNLOADS_CLOUDFRONT_KEY_ID/);
+    await expect(signedDownloadUrl('k', 3600)).rejects.toThrow(/neither DOWNLOADS_CLOUDFRONT_KEY_IDS nor DOWNLOADS_CLOUDFRONT_KEY_ID/);
+  });
+
+  it('with two keys in the group (a rotation), signs with the id of the private key it holds, and refuses a key of neither', async () => {
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pemOf = (key: typeof publicKey) => key.export({ type: 'spki', format: 'pem' }).toString();
+    process.env.DOWNLOADS_CLOUDFRONT_DOMAIN = 'd111111abcdef8.cloudfront.net';
+    // As the stack writes it (lib/downloads-construct.ts): the old key and the new one.
+    process.env.DOWNLOADS_CLOUDFRONT_KEY_IDS = `KOLD=${publicKeyFingerprint(pemOf(publicKey))},KNEW=${publicKeyFingerprint(pemOf(other.publicKey))}`;
+    for (const [key, id, pub] of [[privateKey, 'KOLD', publicKey], [other.privateKey, 'KNEW', other.publicKey]] as const) {
+      process.env.DOWNLOADS_SIGNING_PRIVATE_KEY = key.export({ type: 'pkcs8', format: 'pem' }).toString();
+      reloadConfig();
+      const raw = await signedDownloadUrl('uploads/o/i/f.csv', 3600);
+      const link = new URL(raw);
+      expect(link.searchParams.get('Key-Pair-Id')).toBe(id);
+      const policy = JSON.stringify({ Statement: [{ Resource: raw.slice(0, raw.indexOf('?')), Condition: { DateLessThan: { 'AWS:EpochTime': Number(link.searchParams.get('Expires')) } } }] });
+      expect(verify('RSA-SHA1', Buffer.from(policy), pub, fromCloudFrontBase64(link.searchParams.get('Signature')!))).toBe(true);
+    }
+    process.env.DOWNLOADS_SIGNING_PRIVATE_KEY = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    reloadConfig();
+    await expect(signedDownloadUrl('k', 3600)).rejects.toThrow(/matches none of the key group's public keys/);
   });
 });
 
