@@ -124,7 +124,7 @@ async function connect(table: string | undefined, stack: string | undefined): Pr
   // Not running: open the data folder directly (LevelDB allows one process at a time), files too,
   // so commands that store objects (e.g. spam-run screenshots) work either way.
   const cfg = configureRoot({ defaults });
-  const dynamo = await startEmbeddedDynamo(join(dataDir, 'dynamodb'));
+  const dynamo = await startEmbeddedDynamo(join(dataDir, 'dynamodb'), { secret });
   const s3 = await startEmbeddedS3(join(dataDir, 's3'), { secret });
   const release = bindStorage(localStorage({ dynamo: dynamo.endpoint, s3: s3.endpoint }, secret, undefined, s3.agent));
   await ensureTable(dynamo.endpoint, cfg.TABLE_NAME!, secret);

@@ -1,4 +1,7 @@
-import type { SigningSecret } from './sigv4';
+import { verifyRequest, type SigningSecret } from './sigv4';
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -51,7 +54,8 @@ const cleanStopMarker = (dir: string): string => `${dir}.closed-cleanly`;
  * stop that was not clean (a kill -9, a crash, a power cut), every index is rebuilt from the items
  * before the store answers (embedded-dynamodb-integrity.ts).
  */
-export async function startEmbeddedDynamo(dir: string | null, port = 0): Promise<EmbeddedDynamo> {
+export async function startEmbeddedDynamo(dir: string | null, options: { secret?: SigningSecret; port?: number } = {}): Promise<EmbeddedDynamo> {
+  const port = options.port ?? 0;
   hookIndexWrites();
   if (dir) {
     mkdirSync(dir, { recursive: true });
@@ -62,6 +66,7 @@ export async function startEmbeddedDynamo(dir: string | null, port = 0): Promise
     }
   }
   const server = dynalite({ path: dir ?? undefined, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  if (options.secret) requireSignatures(server, options.secret);
   // Never close an idle keep-alive connection: with Node's 5 s default, a loaded machine let the
   // server close a socket as the SDK sent the next request on it (ECONNRESET). The SDK retries that
   // only while its retry quota lasts, so a burst of them (2,000 concurrent rate-limit writes beside
@@ -89,6 +94,42 @@ export async function startEmbeddedDynamo(dir: string | null, port = 0): Promise
         server.closeIdleConnections();
       }),
   };
+}
+
+/** DynamoDB's own limit on a request body; dynalite answers 413 past it, so nothing larger is held here. */
+const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+
+/**
+ * dynalite checks that a request is signed, never with what: any local user who found its port
+ * could write a balance. So every request must carry an AWS Signature Version 4 made with the data
+ * folder's secret (local/environment.ts, readable by its owner only), its body hashed here (the
+ * SDK's DynamoDB requests declare no payload hash); dynalite then reads the same bytes.
+ */
+function requireSignatures(server: Server, secret: SigningSecret): void {
+  const [dynaliteHandler] = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
+    });
+    req.on('error', () => res.destroy());
+    req.on('end', () => {
+      if (size > MAX_REQUEST_BYTES) return refuse(res, 413, 'com.amazon.coral.service#SerializationException', 'Request body over 16 MB');
+      const body = Buffer.concat(chunks, size);
+      const verdict = verifyRequest({ method: req.method ?? 'POST', url: req.url ?? '/', headers: req.headers }, secret, Date.now(), { service: 'dynamodb', payloadHash: createHash('sha256').update(body).digest('hex') });
+      if (!verdict.ok) return refuse(res, 400, verdict.code === 'InvalidAccessKeyId' ? 'com.amazon.coral.service#UnrecognizedClientException' : 'com.amazon.coral.service#InvalidSignatureException', verdict.message);
+      // dynalite reads the request as a stream (its data and end events): the same bytes again.
+      const replay = Object.assign(Readable.from(size ? [body] : []), { headers: req.headers, method: req.method, url: req.url });
+      dynaliteHandler!(replay as unknown as IncomingMessage, res);
+    });
+  });
+}
+
+function refuse(res: ServerResponse, status: number, type: string, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' }).end(JSON.stringify({ __type: type, message }));
 }
 
 /** Creates the table from the shared definition unless it exists (any DynamoDB-compatible endpoint); signs with `credentials`, else the environment's. */

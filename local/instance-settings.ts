@@ -9,7 +9,7 @@ import { SETTINGS } from '../lambdas/platform/config';
 const NOT_SHARED = new Set(['FAULT_CRASH_AT', 'AWS_LAMBDA_FUNCTION_NAME']);
 
 /** A setting that is a secret: its value, not the name of where it is kept (`…_ARN`). */
-export const isSecretSetting = (name: string): boolean => /(SECRET|TOKEN|PRIVATE_KEY)$/.test(name);
+export const isSecretSetting = (name: string): boolean => /(SECRET|TOKEN|PRIVATE_KEY|API_KEY|PASSWORD)$/.test(name);
 
 /** The names of the settings an instance shares: the service configuration's, less secrets. */
 export const SHARED_SETTINGS: readonly string[] = Object.keys(SETTINGS).filter((name) => !isSecretSetting(name) && !NOT_SHARED.has(name));

@@ -103,7 +103,7 @@ async function startInScope(options: RuntimeOptions, clock: Clock): Promise<Runt
     if (options.dataDir) removeLegacyRuntimeFile(options.dataDir);
     const secret = external ? undefined : localStoreSecret(options.dataDir);
     if (!external) {
-      dynamo = await startEmbeddedDynamo(options.dataDir ? join(options.dataDir, 'dynamodb') : null);
+      dynamo = await startEmbeddedDynamo(options.dataDir ? join(options.dataDir, 'dynamodb') : null, { secret });
       if (!options.dataDir) scratch = await tempDir();
       const s3Dir = join(options.dataDir ?? scratch!, 's3');
       s3 = await startEmbeddedS3(s3Dir, { secret: secret!, host: options.host, port: filesPort(options.port) });

@@ -105,19 +105,20 @@ function checkSignature(request: SignedRequest, credential: Credential, signedHe
   return sameSignature(expected, provided) ? { ok: true } : deny('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided');
 }
 
-function checkScope(credential: Credential | null, amzDate: string, secret: SigningSecret): Verdict {
+function checkScope(credential: Credential | null, amzDate: string, secret: SigningSecret, service: string): Verdict {
   if (!credential) return deny('AuthorizationQueryParametersError', 'Malformed credential scope');
   if (credential.accessKeyId !== secret.accessKeyId) return deny('InvalidAccessKeyId', 'The access key id is not known to this store');
-  if (credential.service !== 's3' || !amzDate.startsWith(credential.date)) return deny('SignatureDoesNotMatch', 'The credential scope does not match the request');
+  if (credential.service !== service || !amzDate.startsWith(credential.date)) return deny('SignatureDoesNotMatch', 'The credential scope does not match the request');
   return { ok: true };
 }
 
 /**
  * Checks a request against the store's secret: an `Authorization: AWS4-HMAC-SHA256 ...` header
  * (date within 15 minutes), or `X-Amz-*` query parameters (not expired). Unsigned requests and
- * any other scheme are refused. The payload hash is taken as declared (the body is not hashed).
+ * any other scheme are refused. The payload hash is taken as declared (the body is not hashed),
+ * unless `signed.payloadHash` gives the body's own: DynamoDB's clients declare none.
  */
-export function verifyRequest(request: SignedRequest, secret: SigningSecret, now = Date.now()): Verdict {
+export function verifyRequest(request: SignedRequest, secret: SigningSecret, now = Date.now(), signed: { service: string; payloadHash?: string } = { service: 's3' }): Verdict {
   const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
   const pairs = queryPairs(rawQuery);
   const param = (name: string) => pairs.find(([k]) => k === name)?.[1];
@@ -131,9 +132,9 @@ export function verifyRequest(request: SignedRequest, secret: SigningSecret, now
     if (Number.isNaN(at)) return deny('AccessDenied', 'x-amz-date is missing or malformed');
     if (Math.abs(now - at) > MAX_SKEW_MS) return deny('AccessDenied', 'The difference between the request time and the current time is too large');
     const credential = parseCredential(m[1]);
-    const scope = checkScope(credential, amzDate, secret);
+    const scope = checkScope(credential, amzDate, secret, signed.service);
     if (!scope.ok) return scope;
-    const payloadHash = headerValue(request.headers, 'x-amz-content-sha256');
+    const payloadHash = signed.payloadHash ?? headerValue(request.headers, 'x-amz-content-sha256');
     if (!payloadHash) return deny('AccessDenied', 'x-amz-content-sha256 is required');
     return checkSignature(request, credential!, m[2]!, amzDate, payloadHash, canonicalQuery(pairs), m[3]!, secret);
   }
@@ -151,9 +152,9 @@ export function verifyRequest(request: SignedRequest, secret: SigningSecret, now
     if (now > at + expires * 1000) return deny('AccessDenied', 'Request has expired');
     if (at - now > MAX_SKEW_MS) return deny('AccessDenied', 'Request is not yet valid');
     const credential = parseCredential(param('X-Amz-Credential'));
-    const scope = checkScope(credential, amzDate, secret);
+    const scope = checkScope(credential, amzDate, secret, signed.service);
     if (!scope.ok) return scope;
-    const payloadHash = param('X-Amz-Content-Sha256') ?? 'UNSIGNED-PAYLOAD';
+    const payloadHash = signed.payloadHash ?? param('X-Amz-Content-Sha256') ?? 'UNSIGNED-PAYLOAD';
     return checkSignature(request, credential!, signedHeaders, amzDate, payloadHash, canonicalQuery(pairs, 'X-Amz-Signature'), signature, secret);
   }
 
@@ -185,7 +186,7 @@ export function verifyPostPolicy(form: PostPolicyForm, secret: SigningSecret, no
   if (fields['x-amz-algorithm'] !== ALGORITHM) return deny('AccessDenied', 'x-amz-algorithm must be AWS4-HMAC-SHA256');
   const amzDate = fields['x-amz-date'] ?? '';
   const credential = parseCredential(fields['x-amz-credential']);
-  const scope = checkScope(credential, amzDate, secret);
+  const scope = checkScope(credential, amzDate, secret, 's3');
   if (!scope.ok) return scope;
   const expected = hmac(signingKey(secret.secretAccessKey, credential!.date, credential!.region, credential!.service), policyText);
   if (!sameSignature(expected, fields['x-amz-signature'] ?? '')) return deny('SignatureDoesNotMatch', 'The policy signature does not match');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { LOCAL_RESOURCES } from '../../../local/environment';
 import { verifyRequest } from '../../../local/sigv4';
+import { DynamoDBClient, GetItemCommand, ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 
 const service = useTestService();
 const BUCKET = LOCAL_RESOURCES.buckets.files;
@@ -93,5 +94,28 @@ describe('embedded store: presigned POST staging', () => {
     const otherKey = staged.fields.key!.replace(/[^/]+\.csv$/, '00000000-0000-4000-8000-000000000000.csv');
     expect((await post(staged.url, { ...staged.fields, key: otherKey })).status).toBe(403);
     expect((await post(staged.url, { ...staged.fields, 'x-amz-meta-extra': 'x' })).status).toBe(403);
+  });
+});
+
+describe('embedded table: signed with the data folder secret only', () => {
+  // What another local user could send: dynalite alone only checks that a signature is there.
+  const client = (secretAccessKey: string, accessKeyId = service.runtime.environment.AWS_ACCESS_KEY_ID!) =>
+    new DynamoDBClient({ endpoint: service.runtime.environment.AWS_ENDPOINT_URL_DYNAMODB!, region: service.runtime.environment.AWS_REGION!, credentials: { accessKeyId, secretAccessKey }, maxAttempts: 1 });
+  const balanceKey = () => ({ pk: { S: `ORG#${service.organizationId}` }, sk: { S: 'BALANCE' } });
+
+  it('a write or a scan signed with another secret or key id is refused, and the balance stays as it was', async () => {
+    const before = await (await service.request('GET', '/api/v1/credits/balance')).json();
+    const table = service.runtime.environment.TABLE_NAME ?? LOCAL_RESOURCES.table;
+    for (const forger of [client('not-the-store-secret'), client(service.runtime.environment.AWS_SECRET_ACCESS_KEY!, 'AKIAOTHER')]) {
+      const write = forger.send(new UpdateItemCommand({ TableName: table, Key: balanceKey(), UpdateExpression: 'ADD purchased :n', ExpressionAttributeValues: { ':n': { N: '5000000' } } }));
+      await expect(write).rejects.toMatchObject({ name: expect.stringMatching(/^(InvalidSignatureException|UnrecognizedClientException)$/) });
+      await expect(forger.send(new ScanCommand({ TableName: table, Limit: 1 }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 400 } });
+      forger.destroy();
+    }
+    expect(await (await service.request('GET', '/api/v1/credits/balance')).json()).toEqual(before);
+    // The data folder's secret (what the service's own clients and children sign with) still works.
+    const own = client(service.runtime.environment.AWS_SECRET_ACCESS_KEY!);
+    expect((await own.send(new GetItemCommand({ TableName: table, Key: balanceKey() }))).Item?.pk?.S).toBe(`ORG#${service.organizationId}`);
+    own.destroy();
   });
 });

@@ -93,7 +93,9 @@ describe('settings an instance shares with the admin CLI', () => {
     expect(SHARED_SETTINGS).toContain('WEBHOOKS_ALLOW_LOOPBACK');
     expect(SHARED_SETTINGS).toContain('CLASSIFICATION_PROVIDER');
     expect(SHARED_SETTINGS).toContain('CURSOR_SECRET_ARN');
-    for (const secret of ['CURSOR_SECRET', 'TWILIO_AUTH_TOKEN', 'DEVICE_LAB_TOKEN', 'DOWNLOADS_SIGNING_PRIVATE_KEY', 'FAULT_CRASH_AT']) expect(SHARED_SETTINGS).not.toContain(secret);
+    for (const secret of ['CURSOR_SECRET', 'TWILIO_AUTH_TOKEN', 'DEVICE_LAB_TOKEN', 'DOWNLOADS_SIGNING_PRIVATE_KEY', 'FAULT_CRASH_AT', 'TELNYX_API_KEY', 'TRESTLE_API_KEY']) expect(SHARED_SETTINGS).not.toContain(secret);
+    // Every setting whose name says it holds a key or credential itself (not where one is kept: _ARN, _ID, _FILE) stays home.
+    for (const name of SHARED_SETTINGS) expect(name, name).not.toMatch(/(_API_KEY|PRIVATE_KEY|SECRET|TOKEN|PASSWORD)$/);
     expect(sharedSettings({ WEBHOOKS_ALLOW_LOOPBACK: 'true', TWILIO_AUTH_TOKEN: 'tok', TABLE_NAME: '', HOME: '/root' })).toEqual({ WEBHOOKS_ALLOW_LOOPBACK: 'true' });
   });
 
