@@ -1,12 +1,14 @@
 import { createRequire } from 'node:module';
 import { createServer, type Agent, type RequestListener } from 'node:http';
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { makeStoreAtomic, type S3rverFilesystemStore } from './atomic-file-store';
 import { repairFileStore } from './file-store-repair';
 import { INCOMPLETE_UPLOAD_SWEEP_MS, removeIncompleteUploads } from './incomplete-uploads';
 import { signedStoreGateway } from './signed-store-gateway';
+import { logger } from '../lambdas/platform/logger';
 import { inProcessAgent } from './in-process-agent';
 import type { SigningSecret } from './sigv4';
 
@@ -45,10 +47,13 @@ export interface EmbeddedS3Options {
  */
 export async function startEmbeddedS3(dir: string, options: EmbeddedS3Options): Promise<EmbeddedS3> {
   mkdirSync(dir, { recursive: true });
-  const { removed } = repairFileStore(dir);
-  if (removed.length) {
-    console.warn(`embedded S3: removed ${removed.length} object(s) an interrupted write left incomplete: ${removed.slice(0, 10).join(', ')}${removed.length > 10 ? ', …' : ''}`);
+  // Beside the store (never inside: a folder there would be a bucket), one folder per start that found any.
+  const quarantine = join(`${dir}-quarantine`, new Date().toISOString().replace(/[:.]/g, '-'));
+  const { removed, quarantined } = repairFileStore(dir, quarantine);
+  if (quarantined.length) {
+    logger.error('embedded file store: objects not whole at start were moved out of the store (an interrupted write, or a file damaged since); uploads whose files they were are recovered or their downloads fail', { count: quarantined.length, keys: quarantined.slice(0, 20), quarantine });
   }
+  if (removed.length) logger.warn('embedded file store: temporary files of unfinished writes removed', { count: removed.length, files: removed.slice(0, 20) });
   // At start and hourly after, as the deployed buckets' lifecycle rule would (local/incomplete-uploads.ts).
   const sweepUploads = () => {
     try {

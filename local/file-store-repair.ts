@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { OBJECT_DIGEST, PARTIAL_SUFFIX } from './atomic-file-store';
 
 // s3rver keeps each object as three files next to each other:
@@ -11,9 +11,11 @@ import { OBJECT_DIGEST, PARTIAL_SUFFIX } from './atomic-file-store';
 // half-written file; s3rver then answered 500 for the object and even for HeadBucket on its
 // bucket, and every later start failed. Puts now write whole files, in that order
 // (local/atomic-file-store.ts), but a crash between two of them, or a folder written by an older
-// version, still leaves incomplete objects. On start, each object is checked and an interrupted
-// put is removed, as if it never happened (the service's own recovery treats a missing object like
-// any other unfinished step).
+// version, still leaves incomplete objects. On start, each object is checked and one that is not
+// whole is taken out of the store, as if never put (the service's own recovery treats a missing
+// object like any other unfinished step). Taken out, not deleted: what looks like an interrupted
+// put may be a finished file damaged since (a disk error, a hand edit), and its bytes are moved
+// to a quarantine folder beside the store for the operator to look at.
 
 const SUFFIX = '._S3rver_';
 /** s3rver's folder of a bucket's multipart uploads, a folder per upload holding its parts. */
@@ -23,23 +25,26 @@ const MD5 = `${SUFFIX}object.md5`;
 const METADATA = `${SUFFIX}metadata.json`;
 
 export interface RepairReport {
-  /** Keys (bucket/key) whose interrupted put was removed, and stray files. */
+  /** Temporary files of puts never finished, removed (never an object). */
   removed: string[];
+  /** Keys (bucket/key) of objects not whole, moved to `quarantine` (their files under bucket/key). */
+  quarantined: string[];
 }
 
-/** Scans every bucket under `root` and removes the files of interrupted puts. */
-export function repairFileStore(root: string): RepairReport {
-  const removed: string[] = [];
-  for (const bucket of entries(root)) if (bucket.isDirectory()) repairDirectory(join(root, bucket.name), bucket.name, removed);
-  return { removed };
+/** Scans every bucket under `root`: removes temporary files, moves objects that are not whole into `quarantine`. */
+export function repairFileStore(root: string, quarantine: string): RepairReport {
+  const report: RepairReport = { removed: [], quarantined: [] };
+  for (const bucket of entries(root)) if (bucket.isDirectory()) repairDirectory(join(root, bucket.name), bucket.name, report, quarantine);
+  return report;
 }
 
-function repairDirectory(dir: string, prefix: string, removed: string[]): void {
+function repairDirectory(dir: string, prefix: string, report: RepairReport, quarantine: string): void {
+  const removed = report.removed;
   const names = new Set<string>();
   for (const entry of entries(dir)) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      repairDirectory(path, `${prefix}/${entry.name}`, removed);
+      repairDirectory(path, `${prefix}/${entry.name}`, report, quarantine);
       continue;
     }
     const at = entry.name.lastIndexOf(SUFFIX);
@@ -56,8 +61,13 @@ function repairDirectory(dir: string, prefix: string, removed: string[]): void {
   for (const name of names) {
     const base = join(dir, name);
     if (isComplete(base)) continue;
-    for (const suffix of [OBJECT, MD5, METADATA]) rmSync(base + suffix, { force: true });
-    removed.push(`${prefix}/${name}`);
+    for (const suffix of [OBJECT, MD5, METADATA]) {
+      if (!stat(base + suffix)) continue;
+      const to = join(quarantine, prefix, name + suffix);
+      mkdirSync(dirname(to), { recursive: true });
+      renameSync(base + suffix, to);
+    }
+    report.quarantined.push(`${prefix}/${name}`);
   }
 }
 

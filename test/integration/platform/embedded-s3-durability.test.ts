@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -81,6 +81,14 @@ describe('embedded S3 store after a kill -9', () => {
       expect(existsSync(join(bucketDir, 'uploads', 'h.csv._S3rver_object.0b1c.partial'))).toBe(false);
       expect(readdirSync(parts)).toEqual(['1']);
       expect(existsSync(join(bucketDir, 'uploads/f/orphan-metadata.csv._S3rver_metadata.json'))).toBe(false);
+      // Not deleted: moved beside the store, bytes intact (a finished file damaged since looks the same as a torn one).
+      const [stamp, ...others] = readdirSync(join(dataDir, 's3-quarantine'));
+      expect(others).toEqual([]);
+      const aside = join(dataDir, 's3-quarantine', stamp!, BUCKET);
+      expect(readFileSync(join(aside, 'uploads/j/torn-sha.csv._S3rver_object'), 'utf8')).toBe('phone\n');
+      expect(readFileSync(join(aside, 'uploads/e/rewritten.csv._S3rver_object'), 'utf8')).toBe('pho');
+      expect(existsSync(join(aside, 'uploads/f/orphan-metadata.csv._S3rver_metadata.json'))).toBe(true);
+      expect(existsSync(join(aside, 'uploads/ok'))).toBe(false);
     } finally {
       await runtime.stop();
     }
