@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ensureTable, startEmbeddedDynamo } from '../local/embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3 } from '../local/embedded-s3';
@@ -106,6 +107,9 @@ async function connect(table: string | undefined, stack: string | undefined): Pr
     return { instance: null, consoleUserPoolId: process.env.CONSOLE_USER_POOL_ID || outputs.ConsoleUserPoolId, close: NOTHING_TO_CLOSE };
   }
   const dataDir = dataDirFromEnv();
+  // A mistyped DATA_DIR (or none, in another folder) would otherwise become a new, empty service
+  // that answers "no such organization", or takes a new one nobody serves.
+  if (!existsSync(dataDir)) throw new Error(`the data folder ${dataDir} does not exist (DATA_DIR${process.env.DATA_DIR ? `=${process.env.DATA_DIR}` : ' is unset, so ./.data'}): set DATA_DIR to the folder \`npm start\` uses, or create it first to set up a new one`);
   defaults.TABLE_NAME = LOCAL_RESOURCES.table;
   // The embedded store checks signatures with the data folder's secret.
   const secret = localStoreSecret(dataDir);

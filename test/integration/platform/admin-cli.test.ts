@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundledEntry } from '../../support/bundled-entry';
@@ -152,5 +152,15 @@ describe('admin CLI output: JSON alone on stdout, logs on stderr', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+});
+
+describe('admin CLI against a data folder that is not there', () => {
+  it('refuses a DATA_DIR that does not exist (a typo) instead of creating an empty service there', async () => {
+    const typo = `${tempDir('admin-cli-parent-')}/no-such-folder`;
+    const res = await adminIn(typo, 'create-org', '--name', 'Typo', '--credits', '5');
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`the data folder ${typo} does not exist (DATA_DIR=${typo})`);
+    expect(existsSync(typo)).toBe(false);
   });
 });
