@@ -59,7 +59,7 @@ const leadingKeysStatement = (actions: string[], resource: string, keys: readonl
  * without it S3 answers a missing key with 403 instead of 404, and the code
  * reads "not there yet" (a slice not built, a chunk result not written) as a 404.
  */
-export function grantObjects(fn: LambdaFunction, bucket: IBucket, access: { read?: readonly string[]; write?: readonly string[] }): void {
+export function grantObjects(fn: LambdaFunction, bucket: IBucket, access: { read?: readonly string[]; write?: readonly string[]; delete?: readonly string[] }): void {
   const objects = (prefixes: readonly string[]) => prefixes.map((p) => bucket.arnForObjects(`${p}*`));
   if (access.read?.length) {
     fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: objects(access.read) }));
@@ -67,7 +67,8 @@ export function grantObjects(fn: LambdaFunction, bucket: IBucket, access: { read
     fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
   }
   if (access.write?.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: objects(access.write) }));
-  for (const prefix of new Set([...(access.read ?? []), ...(access.write ?? [])])) {
+  if (access.delete?.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: objects(access.delete) }));
+  for (const prefix of new Set([...(access.read ?? []), ...(access.write ?? []), ...(access.delete ?? [])])) {
     Validations.of(fn).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${logicalIdOf(bucket)}.Arn>/${prefix}*]`,
       reason: `Objects under ${prefix} of the service's own files bucket (keys are per organization and upload, made at run time).`,

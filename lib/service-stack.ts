@@ -139,7 +139,8 @@ export class PhoneValidationStack extends Stack {
       table: this.data.table,
       environment,
       grantUploads: (fn) => {
-        grantObjects(fn, this.data.filesBucket, { read: ['uploads/'], write: ['uploads/'] });
+        // delete: the files of a create that never charged (reconcile-one.ts).
+        grantObjects(fn, this.data.filesBucket, { read: ['uploads/'], write: ['uploads/'], delete: ['uploads/'] });
         uploads.grantStart(fn);
       },
       grantEmit,
@@ -148,14 +149,16 @@ export class PhoneValidationStack extends Stack {
     // What signs links: download requests, upload.completed (finalize), and recovery finishing an upload (the console's below).
     for (const fn of [uploadsApi, uploads.finalize, recovery.job]) downloads?.grantSign(fn);
     // Originals, slices and download links under uploads/; staged files: the presigned POST it signs, the create that reads it.
-    grantObjects(uploadsApi, this.data.filesBucket, { read: ['uploads/', 'staging/'], write: ['uploads/', 'staging/'] });
+    // delete: a create refused for credits takes its files back (create-upload.ts).
+    grantObjects(uploadsApi, this.data.filesBucket, { read: ['uploads/', 'staging/'], write: ['uploads/', 'staging/'], delete: ['uploads/'] });
     uploads.grantStart(uploadsApi);
     const contacts = new ContactsConstruct(this, 'Contacts', {
       table: this.data.table,
       environment,
       poolMinutes: config.contactPoolMinutes,
       grantStartUploads: (fn) => {
-        grantObjects(fn, this.data.filesBucket, { write: ['uploads/'] });
+        // delete: createUpload's refusal path (a pool upload is paid per contact and never refused, but the code is the same).
+        grantObjects(fn, this.data.filesBucket, { write: ['uploads/'], delete: ['uploads/'] });
         uploads.grantStart(fn);
       },
       grantEmit,
@@ -171,7 +174,7 @@ export class PhoneValidationStack extends Stack {
       environment,
       grantUploads: (fn) => {
         // web-drafts/: a web upload's file, validation report and kept plan before confirmation (docs/console.md).
-        grantObjects(fn, this.data.filesBucket, { read: ['uploads/', 'staging/', 'web-drafts/'], write: ['uploads/', 'staging/', 'web-drafts/'] });
+        grantObjects(fn, this.data.filesBucket, { read: ['uploads/', 'staging/', 'web-drafts/'], write: ['uploads/', 'staging/', 'web-drafts/'], delete: ['uploads/'] });
         uploads.grantStart(fn);
       },
       grantEmit,

@@ -13,6 +13,7 @@ const putSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-put'));
 const copySdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-copy'));
 const multipartSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-multipart'));
 const presigner = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-presign'));
+const deleteSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-delete'));
 
 /** The S3 client of the composition root's storage. */
 export function s3(): Promise<S3Client> {
@@ -33,6 +34,12 @@ export function filesBucket(): string {
 export async function putObject(bucket: string, key: string, body: string | Buffer, contentType: string): Promise<void> {
   const [client, { PutObjectCommand }] = await Promise.all([s3(), putSdk()]);
   await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
+}
+
+/** Deletes each key (one missing already is fine: S3 answers a delete of nothing with success). */
+export async function deleteObjects(bucket: string, keys: readonly string[]): Promise<void> {
+  const [client, { DeleteObjectCommand }] = await Promise.all([s3(), deleteSdk()]);
+  await Promise.all(keys.map((key) => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }))));
 }
 
 /**

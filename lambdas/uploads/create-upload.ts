@@ -3,7 +3,7 @@ import { crashPoint } from '../platform/crash-point';
 import { assertReadyToCharge } from '../platform/charge-readiness';
 import { newId, randomHex, sha256Hex } from '../platform/ids';
 import { InsufficientCredits } from '../platform/domain-errors';
-import { filesBucket, putObject } from '../platform/blob';
+import { deleteObjects, filesBucket, putObject } from '../platform/blob';
 import { debit, InsufficientCreditsError } from '../credits/credits';
 import { buildEvent } from '../webhooks/events';
 import { UPLOAD_CREATED } from './upload-events';
@@ -112,7 +112,7 @@ export async function createUpload(
     await debit(record.organization_id, `upload:${record.id}`, amount, { reason: `upload (${input.tier})`, resourceId: record.id });
   } catch (error) {
     if (error instanceof InsufficientCreditsError) {
-      await deleteChargingUpload(record.id);
+      await discardUncharged(record);
       throw new InsufficientCredits(`Insufficient credits: this upload needs ${counted(amount, 'credit')} and the balance is ${error.available}`);
     }
     throw error;
@@ -167,3 +167,14 @@ export async function becomeReady(ports: DeliveryPorts, record: UploadRecord, am
 }
 
 export const synthesizedFilename = (): string => `api_upload_${randomHex(8)}.csv`;
+
+/**
+ * A create that never charged (refused for credits, or abandoned before its charge: recovery)
+ * leaves nothing: its files first, then its record, so that a crash between the two leaves the
+ * record for recovery to finish. Without this a refused upload's list of names and numbers stayed
+ * in the bucket (for good locally, until the uploads' expiry in AWS).
+ */
+export async function discardUncharged(record: Pick<UploadRecord, 'organization_id' | 'id'>): Promise<void> {
+  await deleteObjects(filesBucket(), [keys.original(record), keys.work(record), keys.layout(record)]);
+  await deleteChargingUpload(record.id);
+}

@@ -1,10 +1,9 @@
 import { nowMs } from '../platform/clock';
 import { chargeOf } from '../credits/credits';
-import { becomeReady } from './create-upload';
+import { becomeReady, discardUncharged } from './create-upload';
 import { failUpload, settleFailedUpload } from './pipeline/fail';
 import { finalize } from './pipeline/finalize';
 import type { UploadRecord } from './upload';
-import { deleteChargingUpload } from './upload-repository';
 import type { UploadPorts } from './workflow';
 
 // One interrupted upload driven to a terminal state (reconcile.ts finds them): loaded by the
@@ -31,7 +30,7 @@ export async function recoverOne(ports: UploadPorts, upload: UploadRecord, summa
         await ports.workflow(upload.id);
         summary.resumed++;
       } else {
-        await deleteChargingUpload(upload.id);
+        await discardUncharged(upload);
         summary.removed++;
       }
       return;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { getBalance } from '../../../lambdas/credits/credits';
+import { filesBucket, s3 } from '../../../lambdas/platform/blob';
 import { newCustomer } from '../../support/customer';
 
 const service = useTestService();
@@ -172,6 +173,10 @@ describe('POST /api/v1/uploads → processing → downloads', () => {
     expect(refused.status).toBe(402);
     expect(typeof ((await refused.json()) as { detail: unknown }).detail).toBe('string');
     expect((await getBalance(poor.org.id)).total).toBe(50);
+    // Nothing of the refused list is kept (its original, work file and layout were written before the charge).
+    const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
+    const left = await (await s3()).send(new ListObjectsV2Command({ Bucket: filesBucket(), Prefix: `uploads/${poor.org.id}/` }));
+    expect(left.Contents ?? []).toEqual([]);
     const lapsed = await orgKey(500, false);
     expect((await post(body, lapsed.key)).status).toBe(403);
 

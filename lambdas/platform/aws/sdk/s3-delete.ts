@@ -1,0 +1,2 @@
+// S3 DeleteObject, loaded on first use (../../blob.ts): only a refused or abandoned create deletes.
+export { DeleteObjectCommand } from '@aws-sdk/client-s3';
