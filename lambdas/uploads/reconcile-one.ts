@@ -4,6 +4,7 @@ import { becomeReady, discardUncharged } from './create-upload';
 import { failUpload, settleFailedUpload } from './pipeline/fail';
 import { finalize } from './pipeline/finalize';
 import type { UploadRecord } from './upload';
+import { deleteChargingUpload } from './upload-repository';
 import type { UploadPorts } from './workflow';
 
 // One interrupted upload driven to a terminal state (reconcile.ts finds them): loaded by the
@@ -30,7 +31,10 @@ export async function recoverOne(ports: UploadPorts, upload: UploadRecord, summa
         await ports.workflow(upload.id);
         summary.resumed++;
       } else {
-        await discardUncharged(upload);
+        // A pool upload is made again under the same id by the next pool run (docs/reliability.md),
+        // which may be writing its files right now: only its record goes.
+        if (upload.source === 'api_pool') await deleteChargingUpload(upload.id);
+        else await discardUncharged(upload);
         summary.removed++;
       }
       return;
