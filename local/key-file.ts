@@ -5,9 +5,10 @@ import { join } from 'node:path';
 /**
  * A key of this installation kept in the data folder: 32 random bytes as hex, generated on first
  * start, readable by the owner only (mode 0600), so it survives restarts and no two installations
- * share it. Two processes starting at once agree on the first one written.
+ * share it. Two processes starting at once agree on the first one written. A file that holds no
+ * key is refused, saying what a new key would cost (`replacing`), since deleting it is the way out.
  */
-export function keyFileIn(dataDir: string, name: string): string {
+export function keyFileIn(dataDir: string, name: string, replacing: string): string {
   const file = join(dataDir, name);
   const existing = readKey(file);
   if (existing) return existing;
@@ -19,7 +20,7 @@ export function keyFileIn(dataDir: string, name: string): string {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   const created = readKey(file);
-  if (!created) throw new Error(`${file} must hold at least 32 characters; delete it to have a new one generated`);
+  if (!created) throw new Error(`${file} must hold at least 32 characters: restore it from a backup of the data folder, or delete it to have a new one generated (${replacing})`);
   return created;
 }
 

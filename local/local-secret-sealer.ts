@@ -15,7 +15,7 @@ export const SECRETS_KEY_FILE = 'secrets-key';
  */
 export function localSecretsKey(dataDir: string | null): Buffer {
   if (!dataDir) return randomBytes(32);
-  const hex = keyFileIn(dataDir, SECRETS_KEY_FILE);
+  const hex = keyFileIn(dataDir, SECRETS_KEY_FILE, 'the webhook endpoints\' and callbacks\' stored signing secrets can no longer be opened: every delivery fails until each endpoint is deleted and created again, docs/webhooks.md');
   if (!/^[0-9a-f]{64}$/i.test(hex)) throw new Error(`${SECRETS_KEY_FILE} in ${dataDir} must hold 64 hex characters (a 256-bit key)`);
   return Buffer.from(hex, 'hex');
 }
