@@ -24,6 +24,7 @@ export async function recoverUploads(ports: UploadPorts): Promise<UploadRecovery
   for (const upload of await claimStaleUploads(nowMs(), LEASE_MS)) {
     try {
       await recoverOne(ports, upload, summary);
+      logger.warn('upload recovered', { upload_id: upload.id, organization_id: upload.organization_id, found: upload.status });
     } catch (error) {
       // One upload's failure must not stop the others; its lease expires and the next run retries.
       logger.error('upload recovery failed', { upload_id: upload.id, status: upload.status, error: error as Error });
@@ -41,17 +42,20 @@ export async function recoverUploads(ports: UploadPorts): Promise<UploadRecovery
  */
 export async function resumeUnfinishedUploads(ports: UploadPorts, startedBeforeIso: string): Promise<number> {
   let resumed = 0;
+  // Which ones, so that an operator can follow each in the logs (a count says nothing to look up).
+  const ids: string[] = [];
   for (const upload of await claimStaleUploads(nowMs(), LEASE_MS, startedBeforeIso)) {
     if (upload.status === 'ready_for_processing' || upload.status === 'processing') {
       if (upload.status === 'processing') await transitionUpload(upload.id, ['processing'], 'processing', {}, nowIso(), new Date(nowMs() + processingBoundMs()).toISOString());
       await ports.workflow(upload.id);
       resumed++;
+      if (ids.length < 50) ids.push(upload.id);
     } else {
       await recoverOne(ports, upload, { resumed: 0, removed: 0, restarted: 0, failed: 0, settled: 0 }).catch((error: unknown) =>
         logger.error('upload recovery failed', { upload_id: upload.id, error: error as Error }),
       );
     }
   }
-  if (resumed) logger.warn('resumed unfinished uploads after a restart', { resumed });
+  if (resumed) logger.warn('resumed unfinished uploads after a restart', { resumed, upload_ids: ids });
   return resumed;
 }
