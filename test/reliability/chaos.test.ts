@@ -48,7 +48,7 @@ function random(seed: number): () => number {
   };
 }
 
-const tableClient = (c: Child) => DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: c.dynamo, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+const tableClient = (c: Child) => DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: c.dynamo, region: 'us-east-1', credentials: c.credentials }));
 
 /** Items still listed as owing work (uploads watched for recovery, contacts left creating) and change ids marked under way on the balance. */
 async function owed(c: Child): Promise<{ items: number; inflight: number }> {
@@ -179,7 +179,7 @@ describe('chaos: kill -9 under mixed load, again and again', () => {
     const uploads = await allTerminal<Upload>(final, '/api/v1/uploads', 'UPLOAD', dataDir);
     const contacts = await allTerminal<Contact>(final, '/api/v2/contacts', 'CONTACT', dataDir);
     const mismatches = await waitFor('indexes agreeing with their items', async () => {
-      const found = await indexMismatches(final.dynamo);
+      const found = await indexMismatches(final.dynamo, final.credentials);
       return found.length === 0 ? found : null;
     }, 120_000, 1_000);
     const left = await waitFor('nothing owed or under way', async () => {

@@ -45,7 +45,7 @@ describe('uploads survive kill -9 at every step', () => {
 
 /** The change ids marked in flight on the organization's balance item. */
 async function inflightMarks(c: Child): Promise<string[]> {
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: c.dynamo, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: c.dynamo, region: 'us-east-1', credentials: c.credentials }));
   const out = await client.send(new GetCommand({ TableName: 'phone-validation', Key: { pk: `ORG#${c.organizationId}`, sk: 'BALANCE' } }));
   client.destroy();
   return Object.keys((out.Item?.inflight as Record<string, unknown> | undefined) ?? {});
@@ -137,7 +137,7 @@ describe('a pool whose provider fails some numbers survives kill -9 after their 
 describe('spam monitoring survives kill -9 while a number is added or deleted', () => {
   /** The organization's slot counter as stored: the count and the slots held by name. */
   async function slotCounter(c: Child): Promise<{ count: number; slots: string[] }> {
-    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: c.dynamo, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: c.dynamo, region: 'us-east-1', credentials: c.credentials }));
     const out = await client.send(new GetCommand({ TableName: 'phone-validation', Key: { pk: `ORG#${c.organizationId}`, sk: 'SPAMNUMS#COUNT' } }));
     client.destroy();
     return { count: Number(out.Item?.count ?? 0), slots: Object.keys(out.Item ?? {}).filter((k) => k.startsWith('slot_')) };

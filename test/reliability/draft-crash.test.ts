@@ -38,7 +38,7 @@ async function crashedDraft(point: string, action: 'map' | 'confirm'): Promise<{
 }
 
 async function draftItem(c: Child, id: string): Promise<Record<string, unknown> | undefined> {
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: c.dynamo, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: c.dynamo, region: 'us-east-1', credentials: c.credentials }));
   try {
     return (await client.send(new GetCommand({ TableName: 'phone-validation', Key: { pk: `WEBUPLOAD#${id}`, sk: 'META' }, ConsistentRead: true }))).Item;
   } finally {
@@ -63,7 +63,7 @@ describe('console drafts survive kill -9 at every step', () => {
     expect(draft).toMatchObject({ status: 'pending_mapping', validated_rows: 0 });
     expect(draft?.gsi3pk).toBeUndefined();
     expect(await balance(c)).toBe(1000);
-    expect(await indexMismatches(c.dynamo)).toEqual([]);
+    expect(await indexMismatches(c.dynamo, c.credentials)).toEqual([]);
   }, CHILD_TEST_MS);
 
   it('killed at draft.after-confirming: the draft is awaiting_confirmation again, no upload, nothing charged', async () => {

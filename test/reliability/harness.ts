@@ -1,3 +1,5 @@
+import { localStoreSecret } from '../../local/environment';
+import type { SigningSecret } from '../../local/sigv4';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -10,6 +12,8 @@ export interface Child {
   apiKey: string;
   organizationId: string;
   dynamo: string;
+  /** What the child's table takes a request signed with: its data folder's secret (local/embedded-dynamodb.ts). */
+  credentials: SigningSecret;
   process: ChildProcess;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   request(method: string, path: string, body?: unknown): Promise<Response>;
@@ -49,6 +53,7 @@ export async function startChild(dataDir: string, env: Record<string, string> = 
     apiKey: ready.apiKey!,
     organizationId: ready.organizationId!,
     dynamo: ready.dynamo!,
+    credentials: localStoreSecret(dataDir),
     process: proc,
     exited,
     request: (method, path, body) =>
@@ -68,7 +73,7 @@ export async function startChild(dataDir: string, env: Record<string, string> = 
 
 /** The types of the events recorded for an organization, read from the child's table. */
 export async function eventTypes(child: Child): Promise<string[]> {
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: child.dynamo, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: child.dynamo, region: 'us-east-1', credentials: child.credentials }));
   const out = await client.send(
     new QueryCommand({ TableName: 'phone-validation', IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${child.organizationId}#EVENTS` } }),
   );

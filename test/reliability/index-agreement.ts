@@ -27,8 +27,8 @@ async function scanAll(client: DynamoDBDocumentClient, input: ScanCommandInput):
 }
 
 /** Descriptions of every index entry that disagrees with the items (empty when they agree). */
-export async function indexMismatches(endpoint: string, tableName = 'phone-validation'): Promise<string[]> {
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+export async function indexMismatches(endpoint: string, credentials: { accessKeyId: string; secretAccessKey: string }, tableName = 'phone-validation'): Promise<string[]> {
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint, region: 'us-east-1', credentials }));
   try {
     const items = await scanAll(client, { TableName: tableName });
     const mismatches: string[] = [];

@@ -20,7 +20,7 @@ afterEach(async () => {
 
 /** Items still listed as owing work: uploads watched for recovery, contacts left creating, contact creates (their claims) in progress. */
 async function owed(c: Child): Promise<number> {
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: c.dynamo, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: c.dynamo, region: 'us-east-1', credentials: c.credentials }));
   try {
     let count = 0;
     for (const [index, pk] of [['gsi2', 'UPLOAD#WATCH'], ['gsi3', 'RECOVER#Contact'], ['gsi3', 'RECOVER#ContactCreate']] as const) {
@@ -36,7 +36,7 @@ async function owed(c: Child): Promise<number> {
 const balance = async (c: Child): Promise<number> => ((await (await c.request('GET', '/api/v1/credits/balance')).json()) as { total: number }).total;
 
 async function assertConsistent(c: Child): Promise<void> {
-  expect(await waitFor('indexes agreeing with their items', async () => ((await indexMismatches(c.dynamo)).length === 0 ? true : null))).toBe(true);
+  expect(await waitFor('indexes agreeing with their items', async () => ((await indexMismatches(c.dynamo, c.credentials)).length === 0 ? true : null))).toBe(true);
   expect(await waitFor('nothing left owed', async () => ((await owed(c)) === 0 ? true : null))).toBe(true);
 }
 
