@@ -55,9 +55,10 @@ export function createLocalRoot(overrides: PortOverrides = {}, options: { dataDi
   return {
     ports,
     settleWorkflows: () => runner.settle(),
+    // The workflows first: an upload they finish announces itself, and the queue then sends what is due.
     stop: async () => {
-      await queue.stop();
       await runner.stop();
+      await queue.stop();
     },
   };
 }

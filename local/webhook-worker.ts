@@ -15,27 +15,38 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * picks up whatever a restart dropped.
  */
 export function createLocalDeliveryQueue(ports: DeliveryPorts & OpenPorts): DeliveryQueue & { stop(): Promise<void> } {
-  const timers = new Set<NodeJS.Timeout>();
+  const timers = new Map<NodeJS.Timeout, { deliveryId: string; dueAtMs: number }>();
   const sending = new Set<Promise<unknown>>();
   let stopped = false;
+  const attempt = (deliveryId: string) => {
+    const sent = processDelivery(ports, deliveryId)
+      .then((result) => (result.kind === 'not_due' ? queue.enqueue(deliveryId, result.dueAtMs) : undefined))
+      .catch((error: unknown) => logger.error('local webhook delivery failed', { delivery_id: deliveryId, error: error as Error }))
+      .finally(() => sending.delete(sent));
+    sending.add(sent);
+  };
   const queue = {
     async enqueue(deliveryId: string, dueAtMs: number) {
       if (stopped) return;
       const timer = setTimeout(() => {
         timers.delete(timer);
-        const attempt = processDelivery(ports, deliveryId)
-          .then((result) => (result.kind === 'not_due' ? queue.enqueue(deliveryId, result.dueAtMs) : undefined))
-          .catch((error: unknown) => logger.error('local webhook delivery failed', { delivery_id: deliveryId, error: error as Error }))
-          .finally(() => sending.delete(attempt));
-        sending.add(attempt);
+        attempt(deliveryId);
       }, Math.min(MAX_TIMER_MS, Math.max(0, dueAtMs - nowMs())));
       timer.unref();
-      timers.add(timer);
+      timers.set(timer, { deliveryId, dueAtMs });
     },
-    /** Drops the timers not yet due and waits for the attempts under way, so none outlives its runtime. */
+    /**
+     * Attempts what is due now (an upload that finished while the runtime stopped: its customer
+     * hears of it now, not at the next start's sweep), drops the later retries (their records stay
+     * for the sweeper), and waits for the attempts under way, so none outlives its runtime.
+     */
     async stop() {
       stopped = true;
-      for (const timer of timers) clearTimeout(timer);
+      const now = nowMs();
+      for (const [timer, { deliveryId, dueAtMs }] of timers) {
+        clearTimeout(timer);
+        if (dueAtMs <= now) attempt(deliveryId);
+      }
       timers.clear();
       await Promise.all(sending);
     },
