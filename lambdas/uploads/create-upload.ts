@@ -176,5 +176,6 @@ export const synthesizedFilename = (): string => `api_upload_${randomHex(8)}.csv
  */
 export async function discardUncharged(record: Pick<UploadRecord, 'organization_id' | 'id'>): Promise<void> {
   await deleteObjects(filesBucket(), [keys.original(record), keys.work(record), keys.layout(record)]);
+  crashPoint('upload.after-discard-files');
   await deleteChargingUpload(record.id);
 }

@@ -19,7 +19,7 @@ const cloudFrontSigner = /* @__PURE__ */ lazyModule(() => import('../platform/aw
 // signing credentials' own when they name one (docs/uploads.md).
 
 // Read once per configuration (a failed read is not kept: the next link tries again).
-const loaded = /* @__PURE__ */ perConfig((): { privateKey: string | null } => ({ privateKey: null }));
+const loaded = /* @__PURE__ */ perConfig((): { privateKey: string | null; keyPairId: string | null } => ({ privateKey: null, keyPairId: null }));
 
 async function signingKey(): Promise<string> {
   const slot = loaded();
@@ -33,8 +33,17 @@ async function signingKey(): Promise<string> {
   return (slot.privateKey = secret);
 }
 
-/** The key id to sign with: the one listed for this private key (cloudfront-key-ids.ts), else the single one configured. */
+/** The key id to sign with, worked out once per key read (deriving a public key on every link would be waste). */
 function keyPairIdOf(privateKey: string): string {
+  const slot = loaded();
+  if (slot.privateKey === privateKey && slot.keyPairId) return slot.keyPairId;
+  const id = keyPairIdFor(privateKey);
+  if (slot.privateKey === privateKey) slot.keyPairId = id;
+  return id;
+}
+
+/** The one listed for this private key (cloudfront-key-ids.ts), else the single one configured. */
+function keyPairIdFor(privateKey: string): string {
   const { DOWNLOADS_CLOUDFRONT_KEY_IDS: listed, DOWNLOADS_CLOUDFRONT_KEY_ID: single } = config();
   if (listed) {
     const id = keyIdForPrivateKey(listed, privateKey);

@@ -2,7 +2,9 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { hundredNumbers } from '../support/phone-inputs';
 import { crashThenRestart as crashThenRestartIn, eventTypes, newDataDir, startChild, waitFor, type Child } from './harness';
 import { scaled } from '../support/wait';
@@ -41,6 +43,21 @@ describe('uploads survive kill -9 at every step', () => {
       expect(await waitFor('events published', async () => ((await eventTypes(c)).length === 2 ? eventTypes(c) : null))).toEqual(['upload.completed', 'upload.created']);
     }, CHILD_TEST_MS);
   }
+});
+
+describe('an upload refused for credits leaves nothing, killed between its files and its record', () => {
+  it('killed at upload.after-discard-files: the restart removes the record, no file is left, nothing charged', async () => {
+    const refused = Array.from({ length: 1100 }, (_, i) => `+1212555${String(i).padStart(4, '0')}`);
+    const c = await crashThenRestart('upload.after-discard-files', (child) => child.request('POST', '/api/v1/uploads', { phone_numbers: refused }));
+    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: c.dynamo, region: 'us-east-1', credentials: c.credentials }));
+    const uploadItems = async () => (await client.send(new ScanCommand({ TableName: 'phone-validation', FilterExpression: 'entity = :u', ExpressionAttributeValues: { ':u': 'Upload' } }))).Items ?? [];
+    expect(await waitFor('the charging record removed', async () => ((await uploadItems()).length === 0 ? true : null))).toBe(true);
+    client.destroy();
+    const files = join(c.dataDir, 's3', 'phone-validation-files', 'uploads');
+    const left = existsSync(files) ? readdirSync(files, { recursive: true }).map(String).filter((f) => f.endsWith('._S3rver_object')) : [];
+    expect(left).toEqual([]);
+    expect(await balance(c)).toBe(1000);
+  }, CHILD_TEST_MS);
 });
 
 /** The change ids marked in flight on the organization's balance item. */

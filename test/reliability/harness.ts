@@ -12,6 +12,7 @@ export interface Child {
   apiKey: string;
   organizationId: string;
   dynamo: string;
+  dataDir: string;
   /** What the child's table takes a request signed with: its data folder's secret (local/embedded-dynamodb.ts). */
   credentials: SigningSecret;
   process: ChildProcess;
@@ -53,6 +54,7 @@ export async function startChild(dataDir: string, env: Record<string, string> = 
     apiKey: ready.apiKey!,
     organizationId: ready.organizationId!,
     dynamo: ready.dynamo!,
+    dataDir,
     credentials: localStoreSecret(dataDir),
     process: proc,
     exited,
