@@ -51,6 +51,9 @@ export interface DeliveryRecord {
   updated_at: string;
 }
 
+/** The exhausted_reason of a delivery whose endpoint was deleted: ended on purpose, not lost. */
+export const ENDPOINT_DELETED = 'endpoint deleted';
+
 /** Delivery log entries expire 30 days after creation (DynamoDB TTL). */
 export const DELIVERY_RETENTION_SECONDS = 30 * 24 * 3600;
 

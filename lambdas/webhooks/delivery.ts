@@ -1,8 +1,9 @@
 import { nowIso, nowMs } from '../platform/clock';
 import { logger } from '../platform/logger';
+import { attemptLogEntry, skippedLogEntry, type AttemptLogEntry } from './attempt-log';
 import { disableEndpoint, getEndpoint, recordEndpointFailure, recordEndpointSuccess } from './endpoint-repository';
 import { enqueueDelivery, type DeliveryPorts } from './delivery-queue';
-import { claimAttempt, getDelivery, markExhausted, recordAttempt, type DeliveryRecord, type DeliveryState } from './delivery-repository';
+import { claimAttempt, ENDPOINT_DELETED, getDelivery, markExhausted, recordAttempt, type DeliveryRecord, type DeliveryState } from './delivery-repository';
 import { publishAutoDisabledMetric } from './metrics';
 import { AUTO_DISABLE_AFTER_FAILURES, isPermanentFailure, MAX_ATTEMPTS, nextAttemptAtMs } from './retry-policy';
 import { sendSigned } from './send';
@@ -34,6 +35,7 @@ export async function processDelivery(ports: DeliveryPorts & OpenPorts, delivery
   const target = await resolveTarget(ports, record);
   if ('skip' in target) {
     await markExhausted(record.id, target.skip, nowIso());
+    writeLog(skippedLogEntry(record, target.skip, record.attempt_count));
     return { kind: 'skipped', reason: target.skip };
   }
 
@@ -66,21 +68,22 @@ export async function processDelivery(ports: DeliveryPorts & OpenPorts, delivery
     // The delivery changed under us (endpoint deleted, or a lapsed lease let another worker in).
     return { kind: 'busy' };
   }
-  logger.info('webhook attempt', {
-    delivery_id: record.id,
-    webhook_id: record.webhook_id,
-    event_id: record.event_id,
+  writeLog(attemptLogEntry(record, {
     attempt: attemptNo,
-    max_attempts: MAX_ATTEMPTS,
-    status_code: outcome.statusCode,
-    error: outcome.error,
+    maxAttempts: MAX_ATTEMPTS,
     state,
-  });
+    statusCode: outcome.statusCode,
+    error: outcome.error,
+    nextAttemptAt: nextAt,
+    finalAttempt: lastAsked,
+  }));
 
   if (record.kind === 'webhook' && record.webhook_id) await countOutcome(record.webhook_id, outcome.ok);
   if (nextMs !== null) await enqueueDelivery(ports.deliveryQueue, record.id, nextMs);
   return { kind: 'attempted', attempt: attemptNo, state, statusCode: outcome.statusCode, error: outcome.error };
 }
+
+const writeLog = (entry: AttemptLogEntry): void => logger[entry.level](entry.message, entry.fields);
 
 async function resolveTarget(ports: OpenPorts, record: DeliveryRecord): Promise<{ url: string; secret: string } | { skip: string }> {
   if (record.kind === 'callback') {
@@ -88,7 +91,7 @@ async function resolveTarget(ports: OpenPorts, record: DeliveryRecord): Promise<
     return withSecret(record.callback_url, () => openStored(ports, record.callback_secret!, callbackSecretContext(record.organization_id, record.callback_url!)));
   }
   const endpoint = record.webhook_id ? await getEndpoint(record.webhook_id) : null;
-  if (!endpoint) return { skip: 'endpoint deleted' };
+  if (!endpoint) return { skip: ENDPOINT_DELETED };
   if (!endpoint.is_active) return { skip: 'endpoint inactive' };
   return withSecret(endpoint.url, () => openStored(ports, endpoint.secret, webhookSecretContext(endpoint.organization_id, endpoint.id)));
 }
@@ -114,7 +117,8 @@ async function countOutcome(webhookId: string, ok: boolean): Promise<void> {
   const counted = await recordEndpointFailure(webhookId, at);
   if (counted && counted.is_active && counted.consecutive_failures >= AUTO_DISABLE_AFTER_FAILURES) {
     if (await disableEndpoint(webhookId, at, AUTO_DISABLE_AFTER_FAILURES)) {
-      logger.warn('webhook endpoint auto-disabled', { webhook_id: webhookId, consecutive_failures: counted.consecutive_failures });
+      // The endpoint's deliveries are given up from now on: an ERROR, as each of those is.
+      logger.error('webhook endpoint auto-disabled', { webhook_id: webhookId, consecutive_failures: counted.consecutive_failures });
       publishAutoDisabledMetric();
     }
   }

@@ -3,7 +3,7 @@ import { InvalidInput, NotFound } from '../platform/domain-errors';
 import { isUuid, newId, randomHex } from '../platform/ids';
 import { logger } from '../platform/logger';
 import { DEFAULT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES, type EventType } from './envelope';
-import { listDeliveriesOfWebhook, markExhausted, pendingDeliveryIdsOfWebhook } from './delivery-repository';
+import { ENDPOINT_DELETED, listDeliveriesOfWebhook, markExhausted, pendingDeliveryIdsOfWebhook } from './delivery-repository';
 import { toPublicDelivery, type WebhookDelivery } from './delivery-view';
 import { deleteEndpointItem, getEndpoint, listEndpoints, putEndpoint, updateEndpointFields, type EndpointRecord } from './endpoint-repository';
 import type { PingResult } from './ping';
@@ -185,7 +185,7 @@ export async function deleteEndpoint(organizationId: string, id: string): Promis
   if (!(await deleteEndpointItem(id, organizationId))) throw new NotFound('Webhook endpoint not found');
   await releaseUrl(organizationId, record.url, id);
   const at = nowIso();
-  for (const deliveryId of await pendingDeliveryIdsOfWebhook(id)) await markExhausted(deliveryId, 'endpoint deleted', at);
+  for (const deliveryId of await pendingDeliveryIdsOfWebhook(id)) await markExhausted(deliveryId, ENDPOINT_DELETED, at);
 }
 
 export async function listDeliveries(

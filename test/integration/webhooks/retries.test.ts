@@ -1,5 +1,6 @@
 import type { SQSEvent } from 'aws-lambda';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { logger } from '../../../lambdas/platform/logger';
 import { useTestService } from '../../support/runtime';
 import { startReceiver, header, type Receiver, type ReceiverMode } from './receiver';
 import { verifyWebhook } from '../../../lambdas/webhooks/verify-signature';
@@ -62,7 +63,15 @@ beforeEach(() => {
 });
 afterEach(() => {
   queue = recording;
+  vi.restoreAllMocks();
 });
+
+/** The logger's lines of one level, as (message, keys), from the moment this is called. */
+function logLines(level: 'info' | 'warn' | 'error'): Array<[string, Record<string, unknown>]> {
+  const lines: Array<[string, Record<string, unknown>]> = [];
+  vi.spyOn(logger, level).mockImplementation((message: string, extra?: Record<string, unknown>) => void lines.push([message, extra ?? {}]));
+  return lines;
+}
 
 const sqsEvent = (ids: string[]): SQSEvent => ({
   Records: ids.map((id, i) => ({ messageId: `m${i}`, body: JSON.stringify({ delivery_id: id }) }) as SQSEvent['Records'][number]),
@@ -307,6 +316,62 @@ describe('at-least-once', () => {
   }));
 });
 
+describe('the log lines of delivery attempts', () => {
+  it('a failed attempt that will be retried is a WARN, the give-up an ERROR, with delivery_state, attempt, next_attempt_at and http_status', () => service.clock.run(async () => {
+    const { id: webhookId } = await createEndpoint();
+    receiver.requests.length = 0;
+    receiver.mode = { kind: 'status', status: 503 };
+    const [infos, warns, errors] = [logLines('info'), logLines('warn'), logLines('error')];
+    const event = await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    const deliveryId = enqueued[0]!.id;
+    let due = T0;
+    await consumer(sqsEvent([deliveryId]));
+    for (const wait of WAITS_S) {
+      due += wait * 1000;
+      clock = due;
+      await consumer(sqsEvent([deliveryId]));
+    }
+    expect(receiver.requests).toHaveLength(6);
+
+    const about = { delivery_id: deliveryId, webhook_id: webhookId, event_id: event.id, event_type: 'upload.completed', organization_id: service.organizationId, http_status: 503 };
+    const attemptWarns = warns.filter(([message]) => message.startsWith('webhook delivery'));
+    expect(attemptWarns.map(([, keys]) => keys.attempt)).toEqual([1, 2, 3, 4, 5]);
+    let next = T0;
+    for (const [index, [message, keys]] of attemptWarns.entries()) {
+      next += WAITS_S[index]! * 1000;
+      expect(message).toBe('webhook delivery attempt failed, will retry');
+      expect(keys).toMatchObject({ ...about, delivery_state: 'pending', max_attempts: 6, next_attempt_at: new Date(next).toISOString() });
+      expect(keys).not.toHaveProperty('state');
+    }
+    const gaveUp = errors.filter(([message]) => message === 'webhook delivery gave up');
+    expect(gaveUp).toHaveLength(1);
+    expect(gaveUp[0]![1]).toMatchObject({ ...about, attempt: 6, delivery_state: 'exhausted', gave_up_because: 'all 6 attempts failed' });
+    expect(gaveUp[0]![1]).not.toHaveProperty('state');
+    expect(gaveUp[0]![1]).not.toHaveProperty('next_attempt_at');
+    // No failure is reported at INFO.
+    expect(infos.filter(([, keys]) => keys.delivery_id === deliveryId)).toEqual([]);
+
+    // A success is INFO.
+    receiver.mode = { kind: 'status', status: 200 };
+    enqueued = [];
+    await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    await consumer(sqsEvent([enqueued[0]!.id]));
+    expect(infos.find(([, keys]) => keys.delivery_id === enqueued[0]!.id)).toMatchObject(['webhook delivery attempt succeeded', { delivery_state: 'succeeded', attempt: 1, http_status: 200 }]);
+
+    // A pending delivery ended unsent because its endpoint was switched off: given up, an ERROR.
+    receiver.mode = { kind: 'status', status: 500 };
+    enqueued = [];
+    await emitEvent(service.runtime.ports, { organizationId: service.organizationId, type: 'upload.completed', data: {} });
+    const skippedId = enqueued[0]!.id;
+    await consumer(sqsEvent([skippedId]));
+    expect((await service.request('PATCH', `/api/v1/webhooks/${webhookId}`, { body: { is_active: false } })).status).toBe(200);
+    clock += 60_000;
+    await consumer(sqsEvent([skippedId]));
+    expect(errors.find(([, keys]) => keys.delivery_id === skippedId)).toMatchObject(['webhook delivery gave up', { delivery_state: 'exhausted', gave_up_because: 'endpoint inactive', attempts_made: 1, webhook_id: webhookId }]);
+    await service.request('DELETE', `/api/v1/webhooks/${webhookId}`);
+  }));
+});
+
 describe('auto-disable', () => {
   it('disables after 20 consecutive failures, skips further deliveries, and PATCH is_active re-enables', () => service.clock.run(async () => {
     const { id: webhookId } = await createEndpoint();
@@ -321,7 +386,9 @@ describe('auto-disable', () => {
     await consumer(sqsEvent(ids.slice(10, 19)));
     expect(await endpoint(webhookId)).toMatchObject({ is_active: true, consecutive_failures: 19, disabled_at: null, updated_at: new Date(T0).toISOString() });
     clock = T0 + 5_000;
+    const errors = logLines('error');
     await consumer(sqsEvent(ids.slice(19)));
+    expect(errors).toContainEqual(['webhook endpoint auto-disabled', { webhook_id: webhookId, consecutive_failures: 20 }]);
     const disabled = await endpoint(webhookId);
     // Switching the endpoint off is a change of the endpoint: updated_at moves with disabled_at.
     expect(disabled).toMatchObject({ is_active: false, consecutive_failures: 20, disabled_at: new Date(clock).toISOString(), updated_at: new Date(clock).toISOString() });
