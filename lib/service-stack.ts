@@ -89,6 +89,9 @@ export class PhoneValidationStack extends Stack {
       CLASSIFICATION_PROVIDER: config.classificationProvider,
       // The value of the Stage dimension on the service's own metrics (lib/stage-names.ts).
       STAGE: config.stage,
+      // How long uploads' files are kept (the files bucket's lifecycle): a download of a file gone
+      // after that is expected, one gone before it is logged as lost (lambdas/uploads/missing-file.ts).
+      UPLOADS_RETENTION_DAYS: String(config.retention.uploadsDays),
       ...providerRateEnvironment(config),
     };
     this.api = new ApiConstruct(this, 'Api', { routes: ROUTES, environment, throttle: config.apiThrottle, sizing: { uploads: { memorySize: UPLOAD_CREATE_MEMORY_MB } } });

@@ -51,7 +51,7 @@ export async function startEmbeddedS3(dir: string, options: EmbeddedS3Options): 
   const quarantine = join(`${dir}-quarantine`, new Date().toISOString().replace(/[:.]/g, '-'));
   const { removed, quarantined } = repairFileStore(dir, quarantine);
   if (quarantined.length) {
-    logger.error('embedded file store: objects not whole at start were moved out of the store (an interrupted write, or a file damaged since); uploads whose files they were are recovered or their downloads fail', { count: quarantined.length, keys: quarantined.slice(0, 20), quarantine });
+    logger.error('embedded file store: objects not whole at start were moved out of the store (an interrupted write, or a file damaged since); uploads whose files they were are recovered, or their downloads answer 410 (each logged as upload file missing from storage)', { count: quarantined.length, keys: quarantined.slice(0, 20), quarantine });
   }
   if (removed.length) logger.warn('embedded file store: temporary files of unfinished writes removed', { count: removed.length, files: removed.slice(0, 20) });
   // At start and hourly after, as the deployed buckets' lifecycle rule would (local/incomplete-uploads.ts).

@@ -132,7 +132,7 @@ export const CONSOLE_ROUTE_TABLE = {
     path: '/console/api/uploads/{id}/download/{kind}',
     operationId: 'consoleDownload',
     summary: 'A link to the original or the processed file (the API’s query rules)',
-    responses: withMissing('The link', 'No such upload or download'),
+    responses: { ...withMissing('The link', 'No such upload or download'), 410: { description: 'The file is no longer stored (retention, or missing from storage: logged for the operator)', schema: ErrorEnvelope } },
   },
 } satisfies Record<string, ConsoleRouteSpec>;
 

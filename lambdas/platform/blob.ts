@@ -87,14 +87,19 @@ export function objectWriter(bucket: string, key: string, contentType: string): 
   };
 }
 
+/** Whether an S3 call failed because its object is not there (a GET's NoSuchKey, a HEAD's NotFound). */
+export function isMissingObject(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'NoSuchKey' || error.name === 'NotFound');
+}
+
 export async function getObject(bucket: string, key: string): Promise<Buffer | null> {
-  const [client, { GetObjectCommand, NoSuchKey }] = await Promise.all([s3(), s3GetSdk()]);
+  const [client, { GetObjectCommand }] = await Promise.all([s3(), s3GetSdk()]);
   try {
     const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     if (!out.Body) return null;
     return await readBody(out.Body as AsyncIterable<Uint8Array>, out.ContentLength);
   } catch (error) {
-    if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey' || (error as Error).name === 'NotFound') return null;
+    if (isMissingObject(error)) return null;
     throw error;
   }
 }
@@ -119,13 +124,13 @@ export interface ObjectStream {
 
 /** An object's body as a stream (a large file read without holding it), or null when there is none. */
 export async function getObjectStream(bucket: string, key: string): Promise<ObjectStream | null> {
-  const [client, { GetObjectCommand, NoSuchKey }] = await Promise.all([s3(), s3GetSdk()]);
+  const [client, { GetObjectCommand }] = await Promise.all([s3(), s3GetSdk()]);
   try {
     const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     if (!out.Body) return null;
     return { body: out.Body as AsyncIterable<Uint8Array>, length: out.ContentLength ?? 0, etag: out.ETag ?? '' };
   } catch (error) {
-    if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey' || (error as Error).name === 'NotFound') return null;
+    if (isMissingObject(error)) return null;
     throw error;
   }
 }
@@ -184,8 +189,7 @@ export async function objectExists(bucket: string, key: string): Promise<boolean
     await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     return true;
   } catch (error) {
-    const e = error as Error & { $metadata?: { httpStatusCode?: number } };
-    if (e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return false;
+    if (isMissingObject(error) || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
     throw error;
   }
 }

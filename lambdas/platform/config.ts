@@ -102,6 +102,8 @@ export const SETTINGS = {
   UPLOAD_STATE_MACHINE_ARN: text(),
   UPLOAD_CHUNK_SIZE: int(5_000),
   UPLOAD_PROCESSING_BOUND_MS: int(PROCESSING_BOUND_DEFAULT_MS),
+  /** Days the files bucket keeps uploads' files (the stack's `retention.uploadsDays`); 0, the local default: kept for good. */
+  UPLOADS_RETENTION_DAYS: int(0),
   MAX_JSON_BODY_BYTES: int(50 * 1024 * 1024),
   CONTACT_MAX_QUEUE_AGE_MS: int(7 * 86_400_000),
   CONTACT_POOL_BATCH_PER_SHARD: int(2_000),

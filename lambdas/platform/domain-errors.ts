@@ -54,7 +54,7 @@ export class NotFound extends DomainError {
 /** The request collides with the current state (already monitored, key reused, not ready yet). */
 export class Conflict extends withDetail('Conflict') {}
 
-/** An operation the interface removed (DELETE on an upload). */
+/** Gone for good: an operation the interface removed (DELETE on an upload), or a stored file no longer there (a download's, a draft's). */
 export class Removed extends withTextDetail('Removed') {}
 
 /** Over a size limit (CSV bytes, entries per upload, body bytes). */

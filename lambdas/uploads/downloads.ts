@@ -1,7 +1,9 @@
-import { Conflict, InvalidInput } from '../platform/domain-errors';
-import { nowIso } from '../platform/clock';
+import { Conflict, InvalidInput, Removed } from '../platform/domain-errors';
+import { nowIso, nowMs } from '../platform/clock';
+import { config } from '../platform/config';
+import { logger } from '../platform/logger';
 import { sha256Hex } from '../platform/ids';
-import { filesBucket, getObject, getObjectRange, objectExists, objectWriter, PART_BYTES, putObject, type ObjectWriter } from '../platform/blob';
+import { filesBucket, getObject, getObjectRange, isMissingObject, objectExists, objectWriter, PART_BYTES, putObject, type ObjectWriter } from '../platform/blob';
 import { signedDownloadLink } from './download-signer';
 import { streamTogether, writeProcessedBytes, type PartTarget, type ProcessedSource, type SliceOptions } from './processed-file';
 import { loadLayout } from './layout-source';
@@ -13,6 +15,7 @@ import { neutralLinesFromBase } from './slice-neutral';
 import { parseResults, vocabularyFor } from './results';
 import { keys, type UploadRecord } from './upload';
 import { recordExport } from './upload-repository';
+import { expiredDetail, lostDetail, pastRetention, type StoredFile } from './missing-file';
 
 /** Spec: a download link is valid for one hour, then answers 403. */
 export const LINK_SECONDS = 3600;
@@ -34,7 +37,32 @@ async function link(key: string, filename: string): Promise<DownloadLink> {
 }
 
 export async function originalLink(upload: UploadRecord): Promise<DownloadLink> {
-  return link(keys.original(upload), upload.original_filename);
+  const key = keys.original(upload);
+  await requireStored(upload, key, 'original');
+  return link(key, upload.original_filename);
+}
+
+/**
+ * No link to an object that is not there: one HEAD on the object about to be linked. There is no
+ * cheaper signal that holds on both runtimes: the upload's item says what was written, not what
+ * is still stored (a retention expiry, a hand delete, the local store's quarantine of a damaged
+ * object at start all happen beside it), and a mark set by the local quarantine would miss every
+ * AWS cause. A download is one request among few per upload, and a HEAD is one small round trip.
+ */
+async function requireStored(upload: UploadRecord, key: string, file: StoredFile): Promise<void> {
+  if (!(await objectExists(filesBucket(), key))) throw storedFileGone(upload, key, file);
+}
+
+/** The refusal of a download whose file is not in the store; an ERROR line when it should have been. */
+function storedFileGone(upload: UploadRecord, key: string, file: StoredFile): Removed {
+  const retentionDays = config().UPLOADS_RETENTION_DAYS;
+  const fields = { upload_id: upload.id, organization_id: upload.organization_id, file, bucket: filesBucket(), key, upload_created_at: upload.created_at };
+  if (pastRetention(upload.created_at, nowMs(), retentionDays)) {
+    logger.info('upload file expired by retention', { ...fields, retention_days: retentionDays });
+    return new Removed(expiredDetail(retentionDays));
+  }
+  logger.error('upload file missing from storage', fields);
+  return new Removed(lostDetail(file));
 }
 
 /** Parses the `statuses` filter against the vocabulary the upload's result_summary.format selects. */
@@ -66,14 +94,16 @@ export async function processedLink(upload: UploadRecord, query: ProcessedQuery,
     neutralizeFormulas: query.neutralize_formulas === 'true',
   };
   const plain = !options.statuses && !options.includeIdentity && !options.sort && !options.neutralizeFormulas;
-  const key = plain ? keys.processed(upload) : await sliceKey(upload, options);
+  const { key, stored } = plain ? { key: keys.processed(upload), stored: false } : await slice(upload, options);
+  if (!stored) await requireStored(upload, key, 'processed');
   await recordExport(upload.id, nowIso());
   return link(key, filename ?? `${base}_processed.csv`);
 }
 
 export async function processedFilteredLink(upload: UploadRecord): Promise<DownloadLink> {
   requireCompleted(upload);
-  const key = await filteredSliceKey(upload);
+  const { key, stored } = await slice(upload, filteredOptions(upload));
+  if (!stored) await requireStored(upload, key, 'processed');
   await recordExport(upload.id, nowIso());
   return link(key, `${upload.original_filename.replace(/\.csv$/i, '')}_processed_filtered.csv`);
 }
@@ -81,7 +111,7 @@ export async function processedFilteredLink(upload: UploadRecord): Promise<Downl
 const filteredOptions = (upload: Pick<UploadRecord, 'identity_enabled'>): SliceOptions => ({ statuses: new Set(upload.identity_enabled ? REACHABLE.identity : REACHABLE.answer_intent) });
 
 /** The deprecated fixed slice (the same object as `statuses=` its statuses), written by finalize. */
-export const filteredSliceKey = (upload: UploadRecord): Promise<string> => sliceKey(upload, filteredOptions(upload));
+export const filteredSliceKey = async (upload: UploadRecord): Promise<string> => (await slice(upload, filteredOptions(upload))).key;
 
 /** The slices downloads ask for most, written when processing finishes (finalize). */
 const commonSlices = (upload: Pick<UploadRecord, 'identity_enabled'>): SliceOptions[] => [filteredOptions(upload), { sort: 'best_status' }];
@@ -130,27 +160,31 @@ export async function writeProcessedAndSlices(upload: UploadRecord, source: Proc
  * either. An upload finalized before there was a slice index has it built from the original.
  * The index is asked for with the HEAD that looks for the slice (one round trip, not two, for a
  * slice not built yet) and kept while the container is warm (slice-index-cache.ts).
+ * `stored`: the object is known to be there (found by that HEAD, or written now); when false (the
+ * slice is the base or the processed file) a link to it must check it first.
  */
-async function sliceKey(upload: UploadRecord, options: SliceOptions): Promise<string> {
+async function slice(upload: UploadRecord, options: SliceOptions): Promise<{ key: string; stored: boolean }> {
   const key = keys.slice(upload, sliceName(options));
   const bucket = filesBucket();
   const indexed = storedIndex(upload);
-  if (await objectExists(bucket, key)) return key;
+  if (await objectExists(bucket, key)) return { key, stored: true };
   const stored = await indexed;
   if (!stored) {
     await putObject(bucket, key, await sliceFromOriginal(upload, options), 'text/csv');
-    return key;
+    return { key, stored: true };
   }
   const { index } = stored;
   const lines = sliceLines(index, options);
   const base = keys.slice(upload, sliceName(BASE));
   const same = storedAs(index, lines, options);
-  if (same) return same === 'base' ? base : keys.processed(upload);
-  const pieces = await Promise.all(byteRanges(index, lines).map(async ([from, to]) => ({ from, bytes: await getObjectRange(bucket, base, from, to) })));
+  if (same) return { key: same === 'base' ? base : keys.processed(upload), stored: false };
+  const pieces = await Promise.all(byteRanges(index, lines).map(async ([from, to]) => ({ from, bytes: await getObjectRange(bucket, base, from, to) }))).catch((error: unknown) => {
+    throw isMissingObject(error) ? storedFileGone(upload, base, 'processed') : error;
+  });
   // The lines neutralize_formulas changes, told from the base's own (slice-neutral.ts); finalize's object only when they cannot be.
   const neutral = options.neutralizeFormulas && index.neutralLines > 0 ? (neutralLinesFromBase(index, lines, pieces) ?? (await neutralLines(upload))) : undefined;
   await putObject(bucket, key, assembleSlice(index, lines, pieces, options, neutral), 'text/csv');
-  return key;
+  return { key, stored: true };
 }
 
 /** The upload's slice index, or null when finalize wrote none (read once while the container keeps it). */
@@ -167,15 +201,17 @@ function storedIndex(upload: UploadRecord): Promise<{ index: SliceIndex; bytes: 
 }
 
 async function neutralLines(upload: UploadRecord): Promise<NeutralLines> {
-  const stored = await getObject(filesBucket(), keys.sliceNeutral(upload));
-  if (!stored) throw new Error(`upload ${upload.id}: the slice base's neutralized lines are missing`);
+  const key = keys.sliceNeutral(upload);
+  const stored = await getObject(filesBucket(), key);
+  if (!stored) throw storedFileGone(upload, key, 'processed');
   return JSON.parse(stored.toString('utf8')) as NeutralLines;
 }
 
 async function sliceFromOriginal(upload: UploadRecord, options: SliceOptions): Promise<Buffer> {
   const bucket = filesBucket();
   const [original, stored] = await Promise.all([getObject(bucket, keys.original(upload)), getObject(bucket, keys.results(upload))]);
-  if (!original || !stored) throw new Error(`upload ${upload.id}: processed data missing`);
+  if (!original) throw storedFileGone(upload, keys.original(upload), 'original');
+  if (!stored) throw storedFileGone(upload, keys.results(upload), 'processed');
   const { layout, skip } = await loadLayout(upload, original);
   return writeProcessedBytes(original, skip, layout, upload.phone_columns, upload.identity_enabled, parseResults(stored), options);
 }

@@ -70,6 +70,7 @@ function download(name: string, operationId: string, summary: string, query?: z.
       200: { description: 'A link valid for one hour', schema: DownloadLink },
       400: { description: 'Unrecognized status or other invalid parameter', schema: StringError },
       409: { description: 'The file is not available yet (processing not completed)', schema: StringError },
+      410: { description: 'The file is no longer stored: removed by the retention period, or missing from storage (logged for the operator); a new link will not help', schema: StringError },
       ...notFound,
       ...authErrors,
     },

@@ -58,6 +58,10 @@ describe('retention, throttling and isolation', () => {
       ['uploads/', 30],
       ['web-drafts/', 30],
     ]);
+    // The functions that hand out download links know the days: a file gone after them is expected, one gone before is lost.
+    const api = Object.values(t.findResources('AWS::Lambda::Function')).filter((f) => String(f.Properties.Description).startsWith('API: '));
+    expect(api.length).toBeGreaterThan(0);
+    for (const f of api) expect(f.Properties.Environment.Variables.UPLOADS_RETENTION_DAYS).toBe('30');
     t.hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 } });
     expect(functionByDescription(t, 'Uploads: classify one chunk').Properties.ReservedConcurrentExecutions).toBe(8);
 
