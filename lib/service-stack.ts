@@ -152,8 +152,9 @@ export class PhoneValidationStack extends Stack {
     // What signs links: download requests, upload.completed (finalize), and recovery finishing an upload (the console's below).
     for (const fn of [uploadsApi, uploads.finalize, recovery.job]) downloads?.grantSign(fn);
     // Originals, slices and download links under uploads/; staged files: the presigned POST it signs, the create that reads it.
-    // delete: a create refused for credits takes its files back (create-upload.ts).
-    grantObjects(uploadsApi, this.data.filesBucket, { read: ['uploads/', 'staging/'], write: ['uploads/', 'staging/'], delete: ['uploads/'] });
+    // delete: a create refused for credits takes its files back (create-upload.ts); a create from a
+    // staged file deletes it once the upload holds its own copy (staging.ts).
+    grantObjects(uploadsApi, this.data.filesBucket, { read: ['uploads/', 'staging/'], write: ['uploads/', 'staging/'], delete: ['uploads/', 'staging/'] });
     uploads.grantStart(uploadsApi);
     const contacts = new ContactsConstruct(this, 'Contacts', {
       table: this.data.table,

@@ -7,6 +7,7 @@ import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/clien
 import { makeStoreAtomic, type S3rverFilesystemStore } from './atomic-file-store';
 import { repairFileStore } from './file-store-repair';
 import { INCOMPLETE_UPLOAD_SWEEP_MS, removeIncompleteUploads } from './incomplete-uploads';
+import { removeExpiredStagedFiles } from './staging-expiry';
 import { signedStoreGateway } from './signed-store-gateway';
 import { logger } from '../lambdas/platform/logger';
 import { inProcessAgent } from './in-process-agent';
@@ -43,7 +44,8 @@ export interface EmbeddedS3Options {
  * wrongly signed requests (local/signed-store-gateway.ts); s3rver itself never listens. Puts
  * write whole files in order (local/atomic-file-store.ts), and what a kill -9 interrupted is
  * removed on start (local/file-store-repair.ts), so a crash never stops the next start. A
- * multipart upload left incomplete is removed a day after it started (local/incomplete-uploads.ts).
+ * multipart upload left incomplete is removed a day after it started (local/incomplete-uploads.ts),
+ * a staged file two days after it was staged (local/staging-expiry.ts).
  */
 export async function startEmbeddedS3(dir: string, options: EmbeddedS3Options): Promise<EmbeddedS3> {
   mkdirSync(dir, { recursive: true });
@@ -54,13 +56,19 @@ export async function startEmbeddedS3(dir: string, options: EmbeddedS3Options): 
     logger.error('embedded file store: objects not whole at start were moved out of the store (an interrupted write, or a file damaged since); uploads whose files they were are recovered, or their downloads answer 410 (each logged as upload file missing from storage)', { count: quarantined.length, keys: quarantined.slice(0, 20), quarantine });
   }
   if (removed.length) logger.warn('embedded file store: temporary files of unfinished writes removed', { count: removed.length, files: removed.slice(0, 20) });
-  // At start and hourly after, as the deployed buckets' lifecycle rule would (local/incomplete-uploads.ts).
+  // At start and hourly after, as the deployed buckets' lifecycle rules would (local/incomplete-uploads.ts, local/staging-expiry.ts).
   const sweepUploads = () => {
     try {
       const stale = removeIncompleteUploads(dir);
       if (stale.length) console.warn(`embedded S3: removed ${stale.length} multipart upload(s) left incomplete for over a day: ${stale.slice(0, 10).join(', ')}${stale.length > 10 ? ', …' : ''}`);
     } catch (error) {
       console.error(`embedded S3: could not remove incomplete multipart uploads: ${(error as Error).message}`);
+    }
+    try {
+      const expired = removeExpiredStagedFiles(dir);
+      if (expired.length) logger.info('embedded file store: staged files older than two days removed, as the staging lifecycle rule does', { count: expired.length, keys: expired.slice(0, 20) });
+    } catch (error) {
+      logger.error('embedded file store: could not remove expired staged files', { error: error as Error });
     }
   };
   sweepUploads();

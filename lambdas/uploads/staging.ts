@@ -3,7 +3,9 @@ import { Conflict, InvalidInput, isRefusal, TooLarge } from '../platform/domain-
 import { nowIso, nowMs, nowUnix } from '../platform/clock';
 import { newId } from '../platform/ids';
 import { conditionalWrite, db, tableName, insertItem } from '../platform/table';
-import { copyObject, discardObjectStream, filesBucket, getObjectStream, linkSigner, readObjectStream, type ObjectStream } from '../platform/blob';
+import { copyObject, deleteObjects, discardObjectStream, filesBucket, getObjectStream, linkSigner, readObjectStream, type ObjectStream } from '../platform/blob';
+import { crashPoint } from '../platform/crash-point';
+import { logger } from '../platform/logger';
 import type { StreamedCsv } from './original-csv';
 import { MAX_CSV_BYTES } from './request';
 import { lazyModule } from '../platform/aws/lazy-module';
@@ -84,15 +86,18 @@ export function stagedCsv(orgId: string, id: string): StreamedCsv {
 // A staged file makes one upload. The claim is one guard item keyed by the staged id, written with
 // a single conditional put before anything is charged, so of two creates naming the same staged id
 // (in sequence or at the same instant) exactly one goes on; the other is a 409 and charges nothing.
-// Claims outlive the staged object (deleted after 2 days by the bucket's lifecycle rule), so a
-// reused id is always a 409, never a silent second upload.
+// Claims outlive the staged object (deleted once its create succeeded, else after 2 days by the
+// bucket's lifecycle rule), so a reused id is always a 409, never a silent second upload.
 const CLAIM_TTL_SECONDS = 30 * 86_400;
 const claimKey = (orgId: string, id: string) => ({ pk: `STAGED#${orgId}#${id}`, sk: 'CLAIM' });
 
 /**
  * Runs `create(uploadId)` at most once per staged id. A create refused with a 4xx (bad mapping, too
  * few numbers, insufficient credits: refused before or by the charge, so nothing was charged)
- * releases the claim, so the same staged file can be used again once the request is fixed.
+ * releases the claim, so the same staged file can be used again once the request is fixed. A
+ * create that succeeded holds its own copy (its original), and the id can make no other upload:
+ * the staged object is deleted then, not kept until the lifecycle rule's two days (for good, on
+ * the embedded store, which has no such rule). A create that failed keeps it for a retry.
  */
 export async function createFromStagedOnce<T>(orgId: string, stagedId: string, create: (uploadId: string) => Promise<T>): Promise<T> {
   const uploadId = newId();
@@ -107,11 +112,30 @@ export async function createFromStagedOnce<T>(orgId: string, stagedId: string, c
     // Its create is under way, or was cut off mid-charge and recovery finishes it (docs/uploads.md).
     throw new Conflict(`staged_upload_id ${stagedId} is in use by a create still under way${holder ? ` (upload ${holder})` : ''}; a staged file makes one upload. If that create does not finish, retry in a few minutes. ${again}`);
   }
+  let made: T;
   try {
-    return await create(uploadId);
+    made = await create(uploadId);
   } catch (error) {
     if (isRefusal(error)) await releaseClaim(key, uploadId);
     throw error;
+  }
+  // Killed here, the staged object stays until the lifecycle rule removes it; a retry of the create is a 409 (used).
+  crashPoint('upload.after-staged-create');
+  await deleteStaged(orgId, stagedId);
+  return made;
+}
+
+/**
+ * Deletes a used staged file, CSV or JSON (the id names one; deleting the other is a delete of
+ * nothing). The upload is made and charged by then, so a failed delete does not fail its create:
+ * it is logged, and the lifecycle rule removes the file.
+ */
+async function deleteStaged(orgId: string, id: string): Promise<void> {
+  const staged = [stagedKey(orgId, id, 'csv'), stagedKey(orgId, id, 'json')];
+  try {
+    await deleteObjects(filesBucket(), staged);
+  } catch (error) {
+    logger.warn('staged file not deleted after its upload was created; the staging lifecycle rule removes it', { staged_upload_id: id, organization_id: orgId, keys: staged, error: error as Error });
   }
 }
 

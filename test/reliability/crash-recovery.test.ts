@@ -60,6 +60,32 @@ describe('an upload refused for credits leaves nothing, killed between its files
   }, CHILD_TEST_MS);
 });
 
+describe('a create from a staged file, killed before it deleted the file', () => {
+  it('killed at upload.after-staged-create: the upload completes once, charged once; a retry is a 409; the file is left to the staging expiry', async () => {
+    let stagedId = '';
+    const c = await crashThenRestart('upload.after-staged-create', async (child) => {
+      const staged = (await (await child.request('POST', '/api/v1/uploads/staging')).json()) as { staged_upload_id: string; url: string; fields: Record<string, string> };
+      stagedId = staged.staged_upload_id;
+      const form = new FormData();
+      for (const [k, v] of Object.entries(staged.fields)) form.append(k, v);
+      form.append('file', new Blob([['phone', ...hundredNumbers()].join('\n')], { type: 'text/csv' }), 'staged.csv');
+      expect((await fetch(staged.url, { method: 'POST', body: form })).status).toBeLessThan(300);
+      return child.request('POST', '/api/v1/uploads', { staged_upload_id: stagedId, phone_column: 'phone' });
+    });
+    const uploads = await waitFor('the upload terminal', async () => {
+      const page = (await (await c.request('GET', '/api/v1/uploads')).json()) as { data: { id: string; status: string; credits_charged: number }[] };
+      return page.data.length === 1 && TERMINAL.has(page.data[0]!.status) ? page.data : null;
+    });
+    expect(uploads[0]).toMatchObject({ status: 'completed', credits_charged: 100 });
+    expect(await balance(c)).toBe(900);
+    const again = await c.request('POST', '/api/v1/uploads', { staged_upload_id: stagedId, phone_column: 'phone' });
+    expect(again.status).toBe(409);
+    // Not deleted by the killed create: the embedded store's stand-in for the lifecycle rule removes it two days after staging.
+    expect(existsSync(join(c.dataDir, 's3', 'phone-validation-files', 'staging', c.organizationId, `${stagedId}.csv._S3rver_object`))).toBe(true);
+    expect(await balance(c)).toBe(900);
+  }, CHILD_TEST_MS);
+});
+
 /** The change ids marked in flight on the organization's balance item. */
 async function inflightMarks(c: Child): Promise<string[]> {
   const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: c.dynamo, region: 'us-east-1', credentials: c.credentials }));

@@ -3,8 +3,12 @@ import { useTestService } from '../../support/runtime';
 import * as admin from '../../../lambdas/admin/admin';
 import { newCustomer } from '../../support/customer';
 import { createFromStagedOnce } from '../../../lambdas/uploads/staging';
+import { filesBucket, objectExists } from '../../../lambdas/platform/blob';
 
 const service = useTestService();
+
+/** Whether the staged file of this id is still in the file store. */
+const stagedStored = (orgId: string, id: string, format: 'csv' | 'json' = 'csv') => objectExists(filesBucket(), `staging/${orgId}/${id}.${format}`);
 
 describe('large files through S3 staging', () => {
   it('stages a CSV with the presigned POST, then creates the upload from it under the same rules', async () => {
@@ -23,8 +27,11 @@ describe('large files through S3 staging', () => {
     const put = await fetch(staged.url, { method: 'POST', body: form });
     expect(put.status).toBeLessThan(300);
 
+    expect(await stagedStored(service.organizationId, staged.staged_upload_id)).toBe(true);
     const created = await service.request('POST', '/api/v1/uploads', { body: { staged_upload_id: staged.staged_upload_id, phone_column: 'phone', filename: 'big.csv' } });
     expect(created.status).toBe(200);
+    // The upload holds its own copy: the staged one is deleted, not kept (for good, on the embedded store).
+    expect(await stagedStored(service.organizationId, staged.staged_upload_id)).toBe(false);
     const upload = (await created.json()) as { id: string };
     expect(upload).toMatchObject({ original_filename: 'big.csv', valid_number_count: 120, credits_charged: 120, file_size_bytes: Buffer.byteLength(csv) });
     await service.runtime.settleWorkflows();
@@ -63,14 +70,17 @@ describe('large files through S3 staging', () => {
       const { org, key } = await orgWithCredits(150);
       const id = await stageFile(key, 120, 4000);
 
-      // Refused before any charge: the staged id stays usable.
+      // Refused before any charge: the staged id stays usable, its file kept.
       expect((await create(key, { staged_upload_id: id, phone_column: 'nope' })).status).toBe(400);
+      expect(await stagedStored(org.id, id)).toBe(true);
       const poor = await orgWithCredits(100);
       const poorId = await stageFile(poor.key, 120, 4200);
       expect((await create(poor.key, { staged_upload_id: poorId, phone_column: 'phone' })).status).toBe(402);
+      expect(await stagedStored(poor.org.id, poorId)).toBe(true);
       await admin.addCredits(poor.org.id, 100);
       const unnamed = await create(poor.key, { staged_upload_id: poorId, phone_column: 'phone' });
       expect(unnamed.status).toBe(200);
+      expect(await stagedStored(poor.org.id, poorId)).toBe(false);
       // Created without a filename: the spec's synthesized name, not one shared by every such upload.
       expect(((await unnamed.json()) as { original_filename: string }).original_filename).toMatch(/^api_upload_[0-9a-f]{16}\.csv$/);
 
@@ -125,6 +135,20 @@ describe('large files through S3 staging', () => {
       expect(refused.status).toBe(400);
       expect(((await refused.json()) as { detail: string }).detail).toBe('The staged file is not valid JSON: it is not valid UTF-8');
       expect((await admin.showBalance(org.id)).total).toBe(1_000);
+      expect(await stagedStored(org.id, staged.staged_upload_id, 'json')).toBe(true);
+    });
+
+    it('a staged JSON document is deleted once its upload is created', async () => {
+      const { org, key } = await orgWithCredits(1_000);
+      const staged = (await (await service.request('POST', '/api/v1/uploads/staging?format=json', { key })).json()) as { staged_upload_id: string; url: string; fields: Record<string, string> };
+      const form = new FormData();
+      for (const [k, v] of Object.entries(staged.fields)) form.append(k, v);
+      form.append('file', new Blob([JSON.stringify({ phone_numbers: Array.from({ length: 110 }, (_, i) => `212-555-${String(7000 + i)}`) })]), 'numbers.json');
+      expect((await fetch(staged.url, { method: 'POST', body: form })).status).toBeLessThan(300);
+      expect(await stagedStored(org.id, staged.staged_upload_id, 'json')).toBe(true);
+      expect((await create(key, { staged_upload_id: staged.staged_upload_id })).status).toBe(200);
+      expect(await stagedStored(org.id, staged.staged_upload_id, 'json')).toBe(false);
+      await service.runtime.settleWorkflows();
     });
 
     it('of creates racing with one staged id, exactly one succeeds and exactly one charge is made', async () => {
@@ -133,6 +157,7 @@ describe('large files through S3 staging', () => {
       const results = await Promise.all(Array.from({ length: 5 }, () => create(key, { staged_upload_id: id, phone_column: 'phone' })));
       const statuses = results.map((r) => r.status).sort();
       expect(statuses).toEqual([200, 409, 409, 409, 409]);
+      expect(await stagedStored(org.id, id)).toBe(false);
       expect((await admin.showBalance(org.id)).total).toBe(10_000 - 110);
       expect(await uploadCount(key)).toBe(1);
       await service.runtime.settleWorkflows();
@@ -145,6 +170,8 @@ describe('large files through S3 staging', () => {
       service.clock.set(() => start);
       // The claim is taken and the process dies before the upload record (nothing charged).
       await expect(createFromStagedOnce(org.id, id, () => Promise.reject(new Error('killed')))).rejects.toThrow('killed');
+      // A create that failed keeps the staged file for its retry.
+      expect(await stagedStored(org.id, id)).toBe(true);
       const soon = await create(key, { staged_upload_id: id, phone_column: 'phone' });
       expect(soon.status).toBe(409);
       expect(((await soon.json()) as { detail: string }).detail).toMatch(new RegExp(`^staged_upload_id ${id} is in use by a create still under way`));
@@ -152,6 +179,7 @@ describe('large files through S3 staging', () => {
       service.clock.set(() => start + 3 * 60_000);
       const retried = await create(key, { staged_upload_id: id, phone_column: 'phone' });
       expect(retried.status).toBe(200);
+      expect(await stagedStored(org.id, id)).toBe(false);
       expect((await admin.showBalance(org.id)).total).toBe(1_000 - 110);
       // And the staged id is now used by a real upload.
       const again = await create(key, { staged_upload_id: id, phone_column: 'phone' });
