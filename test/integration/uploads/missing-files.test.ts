@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startRuntime, type Runtime } from '../../../local/runtime';
 import { LOCAL_RESOURCES } from '../../../local/environment';
 import { logger } from '../../../lambdas/platform/logger';
+import { reloadConfig } from '../../../lambdas/platform/config';
 import { expiredDetail, lostDetail } from '../../../lambdas/uploads/missing-file';
 import { manualClock } from '../../support/manual-clock';
 import { tempDir } from '../../support/temp-dirs';
@@ -21,6 +22,7 @@ const start = (dataDir: string) => startRuntime({ port: 0, host: '127.0.0.1', da
 afterEach(() => {
   vi.restoreAllMocks();
   delete process.env.UPLOADS_RETENTION_DAYS;
+  reloadConfig();
 });
 
 /** Damages an object's files as the embedded store keeps them, so that its start-up check takes it out. */
