@@ -6,7 +6,7 @@ import { matchRoute, type RouteMatch } from '../lambdas/platform/http/match';
 import { routeKey, type ApiFunctionName, type RouteSpec } from '../lambdas/platform/http/route-spec';
 import { isJsonMediaType, mediaType } from '../lambdas/platform/http/content-type';
 import { attachRawBody } from '../lambdas/platform/http/raw-body';
-import { withLogContext } from '../lambdas/platform/logger';
+import { logger, withLogContext } from '../lambdas/platform/logger';
 import { answerClientErrors } from './client-errors';
 import { checkRateRule, type BodyRateRule } from './body-rate';
 import { send, serverAnswer } from './http-answers';
@@ -120,7 +120,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     handle(options, bodies, admit, req, res).catch((error: unknown) => {
       // A client that went away (or was cut off by the timeouts) mid-body: nobody to answer.
       if (req.destroyed && !req.complete) return;
-      console.error('local api: unhandled', error);
+      logger.error('local api: a request failed outside its handler; answered 500', { method: req.method, path: req.url?.split('?')[0], error: error as Error });
       if (!res.headersSent) send(res, { statusCode: 500, body: JSON.stringify({ detail: 'Internal server error' }) });
     });
   };

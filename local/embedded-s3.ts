@@ -60,9 +60,9 @@ export async function startEmbeddedS3(dir: string, options: EmbeddedS3Options): 
   const sweepUploads = () => {
     try {
       const stale = removeIncompleteUploads(dir);
-      if (stale.length) console.warn(`embedded S3: removed ${stale.length} multipart upload(s) left incomplete for over a day: ${stale.slice(0, 10).join(', ')}${stale.length > 10 ? ', …' : ''}`);
+      if (stale.length) logger.warn('embedded file store: multipart uploads left incomplete for over a day removed, as the incomplete-upload lifecycle rule does', { count: stale.length, uploads: stale.slice(0, 20) });
     } catch (error) {
-      console.error(`embedded S3: could not remove incomplete multipart uploads: ${(error as Error).message}`);
+      logger.error('embedded file store: incomplete multipart uploads could not be removed; the next sweep tries again within the hour', { error: error as Error });
     }
     try {
       const expired = removeExpiredStagedFiles(dir);

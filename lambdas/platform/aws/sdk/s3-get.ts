@@ -1,2 +1,2 @@
 // S3 GetObject (and its not-found error), loaded on first use (../../blob.ts).
-export { GetObjectCommand, NoSuchKey } from '@aws-sdk/client-s3';
+export { GetObjectCommand } from '@aws-sdk/client-s3';
