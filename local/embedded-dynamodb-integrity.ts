@@ -1,4 +1,6 @@
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 // dynalite writes a secondary index entry and its item as separate LevelDB writes (it deletes and
@@ -20,6 +22,7 @@ const dynaliteDb = dynaliteRequire('./db') as { getIndexActions: GetIndexActions
 
 interface LevelStore {
   open(): Promise<void>;
+  keys(): AsyncIterable<string>;
   close(): Promise<void>;
   iterator(range: { gte: string; lt: string }): AsyncIterable<[string, unknown]>;
   batch(ops: ({ type: 'put'; key: string; value: unknown } | { type: 'del'; key: string })[]): Promise<void>;
@@ -97,4 +100,83 @@ async function expectedEntries(store: LevelStore, table: TableDescription): Prom
     }
   }
   return expected;
+}
+
+/**
+ * The embedded table's files cannot be read (a damaged or missing `.ldb`, a damaged MANIFEST): the
+ * start is refused with what to do, instead of dynalite's crash at the first read. Its message is
+ * one line, as bin/local.ts and the admin CLI print a refusal.
+ */
+export class DamagedTableError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly files: string[],
+    readonly reason: string,
+  ) {
+    const what = files.length ? `${files.join(', ')} in ${dir}` : `the embedded table's files in ${dir}`;
+    super(
+      `${what} cannot be read (LevelDB: ${reason}), so the service did not start; nothing in the data folder was repaired or removed. ` +
+        `Restore the data folder ${dirname(dir)} (DATA_DIR) from a backup taken while the service was stopped, then start again`,
+    );
+    this.name = 'DamagedTableError';
+  }
+}
+
+/**
+ * Reads every key of the dynalite LevelDB at `dir` (every table file's blocks, about 1.3 µs a key
+ * on the 2-core machine), so that damage is found before the store answers anyone; throws
+ * DamagedTableError when LevelDB reports it. Run before anything in the folder is changed.
+ */
+export async function checkTableReadable(dir: string): Promise<void> {
+  const store = new Level(dir, { valueEncoding: 'json' });
+  try {
+    await store.open();
+    for await (const _ of store.keys());
+  } catch (error) {
+    const damage = tableDamage(error);
+    if (!damage) throw error;
+    throw new DamagedTableError(dir, damage.file ? [basename(damage.file)] : damagedTableFiles(dir), damage.reason);
+  } finally {
+    await store.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Whether a LevelDB error says its files are damaged (not that the folder is locked or not ours to
+ * read), with LevelDB's reason and the file it names, if any. `Database failed to open` carries
+ * the reason as its cause.
+ */
+export function tableDamage(error: unknown): { reason: string; file: string | null } | null {
+  const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } } | null;
+  const inner = e?.code === 'LEVEL_DATABASE_NOT_OPEN' && e.cause ? e.cause : e;
+  const reason = inner?.message ?? '';
+  const damaged = inner?.code === 'LEVEL_CORRUPTION' || (inner?.code === 'LEVEL_IO_ERROR' && !/permission denied/i.test(reason));
+  if (!damaged) return null;
+  return { reason, file: /(\/\S+\.(?:ldb|sst|log))\b/.exec(reason)?.[1] ?? null };
+}
+
+/** LevelDB's table magic number, the last 8 bytes of every whole `.ldb`/`.sst` file (little-endian). */
+const TABLE_MAGIC = Buffer.from('57fb808b247547db', 'hex');
+/** A table's footer: two block handles padded to 40 bytes, then the magic number. */
+const FOOTER_BYTES = 48;
+
+/** Whether a table file's last bytes are a LevelDB footer (a truncated or overwritten file's are not). */
+export const hasTableFooter = (tail: Buffer): boolean => tail.length >= FOOTER_BYTES && tail.subarray(tail.length - TABLE_MAGIC.length).equals(TABLE_MAGIC);
+
+/** The table files in `dir` whose footer is not whole: which file to name when LevelDB's reason names none. */
+export function damagedTableFiles(dir: string): string[] {
+  const damaged: string[] = [];
+  for (const name of readdirSync(dir).filter((n) => /\.(ldb|sst)$/.test(n)).sort()) {
+    const path = join(dir, name);
+    const size = statSync(path).size;
+    const tail = Buffer.alloc(Math.min(size, FOOTER_BYTES));
+    const fd = openSync(path, 'r');
+    try {
+      readSync(fd, tail, 0, tail.length, size - tail.length);
+    } finally {
+      closeSync(fd);
+    }
+    if (!hasTableFooter(tail)) damaged.push(name);
+  }
+  return damaged;
 }

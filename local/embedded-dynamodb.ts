@@ -10,7 +10,7 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFo
 import { createTableInput } from '../lambdas/platform/table-definition';
 import { crashPoint } from '../lambdas/platform/crash-point';
 import { logger } from '../lambdas/platform/logger';
-import { rebuildIndexes } from './embedded-dynamodb-integrity';
+import { checkTableReadable, rebuildIndexes } from './embedded-dynamodb-integrity';
 
 const require = createRequire(import.meta.url);
 const dynalite = require('dynalite') as (options: Record<string, unknown>) => Server;
@@ -52,13 +52,16 @@ const cleanStopMarker = (dir: string): string => `${dir}.closed-cleanly`;
 /**
  * dynalite on loopback; persisted under `dir` (LevelDB) or in memory when `dir` is null. After a
  * stop that was not clean (a kill -9, a crash, a power cut), every index is rebuilt from the items
- * before the store answers (embedded-dynamodb-integrity.ts).
+ * before the store answers (embedded-dynamodb-integrity.ts). Files LevelDB finds damaged refuse the
+ * start (DamagedTableError) before anything in the folder is changed.
  */
 export async function startEmbeddedDynamo(dir: string | null, options: { secret?: SigningSecret; port?: number } = {}): Promise<EmbeddedDynamo> {
   const port = options.port ?? 0;
   hookIndexWrites();
   if (dir) {
     mkdirSync(dir, { recursive: true });
+    // Damage refuses the start before the clean-stop mark is touched: the folder is left as found.
+    if (readdirSync(dir).length > 0) await checkTableReadable(dir);
     if (existsSync(cleanStopMarker(dir))) rmSync(cleanStopMarker(dir));
     else if (readdirSync(dir).length > 0) {
       const repair = await rebuildIndexes(dir);

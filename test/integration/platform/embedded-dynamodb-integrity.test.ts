@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from '../../../local/embedded-dynamodb';
-import { rebuildIndexes } from '../../../local/embedded-dynamodb-integrity';
+import { DamagedTableError, rebuildIndexes } from '../../../local/embedded-dynamodb-integrity';
 import { tempDir } from '../../support/temp-dirs';
 
 // The embedded table's integrity pass: index entries disagreeing with their items (what a kill -9
@@ -117,3 +117,33 @@ describe('embedded table integrity after an unclean stop', () => {
     client.destroy();
   });
 });
+
+describe('a damaged table file', () => {
+  it('refuses the start naming the file, before the clean-stop mark or any file is touched', async () => {
+    const dir = tempDir('pvs-integrity-');
+    dirs.push(dir);
+    const path = join(dir, 'db');
+    await tableWithTableFile(path);
+    const ldb = readdirSync(path).find((n) => n.endsWith('.ldb'))!;
+    writeFileSync(join(path, ldb), Buffer.alloc(readFileSync(join(path, ldb)).length, 7)); // overwritten: no longer a table
+    const refused = await startEmbeddedDynamo(path).then(
+      (store) => (open.push(store), null),
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(DamagedTableError);
+    expect((refused as Error).message).toContain(`${ldb} in ${path} cannot be read (LevelDB: Corruption: not an sstable (bad magic number)), so the service did not start; nothing in the data folder was repaired or removed. Restore the data folder ${dir} (DATA_DIR) from a backup`);
+    expect((refused as Error).message).not.toContain('\n');
+    expect(existsSync(`${path}.closed-cleanly`)).toBe(true);
+  });
+});
+
+/** A stopped store whose items are in an `.ldb` file: LevelDB moves its log into one when it opens again. */
+async function tableWithTableFile(path: string): Promise<void> {
+  for (let i = 0; i < 2; i++) {
+    const { store, client } = await started(path);
+    await client.send(new PutCommand({ TableName: TABLE, Item: { pk: `U#${i}`, sk: 'U', id: String(i) } }));
+    client.destroy();
+    await closed(store);
+  }
+  expect(readdirSync(path).some((n) => n.endsWith('.ldb'))).toBe(true);
+}
