@@ -1,9 +1,9 @@
 import { dataDirFromEnv } from '../local/environment';
 import { InstanceLockedError } from '../local/instance-lock';
-import { startRuntime, type Runtime } from '../local/runtime';
+import { filesPort, startRuntime, type Runtime } from '../local/runtime';
 import { markDemoKeyShown } from '../local/seed';
 import { AWS_LIMITS } from '../local/api-gateway-server';
-import { freePortPair } from '../local/free-port-pair';
+import { busyPorts, freePortPair, portsInUseLine, type BoundPort } from '../local/free-port-pair';
 import { config } from '../lambdas/platform/config';
 
 // `npm start`: the whole service on this machine on embedded backends.
@@ -20,13 +20,19 @@ async function startFailure(error: unknown): Promise<string> {
   if (error instanceof InstanceLockedError) return `${error.message} Stop it first, or set DATA_DIR to use a different data folder.`;
   const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const keyNote = 'If no API key has been shown yet, the next successful start shows one.';
-  // The API's port, or the file store's default one (PORT + 1): either way, a PORT whose pair is free.
-  const filesPortBusy = e?.cause?.code === 'EADDRINUSE' && process.env.FILES_PORT === undefined;
-  if (e?.code === 'EADDRINUSE' || filesPortBusy) {
-    const busy = filesPortBusy ? `${host}:${port + 1} (the embedded file store, PORT + 1)` : `${host}:${port}`;
-    const free = await freePortPair(host, port + 2);
-    const instead = free === null ? 'choose other ports (PORT, FILES_PORT)' : `start on free ports (PORT=${free} npm start)`;
-    return `Cannot start: ${busy} is already in use. Stop what is using it, or ${instead}. ${keyNote}`;
+  // The API's port or the file store's (or both): every port this start listens on that is busy.
+  if (e?.code === 'EADDRINUSE' || e?.cause?.code === 'EADDRINUSE') {
+    const bound: BoundPort[] = [{ port, what: 'the API', setting: 'PORT' }];
+    const filesSet = process.env.FILES_PORT !== undefined && process.env.FILES_PORT !== '';
+    if (!process.env.AWS_ENDPOINT_URL) bound.push({ port: filesPort(port), what: 'the embedded file store', setting: filesSet ? 'FILES_PORT' : 'FILES_PORT, default PORT + 1' });
+    const busy = await busyPorts(host, bound);
+    // Free again by now (its holder stopped): the one the error names.
+    if (!busy.length) busy.push(e?.code === 'EADDRINUSE' ? bound[0]! : (bound[1] ?? bound[0]!));
+    const free = await freePortPair(host, Math.max(...bound.map((b) => b.port)) + 1);
+    // A FILES_PORT given (other than 0, any free port) is suggested too: PORT alone would leave it busy.
+    const filesFixed = filesSet && process.env.FILES_PORT !== '0';
+    const instead = free === null ? 'choose other ports (PORT, FILES_PORT)' : `start on free ports (PORT=${free}${filesFixed ? ` FILES_PORT=${free + 1}` : ''} npm start)`;
+    return `${portsInUseLine(host, busy, instead)} ${keyNote}`;
   }
   if (e?.code === 'EACCES') return `Cannot start: no permission to listen on ${host}:${port}. Choose a port above 1023 (PORT=3000 npm start). ${keyNote}`;
   if (e?.code === 'EADDRNOTAVAIL') return `Cannot start: ${host} is not an address of this machine. Set HOST to one of its addresses (HOST=127.0.0.1 npm start). ${keyNote}`;

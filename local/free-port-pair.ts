@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 // API's and, by default, the next one for the file store, so a suggestion of PORT + 1 fails again
 // when the port is held by another copy of this service (its file store is on PORT + 1).
 
-function isFree(host: string, port: number): Promise<boolean> {
+export function isFree(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once('error', () => resolve(false));
@@ -28,4 +28,30 @@ export async function freePortPair(host: string, from: number): Promise<number |
  */
 export function randomPortBelowEphemeralRange(): number {
   return 20000 + Math.floor(Math.random() * 6000) * 2;
+}
+
+/** A port `npm start` listens on, and the setting that chooses it. */
+export interface BoundPort {
+  port: number;
+  /** What listens there, e.g. "the API". */
+  what: string;
+  /** The setting that chooses the port, e.g. "PORT", "FILES_PORT, default PORT + 1". */
+  setting: string;
+}
+
+/** Those of `ports` something else listens on now (a port of 0 is any free port: never busy). */
+export async function busyPorts(host: string, ports: readonly BoundPort[]): Promise<BoundPort[]> {
+  const busy: BoundPort[] = [];
+  for (const bound of ports) if (bound.port !== 0 && !(await isFree(host, bound.port))) busy.push(bound);
+  return busy;
+}
+
+/**
+ * The one line a start refused for busy ports prints: every busy port with what listens there and
+ * its setting, and a way out (`instead`, e.g. "start on free ports (PORT=3004 npm start)").
+ */
+export function portsInUseLine(host: string, busy: readonly BoundPort[], instead: string): string {
+  const named = busy.map((b) => `${host}:${b.port} (${b.what}: ${b.setting})`);
+  const list = named.length > 1 ? `${named.slice(0, -1).join(', ')} and ${named.at(-1)}` : named[0];
+  return `Cannot start: ${list} ${busy.length > 1 ? 'are' : 'is'} already in use. Stop what is using ${busy.length > 1 ? 'them' : 'it'}, or ${instead}.`;
 }

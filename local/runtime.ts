@@ -195,7 +195,7 @@ const storeCredentials = (secret: SigningSecret | undefined): SigningSecret => s
  * The embedded store's port: FILES_PORT, else the API's port + 1, so it is the same on every start
  * and download links outlive a restart (a random port when the API's is; tests).
  */
-function filesPort(apiPort: number): number {
+export function filesPort(apiPort: number): number {
   const configured = process.env.FILES_PORT;
   if (configured !== undefined && configured !== '') {
     const n = Number(configured);

@@ -103,7 +103,7 @@ describe('npm start: first-run banner', () => {
     expect(code).not.toBe(0);
     const lines = busy.output().split('\n').filter((l) => l.trim());
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^Cannot start: 127\.0\.0\.1:\d+ is already in use\. .*PORT=\d+ npm start.*next successful start shows one/);
+    expect(lines[0]).toMatch(/^Cannot start: 127\.0\.0\.1:\d+ \(the API: PORT\) is already in use\. .*PORT=\d+ npm start.*next successful start shows one/);
     // The suggestion works as given: its port and the next (the file store's default) are free.
     const suggested = Number(/PORT=(\d+) npm start/.exec(lines[0]!)![1]);
     await close(await listen(suggested));
@@ -149,7 +149,7 @@ describe('npm start: first-run banner', () => {
       expect(await busy.exited).not.toBe(0);
       const lines = busy.output().split('\n').filter((l) => l.trim());
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^Cannot start: 127\\.0\\.0\\.1:${port + 1} \\(the embedded file store, PORT \\+ 1\\) is already in use\\. .*PORT=\\d+ npm start`));
+      expect(lines[0]).toMatch(new RegExp(`^Cannot start: 127\\.0\\.0\\.1:${port + 1} \\(the embedded file store: FILES_PORT, default PORT \\+ 1\\) is already in use\\. .*PORT=\\d+ npm start`));
       const suggested = Number(/PORT=(\d+) npm start/.exec(lines[0]!)![1]);
       expect(suggested).toBeGreaterThan(port + 1);
     } finally {

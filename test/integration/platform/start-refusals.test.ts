@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePortPair, randomPortBelowEphemeralRange } from '../../../local/free-port-pair';
 import { freshDataDir, killAllChildRuntimes, startChildRuntime } from '../../support/child-runtime';
 
 // `npm start`'s program (bin/local.ts, a real child process) refusing a data folder it must not
@@ -12,7 +14,20 @@ const { Level } = createRequire(require.resolve('dynalite'))('level') as {
   Level: new (path: string, o: { valueEncoding: 'json' }) => { open(): Promise<void>; close(): Promise<void>; put(k: string, v: unknown): Promise<void> };
 };
 
-afterEach(killAllChildRuntimes);
+const blockers: Server[] = [];
+afterEach(async () => {
+  await killAllChildRuntimes();
+  for (const server of blockers.splice(0)) await new Promise((done) => server.close(done));
+});
+
+/** Something else listening on `port` of loopback. */
+const block = (port: number): Promise<void> =>
+  new Promise((done, fail) => {
+    const server = createServer();
+    blockers.push(server);
+    server.once('error', fail);
+    server.listen(port, '127.0.0.1', () => done());
+  });
 
 /** The output of a start that must be refused (the child's, when it exits before serving). */
 const refusedStart = (dataDir: string, env: Record<string, string> = {}): Promise<string> =>
@@ -46,5 +61,24 @@ describe('npm start refuses what it must not serve', () => {
     expect(output).not.toMatch(/^\s+at /m); // no stack trace
     expect(output).not.toContain('dynalite');
     expect(existsSync(`${table}.closed-cleanly`)).toBe(true);
+  });
+});
+
+describe('npm start on busy ports', () => {
+  it('the API port and the file store port both busy: one line names both, each with its setting', async () => {
+    const port = (await freePortPair('127.0.0.1', randomPortBelowEphemeralRange()))!;
+    await block(port);
+    await block(port + 1);
+    const output = await refusedStart(freshDataDir(), { PORT: String(port) });
+    expect(output).toMatch(/exited \(1\)/);
+    expect(output).toContain(`Cannot start: 127.0.0.1:${port} (the API: PORT) and 127.0.0.1:${port + 1} (the embedded file store: FILES_PORT, default PORT + 1) are already in use. Stop what is using them, or start on free ports (PORT=`);
+  });
+
+  it('with FILES_PORT set, the suggestion gives both settings', async () => {
+    const port = (await freePortPair('127.0.0.1', randomPortBelowEphemeralRange()))!;
+    await block(port + 1);
+    const output = await refusedStart(freshDataDir(), { PORT: String(port), FILES_PORT: String(port + 1) });
+    expect(output).toContain(`Cannot start: 127.0.0.1:${port + 1} (the embedded file store: FILES_PORT) is already in use. Stop what is using it, or start on free ports (PORT=`);
+    expect(output).toMatch(/\(PORT=(\d+) FILES_PORT=\d+ npm start\)/);
   });
 });
