@@ -3,7 +3,7 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import { ensureTable, startEmbeddedDynamo } from '../local/embedded-dynamodb';
 import { ensureBuckets, startEmbeddedS3 } from '../local/embedded-s3';
 import { dataDirFromEnv, localStorage, localStoreSecret, LOCAL_RESOURCES } from '../local/environment';
-import { waitForServingInstance, type InstanceRecord } from '../local/instance-lock';
+import { acquireInstanceLock, InstanceLockedError, waitForServingInstance, type InstanceLock, type InstanceRecord } from '../local/instance-lock';
 import { sharedOverrides } from '../local/instance-settings';
 import { join } from 'node:path';
 import { ADMIN_COMMANDS, AdminUsageError } from './admin-commands';
@@ -49,7 +49,7 @@ async function main(): Promise<number> {
   }
   let local: Connection;
   try {
-    local = await connect(values.table as string | undefined, values.stack as string | undefined);
+    local = await connect(command, values.table as string | undefined, values.stack as string | undefined);
   } catch (error) {
     console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
@@ -82,7 +82,7 @@ const NOTHING_TO_CLOSE = async () => undefined;
 // The CLI is a composition root too: what it targets joins the environment as its settings
 // (configureRoot parses them once; the environment is never written), and a local target's storage
 // is bound for the repositories the commands use.
-async function connect(table: string | undefined, stack: string | undefined): Promise<Connection> {
+async function connect(command: string, table: string | undefined, stack: string | undefined): Promise<Connection> {
   // A job a command runs may store files (run-contact-pool's uploads, spam-run's screenshots).
   const defaults: Record<string, string | undefined> = { FILES_BUCKET: LOCAL_RESOURCES.buckets.files, SCREENSHOTS_BUCKET: LOCAL_RESOURCES.buckets.screenshots };
   if (table || stack) {
@@ -115,32 +115,53 @@ async function connect(table: string | undefined, stack: string | undefined): Pr
   const secret = localStoreSecret(dataDir);
   // An instance runs on this folder exactly when its lock is held (local/instance-lock.ts, the rule
   // `npm start` uses); it tells where its store is and the settings its jobs run with.
-  const running = await waitForServingInstance(dataDir);
-  if (running?.state === 'starting') throw new Error(`the instance (pid ${running.pid}) on ${dataDir} is still starting; try again once it serves`);
-  if (running) {
-    // Jobs run as the instance's own would (WEBHOOKS_ALLOW_LOOPBACK and the like); secrets stay the shell's.
-    if (!running.dynamoEndpoint || !running.s3Endpoint) throw new Error(`the instance (pid ${running.pid}) on ${dataDir} does not say where its stores are; restart it`);
-    const shared = running.settings ?? {};
-    configureRoot({ defaults, overrides: sharedOverrides(shared) });
-    const release = bindStorage(localStorage({ dynamo: running.dynamoEndpoint, s3: running.s3Endpoint }, secret, shared.S3_LINK_ENDPOINT));
-    return { instance: running, close: async () => release() };
+  let lock: InstanceLock | null = null;
+  while (!lock) {
+    const running = await waitForServingInstance(dataDir);
+    // Another admin command works on the stopped folder: it holds it until it ends.
+    if (running?.adminCommand) throw new Error(`${new InstanceLockedError(dataDir, running).message} Try again once it has finished.`);
+    if (running?.state === 'starting') throw new Error(`the instance (pid ${running.pid}) on ${dataDir} is still starting; try again once it serves`);
+    if (running) {
+      // Jobs run as the instance's own would (WEBHOOKS_ALLOW_LOOPBACK and the like); secrets stay the shell's.
+      if (!running.dynamoEndpoint || !running.s3Endpoint) throw new Error(`the instance (pid ${running.pid}) on ${dataDir} does not say where its stores are; restart it`);
+      const shared = running.settings ?? {};
+      configureRoot({ defaults, overrides: sharedOverrides(shared) });
+      const release = bindStorage(localStorage({ dynamo: running.dynamoEndpoint, s3: running.s3Endpoint }, secret, shared.S3_LINK_ENDPOINT));
+      return { instance: running, close: async () => release() };
+    }
+    // Not running: this command takes the folder's lock, as `npm start` does, for as long as it
+    // uses the folder, so a start beside it is refused with what holds the folder (not LevelDB's
+    // "Database failed to open"). A start that took the lock meanwhile is gone through, as above.
+    try {
+      lock = await acquireInstanceLock(dataDir, { adminCommand: command });
+    } catch (error) {
+      if (!(error instanceof InstanceLockedError)) throw error;
+    }
   }
-  // Not running: open the data folder directly (LevelDB allows one process at a time), files too,
-  // so commands that store objects (e.g. spam-run screenshots) work either way.
-  const cfg = configureRoot({ defaults });
-  const dynamo = await startEmbeddedDynamo(join(dataDir, 'dynamodb'), { secret });
-  const s3 = await startEmbeddedS3(join(dataDir, 's3'), { secret });
-  const release = bindStorage(localStorage({ dynamo: dynamo.endpoint, s3: s3.endpoint }, secret, undefined, s3.agent));
-  await ensureTable(dynamo.endpoint, cfg.TABLE_NAME!, secret);
-  await ensureBuckets(s3.endpoint, [cfg.FILES_BUCKET!, cfg.SCREENSHOTS_BUCKET!], secret);
-  return {
-    instance: null,
-    close: async () => {
-      release();
-      await s3.close();
-      await dynamo.close();
-    },
+  // Open the data folder directly (LevelDB allows one process at a time), files too, so commands
+  // that store objects (e.g. spam-run screenshots) work either way.
+  const held = lock;
+  let dynamo: Awaited<ReturnType<typeof startEmbeddedDynamo>> | null = null;
+  let s3: Awaited<ReturnType<typeof startEmbeddedS3>> | null = null;
+  let release = () => {};
+  const close = async () => {
+    release();
+    await s3?.close();
+    await dynamo?.close();
+    await held.release();
   };
+  try {
+    const cfg = configureRoot({ defaults });
+    dynamo = await startEmbeddedDynamo(join(dataDir, 'dynamodb'), { secret });
+    s3 = await startEmbeddedS3(join(dataDir, 's3'), { secret });
+    release = bindStorage(localStorage({ dynamo: dynamo.endpoint, s3: s3.endpoint }, secret, undefined, s3.agent));
+    await ensureTable(dynamo.endpoint, cfg.TABLE_NAME!, secret);
+    await ensureBuckets(s3.endpoint, [cfg.FILES_BUCKET!, cfg.SCREENSHOTS_BUCKET!], secret);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { instance: null, close };
 }
 
 async function stackOutputs(stackName: string): Promise<Record<string, string>> {

@@ -16,8 +16,11 @@ const maxPayloadBytes = Number(process.env.LOCAL_MAX_PAYLOAD_BYTES ?? AWS_LIMITS
 
 /** What to do about a start that failed, in one line (the common causes are the operator's to fix). */
 async function startFailure(error: unknown): Promise<string> {
-  // The data folder's lock is held: by a live instance only (it dies with its process).
-  if (error instanceof InstanceLockedError) return `${error.message} Stop it first, or set DATA_DIR to use a different data folder.`;
+  // The data folder's lock is held: by a live instance or admin command only (it dies with its process).
+  if (error instanceof InstanceLockedError) {
+    if (error.holder?.adminCommand) return `${error.message} Start again once it has finished, or set DATA_DIR to use a different data folder.`;
+    return `${error.message} Stop it first, or set DATA_DIR to use a different data folder.`;
+  }
   const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const keyNote = 'If no API key has been shown yet, the next successful start shows one.';
   // The API's port or the file store's (or both): every port this start listens on that is busy.

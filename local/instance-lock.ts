@@ -21,6 +21,18 @@ export interface InstanceRecord {
   settings?: Record<string, string>;
   /** Where admin commands hand the instance the deliveries they raise (local/instance-control.ts). */
   control?: { url: string; token: string };
+  /**
+   * Held by the admin CLI working on the stopped folder, not by a service: its command (e.g.
+   * `mint-key`). Such a holder never serves; it lets go when its command ends.
+   */
+  adminCommand?: string;
+}
+
+/** What holds the data folder, in words: a service starting or serving, or an admin command. */
+function lockedMessage(dataDir: string, holder: InstanceRecord | null): string {
+  if (holder?.adminCommand) return `The admin CLI (pid ${holder.pid || 'unknown'}, \`npm run admin -- ${holder.adminCommand}\`) is using ${dataDir}.`;
+  const what = holder?.state === 'serving' && holder.apiUrl ? `is already serving ${holder.apiUrl}` : 'is already starting';
+  return `Another instance (pid ${holder?.pid || 'unknown'}) ${what} from ${dataDir}.`;
 }
 
 export class InstanceLockedError extends Error {
@@ -28,8 +40,7 @@ export class InstanceLockedError extends Error {
     readonly dataDir: string,
     readonly holder: InstanceRecord | null,
   ) {
-    const what = holder?.state === 'serving' && holder.apiUrl ? `is already serving ${holder.apiUrl}` : 'is already starting';
-    super(`Another instance (pid ${holder?.pid || 'unknown'}) ${what} from ${dataDir}.`);
+    super(lockedMessage(dataDir, holder));
     this.name = 'InstanceLockedError';
   }
 }
@@ -68,11 +79,16 @@ export interface LockOptions {
   platform?: NodeJS.Platform;
 }
 
+export interface AcquireOptions extends LockOptions {
+  /** The admin CLI's command, when the admin CLI takes the lock to work on the stopped folder. */
+  adminCommand?: string;
+}
+
 /** Takes the data folder's lock, or throws InstanceLockedError naming the instance that holds it. */
-export async function acquireInstanceLock(dataDir: string, options: LockOptions = {}): Promise<InstanceLock> {
+export async function acquireInstanceLock(dataDir: string, options: AcquireOptions = {}): Promise<InstanceLock> {
   const folder = canonical(dataDir);
   const address = instanceLockAddress(folder, options.platform);
-  let record: InstanceRecord = { pid: process.pid, state: 'starting' };
+  let record: InstanceRecord = { pid: process.pid, state: 'starting', ...(options.adminCommand ? { adminCommand: options.adminCommand } : {}) };
   const server = createServer((socket) => {
     socket.on('error', () => socket.destroy());
     socket.end(`${JSON.stringify(record)}\n`);
@@ -113,13 +129,14 @@ export async function probeInstance(dataDir: string, options: LockOptions = {}):
 
 /**
  * The instance holding the lock, waiting (up to `timeoutMs`) while it is still starting: null when
- * none holds it; a record in the 'starting' state when it did not finish starting in time.
+ * none holds it; a record in the 'starting' state when it did not finish starting in time, or at
+ * once when the admin CLI holds it (it never serves).
  */
 export async function waitForServingInstance(dataDir: string, timeoutMs = 60_000, options: LockOptions = {}): Promise<InstanceRecord | null> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const record = await probeInstance(dataDir, options);
-    if (record === null || record.state === 'serving' || Date.now() >= deadline) return record;
+    if (record === null || record.state === 'serving' || record.adminCommand || Date.now() >= deadline) return record;
     await new Promise((wake) => setTimeout(wake, 200));
   }
 }

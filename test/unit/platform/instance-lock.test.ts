@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acquireInstanceLock, instanceLockAddress, InstanceLockedError, probeInstance, type InstanceLock } from '../../../local/instance-lock';
+import { acquireInstanceLock, instanceLockAddress, InstanceLockedError, probeInstance, waitForServingInstance, type InstanceLock } from '../../../local/instance-lock';
 import { adoptSharedSettings, SHARED_SETTINGS, sharedSettings } from '../../../local/instance-settings';
 import { tempDir } from '../../support/temp-dirs';
 
@@ -45,6 +45,17 @@ for (const platform of ['linux', 'darwin'] as const) {
       await lock.release();
       expect(await probeInstance(dir, { platform })).toBeNull();
       await take(dir, platform);
+    });
+
+    it('held by the admin CLI on the stopped folder: a taker is told which command holds it, and nobody waits for it to serve', async () => {
+      const dir = folder();
+      held.push(await acquireInstanceLock(dir, { platform, adminCommand: 'mint-key' }));
+      expect(await probeInstance(dir, { platform })).toEqual({ pid: process.pid, state: 'starting', adminCommand: 'mint-key' });
+      const refused = await acquireInstanceLock(dir, { platform }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(InstanceLockedError);
+      expect((refused as Error).message).toBe(`The admin CLI (pid ${process.pid}, \`npm run admin -- mint-key\`) is using ${dir}.`);
+      // At once, not after the minute an instance gets to finish starting.
+      expect(await waitForServingInstance(dir, 3_600_000, { platform })).toMatchObject({ adminCommand: 'mint-key' });
     });
 
     it('two spellings of one folder (a symlink) share one lock; two folders have two', async () => {
