@@ -8,6 +8,7 @@ import { nowIso } from '../lambdas/platform/clock';
 import { newOidcKeys, type ConsoleLogin, type OidcKeys } from './console-oidc';
 import type { DemoAccount } from './seed';
 import { stamp } from '../lambdas/platform/table-entities';
+import { logger } from '../lambdas/platform/logger';
 
 // The console's local sign-in: the demo owner (the seeded demo user) and a member of the demo
 // organization, with passwords and the provider's keys in DATA_DIR/console-oidc.json (mode 600), and
@@ -53,14 +54,26 @@ export async function ensureConsoleAccounts(demo: DemoAccount, dataDir: string |
 
 const password = () => randomBytes(9).toString('base64url');
 
-async function loadSecrets(dataDir: string | null): Promise<ConsoleSecrets> {
+/**
+ * The console's keys and demo passwords, from DATA_DIR/console-oidc.json, created when it is not
+ * there. A file that holds none (empty, or damaged) is replaced with a WARN saying what that costs:
+ * everyone is signed out of the console and the demo passwords change (this start prints the new
+ * ones); no data and no invited member's sign-in depends on it, so nothing is lost or locked out.
+ */
+export async function loadSecrets(dataDir: string | null): Promise<ConsoleSecrets> {
   const file = dataDir ? join(dataDir, 'console-oidc.json') : null;
+  let found: string | undefined;
   if (file) {
     try {
-      const saved = JSON.parse(readFileSync(file, 'utf8')) as ConsoleSecrets;
+      found = readFileSync(file, 'utf8');
+    } catch {
+      // not created yet
+    }
+    try {
+      const saved = JSON.parse(found ?? '') as ConsoleSecrets;
       if (saved.keys?.signing && saved.keys.cookie && saved.passwords?.owner && saved.passwords.member) return saved;
     } catch {
-      // not created yet (or unreadable: make new ones; old sessions end)
+      // none, or unreadable: made new below
     }
   }
   const secrets: ConsoleSecrets = { keys: await newOidcKeys(), passwords: { owner: password(), member: password() } };
@@ -68,6 +81,12 @@ async function loadSecrets(dataDir: string | null): Promise<ConsoleSecrets> {
     mkdirSync(dataDir!, { recursive: true });
     writeFileSync(`${file}.tmp`, JSON.stringify(secrets), { mode: 0o600 });
     renameSync(`${file}.tmp`, file);
+  }
+  if (found !== undefined) {
+    logger.warn(
+      `${file} ${found.trim() === '' ? 'was empty' : 'held no console keys and passwords'}: new ones were generated. Everyone signed in to the web console is signed out, and the demo owner's and member's passwords changed (this start prints the new ones); invited members' sign-ins and all data are unaffected`,
+      { file },
+    );
   }
   return secrets;
 }

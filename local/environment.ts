@@ -4,6 +4,7 @@ import type { Agent } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { SigningSecret } from './sigv4';
 import { sdkStorage } from '../lambdas/platform/aws/sdk-storage';
+import { logger } from '../lambdas/platform/logger';
 import type { Storage } from '../lambdas/platform/storage';
 
 /** Names the local runtime gives the resources the CDK stack would create. */
@@ -72,23 +73,32 @@ export const EXTERNAL_CREDENTIALS: SigningSecret = { accessKeyId: 'S3RVER', secr
  * The embedded store's signing secret: random, created on first use and kept in the data folder
  * (readable by its owner only), so links signed before a restart stay valid and nobody without
  * the folder can sign a request. In memory when there is no data folder (tests). The access key id
- * stays s3rver's own, which s3rver requires.
+ * stays s3rver's own, which s3rver requires. A file that holds no secret (empty, or damaged) is
+ * replaced with a WARN saying so: the secret only signs requests, so nothing stored becomes
+ * unreadable; the links handed out before stop working.
  */
 export function localStoreSecret(dataDir: string | null): SigningSecret {
   const fresh = () => randomBytes(32).toString('base64url');
   if (!dataDir) return { accessKeyId: 'S3RVER', secretAccessKey: fresh() };
   const path = join(dataDir, 'store-secret');
+  let found: string | undefined;
   try {
-    const existing = readFileSync(path, 'utf8').trim();
-    if (/^[A-Za-z0-9_-]{43}$/.test(existing)) return { accessKeyId: 'S3RVER', secretAccessKey: existing };
+    found = readFileSync(path, 'utf8').trim();
   } catch {
     // not created yet
   }
+  if (found !== undefined && /^[A-Za-z0-9_-]{43}$/.test(found)) return { accessKeyId: 'S3RVER', secretAccessKey: found };
   mkdirSync(dataDir, { recursive: true });
   const secret = fresh();
   // Written whole or not at all: a kill -9 mid-write must not leave a half secret.
   writeFileSync(`${path}.tmp`, secret, { mode: 0o600 });
   renameSync(`${path}.tmp`, path);
+  if (found !== undefined) {
+    logger.warn(
+      `${path} ${found === '' ? 'was empty' : 'held no store secret'}: a new secret was generated. It only signs requests to the embedded table and file store, so no data becomes unreadable; download and staging links handed out before this start stop working (403)`,
+      { file: path },
+    );
+  }
   return { accessKeyId: 'S3RVER', secretAccessKey: secret };
 }
 
