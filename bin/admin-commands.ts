@@ -70,13 +70,22 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
         monthlyAllocation: v.monthly === undefined ? undefined : wholeNumber(v, 'monthly'),
       }),
   },
+  'console-passwords': {
+    usage: "(no options) the local web console's demo sign-ins and passwords (DATA_DIR/console-oidc.json; npm start prints them only when it creates them)",
+    options: {},
+    run: async (v) => {
+      if (v.table !== undefined || v.stack !== undefined) throw new AdminUsageError('console-passwords reads the local data folder (DATA_DIR); in AWS, Cognito holds the console users (console-user)');
+      const { savedConsoleSignIns } = await import('../local/console-seed');
+      return savedConsoleSignIns(dataDirFromEnv());
+    },
+  },
   'create-user': { usage: '--email EMAIL', options: { email: str }, run: (v) => admin.createUser(required(v, 'email')) },
   'console-user': {
     usage: '--user USER_ID [--user-pool POOL_ID]   (AWS: the console sign-in for a user; --stack names the pool)',
     options: { user: str, 'user-pool': str },
     run: async (v, context) => {
       const pool = (v['user-pool'] as string | undefined) ?? context?.consoleUserPoolId ?? (process.env.CONSOLE_USER_POOL_ID || undefined);
-      if (!pool) throw new AdminUsageError('--user-pool POOL_ID or --stack NAME (its ConsoleUserPoolId output) is required; locally, npm start prints the console sign-ins');
+      if (!pool) throw new AdminUsageError('--user-pool POOL_ID or --stack NAME (its ConsoleUserPoolId output) is required; locally, console-passwords shows the console sign-ins');
       const { CognitoIdentityProviderClient } = await import('@aws-sdk/client-cognito-identity-provider');
       return createConsoleUser(new CognitoIdentityProviderClient({}), pool, required(v, 'user'));
     },

@@ -65,8 +65,13 @@ const lines = [
   ...(runtime.console
     ? [
         `  web console      ${url}/  (open this address exactly: sign-in is bound to it)`,
-        `    owner sign-in  ${runtime.console.owner.email}  password ${runtime.console.owner.password}`,
-        `    member sign-in ${runtime.console.member.email}  password ${runtime.console.member.password}`,
+        // The passwords on the start that created them only: not a secret in every start's log.
+        ...(runtime.console.created
+          ? [
+              `    owner sign-in  ${runtime.console.owner.email}  password ${runtime.console.owner.password}`,
+              `    member sign-in ${runtime.console.member.email}  password ${runtime.console.member.password}`,
+            ]
+          : [`    sign-ins       ${runtime.console.owner.email}, ${runtime.console.member.email}: passwords printed on the first start; again: ${process.env.DATA_DIR ? `DATA_DIR=${dataDir} ` : ''}npm run -s admin -- console-passwords`]),
       ]
     : []),
   ...(runtime.demo ? [`  organization id  ${runtime.demo.organizationId}`, `  user id          ${runtime.demo.userId}`] : []),

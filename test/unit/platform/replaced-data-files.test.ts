@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { localStoreSecret } from '../../../local/environment';
-import { loadSecrets } from '../../../local/console-seed';
+import { loadSecrets, savedConsoleSignIns } from '../../../local/console-seed';
 import { logger } from '../../../lambdas/platform/logger';
 import { tempDir } from '../../support/temp-dirs';
 
@@ -42,12 +42,23 @@ describe('store-secret', () => {
 });
 
 describe('console-oidc.json', () => {
-  it('kept as it is; created without a word when missing', async () => {
+  it('kept as it is; created without a word when missing; only the start that created it is told so (it prints the passwords)', async () => {
     const dir = tempDir('data-files-');
     const warn = vi.spyOn(logger, 'warn');
     const first = await loadSecrets(dir);
-    expect(await loadSecrets(dir)).toEqual(first);
+    expect(first.created).toBe(true);
+    expect(await loadSecrets(dir)).toEqual({ secrets: first.secrets, created: false });
     expect(warn).not.toHaveBeenCalled();
+    // What `npm run admin -- console-passwords` shows.
+    expect(savedConsoleSignIns(dir)).toEqual({
+      owner: { email: 'demo@example.com', password: first.secrets.passwords.owner },
+      member: { email: 'member@example.com', password: first.secrets.passwords.member },
+    });
+  });
+
+  it('console-passwords on a folder without sign-ins says npm start makes them', () => {
+    const dir = tempDir('data-files-');
+    expect(() => savedConsoleSignIns(dir)).toThrow(`${join(dir, 'console-oidc.json')} holds no console sign-ins: \`npm start\` creates them, and prints them, at its next start`);
   });
 
   it.each([
@@ -59,7 +70,8 @@ describe('console-oidc.json', () => {
     const file = join(dir, 'console-oidc.json');
     writeFileSync(file, content);
     const warn = vi.spyOn(logger, 'warn').mockImplementation(() => undefined);
-    const secrets = await loadSecrets(dir);
+    const { secrets, created } = await loadSecrets(dir);
+    expect(created).toBe(true); // so this start prints the new passwords
     expect(secrets.passwords.owner).toBeTruthy();
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(secrets);
     expect(warn).toHaveBeenCalledWith(
