@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { logger } from '../lambdas/platform/logger';
 import type { MemberInviter } from '../lambdas/console/member-inviter';
 import type { ConsoleLogin } from './console-oidc';
 
@@ -12,16 +13,44 @@ import type { ConsoleLogin } from './console-oidc';
 
 const file = (dataDir: string | null) => (dataDir ? join(dataDir, 'console-invites.json') : null);
 
-/** The members invited before this start (none without a data folder, or before the first invitation). */
+/**
+ * The members invited before this start (none without a data folder, or before the first
+ * invitation). A file that cannot be read as invitations (a hand edit, a damaged disk) is moved
+ * aside to `console-invites.json.damaged-<time>`, never overwritten by the next invitation, with a
+ * WARN naming both: the members it held cannot sign in until it is mended and moved back.
+ */
 export function loadInvitedLogins(dataDir: string | null): ConsoleLogin[] {
   const path = file(dataDir);
   if (!path) return [];
+  let text: string;
   try {
-    const saved = JSON.parse(readFileSync(path, 'utf8')) as ConsoleLogin[];
-    return Array.isArray(saved) ? saved.filter((l) => l && typeof l.userId === 'string' && typeof l.email === 'string' && typeof l.password === 'string') : [];
-  } catch {
-    return [];
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
   }
+  const saved = parseInvitations(text);
+  if (saved) return saved;
+  const aside = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(path, aside);
+  logger.warn('console: the invited members file could not be read and was moved aside; the members it held cannot sign in until it is mended and moved back (stop the service first)', { file: path, moved_to: aside });
+  return [];
+}
+
+/** The logins a file holds, or null when it is not a list of whole logins. */
+export function parseInvitations(text: string): ConsoleLogin[] | null {
+  let saved: unknown;
+  try {
+    saved = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(saved)) return null;
+  const whole = (l: unknown): l is ConsoleLogin => {
+    const login = l as Partial<ConsoleLogin> | null;
+    return !!login && typeof login.userId === 'string' && typeof login.email === 'string' && typeof login.password === 'string';
+  };
+  return saved.every(whole) ? saved : null;
 }
 
 /**

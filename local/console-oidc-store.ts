@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { logger } from '../lambdas/platform/logger';
 
 // Where the local provider keeps its sessions, interactions, codes and grants: this process's
 // memory, and, with a data folder, a file beside the provider's keys, so `npm start` restarted
@@ -20,8 +21,11 @@ class SessionFile {
     let saved: Record<string, Record<string, Entry>>;
     try {
       saved = JSON.parse(readFileSync(this.path, 'utf8')) as Record<string, Record<string, Entry>>;
-    } catch {
-      // None yet, or unreadable (a hand edit): start signed out rather than refuse to start.
+    } catch (error) {
+      // None yet, or unreadable (a hand edit): start signed out rather than refuse to start, and say so.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        logger.warn('console: the sign-in sessions file could not be read; everyone signed in to the console must sign in again (nothing else is lost)', { file: this.path, error: error as Error });
+      }
       return stores;
     }
     const now = Date.now();
