@@ -121,6 +121,33 @@ describe('checkUrl', () => {
     await expect(assertSafeUrl(net, 'https://public.example.test/a%20b')).resolves.toBeUndefined();
   });
 
+  it('registration refuses a URL whose shown host or path is not where it is sent (a backslash, a dot segment), before resolving it', async () => {
+    const asked: string[] = [];
+    setResolver(async (host) => {
+      asked.push(host);
+      return ['93.184.216.34'];
+    });
+    // The WHATWG parser reads "\" as "/": this one is sent to evil.example.test, shown as if to hooks.acme.test.
+    expect(new URL('https://evil.example.test\\@hooks.acme.test/in').hostname).toBe('evil.example.test');
+    for (const url of ['https://evil.example.test\\@hooks.acme.test/in', 'https://public.example.test\\in', 'https://public.example.test/a\\b']) {
+      await expect(assertSafeUrl(net, url), url).rejects.toThrow(/^Invalid url: URL must not contain a backslash/);
+    }
+    for (const [url, segment] of [
+      ['https://public.example.test/ok/../x', '..'],
+      ['https://public.example.test/ok/%2e%2e/x', '%2e%2e'],
+      ['https://public.example.test/ok/.%2E/x', '.%2E'],
+      ['https://public.example.test/./x', '.'],
+      ['https://public.example.test/ok/%2e', '%2e'],
+    ]) {
+      expect(new URL(url!).pathname, url).not.toContain(segment);
+      await expect(assertSafeUrl(net, url!), url).rejects.toThrow(`Invalid url: URL must not contain the path segment "${segment}"`);
+    }
+    expect(asked).toEqual([]);
+    for (const url of ['https://public.example.test/a.b/..c/...', 'https://public.example.test/x?next=../y', 'https://public.example.test/x#../y', 'https://public.example.test']) {
+      await expect(assertSafeUrl(net, url), url).resolves.toBeUndefined();
+    }
+  });
+
   it('safePost reports a refused URL without opening a connection', async () => {
     setResolver(stub);
     const outcome = await safePost(net, 'https://half.example.test/', '{}', {});
