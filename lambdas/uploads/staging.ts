@@ -103,15 +103,7 @@ export async function createFromStagedOnce<T>(orgId: string, stagedId: string, c
   const uploadId = newId();
   const key = claimKey(orgId, stagedId);
   const claimed = await insertItem('StagedUploadClaim', { ...key, organization_id: orgId, upload_id: uploadId, claimed_at: nowIso(), ttl: nowUnix() + CLAIM_TTL_SECONDS });
-  if (!claimed && !(await takeOverAbandonedClaim(key, uploadId))) {
-    const existing = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-    const holder = existing.Item?.upload_id ? String(existing.Item.upload_id) : null;
-    const upload = holder ? await getUpload(holder) : null;
-    const again = 'To upload it again, POST /api/v1/uploads/staging for a new staged_upload_id and send the file there';
-    if (upload && upload.status !== 'charging') throw new Conflict(`staged_upload_id ${stagedId} was already used by upload ${holder}; a staged file makes one upload. ${again}`);
-    // Its create is under way, or was cut off mid-charge and recovery finishes it (docs/uploads.md).
-    throw new Conflict(`staged_upload_id ${stagedId} is in use by a create still under way${holder ? ` (upload ${holder})` : ''}; a staged file makes one upload. If that create does not finish, retry in a few minutes. ${again}`);
-  }
+  if (!claimed && !(await takeOverAbandonedClaim(key, uploadId))) throw (await claimState(orgId, stagedId))?.conflict ?? new Conflict(`staged_upload_id ${stagedId} is in use by a create still under way; retry in a few minutes`);
   let made: T;
   try {
     made = await create(uploadId);
@@ -137,6 +129,27 @@ async function deleteStaged(orgId: string, id: string): Promise<void> {
   } catch (error) {
     logger.warn('staged file not deleted after its upload was created; the staging lifecycle rule removes it', { staged_upload_id: id, organization_id: orgId, keys: staged, error: error as Error });
   }
+}
+
+/** Whether a create holds the staged id or has made its upload, with the 409 that says which; null when none does. */
+async function claimState(orgId: string, stagedId: string): Promise<{ used: boolean; conflict: Conflict } | null> {
+  const existing = await db().send(new GetCommand({ TableName: tableName(), Key: claimKey(orgId, stagedId), ConsistentRead: true }));
+  if (!existing.Item) return null;
+  const holder = existing.Item.upload_id ? String(existing.Item.upload_id) : null;
+  const upload = holder ? await getUpload(holder) : null;
+  const again = 'To upload it again, POST /api/v1/uploads/staging for a new staged_upload_id and send the file there';
+  if (upload && upload.status !== 'charging') return { used: true, conflict: new Conflict(`staged_upload_id ${stagedId} was already used by upload ${holder}; a staged file makes one upload. ${again}`) };
+  // Its create is under way, or was cut off mid-charge and recovery finishes it (docs/uploads.md).
+  return { used: false, conflict: new Conflict(`staged_upload_id ${stagedId} is in use by a create still under way${holder ? ` (upload ${holder})` : ''}; a staged file makes one upload. If that create does not finish, retry in a few minutes. ${again}`) };
+}
+
+/**
+ * The 409 for a staged id whose upload was made, or null. Its file is deleted then, so a JSON
+ * create body staged under it is gone, and without this a reuse would read as an unknown id (400).
+ */
+export async function usedStagedId(orgId: string, stagedId: string): Promise<Conflict | null> {
+  const state = await claimState(orgId, stagedId);
+  return state?.used ? state.conflict : null;
 }
 
 /** A request lives at most 30 s behind API Gateway: a claim this old whose upload never appeared was abandoned. */

@@ -7,7 +7,7 @@ import type * as z from '../../platform/zod';
 import { createUpload, synthesizedFilename } from '../../uploads/create-upload';
 import { parseJsonUpload, parseMultipartUpload, parseStagedJsonUpload, type JsonUploadBody } from '../../uploads/request';
 import { uploadsRoutes as routes } from '../../uploads/routes';
-import { createFromStagedOnce, readStagedJson, stagedCsv, stageUpload } from '../../uploads/staging';
+import { createFromStagedOnce, usedStagedId, readStagedJson, stagedCsv, stageUpload } from '../../uploads/staging';
 import { toPublicUpload, type UploadRecord } from '../../uploads/upload';
 import { getUpload, listUploads } from '../../uploads/upload-repository';
 import type { WorkflowPorts } from '../../uploads/workflow';
@@ -24,6 +24,10 @@ async function ownUpload(orgId: string, id: string): Promise<UploadRecord> {
   return upload;
 }
 
+/** Whether a JSON create call carries or maps numbers itself (else only a staged JSON body can). */
+const namesNumbers = (body: z.infer<typeof JsonUploadBody>): boolean =>
+  body.phone_numbers !== undefined || body.contacts !== undefined || body.phone_column !== undefined || body.phone_columns !== undefined;
+
 /** The uploads API over the ports of its runtime's composition root. */
 export const uploadsApi = (ports: WorkflowPorts) =>
   apiHandler([
@@ -36,6 +40,12 @@ export const uploadsApi = (ports: WorkflowPorts) =>
         const body = parseJsonBody(ctx.route, ctx) as z.infer<typeof JsonUploadBody>;
         // A staged id names a CSV or, staged with ?format=json, a JSON create body.
         const stagedJson = body.staged_upload_id ? await readStagedJson(ctx.principal.organizationId, body.staged_upload_id) : null;
+        // A call that names no numbers of its own can only mean a staged JSON body: none is there
+        // when its upload was made (the file is deleted then), and that reuse is a 409 as a CSV's is.
+        if (body.staged_upload_id && !stagedJson && !namesNumbers(body)) {
+          const used = await usedStagedId(ctx.principal.organizationId, body.staged_upload_id);
+          if (used) throw used;
+        }
         request = stagedJson ? parseStagedJsonUpload(body, stagedJson) : parseJsonUpload(body);
         // A staged CSV is read as a stream by create, once it holds the claim (original-csv.ts).
         if (request.stagedUploadId && !stagedJson) request.csv = stagedCsv(ctx.principal.organizationId, request.stagedUploadId);
