@@ -78,7 +78,7 @@ async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, r
   if (route.auth === 'console') {
     ctx.member = await consolePrincipal(event);
     logger.appendKeys({ organization_id: ctx.member.organizationId, user_id: ctx.member.userId });
-    if (route.subscription && !ctx.member.organization.subscription_active) throw new Forbidden('An active subscription is required for this endpoint');
+    if (route.subscription) requireActiveSubscription(ctx.member.organization);
   } else if (route.auth !== false) {
     ctx.principal = await authenticate(headers.authorization);
     logger.appendKeys({ organization_id: ctx.principal.organizationId, api_key_id: ctx.principal.apiKeyId });
@@ -91,9 +91,7 @@ async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, r
         throw error;
       }
     }
-    if (route.subscription && !ctx.principal.organization.subscription_active) {
-      throw new Forbidden('An active subscription is required for this endpoint');
-    }
+    if (route.subscription) requireActiveSubscription(ctx.principal.organization);
   }
 
   try {
@@ -111,6 +109,14 @@ async function runOperation(op: BoundOperation, event: APIGatewayProxyEventV2, r
     if (known) throw new HttpError(known.status, known.detail, { ...ctx.responseHeaders, ...known.headers });
     throw error;
   }
+}
+
+/**
+ * The subscription gate of every route that sets `subscription: true`, the API's and the
+ * console's alike (spam monitoring, upload staging and confirming): one rule, one answer in words.
+ */
+export function requireActiveSubscription(organization: { subscription_active: boolean }): void {
+  if (!organization.subscription_active) throw new Forbidden('Your organization’s subscription is not active, and this needs an active subscription');
 }
 
 function acceptsOnlyJson(route: AnyRouteSpec): boolean {

@@ -14,6 +14,9 @@ const errors = {
 };
 const answer = (description: string) => ({ 200: { description }, ...errors });
 const withMissing = (description: string, missing: string) => ({ ...answer(description), 404: { description: missing, schema: ErrorEnvelope } });
+// Spam monitoring needs an active subscription, as the API's spam calls do (the same gate: requireActiveSubscription).
+const spam = { ...common, subscription: true as const };
+const noSubscription = { 403: { description: 'Not a member of an organization, or the organization’s subscription is not active', schema: ErrorEnvelope } };
 
 export const CONSOLE_ROUTE_TABLE = {
   openapi: { ...common, method: 'GET', path: '/console/api/openapi.json', operationId: 'consoleOpenApi', summary: 'This document: the console API in OpenAPI 3.1', responses: answer('The document') },
@@ -58,19 +61,19 @@ export const CONSOLE_ROUTE_TABLE = {
     summary: 'Deliveries of an endpoint, newest first (owners)',
     responses: withMissing('A page of deliveries', 'No such endpoint'),
   },
-  listSpam: { ...common, method: 'GET', path: '/console/api/spam', operationId: 'consoleListSpam', summary: 'Monitored numbers', responses: answer('Numbers') },
-  addSpam: { ...common, method: 'POST', path: '/console/api/spam', operationId: 'consoleAddSpam', summary: 'Monitor a number; starts verification', responses: answer('The number, pending verification') },
-  deleteSpam: { ...common, method: 'DELETE', path: '/console/api/spam/{id}', operationId: 'consoleDeleteSpam', summary: 'Stop monitoring a number', responses: { ...withMissing('Deleted', 'No such number'), 409: { description: 'Another request is deleting this number', schema: ErrorEnvelope } } },
-  verifySpam: { ...common, method: 'POST', path: '/console/api/spam/{id}/verify', operationId: 'consoleVerifySpam', summary: 'Submit the verification code', responses: withMissing('The number', 'No such number') },
-  resendSpam: { ...common, method: 'POST', path: '/console/api/spam/{id}/resend', operationId: 'consoleResendSpam', summary: 'Send a new verification code, by `method` or else the way the last code went (the way the number was added)', responses: withMissing('Sent', 'No such number') },
-  spamHistory: { ...common, method: 'GET', path: '/console/api/spam/{id}/history', operationId: 'consoleSpamHistory', summary: 'Test history of a number', responses: withMissing('History', 'No such number') },
+  listSpam: { ...spam, method: 'GET', path: '/console/api/spam', operationId: 'consoleListSpam', summary: 'Monitored numbers', responses: { ...answer('Numbers'), ...noSubscription } },
+  addSpam: { ...spam, method: 'POST', path: '/console/api/spam', operationId: 'consoleAddSpam', summary: 'Monitor a number; starts verification', responses: { ...answer('The number, pending verification'), ...noSubscription } },
+  deleteSpam: { ...spam, method: 'DELETE', path: '/console/api/spam/{id}', operationId: 'consoleDeleteSpam', summary: 'Stop monitoring a number', responses: { ...withMissing('Deleted', 'No such number'), 409: { description: 'Another request is deleting this number', schema: ErrorEnvelope }, ...noSubscription } },
+  verifySpam: { ...spam, method: 'POST', path: '/console/api/spam/{id}/verify', operationId: 'consoleVerifySpam', summary: 'Submit the verification code', responses: { ...withMissing('The number', 'No such number'), ...noSubscription } },
+  resendSpam: { ...spam, method: 'POST', path: '/console/api/spam/{id}/resend', operationId: 'consoleResendSpam', summary: 'Send a new verification code, by `method` or else the way the last code went (the way the number was added)', responses: { ...withMissing('Sent', 'No such number'), ...noSubscription } },
+  spamHistory: { ...spam, method: 'GET', path: '/console/api/spam/{id}/history', operationId: 'consoleSpamHistory', summary: 'Test history of a number', responses: { ...withMissing('History', 'No such number'), ...noSubscription } },
   spamScreenshot: {
-    ...common,
+    ...spam,
     method: 'GET',
     path: '/console/api/spam/{id}/screenshot',
     operationId: 'consoleSpamScreenshot',
     summary: 'The latest call-screen image as a data: URL (the page’s CSP allows data: images only)',
-    responses: withMissing('The image', 'No such number or image'),
+    responses: { ...withMissing('The image', 'No such number or image'), ...noSubscription },
   },
   credits: { ...common, method: 'GET', path: '/console/api/credits', operationId: 'consoleCredits', summary: 'Balance and the newest ledger entries', responses: answer('Balance and ledger') },
   listUploads: {

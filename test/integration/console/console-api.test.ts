@@ -6,7 +6,7 @@ import { useTestService } from '../../support/runtime';
 import { inviteMember, INVITE_BOUND_MS } from '../../../lambdas/console/invite-member';
 import { insertItem } from '../../../lambdas/platform/table';
 import { sha256Hex } from '../../../lambdas/platform/ids';
-import { addMember, createUser, mintKey } from '../../../lambdas/admin/admin';
+import { addMember, createUser, mintKey, setSubscription, spamVerificationCodes } from '../../../lambdas/admin/admin';
 import { newCustomer } from '../../support/customer';
 import { csvParseCount } from '../../../lambdas/uploads/csv';
 import { filesBucket, getObject, putObject, s3 } from '../../../lambdas/platform/blob';
@@ -210,6 +210,41 @@ describe('developer panel', () => {
     expect((await call(owner, 'POST', '/keys', { name: 'ok', scopes: ['admin'] })).status).toBe(400);
     // Nothing was minted by the refusals.
     expect(((await call(owner, 'GET', '/keys')).body.data as unknown[]).length).toBe(listed.length);
+  });
+});
+
+describe('spam monitoring from the console needs an active subscription, as the API does', () => {
+  it('with the subscription inactive every spam call is 403 in words: no code is sent, none is accepted, and the numbers are kept', async () => {
+    const other = await otherOrg(1000);
+    const added = await call(other.token, 'POST', '/spam', { phone_number: '(202) 318-0781', verification_method: 'sms' });
+    expect(added.status).toBe(200);
+    const id = added.body.number.id as string;
+    const [code] = await spamVerificationCodes('+12023180781');
+    await setSubscription(other.org.id, false);
+    const refused = await call(other.token, 'POST', '/spam', { phone_number: '(202) 318-0782', verification_method: 'sms' });
+    expect(refused).toEqual({ status: 403, body: { detail: 'Your organization’s subscription is not active, and this needs an active subscription' } });
+    // Nothing was sent (a paid message in AWS).
+    expect(await spamVerificationCodes('+12023180782')).toEqual([]);
+    for (const [method, path, body] of [
+      ['POST', `/spam/${id}/verify`, { code: code!.code }],
+      ['POST', `/spam/${id}/resend`, {}],
+      ['GET', '/spam'],
+      ['GET', `/spam/${id}/history`],
+      ['GET', `/spam/${id}/screenshot`],
+      ['DELETE', `/spam/${id}`],
+    ] as const) {
+      const answer = await call(other.token, method, path, body);
+      expect([answer.status, answer.body.detail], `${method} ${path}`).toEqual([403, refused.body.detail]);
+    }
+    expect((await spamVerificationCodes('+12023180781')).length).toBe(1);
+    // The public API refuses the same way (one gate).
+    const key = (await mintKey(other.org.id, other.user.id)).key;
+    const api = await fetch(`${service.url}/api/v1/spam/numbers`, { headers: { authorization: `Bearer ${key}` } });
+    expect([api.status, ((await api.json()) as { detail: string }).detail]).toEqual([403, refused.body.detail]);
+    // Numbers are kept while it lapses, still unverified: the refused code verified nothing.
+    await setSubscription(other.org.id, true);
+    const listed = await call(other.token, 'GET', '/spam');
+    expect(listed.body.numbers.map((n: { id: string; verified: boolean }) => [n.id, n.verified])).toEqual([[id, false]]);
   });
 });
 
