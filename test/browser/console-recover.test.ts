@@ -25,7 +25,10 @@ beforeAll(async () => {
   // An upload caught mid-processing: 20,000 numbers in 4 chunks of 5,000, 2 of them classified.
   processing = { ...(await getUpload(made.id))!, id: '00000000-0000-4000-8000-00000000c0de', original_filename: 'big-list.csv', status: 'processing', valid_number_count: 20_000, result_summary: null, processed_available: false, updated_at: new Date(Date.now() - 30_000).toISOString() };
   await insertUpload(processing);
-  for (let n = 0; n < 4; n++) await putObject(filesBucket(), keys.chunk(processing, n), '[]', 'application/json');
+  const chunk = JSON.stringify(Array.from({ length: 5000 }, (_, i) => ({ key: `+1212${5_000_000 + i}`, e164: `+1212${5_000_000 + i}` })));
+  for (let n = 0; n < 4; n++) await putObject(filesBucket(), keys.chunk(processing, n), chunk, 'application/json');
+  // Prepare is done once it has written the index of which item each cell is.
+  await putObject(filesBucket(), keys.cellItems(processing), Buffer.alloc(0), 'application/octet-stream');
   for (let n = 0; n < 2; n++) await putObject(filesBucket(), keys.chunkResult(processing, n), '[]', 'application/json');
   ({ page, close: closePage } = await ownerPage(service));
 });

@@ -94,8 +94,12 @@ export interface Member {
 export interface Progress {
   chunks_total: number;
   chunks_done: number;
+  /** What numbers_done and numbers_total count: distinct numbers, or with identity distinct number-and-name pairs. */
+  unit: 'numbers' | 'number_name_pairs';
   numbers_done: number;
   numbers_total: number;
   percent: number;
   eta_seconds: number | null;
+  /** The file's rows, known before the result summary. */
+  rows_total: number;
 }

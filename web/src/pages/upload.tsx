@@ -488,7 +488,7 @@ function Results({ upload, progress }: { upload: Upload; progress: Progress | nu
       <dl class="counts">
         <div>
           <dt>Rows</dt>
-          <dd>{num(upload.result_summary?.total_rows)}</dd>
+          <dd>{num(upload.result_summary?.total_rows ?? progress?.rows_total)}</dd>
         </div>
         <div>
           <dt>Rows with a number</dt>
@@ -554,7 +554,7 @@ function Results({ upload, progress }: { upload: Upload; progress: Progress | nu
   );
 }
 
-/** Processing: numbers classified, a percentage and the time left at the pace so far (derived from its chunks). */
+/** Processing: numbers (or number-and-name pairs, with identity) classified, a percentage of them and the time left at the pace so far (derived from its chunks). */
 function Processing({ progress }: { progress: Progress | null }) {
   if (!progress) {
     return (
@@ -571,7 +571,7 @@ function Processing({ progress }: { progress: Progress | null }) {
         {progress.percent}%
       </progress>
       <span role="status">
-        {num(progress.numbers_done)} of {num(progress.numbers_total)} numbers classified ({progress.percent}%), {eta}
+        {num(progress.numbers_done)} of {num(progress.numbers_total)} {progress.unit === 'number_name_pairs' ? 'number-and-name pairs' : 'numbers'} classified ({progress.percent}%), {eta}
       </span>
     </div>
   );
