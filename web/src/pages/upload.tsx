@@ -221,6 +221,9 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
   const status = validating ? 'validating' : draft.status;
   const step = status === 'awaiting_confirmation' ? 3 : status === 'validation_failed' || status === 'validating' ? 2 : 1;
   const v = draft.validation;
+  // The price and the plan on the Confirm button are the validated mapping's; the server confirms that
+  // one whatever the form shows, so an edited form must be validated again before it can be confirmed.
+  const remapped = draft.status === 'awaiting_confirmation' && !sameMapping(draft.mapping, { phoneColumns: phones, fullNameColumn: full, firstNameColumn: first, lastNameColumn: last });
   const togglePhone = (col: string, on: boolean) => setPhones(on ? [...phones.filter((p) => p !== col), col].slice(0, 10) : phones.filter((p) => p !== col));
   const columnSelect = (id: string, text: string, value: string, set: (v: string) => void) => (
     <div class="field">
@@ -350,7 +353,12 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
             Skip the mobile lookup
           </label>
           <InvalidCells draft={draft} />
-          <button type="button" class="primary-action" onClick={() => void confirm()} disabled={busy !== null} aria-describedby={errorAt('confirm') ? 'confirm-error' : undefined}>
+          {remapped && (
+            <p id="remapped-note" role="status" class="note">
+              The mapping above was changed after it was validated, and this price is for the validated one. Validate again to see the new mapping's price, or change the mapping back.
+            </p>
+          )}
+          <button type="button" class="primary-action" onClick={() => void confirm()} disabled={busy !== null || remapped} aria-describedby={[remapped && 'remapped-note', errorAt('confirm') && 'confirm-error'].filter(Boolean).join(' ') || undefined}>
             Confirm and charge {num(tier === 'max' ? v.price.max : v.price.standard)} credits
           </button>
           <FieldMessage id="confirm-error" text={errorAt('confirm')} />
@@ -359,6 +367,17 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
       {draft.status === 'confirming' && <p role="status">Confirming…</p>}
       {['pending_mapping', 'validation_failed', 'awaiting_confirmation'].includes(draft.status) && busy === null && <DiscardDraft id={draft.id} />}
     </>
+  );
+}
+
+/** Whether the form's columns are the mapping the draft was validated with (phone columns in order; no name column is ''). */
+function sameMapping(validated: Draft['mapping'], form: { phoneColumns: string[]; fullNameColumn: string; firstNameColumn: string; lastNameColumn: string }): boolean {
+  if (!validated) return false;
+  return (
+    validated.phoneColumns.join('\u0000') === form.phoneColumns.join('\u0000') &&
+    (validated.fullNameColumn ?? '') === form.fullNameColumn &&
+    (validated.firstNameColumn ?? '') === form.firstNameColumn &&
+    (validated.lastNameColumn ?? '') === form.lastNameColumn
   );
 }
 

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useTestService } from '../support/runtime';
+import { scaled } from '../support/wait';
+import { ownerPage, shot } from './browser';
+
+// Confirming a validated web upload in Chromium: what is charged is what the page shows.
+
+const service = useTestService();
+let closePage: (() => Promise<void>) | undefined;
+let page: Page;
+
+beforeAll(async () => {
+  ({ page, close: closePage } = await ownerPage(service));
+});
+afterAll(async () => {
+  await closePage?.();
+});
+
+/** 120 people with a phone and a mobile each, and names for identity. */
+function twoPhones(): string {
+  const lines = ['Name,Phone,Mobile'];
+  for (let i = 0; i < 120; i++) lines.push(`Person ${i},(415) ${200 + i}-${String(1000 + i).padStart(4, '0')},(628) ${300 + i}-${String(2000 + i).padStart(4, '0')}`);
+  return lines.join('\n') + '\n';
+}
+
+/** A new web upload of `csv`, validated with the suggested mapping; ends on its Confirm step. */
+async function validated(name: string, csv: string): Promise<string> {
+  await page.goto(`${service.url}/uploads/new`);
+  await page.getByLabel('CSV file').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByRole('button', { name: 'Upload file' }).click();
+  await page.getByRole('heading', { name: 'Map columns' }).waitFor();
+  await page.getByRole('button', { name: 'Validate' }).click();
+  await page.getByRole('heading', { name: 'Confirm' }).waitFor();
+  return new URL(page.url()).pathname.split('/').pop()!;
+}
+
+const balance = async () => ((await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number }).total;
+
+describe('confirming a web upload in Chromium', () => {
+  it('offers no Confirm for a mapping changed after validation, and again once it is changed back', async () => {
+    await validated('two-phones.csv', twoPhones());
+    expect(await page.getByRole('checkbox', { name: /^Mobile/ }).isChecked()).toBe(true);
+    expect(await page.getByLabel('Full name column').inputValue()).toBe('Name');
+    const confirm = page.getByRole('button', { name: /^Confirm and charge/ });
+    expect(await confirm.isEnabled()).toBe(true);
+    const before = await balance();
+
+    await page.getByRole('checkbox', { name: /^Mobile/ }).uncheck();
+    await page.getByLabel('Full name column').selectOption('');
+    expect(await confirm.isDisabled()).toBe(true);
+    await page.getByText(/The mapping above was changed after it was validated/).waitFor();
+    await shot(page, 'upload-confirm-remapped');
+    // A click on the disabled button does nothing: nothing is charged, no upload is made.
+    await confirm.click({ force: true });
+    await page.waitForTimeout(500);
+    expect(await balance()).toBe(before);
+    expect(((await (await service.request('GET', '/api/v1/uploads')).json()) as { data: unknown[] }).data).toHaveLength(0);
+
+    // Back to the validated mapping: its price is offered again.
+    await page.getByRole('checkbox', { name: /^Mobile/ }).check();
+    await page.getByLabel('Full name column').selectOption('Name');
+    expect(await confirm.isEnabled()).toBe(true);
+    expect(await page.getByText(/The mapping above was changed/).count()).toBe(0);
+
+    // Validating the edited mapping offers its own price.
+    await page.getByRole('checkbox', { name: /^Mobile/ }).uncheck();
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByRole('heading', { name: 'Confirm' }).waitFor();
+    await page.getByText(/The mapping above was changed/).waitFor({ state: 'detached', timeout: scaled(30_000) });
+    expect(await page.getByRole('checkbox', { name: /^Mobile/ }).isChecked()).toBe(false);
+    expect(await confirm.isEnabled()).toBe(true);
+  });
+});
