@@ -266,7 +266,7 @@ export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsoleP
   const seen = await ownDraft(principal, id);
   // The draft as confirming left it: a remap between the page's read and this write is in it.
   const draft = await transitionDraft(seen.id, ['awaiting_confirmation'], 'confirming', {}, nowIso(), draftStaleAt());
-  if (!draft) throw new Conflict(`This upload is ${seen.status}; only an upload awaiting confirmation can be confirmed`);
+  if (!draft) throw new Conflict(notConfirmable((await getDraft(seen.id)) ?? seen));
   crashPoint('draft.after-confirming');
   // The price the person agreed to is the one charged, or nothing is: the mapping may have been
   // changed (another tab, a colleague) after the page showed its price.
@@ -298,6 +298,16 @@ export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsoleP
     if (isRefusal(error)) await transitionDraft(draft.id, ['confirming'], 'awaiting_confirmation', {}, nowIso());
     throw error;
   }
+}
+
+/**
+ * Why a confirm found no draft awaiting confirmation, from the draft as it is after that write (the
+ * read before it may still say awaiting_confirmation: another confirmation won the write between).
+ */
+function notConfirmable(now: WebDraft): string {
+  if (now.status === 'confirming' || now.status === 'confirmed') return `This upload was already confirmed elsewhere (another tab or a colleague; it is ${now.status}); it was charged once, not again`;
+  if (now.status === 'awaiting_confirmation') return 'Another confirmation of this upload was under way and was refused meanwhile; nothing was charged: review it and confirm again';
+  return `This upload is ${now.status.replaceAll('_', ' ')}; only an upload awaiting confirmation can be confirmed`;
 }
 
 /**

@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from 'playwright-core';
+import { db } from '../../lambdas/platform/table';
 import { useTestService } from '../support/runtime';
 import { scaled } from '../support/wait';
 import { ownerPage, shot } from './browser';
@@ -70,5 +72,51 @@ describe('confirming a web upload in Chromium', () => {
     await page.getByText(/The mapping above was changed/).waitFor({ state: 'detached', timeout: scaled(30_000) });
     expect(await page.getByRole('checkbox', { name: /^Mobile/ }).isChecked()).toBe(false);
     expect(await confirm.isEnabled()).toBe(true);
+  });
+
+  it('a Confirm that lost to another tab follows the upload the other confirmed, charged once, and says so', async () => {
+    const id = await validated('two-tabs.csv', twoPhones());
+    const before = await balance();
+    const token = await page.evaluate(`(() => {
+      for (let i = 0; i < sessionStorage.length; i++) {
+        const k = sessionStorage.key(i);
+        if (k.startsWith('oidc.user:')) return JSON.parse(sessionStorage.getItem(k)).access_token;
+      }
+    })()`) as string;
+    // The other tab's confirmation is held in 'confirming' for a while (a slow charge), so this
+    // tab's Confirm meets it there, as two clicks at once do.
+    const client = db() as unknown as { send: (command: unknown) => Promise<unknown> };
+    const send = client.send.bind(client);
+    let held = false;
+    const slow = vi.spyOn(client, 'send').mockImplementation(async (command) => {
+      const out = await send(command);
+      const values = command instanceof UpdateCommand ? (command.input.ExpressionAttributeValues ?? {}) : {};
+      if (!held && values[':from0'] === 'awaiting_confirmation' && Object.values(values).includes('confirming')) {
+        held = true;
+        await new Promise((r) => setTimeout(r, 3000));
+      }
+      return out;
+    });
+    try {
+      const other = fetch(`${service.url}/console/api/uploads/${id}/confirm`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ validation_tier: 'standard', expected_credits: 240 }) });
+      await vi.waitFor(() => expect(held).toBe(true), { timeout: scaled(10_000) });
+      await page.getByRole('button', { name: 'Confirm and charge 240 credits' }).click();
+      const note = page.getByRole('status').filter({ hasText: 'This upload was confirmed elsewhere' });
+      await note.waitFor();
+      expect(await note.innerText()).toContain('It is being confirmed; this page follows it to its results.');
+      await shot(page, 'confirm-elsewhere-following');
+      expect((await other).status).toBe(200);
+      await page.getByRole('heading', { name: 'Downloads' }).waitFor({ timeout: scaled(30_000) });
+      await note.getByText('Its results are below.').waitFor();
+    } finally {
+      slow.mockRestore();
+    }
+    const body = await page.locator('body').innerText();
+    expect(body).not.toMatch(/only an upload awaiting confirmation|Review it and confirm again|Confirming…/);
+    expect(before - (await balance())).toBe(240);
+    const uploads = ((await (await service.request('GET', '/api/v1/uploads')).json()) as { data: { id: string }[] }).data;
+    expect(uploads.map((u) => u.id)).toEqual([id]);
+    await page.getByText('completed', { exact: true }).waitFor({ timeout: scaled(60_000) });
+    await shot(page, 'confirm-elsewhere-results');
   });
 });

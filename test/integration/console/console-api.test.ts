@@ -335,6 +335,8 @@ describe('in-app upload flow', () => {
     const before = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number };
     const results = await Promise.all([1, 2, 3].map(() => call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard', expected_credits: 130 })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+    // The losers are told what happened, not the state they expected as the state they found.
+    for (const lost of results.filter((r) => r.status === 409)) expect(lost.body.detail).toMatch(/^This upload was already confirmed elsewhere \(another tab or a colleague; it is (confirming|confirmed)\); it was charged once, not again$/);
     const after = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number };
     expect(before.total - after.total).toBe(130);
     const upload = (await service.request('GET', `/api/v1/uploads/${id}`)).json() as Promise<{ source: string; api_key_id: string | null }>;

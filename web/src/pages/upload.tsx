@@ -10,9 +10,13 @@ import { ImportFormatCard } from './import-format';
 import { TableWrap } from '../table-wrap';
 
 type Loaded = { draft: Draft } | { upload: Upload; progress?: Progress | null };
-type OnChange = (s: Loaded, notice?: string[]) => void;
+/** After a 409 on confirm: what changed in the draft meanwhile, or that it was confirmed elsewhere. */
+type Notice = { changes: string[] } | { elsewhere: true };
+type OnChange = (s: Loaded, notice?: Notice) => void;
 
-const finished = (s: Loaded | null) => s !== null && ('draft' in s || ['completed', 'failed', 'cancelled'].includes(s.upload.status));
+/** A draft being confirmed (by another tab) is followed until it is its upload, then the upload until it ends. */
+const finished = (s: Loaded | null) => s !== null && ('draft' in s ? s.draft.status !== 'confirming' : ['completed', 'failed', 'cancelled'].includes(s.upload.status));
+const confirmedElsewhere = (s: Loaded) => 'upload' in s || s.draft.status === 'confirming' || s.draft.status === 'confirmed';
 /** Between looks while processing, and the longest wait between retries after failures. */
 const POLL_MS = 1000;
 const MAX_RETRY_MS = 15_000;
@@ -23,7 +27,7 @@ const transient = (e: unknown) => !(e instanceof ApiError) || e.status === 0 || 
 export function UploadPage({ id }: { id: string }) {
   const [state, setState] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string[] | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [reconnecting, setReconnecting] = useState(false);
   const polling = !finished(state);
   // Looks until the upload is finished; a failed look is retried with backoff (1 s, 2 s, 4 s … 15 s)
@@ -40,6 +44,8 @@ export function UploadPage({ id }: { id: string }) {
         failures = 0;
         setReconnecting(false);
         setState(now);
+        // The confirmation elsewhere was refused (no credits, say): the draft awaits confirmation again.
+        if (!confirmedElsewhere(now)) setNotice((n) => (n && 'elsewhere' in n ? { changes: ['The confirmation elsewhere did not go through: the upload is awaiting confirmation again.'] } : n));
         if (finished(now)) return;
         timer = setTimeout(() => void look(), POLL_MS);
       } catch (e) {
@@ -68,11 +74,19 @@ export function UploadPage({ id }: { id: string }) {
   );
   if (error) return <p role="alert" class="error">{error}</p>;
   if (!state) return banner || <p>Loading…</p>;
-  const changed = notice && (
+  const elsewhere = notice && 'elsewhere' in notice && (
+    <div role="status" class="card">
+      <p>
+        This upload was confirmed elsewhere (another tab or a colleague) and charged there, once; your Confirm charged nothing.{' '}
+        {'draft' in state ? 'It is being confirmed; this page follows it to its results.' : 'Its results are below.'}
+      </p>
+    </div>
+  );
+  const changed = notice && 'changes' in notice && (
     <div role="alert" class="card failed">
       <p>This upload was changed elsewhere (another tab or a colleague), so nothing was charged. It has been reloaded:</p>
       <ul>
-        {notice.map((n) => (
+        {notice.changes.map((n) => (
           <li key={n}>{n}</li>
         ))}
       </ul>
@@ -85,12 +99,14 @@ export function UploadPage({ id }: { id: string }) {
       <>
         {banner}
         {changed}
+        {elsewhere}
         <DraftSteps key={`${state.draft.header.join('\u0001')}|${JSON.stringify(state.draft.mapping)}|${state.draft.status}`} draft={state.draft} onChange={change} />
       </>
     );
   return (
     <>
       {banner}
+      {elsewhere}
       <Results upload={state.upload} progress={state.progress ?? null} />
     </>
   );
@@ -207,7 +223,7 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
         // Changed elsewhere: show the draft as it is now and what differs from what was shown.
         try {
           const now = await api<Loaded>('GET', `/uploads/${draft.id}`);
-          return onChange(now, 'draft' in now ? draftChanges(draft, now.draft, tier) : ['It was confirmed elsewhere.']);
+          return onChange(now, 'draft' in now && !confirmedElsewhere(now) ? { changes: draftChanges(draft, now.draft, tier) } : { elsewhere: true });
         } catch {
           // Fall through to the message.
         }
@@ -219,7 +235,7 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
 
   // While our own validation request is open the draft is validating on the server, whatever we last loaded.
   const status = validating ? 'validating' : draft.status;
-  const step = status === 'awaiting_confirmation' ? 3 : status === 'validation_failed' || status === 'validating' ? 2 : 1;
+  const step = status === 'awaiting_confirmation' || status === 'confirming' ? 3 : status === 'validation_failed' || status === 'validating' ? 2 : 1;
   const v = draft.validation;
   // The price and the plan on the Confirm button are the validated mapping's; the server confirms that
   // one whatever the form shows, so an edited form must be validated again before it can be confirmed.
@@ -306,7 +322,7 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
             {columnSelect('last-name', 'Last name column', last, setLast)}
           </div>
         </fieldset>
-        <button type="submit" disabled={busy !== null || draft.status === 'validating'} aria-describedby={errorAt('validate') ? 'validate-error' : undefined}>
+        <button type="submit" disabled={busy !== null || draft.status === 'validating' || draft.status === 'confirming'} aria-describedby={errorAt('validate') ? 'validate-error' : undefined}>
           Validate
         </button>
         <FieldMessage id="validate-error" text={errorAt('validate')} />
