@@ -13,11 +13,14 @@ const service = useTestService();
 let closePage: (() => Promise<void>) | undefined;
 let page: Page;
 let uploadId: string;
+let identityId: string;
 
 beforeAll(async () => {
   const lines = ['Phone,Note', ...Array.from({ length: 100 }, (_, i) => `212-555-${2000 + i},${i === 0 ? '"=HYPERLINK(""http://x.example"")"' : i === 1 ? '+SUM(A1:A2)' : `n${i}`}`)];
   const made = await createUpload(service.runtime.ports, { organizationId: service.organizationId, userId: service.userId, apiKeyId: 'k' }, { csv: Buffer.from(lines.join('\n') + '\n'), filename: 'formulas.csv', mapping: { phoneColumns: ['Phone'] }, tier: 'standard', skipMobileLookup: false, source: 'api' });
   uploadId = made.id;
+  const named = ['Name,Phone', ...Array.from({ length: 100 }, (_, i) => `Person ${i},212-555-${3000 + i}`)];
+  identityId = (await createUpload(service.runtime.ports, { organizationId: service.organizationId, userId: service.userId, apiKeyId: 'k' }, { csv: Buffer.from(named.join('\n') + '\n'), filename: 'named.csv', mapping: { phoneColumns: ['Phone'], fullNameColumn: 'Name' }, tier: 'standard', skipMobileLookup: false, source: 'api' })).id;
   await service.runtime.settleWorkflows();
   ({ page, close: closePage } = await ownerPage(service));
 });
@@ -56,5 +59,30 @@ describe('safe downloads in Chromium', () => {
     await slice.getByRole('checkbox', { name: 'Best numbers first' }).check();
     const sliced = await downloadWith('Download slice');
     expect(sliced.name).toBe(`formulas_processed_${status.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()}_best-first.csv`);
+    // No names were mapped: there is no identity to include.
+    expect(await page.getByRole('checkbox', { name: /Include the identity column/ }).count()).toBe(0);
+  });
+
+  it('downloads an identity upload with its identity column when asked (include_identity=true), named _with-identity', async () => {
+    await page.goto(`${service.url}/uploads/${identityId}`);
+    await page.getByText('completed', { exact: true }).waitFor({ timeout: scaled(60_000) });
+    const toggle = page.getByRole('checkbox', { name: /Include the identity column/ });
+    expect(await toggle.isChecked()).toBe(false);
+    const plain = await downloadWith('Download processed file');
+    expect(plain.name).toBe('named_processed.csv');
+    expect(plain.text.split(/\r?\n/)[0]).toBe('Name,Phone,Service_Status');
+
+    await toggle.check();
+    await shot(page, 'downloads-identity');
+    const full = await downloadWith('Download processed file');
+    expect(full.name).toBe('named_processed_with-identity.csv');
+    expect(full.text.split(/\r?\n/)[0]).toBe('Name,Phone,Service_Status,Service_Identity');
+    expect(full.text.trim().split(/\r?\n/)).toHaveLength(101);
+
+    const slice = page.getByRole('group', { name: 'A slice of the results' });
+    await slice.getByRole('checkbox', { name: 'Best numbers first' }).check();
+    const sliced = await downloadWith('Download slice');
+    expect(sliced.name).toBe('named_processed_best-first_with-identity.csv');
+    expect(sliced.text.split(/\r?\n/)[0]).toBe('Name,Phone,Service_Status,Service_Identity');
   });
 });

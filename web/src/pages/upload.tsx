@@ -501,12 +501,15 @@ function Results({ upload, progress }: { upload: Upload; progress: Progress | nu
   const [sorted, setSorted] = useState(false);
   // On by default: cells a spreadsheet would run as formulas come back as text (the API's neutralize_formulas).
   const [safe, setSafe] = useState(true);
+  // Off by default, as the API's include_identity: a single phone column's file then has no Service_Identity.
+  const [withIdentity, setWithIdentity] = useState(false);
   const done = upload.status === 'completed';
   const get = (path: string) => download(`/uploads/${upload.id}/download/${path}`).catch((e: Error) => setError(e.message));
   const processed = (slice: boolean) => {
     const q = new URLSearchParams();
     if (slice && statuses.length) q.set('statuses', statuses.join(','));
     if (slice && sorted) q.set('sort', 'best_status');
+    if (upload.identity_enabled && withIdentity) q.set('include_identity', 'true');
     if (safe) q.set('neutralize_formulas', 'true');
     return get(`processed${q.size ? `?${q}` : ''}`);
   };
@@ -563,6 +566,12 @@ function Results({ upload, progress }: { upload: Upload; progress: Progress | nu
           <input type="checkbox" checked={safe} onChange={(e) => setSafe((e.currentTarget as HTMLInputElement).checked)} />
           Make cells safe to open in a spreadsheet (a cell starting with =, +, -, @ gets a leading ' so it is not run as a formula; turn off to get every cell exactly as uploaded)
         </label>
+        {upload.identity_enabled && (
+          <label class="check">
+            <input type="checkbox" checked={withIdentity} onChange={(e) => setWithIdentity((e.currentTarget as HTMLInputElement).checked)} />
+            Include the identity column (Service_Identity, whether the number belongs to the named person) in the processed file and slices; a file with several phone columns always has each one's
+          </label>
+        )}
         {done && (
           <fieldset>
             <legend>A slice of the results</legend>
