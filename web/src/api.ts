@@ -1,4 +1,5 @@
 import { currentUser } from './auth';
+import { describeFailure, UNREACHABLE } from './api-words';
 
 // The console's API client: /console/api/* with the signed-in user's access token.
 
@@ -7,14 +8,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly detail: unknown,
   ) {
-    super(describe(detail, status));
+    super(describeFailure(detail, status));
   }
-}
-
-function describe(detail: unknown, status: number): string {
-  if (typeof detail === 'string') return detail;
-  if (detail && typeof detail === 'object' && 'message' in detail) return String((detail as { message: unknown }).message);
-  return detail ? JSON.stringify(detail) : `Request failed (${status})`;
 }
 
 let onUnauthorized: () => void = () => undefined;
@@ -39,11 +34,18 @@ async function handle<T>(res: Response): Promise<T> {
 }
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`/console/api${path}`, {
-    method,
-    headers: { authorization: `Bearer ${await token()}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const bearer = await token();
+  let res: Response;
+  try {
+    res = await fetch(`/console/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    // fetch rejects only when no answer came (a TypeError, "Failed to fetch").
+    throw new ApiError(0, UNREACHABLE);
+  }
   return handle<T>(res);
 }
 

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { describeFailure, UNREACHABLE } from '../../../web/src/api-words';
+
+// A console call that failed without a detail showed the browser's "Failed to fetch" or
+// "Request failed (502)": now a sentence a customer can act on.
+describe('the console says a failed call in words', () => {
+  it("the API's detail as it is, string or {message}", () => {
+    expect(describeFailure('Not enough credits', 402)).toBe('Not enough credits');
+    expect(describeFailure({ message: 'Fewer than 100 numbers', min: 100 }, 422)).toBe('Fewer than 100 numbers');
+  });
+
+  it('no answer at all: the service could not be reached', () => {
+    expect(describeFailure(null, 0)).toBe(UNREACHABLE);
+    expect(UNREACHABLE).not.toMatch(/fetch/i);
+  });
+
+  it('an answer without a detail (a gateway error page): what kind of failure, in words', () => {
+    expect(describeFailure(null, 502)).toBe('The service had a problem answering (502). Try again in a moment.');
+    expect(describeFailure('', 503)).toBe('The service had a problem answering (503). Try again in a moment.');
+    expect(describeFailure(null, 404)).toBe('The request was refused (404).');
+  });
+});
