@@ -39,7 +39,7 @@ afterAll(async () => {
 describe('pages that recover, in Chromium', () => {
   it('shows processing progress; a dropped connection and a restarting server show "Reconnecting…", then the page recovers', async () => {
     await page.getByRole('link', { name: 'big-list.csv' }).click();
-    await page.getByText(/^10,000 of 20,000 numbers classified \(50%\), about \d+ seconds left$/).waitFor();
+    await page.getByText(/^10,000 of 20,000 numbers classified \(50%\), about \d+ seconds? left$/).waitFor();
     expect(await page.getByLabel('Processing').getAttribute('value')).toBe('50');
     await shot(page, 'processing-progress');
     // The connection drops, then the server answers 502 while it comes back.

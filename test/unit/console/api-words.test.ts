@@ -20,3 +20,13 @@ describe('the console says a failed call in words', () => {
     expect(describeFailure(null, 404)).toBe('The request was refused (404).');
   });
 });
+
+describe('counts in words', () => {
+  it('singular for exactly one, grouped digits', async () => {
+    const { counted } = await import('../../../web/src/format');
+    expect(counted(1, 'second')).toBe('1 second');
+    expect(counted(2, 'second')).toBe('2 seconds');
+    expect(counted(0, 'number')).toBe('0 numbers');
+    expect(counted(12_500, 'number')).toBe('12,500 numbers');
+  });
+});

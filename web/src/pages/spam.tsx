@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useLatestRead } from '../latest-read';
-import { when } from '../format';
+import { counted, when } from '../format';
 import { codeSentMessage, failureReason, plainCodeError, SAME_CARRIER_WARNING, sameCarrierWarning, type Method } from '../spam-words';
 import { TableWrap } from '../table-wrap';
 
@@ -100,7 +100,7 @@ export function SpamPage() {
       </form>
       {data && (
         <p class="meta">
-          {data.total} number(s){data.spam_monitoring_limit !== null ? ` of ${data.spam_monitoring_limit} in your plan` : ''}
+          {counted(data.total, 'number')}{data.spam_monitoring_limit !== null ? ` of ${data.spam_monitoring_limit} in your plan` : ''}
         </p>
       )}
       {(data?.numbers ?? []).map((n) => (

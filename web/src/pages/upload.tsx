@@ -3,7 +3,7 @@ import { ANSWER_INTENTS, TIERS } from '../../../lambdas/classification/vocabular
 import { api, ApiError, download } from '../api';
 import { draftChanges } from '../draft-changes';
 import { TierChart } from '../chart';
-import { label, num, when } from '../format';
+import { counted, label, num, when } from '../format';
 import { navigate } from '../router';
 import type { Draft, Progress, Upload } from '../types';
 import { ImportFormatCard } from './import-format';
@@ -607,7 +607,7 @@ function Processing({ progress }: { progress: Progress | null }) {
       </div>
     );
   }
-  const eta = progress.eta_seconds === null ? "estimating time left…" : progress.eta_seconds === 0 ? "finishing…" : progress.eta_seconds >= 90 ? `about ${Math.round(progress.eta_seconds / 60)} minutes left` : `about ${progress.eta_seconds} seconds left`;
+  const eta = progress.eta_seconds === null ? "estimating time left…" : progress.eta_seconds === 0 ? "finishing…" : progress.eta_seconds >= 90 ? `about ${Math.round(progress.eta_seconds / 60)} minutes left` : `about ${counted(progress.eta_seconds, 'second')} left`;
   return (
     <div class="progress">
       <label for="processing-progress">Processing</label>
