@@ -43,6 +43,8 @@ describe('spam monitoring in Chromium', () => {
   it('sends a new code the way the number was added, with messages in words beside the number', async () => {
     await page.getByRole('link', { name: 'Spam monitoring' }).click();
     await page.getByRole('heading', { name: 'Spam monitoring', level: 1 }).waitFor();
+    // The form's method is the API's default (call): a text reaches only an SMS-capable number.
+    expect(await page.getByLabel('Send the code by').inputValue()).toBe('call');
     const card = await addAndVerify('(202) 318-0669', '+12023180669', 'phone call');
     await card.getByText('We are calling +12023180669: answer to hear a 6-digit code, then enter it here within 10 minutes.').waitFor();
     expect(await page.locator('#spam-add-note').innerText()).toBe('+12023180669 was added.');

@@ -42,7 +42,8 @@ interface HistoryItem {
 export function SpamPage() {
   const [data, setData] = useState<{ numbers: MonitoredNumber[]; spam_monitoring_limit: number | null; total: number } | null>(null);
   const [phone, setPhone] = useState('');
-  const [method, setMethod] = useState<Method>('sms');
+  // The API's default: a call reaches any number, a text only an SMS-capable one (caller IDs are often landlines).
+  const [method, setMethod] = useState<Method>('call');
   const [loadError, setLoadError] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   // Each message shows next to what it is about: the add form, or the number's card.
@@ -91,8 +92,8 @@ export function SpamPage() {
         <div class="field">
           <label for="spam-method">Send the code by</label>
           <select id="spam-method" value={method} onChange={(e) => setMethod((e.currentTarget as HTMLSelectElement).value as 'sms' | 'call')}>
-            <option value="sms">text message</option>
             <option value="call">phone call</option>
+            <option value="sms">text message</option>
           </select>
         </div>
         <button type="submit">Add number</button>
