@@ -3,6 +3,7 @@ import type { User } from 'oidc-client-ts';
 import { api, whenUnauthorized } from './api';
 import { currentUser, signIn, signOut } from './auth';
 import { linkClick, usePath } from './router';
+import { isCurrentNav } from './nav';
 import type { Me } from './types';
 import { UploadsPage } from './pages/uploads';
 import { NewUploadPage } from './pages/new-upload';
@@ -60,7 +61,7 @@ export function App({ bootError }: { bootError?: string }) {
     { to: '/credits', label: 'Credits' },
     ...(me.role === 'owner' ? [{ to: '/developer', label: 'Developer' }, { to: '/webhooks', label: 'Webhooks' }] : []),
   ];
-  const current = (to: string) => (to === '/' ? path === '/' || (path.startsWith('/uploads/') && path !== '/uploads/new') : path.startsWith(to));
+  const current = (to: string) => isCurrentNav(path, to);
   return (
     <>
       <a class="skip" href="#main">Skip to content</a>

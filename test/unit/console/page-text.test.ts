@@ -1,3 +1,4 @@
+// What the console page says and marks, as plain functions: failed calls, counts, the current nav item.
 import { describe, expect, it } from 'vitest';
 import { describeFailure, UNREACHABLE } from '../../../web/src/api-words';
 
@@ -28,5 +29,16 @@ describe('counts in words', () => {
     expect(counted(2, 'second')).toBe('2 seconds');
     expect(counted(0, 'number')).toBe('0 numbers');
     expect(counted(12_500, 'number')).toBe('12,500 numbers');
+  });
+});
+
+describe('the nav item marked current (aria-current)', () => {
+  it('Uploads on the list at / and at /uploads (where Discard lands) and on an upload; New upload on its own page', async () => {
+    const { isCurrentNav } = await import('../../../web/src/nav');
+    for (const path of ['/', '/uploads', '/uploads/3f1c']) expect(isCurrentNav(path, '/'), path).toBe(true);
+    expect(isCurrentNav('/uploads/new', '/')).toBe(false);
+    expect(isCurrentNav('/uploads/new', '/uploads/new')).toBe(true);
+    expect(isCurrentNav('/credits', '/')).toBe(false);
+    expect(isCurrentNav('/credits', '/credits')).toBe(true);
   });
 });
