@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import axe from 'axe-core';
-import { afterAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { scaled } from '../support/wait';
 
 // Debian's Chromium driven by playwright-core (no browser download): headless, every feature that
@@ -181,4 +181,20 @@ export async function ownerPage(service: { url: string; runtime: { console?: { o
       await close();
     },
   };
+}
+
+/**
+ * ownerPage for a test file: opened before its tests (after the file's own beforeAll hooks
+ * registered above this call), closed after them; `opened` receives the page.
+ */
+export function useOwnerPage(service: Parameters<typeof ownerPage>[0], opened: (page: Page) => void): void {
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const owner = await ownerPage(service);
+    close = owner.close;
+    opened(owner.page);
+  });
+  afterAll(async () => {
+    await close?.();
+  });
 }

@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from 'playwright-core';
 import { db } from '../../lambdas/platform/table';
 import { useTestService } from '../support/runtime';
 import { scaled } from '../support/wait';
-import { ownerPage, shot } from './browser';
+import { shot, useOwnerPage } from './browser';
 
 // Confirming a validated web upload in Chromium: what is charged is what the page shows.
 
 const service = useTestService();
-let closePage: (() => Promise<void>) | undefined;
 let page: Page;
-
-beforeAll(async () => {
-  ({ page, close: closePage } = await ownerPage(service));
-});
-afterAll(async () => {
-  await closePage?.();
-});
+useOwnerPage(service, (opened) => (page = opened));
 
 /** 120 people with a phone and a mobile each, and names for identity. */
 function twoPhones(): string {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
-import { ownerPage, shot } from './browser';
+import { shot, useOwnerPage } from './browser';
 import { debit, replenishIfDue } from '../../lambdas/credits/credits';
 import { newCustomer } from '../support/customer';
 import { listLedger } from '../../lambdas/console/directory';
@@ -11,15 +11,8 @@ import { listLedger } from '../../lambdas/console/directory';
 // "Credits" column sums to the total shown.
 
 const service = useTestService();
-let closePage: (() => Promise<void>) | undefined;
 let page: Page;
-
-beforeAll(async () => {
-  ({ page, close: closePage } = await ownerPage(service));
-});
-afterAll(async () => {
-  await closePage?.();
-});
+useOwnerPage(service, (opened) => (page = opened));
 
 /** The page's total and the signed amounts of its rows (body rows only). */
 async function shown(): Promise<{ total: number; rows: { kind: string; amount: number; reason: string }[] }> {

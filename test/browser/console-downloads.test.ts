@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
-import { ownerPage, shot } from './browser';
+import { shot, useOwnerPage } from './browser';
 import { createUpload } from '../../lambdas/uploads/create-upload';
 import { scaled } from '../support/wait';
 
@@ -10,7 +10,6 @@ import { scaled } from '../support/wait';
 // person turns it off, and each slice downloads under a name that says what it holds.
 
 const service = useTestService();
-let closePage: (() => Promise<void>) | undefined;
 let page: Page;
 let uploadId: string;
 let identityId: string;
@@ -22,11 +21,8 @@ beforeAll(async () => {
   const named = ['Name,Phone', ...Array.from({ length: 100 }, (_, i) => `Person ${i},212-555-${3000 + i}`)];
   identityId = (await createUpload(service.runtime.ports, { organizationId: service.organizationId, userId: service.userId, apiKeyId: 'k' }, { csv: Buffer.from(named.join('\n') + '\n'), filename: 'named.csv', mapping: { phoneColumns: ['Phone'], fullNameColumn: 'Name' }, tier: 'standard', skipMobileLookup: false, source: 'api' })).id;
   await service.runtime.settleWorkflows();
-  ({ page, close: closePage } = await ownerPage(service));
 });
-afterAll(async () => {
-  await closePage?.();
-});
+useOwnerPage(service, (opened) => (page = opened));
 
 async function downloadWith(button: string): Promise<{ name: string; text: string }> {
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);

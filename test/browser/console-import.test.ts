@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
-import { ownerPage, shot } from './browser';
+import { shot, useOwnerPage } from './browser';
 import { debit } from '../../lambdas/credits/credits';
 
 // The forgiving import in Chromium: files as people save them (semicolons, tabs, Windows-1252, no
@@ -9,7 +9,6 @@ import { debit } from '../../lambdas/credits/credits';
 // changed, and a header-less file keeps its first contact.
 
 const service = useTestService();
-let closePage: (() => Promise<void>) | undefined;
 let page: Page;
 
 /** `count` contacts with distinct valid numbers; a city with an accent and a cell holding a comma. */
@@ -33,12 +32,7 @@ async function validatedPrice(): Promise<string> {
   return page.getByRole('button', { name: /Confirm and charge/ }).innerText();
 }
 
-beforeAll(async () => {
-  ({ page, close: closePage } = await ownerPage(service));
-});
-afterAll(async () => {
-  await closePage?.();
-});
+useOwnerPage(service, (opened) => (page = opened));
 
 describe('forgiving import in Chromium', () => {
   it('reads a semicolon file as three columns, suggests the phone column and prices 150 numbers', async () => {

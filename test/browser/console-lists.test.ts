@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
-import { ownerPage, shot } from './browser';
+import { shot, useOwnerPage } from './browser';
 import { createUpload } from '../../lambdas/uploads/create-upload';
 import { getUpload, insertUpload } from '../../lambdas/uploads/upload-repository';
 import { scaled } from '../support/wait';
@@ -10,7 +10,6 @@ import { scaled } from '../support/wait';
 // file name and filtered by status on the server; a draft discarded with nothing charged.
 
 const service = useTestService();
-let closePage: (() => Promise<void>) | undefined;
 let page: Page;
 
 const csv = Buffer.from(['phone', ...Array.from({ length: 100 }, (_, i) => `212-555-${2000 + i}`)].join('\n') + '\n');
@@ -24,11 +23,8 @@ beforeAll(async () => {
     const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
     await insertUpload({ ...base, id, original_filename: `file-${String(i).padStart(4, '0')}.csv`, status: i % 3 === 0 ? 'failed' : 'completed', created_at: new Date(Date.parse(base.created_at) + i * 1000).toISOString() });
   }
-  ({ page, close: closePage } = await ownerPage(service));
 });
-afterAll(async () => {
-  await closePage?.();
-});
+useOwnerPage(service, (opened) => (page = opened));
 
 const names = async () => (await page.locator('section[aria-labelledby="all-h"] tbody tr td:first-child').allInnerTexts()).map((t) => t.trim());
 

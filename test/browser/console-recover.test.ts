@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
-import { ownerPage, shot } from './browser';
+import { shot, useOwnerPage } from './browser';
 import { createUpload } from '../../lambdas/uploads/create-upload';
 import { getUpload, insertUpload } from '../../lambdas/uploads/upload-repository';
 import { filesBucket, putObject } from '../../lambdas/platform/blob';
@@ -14,7 +14,6 @@ import { scaled } from '../support/wait';
 // draft and says what changed.
 
 const service = useTestService();
-let closePage: (() => Promise<void>) | undefined;
 let page: Page;
 let processing: UploadRecord;
 
@@ -30,11 +29,8 @@ beforeAll(async () => {
   // Prepare is done once it has written the index of which item each cell is.
   await putObject(filesBucket(), keys.cellItems(processing), Buffer.alloc(0), 'application/octet-stream');
   for (let n = 0; n < 2; n++) await putObject(filesBucket(), keys.chunkResult(processing, n), '[]', 'application/json');
-  ({ page, close: closePage } = await ownerPage(service));
 });
-afterAll(async () => {
-  await closePage?.();
-});
+useOwnerPage(service, (opened) => (page = opened));
 
 describe('pages that recover, in Chromium', () => {
   it('shows processing progress; a dropped connection and a restarting server show "Reconnecting…", then the page recovers', async () => {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
 import { waitFor } from '../support/wait';
-import { ownerPage, shot } from './browser';
+import { shot, useOwnerPage } from './browser';
 
 // Silent token renewal: the console renews its tokens with the refresh token before they expire,
 // so a session lasts as long as the provider's, not as long as one access token. The local
@@ -11,15 +11,8 @@ import { ownerPage, shot } from './browser';
 const TOKEN_SECONDS = 20;
 process.env.CONSOLE_TOKEN_SECONDS = String(TOKEN_SECONDS);
 const service = useTestService();
-let closePage: (() => Promise<void>) | undefined;
 let page: Page;
-
-beforeAll(async () => {
-  ({ page, close: closePage } = await ownerPage(service));
-});
-afterAll(async () => {
-  await closePage?.();
-});
+useOwnerPage(service, (opened) => (page = opened));
 
 interface StoredUser {
   access_token: string;

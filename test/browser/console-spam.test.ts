@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
-import { ownerPage, shot } from './browser';
+import { shot, useOwnerPage } from './browser';
 import { runSpamTestsNow, spamVerificationCodes } from '../../lambdas/admin/admin';
 
 // Spam monitoring in Chromium, the second round: "Send a new code" goes the way the number was
@@ -9,15 +9,8 @@ import { runSpamTestsNow, spamVerificationCodes } from '../../lambdas/admin/admi
 // API paths), and results show the same-carrier warning and why a carrier test failed.
 
 const service = useTestService();
-let closePage: (() => Promise<void>) | undefined;
 let page: Page;
-
-beforeAll(async () => {
-  ({ page, close: closePage } = await ownerPage(service));
-});
-afterAll(async () => {
-  await closePage?.();
-});
+useOwnerPage(service, (opened) => (page = opened));
 
 /** Moves the runtime's clock forward (it goes back to real time after each test). */
 let offset = 0;

@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
 import { useTestService } from '../support/runtime';
-import { launch, newContext, ownerPage, shot, signIn } from './browser';
+import { launch, newContext, shot, signIn, useOwnerPage } from './browser';
 
 // The Developer page's people and keys, in Chromium: a key named at creation and listed by name,
 // and an owner inviting a member by email. The local service sends no mail, so the page shows the
 // password once; the invited person signs in with it and sees the member pages only.
 
 const service = useTestService();
-let closePage: (() => Promise<void>) | undefined;
 let page: Page;
-
-beforeAll(async () => {
-  ({ page, close: closePage } = await ownerPage(service));
-});
-afterAll(async () => {
-  await closePage?.();
-});
+useOwnerPage(service, (opened) => (page = opened));
 
 const nav = () => page.getByRole('navigation', { name: 'Main' });
 

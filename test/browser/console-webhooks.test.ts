@@ -1,12 +1,12 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
 import { useTestService } from '../support/runtime';
 import { emitEvent } from '../support/emit-event';
 import { waitFor } from '../support/wait';
 import { verifyWebhook } from '../../lambdas/webhooks/verify-signature';
-import { ownerPage, shot } from './browser';
+import { shot, useOwnerPage } from './browser';
 
 // Sending a failed webhook delivery again from the Webhooks page, in Chromium: a receiver that
 // refuses an event for good (410), then answers; the owner presses "Send again" (twice, quickly),
@@ -15,15 +15,8 @@ import { ownerPage, shot } from './browser';
 // The webhook receiver below listens on loopback, which the service refuses unless told (local only).
 process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
 const service = useTestService();
-let closePage: (() => Promise<void>) | undefined;
 let page: Page;
-
-beforeAll(async () => {
-  ({ page, close: closePage } = await ownerPage(service));
-});
-afterAll(async () => {
-  await closePage?.();
-});
+useOwnerPage(service, (opened) => (page = opened));
 
 interface Received {
   body: string;

@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useTestService } from '../support/runtime';
-import { ownerPage, shot } from './browser';
+import { shot, useOwnerPage } from './browser';
 import { mintKey, revokeKey } from '../../lambdas/admin/admin';
 
 // Plain words and reachable messages, in Chromium: focus goes to the new page's heading on every
@@ -13,15 +13,8 @@ import { mintKey, revokeKey } from '../../lambdas/admin/admin';
 // The webhook receiver below listens on loopback, which the service refuses unless told (local only).
 process.env.WEBHOOKS_ALLOW_LOOPBACK = 'true';
 const service = useTestService();
-let closePage: (() => Promise<void>) | undefined;
 let page: Page;
-
-beforeAll(async () => {
-  ({ page, close: closePage } = await ownerPage(service));
-});
-afterAll(async () => {
-  await closePage?.();
-});
+useOwnerPage(service, (opened) => (page = opened));
 
 // Run in the page (the test's own TypeScript has no DOM types).
 const focused = () => page.evaluate<{ tag: string; text: string }>(`({ tag: document.activeElement?.tagName ?? '', text: document.activeElement?.textContent ?? '' })`);

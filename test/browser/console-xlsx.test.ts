@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import ExcelJS from 'exceljs';
 import { useTestService } from '../support/runtime';
-import { ownerPage, shot } from './browser';
+import { shot, useOwnerPage } from './browser';
 import { scaled } from '../support/wait';
 
 // Excel workbooks in the console's import: the first worksheet read on the server with exceljs's
@@ -13,16 +13,10 @@ import { scaled } from '../support/wait';
 // are refused in words, with nothing charged and no draft left.
 
 const service = useTestService();
-let closePage: (() => Promise<void>) | undefined;
 let page: Page;
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-beforeAll(async () => {
-  ({ page, close: closePage } = await ownerPage(service));
-});
-afterAll(async () => {
-  await closePage?.();
-});
+useOwnerPage(service, (opened) => (page = opened));
 
 /** A workbook as Excel saves one: a first sheet of `count` contacts, phone numbers stored as numbers. */
 async function callList(count: number): Promise<Buffer> {
