@@ -60,6 +60,23 @@ describe('work file version 3 (lambdas/uploads/work-file-v3.ts)', () => {
     expect(readWorkRows(bytes).names).toEqual([{ full: 'a\ufffdb' }]);
   });
 
+  it("writes every name's bytes as Buffer.from does, ASCII or not, wherever the first other character falls", () => {
+    const units = ['a', 'Z', ' ', '-', "'", '\u007f', '\u0080', 'é', 'Ñ', '中', '\ud83d\ude00', '\ud800', '\udc00', '\u0000'];
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const texts = ['', 'Ada', 'Zoë', 'é', '\ud800', 'abc\ud83d', ...Array.from({ length: 3000 }, () => Array.from({ length: 1 + next(12) }, () => units[next(units.length)]).join(''))];
+    const writer = new WorkFileWriter(0, { firstCells: true }, () => Buffer.alloc(256));
+    for (const text of texts) writer.firstCell(text);
+    const bytes = Buffer.concat(writer.parts());
+    const want = Buffer.concat(texts.flatMap((text) => {
+      const utf8 = Buffer.from(text, 'utf8');
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(utf8.length);
+      return [length, utf8];
+    }));
+    expect(bytes.subarray(bytes.indexOf(10) + 1).equals(want)).toBe(true);
+  });
+
   it('maps cells as plan.ts holds them and refuses what is not +1 and a national number', () => {
     expect([nationalOf(''), nationalOf(null), nationalOf('+12125550143'), nationalOf('+13101234')]).toEqual([EMPTY_CELL, INVALID_CELL, 2125550143, 3101234]);
     for (const bad of ['+442071234567', '2125550143', '+1012', '+1']) expect(() => nationalOf(bad)).toThrow();
