@@ -33,6 +33,39 @@ async function validated(name: string, csv: string): Promise<string> {
 const balance = async () => ((await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number }).total;
 
 describe('confirming a web upload in Chromium', () => {
+  it('validating by keyboard leaves the focus on what the validation gave, not on the page', async () => {
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        return el ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} ${el.tagName === 'BUTTON' ? (el as HTMLElement).innerText : ''}`.trim() : null;
+      });
+    const validateByKeyboard = async () => {
+      await page.getByRole('button', { name: 'Validate' }).focus();
+      await page.keyboard.press('Enter');
+    };
+    await validated('keyboard.csv', twoPhones());
+    // Refused (the name column mapped as a phone column too): back on Validate, which its error describes.
+    await page.getByRole('checkbox', { name: /^Name/ }).check();
+    await validateByKeyboard();
+    await page.locator('#validate-error').waitFor();
+    await expect.poll(focused).toBe('button Validate');
+    // Mapped as validated before: the Confirm step's heading.
+    await page.getByRole('checkbox', { name: /^Name/ }).uncheck();
+    await validateByKeyboard();
+    await page.getByRole('heading', { name: 'Confirm' }).waitFor();
+    await expect.poll(focused).toBe('h2#confirm-h');
+    // Too few numbers: the failure's heading.
+    const short = twoPhones().split('\n').slice(0, 41).join('\n') + '\n';
+    await page.goto(`${service.url}/uploads/new`);
+    await page.getByLabel('CSV file').setInputFiles({ name: 'short.csv', mimeType: 'text/csv', buffer: Buffer.from(short) });
+    await page.getByRole('button', { name: 'Upload file' }).click();
+    await page.getByRole('heading', { name: 'Map columns' }).waitFor();
+    await page.getByRole('checkbox', { name: /^Mobile/ }).uncheck();
+    await validateByKeyboard();
+    await page.getByRole('heading', { name: 'Validation failed' }).waitFor();
+    await expect.poll(focused).toBe('h2#fail-h');
+  });
+
   it('offers no Confirm for a mapping changed after validation, and again once it is changed back', async () => {
     await validated('two-phones.csv', twoPhones());
     expect(await page.getByRole('checkbox', { name: /^Mobile/ }).isChecked()).toBe(true);

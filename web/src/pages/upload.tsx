@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ANSWER_INTENTS, TIERS } from '../../../lambdas/classification/vocabulary';
 import { api, ApiError, download } from '../api';
 import { draftChanges } from '../draft-changes';
@@ -29,6 +29,8 @@ export function UploadPage({ id }: { id: string }) {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [reconnecting, setReconnecting] = useState(false);
+  // Survives DraftSteps' remount when a validation changes the draft (FocusAfterValidate).
+  const focusAfterValidate = useRef<FocusAfterValidate>(false);
   const polling = !finished(state);
   // Looks until the upload is finished; a failed look is retried with backoff (1 s, 2 s, 4 s … 15 s)
   // under a visible notice, and the page keeps what it last showed.
@@ -100,7 +102,7 @@ export function UploadPage({ id }: { id: string }) {
         {banner}
         {changed}
         {elsewhere}
-        <DraftSteps key={`${state.draft.header.join('\u0001')}|${JSON.stringify(state.draft.mapping)}|${state.draft.status}`} draft={state.draft} onChange={change} />
+        <DraftSteps key={`${state.draft.header.join('\u0001')}|${JSON.stringify(state.draft.mapping)}|${state.draft.status}`} draft={state.draft} onChange={change} focusAfterValidate={focusAfterValidate} />
       </>
     );
   return (
@@ -144,7 +146,15 @@ function Steps({ current }: { current: number }) {
   );
 }
 
-function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
+/**
+ * Validate is disabled while it runs, and a disabled button lets go of the focus. Where the focus
+ * was when it was pressed (false: no validation of this page's to follow up), so that once it ends
+ * the focus goes to what it gave: its result's heading, or the button beside its error; unless the
+ * user has moved the focus elsewhere meanwhile.
+ */
+type FocusAfterValidate = Element | null | false;
+
+function DraftSteps({ draft, onChange, focusAfterValidate }: { draft: Draft; onChange: OnChange; focusAfterValidate: { current: FocusAfterValidate } }) {
   const initial = draft.mapping ?? {
     phoneColumns: draft.suggested.phone_columns,
     fullNameColumn: draft.suggested.full_name_column,
@@ -189,11 +199,26 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
     };
   }, [validating, draft.id]);
 
+  const validateButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const pressedOn = focusAfterValidate.current;
+    if (pressedOn === false || busy !== null || draft.status === 'validating') return;
+    focusAfterValidate.current = false;
+    const now = document.activeElement;
+    if (now !== pressedOn && now !== document.body && now !== null) return;
+    const heading = document.getElementById(draft.status === 'validation_failed' ? 'fail-h' : draft.status === 'awaiting_confirmation' && !errorAt('validate') ? 'confirm-h' : '');
+    if (heading) {
+      heading.setAttribute('tabindex', '-1');
+      heading.focus();
+    } else validateButton.current?.focus();
+  });
+
   async function validate(e: Event) {
     e.preventDefault();
     if (phones.length === 0) return setErrorAt({ at: 'phones', text: 'Choose at least one phone column.' });
     setErrorAt(null);
     setChecked(0);
+    focusAfterValidate.current = document.activeElement;
     setBusy('Validating…');
     try {
       onChange(
@@ -322,7 +347,7 @@ function DraftSteps({ draft, onChange }: { draft: Draft; onChange: OnChange }) {
             {columnSelect('last-name', 'Last name column', last, setLast)}
           </div>
         </fieldset>
-        <button type="submit" disabled={busy !== null || draft.status === 'validating' || draft.status === 'confirming'} aria-describedby={errorAt('validate') ? 'validate-error' : undefined}>
+        <button ref={validateButton} type="submit" disabled={busy !== null || draft.status === 'validating' || draft.status === 'confirming'} aria-describedby={errorAt('validate') ? 'validate-error' : undefined}>
           Validate
         </button>
         <FieldMessage id="validate-error" text={errorAt('validate')} />
