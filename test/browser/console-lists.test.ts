@@ -64,6 +64,17 @@ describe('uploads list in Chromium', () => {
     await vi.waitFor(async () => expect(await page.locator('section[aria-labelledby="all-h"] tbody tr').count()).toBe(3), { timeout: scaled(10_000), interval: 100 });
     expect((await names()).sort()).toEqual(['file-0012.csv', 'file-0015.csv', 'file-0018.csv']);
     await shot(page, 'uploads-search');
+    // The search is in the address: a reload (or the link shared) shows the same search, form and list.
+    expect(new URL(page.url()).search).toBe('?q=FILE-001&status=failed');
+    await page.reload();
+    await page.getByRole('cell', { name: 'file-0018.csv' }).waitFor();
+    expect((await names()).sort()).toEqual(['file-0012.csv', 'file-0015.csv', 'file-0018.csv']);
+    expect(await page.getByLabel('File name contains').inputValue()).toBe('FILE-001');
+    expect(await page.getByLabel('Status').inputValue()).toBe('failed');
+    // An address with a status the list does not know is an unfiltered list, not an error.
+    await page.goto(`${service.url}/uploads?status=bogus`);
+    await page.getByRole('cell', { name: 'file-0119.csv' }).waitFor();
+    expect(await page.getByLabel('Status').inputValue()).toBe('');
   });
 
   it('discards a draft: gone from the list, nothing charged', async () => {

@@ -8,16 +8,34 @@ import { TableWrap } from '../table-wrap';
 type Listed = { drafts: Draft[]; data: Upload[]; next_cursor: string | null; scanned: number };
 const STATUSES = ['ready_for_processing', 'processing', 'completed', 'failed', 'cancelled'];
 
+/**
+ * The search as the address holds it: kept there (replaced, not a new history entry), so a reload,
+ * a shared link or coming back from an upload's page shows the same search.
+ */
+function searchInAddress(): { q: string; status: string } {
+  const params = new URLSearchParams(location.search);
+  const status = params.get('status') ?? '';
+  return { q: (params.get('q') ?? '').trim().slice(0, 255), status: STATUSES.includes(status) ? status : '' };
+}
+
+function keepSearchInAddress(filter: { q: string; status: string }): void {
+  const params = new URLSearchParams();
+  if (filter.q) params.set('q', filter.q);
+  if (filter.status) params.set('status', filter.status);
+  history.replaceState(history.state, '', `${location.pathname}${params.size ? `?${params}` : ''}`);
+}
+
 /** Every upload of the organization (web and API), and web uploads not confirmed yet. */
 export function UploadsPage() {
+  const [fromAddress] = useState(searchInAddress);
   const [data, setData] = useState<Listed | null>(null);
   const [error, setError] = useState<string | null>(null);
   // The cursors of the pages before this one (the API's cursors only go on): previous pops one.
   const [trail, setTrail] = useState<(string | undefined)[]>([]);
   const [cursor, setCursor] = useState<string | undefined>(undefined);
-  const [q, setQ] = useState('');
-  const [status, setStatus] = useState('');
-  const [filter, setFilter] = useState({ q: '', status: '' });
+  const [q, setQ] = useState(fromAddress.q);
+  const [status, setStatus] = useState(fromAddress.status);
+  const [filter, setFilter] = useState(fromAddress);
   useEffect(() => {
     const params = new URLSearchParams();
     if (cursor) params.set('cursor', cursor);
@@ -30,7 +48,9 @@ export function UploadsPage() {
     e.preventDefault();
     setTrail([]);
     setCursor(undefined);
-    setFilter({ q: q.trim(), status });
+    const next = { q: q.trim(), status };
+    setFilter(next);
+    keepSearchInAddress(next);
   };
   const older = () => {
     setTrail([...trail, cursor]);
