@@ -37,15 +37,57 @@ export interface ImportFormat {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+const ENCODING_NAMES: Record<Encoding, string> = { 'utf-8': 'UTF-8', 'utf-16le': 'UTF-16 LE', 'utf-16be': 'UTF-16 BE', 'windows-1252': 'Windows-1252' };
+
 export function detectEncoding(bytes: Buffer): Encoding {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  const utf16 = utf16WithoutBom(bytes);
+  if (utf16) return utf16;
   try {
     utf8.decode(bytes);
     return 'utf-8';
   } catch {
     return 'windows-1252';
   }
+}
+
+/**
+ * UTF-16 saved without a byte order mark, by its zero bytes: a CSV's text is nearly all ASCII,
+ * whose every other byte is then zero (the high one: the second in LE, the first in BE), while a
+ * text in an 8-bit encoding has none. Looked for in the first 4 KiB.
+ */
+function utf16WithoutBom(bytes: Buffer): Encoding | null {
+  const n = Math.min(bytes.length, 4096) & ~1;
+  if (n < 8) return null;
+  let evenZeros = 0;
+  let oddZeros = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) evenZeros++;
+    if (bytes[i + 1] === 0) oddZeros++;
+  }
+  const pairs = n / 2;
+  if (oddZeros >= pairs * 0.6 && evenZeros <= pairs * 0.05) return 'utf-16le';
+  if (evenZeros >= pairs * 0.6 && oddZeros <= pairs * 0.05) return 'utf-16be';
+  return null;
+}
+
+/**
+ * What no text a person saves as CSV holds: a NUL character (an image, a zip, a PDF or a document
+ * in another program's format); or, read in an encoding chosen over the detected one, a file of
+ * some size without a single line break (the wrong encoding's characters, where a wrong guess
+ * would otherwise surface as one enormous header row). Said in words before any reading goes on.
+ */
+function notTextProblem(text: string, encoding: Encoding, detected: Encoding, chosen: boolean): string | null {
+  const nul = text.indexOf('\u0000');
+  if (nul >= 0) {
+    const line = text.slice(0, nul).split(/\r\n|\r|\n/).length;
+    return `The file holds binary data, not text (a NUL character on line ${line}${encoding === detected ? '' : ` read as ${ENCODING_NAMES[encoding]}`}): choose a CSV file or an Excel workbook (.xlsx)`;
+  }
+  if (chosen && encoding !== detected && text.length > 1000 && !/[\r\n]/.test(text)) {
+    return `Read as ${ENCODING_NAMES[encoding]} the file has no line breaks, so that is not its encoding; ${ENCODING_NAMES[detected]} (detected) reads it`;
+  }
+  return null;
 }
 
 /** The text of the bytes in an encoding, without a byte order mark. */
@@ -168,6 +210,8 @@ export function toApiCsv(bytes: Buffer, choice: ImportChoice = {}): { csv: Buffe
   const detectedEncoding = detectEncoding(bytes);
   const encoding = choice.encoding ?? detectedEncoding;
   const text = decodeAs(bytes, encoding);
+  const problem = notTextProblem(text, encoding, detectedEncoding, choice.encoding !== undefined);
+  if (problem) throw new InvalidInput(problem);
   const detectedDelimiter = detectDelimiter(text);
   const delimiter = choice.delimiter ?? detectedDelimiter;
   const rows = parseDelimited(text, delimiter);

@@ -49,9 +49,19 @@ describe('console import formats', () => {
     expect((await call(token, 'POST', `/uploads/${id}/format`, { encoding: 'ebcdic' })).status).toBe(400);
     const other = await newCustomer({ name: 'Other import', subscriptionActive: true, credits: 0, keys: 0 });
     expect((await call(await consoleToken(service, other.user.id), 'POST', `/uploads/${id}/format`, {})).status).toBe(404);
-    // Read as UTF-16, bytes that are not: refused or read as other characters, never a crash.
+    // Read as UTF-16, bytes that are not: refused in words naming the detected encoding; the draft stays as it was.
     const wrong = await call(token, 'POST', `/uploads/${id}/format`, { encoding: 'utf-16be' });
-    expect([200, 400]).toContain(wrong.status);
+    expect(wrong).toMatchObject({ status: 400, body: { detail: 'Read as UTF-16 BE the file has no line breaks, so that is not its encoding; UTF-8 (detected) reads it' } });
+    expect((await call(token, 'GET', `/uploads/${id}`)).body.draft).toMatchObject({ header: ['Ann 0', '(212) 300-2000'], import: { encoding: 'utf-8' } });
+  });
+
+  it('refuses a binary file (an image sent as CSV) in words, keeping no draft', async () => {
+    const token = await consoleToken(service, service.userId);
+    const before = (await call(token, 'GET', '/uploads')).body.drafts.length as number;
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), Buffer.from('IHDR'), Buffer.alloc(2048, 0x41)]);
+    const refused = await call(token, 'POST', '/uploads?filename=photo.csv', undefined, png);
+    expect(refused).toMatchObject({ status: 400, body: { detail: 'The file holds binary data, not text (a NUL character on line 3): choose a CSV file or an Excel workbook (.xlsx)' } });
+    expect((await call(token, 'GET', '/uploads')).body.drafts).toHaveLength(before);
   });
 
   it('confirmed, a draft cannot be read another way (409)', async () => {

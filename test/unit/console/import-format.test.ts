@@ -14,6 +14,28 @@ describe('detectEncoding', () => {
     expect(detectEncoding(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('a,b\n', 'utf16le').swap16()]))).toBe('utf-16be');
     expect(detectEncoding(Buffer.from([0x4d, 0xfc, 0x6c, 0x6c, 0x65, 0x72]))).toBe('windows-1252');
   });
+  it('tells UTF-16 saved without a byte order mark by its zero bytes, LE and BE; a short or 8-bit text is not', () => {
+    expect(detectEncoding(Buffer.from(people(';', 20), 'utf16le'))).toBe('utf-16le');
+    expect(detectEncoding(Buffer.from(people(';', 20), 'utf16le').swap16())).toBe('utf-16be');
+    expect(detectEncoding(Buffer.from('a,b\n', 'utf16le').subarray(0, 6))).toBe('utf-8');
+    expect(detectEncoding(Buffer.from(people(',', 20), 'latin1'))).toBe('windows-1252');
+    const { format, csv } = toApiCsv(Buffer.from(people('\t', 2), 'utf16le'));
+    expect(format).toMatchObject({ encoding: 'utf-16le', delimiter: '\t', converted: true });
+    expect(readCsv(csv).records.map((r) => r.fields[2])).toEqual(['City', 'Zürich', 'Zürich']);
+  });
+  it('refuses binary data (an image, a zip) in words, not as a draft of Windows-1252 gibberish', () => {
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), Buffer.from('IHDR'), Buffer.alloc(64, 7)]);
+    expect(() => toApiCsv(png)).toThrow(/^The file holds binary data, not text \(a NUL character on line 3\): choose a CSV file or an Excel workbook/);
+    const zipLike = Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(30), Buffer.from('word/document.xml')]);
+    expect(() => toApiCsv(zipLike)).toThrow(/binary data/);
+    expect(() => toApiCsv(Buffer.from('Phone\n4155551000\u0000\n'), { encoding: 'windows-1252' })).toThrow(/NUL character on line 2 read as Windows-1252/);
+  });
+  it('says a chosen encoding is the wrong one when it leaves a long file without a line break', () => {
+    const file = Buffer.from(people(',', 100), 'utf8');
+    expect(() => toApiCsv(file, { encoding: 'utf-16le' })).toThrow('Read as UTF-16 LE the file has no line breaks, so that is not its encoding; UTF-8 (detected) reads it');
+    // A short one-line file is read as asked: nothing to go by.
+    expect(toApiCsv(Buffer.from('Phone,Name', 'utf8'), { encoding: 'windows-1252' }).format.encoding).toBe('windows-1252');
+  });
   it('refuses non-UTF-8 bytes read as UTF-8 in plain words, and decodes Windows-1252 curly quotes and accents', () => {
     expect(() => decodeAs(Buffer.from([0x93, 0x41, 0x94]), 'utf-8')).toThrow(/Windows-1252/);
     expect(decodeAs(Buffer.from([0x93, 0x4d, 0xfc, 0x94]), 'windows-1252')).toBe('\u201cMü\u201d');
