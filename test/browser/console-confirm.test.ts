@@ -34,11 +34,12 @@ const balance = async () => ((await (await service.request('GET', '/api/v1/credi
 
 describe('confirming a web upload in Chromium', () => {
   it('validating by keyboard leaves the focus on what the validation gave, not on the page', async () => {
+    // A string, evaluated in the page (this file's types hold no DOM).
     const focused = () =>
-      page.evaluate(() => {
+      page.evaluate<string>(`(() => {
         const el = document.activeElement;
-        return el ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} ${el.tagName === 'BUTTON' ? (el as HTMLElement).innerText : ''}`.trim() : null;
-      });
+        return el ? (el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + ' ' + (el.tagName === 'BUTTON' ? el.innerText : '')).trim() : '';
+      })()`);
     const validateByKeyboard = async () => {
       await page.getByRole('button', { name: 'Validate' }).focus();
       await page.keyboard.press('Enter');
