@@ -4,6 +4,7 @@ import type { DeliveryPorts, DeliveryQueue } from '../lambdas/webhooks/delivery-
 import { processDelivery } from '../lambdas/webhooks/delivery';
 import type { OpenPorts } from '../lambdas/webhooks/secret-sealer';
 import { sweepDueDeliveries } from '../lambdas/webhooks/sweeper';
+import { pendingDeliveriesByDue } from '../lambdas/webhooks/delivery-repository';
 import type { LocalWorker } from './local-worker';
 
 // Node timers cannot wait longer than about 24.8 days; our longest wait is 12 h.
@@ -54,8 +55,26 @@ export function createLocalDeliveryQueue(ports: DeliveryPorts & OpenPorts): Deli
   return queue;
 }
 
-/** The local stand-in for the sweeper's schedule. */
+/**
+ * The local stand-in for the sweeper's schedule. First, the retries a previous process had waiting
+ * in its timers are armed again, each for its own due time (one due while the service was stopped:
+ * now): otherwise each would wait for a sweep that takes only deliveries a minute overdue, up to
+ * two minutes late after every restart.
+ */
 export async function startLocalWebhookSweeper(ports: DeliveryPorts & OpenPorts): Promise<LocalWorker> {
+  const queue = ports.deliveryQueue;
+  if (queue) {
+    try {
+      let armed = 0;
+      for await (const { id, dueAtMs } of pendingDeliveriesByDue()) {
+        await queue.enqueue(id, dueAtMs);
+        armed++;
+      }
+      if (armed) logger.info('webhook retries left by the previous process armed again', { count: armed });
+    } catch (error) {
+      logger.error('webhook retries could not be armed again at start; the sweeper takes them once a minute overdue', { error: error as Error });
+    }
+  }
   let sweeping = false;
   const sweeper = setInterval(() => {
     if (sweeping) return;

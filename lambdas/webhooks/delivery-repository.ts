@@ -206,6 +206,23 @@ export async function dueDeliveryIds(dueBy: string, limit: number): Promise<stri
   return (out.Items ?? []).map((item) => String(item.id));
 }
 
+/**
+ * Every pending delivery with when it is due, oldest due first (the local queue's timers, armed
+ * again at a start: they do not outlive their process). Read from the due index, whose sort key is
+ * the due time and the id.
+ */
+export async function* pendingDeliveriesByDue(): AsyncGenerator<{ id: string; dueAtMs: number }> {
+  for await (const item of queryItems({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': DUE_PARTITION },
+    ProjectionExpression: 'id, gsi2sk',
+  })) {
+    const dueAtMs = Date.parse(String(item.gsi2sk).split('#')[0]!);
+    yield { id: String(item.id), dueAtMs: Number.isNaN(dueAtMs) ? 0 : dueAtMs };
+  }
+}
+
 /** Ids of an endpoint's deliveries that are still pending (endpoint deletion). */
 export async function pendingDeliveryIdsOfWebhook(webhookId: string): Promise<string[]> {
   const ids: string[] = [];
