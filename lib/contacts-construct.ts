@@ -11,7 +11,7 @@ import { acknowledgeInvokeVersions, ServiceFunction } from './service-function';
 export interface ContactsConstructProps {
   table: TableV2;
   environment: Record<string, string>;
-  /** Minutes between pool runs (context `contactPoolMinutes`, default 5). */
+  /** Minutes between pool runs (stage file `contactPoolMinutes`, default 5). */
   poolMinutes: number;
   /** Gives the pool job what starting an upload workflow needs (writing the pool upload's file, the state machine). */
   grantStartUploads: (fn: LambdaFunction) => void;

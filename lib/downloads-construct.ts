@@ -11,7 +11,7 @@ import { publicKeyFingerprint } from '../lambdas/platform/cloudfront-key-ids';
 
 export interface DownloadsConstructProps {
   filesBucket: Bucket;
-  /** PEM public key of the operator's CloudFront key pair (context `downloadsPublicKey`). */
+  /** PEM public key of the operator's CloudFront key pair (stage `downloadsPublicKeyFile`; tests: context `downloadsPublicKey`). */
   publicKeyPem?: string;
   /** A second one, while a key pair is rotated (stage `downloadsSecondPublicKeyFile`). */
   secondPublicKeyPem?: string;

@@ -17,7 +17,7 @@ import { MonitoringConstruct } from './monitoring-construct';
 import { grantObjects, grantSecretDescribe, grantSecretValue, grantSecretsKey, grantTable } from './grants';
 import { API_TABLE_ACCESS } from './table-access';
 import type { ApiFunctionName } from '../lambdas/platform/http/route-spec';
-import { parseStageConfig, type StageConfig } from './stage-config';
+import { type ContextSetting, parseStageConfig, type StageConfig } from './stage-config';
 import { FILE_STORE_PROBE_PREFIX } from '../lambdas/platform/dependency-checks';
 
 /** The Secrets Manager secret each paid lookup provider reads its credentials from (docs/deploy.md). */
@@ -272,8 +272,9 @@ function consolePageDir(scope: Construct): string {
 
 /** Single settings given as `-c key=value` (tests, one-off synths), validated by the same schema. */
 function configFromContext(scope: Construct, id: string): StageConfig {
-  const ctx = (key: string): unknown => scope.node.tryGetContext(key) ?? undefined;
-  const number = (key: string): number | undefined => (ctx(key) === undefined ? undefined : Number(ctx(key)));
+  // Only the keys CONTEXT_SETTINGS lists, which bin/app.ts refuses (a deploy reads the stage file).
+  const ctx = (key: ContextSetting): unknown => scope.node.tryGetContext(key) ?? undefined;
+  const number = (key: ContextSetting): number | undefined => (ctx(key) === undefined ? undefined : Number(ctx(key)));
   const config = parseStageConfig('context', {
     stackName: id,
     classificationProvider: ctx('classificationProvider'),

@@ -148,6 +148,37 @@ export interface StageConfig extends Omit<StageConfigFile, 'downloadsPublicKeyFi
 
 export class StageConfigError extends Error {}
 
+/**
+ * The single settings a synth without a stage file takes as `-c key=value` (configFromContext in
+ * lib/service-stack.ts: tests, one-off synths), each with the stage-file setting a deploy reads instead.
+ */
+export const CONTEXT_SETTINGS = {
+  classificationProvider: 'classificationProvider',
+  classificationChain: 'classificationChain',
+  alarmEmail: 'alarmEmail',
+  contactPoolMinutes: 'contactPoolMinutes',
+  spamRunHourUtc: 'spam.runHourUtc',
+  spamOriginationIdentity: 'spam.originationIdentity',
+  spamDeviceLabUrl: 'spam.deviceLabUrl',
+  spamTelephonyProvider: 'spam.telephonyProvider',
+  spamCarrierTestProvider: 'spam.carrierTestProvider',
+  downloadsPublicKey: 'downloadsPublicKeyFile',
+} as const;
+
+export type ContextSetting = keyof typeof CONTEXT_SETTINGS;
+
+/**
+ * bin/app.ts: a deploy takes its settings from the stage file only, so one of CONTEXT_SETTINGS given
+ * as `-c` would be ignored without a word; it stops synth instead, naming the setting to use.
+ */
+export function refuseContextSettings(stage: string, context: (key: string) => unknown): void {
+  for (const [key, setting] of Object.entries(CONTEXT_SETTINGS)) {
+    if (context(key) !== undefined) {
+      throw new StageConfigError(`-c ${key}: a deploy does not read this setting from context; set ${setting} in config/stages/${stage}.json instead`);
+    }
+  }
+}
+
 const STAGE_NAME = /^[a-z][a-z0-9-]{0,30}$/;
 
 /** Reads and validates config/stages/<stage>.json under `root`. */

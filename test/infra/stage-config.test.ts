@@ -1,12 +1,15 @@
+import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { PhoneValidationStack } from '../../lib/service-stack';
-import { testApp } from '../support/stack';
-import { loadStageConfig, StageConfigError } from '../../lib/stage-config';
+import { STAND_IN_PAGE, testApp } from '../support/stack';
+import { CONTEXT_SETTINGS, loadStageConfig, refuseContextSettings, StageConfigError } from '../../lib/stage-config';
+import { PROJECT_ROOT } from '../../lib/service-function';
 import { tempDir } from '../support/temp-dirs';
 
 // The stage configuration kept in the repository (config/stages/<stage>.json), validated at synth.
@@ -99,5 +102,25 @@ describe('stage configuration', () => {
     expect(attempt('notpem')).toThrow(/downloadsPublicKeyFile: .* is not a PEM public key/);
     expect(attempt('nosuch')).toThrow(/no such stage file/);
     expect(attempt('Bad_Name')).toThrow(/lowercase letters/);
+  });
+
+  it('a setting given as -c instead of in the stage file stops synth with one line naming the stage-file setting', async () => {
+    // The stack reads these from context only when given no configuration (tests); bin/app.ts always gives the stage file's.
+    for (const [key, setting] of Object.entries(CONTEXT_SETTINGS)) {
+      expect(() => refuseContextSettings('qa', (k) => (k === key ? 'x' : undefined))).toThrow(new StageConfigError(`-c ${key}: a deploy does not read this setting from context; set ${setting} in config/stages/qa.json instead`));
+    }
+    expect(() => refuseContextSettings('qa', (k) => ({ stage: 'qa', consolePageDir: 'page' })[k])).not.toThrow();
+    const failed = await promisify(execFile)(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [join(PROJECT_ROOT, 'bin/app.ts')], {
+      cwd: PROJECT_ROOT,
+      // How the CLI hands `-c` values and the output folder to the app; bundling skipped.
+      env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify({ 'aws:cdk:bundling-stacks': [], consolePageDir: STAND_IN_PAGE, stage: 'dev', spamOriginationIdentity: '+12025550100' }), CDK_OUTDIR: tempDir('pv-out-') },
+    }).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed!.stderr.trim().split('\n')).toEqual([
+      'Stage configuration: -c spamOriginationIdentity: a deploy does not read this setting from context; set spam.originationIdentity in config/stages/dev.json instead',
+    ]);
   });
 });
