@@ -33,10 +33,10 @@ export interface SpamConstructProps {
 /**
  * Spam monitoring: the daily run on EventBridge Scheduler plans the day and fans out one SQS
  * message per number and carrier; the test consumer takes them at a bounded concurrency (the event
- * source's maximum, and reserved concurrency so the fan-out can neither starve the API nor be
- * starved), retrying each message alone, its dead-letter queue alarmed (MonitoringConstruct). Also
- * the device-lab token secret, and what the API function needs to send verification codes through
- * AWS End User Messaging SMS and Voice v2. Settings: the stage file's `spam` block (docs/deploy.md).
+ * source's maximum; with the stage's reserveConcurrency also reserved concurrency, so the fan-out
+ * can neither starve the API nor be starved), retrying each message alone, its dead-letter queue
+ * alarmed (MonitoringConstruct). Also the device-lab token secret, and what the API function needs
+ * to send verification codes through AWS End User Messaging SMS and Voice v2. Settings: the stage file's `spam` block (docs/deploy.md).
  */
 export class SpamConstruct extends Construct {
   readonly dailyRun: ServiceFunction;
