@@ -183,7 +183,7 @@ const STAGE_NAME = /^[a-z][a-z0-9-]{0,30}$/;
 
 /** Reads and validates config/stages/<stage>.json under `root`. */
 export function loadStageConfig(stage: string, root: string): StageConfig {
-  if (!STAGE_NAME.test(stage)) throw new StageConfigError(`stage '${stage}': lowercase letters, digits and hyphens, starting with a letter`);
+  if (!STAGE_NAME.test(stage)) throw new StageConfigError(`stage '${stage}': lowercase letters, digits and hyphens, starting with a letter, at most 31 characters`);
   const file = join(root, 'config', 'stages', `${stage}.json`);
   let raw: unknown;
   try {
