@@ -17,7 +17,11 @@ export function contactPrice(tier: 'standard' | 'max'): Price {
   return tier === 'max' ? MAX_BATCH_PRICE : { amount: contactCharge('standard', null) };
 }
 
-/** The pool took the batch: the next max contact starts a new one at place 1 (charge 2). */
-export async function closeBatch(orgId: string): Promise<void> {
-  await resetCounter(orgId, MAX_BATCH_PRICE);
+/**
+ * The pool takes the batch: the next max contact starts a new one at place 1 (charge 2). Answers
+ * which batch closed (the contacts charged in it carry it as `batch_sequence`), or null when the
+ * organization has no balance.
+ */
+export async function closeBatch(orgId: string): Promise<number | null> {
+  return resetCounter(orgId, MAX_BATCH_PRICE);
 }

@@ -39,6 +39,7 @@ const contactSchema: z.ZodMiniType<ContactRecord> = z.lazySchema(() => z.looseOb
   validation_tier: z.enum(['standard', 'max']),
   credits_charged: z.number(),
   batch_position: z.nullable(z.number()),
+  batch_sequence: z.optional(z.number()),
   answer_intent: z.nullable(z.enum(['Likely Answer', 'Likely Call Screening', 'Likely Voicemail', 'Non-Mobile', 'Unknown'])),
   identity: z.nullable(z.enum(['Very High', 'High', 'Medium', 'Low', 'Unknown'])),
   error_message: z.nullable(z.string()),

@@ -16,6 +16,13 @@ export interface ContactRecord {
   credits_charged: number;
   /** Position in the organization's queued max-tier batch (1-based); decides the 2, 1, 2, 1 charge. */
   batch_position: number | null;
+  /**
+   * Which of the organization's max batches that position is in (how many batches had closed
+   * before it was charged): the pool moves the batch it closes, and only it. Absent on contacts
+   * written before it was kept (and on the rare charge whose answer was lost): the pool moves them
+   * with the first batch it closes.
+   */
+  batch_sequence?: number;
   answer_intent: AnswerIntent | null;
   identity: IdentityBand | null;
   error_message: string | null;

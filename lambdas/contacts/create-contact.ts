@@ -158,7 +158,7 @@ async function chargeContact(draft: ContactRecord, claimed: Claimed | null, fres
 async function chargeAndWrite(draft: ContactRecord, claimed: Claimed | null): Promise<ContactRecord> {
   const charge = await chargeContact(draft, claimed, true);
   crashPoint('contact.after-debit');
-  const contact: ContactRecord = { ...draft, credits_charged: charge.amount, batch_position: charge.place };
+  const contact: ContactRecord = { ...draft, credits_charged: charge.amount, batch_position: charge.place, ...batchSequenceOf(charge) };
   await putItems([queuedContactItem(contact), ledgerEntryOf(charge)]);
   chargeRecorded(charge);
   // Only once the contact is surely written (a batch write is not atomic): a `done` claim always has its contact.
@@ -179,11 +179,11 @@ async function finishCreate(draft: ContactRecord, claimed: Claimed): Promise<Con
     await putItems([ledgerEntryOf(charge)]);
     chargeRecorded(charge);
   }
-  const contact: ContactRecord = { ...draft, status: 'queued', credits_charged: charge.amount, batch_position: charge.place };
+  const contact: ContactRecord = { ...draft, status: 'queued', credits_charged: charge.amount, batch_position: charge.place, ...batchSequenceOf(charge) };
   let written = (await insertQueuedContact(contact)) ? contact : await getContact(draft.id);
   // A `creating` contact an earlier version wrote before it died: queued now, as recovery would.
   if (written?.status === 'creating') {
-    const fields = { credits_charged: charge.amount, batch_position: written.batch_position ?? charge.place, ...queueIndexKeys(written) };
+    const fields = { credits_charged: charge.amount, batch_position: written.batch_position ?? charge.place, ...(written.batch_position === null ? batchSequenceOf(charge) : {}), ...queueIndexKeys(written) };
     written = (await transitionContact(written, ['creating'], 'queued', fields, nowIso())) ?? (await getContact(draft.id));
   }
   if (!written) throw new Error(`contact ${draft.id} vanished during creation`);
@@ -191,6 +191,10 @@ async function finishCreate(draft: ContactRecord, claimed: Claimed): Promise<Con
   crashPoint('contact.after-queued');
   return written;
 }
+
+/** The max batch a charge's place is in, as the contact keeps it (absent when the charge did not say). */
+const batchSequenceOf = (charge: { place: number | null; sequence?: number }): { batch_sequence?: number } =>
+  charge.place !== null && charge.sequence !== undefined ? { batch_sequence: charge.sequence } : {};
 
 function refusal(error: unknown): unknown {
   if (!(error instanceof InsufficientCreditsError)) return error;

@@ -26,9 +26,9 @@ export interface PoolRunSummary {
  * upload per organization, tier and identity setting. Max batches close when pooled, so the next
  * max contact starts a new 2, 1, 2, 1 sequence.
  */
-export async function runContactPool(ports: WorkflowPorts): Promise<PoolRunSummary> {
+export async function runContactPool(ports: WorkflowPorts, steps: PoolSteps = {}): Promise<PoolRunSummary> {
   // Scheduler may start two runs at once: the second finds the lease held and skips.
-  const run = await withLease(POOL_LEASE, POOL_LEASE_MS, () => poolOnce(ports));
+  const run = await withLease(POOL_LEASE, POOL_LEASE_MS, () => poolOnce(ports, steps));
   if (run.skipped) {
     logger.info('contact pool run skipped: another run holds the lease');
     return { pooled: 0, uploads: [], discarded: 0, resumed: 0 };
@@ -40,24 +40,62 @@ export async function runContactPool(ports: WorkflowPorts): Promise<PoolRunSumma
 /** Longer than the pool function's timeout, so a live run never loses its lease. */
 const POOL_LEASE_MS = 6 * 60_000;
 
-async function poolOnce(ports: WorkflowPorts): Promise<PoolRunSummary> {
-  const summary: PoolRunSummary = { pooled: 0, uploads: [], discarded: 0, resumed: 0 };
-  const entries = await readQueue(config().CONTACT_POOL_BATCH_PER_SHARD);
-  const queued = new Map<string, { contact: ContactRecord; entry: QueueEntry }[]>();
-  const interrupted = new Map<string, { contact: ContactRecord; entry: QueueEntry }[]>();
+/** Test seams between a run's steps (the window in which a create can meet the run). */
+export interface PoolSteps {
+  /** After the queue is first read, before any batch is closed. */
+  afterRead?: () => Promise<void>;
+  /** After the batches are closed, before the queue is read again. */
+  afterClose?: () => Promise<void>;
+}
 
-  for (const entry of entries) {
-    const contact = await getContact(entry.contact_id);
-    if (!contact || ['completed', 'failed', 'discarded'].includes(contact.status)) {
-      await dequeue(entry);
-    } else if (contact.status === 'queued') {
-      push(queued, contact.organization_id, { contact, entry });
-    } else if (contact.status === 'processing' && contact.pool_upload_id) {
-      // A previous run marked it processing and died before its upload started or the entry left
-      // the queue: start the same upload again (idempotent per upload id).
-      push(interrupted, contact.pool_upload_id, { contact, entry });
+type Member = { contact: ContactRecord; entry: QueueEntry };
+
+async function poolOnce(ports: WorkflowPorts, steps: PoolSteps = {}): Promise<PoolRunSummary> {
+  const summary: PoolRunSummary = { pooled: 0, uploads: [], discarded: 0, resumed: 0 };
+  const queued = new Map<string, Member[]>();
+  const interrupted = new Map<string, Member[]>();
+  const seen = new Set<string>();
+  const sort = async (entries: QueueEntry[]) => {
+    for (const entry of entries) {
+      if (seen.has(entry.contact_id)) continue;
+      seen.add(entry.contact_id);
+      const contact = await getContact(entry.contact_id);
+      if (!contact || ['completed', 'failed', 'discarded'].includes(contact.status)) {
+        await dequeue(entry);
+      } else if (contact.status === 'queued') {
+        push(queued, contact.organization_id, { contact, entry });
+      } else if (contact.status === 'processing' && contact.pool_upload_id) {
+        // A previous run marked it processing and died before its upload started or the entry left
+        // the queue: start the same upload again (idempotent per upload id).
+        push(interrupted, contact.pool_upload_id, { contact, entry });
+      }
     }
+  };
+  await sort(await readQueue(config().CONTACT_POOL_BATCH_PER_SHARD));
+  await steps.afterRead?.();
+
+  // A max batch is the organization's max contacts charged since it last closed (the 2, 1, 2, 1
+  // places): closed first, then the queue read again, so the batch moved is the one closed, whole.
+  // Read before closing, a contact created in between was charged in the old batch and left
+  // queued, and the next contact started the new batch at place 1 beside it (2, 2 in one queued
+  // batch; its pool upload not ceil(N × 1.5)). A contact charged after the close waits for the next
+  // run, in the batch it was charged in.
+  const closed = new Map<string, number | null>();
+  for (const [orgId, members] of queued) {
+    if (members.some((m) => m.contact.validation_tier === 'max')) closed.set(orgId, await closeBatch(orgId));
   }
+  if (closed.size) {
+    await steps.afterClose?.();
+    await sort(await readQueue(config().CONTACT_POOL_BATCH_PER_SHARD));
+  }
+  const inClosedBatch = (member: Member): boolean => {
+    if (member.contact.validation_tier !== 'max') return true;
+    const orgId = member.contact.organization_id;
+    if (!closed.has(orgId)) return false;
+    const batch = closed.get(orgId);
+    // No balance: nothing was counted. No sequence kept: charged before sequences were (or its answer lost): the first close takes it.
+    return batch === null || batch === undefined || (member.contact.batch_sequence ?? -1) <= batch;
+  };
 
   for (const [uploadId, members] of interrupted) {
     await startPool(ports, uploadId, members);
@@ -72,8 +110,7 @@ async function poolOnce(ports: WorkflowPorts): Promise<PoolRunSummary> {
       if (await discardContact(ports, contact, reason)) summary.discarded++;
       await dequeue(entry);
     }
-    const live = members.filter((m) => !stale.includes(m));
-    if (live.some((m) => m.contact.validation_tier === 'max')) await closeBatch(orgId);
+    const live = members.filter((m) => !stale.includes(m) && inClosedBatch(m));
     const groups = new Map<string, typeof live>();
     for (const member of live) {
       const key = `${member.contact.validation_tier}:${nameFromProperties(member.contact.properties) ? 'identity' : 'plain'}`;

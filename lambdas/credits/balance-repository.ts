@@ -118,6 +118,13 @@ export function counterState(item: BalanceItem, counter: string): { parity: 0 | 
 
 const parityAttribute = (counter: string) => `${counter}_parity`;
 const nextPriceAttribute = (counter: string) => `${counter}_next_price`;
+/**
+ * Which sequence of a counter a place belongs to: how many times the counter was started anew
+ * (absent: none yet). Taken with the place in the same write, so whoever starts the counter anew
+ * knows which places were taken before it did (the contact pool: which max contacts belong to the
+ * batch it closed).
+ */
+const sequenceAttribute = (counter: string) => `${counter}_sequence`;
 
 /** True when this call created it; false when it existed already (then nothing changed). */
 export async function createBalance(item: BalanceItem): Promise<boolean> {
@@ -180,7 +187,7 @@ export async function applyPoolDelta(orgId: string, changeId: string, delta: Poo
  * `applyPoolDelta` that answers with the counter's value after the write (0 without a counter),
  * or null when the condition failed.
  */
-export async function applyPoolDeltaCounted(orgId: string, changeId: string, delta: Pools, guard: PoolGuard, at: string, extras: PoolWriteExtras = {}): Promise<number | null> {
+export async function applyPoolDeltaCounted(orgId: string, changeId: string, delta: Pools, guard: PoolGuard, at: string, extras: PoolWriteExtras = {}): Promise<{ count: number; sequence: number | null } | null> {
   const values: Record<string, unknown> = { ':ds': delta.subscription, ':dp': delta.purchased, ':delta': { ...extras.mark, ...delta }, ':at': at };
   const names: Record<string, string> = { '#change': changeId };
   const conditions = ['attribute_exists(pk)', 'attribute_not_exists(inflight.#change)'];
@@ -200,10 +207,10 @@ export async function applyPoolDeltaCounted(orgId: string, changeId: string, del
     sets.push('period_started_at = :next');
   }
   if (extras.counter) {
-    Object.assign(names, { '#counter': extras.counter.attribute, '#parity': parityAttribute(extras.counter.attribute), '#nextPrice': nextPriceAttribute(extras.counter.attribute), '#place': placeAttribute(changeId) });
+    Object.assign(names, { '#counter': extras.counter.attribute, '#parity': parityAttribute(extras.counter.attribute), '#nextPrice': nextPriceAttribute(extras.counter.attribute), '#place': placeAttribute(changeId), '#sequence': sequenceAttribute(extras.counter.attribute) });
     Object.assign(values, { ':parityWas': extras.counter.parity, ':parityNext': 1 - extras.counter.parity, ':one': 1, ':zero': 0, ':nextAfter': extras.counter.nextAfter });
     conditions.push(extras.counter.parity === 0 ? '(attribute_not_exists(#parity) OR #parity = :parityWas)' : '#parity = :parityWas');
-    sets.push('#parity = :parityNext', '#nextPrice = :nextAfter', '#counter = if_not_exists(#counter, :zero) + :one', '#place = if_not_exists(#counter, :zero)');
+    sets.push('#parity = :parityNext', '#nextPrice = :nextAfter', '#counter = if_not_exists(#counter, :zero) + :one', '#place = if_not_exists(#counter, :zero)', '#sequence = if_not_exists(#sequence, :zero)');
   }
   const item = await updateReturning({
     Key: balanceKey(orgId),
@@ -213,7 +220,8 @@ export async function applyPoolDeltaCounted(orgId: string, changeId: string, del
     ExpressionAttributeValues: values,
   });
   if (!item) return null;
-  return extras.counter ? Number(item[extras.counter.attribute]) : 0;
+  if (!extras.counter) return { count: 0, sequence: null };
+  return { count: Number(item[extras.counter.attribute]), sequence: Number(item[sequenceAttribute(extras.counter.attribute)] ?? 0) };
 }
 
 /** ` REMOVE …` of earlier changes' marks (and their places, when counted), or nothing. */
@@ -245,7 +253,7 @@ export async function takeCountedPlace(
   pool: PoolName,
   at: string,
   extras: Omit<PoolWriteExtras, 'counter'> = {},
-): Promise<number | null> {
+): Promise<{ place: number; sequence: number } | null> {
   const mark: StoredMark = { ...extras.mark, priced: { odd: price.odd, even: price.even, pool } };
   const names: Record<string, string> = {
     '#change': changeId,
@@ -254,6 +262,7 @@ export async function takeCountedPlace(
     '#parity': parityAttribute(counter),
     '#nextPrice': nextPriceAttribute(counter),
     '#place': placeAttribute(changeId),
+    '#sequence': sequenceAttribute(counter),
   };
   const values: Record<string, unknown> = { ':mark': mark, ':at': at, ':zero': 0, ':one': 1, ':odd': price.odd, ':even': price.even, ':sum': price.odd + price.even };
   const conditions = [
@@ -264,7 +273,7 @@ export async function takeCountedPlace(
     '#pool >= #nextPrice',
     ...(pool === 'purchased' ? ['subscription <= :zero'] : []),
   ];
-  const sets = ['#pool = #pool - #nextPrice', '#nextPrice = :sum - #nextPrice', '#counter = #counter + :one', '#parity = :one - #parity', '#place = #counter', 'inflight.#change = :mark', 'updated_at = :at'];
+  const sets = ['#pool = #pool - #nextPrice', '#nextPrice = :sum - #nextPrice', '#counter = #counter + :one', '#parity = :one - #parity', '#place = #counter', '#sequence = if_not_exists(#sequence, :zero)', 'inflight.#change = :mark', 'updated_at = :at'];
   try {
     const out = await db().send(
       new UpdateCommand({
@@ -280,7 +289,7 @@ export async function takeCountedPlace(
     );
     const place = Number(out.Attributes?.[counter]);
     if (!Number.isInteger(place) || place < 1) throw new Error(`balance of ${orgId}: the take of ${changeId} answered no place (${String(out.Attributes?.[counter])})`);
-    return place;
+    return { place, sequence: Number(out.Attributes?.[sequenceAttribute(counter)] ?? 0) };
   } catch (error) {
     if (isConditionFailed(error)) return null;
     throw error;
@@ -288,13 +297,20 @@ export async function takeCountedPlace(
 }
 
 /** Sets a counter of the balance item back to no places taken (credits.ts `resetCounter`); false when the balance does not exist. */
-export async function resetBalanceCounter(orgId: string, attribute: string, price: AlternatingPrice, at: string): Promise<boolean> {
-  return updateBalanceIf(orgId, {
-    update: 'SET #counter = :zero, #parity = :zero, #nextPrice = :odd, updated_at = :at',
-    condition: 'attribute_exists(pk)',
-    names: { '#counter': attribute, '#parity': parityAttribute(attribute), '#nextPrice': nextPriceAttribute(attribute) },
-    values: { ':zero': 0, ':odd': price.odd, ':at': at },
+/**
+ * Starts the counter anew (place 0, the next at the odd price) and answers which sequence that
+ * ended: every place taken before this write carries it, every place after carries the next one.
+ * Null when the organization has no balance (nothing was counted).
+ */
+export async function resetBalanceCounter(orgId: string, attribute: string, price: AlternatingPrice, at: string): Promise<number | null> {
+  const item = await updateReturning({
+    Key: balanceKey(orgId),
+    UpdateExpression: 'SET #counter = :zero, #parity = :zero, #nextPrice = :odd, #sequence = if_not_exists(#sequence, :zero) + :one, updated_at = :at',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#counter': attribute, '#parity': parityAttribute(attribute), '#nextPrice': nextPriceAttribute(attribute), '#sequence': sequenceAttribute(attribute) },
+    ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':odd': price.odd, ':at': at },
   });
+  return item ? Number(item[sequenceAttribute(attribute)]) - 1 : null;
 }
 
 /**

@@ -85,11 +85,11 @@ export async function chargeBeforeWrite(
     const clear = takeClears(orgId);
     const mark = { at, ...(meta.intent ? { intent: true } : {}) };
     if (plan.kind === 'take' && counted) {
-      const place = await takeCountedPlace(orgId, changeId, counted.counter, counted, plan.pool, at, { mark, clear });
-      if (place !== null) {
+      const taken = await takeCountedPlace(orgId, changeId, counted.counter, counted, plan.pool, at, { mark, clear });
+      if (taken !== null) {
         rememberPool(orgId, plan.pool);
-        const { amount, split, delta } = takenAt({ odd: counted.odd, even: counted.even, pool: plan.pool }, place);
-        return pending({ changeId, amount, split, replayed: false, place }, delta);
+        const { amount, split, delta } = takenAt({ odd: counted.odd, even: counted.even, pool: plan.pool }, taken.place);
+        return pending({ changeId, amount, split, replayed: false, place: taken.place, sequence: taken.sequence }, delta);
       }
     } else if (plan.kind === 'fixed' || plan.kind === 'guarded') {
       const split = plan.split;
@@ -99,7 +99,7 @@ export async function chargeBeforeWrite(
       if (count !== null) {
         // The pool a take of this organization most likely draws from next (after a split, the subscription pool is empty).
         if (step) rememberPool(orgId, split.purchased > 0 ? 'purchased' : 'subscription');
-        return pending({ changeId, amount: split.subscription + split.purchased, split, replayed: false, place: step ? count : null }, delta);
+        return pending({ changeId, amount: split.subscription + split.purchased, split, replayed: false, place: step ? count.count : null, ...(step && count.sequence !== null ? { sequence: count.sequence } : {}) }, delta);
       }
     }
     giveBackClears(orgId, clear);
@@ -186,9 +186,13 @@ export function forgetPendingCharges(): void {
   lastPool.clear();
 }
 
-/** Starts a new counted sequence (the max-tier batch closed): the next charge takes place 1, at `price.odd`. */
-export async function resetCounter(orgId: string, price: { counter: string } & AlternatingPrice): Promise<void> {
-  await resetBalanceCounter(orgId, price.counter, { odd: price.odd, even: price.even }, nowIso());
+/**
+ * Starts a new counted sequence (the max-tier batch closed): the next charge takes place 1, at
+ * `price.odd`. Answers the sequence that ended (every charge before carries it: `sequence`), or
+ * null when the organization has no balance.
+ */
+export async function resetCounter(orgId: string, price: { counter: string } & AlternatingPrice): Promise<number | null> {
+  return resetBalanceCounter(orgId, price.counter, { odd: price.odd, even: price.even }, nowIso());
 }
 
 /** A change still marked in flight on a balance: `recorded` when its ledger entry exists (its clear deferred or interrupted). */

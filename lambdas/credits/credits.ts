@@ -99,6 +99,8 @@ export interface ChargeResult {
   replayed: boolean;
   /** A debit priced by its place in a counted sequence (charge-before-write.ts): that place. */
   place: number | null;
+  /** And which sequence the place is in (how many times the counter had been started anew), when the write that took it said so. */
+  sequence?: number;
 }
 
 /**

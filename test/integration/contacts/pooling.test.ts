@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { getBalance } from '../../../lambdas/credits/credits';
 import { runContactPool } from '../../../lambdas/contacts/pool-job';
-import { contactItemKey, dequeue } from '../../../lambdas/contacts/contact-repository';
+import { contactItemKey, dequeue, getContact } from '../../../lambdas/contacts/contact-repository';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../../lambdas/platform/table';
@@ -64,6 +64,41 @@ describe('contact pooling through the upload pipeline', () => {
 
     // The max batch closed when pooled: the next max contact starts again at 2.
     expect((await create(key, { phone: '4155550102', validation_tier: 'max' })).credits_charged).toBe(2);
+  });
+
+  it('a run moves the max batch it closes, whole: a contact created while it reads the queue goes with its batch, one created after the close waits in the next', async () => {
+    const { org, key } = await setup(100);
+    const first = [];
+    for (let i = 0; i < 3; i++) first.push(await create(key, { phone: `41555502${10 + i}`, validation_tier: 'max' }));
+    expect(first.map((c) => c.credits_charged)).toEqual([2, 1, 2]);
+    let inWindow: { id: string; credits_charged: number } | undefined;
+    let afterClose: { id: string; credits_charged: number } | undefined;
+    const run = await runContactPool(service.runtime.ports, {
+      // Created after the run read the queue, before it closed the batch: place 4 of the batch it closes.
+      afterRead: async () => void (inWindow = await create(key, { phone: '4155550220', validation_tier: 'max' })),
+      // Created once the batch is closed: place 1 of the next one.
+      afterClose: async () => void (afterClose = await create(key, { phone: '4155550221', validation_tier: 'max' })),
+    });
+    expect([inWindow!.credits_charged, afterClose!.credits_charged]).toEqual([1, 2]);
+    // The closed batch, whole, in one pool upload: 4 contacts for ceil(4 × 1.5) = 6. (The run also
+    // pools what earlier tests of this file left queued, for other organizations.)
+    const pools = new Set((await Promise.all([...first, inWindow!].map((c) => getContact(c.id)))).map((c) => c?.pool_upload_id));
+    expect(pools.size).toBe(1);
+    expect(run.uploads).toContain([...pools][0]);
+    expect((await getUpload([...pools][0]!))?.total_rows).toBe(4);
+    for (const c of [...first, inWindow!]) expect((await get(key, c.id)).status).toBe('processing');
+    expect((await get(key, afterClose!.id)).status).toBe('queued');
+    // The next batch goes on from where its first contact left it: 2, then 1, 2 (not 2, 2).
+    const next = [await create(key, { phone: '4155550222', validation_tier: 'max' }), await create(key, { phone: '4155550223', validation_tier: 'max' })];
+    expect(next.map((c) => c.credits_charged)).toEqual([1, 2]);
+    await runContactPool(service.runtime.ports);
+    const nextPools = new Set((await Promise.all([afterClose!, ...next].map((c) => getContact(c.id)))).map((c) => c?.pool_upload_id));
+    expect(nextPools.size).toBe(1);
+    expect((await getUpload([...nextPools][0]!))?.total_rows).toBe(3);
+    for (const c of [afterClose!, ...next]) expect((await get(key, c.id)).status).toBe('processing');
+    // 2 + 1 + 2 + 1 and 2 + 1 + 2: every credit charged accounted for.
+    expect((await getBalance(org.id)).total).toBe(100 - 6 - 5);
+    await service.runtime.settleWorkflows();
   });
 
   it('a pool holding full names and first and last names judges identity on every one of them', async () => {
