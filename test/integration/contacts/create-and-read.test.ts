@@ -156,6 +156,13 @@ describe('POST /api/v{1,2}/contacts', () => {
       expect(refused.status, header).toBe(400);
       expect(((await refused.json()) as { detail: string }).detail).toMatch(/Idempotency-Key header must be visible ASCII/);
     }
+    // Sent twice (fetch, Node and API Gateway join the two into one value with ', '): said so, not blamed on a character.
+    const headers = new Headers({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+    headers.append('Idempotency-Key', 'order-44');
+    headers.append('Idempotency-Key', 'order-45');
+    const twice = await fetch(`${service.url}/api/v2/contacts`, { method: 'POST', headers, body: JSON.stringify(body) });
+    expect(twice.status).toBe(400);
+    expect(((await twice.json()) as { detail: string }).detail).toBe('The Idempotency-Key header arrived as "order-44, order-45": sent more than once (or a key holding ", "); send it once, with one key');
     // Another key of the same organization has its own scope (as with the body field).
     const elsewhere = await service.request('POST', '/api/v2/contacts', { key: otherKey, body, headers: { 'idempotency-key': 'order-43' } });
     expect(elsewhere.status).toBe(201);
