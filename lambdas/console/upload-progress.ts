@@ -1,5 +1,5 @@
 import { uploadChunkPlan } from '../uploads/chunk-plan';
-import { filesBucket, getObject, objectExists } from '../platform/blob';
+import { filesBucket, getObject, namesUnder, objectExists } from '../platform/blob';
 import { keys, type UploadRecord } from '../uploads/upload';
 
 // How far processing is, for the console's results page. The upload record keeps no progress, so
@@ -31,10 +31,6 @@ export interface ProcessingProgress {
   rows_total: number;
 }
 
-/** Chunks probed at a time; at most MAX_CHUNKS (250,000 numbers in chunks of 5,000 are 50). */
-const PROBE_BATCH = 10;
-const MAX_CHUNKS = 200;
-
 export interface ChunkFlags {
   /** Chunks prepare wrote (all of them: prepare is done). */
   written: number;
@@ -64,16 +60,21 @@ export function progressOf(flags: ChunkFlags, upload: { identity_enabled: boolea
   };
 }
 
-async function count(exists: (n: number) => Promise<boolean>, limit: number): Promise<number> {
-  let n = 0;
-  while (n < limit) {
-    const batch = Array.from({ length: Math.min(PROBE_BATCH, limit - n) }, (_, i) => n + i);
-    const found = await Promise.all(batch.map(exists));
-    const missing = found.indexOf(false);
-    if (missing >= 0) return n + missing;
-    n += batch.length;
+/**
+ * Which chunks exist and which have a result, from the names under the chunks' prefix (one list
+ * request per 1,000 names; their checkpoint parts sit a level deeper and are not listed).
+ * Prepare writes chunks 0 … n−1 before it writes the cell index, so once that exists they all do.
+ */
+export function chunksOf(names: readonly string[]): { written: number; done: number[] } {
+  const chunks = new Set<number>();
+  const results = new Set<number>();
+  for (const name of names) {
+    const match = /^(0|[1-9]\d*)\.(json|result\.json)$/.exec(name);
+    if (match) (match[2] === 'json' ? chunks : results).add(Number(match[1]));
   }
-  return n;
+  let written = 0;
+  while (chunks.has(written)) written++;
+  return { written, done: [...results].filter((n) => n < written).sort((a, b) => a - b) };
 }
 
 /**
@@ -84,10 +85,8 @@ export async function processingProgress(upload: UploadRecord, nowMs: number): P
   if (upload.status !== 'processing') return null;
   const bucket = filesBucket();
   if (!(await objectExists(bucket, keys.cellItems(upload)))) return null;
-  const written = await count((n) => objectExists(bucket, keys.chunk(upload, n)), MAX_CHUNKS);
-  // Results come in any order (chunks run in parallel): each written chunk is asked.
-  const flags = await Promise.all(Array.from({ length: written }, (_, n) => objectExists(bucket, keys.chunkResult(upload, n))));
-  const done = flags.flatMap((has, n) => (has ? [n] : []));
+  // Results come in any order (chunks run in parallel): every one is listed, however many chunks.
+  const { written, done } = chunksOf(await namesUnder(bucket, keys.chunks(upload)));
   // The last chunk is the only partial one: how many items it holds is read from it.
   const last = written > 0 ? await getObject(bucket, keys.chunk(upload, written - 1)) : null;
   const lastChunkItems = last ? (JSON.parse(last.toString('utf8')) as unknown[]).length : 0;

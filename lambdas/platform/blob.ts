@@ -14,6 +14,7 @@ const copySdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-copy'));
 const multipartSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-multipart'));
 const presigner = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-presign'));
 const deleteSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-delete'));
+const listSdk = /* @__PURE__ */ lazyModule(() => import('./aws/sdk/s3-list'));
 
 /** The S3 client of the composition root's storage. */
 export function s3(): Promise<S3Client> {
@@ -180,6 +181,23 @@ async function readBody(body: AsyncIterable<Uint8Array>, length: number | undefi
   }
   if (at !== length) throw new Error(`object body ended at ${at} of ${length} bytes`);
   return out;
+}
+
+/**
+ * The names right under `prefix` (each key's rest after it, up to a further '/': deeper keys are
+ * not listed), every page of them: one request per 1,000 names, where asking for each by HEAD
+ * costs one request a name.
+ */
+export async function namesUnder(bucket: string, prefix: string): Promise<string[]> {
+  const [client, { ListObjectsV2Command }] = await Promise.all([s3(), listSdk()]);
+  const names: string[] = [];
+  let token: string | undefined;
+  do {
+    const out = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, Delimiter: '/', ContinuationToken: token }));
+    for (const object of out.Contents ?? []) if (object.Key) names.push(object.Key.slice(prefix.length));
+    token = out.IsTruncated ? out.NextContinuationToken : undefined;
+  } while (token);
+  return names;
 }
 
 /** Whether an object exists, asked with HEAD: nothing is downloaded. */

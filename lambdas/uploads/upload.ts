@@ -95,6 +95,8 @@ export function toPublicUpload(upload: UploadRecord): Record<string, unknown> {
 /** Storage keys (never exposed). */
 export const keys = {
   original: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/original.csv`,
+  /** Where the chunks and their results are (listed for progress: lambdas/console/upload-progress.ts). */
+  chunks: (u: Pick<UploadRecord, 'organization_id' | 'id'>) => `uploads/${u.organization_id}/${u.id}/chunks/`,
   chunk: (u: Pick<UploadRecord, 'organization_id' | 'id'>, n: number) => `uploads/${u.organization_id}/${u.id}/chunks/${n}.json`,
   chunkResult: (u: Pick<UploadRecord, 'organization_id' | 'id'>, n: number) => `uploads/${u.organization_id}/${u.id}/chunks/${n}.result.json`,
   /** A chunk's answers so far, folded at the end of each ClassifyChunk invocation (chunk-checkpoint.ts). */

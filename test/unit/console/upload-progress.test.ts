@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { progressOf } from '../../../lambdas/console/upload-progress';
+import { chunksOf, progressOf } from '../../../lambdas/console/upload-progress';
 import { numberItems } from '../../../lambdas/uploads/pipeline/cell-items';
 import type { StoredRows } from '../../../lambdas/uploads/work-file';
 
 // Processing progress derived from an upload's chunks (the record keeps none).
 
 const plain = { identity_enabled: false, total_rows: 20_000 };
+
+describe('chunksOf', () => {
+  it('reads the chunks written (0 … n−1 without a gap) and those with a result from the names listed', () => {
+    expect(chunksOf(['0.json', '1.json', '2.json', '1.result.json', '2.result.json', '1.checkpoint.json', '00.json', '3.result.json', 'x.json', '5.json'])).toEqual({ written: 3, done: [1, 2] });
+    expect(chunksOf([])).toEqual({ written: 0, done: [] });
+  });
+});
 
 describe('progressOf', () => {
   it('counts the items of the chunks with a result, a percentage of them and the time left at the pace so far', () => {
