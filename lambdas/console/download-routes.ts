@@ -6,7 +6,7 @@ import { CONSOLE_ROUTE_TABLE as at } from './route-table';
 
 const DownloadParams = z.lazySchema(() => z.object({
   id: z.builtSchema(UploadId).shape.id,
-  kind: z.enum(['original', 'processed'], { error: 'Unknown download' }),
+  kind: z.enum(['original', 'sent', 'processed'], { error: 'Unknown download' }),
 }));
 
 /** The download link's route with its request schemas (the API's query rules). */

@@ -134,7 +134,7 @@ export const CONSOLE_ROUTE_TABLE = {
     method: 'GET',
     path: '/console/api/uploads/{id}/download/{kind}',
     operationId: 'consoleDownload',
-    summary: 'A link to the original or the processed file (the API’s query rules)',
+    summary: 'A link to the original (the CSV processed), the file as it was sent (`sent`: the console converted it; else the original) or the processed file (the API’s query rules)',
     responses: { ...withMissing('The link', 'No such upload or download'), 410: { description: 'The file is no longer stored (retention, or missing from storage: logged for the operator)', schema: ErrorEnvelope } },
   },
 } satisfies Record<string, ConsoleRouteSpec>;

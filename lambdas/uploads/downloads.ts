@@ -39,7 +39,24 @@ async function link(key: string, filename: string): Promise<DownloadLink> {
 export async function originalLink(upload: UploadRecord): Promise<DownloadLink> {
   const key = keys.original(upload);
   await requireStored(upload, key, 'original');
-  return link(key, upload.original_filename);
+  return link(key, originalDownloadName(upload));
+}
+
+/**
+ * The name the original downloads under. It is always CSV; a console upload keeps the name of the
+ * file the person chose, which the console may have converted (an Excel workbook, a tab-separated
+ * .txt): its original downloads as a .csv, not as CSV text named calls.xlsx.
+ */
+export function originalDownloadName(upload: Pick<UploadRecord, 'source' | 'original_filename'>): string {
+  const name = upload.original_filename;
+  if (upload.source !== 'web' || /\.csv$/i.test(name)) return name;
+  return `${name.replace(/\.[^./\\]{1,10}$/, '')}.csv`;
+}
+
+/** A link to another stored file of the upload (the console's file as it was sent), checked as the original is. */
+export async function storedFileLink(upload: UploadRecord, key: string, filename: string): Promise<DownloadLink> {
+  await requireStored(upload, key, 'original');
+  return link(key, filename);
 }
 
 /**

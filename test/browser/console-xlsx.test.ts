@@ -61,7 +61,8 @@ const balance = async () => ((await (await service.request('GET', '/api/v1/credi
 describe('XLSX import in Chromium', () => {
   it('reads the first worksheet, numbers in full, and takes it to a processed file', async () => {
     const before = await balance();
-    await choose('spring-calls.xlsx', await callList(150));
+    const workbook = await callList(150);
+    await choose('spring-calls.xlsx', workbook);
     await page.getByRole('heading', { name: 'How the file was read' }).waitFor();
     await page.getByText('An Excel workbook: its first worksheet, Spring calls').waitFor();
     expect(await page.getByRole('columnheader').allInnerTexts()).toEqual(['Name', 'Phone', 'Joined', 'Score']);
@@ -85,6 +86,15 @@ describe('XLSX import in Chromium', () => {
     expect(lines[0]).toMatch(/^Name,Phone,Joined,Score,/);
     expect(lines[1]).toMatch(/^"Lee, Ann 0",4155550000,2026-01-01,0.125,/);
     expect(lines.join('\n')).not.toMatch(/E\+|\.0,/);
+    // The workbook as it was sent, and the CSV it became (the original), each under its own name.
+    await page.getByText('spring-calls.xlsx (its worksheet Spring calls) was converted to CSV').waitFor();
+    await shot(page, 'import-xlsx-downloads');
+    const [asSent] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download spring-calls.xlsx as sent' }).click()]);
+    expect(asSent.suggestedFilename()).toBe('spring-calls.xlsx');
+    expect((await readFile((await asSent.path())!)).equals(workbook)).toBe(true);
+    const [original] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download original (the CSV processed)' }).click()]);
+    expect(original.suggestedFilename()).toBe('spring-calls.csv');
+    expect((await readFile((await original.path())!, 'utf8')).split(/\r?\n/)[0]).toBe('Name,Phone,Joined,Score');
   });
 
   it('asks about a workbook without a header row, and reads it again from the workbook as answered', async () => {

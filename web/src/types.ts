@@ -91,6 +91,14 @@ export interface Member {
 }
 
 /** How far processing is (lambdas/console/upload-progress.ts), derived from the upload's chunks. */
+/** A console upload the console converted: the file as the person sent it (GET /console/api/uploads/{id}'s `sent`). */
+export interface SentFile {
+  filename: string;
+  workbook_sheet: string | null;
+  encoding: string;
+  delimiter: string;
+}
+
 export interface Progress {
   chunks_total: number;
   chunks_done: number;

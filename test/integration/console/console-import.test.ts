@@ -73,4 +73,34 @@ describe('console import formats', () => {
     expect(confirmed.status).toBe(200);
     expect((await call(token, 'POST', `/uploads/${id}/format`, { delimiter: ',' })).status).toBe(409);
   });
+
+  it('a converted upload offers the file as it was sent beside the CSV processed, each under its own name', async () => {
+    const token = await consoleToken(service, service.userId);
+    const sent = Buffer.from(rows('\t', 110));
+    const started = await call(token, 'POST', '/uploads?filename=call%20list.txt', undefined, sent);
+    const id = started.body.draft.id as string;
+    await call(token, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['Phone'] });
+    expect((await call(token, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard', expected_credits: 110 })).status).toBe(200);
+    const page = await call(token, 'GET', `/uploads/${id}`);
+    expect(page.body.sent).toEqual({ filename: 'call list.txt', workbook_sheet: null, encoding: 'utf-8', delimiter: '\t' });
+    const fetched = async (kind: string) => {
+      const link = await call(token, 'GET', `/uploads/${id}/download/${kind}`);
+      expect(link.status, kind).toBe(200);
+      const file = await fetch(link.body.url as string);
+      return { bytes: Buffer.from(await file.arrayBuffer()), disposition: file.headers.get('content-disposition') ?? '' };
+    };
+    const asSent = await fetched('sent');
+    expect(asSent.bytes.equals(sent)).toBe(true);
+    expect(asSent.disposition).toContain('call list.txt');
+    // The original is the CSV processed, named as one (not CSV text under the .txt name).
+    const original = await fetched('original');
+    expect(readCsv(original.bytes).records[0]!.fields).toEqual(['Name', 'Phone']);
+    expect(original.disposition).toContain('call list.csv');
+    // An upload the console did not convert: nothing else was sent, `sent` is the original.
+    const plain = await call(token, 'POST', '/uploads?filename=plain.csv', undefined, Buffer.from(rows(',', 110)));
+    await call(token, 'POST', `/uploads/${plain.body.draft.id}/mapping`, { phone_columns: ['Phone'] });
+    await call(token, 'POST', `/uploads/${plain.body.draft.id}/confirm`, { validation_tier: 'standard', expected_credits: 110 });
+    expect((await call(token, 'GET', `/uploads/${plain.body.draft.id}`)).body.sent).toBeNull();
+    await service.runtime.settleWorkflows();
+  });
 });

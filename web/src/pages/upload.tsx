@@ -5,11 +5,11 @@ import { draftChanges } from '../draft-changes';
 import { TierChart } from '../chart';
 import { counted, label, num, when } from '../format';
 import { navigate } from '../router';
-import type { Draft, Progress, Upload } from '../types';
+import type { Draft, Progress, SentFile, Upload } from '../types';
 import { ImportFormatCard } from './import-format';
 import { TableWrap } from '../table-wrap';
 
-type Loaded = { draft: Draft } | { upload: Upload; progress?: Progress | null };
+type Loaded = { draft: Draft } | { upload: Upload; progress?: Progress | null; sent?: SentFile | null };
 /** After a 409 on confirm: what changed in the draft meanwhile, or that it was confirmed elsewhere. */
 type Notice = { changes: string[] } | { elsewhere: true };
 type OnChange = (s: Loaded, notice?: Notice) => void;
@@ -109,7 +109,7 @@ export function UploadPage({ id }: { id: string }) {
     <>
       {banner}
       {elsewhere}
-      <Results upload={state.upload} progress={state.progress ?? null} />
+      <Results upload={state.upload} progress={state.progress ?? null} sent={state.sent ?? null} />
     </>
   );
 }
@@ -518,7 +518,7 @@ function InvalidCells({ draft }: { draft: Draft }) {
   );
 }
 
-function Results({ upload, progress }: { upload: Upload; progress: Progress | null }) {
+function Results({ upload, progress, sent }: { upload: Upload; progress: Progress | null; sent: SentFile | null }) {
   const [error, setError] = useState<string | null>(null);
   const identity = upload.result_summary?.format === 'identity';
   const vocabulary = identity ? TIERS : ANSWER_INTENTS;
@@ -579,9 +579,19 @@ function Results({ upload, progress }: { upload: Upload; progress: Progress | nu
       )}
       <section class="card" aria-labelledby="dl-h">
         <h2 id="dl-h">Downloads</h2>
+        {sent && (
+          <p class="note">
+            {sent.workbook_sheet ? `${sent.filename} (its worksheet ${sent.workbook_sheet})` : sent.filename} was converted to CSV (UTF-8, commas) for processing; the original and the processed file are that CSV.
+          </p>
+        )}
         <div class="buttons">
+          {sent && (
+            <button type="button" class="secondary" onClick={() => void get('sent')}>
+              Download {sent.filename} as sent
+            </button>
+          )}
           <button type="button" class="secondary" onClick={() => void get('original')}>
-            Download original
+            {sent ? 'Download original (the CSV processed)' : 'Download original'}
           </button>
           <button type="button" onClick={() => void processed(false)} disabled={!done}>
             Download processed file

@@ -4,7 +4,9 @@ import type { ConsolePrincipal } from '../../../console/principal';
 import { downloadRoutes as routes } from '../../../console/download-routes';
 import { NotFound } from '../../../platform/domain-errors';
 import { ok } from '../../../platform/http/response';
-import { originalLink, processedLink } from '../../../uploads/downloads';
+import { originalLink, processedLink, storedFileLink, type DownloadLink } from '../../../uploads/downloads';
+import { getDraft } from '../../../console/web-upload-repository';
+import { sourceKey } from '../../../console/web-upload';
 import type { UploadRecord } from '../../../uploads/upload';
 import { getUpload } from '../../../uploads/upload-repository';
 
@@ -17,9 +19,17 @@ async function ownUpload(p: ConsolePrincipal, id: string): Promise<UploadRecord>
   return upload;
 }
 
+/** The bytes the person sent, kept beside the original when the console converted them; else the original is what was sent. */
+async function sentLink(upload: UploadRecord): Promise<DownloadLink> {
+  const draft = upload.source === 'web' ? await getDraft(upload.id) : null;
+  if (draft && draft.organization_id === upload.organization_id && draft.import?.converted) return storedFileLink(upload, sourceKey(draft), draft.filename);
+  return originalLink(upload);
+}
+
 export const operations = (): BoundOperation[] => [
   operation(routes.download, async ({ member: p, params, query }) => {
     const upload = await ownUpload(p, params.id);
+    if (params.kind === 'sent') return ok(await sentLink(upload));
     return ok(params.kind === 'original' ? await originalLink(upload) : await processedLink(upload, query, processedFilename(upload.original_filename, query)));
   }),
 ];
