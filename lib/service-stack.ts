@@ -177,8 +177,9 @@ export class PhoneValidationStack extends Stack {
       table: this.data.table,
       environment,
       grantUploads: (fn) => {
-        // web-drafts/: a web upload's file, validation report and kept plan before confirmation (docs/console.md).
-        grantObjects(fn, this.data.filesBucket, { read: ['uploads/', 'staging/', 'web-drafts/'], write: ['uploads/', 'staging/', 'web-drafts/'], delete: ['uploads/'] });
+        // web-drafts/: a web upload's file, validation report and kept plan before confirmation (docs/console.md);
+        // staging/: a staged file is deleted once its draft holds its own copy.
+        grantObjects(fn, this.data.filesBucket, { read: ['uploads/', 'staging/', 'web-drafts/'], write: ['uploads/', 'staging/', 'web-drafts/'], delete: ['uploads/', 'staging/'] });
         uploads.grantStart(fn);
       },
       grantEmit,

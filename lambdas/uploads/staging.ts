@@ -119,10 +119,10 @@ export async function createFromStagedOnce<T>(orgId: string, stagedId: string, c
 
 /**
  * Deletes a used staged file, CSV or JSON (the id names one; deleting the other is a delete of
- * nothing). The upload is made and charged by then, so a failed delete does not fail its create:
- * it is logged, and the lifecycle rule removes the file.
+ * nothing). The upload (or the console's draft) holds its own copy by then, so a failed delete
+ * does not fail it: it is logged, and the lifecycle rule removes the file.
  */
-async function deleteStaged(orgId: string, id: string): Promise<void> {
+export async function deleteStaged(orgId: string, id: string): Promise<void> {
   const staged = [stagedKey(orgId, id, 'csv'), stagedKey(orgId, id, 'json')];
   try {
     await deleteObjects(filesBucket(), staged);

@@ -9,7 +9,7 @@ import { sha256Hex } from '../../../lambdas/platform/ids';
 import { addMember, createUser, mintKey, setSubscription, spamVerificationCodes } from '../../../lambdas/admin/admin';
 import { newCustomer } from '../../support/customer';
 import { csvParseCount } from '../../../lambdas/uploads/csv';
-import { filesBucket, getObject, putObject, s3 } from '../../../lambdas/platform/blob';
+import { filesBucket, getObject, objectExists, putObject, s3 } from '../../../lambdas/platform/blob';
 import { getUpload } from '../../../lambdas/uploads/upload-repository';
 import { keys } from '../../../lambdas/uploads/upload';
 import { readWorkRows } from '../../../lambdas/uploads/work-file';
@@ -316,6 +316,9 @@ describe('large files through the staging path', () => {
     const mine = await call(owner, 'POST', '/uploads/staged', { staged_upload_id: stage.body.staged_upload_id, filename: 'big.csv' });
     expect(mine.status).toBe(200);
     expect(mine.body.draft).toMatchObject({ status: 'pending_mapping', filename: 'big.csv', total_rows: 120, header: ['name', 'phone'] });
+    // The draft holds its own copy: the staged file is deleted, not left for the two-day staging rule.
+    expect(await objectExists(filesBucket(), `staging/${service.organizationId}/${stage.body.staged_upload_id}.csv`)).toBe(false);
+    expect((await call(owner, 'GET', `/uploads/${mine.body.draft.id}`)).body.draft).toMatchObject({ total_rows: 120 });
   });
 });
 

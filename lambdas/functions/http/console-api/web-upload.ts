@@ -6,7 +6,7 @@ import { discardWebUpload } from '../../../console/web-upload-discard';
 import { rereadWebUpload } from '../../../console/web-upload-format';
 import { ok } from '../../../platform/http/response';
 import { toPublicUpload } from '../../../uploads/upload';
-import { readStaged, stageUpload } from '../../../uploads/staging';
+import { deleteStaged, readStaged, stageUpload } from '../../../uploads/staging';
 
 // The console's in-app upload flow (console/web-upload.ts): a draft from a file, its mapping and
 // validation, its confirmation into the upload itself. Loaded at its first request (../console-api.ts).
@@ -16,7 +16,12 @@ export const operations = (ports: ConsolePorts): BoundOperation[] => [
   // Files over what the HTTP API carries (10 MB; a Lambda event 6 MB) go from the browser straight to
   // the files bucket through the staging path's presigned POST (the API's own), then become a draft.
   operation(routes.stageUpload, async ({ member: p }) => ok(await stageUpload(p.organizationId))),
-  operation(routes.startStagedUpload, async ({ member: p, body }) => ok({ draft: await startWebUpload(p, body.filename ?? 'web_upload.csv', await readStaged(p.organizationId, body.staged_upload_id)) })),
+  operation(routes.startStagedUpload, async ({ member: p, body }) => {
+    const draft = await startWebUpload(p, body.filename ?? 'web_upload.csv', await readStaged(p.organizationId, body.staged_upload_id));
+    // The draft holds its own copy (and the bytes as sent, when converted): the staged file has no other use.
+    await deleteStaged(p.organizationId, body.staged_upload_id);
+    return ok({ draft });
+  }),
   operation(routes.mapUpload, async ({ member: p, params, body: m }) =>
     ok({
       draft: await mapWebUpload(p, params.id, {
