@@ -13,3 +13,11 @@ export function describeFailure(detail: unknown, status: number): string {
   if (status >= 500) return `The service had a problem answering (${status}). Try again in a moment.`;
   return `The request was refused (${status}).`;
 }
+
+/**
+ * An API refusal of one field shown beside that field: the API's `Invalid url: ` prefix (which
+ * names the JSON field, for integrators) left out, as the page already says what was refused.
+ */
+export function fieldRefusal(message: string): string {
+  return message.replace(/^Invalid [a-z_]+: /, '');
+}

@@ -1,6 +1,6 @@
 // What the console page says and marks, as plain functions: failed calls, counts, the current nav item.
 import { describe, expect, it } from 'vitest';
-import { describeFailure, UNREACHABLE } from '../../../web/src/api-words';
+import { describeFailure, fieldRefusal, UNREACHABLE } from '../../../web/src/api-words';
 
 // A console call that failed without a detail showed the browser's "Failed to fetch" or
 // "Request failed (502)": now a sentence a customer can act on.
@@ -19,6 +19,14 @@ describe('the console says a failed call in words', () => {
     expect(describeFailure(null, 502)).toBe('The service had a problem answering (502). Try again in a moment.');
     expect(describeFailure('', 503)).toBe('The service had a problem answering (503). Try again in a moment.');
     expect(describeFailure(null, 404)).toBe('The request was refused (404).');
+  });
+});
+
+describe('a refused field, said beside it', () => {
+  it("leaves out the API's field prefix (for integrators), keeps the reason", () => {
+    expect(fieldRefusal('Invalid url: URL host must resolve to a public address')).toBe('URL host must resolve to a public address');
+    expect(fieldRefusal('Invalid callback_url: URL must use https')).toBe('URL must use https');
+    expect(fieldRefusal('Ping failed: the receiver answered 500')).toBe('Ping failed: the receiver answered 500');
   });
 });
 

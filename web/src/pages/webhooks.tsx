@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
+import { fieldRefusal } from '../api-words';
 import { when } from '../format';
 import { superseded, useLatestRead } from '../latest-read';
 
@@ -76,7 +77,7 @@ export function WebhooksPage() {
     } catch (err) {
       // Beside the URL it is about; a URL the organization has already is said in words (the API's 409 names the endpoint's id).
       const duplicate = err instanceof ApiError && err.status === 409;
-      setRegisterError(`Not registered: ${duplicate ? 'this URL is registered already; change or delete that endpoint below instead' : err instanceof Error ? err.message : String(err)}`);
+      setRegisterError(`Not registered: ${duplicate ? 'this URL is registered already; change or delete that endpoint below instead' : fieldRefusal(err instanceof Error ? err.message : String(err))}`);
     } finally {
       setBusy(false);
     }
@@ -230,7 +231,7 @@ function UrlEditor({ hook, onSaved }: { hook: Webhook; onSaved: () => Promise<vo
       setEditing(false);
       await onSaved();
     } catch (err) {
-      setOutcome({ ok: false, text: `URL not changed: ${err instanceof Error ? err.message : String(err)}` });
+      setOutcome({ ok: false, text: `URL not changed: ${fieldRefusal(err instanceof Error ? err.message : String(err))}` });
     } finally {
       setBusy(false);
     }
