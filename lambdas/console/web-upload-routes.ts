@@ -20,7 +20,28 @@ export const webUploadRoutes = {
   stageUpload: at.stageUpload,
   startStagedUpload: { ...at.startStagedUpload, request: { body: z.lazySchema(() => z.object({ staged_upload_id: z.uuid(), filename: z.optional(z.string().check(z.minLength(1), z.maxLength(255))) })) } },
   mapUpload: { ...at.mapUpload, request: { params: UploadId, body: Mapping } },
-  confirmUpload: { ...at.confirmUpload, request: { params: UploadId, body: z.lazySchema(() => z.object({ validation_tier: z.enum(['standard', 'max']), skip_mobile_lookup: z._default(z.boolean(), false), expected_credits: z.number().check(z.int(), z.gte(0)) })) } },
+  confirmUpload: {
+    ...at.confirmUpload,
+    request: {
+      params: UploadId,
+      body: z.lazySchema(() =>
+        z.object({
+          validation_tier: z.enum(['standard', 'max']),
+          skip_mobile_lookup: z._default(z.boolean(), false),
+          expected_credits: z.number().check(z.int(), z.gte(0)),
+          // The columns the page showed with that price: confirmed only if they are still the validated ones (409 else).
+          expected_mapping: z.optional(
+            z.object({
+              phone_columns: z.array(z.string()).check(z.minLength(1), z.maxLength(10)),
+              full_name_column: z.optional(z.nullable(z.string())),
+              first_name_column: z.optional(z.nullable(z.string())),
+              last_name_column: z.optional(z.nullable(z.string())),
+            }),
+          ),
+        }),
+      ),
+    },
+  },
   rereadUpload: { ...at.rereadUpload, request: { params: UploadId, body: z.lazySchema(() => z.object({ delimiter: z.optional(z.enum(DELIMITERS)), encoding: z.optional(z.enum(ENCODINGS)), header_row: z.optional(z.boolean()) })) } },
   uploadReport: { ...at.uploadReport, request: { params: UploadId } },
 } satisfies Record<string, ConsoleRouteSpec>;

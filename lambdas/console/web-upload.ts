@@ -262,7 +262,7 @@ export async function reportLink(principal: ConsolePrincipal, id: string): Promi
  * as POST /api/v1/uploads does it (the route requires an active subscription, as the API's does).
  * Refused for lack of credits (402), the draft is awaiting_confirmation again and nothing was charged.
  */
-export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsolePrincipal, id: string, tier: Tier, skipMobileLookup: boolean, expectedCredits: number): Promise<UploadRecord> {
+export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsolePrincipal, id: string, tier: Tier, skipMobileLookup: boolean, expectedCredits: number, expectedMapping?: ColumnMapping): Promise<UploadRecord> {
   const seen = await ownDraft(principal, id);
   // The draft as confirming left it: a remap between the page's read and this write is in it.
   const draft = await transitionDraft(seen.id, ['awaiting_confirmation'], 'confirming', {}, nowIso(), draftStaleAt());
@@ -271,6 +271,12 @@ export async function confirmWebUpload(ports: WorkflowPorts, principal: ConsoleP
   // The price the person agreed to is the one charged, or nothing is: the mapping may have been
   // changed (another tab, a colleague) after the page showed its price.
   const price = draft.validation?.price[tier];
+  // The same for the columns: another tab may have validated other ones at the same price (a name
+  // column swapped), and the upload would be made from a mapping this page never showed.
+  if (expectedMapping && !(draft.mapping && sameMapping(cleanMapping(expectedMapping), cleanMapping(draft.mapping)))) {
+    await transitionDraft(draft.id, ['confirming'], 'awaiting_confirmation', {}, nowIso());
+    throw new Conflict('The mapping changed since it was shown (validated again in another tab or by a colleague); review it and confirm again');
+  }
   if (price !== expectedCredits) {
     await transitionDraft(draft.id, ['confirming'], 'awaiting_confirmation', {}, nowIso());
     throw new Conflict(`The price changed since it was shown: ${tier} now costs ${price ?? 'an unknown number of'} credits, not ${expectedCredits} (the mapping was changed); review it and confirm again`);
@@ -322,6 +328,14 @@ interface SavedPlan {
 
 const plannedOfSaved = (saved: SavedPlan): PlannedCsv =>
   saved.work_encoding === 'base64' ? { ...saved.planned, work: Buffer.from(saved.planned.work, 'base64') } : saved.planned;
+
+/** A mapping with its absent name columns as undefined (a request may say null or ''). */
+const cleanMapping = (m: ColumnMapping): ColumnMapping => ({
+  phoneColumns: m.phoneColumns,
+  fullNameColumn: m.fullNameColumn || undefined,
+  firstNameColumn: m.firstNameColumn || undefined,
+  lastNameColumn: m.lastNameColumn || undefined,
+});
 
 const sameMapping = (a: ColumnMapping, b: ColumnMapping): boolean =>
   a.phoneColumns.join('\u0000') === b.phoneColumns.join('\u0000') && a.fullNameColumn === b.fullNameColumn && a.firstNameColumn === b.firstNameColumn && a.lastNameColumn === b.lastNameColumn;

@@ -54,27 +54,38 @@ describe('pages that recover, in Chromium', () => {
     await page.getByText('Reconnecting…').waitFor({ state: 'detached' });
   });
 
-  it('a 409 on confirm (the mapping changed in another tab) reloads the draft and says what changed', async () => {
+  /** A draft of 120 people with a phone and a mobile each, validated with the phone column and the name: on its Confirm step. */
+  async function validatedTwoPhones(name: string): Promise<void> {
     const lines = ['Name,Phone,Mobile', ...Array.from({ length: 120 }, (_, i) => `P${i},(415) 300-${String(1000 + i)},(415) 400-${String(1000 + i)}`)];
     await page.goto(`${service.url}/uploads/new`);
-    await page.getByLabel('CSV file').setInputFiles({ name: 'two-tabs.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n') + '\n') });
+    await page.getByLabel('CSV file').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n') + '\n') });
     await page.getByRole('button', { name: 'Upload file' }).click();
     await page.getByRole('heading', { name: 'Map columns' }).waitFor();
     if (await page.getByRole('checkbox', { name: /^Mobile/ }).isChecked()) await page.getByRole('checkbox', { name: /^Mobile/ }).uncheck();
+    await page.getByLabel('Full name column').selectOption('Name');
     await page.getByRole('button', { name: 'Validate' }).click();
     await page.getByRole('button', { name: 'Confirm and charge 120 credits' }).waitFor();
+  }
+
+  /** Another tab of the same person maps this draft's columns again (the console API, with the page's own token). */
+  const otherTabMaps = (mapping: Record<string, unknown>): Promise<number> =>
+    page.evaluate(
+      async ([draftId, body]) => {
+        let token = '';
+        for (let i = 0; i < sessionStorage.length; i++) {
+          const k = sessionStorage.key(i)!;
+          if (k.startsWith('oidc.user:')) token = (JSON.parse(sessionStorage.getItem(k)!) as { access_token: string }).access_token;
+        }
+        const res = await fetch(`/console/api/uploads/${draftId}/mapping`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+        return res.status;
+      },
+      [page.url().split('/').pop()!, JSON.stringify(mapping)] as const,
+    );
+
+  it('a 409 on confirm (the mapping changed in another tab) reloads the draft and says what changed', async () => {
+    await validatedTwoPhones('two-tabs.csv');
     // Another tab maps both phone columns: 240 numbers.
-    const id = page.url().split('/').pop()!;
-    const status = await page.evaluate(async (draftId) => {
-      let token = '';
-      for (let i = 0; i < sessionStorage.length; i++) {
-        const k = sessionStorage.key(i)!;
-        if (k.startsWith('oidc.user:')) token = (JSON.parse(sessionStorage.getItem(k)!) as { access_token: string }).access_token;
-      }
-      const res = await fetch(`/console/api/uploads/${draftId}/mapping`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ phone_columns: ['Phone', 'Mobile'], full_name_column: 'Name' }) });
-      return res.status;
-    }, id);
-    expect(status).toBe(200);
+    expect(await otherTabMaps({ phone_columns: ['Phone', 'Mobile'], full_name_column: 'Name' })).toBe(200);
     const before = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number };
     await page.getByRole('button', { name: 'Confirm and charge 120 credits' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'This upload was changed elsewhere' });
@@ -87,5 +98,19 @@ describe('pages that recover, in Chromium', () => {
     await shot(page, 'confirm-409-reloaded');
     const after = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number };
     expect(after.total).toBe(before.total);
+  });
+
+  it('the same at the same price: columns validated in another tab are not confirmed from a page that showed others', async () => {
+    await validatedTwoPhones('same-price.csv');
+    // Another tab leaves the name out: the same 120 numbers, the same price, other columns.
+    expect(await otherTabMaps({ phone_columns: ['Phone'], full_name_column: null })).toBe(200);
+    const balance = async () => ((await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number }).total;
+    const before = await balance();
+    await page.getByRole('button', { name: 'Confirm and charge 120 credits' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'This upload was changed elsewhere' });
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain('Name columns: now none (was full name Name).');
+    expect(await page.getByLabel('Full name column').inputValue()).toBe('');
+    expect(await balance()).toBe(before);
   });
 });

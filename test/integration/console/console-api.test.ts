@@ -348,6 +348,27 @@ describe('in-app upload flow', () => {
     expect((await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'] })).status).toBe(409);
   });
 
+  it('a confirm whose page showed other columns than the validated ones (another tab validated them at the same price) is a 409 that charges nothing', async () => {
+    const owner = await tokenFor(service.userId);
+    const started = await call(owner, 'POST', '/uploads?filename=two-tabs.csv', undefined, { type: 'text/csv', data: csv(120) });
+    const id = started.body.draft.id as string;
+    // Tab A validated the phone column alone; tab B then validated it with the name column, at the same price.
+    expect((await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'] })).body.draft.validation.price.standard).toBe(120);
+    expect((await call(owner, 'POST', `/uploads/${id}/mapping`, { phone_columns: ['phone'], full_name_column: 'name' })).body.draft.validation.price.standard).toBe(120);
+    const balance = async () => ((await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number }).total;
+    const before = await balance();
+    const stale = await call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard', expected_credits: 120, expected_mapping: { phone_columns: ['phone'], full_name_column: null, first_name_column: null, last_name_column: null } });
+    expect(stale.status).toBe(409);
+    expect(stale.body.detail).toBe('The mapping changed since it was shown (validated again in another tab or by a colleague); review it and confirm again');
+    expect(await balance()).toBe(before);
+    expect((await call(owner, 'GET', `/uploads/${id}`)).body.draft.status).toBe('awaiting_confirmation');
+    // The columns as validated ('' and null alike for no column): confirmed, charged once.
+    const current = await call(owner, 'POST', `/uploads/${id}/confirm`, { validation_tier: 'standard', expected_credits: 120, expected_mapping: { phone_columns: ['phone'], full_name_column: 'name', first_name_column: '' } });
+    expect(current.status).toBe(200);
+    expect(before - (await balance())).toBe(120);
+    await service.runtime.settleWorkflows();
+  });
+
   it('confirming uses the plan validation made (no second parse of the file), and only for the mapping it was made for', async () => {
     const owner = await tokenFor(service.userId);
     const started = await call(owner, 'POST', '/uploads?filename=once.csv', undefined, { type: 'text/csv', data: csv(125) });

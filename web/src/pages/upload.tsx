@@ -242,7 +242,10 @@ function DraftSteps({ draft, onChange, focusAfterValidate }: { draft: Draft; onC
     try {
       // The price on the button: the server charges exactly this or refuses (409) if the mapping changed meanwhile.
       const expected = tier === 'max' ? draft.validation!.price.max : draft.validation!.price.standard;
-      onChange(await api<{ upload: Upload }>('POST', `/uploads/${draft.id}/confirm`, { validation_tier: tier, skip_mobile_lookup: skipMobile, expected_credits: expected }));
+      // And the columns it was validated with, as this page shows them: another tab may have validated others at the same price.
+      const m = draft.mapping!;
+      const expected_mapping = { phone_columns: m.phoneColumns, full_name_column: m.fullNameColumn ?? null, first_name_column: m.firstNameColumn ?? null, last_name_column: m.lastNameColumn ?? null };
+      onChange(await api<{ upload: Upload }>('POST', `/uploads/${draft.id}/confirm`, { validation_tier: tier, skip_mobile_lookup: skipMobile, expected_credits: expected, expected_mapping }));
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
         // Changed elsewhere: show the draft as it is now and what differs from what was shown.

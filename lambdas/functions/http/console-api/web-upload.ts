@@ -32,7 +32,11 @@ export const operations = (ports: ConsolePorts): BoundOperation[] => [
       }),
     }),
   ),
-  operation(routes.confirmUpload, async ({ member: p, params, body }) => ok({ upload: toPublicUpload(await confirmWebUpload(ports, p, params.id, body.validation_tier, body.skip_mobile_lookup, body.expected_credits)) })),
+  operation(routes.confirmUpload, async ({ member: p, params, body }) => {
+    const m = body.expected_mapping;
+    const mapping = m && { phoneColumns: m.phone_columns, fullNameColumn: m.full_name_column ?? undefined, firstNameColumn: m.first_name_column ?? undefined, lastNameColumn: m.last_name_column ?? undefined };
+    return ok({ upload: toPublicUpload(await confirmWebUpload(ports, p, params.id, body.validation_tier, body.skip_mobile_lookup, body.expected_credits, mapping)) });
+  }),
   operation(routes.discardUpload, async ({ member: p, params }) => ok(await discardWebUpload(p, params.id))),
   operation(routes.rereadUpload, async ({ member: p, params, body }) => ok({ draft: await rereadWebUpload(p, params.id, body) })),
   operation(routes.uploadReport, async ({ member: p, params }) => ok(await reportLink(p, params.id))),
