@@ -239,7 +239,12 @@ export function toEvent(
   params: Record<string, string> | undefined,
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
+  // As API Gateway (payload format 2.0) gives them: a header sent more than once is its values joined
+  // with commas. Node's own `req.headers` keeps only the first Authorization or Content-Type and
+  // joins others with ', ', so two Authorization headers were the first one here and a 401 in AWS.
+  for (const [k, values] of Object.entries(req.headersDistinct)) {
+    if (values?.length) headers[k] = k === 'cookie' ? (req.headers.cookie ?? values.join('; ')) : values.join(',');
+  }
   headers['x-forwarded-proto'] ??= 'http';
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = query[k] === undefined ? v : `${query[k]},${v}`;

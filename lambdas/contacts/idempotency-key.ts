@@ -18,9 +18,10 @@ export function idempotencyKeyOf(bodyKey: string | undefined, headerKey: string 
   // Header values travel as bytes that servers and API Gateway decode differently (Node reads a
   // UTF-8 'é' as two Latin-1 characters): a key outside visible ASCII would not be the body's same
   // key, and a retry through the other one would charge again.
-  // Node and API Gateway join a header sent twice into one value with ', ' (no visible-ASCII key holds a space).
-  if (headerKey !== undefined && headerKey.includes(', ')) {
-    throw new InvalidInput(`The Idempotency-Key header arrived as "${headerKey.slice(0, 80)}": sent more than once (or a key holding ", "); send it once, with one key`);
+  // A header sent twice arrives as one value joined with ',' (API Gateway; fetch's Headers with ', '),
+  // which would be a key of its own: a header key may not hold a comma (the body's key may).
+  if (headerKey !== undefined && headerKey.includes(',')) {
+    throw new InvalidInput(`The Idempotency-Key header arrived as "${headerKey.slice(0, 80)}": sent more than once, or a key holding a comma; send it once, with one key (a key with a comma goes in the body's idempotency_key)`);
   }
   if (headerKey !== undefined && !VISIBLE_ASCII.test(headerKey)) {
     throw new InvalidInput('The Idempotency-Key header must be visible ASCII characters (letters, digits, punctuation); send a key with other characters as the body’s idempotency_key');

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { useTestService } from '../../support/runtime';
 import { getBalance } from '../../../lambdas/credits/credits';
@@ -7,6 +8,19 @@ import { db, tableName } from '../../../lambdas/platform/table';
 import { sha256Hex } from '../../../lambdas/platform/ids';
 
 const service = useTestService();
+
+/** A POST with headers exactly as listed, repeated names as separate lines (what fetch's Headers would join first). */
+function rawPost(path: string, headers: Record<string, string | string[]>, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${service.url}${path}`, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 interface ContactBody {
   id: string;
@@ -162,7 +176,14 @@ describe('POST /api/v{1,2}/contacts', () => {
     headers.append('Idempotency-Key', 'order-45');
     const twice = await fetch(`${service.url}/api/v2/contacts`, { method: 'POST', headers, body: JSON.stringify(body) });
     expect(twice.status).toBe(400);
-    expect(((await twice.json()) as { detail: string }).detail).toBe('The Idempotency-Key header arrived as "order-44, order-45": sent more than once (or a key holding ", "); send it once, with one key');
+    expect(((await twice.json()) as { detail: string }).detail).toBe('The Idempotency-Key header arrived as "order-44, order-45": sent more than once, or a key holding a comma; send it once, with one key (a key with a comma goes in the body\'s idempotency_key)');
+    // Two header lines (curl -H twice): joined with ',' as API Gateway joins them, refused the same way.
+    const lines = await rawPost('/api/v2/contacts', { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': ['order-44', 'order-45'] }, JSON.stringify(body));
+    expect(lines.status).toBe(400);
+    expect(lines.body).toContain('arrived as \\"order-44,order-45\\": sent more than once');
+    // Two Authorization headers are refused as API Gateway's joined value is, not the first one used.
+    const auths = await rawPost('/api/v2/contacts', { authorization: [`Bearer ${key}`, `Bearer ${key}`], 'content-type': 'application/json' }, JSON.stringify(body));
+    expect(auths.status).toBe(401);
     // Another key of the same organization has its own scope (as with the body field).
     const elsewhere = await service.request('POST', '/api/v2/contacts', { key: otherKey, body, headers: { 'idempotency-key': 'order-43' } });
     expect(elsewhere.status).toBe(201);
