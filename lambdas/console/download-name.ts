@@ -6,7 +6,8 @@ import type { ProcessedQuery } from '../uploads/downloads';
 const part = (s: string) => s.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
 
 export function processedFilename(original: string, query: ProcessedQuery): string {
-  const base = original.replace(/\.csv$/i, '');
+  // Whatever the file was (.csv, or a workbook or .txt the console converted), its processed file is CSV.
+  const base = original.replace(/\.[^./\\]{1,10}$/, '');
   const statuses = (query.statuses ?? '').split(',').map((s) => part(s.trim())).filter(Boolean);
   const parts = [`${base}_processed`];
   if (statuses.length) parts.push(statuses.length > 4 ? `${statuses.length}-statuses` : statuses.join('+'));

@@ -80,6 +80,10 @@ function utf16WithoutBom(bytes: Buffer): Encoding | null {
  */
 function notTextProblem(text: string, encoding: Encoding, detected: Encoding, chosen: boolean): string | null {
   const nul = text.indexOf('\u0000');
+  // A UTF-16 file read as an 8-bit encoding is NULs between its letters: the encoding is wrong, not the file.
+  if (nul >= 0 && chosen && encoding !== detected && detected.startsWith('utf-16')) {
+    return `Read as ${ENCODING_NAMES[encoding]} the file is NUL characters between its letters, so that is not its encoding; ${ENCODING_NAMES[detected]} (detected) reads it`;
+  }
   if (nul >= 0) {
     const line = text.slice(0, nul).split(/\r\n|\r|\n/).length;
     return `The file holds binary data, not text (a NUL character on line ${line}${encoding === detected ? '' : ` read as ${ENCODING_NAMES[encoding]}`}): choose a CSV file or an Excel workbook (.xlsx)`;
@@ -91,11 +95,12 @@ function notTextProblem(text: string, encoding: Encoding, detected: Encoding, ch
 }
 
 /** The text of the bytes in an encoding, without a byte order mark. */
-export function decodeAs(bytes: Buffer, encoding: Encoding): string {
+export function decodeAs(bytes: Buffer, encoding: Encoding, detected?: Encoding): string {
   let text: string;
   try {
     text = new TextDecoder(encoding, { fatal: encoding === 'utf-8' }).decode(bytes);
   } catch {
+    if (detected && detected !== 'utf-8') throw new InvalidInput(`The file is not UTF-8 text; ${ENCODING_NAMES[detected]} (detected) reads it`);
     throw new InvalidInput('The file is not UTF-8 text; choose another encoding (Windows-1252 is the usual one for files saved by Excel on Windows)');
   }
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -188,11 +193,21 @@ export function detectDelimiter(text: string): Delimiter {
   return best.d;
 }
 
-const HEADER_WORD = /phone|mobile|cell|tel|number|name|first|last|e-?mail|city|state|zip|address|company|note|contact|id\b/i;
+const HEADER_WORDS = /(?<![a-z])(?:phone|mobile|cell|tel|telephone|number|no|name|first|last|full|e-?mail|city|state|zip|postal|code|address|street|country|company|note|notes|contact|id|home|work|office|primary|given|family|surname|fax)(?![a-z])/gi;
 
-/** A first row that holds a valid US/CA number and no header-like word is probably a contact. */
+/**
+ * A column name like the ones contact lists use: header words only ("Phone", "First name",
+ * "Mobile #", "phone_2"), not a value that holds one ("Acme Phone Services" is a company).
+ */
+function isHeaderCell(cell: string): boolean {
+  const text = cell.trim();
+  if (!text || !/[a-z]/i.test(text)) return false;
+  return text.replace(HEADER_WORDS, '').replace(/[\s_.#\-/()0-9]+/g, '') === '';
+}
+
+/** A first row that holds a valid US/CA number and no cell that reads as a column name is probably a contact. */
 export function looksLikeData(firstRow: string[]): boolean {
-  return firstRow.some((c) => normalizeUsCa(c.trim()) !== null) && !firstRow.some((c) => HEADER_WORD.test(c));
+  return firstRow.some((c) => normalizeUsCa(c.trim()) !== null) && !firstRow.some(isHeaderCell);
 }
 
 export function rowsProblem(rows: number): ImportFormat['rows_problem'] {
@@ -209,7 +224,7 @@ export function rowsProblem(rows: number): ImportFormat['rows_problem'] {
 export function toApiCsv(bytes: Buffer, choice: ImportChoice = {}): { csv: Buffer; format: ImportFormat } {
   const detectedEncoding = detectEncoding(bytes);
   const encoding = choice.encoding ?? detectedEncoding;
-  const text = decodeAs(bytes, encoding);
+  const text = decodeAs(bytes, encoding, detectedEncoding);
   const problem = notTextProblem(text, encoding, detectedEncoding, choice.encoding !== undefined);
   if (problem) throw new InvalidInput(problem);
   const detectedDelimiter = detectDelimiter(text);
@@ -218,7 +233,9 @@ export function toApiCsv(bytes: Buffer, choice: ImportChoice = {}): { csv: Buffe
   const first = rows[0] ?? [];
   const firstLooksLikeData = looksLikeData(first);
   const headerRow = choice.header_row ?? !firstLooksLikeData;
-  const width = Math.max(0, ...rows.map((r) => r.length));
+  // A loop, not Math.max(...rows): a spread of 130,000 rows' arguments overflowed the stack (a 500 for a large file).
+  let width = 0;
+  for (const row of rows) if (row.length > width) width = row.length;
   const header = headerRow ? null : Array.from({ length: width }, (_, i) => `column_${i + 1}`);
   const untouched = encoding === 'utf-8' && delimiter === ',' && headerRow && detectedEncoding === 'utf-8';
   let csv: Buffer;

@@ -36,10 +36,10 @@ async function link(key: string, filename: string): Promise<DownloadLink> {
   return { url, expires_at: expiresAt };
 }
 
-export async function originalLink(upload: UploadRecord): Promise<DownloadLink> {
+export async function originalLink(upload: UploadRecord, filename = originalDownloadName(upload)): Promise<DownloadLink> {
   const key = keys.original(upload);
   await requireStored(upload, key, 'original');
-  return link(key, originalDownloadName(upload));
+  return link(key, filename);
 }
 
 /**

@@ -35,6 +35,14 @@ async function validatedPrice(): Promise<string> {
 useOwnerPage(service, (opened) => (page = opened));
 
 describe('forgiving import in Chromium', () => {
+  it('a column name of 5,000 characters wraps in the mapping: the page does not scroll sideways', async () => {
+    const long = 'Notes about the contact '.repeat(210).slice(0, 5000);
+    await start('long-header.csv', Buffer.from(contacts(',', 120).replace('Name,Phone,City', `Name,Phone,"${long}"`)));
+    await page.getByRole('heading', { name: 'Map columns' }).waitFor();
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await shot(page, 'import-long-header');
+  });
+
   it('reads a semicolon file as three columns, suggests the phone column and prices 150 numbers', async () => {
     await start('semicolons.csv', Buffer.from(contacts(';', 150)));
     await page.getByText('Detected: UTF-8, semicolon-separated').waitFor();

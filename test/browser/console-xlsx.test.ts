@@ -93,7 +93,7 @@ describe('XLSX import in Chromium', () => {
     expect(asSent.suggestedFilename()).toBe('spring-calls.xlsx');
     expect((await readFile((await asSent.path())!)).equals(workbook)).toBe(true);
     const [original] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download original (the CSV processed)' }).click()]);
-    expect(original.suggestedFilename()).toBe('spring-calls.csv');
+    expect(original.suggestedFilename()).toBe('spring-calls_converted.csv');
     expect((await readFile((await original.path())!, 'utf8')).split(/\r?\n/)[0]).toBe('Name,Phone,Joined,Score');
   });
 

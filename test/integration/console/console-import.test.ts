@@ -95,7 +95,7 @@ describe('console import formats', () => {
     // The original is the CSV processed, named as one (not CSV text under the .txt name).
     const original = await fetched('original');
     expect(readCsv(original.bytes).records[0]!.fields).toEqual(['Name', 'Phone']);
-    expect(original.disposition).toContain('call list.csv');
+    expect(original.disposition).toContain('call list_converted.csv');
     // An upload the console did not convert: nothing else was sent, `sent` is the original.
     const plain = await call(token, 'POST', '/uploads?filename=plain.csv', undefined, Buffer.from(rows(',', 110)));
     await call(token, 'POST', `/uploads/${plain.body.draft.id}/mapping`, { phone_columns: ['Phone'] });

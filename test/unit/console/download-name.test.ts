@@ -10,4 +10,10 @@ describe('processedFilename', () => {
     // Hostile status text cannot put path or quote characters in the name.
     expect(processedFilename('s.csv', { statuses: '../"x";\r\n', neutralize_formulas: 'true' })).toBe('s_processed_x.csv');
   });
+
+  it("a file the console converted (a workbook, a .txt) names its processed file without the old extension", () => {
+    expect(processedFilename('contacts.xlsx', { neutralize_formulas: 'true' })).toBe('contacts_processed.csv');
+    expect(processedFilename('tabbed.txt', { sort: 'best_status', neutralize_formulas: 'true' })).toBe('tabbed_processed_best-first.csv');
+    expect(processedFilename('no-extension', { neutralize_formulas: 'true' })).toBe('no-extension_processed.csv');
+  });
 });

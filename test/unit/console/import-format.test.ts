@@ -30,6 +30,11 @@ describe('detectEncoding', () => {
     expect(() => toApiCsv(zipLike)).toThrow(/binary data/);
     expect(() => toApiCsv(Buffer.from('Phone\n4155551000\u0000\n'), { encoding: 'windows-1252' })).toThrow(/NUL character on line 2 read as Windows-1252/);
   });
+  it('a UTF-16 file read again in another encoding: the encoding is named as wrong, not the file', () => {
+    const utf16 = Buffer.from(people(',', 20), 'utf16le');
+    expect(() => toApiCsv(utf16, { encoding: 'windows-1252' })).toThrow('Read as Windows-1252 the file is NUL characters between its letters, so that is not its encoding; UTF-16 LE (detected) reads it');
+    expect(() => toApiCsv(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Zoë,1\n', 'utf16le')]), { encoding: 'utf-8' })).toThrow('The file is not UTF-8 text; UTF-16 LE (detected) reads it');
+  });
   it('says a chosen encoding is the wrong one when it leaves a long file without a line break', () => {
     const file = Buffer.from(people(',', 100), 'utf8');
     expect(() => toApiCsv(file, { encoding: 'utf-16le' })).toThrow('Read as UTF-16 LE the file has no line breaks, so that is not its encoding; UTF-8 (detected) reads it');
@@ -63,6 +68,18 @@ describe('looksLikeData', () => {
     expect(looksLikeData(['Name', 'Phone'])).toBe(false);
     expect(looksLikeData(['Ann', 'Zürich'])).toBe(false);
     expect(looksLikeData(['Phone number 4155551000'])).toBe(false);
+    // A value holding a header word is still a value: the contact is not taken for column names.
+    expect(looksLikeData(['Ada0', 'Smith', '(212) 555-3000', 'Acme Phone Services'])).toBe(true);
+    expect(looksLikeData(['Ada', '(212) 555-3000', 'Contact Center Inc'])).toBe(true);
+    for (const header of [['First name', 'Mobile #', '(212) 555-3000'], ['phone_2', '(212) 555-3000'], ['E-mail', '2125553000']]) expect(looksLikeData(header), header.join('|')).toBe(false);
+  });
+});
+
+describe('large files', () => {
+  it('reads 250,000 rows without running out of stack', () => {
+    const lines = ['Name,Phone', ...Array.from({ length: 250_000 }, (_, i) => `P${i},(212) ${300 + (i % 600)}-${String(i % 10_000).padStart(4, '0')}`)];
+    const { format } = toApiCsv(Buffer.from(lines.join(';').replace(/,/g, '\t').replace(/;/g, '\n')));
+    expect(format).toMatchObject({ delimiter: '\t', converted: true, rows_problem: null });
   });
 });
 

@@ -5,7 +5,7 @@ import { downloadRoutes as routes } from '../../../console/download-routes';
 import { NotFound } from '../../../platform/domain-errors';
 import { ok } from '../../../platform/http/response';
 import { originalLink, processedLink, storedFileLink, type DownloadLink } from '../../../uploads/downloads';
-import { getDraft } from '../../../console/web-upload-repository';
+import { getDraft, type WebDraft } from '../../../console/web-upload-repository';
 import { sourceKey } from '../../../console/web-upload';
 import type { UploadRecord } from '../../../uploads/upload';
 import { getUpload } from '../../../uploads/upload-repository';
@@ -19,17 +19,26 @@ async function ownUpload(p: ConsolePrincipal, id: string): Promise<UploadRecord>
   return upload;
 }
 
+/** The draft a console upload came from, when the console converted the file sent (else null). */
+async function convertedDraft(upload: UploadRecord): Promise<WebDraft | null> {
+  const draft = upload.source === 'web' ? await getDraft(upload.id) : null;
+  return draft && draft.organization_id === upload.organization_id && draft.import?.converted ? draft : null;
+}
+
+/** The converted CSV's name beside the file as sent (calls.xlsx, or a Windows-1252 calls.csv): never the same name. */
+const convertedName = (sent: string): string => `${sent.replace(/\.[^./\\]{1,10}$/, '')}_converted.csv`;
+
 /** The bytes the person sent, kept beside the original when the console converted them; else the original is what was sent. */
 async function sentLink(upload: UploadRecord): Promise<DownloadLink> {
-  const draft = upload.source === 'web' ? await getDraft(upload.id) : null;
-  if (draft && draft.organization_id === upload.organization_id && draft.import?.converted) return storedFileLink(upload, sourceKey(draft), draft.filename);
-  return originalLink(upload);
+  const draft = await convertedDraft(upload);
+  return draft ? storedFileLink(upload, sourceKey(draft), draft.filename) : originalLink(upload);
 }
 
 export const operations = (): BoundOperation[] => [
   operation(routes.download, async ({ member: p, params, query }) => {
     const upload = await ownUpload(p, params.id);
     if (params.kind === 'sent') return ok(await sentLink(upload));
-    return ok(params.kind === 'original' ? await originalLink(upload) : await processedLink(upload, query, processedFilename(upload.original_filename, query)));
+    if (params.kind === 'original') return ok(await originalLink(upload, (await convertedDraft(upload)) ? convertedName(upload.original_filename) : undefined));
+    return ok(await processedLink(upload, query, processedFilename(upload.original_filename, query)));
   }),
 ];
