@@ -607,7 +607,7 @@ function Results({ upload, progress, sent }: { upload: Upload; progress: Progres
         {upload.identity_enabled && (
           <label class="check">
             <input type="checkbox" checked={withIdentity} onChange={(e) => setWithIdentity((e.currentTarget as HTMLInputElement).checked)} />
-            Include the identity column (Service_Identity, whether the number belongs to the named person) in the processed file and slices; a file with several phone columns always has each one's
+            Include the identity column (Service_Identity, whether the number belongs to the named person) in the processed file and slices; a file with several phone columns always has each phone column's identity
           </label>
         )}
         {done && (
