@@ -1,23 +1,26 @@
+import { posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { InvalidInput, TooLarge } from '../platform/domain-errors';
 import { csvLine } from '../uploads/csv';
 import { MAX_NUMBERS } from '../uploads/plan';
 import { MAX_CSV_BYTES } from '../uploads/request';
 import { cellText } from './cell-text';
-import { inflatesWithin, laidOutAsListed, startsLikeZip, zipDirectory } from './zip-directory';
+import { entryText, PastDeclaredSize, startsLikeZip, zipDirectory } from './zip-directory';
 
 // The console's XLSX import (docs/console.md): the first worksheet of an Excel workbook becomes the
-// CSV the rest of the import reads (import-format.ts), cells as the text Excel shows. The workbook
-// is streamed with exceljs's WorkbookReader, row by row, never loaded whole: reading stops at the
-// first row past an upload's maximum, or when the CSV would exceed the largest file the API takes.
+// CSV the rest of the import reads (import-format.ts), cells as the text Excel shows. The parts are
+// read through the zip's directory and handed to exceljs's streaming parsers (its WorkbookReader's
+// own pass over the zip loses entries under load: exceljs-stream.d.ts); the worksheet is streamed
+// row by row, never loaded whole: reading stops at the first row past an upload's maximum, or when
+// the CSV would exceed the largest file the API takes.
 
 /** An Excel 97-2003 workbook (.xls, an OLE compound file): not read; the page says to save it as .xlsx. */
 const startsLikeOle = (bytes: Buffer) => bytes.length >= 8 && bytes.readUInt32LE(0) === 0xe011cfd0 && bytes.readUInt32LE(4) === 0xe11ab1a1;
 
 /**
- * The most the worksheets and their strings may declare once inflated. A sheet of the largest upload
- * (250,000 rows of a dozen columns) is about 150 MB of XML; more is a compressed bomb, refused before
- * exceljs inflates anything (it inflates a worksheet stored before its strings to a temporary file).
+ * The most the parts read (the first worksheet, its strings and styles) may declare once inflated. A sheet of the largest upload
+ * (250,000 rows of a dozen columns) is about 150 MB of XML; more, counted over the parts read, is a
+ * compressed bomb, refused by what the zip's directory declares before that part is inflated.
  */
 export const XLSX_MAX_INFLATED_BYTES = 400 * 1024 * 1024;
 
@@ -37,64 +40,62 @@ export interface XlsxCsv {
 export async function xlsxToCsv(bytes: Buffer, limits = { rows: MAX_NUMBERS + 1, bytes: MAX_CSV_BYTES }): Promise<XlsxCsv> {
   if (startsLikeOle(bytes)) throw new InvalidInput('Excel 97-2003 workbooks (.xls) cannot be read; open the file in Excel and save it as .xlsx or CSV.');
   const directory = zipDirectory(bytes);
-  // exceljs reads the local entries in order: they must be the directory's, laid out as listed.
-  if (!directory || !laidOutAsListed(bytes, directory) || !directory.entries.some((e) => e.name === 'xl/workbook.xml')) throw new InvalidInput(DAMAGED);
-  const parts = directory.entries.filter((e) => e.name.startsWith('xl/worksheets/') || e.name === 'xl/sharedStrings.xml');
-  const inflated = parts.reduce((sum, e) => sum + e.uncompressedBytes, 0);
-  if (inflated > XLSX_MAX_INFLATED_BYTES) throw new TooLarge(TOO_LARGE);
-  // A directory may understate: each part is inflated once with nothing kept, stopped past its declared size.
-  for (const part of parts) if (!(await inflatesWithin(bytes, part, part.uncompressedBytes))) throw new TooLarge(TOO_LARGE);
+  if (!directory) throw new InvalidInput(DAMAGED);
+  const parts = new Map(directory.entries.map((e) => [e.name.toLowerCase(), e]));
+  let declared = 0;
+  /** A part as a stream of text, by its name in the zip; its declared size counted against the limit before anything is inflated. */
+  const part = (name: string): Readable => {
+    const entry = parts.get(name.toLowerCase());
+    if (!entry) throw new InvalidInput(DAMAGED);
+    declared += entry.uncompressedBytes;
+    if (declared > XLSX_MAX_INFLATED_BYTES) throw new TooLarge(TOO_LARGE);
+    return Readable.from(entryText(bytes, entry));
+  };
 
   // Loaded on the first workbook, not at a cold start: most uploads are text (docs/performance.md).
-  const { default: ExcelJS } = await import('exceljs');
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(bytes), {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    styles: 'cache', // dates: a number with a date format is read as a Date
-    hyperlinks: 'ignore',
-    entries: 'ignore',
-  });
+  const [{ default: WorkbookReader }, { default: WorksheetReader }] = await Promise.all([import('exceljs/lib/stream/xlsx/workbook-reader.js'), import('exceljs/lib/stream/xlsx/worksheet-reader.js')]);
+  const options = { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' } as const;
+  const book = new WorkbookReader(undefined, options);
   const lines: Buffer[] = [];
   let size = 0;
   let rows = 0;
-  let sheet: string | null = null;
-  let refusal: InvalidInput | TooLarge | null = null;
   try {
-    // Every worksheet is read to its end, the first converted and the others skipped: exceljs copies
-    // a worksheet stored before its strings (as Excel saves them) to a temporary file, and deletes
-    // it only when asked for the next one. Past a limit nothing more is kept (memory stays bounded);
-    // the rest is only read through (the directory check above bounds it), then refused.
-    for await (const worksheet of reader) {
-      if (sheet !== null) {
-        for await (const _skipped of worksheet);
-        continue;
-      }
-      sheet = (worksheet as unknown as { name: string }).name;
-      for await (const row of worksheet) {
-        if (refusal) continue;
-        rows++;
-        if (rows > limits.rows) {
-          refusal = new InvalidInput(`The worksheet has more than ${(limits.rows - 1).toLocaleString('en-US')} rows of contacts; an upload holds at most ${MAX_NUMBERS.toLocaleString('en-US')}. Split it into smaller files.`);
-          lines.length = 0;
-          continue;
-        }
-        // row.values is 1-based and sparse: a cell left empty is a hole.
-        const values = row.values as unknown[];
-        const line = Buffer.from(csvLine(Array.from({ length: Math.max(0, values.length - 1) }, (_, i) => cellText(values[i + 1]))) + '\r\n', 'utf8');
-        size += line.length;
-        if (size > limits.bytes) {
-          refusal = new TooLarge(`The worksheet is larger than ${limits.bytes / 1024 / 1024} MB as text; split it into smaller files`);
-          lines.length = 0;
-          continue;
-        }
-        lines.push(line);
-      }
+    // The parts the first worksheet's cells depend on, each read once through the zip's directory,
+    // before the sheet: where the workbook is, its sheets in tab order, its strings, its number
+    // formats (a number with a date format is a date).
+    await book._parseRels(part('xl/_rels/workbook.xml.rels'));
+    await book._parseWorkbook(part('xl/workbook.xml'));
+    const related = (type: string) => (book.workbookRels ?? []).filter((r) => r.Type.endsWith(`/${type}`) && r.TargetMode !== 'External');
+    const [strings] = related('sharedStrings');
+    if (strings) for await (const _ of book._parseSharedStrings(part(partName(strings.Target))));
+    const [styles] = related('styles');
+    if (styles) await book._parseStyles(part(partName(styles.Target)));
+    const worksheets = new Map(related('worksheet').map((r) => [r.Id, r]));
+    // The first tab that is a worksheet (a chart sheet holds no cells).
+    const first = (book.model?.sheets ?? []).find((s) => worksheets.has(s.rId));
+    if (!first) throw new InvalidInput('The workbook has no worksheet; it needs one with a header row and at least 100 phone numbers.');
+    const sheet = new WorksheetReader({ workbook: book, id: first.id, iterator: part(partName(worksheets.get(first.rId)!.Target)), options });
+    // Read row by row; past a limit the reading stops (the rest of the sheet is never inflated).
+    for await (const row of sheet) {
+      rows++;
+      if (rows > limits.rows) throw new InvalidInput(`The worksheet has more than ${(limits.rows - 1).toLocaleString('en-US')} rows of contacts; an upload holds at most ${MAX_NUMBERS.toLocaleString('en-US')}. Split it into smaller files.`);
+      // row.values is 1-based and sparse: a cell left empty is a hole.
+      const values = row.values as unknown[];
+      const line = Buffer.from(csvLine(Array.from({ length: Math.max(0, values.length - 1) }, (_, i) => cellText(values[i + 1]))) + '\r\n', 'utf8');
+      size += line.length;
+      if (size > limits.bytes) throw new TooLarge(`The worksheet is larger than ${limits.bytes / 1024 / 1024} MB as text; split it into smaller files`);
+      lines.push(line);
     }
-  } catch {
+    if (rows === 0) throw new InvalidInput(`The workbook's first worksheet ("${first.name}") is empty; it needs a header row and at least 100 phone numbers.`);
+    return { csv: Buffer.concat(lines), sheet: first.name, rows };
+  } catch (error) {
+    if (error instanceof InvalidInput || error instanceof TooLarge) throw error;
+    if (error instanceof PastDeclaredSize) throw new TooLarge(TOO_LARGE);
     throw new InvalidInput(DAMAGED);
   }
-  if (refusal) throw refusal;
-  if (sheet === null) throw new InvalidInput('The workbook has no worksheet; it needs one with a header row and at least 100 phone numbers.');
-  if (rows === 0) throw new InvalidInput(`The workbook's first worksheet ("${sheet}") is empty; it needs a header row and at least 100 phone numbers.`);
-  return { csv: Buffer.concat(lines), sheet, rows };
+}
+
+/** A workbook relationship's target as a part name in the zip: relative to xl/, or absolute from the root. */
+function partName(target: string): string {
+  return target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join('xl', target));
 }

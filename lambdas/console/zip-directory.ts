@@ -1,10 +1,10 @@
+import { StringDecoder } from 'node:string_decoder';
 import { createInflateRaw } from 'node:zlib';
 
 // The table of contents of a zip file (its central directory), read without inflating anything:
 // what an .xlsx holds and how large each part says it is, checked before the workbook is streamed.
-// A streaming reader (exceljs's) reads the local entries one after another instead, so the
-// entries must also be laid out exactly as the directory says (`laidOutAsListed`), and a part's
-// declared size can be verified by inflating it with nothing kept (`inflatesWithin`).
+// Each part is then read through the directory (`entryText`), never by walking the local entries
+// in the order they happen to be stored, and never past the size the directory declares for it.
 
 export interface ZipEntry {
   name: string;
@@ -12,8 +12,6 @@ export interface ZipEntry {
   offset: number;
   /** 0 stored, 8 deflated. */
   method: number;
-  /** General purpose flags: bit 3, sizes in a data descriptor after the data. */
-  flags: number;
   compressedBytes: number;
   /** As the directory declares it; a ZIP64 entry (sizes past 4 GB) reads as Infinity. */
   uncompressedBytes: number;
@@ -26,7 +24,6 @@ export interface ZipDirectory {
 }
 
 const LOCAL_HEADER = 0x04034b50;
-const DATA_DESCRIPTOR = 0x08074b50;
 const END_OF_DIRECTORY = 0x06054b50;
 const DIRECTORY_ENTRY = 0x02014b50;
 const END_MIN_BYTES = 22;
@@ -63,7 +60,6 @@ export function zipDirectory(bytes: Buffer): ZipDirectory | null {
       name: bytes.toString('utf8', at + 46, at + 46 + nameLength),
       offset: bytes.readUInt32LE(at + 42),
       method: bytes.readUInt16LE(at + 10),
-      flags: bytes.readUInt16LE(at + 8),
       compressedBytes: compressed === 0xffffffff ? Infinity : compressed,
       uncompressedBytes: uncompressed === 0xffffffff ? Infinity : uncompressed,
     });
@@ -81,42 +77,41 @@ function dataStart(bytes: Buffer, entry: ZipEntry): number | null {
   return at + 30 + nameLength + bytes.readUInt16LE(at + 28);
 }
 
-/**
- * Whether the local entries follow one another exactly as the directory lists them, from the first
- * byte to the directory: a reader going through the local entries sees these and no others.
- */
-export function laidOutAsListed(bytes: Buffer, directory: ZipDirectory): boolean {
-  let expected = 0;
-  for (const entry of directory.entries) {
-    if (entry.offset !== expected || !Number.isFinite(entry.compressedBytes) || !Number.isFinite(entry.uncompressedBytes)) return false;
-    const start = dataStart(bytes, entry);
-    if (start === null) return false;
-    let next = start + entry.compressedBytes;
-    if (entry.flags & 0x8) next += next + 4 <= bytes.length && bytes.readUInt32LE(next) === DATA_DESCRIPTOR ? 16 : 12;
-    expected = next;
-  }
-  return expected === directory.offset;
-}
+/** The entry's data is not where the directory says, or is stored in a way a workbook never is. */
+export class DamagedEntry extends Error {}
+/** The entry inflates to more than the directory declares: a compressed bomb that lies. */
+export class PastDeclaredSize extends Error {}
 
-/** Whether an entry inflates to at most `limit` bytes: inflated as a stream, nothing kept, stopped past the limit. */
-export async function inflatesWithin(bytes: Buffer, entry: ZipEntry, limit: number): Promise<boolean> {
+/**
+ * An entry's content as UTF-8 text, inflated as it is read (never whole), decoded so that a
+ * character split between two inflated chunks stays whole. Fails with `PastDeclaredSize` as soon
+ * as it inflates past the size the directory declares, and with `DamagedEntry` when its data is
+ * not where the directory says.
+ */
+export async function* entryText(bytes: Buffer, entry: ZipEntry): AsyncGenerator<string> {
   const start = dataStart(bytes, entry);
-  if (start === null) return false;
+  if (start === null || !Number.isFinite(entry.compressedBytes) || start + entry.compressedBytes > bytes.length) throw new DamagedEntry(entry.name);
   const data = bytes.subarray(start, start + entry.compressedBytes);
-  if (entry.method === 0) return data.length <= limit;
-  if (entry.method !== 8) return false;
-  return new Promise((resolve) => {
-    let total = 0;
-    const inflate = createInflateRaw();
-    inflate.on('data', (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > limit) {
-        inflate.destroy();
-        resolve(false);
-      }
-    });
-    inflate.on('end', () => resolve(total <= limit));
-    inflate.on('error', () => resolve(false));
+  if (entry.method === 0) {
+    if (data.length > entry.uncompressedBytes) throw new PastDeclaredSize(entry.name);
+    yield data.toString('utf8');
+    return;
+  }
+  if (entry.method !== 8) throw new DamagedEntry(entry.name);
+  const inflate = createInflateRaw();
+  const decoder = new StringDecoder('utf8');
+  let inflated = 0;
+  try {
+    // Written whole, read as consumed: zlib inflates only as far as its reader has taken.
     inflate.end(data);
-  });
+    for await (const chunk of inflate as AsyncIterable<Buffer>) {
+      inflated += chunk.length;
+      if (inflated > entry.uncompressedBytes) throw new PastDeclaredSize(entry.name);
+      yield decoder.write(chunk);
+    }
+  } finally {
+    inflate.destroy();
+  }
+  const rest = decoder.end();
+  if (rest) yield rest;
 }
