@@ -1,6 +1,7 @@
-// exceljs's streaming readers, used part by part (import-xlsx.ts): its WorkbookReader's own pass
+// exceljs's workbook parsers, used part by part (import-xlsx.ts): its WorkbookReader's own pass
 // over the zip loses entries under load (exceljs/exceljs#3064), so the zip is read through its
-// directory here and each part handed to the reader's parsers. These are the parsers' shapes in
+// directory here and the relationships, workbook, shared strings and styles handed to the
+// reader's parsers (the worksheet itself is read by sheet-rows.ts). These are the shapes used, in
 // exceljs 4.4.0; test/unit/console/import-xlsx.test.ts exercises every one of them.
 declare module 'exceljs/lib/stream/xlsx/workbook-reader.js' {
   import type { Readable } from 'node:stream';
@@ -24,15 +25,21 @@ declare module 'exceljs/lib/stream/xlsx/workbook-reader.js' {
     _parseWorkbook(part: Readable): Promise<void>;
     _parseSharedStrings(part: Readable): AsyncGenerator<unknown>;
     _parseStyles(part: Readable): Promise<void>;
+    /** After _parseSharedStrings: each string, as text or { richText }. */
+    sharedStrings?: unknown[];
+    /** After _parseStyles: a cell style's number format. */
+    styles: { getStyleModel(index: number): { numFmt?: string } | null };
+    /** After _parseWorkbook. */
+    properties?: { model?: { date1904?: boolean } };
   }
 }
 
-declare module 'exceljs/lib/stream/xlsx/worksheet-reader.js' {
-  import type { Readable } from 'node:stream';
-  import type WorkbookReader from 'exceljs/lib/stream/xlsx/workbook-reader.js';
-  export default class WorksheetReader implements AsyncIterable<{ values: unknown }> {
-    constructor(init: { workbook: WorkbookReader; id: number; iterator: Readable; options: { worksheets: 'emit'; hyperlinks: 'ignore' } });
-    name: string;
-    [Symbol.asyncIterator](): AsyncIterator<{ values: unknown }>;
-  }
+declare module 'exceljs/lib/utils/utils.js' {
+  const utils: {
+    /** Whether a number format shows a date or a time. */
+    isDateFmt(format: string | undefined): boolean;
+    /** A date serial as a Date, in the 1900 or the 1904 system. */
+    excelToDate(serial: number, date1904: boolean): Date;
+  };
+  export default utils;
 }

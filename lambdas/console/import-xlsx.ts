@@ -5,13 +5,14 @@ import { csvLine } from '../uploads/csv';
 import { MAX_NUMBERS } from '../uploads/plan';
 import { MAX_CSV_BYTES } from '../uploads/request';
 import { cellText } from './cell-text';
+import { sheetRows, type SheetContext } from './sheet-rows';
 import { entryText, PastDeclaredSize, startsLikeZip, zipDirectory } from './zip-directory';
 
 // The console's XLSX import (docs/console.md): the first worksheet of an Excel workbook becomes the
 // CSV the rest of the import reads (import-format.ts), cells as the text Excel shows. The parts are
-// read through the zip's directory and handed to exceljs's streaming parsers (its WorkbookReader's
-// own pass over the zip loses entries under load: exceljs-stream.d.ts); the worksheet is streamed
-// row by row, never loaded whole: reading stops at the first row past an upload's maximum, or when
+// read through the zip's directory and handed to exceljs's parsers (its WorkbookReader's own pass
+// over the zip loses entries under load: exceljs-stream.d.ts); the worksheet is streamed row by row
+// (sheet-rows.ts), never loaded whole: reading stops at the first row past an upload's maximum, or when
 // the CSV would exceed the largest file the API takes.
 
 /** An Excel 97-2003 workbook (.xls, an OLE compound file): not read; the page says to save it as .xlsx. */
@@ -53,9 +54,8 @@ export async function xlsxToCsv(bytes: Buffer, limits = { rows: MAX_NUMBERS + 1,
   };
 
   // Loaded on the first workbook, not at a cold start: most uploads are text (docs/performance.md).
-  const [{ default: WorkbookReader }, { default: WorksheetReader }] = await Promise.all([import('exceljs/lib/stream/xlsx/workbook-reader.js'), import('exceljs/lib/stream/xlsx/worksheet-reader.js')]);
-  const options = { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' } as const;
-  const book = new WorkbookReader(undefined, options);
+  const [{ default: WorkbookReader }, { default: excel }] = await Promise.all([import('exceljs/lib/stream/xlsx/workbook-reader.js'), import('exceljs/lib/utils/utils.js')]);
+  const book = new WorkbookReader(undefined, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
   const lines: Buffer[] = [];
   let size = 0;
   let rows = 0;
@@ -74,14 +74,24 @@ export async function xlsxToCsv(bytes: Buffer, limits = { rows: MAX_NUMBERS + 1,
     // The first tab that is a worksheet (a chart sheet holds no cells).
     const first = (book.model?.sheets ?? []).find((s) => worksheets.has(s.rId));
     if (!first) throw new InvalidInput('The workbook has no worksheet; it needs one with a header row and at least 100 phone numbers.');
-    const sheet = new WorksheetReader({ workbook: book, id: first.id, iterator: part(partName(worksheets.get(first.rId)!.Target)), options });
+    const shared = book.sharedStrings ?? [];
+    const dateStyles = new Map<number, boolean>();
+    const date1904 = book.properties?.model?.date1904 === true;
+    const context: SheetContext = {
+      sharedString: (index) => shared[index],
+      isDate: (style) => {
+        let date = dateStyles.get(style);
+        if (date === undefined) dateStyles.set(style, (date = excel.isDateFmt(book.styles.getStyleModel(style)?.numFmt)));
+        return date;
+      },
+      toDate: (serial) => excel.excelToDate(serial, date1904),
+    };
     // Read row by row; past a limit the reading stops (the rest of the sheet is never inflated).
-    for await (const row of sheet) {
+    for await (const values of sheetRows(part(partName(worksheets.get(first.rId)!.Target)), context)) {
       rows++;
       if (rows > limits.rows) throw new InvalidInput(`The worksheet has more than ${(limits.rows - 1).toLocaleString('en-US')} rows of contacts; an upload holds at most ${MAX_NUMBERS.toLocaleString('en-US')}. Split it into smaller files.`);
-      // row.values is 1-based and sparse: a cell left empty is a hole.
-      const values = row.values as unknown[];
-      const line = Buffer.from(csvLine(Array.from({ length: Math.max(0, values.length - 1) }, (_, i) => cellText(values[i + 1]))) + '\r\n', 'utf8');
+      // Sparse: a cell left empty is a hole.
+      const line = Buffer.from(csvLine(Array.from({ length: values.length }, (_, i) => cellText(values[i]))) + '\r\n', 'utf8');
       size += line.length;
       if (size > limits.bytes) throw new TooLarge(`The worksheet is larger than ${limits.bytes / 1024 / 1024} MB as text; split it into smaller files`);
       lines.push(line);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { crc32 } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { cellText, plainDate, plainNumber } from '../../../lambdas/console/cell-text';
+import { columnIndex, sheetRows, type SheetContext } from '../../../lambdas/console/sheet-rows';
 import { isWorkbook, xlsxToCsv, XLSX_MAX_INFLATED_BYTES } from '../../../lambdas/console/import-xlsx';
 import { readImport } from '../../../lambdas/console/import-file';
 import { DamagedEntry, entryText, PastDeclaredSize, startsLikeZip, zipDirectory, type ZipEntry } from '../../../lambdas/console/zip-directory';
@@ -84,20 +85,52 @@ describe('cell text', () => {
     expect(plainDate(new Date(Date.UTC(2026, 10, 26, 4, 5, 6)))).toBe('2026-11-26 04:05:06');
     expect(plainDate(new Date(Number.NaN))).toBe('');
   });
-  it('reads every kind of value exceljs gives, never a formula', () => {
+  it('reads every kind of value a cell holds', () => {
     expect(cellText('(415) 555-0100')).toBe('(415) 555-0100');
     expect(cellText(true)).toBe('TRUE');
+    expect(cellText(false)).toBe('FALSE');
     expect(cellText(null)).toBe('');
     expect(cellText(undefined)).toBe('');
     expect(cellText({ richText: [{ text: 'Jo ' }, { text: 'Smith' }] })).toBe('Jo Smith');
-    expect(cellText({ text: 'site', hyperlink: 'https://example.com' })).toBe('site');
-    expect(cellText({ formula: 'HYPERLINK("http://x","y")', result: 'y' })).toBe('y');
-    expect(cellText({ sharedFormula: 'A1', result: 4155550100 })).toBe('4155550100');
-    expect(cellText({ formula: '1/0', result: { error: '#DIV/0!' } })).toBe('#DIV/0!');
-    expect(cellText({ formula: 'SUM(A1:A2)' })).toBe('');
     expect(cellText({ error: '#N/A' })).toBe('#N/A');
     expect(cellText({ richText: 'not a list' })).toBe('');
     expect(cellText(Symbol('x'))).toBe('');
+  });
+});
+
+describe('sheet rows', () => {
+  const context: SheetContext = { sharedString: (i) => ['zero', { richText: [{ text: 'ri' }, { text: 'ch' }] }][i], isDate: (s) => s === 3, toDate: (n) => new Date(Date.UTC(1899, 11, 30) + n * 86_400_000) };
+  const rowsOf = async (sheetData: string, chunk = 7) => {
+    const xml = `<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetData}</sheetData></worksheet>`;
+    // Cut into small chunks: every tag and value is split somewhere.
+    const chunks = Array.from({ length: Math.ceil(xml.length / chunk) }, (_, i) => xml.slice(i * chunk, (i + 1) * chunk));
+    const rows: unknown[][] = [];
+    for await (const row of sheetRows((async function* () { yield* chunks; })(), context)) rows.push(row);
+    return rows;
+  };
+
+  it('gives each cell the value its type says, a formula its result as typed', async () => {
+    const rows = await rowsOf(
+      '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="inlineStr"><is><r><t>in</t></r><r><t xml:space="preserve">line &amp; more</t></r><rPh><t>ignored</t></rPh></is></c><c r="D1" t="str"><f>A1&amp;""</f><v>zero</v></c></row>' +
+        '<row r="2"><c r="A2"><f>A1-A1</f><v>0</v></c><c r="B2" t="b"><f>1=1</f><v>1</v></c><c r="C2" t="b"><v>0</v></c><c r="D2" t="e"><f>1/0</f><v>#DIV/0!</v></c><c r="E2" s="3"><f>TODAY()</f><v>46027</v></c><c r="F2" s="3"><v>46027.5</v></c><c r="G2"><v>4155550100</v></c><c r="H2" t="d"><v>2026-01-05T00:00:00Z</v></c><c r="I2"><f>SUM(A1:A2)</f></c></row>',
+    );
+    expect(rows[0]).toEqual(['zero', { richText: [{ text: 'ri' }, { text: 'ch' }] }, 'inline & more', 'zero']);
+    expect(rows[1]).toEqual([0, true, false, { error: '#DIV/0!' }, new Date(Date.UTC(2026, 0, 5)), new Date(Date.UTC(2026, 0, 5, 12)), 4155550100, new Date(Date.UTC(2026, 0, 5))]);
+    expect(rows[1]!.map((v) => cellText(v))).toEqual(['0', 'TRUE', 'FALSE', '#DIV/0!', '2026-01-05', '2026-01-05 12:00:00', '4155550100', '2026-01-05']);
+  });
+
+  it('places cells by their column, leaves holes for empty ones, and skips rows the sheet leaves out', async () => {
+    const rows = await rowsOf('<row r="1"><c r="B1"><v>2</v></c><c r="AB1"><v>28</v></c></row><row r="5"><c><v>1</v></c><c><v>2</v></c><c r="E5" s="1"/></row><row r="6"/>', 3);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]!.length).toBe(28);
+    expect([rows[0]![0], rows[0]![1], rows[0]![27]]).toEqual([undefined, 2, 28]);
+    expect(rows[1]).toEqual([1, 2]);
+    expect(rows[2]).toEqual([]);
+    expect([columnIndex('A1'), columnIndex('Z9'), columnIndex('AA1'), columnIndex('xfd1'), columnIndex('12')]).toEqual([0, 25, 26, 16383, null]);
+  });
+
+  it('fails on XML that is not well formed', async () => {
+    await expect(rowsOf('<row r="1"><c><v>1</c></row>')).rejects.toThrow();
   });
 });
 
@@ -130,6 +163,16 @@ describe('xlsxToCsv', () => {
     expect(csv.toString('utf8')).toBe(
       ['Name,Phone,Joined,VIP,Score', '"Ann, ""A""",4155550100,2026-03-01,TRUE,0.3', 'Bob,(415) 555-0101,,FALSE,4155550100', '=cmd,14155550102', ''].join('\r\n'),
     );
+  });
+
+  it("reads a formula's result as Excel shows it: 0, TRUE, an error, a date, text", async () => {
+    const bytes = await workbook((wb) => {
+      const ws = wb.addWorksheet('Formulas');
+      ws.addRow(['zero', 'bool', 'error', 'date', 'text']);
+      const row = ws.addRow([{ formula: 'A1-A1', result: 0 }, { formula: '1=1', result: true }, { formula: '1/0', result: { error: '#DIV/0!' } }, { formula: 'TODAY()', result: new Date(Date.UTC(2026, 0, 5)) }, { formula: 'A1&""', result: 'zero' }]);
+      row.getCell(4).numFmt = 'yyyy-mm-dd';
+    });
+    expect((await xlsxToCsv(bytes)).csv.toString('utf8')).toBe('zero,bool,error,date,text\r\n0,TRUE,#DIV/0!,2026-01-05,zero\r\n');
   });
 
   it('stops reading at the row limit while streaming, and at the byte limit', async () => {
