@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import axe from 'axe-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { scaled } from '../support/wait';
 
 // Debian's Chromium driven by playwright-core (no browser download): headless, every feature that
@@ -64,6 +64,25 @@ afterAll(() => {
   expect(outsideRequests, 'requests to addresses outside the service').toEqual([]);
 });
 
+/** Every page of this test file's contexts still open: what a failed test's report shows. */
+const openPages = new Set<Page>();
+
+// A wait that times out says only what it waited for; what the page showed instead (an alert, the
+// sign-in form, another page) is what tells a failure in CI apart. On a failed test each open page's
+// address and text go to the test's output and a screenshot to SCREENSHOTS/failed-….png.
+afterEach(async ({ task }) => {
+  if (task.result?.state !== 'fail') return;
+  let n = 0;
+  for (const page of openPages) {
+    if (page.isClosed()) continue;
+    const name = `failed-${task.name.replace(/[^\w]+/g, '-').slice(0, 60)}-${++n}`;
+    const text = await Promise.race([page.evaluate('document.body ? document.body.innerText : ""'), new Promise((_, reject) => setTimeout(() => reject(new Error('no answer in 5 s')), 5_000).unref())]).catch((e: Error) => `(no text: ${e.message})`);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, timeout: 10_000 }).catch(() => undefined);
+    process.stderr.write(`\n[${task.name}] page ${n} at ${page.url()} showed (screenshot ${name}.png):\n${String(text).slice(0, 2_000)}\n`);
+  }
+});
+
 /** A fresh context whose every request is counted by `outsideRequests`. */
 export async function newContext(browser: Browser, viewport = { width: 1280, height: 860 }): Promise<BrowserContext> {
   const ctx = await browser.newContext({ viewport, acceptDownloads: true, deviceScaleFactor: 1 });
@@ -71,6 +90,10 @@ export async function newContext(browser: Browser, viewport = { width: 1280, hei
   // the suite it scales with the machine's load (beside a second copy of the suite, a webhook
   // registration's ping outlasted it once).
   ctx.setDefaultTimeout(scaled(30_000));
+  ctx.on('page', (page) => {
+    openPages.add(page);
+    page.on('close', () => openPages.delete(page));
+  });
   ctx.on('request', (request) => {
     if (isOutside(request.url())) outsideRequests.push(`${request.method()} ${request.url()}`);
   });
