@@ -51,6 +51,9 @@ export function columnIndex(ref: string): number | null {
   return n - 1;
 }
 
+/** An element's name without its prefix: some writers (the Open XML SDK) spell the sheet's elements x:row, x:c. */
+const localName = (name: string): string => name.slice(name.indexOf(':') + 1);
+
 /**
  * Each row of the sheet, in order, as its cells' values placed by column (a column left empty is
  * a hole). Rows the sheet leaves out (empty ones) are not yielded.
@@ -68,8 +71,8 @@ export async function* sheetRows(xml: AsyncIterable<string>, context: SheetConte
   let capture: 'value' | 'inline' | null = null;
   let inPhonetic = false;
   parser.on('opentag', (tag: SaxesTagPlain) => {
-    const attributes = tag.attributes as Record<string, string>;
-    switch (tag.name) {
+    const attributes = tag.attributes;
+    switch (localName(tag.name)) {
       case 'row':
         row = [];
         break;
@@ -102,7 +105,7 @@ export async function* sheetRows(xml: AsyncIterable<string>, context: SheetConte
     else cell.inline += text;
   });
   parser.on('closetag', (tag) => {
-    switch (tag.name) {
+    switch (localName(tag.name)) {
       case 'v':
       case 't':
         capture = null;

@@ -129,6 +129,11 @@ describe('sheet rows', () => {
     expect([columnIndex('A1'), columnIndex('Z9'), columnIndex('AA1'), columnIndex('xfd1'), columnIndex('12')]).toEqual([0, 25, 26, 16383, null]);
   });
 
+  it('reads elements written with a namespace prefix, as the Open XML SDK writes them', async () => {
+    const rows = await rowsOf('<x:row r="1"><x:c r="A1" t="inlineStr"><x:is><x:t>Phone</x:t></x:is></x:c><x:c r="B1"><x:v>4155550100</x:v></x:c></x:row>');
+    expect(rows).toEqual([['Phone', 4155550100]]);
+  });
+
   it('fails on XML that is not well formed', async () => {
     await expect(rowsOf('<row r="1"><c><v>1</c></row>')).rejects.toThrow();
   });
