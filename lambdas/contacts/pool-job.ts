@@ -10,6 +10,7 @@ import { dequeue, getContact, readQueue, transitionContact, type QueueEntry } fr
 import { discardContact } from './outcomes';
 import { config } from '../platform/config';
 import { POOL_LEASE } from './pool-lease';
+import { crashPoint } from '../platform/crash-point';
 
 /** Contacts waiting longer than this were not processable (e.g. a long outage): discarded, refunded. */
 
@@ -85,6 +86,7 @@ async function poolOnce(ports: WorkflowPorts, steps: PoolSteps = {}): Promise<Po
     if (members.some((m) => m.contact.validation_tier === 'max')) closed.set(orgId, await closeBatch(orgId));
   }
   if (closed.size) {
+    crashPoint('pool.after-close');
     await steps.afterClose?.();
     await sort(await readQueue(config().CONTACT_POOL_BATCH_PER_SHARD));
   }

@@ -34,6 +34,7 @@ const POINTS = [
   'pipeline.before-complete',
   'contact.after-debit',
   'contact.after-queued',
+  'pool.after-close',
 ];
 
 /** mulberry32: a small seeded generator, so a failing run can be repeated with its CHAOS_SEED. */

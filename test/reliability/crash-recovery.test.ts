@@ -142,6 +142,45 @@ describe('contacts survive kill -9 at every step', () => {
   }, CHILD_TEST_MS);
 });
 
+describe('a pool run killed after it closed a max batch, before it moved the batch', () => {
+  it('killed at pool.after-close: every max contact completes once at the price of its place, the next batch starts at 2, credits conserved', async () => {
+    type Listed = { id: string; status: string; credits_charged: number; created_at: string };
+    const list = async (c: Child) => ((await (await c.request('GET', '/api/v2/contacts?limit=100')).json()) as { data: Listed[] }).data;
+    // Sent together, so the batch the run closes holds them (the child pools every 300 ms); any
+    // request the kill cuts short is one of create's own crash points, recovered as those are.
+    const c = await crashThenRestart('pool.after-close', (child) =>
+      Promise.all(['+12125550131', '+12125550132', '+12125550133'].map((phone) => child.request('POST', '/api/v2/contacts', { phone, validation_tier: 'max' }))),
+    );
+    const stranded = await waitFor('the stranded batch completed', async () => {
+      const all = await list(c);
+      return all.length > 0 && all.every((x) => TERMINAL.has(x.status)) ? all : null;
+    });
+    expect(stranded.every((x) => x.status === 'completed')).toBe(true);
+    // Their places: 2, 1, 2 (sent together, their records' times need not follow the charges' order).
+    const charged = stranded.map((x) => x.credits_charged).sort();
+    expect(charged).toEqual([2, 1, 2].slice(0, charged.length).sort());
+    // The restart's recovery recorded and cleared their charges' marks.
+    expect(await inflightMarks(c)).toEqual([]);
+    // The batch after the one the killed run closed starts at place 1 again: 2, then 1.
+    const next: Listed[] = [];
+    for (const phone of ['+12125550134', '+12125550135']) next.push((await (await c.request('POST', '/api/v2/contacts', { phone, validation_tier: 'max' })).json()) as Listed);
+    expect(next.map((x) => x.credits_charged)).toEqual([2, 1]);
+    const all = await waitFor('every contact completed', async () => {
+      const listed = await list(c);
+      return listed.length === stranded.length + 2 && listed.every((x) => x.status === 'completed') ? listed : null;
+    });
+    expect(await balance(c)).toBe(1000 - all.reduce((sum, x) => sum + x.credits_charged, 0));
+    // A live create's mark is cleared by the next charge's write or by the recovery job (hourly in
+    // these children): only the last new contact's may remain.
+    expect(next.map((x) => `contact:${x.id}`)).toEqual(expect.arrayContaining(await inflightMarks(c)));
+    const completedEvents = await waitFor('one contact.completed each', async () => {
+      const n = (await eventTypes(c)).filter((t) => t === 'contact.completed').length;
+      return n >= all.length ? n : null;
+    });
+    expect(completedEvents).toBe(all.length);
+  }, CHILD_TEST_MS);
+});
+
 describe('a pool whose provider fails some numbers survives kill -9 after their list is written', () => {
   it('killed at pipeline.after-lookup-failures: the failed contact is refunded once, the others complete, charged once', async () => {
     // A Twilio Lookup stand-in: one number fails on every try, the others are mobile lines.
