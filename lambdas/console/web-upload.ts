@@ -105,9 +105,9 @@ export function draftLayoutOf(csv: Buffer): Pick<WebDraft, 'header' | 'preview' 
 
 /** Phone columns: named like one, or whose sample cells are mostly valid numbers; names by header. */
 export function suggestMapping(header: string[], sample: string[][]): WebDraft['suggested'] {
-  const byName = (re: RegExp) => header.find((h) => re.test(h));
   // A column the API could not map (a blank name, or one several columns share) is never suggested.
   const mappable = (h: string) => h !== '' && header.indexOf(h) === header.lastIndexOf(h);
+  const byName = (re: RegExp) => header.find((h) => mappable(h) && re.test(h));
   const phone = header.filter((h, i) => {
     if (!mappable(h)) return false;
     if (/phone|mobile|cell|tel|number|fax/i.test(h)) return true;

@@ -43,6 +43,26 @@ describe('forgiving import in Chromium', () => {
     await shot(page, 'import-long-header');
   });
 
+  it('a column without a name, or whose name another shares, cannot be ticked or chosen, and says why', async () => {
+    const lines = ['Name,Phone,Phone,,Mobile'];
+    for (let i = 0; i < 120; i++) lines.push(`Ann ${i},(415) 555-${String(1000 + i)},(415) 555-${String(3000 + i)},x,(212) 555-${String(5000 + i)}`);
+    await start('shared-names.csv', Buffer.from(lines.join('\r\n') + '\r\n'));
+    await page.getByRole('heading', { name: 'Map columns' }).waitFor();
+    const shared = page.getByRole('checkbox', { name: /^Phone/ });
+    expect(await shared.count()).toBe(2);
+    for (const box of await shared.all()) {
+      expect(await box.isDisabled()).toBe(true);
+      expect(await box.isChecked()).toBe(false);
+    }
+    await page.getByText('(another column has this name: rename one in the file to use it)').first().waitFor();
+    const blank = page.getByRole('checkbox', { name: /^\(column 4, no name\)/ });
+    expect(await blank.isDisabled()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: /^Mobile/ }).isChecked()).toBe(true);
+    expect(await page.getByLabel('Full name column').locator('option').allInnerTexts()).toEqual(['(none)', 'Name', 'Mobile']);
+    await shot(page, 'import-shared-names');
+    expect(await validatedPrice()).toContain('120 credits');
+  });
+
   it('reads a semicolon file as three columns, suggests the phone column and prices 150 numbers', async () => {
     await start('semicolons.csv', Buffer.from(contacts(';', 150)));
     await page.getByText('Detected: UTF-8, semicolon-separated').waitFor();

@@ -269,16 +269,22 @@ function DraftSteps({ draft, onChange, focusAfterValidate }: { draft: Draft; onC
   // one whatever the form shows, so an edited form must be validated again before it can be confirmed.
   const remapped = draft.status === 'awaiting_confirmation' && !sameMapping(draft.mapping, { phoneColumns: phones, fullNameColumn: full, firstNameColumn: first, lastNameColumn: last });
   const togglePhone = (col: string, on: boolean) => setPhones(on ? [...phones.filter((p) => p !== col), col].slice(0, 10) : phones.filter((p) => p !== col));
+  // The API maps columns by name: a column without one, or whose name another column shares, cannot
+  // be chosen (ticking one of two "Phone" columns would tick both and validate neither).
+  const unmappable = (h: string) => h === '' || draft.header.indexOf(h) !== draft.header.lastIndexOf(h);
+  const columnLabel = (h: string, i: number) => (h === '' ? `(column ${i + 1}, no name)` : h);
   const columnSelect = (id: string, text: string, value: string, set: (v: string) => void) => (
     <div class="field">
       <label for={id}>{text}</label>
       <select id={id} value={value} onChange={(e) => set((e.currentTarget as HTMLSelectElement).value)}>
         <option value="">(none)</option>
-        {draft.header.map((h) => (
-          <option key={h} value={h}>
-            {h}
-          </option>
-        ))}
+        {draft.header.map((h, i) =>
+          unmappable(h) ? null : (
+            <option key={i} value={h}>
+              {h}
+            </option>
+          ),
+        )}
       </select>
     </div>
   );
@@ -299,9 +305,9 @@ function DraftSteps({ draft, onChange, focusAfterValidate }: { draft: Draft; onC
             <caption class="sr-only">First rows of the file</caption>
             <thead>
               <tr>
-                {draft.header.map((h) => (
-                  <th key={h} scope="col">
-                    {h}
+                {draft.header.map((h, i) => (
+                  <th key={i} scope="col">
+                    {columnLabel(h, i)}
                   </th>
                 ))}
               </tr>
@@ -325,18 +331,26 @@ function DraftSteps({ draft, onChange, focusAfterValidate }: { draft: Draft; onC
           <legend>Phone columns (up to 10)</legend>
           <div class="checks">
             {draft.header.map((h, i) => (
-              <label key={h} class="check">
+              <label key={i} class="check">
                 <input
                   type="checkbox"
                   id={`phone-${i}`}
-                  checked={phones.includes(h)}
+                  checked={!unmappable(h) && phones.includes(h)}
+                  disabled={unmappable(h)}
+                  aria-describedby={unmappable(h) ? `phone-${i}-why` : undefined}
                   onChange={(e) => {
                     togglePhone(h, (e.currentTarget as HTMLInputElement).checked);
                     if (error?.at === 'phones') setErrorAt(null);
                   }}
                 />
-                {h}
-                {draft.suggested.phone_columns.includes(h) && <span class="hint">(suggested)</span>}
+                {columnLabel(h, i)}
+                {unmappable(h) ? (
+                  <span class="hint" id={`phone-${i}-why`}>
+                    {h === '' ? '(give it a name in the file to use it)' : '(another column has this name: rename one in the file to use it)'}
+                  </span>
+                ) : (
+                  draft.suggested.phone_columns.includes(h) && <span class="hint">(suggested)</span>
+                )}
               </label>
             ))}
           </div>
