@@ -118,17 +118,21 @@ export function UploadPage({ id }: { id: string }) {
 const VALIDATION_POLL_MS = 250;
 
 /** Server-side validation's progress: rows checked of the file's rows (a determinate bar). */
-function ValidationProgress({ done, total, running }: { done: number; total: number; running: boolean }) {
+/** The validation's bar: running, done, or stopped by a refusal (whose reason the page shows below it). */
+function ValidationProgress({ done, total, state }: { done: number; total: number; state: 'running' | 'done' | 'stopped' }) {
   const max = Math.max(1, total);
+  const text = {
+    running: `${num(done)} of ${num(total)} rows checked…`,
+    done: `All ${num(total)} rows checked.`,
+    stopped: done === 0 ? 'Stopped before any row was checked; the reason is below.' : done >= total ? `All ${num(total)} rows checked; why the list was refused is below.` : `Stopped after ${num(done)} of ${num(total)} rows; the reason is below.`,
+  }[state];
   return (
     <div class="progress">
-      <label for="validation-progress">{running ? 'Validating' : 'Validated'}</label>
+      <label for="validation-progress">{{ running: 'Validating', done: 'Validated', stopped: 'Validation stopped' }[state]}</label>
       <progress id="validation-progress" max={max} value={Math.min(done, max)}>
         {Math.round((Math.min(done, max) / max) * 100)}%
       </progress>
-      <span role="status">
-        {running ? `${num(done)} of ${num(total)} rows checked by the API's rules…` : done >= total ? `All ${num(total)} rows checked by the API's rules.` : `${num(done)} of ${num(total)} rows checked.`}
-      </span>
+      <span role="status">{text}</span>
     </div>
   );
 }
@@ -369,9 +373,9 @@ function DraftSteps({ draft, onChange, focusAfterValidate }: { draft: Draft; onC
         </button>
         <FieldMessage id="validate-error" text={errorAt('validate')} />
         {validating ? (
-          <ValidationProgress done={checked ?? 0} total={draft.total_rows} running />
+          <ValidationProgress done={checked ?? 0} total={draft.total_rows} state="running" />
         ) : (
-          draft.validated_rows !== undefined && draft.status !== 'pending_mapping' && <ValidationProgress done={draft.validated_rows} total={draft.total_rows} running={false} />
+          draft.validated_rows !== undefined && draft.status !== 'pending_mapping' && <ValidationProgress done={draft.validated_rows} total={draft.total_rows} state={draft.status === 'validation_failed' ? 'stopped' : 'done'} />
         )}
       </form>
 
