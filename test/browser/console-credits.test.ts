@@ -5,6 +5,8 @@ import { shot, useOwnerPage } from './browser';
 import { debit, replenishIfDue } from '../../lambdas/credits/credits';
 import { newCustomer } from '../support/customer';
 import { listLedger } from '../../lambdas/console/directory';
+import { withUploadNames } from '../../lambdas/console/ledger-uploads';
+import { hundredNumbers } from '../support/phone-inputs';
 
 // The credits page's ledger adds up to the balance: the first period's subscription allocation is a
 // ledger row (written when the balance is opened), each later period's top-up another, and the
@@ -49,6 +51,26 @@ describe('credits in Chromium', () => {
     expect(await page.getByRole('definition').nth(1).innerText()).toBe('10,000');
     expect(rows.reduce((s, r) => s + r.amount, 0)).toBe(total);
     await shot(page, 'credits-ledger');
+  });
+
+  it("names the upload a charge was for, linked to its page, and never another organization's", async () => {
+    const res = await service.request('POST', '/api/v1/uploads', { body: { phone_numbers: hundredNumbers(7), filename: 'spring-list.csv' } });
+    expect(res.status).toBe(200);
+    const { id } = (await res.json()) as { id: string };
+    await page.getByRole('link', { name: 'Credits' }).click();
+    await page.reload();
+    const { rows } = await shown();
+    expect(rows).toContainEqual({ kind: 'charge', amount: -100, reason: 'upload (standard): spring-list.csv' });
+    await shot(page, 'credits-ledger-upload');
+    await page.getByRole('link', { name: 'spring-list.csv' }).click();
+    await page.getByRole('heading', { name: 'spring-list.csv', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/uploads/${id}`);
+    // A line naming an upload of another organization (never written, but read defensively) stays unnamed.
+    const other = await newCustomer({ name: 'Other ledger', subscriptionActive: true, monthlyAllocation: 0, credits: 500 });
+    const theirs = (await (await service.request('POST', '/api/v1/uploads', { body: { phone_numbers: hundredNumbers(8), filename: 'theirs.csv' }, key: other.key })).json()) as { id: string };
+    const lines = await withUploadNames(service.organizationId, [{ change_id: `upload:${theirs.id}`, kind: 'debit', amount: -100, subscription_delta: 0, purchased_delta: -100, reason: 'upload (standard)', resource_id: theirs.id, created_at: new Date().toISOString() }]);
+    expect(lines[0]!.upload).toBeNull();
+    expect((await withUploadNames(other.org.id, lines))[0]!.upload).toEqual({ id: theirs.id, filename: 'theirs.csv' });
   });
 
   it('opens a new balance with its allocation in the ledger, once', async () => {

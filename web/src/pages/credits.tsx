@@ -3,10 +3,11 @@ import { api } from '../api';
 import { num, when } from '../format';
 import { carriedBefore, kindWords, type LedgerLine } from '../ledger';
 import { TableWrap } from '../table-wrap';
+import { linkClick } from '../router';
 
 interface Credits {
   balance: { total: number; subscription: number; purchased: number };
-  ledger: (LedgerLine & { resource_id: string | null })[];
+  ledger: (LedgerLine & { resource_id: string | null; upload: { id: string; filename: string } | null })[];
 }
 
 const signed = (n: number) => (n > 0 ? `+${num(n)}` : num(n));
@@ -68,7 +69,17 @@ function Ledger({ total, lines }: { total: number; lines: Credits['ledger'] }) {
               <td>{when(l.created_at)}</td>
               <td>{kindWords(l.kind)}</td>
               <td class={l.amount < 0 ? 'neg' : 'pos'}>{signed(l.amount)}</td>
-              <td>{l.reason}</td>
+              <td>
+                {l.reason}
+                {l.upload && (
+                  <>
+                    {': '}
+                    <a href={`/uploads/${l.upload.id}`} onClick={(e) => linkClick(e, `/uploads/${l.upload!.id}`)}>
+                      {l.upload.filename}
+                    </a>
+                  </>
+                )}
+              </td>
             </tr>
           ))}
           {before !== 0 && (
