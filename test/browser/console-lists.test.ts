@@ -84,12 +84,23 @@ describe('uploads list in Chromium', () => {
     await page.getByRole('button', { name: 'Upload file' }).click();
     await page.getByRole('button', { name: 'Validate' }).click();
     await page.getByRole('heading', { name: 'Confirm' }).waitFor();
+    const draftPath = new URL(page.url()).pathname;
     await page.getByRole('button', { name: 'Discard this draft' }).click();
     await page.getByRole('heading', { name: 'Uploads', level: 1 }).waitFor();
     await page.getByRole('cell', { name: 'file-0119.csv' }).waitFor();
     expect(await page.getByRole('link', { name: 'throwaway.csv' }).count()).toBe(0);
     const after = (await (await service.request('GET', '/api/v1/credits/balance')).json()) as { total: number };
     expect(after.total).toBe(before.total);
+    // Back leads to the page before the draft (the list took the draft's place), not to a draft that is gone.
+    await page.goBack();
+    await page.getByRole('heading', { name: 'New upload', level: 1 }).waitFor();
+    // The draft's own address, opened later: said in words, with a way back.
+    await page.goto(new URL(draftPath, page.url()).href);
+    await page.getByRole('heading', { name: 'Upload not found', level: 1 }).waitFor();
+    await page.getByText('A discarded draft is removed for good; its file was never charged.').waitFor();
+    await shot(page, 'upload-not-found');
+    await page.getByRole('link', { name: 'Back to uploads' }).click();
+    await page.getByRole('heading', { name: 'Uploads', level: 1 }).waitFor();
   });
 });
 

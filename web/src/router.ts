@@ -4,8 +4,10 @@ import { useEffect, useState } from 'preact/hooks';
 
 const listeners = new Set<() => void>();
 
-export function navigate(to: string): void {
-  history.pushState(null, '', to);
+/** To another page; `replace` takes the current page's place in the history (Back skips it: a page that no longer exists). */
+export function navigate(to: string, { replace = false } = {}): void {
+  if (replace) history.replaceState(null, '', to);
+  else history.pushState(null, '', to);
   listeners.forEach((l) => l());
   window.scrollTo(0, 0);
 }

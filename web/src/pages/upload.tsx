@@ -4,7 +4,7 @@ import { api, ApiError, download } from '../api';
 import { draftChanges } from '../draft-changes';
 import { TierChart } from '../chart';
 import { counted, label, num, when } from '../format';
-import { navigate } from '../router';
+import { linkClick, navigate } from '../router';
 import type { Draft, Progress, SentFile, Upload } from '../types';
 import { ImportFormatCard } from './import-format';
 import { TableWrap } from '../table-wrap';
@@ -27,6 +27,7 @@ const transient = (e: unknown) => !(e instanceof ApiError) || e.status === 0 || 
 export function UploadPage({ id }: { id: string }) {
   const [state, setState] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [missing, setMissing] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [reconnecting, setReconnecting] = useState(false);
   // Survives DraftSteps' remount when a validation changes the draft (FocusAfterValidate).
@@ -52,6 +53,7 @@ export function UploadPage({ id }: { id: string }) {
         timer = setTimeout(() => void look(), POLL_MS);
       } catch (e) {
         if (stopped) return;
+        if (e instanceof ApiError && e.status === 404) return setMissing(true);
         if (!transient(e)) return setError((e as Error).message);
         failures++;
         setReconnecting(true);
@@ -74,6 +76,18 @@ export function UploadPage({ id }: { id: string }) {
       Reconnecting… the connection to the service was lost; trying again. What is shown may be out of date.
     </p>
   );
+  if (missing)
+    return (
+      <>
+        <h1>Upload not found</h1>
+        <p>No upload or draft of your organization has this address. A discarded draft is removed for good; its file was never charged.</p>
+        <p>
+          <a href="/uploads" onClick={(e) => linkClick(e, '/uploads')}>
+            Back to uploads
+          </a>
+        </p>
+      </>
+    );
   if (error) return <p role="alert" class="error">{error}</p>;
   if (!state) return banner || <p>Loading…</p>;
   const elsewhere = notice && 'elsewhere' in notice && (
@@ -452,12 +466,12 @@ function FieldMessage({ id, text }: { id: string; text: string | null }) {
   ) : null;
 }
 
-/** Discards a draft (nothing was charged), then back to the list. */
+/** Discards a draft (nothing was charged), then back to the list, which takes the draft's place in the history (Back does not lead to a draft that is gone). */
 function DiscardDraft({ id }: { id: string }) {
   const [error, setError] = useState<string | null>(null);
   return (
     <p>
-      <button type="button" class="secondary" onClick={() => api('DELETE', `/uploads/${id}`).then(() => navigate('/uploads'), (e: Error) => setError(e.message))}>
+      <button type="button" class="secondary" onClick={() => api('DELETE', `/uploads/${id}`).then(() => navigate('/uploads', { replace: true }), (e: Error) => setError(e.message))}>
         Discard this draft
       </button>{' '}
       Nothing has been charged for it.
