@@ -51,6 +51,29 @@ describe('uploads list in Chromium', () => {
     await page.getByRole('button', { name: 'Newer' }).click();
     await page.getByText('Page 2').waitFor();
     await page.getByRole('cell', { name: 'file-0069.csv' }).waitFor();
+    // The page is in the address: a reload, or Back from an upload's page, shows it again, Newer still works.
+    const pageTwo = page.url();
+    expect(new URL(pageTwo).searchParams.get('cursor')).toBeTruthy();
+    await page.reload();
+    await page.getByText('Page 2').waitFor();
+    await page.getByRole('cell', { name: 'file-0069.csv' }).waitFor();
+    await page.getByRole('link', { name: 'file-0069.csv' }).click();
+    await page.getByRole('heading', { name: 'file-0069.csv', level: 1 }).waitFor();
+    await page.goBack();
+    await page.getByText('Page 2').waitFor();
+    expect(await names()).toContain('file-0069.csv');
+    await page.getByRole('button', { name: 'Newer' }).click();
+    await page.getByText('Page 1').waitFor();
+    await page.getByRole('cell', { name: 'file-0119.csv' }).waitFor();
+    expect(new URL(page.url()).searchParams.has('cursor')).toBe(false);
+    // The same address opened as a new visit (a shared link): that page, and a way to the newest.
+    await page.goto('about:blank');
+    await page.goto(pageTwo);
+    await page.getByText('An older page').waitFor();
+    await page.getByRole('cell', { name: 'file-0069.csv' }).waitFor();
+    await page.getByRole('button', { name: 'Newest' }).click();
+    await page.getByText('Page 1').waitFor();
+    await page.getByRole('cell', { name: 'file-0119.csv' }).waitFor();
   });
 
   it('searches by file name and filters by status on the server', async () => {

@@ -9,33 +9,46 @@ type Listed = { drafts: Draft[]; data: Upload[]; next_cursor: string | null; sca
 const STATUSES = ['ready_for_processing', 'processing', 'completed', 'failed', 'cancelled'];
 
 /**
- * The search as the address holds it: kept there (replaced, not a new history entry), so a reload,
- * a shared link or coming back from an upload's page shows the same search.
+ * The search and the page as the address holds them: kept there (replaced, not a new history
+ * entry), so a reload, a shared link or coming back from an upload's page shows the same page.
+ * The cursors of the pages before it (for Newer) are the history entry's state: a link opened
+ * elsewhere has none, and its Newer goes to the newest page.
  */
-function searchInAddress(): { q: string; status: string } {
+type Trail = (string | null)[];
+function listInAddress(): { q: string; status: string; cursor: string | null; trail: Trail | null } {
   const params = new URLSearchParams(location.search);
   const status = params.get('status') ?? '';
-  return { q: (params.get('q') ?? '').trim().slice(0, 255), status: STATUSES.includes(status) ? status : '' };
+  const cursor = params.get('cursor') || null;
+  const saved = (history.state as { trail?: unknown } | null)?.trail;
+  const trail = Array.isArray(saved) && saved.every((c) => c === null || typeof c === 'string') ? (saved as Trail) : null;
+  return { q: (params.get('q') ?? '').trim().slice(0, 255), status: STATUSES.includes(status) ? status : '', cursor, trail: cursor ? trail : [] };
 }
 
-function keepSearchInAddress(filter: { q: string; status: string }): void {
+function keepListInAddress(filter: { q: string; status: string }, cursor: string | null, trail: Trail | null): void {
   const params = new URLSearchParams();
   if (filter.q) params.set('q', filter.q);
   if (filter.status) params.set('status', filter.status);
-  history.replaceState(history.state, '', `${location.pathname}${params.size ? `?${params}` : ''}`);
+  if (cursor) params.set('cursor', cursor);
+  history.replaceState({ ...(history.state as object | null), trail }, '', `${location.pathname}${params.size ? `?${params}` : ''}`);
 }
 
 /** Every upload of the organization (web and API), and web uploads not confirmed yet. */
 export function UploadsPage() {
-  const [fromAddress] = useState(searchInAddress);
+  const [fromAddress] = useState(listInAddress);
   const [data, setData] = useState<Listed | null>(null);
   const [error, setError] = useState<string | null>(null);
-  // The cursors of the pages before this one (the API's cursors only go on): previous pops one.
-  const [trail, setTrail] = useState<(string | undefined)[]>([]);
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
+  // The cursors of the pages before this one (the API's cursors only go on): Newer pops one. null:
+  // not known (a link opened elsewhere).
+  const [trail, setTrail] = useState<Trail | null>(fromAddress.trail);
+  const [cursor, setCursor] = useState<string | null>(fromAddress.cursor);
   const [q, setQ] = useState(fromAddress.q);
   const [status, setStatus] = useState(fromAddress.status);
-  const [filter, setFilter] = useState(fromAddress);
+  const [filter, setFilter] = useState({ q: fromAddress.q, status: fromAddress.status });
+  const goTo = (nextCursor: string | null, nextTrail: Trail | null) => {
+    setCursor(nextCursor);
+    setTrail(nextTrail);
+    keepListInAddress(filter, nextCursor, nextTrail);
+  };
   useEffect(() => {
     const params = new URLSearchParams();
     if (cursor) params.set('cursor', cursor);
@@ -47,19 +60,13 @@ export function UploadsPage() {
   const search = (e: Event) => {
     e.preventDefault();
     setTrail([]);
-    setCursor(undefined);
+    setCursor(null);
     const next = { q: q.trim(), status };
     setFilter(next);
-    keepSearchInAddress(next);
+    keepListInAddress(next, null, []);
   };
-  const older = () => {
-    setTrail([...trail, cursor]);
-    setCursor(data!.next_cursor ?? undefined);
-  };
-  const newer = () => {
-    setCursor(trail[trail.length - 1]);
-    setTrail(trail.slice(0, -1));
-  };
+  const older = () => goTo(data!.next_cursor, trail === null ? null : [...trail, cursor]);
+  const newer = () => (trail === null || trail.length === 0 ? goTo(null, []) : goTo(trail[trail.length - 1]!, trail.slice(0, -1)));
   return (
     <>
       <div class="title-row">
@@ -165,11 +172,11 @@ export function UploadsPage() {
             </TableWrap>
           )}
           <nav class="buttons pager" aria-label="Pages of uploads">
-            <button type="button" class="secondary" disabled={trail.length === 0} onClick={newer}>
-              Newer
+            <button type="button" class="secondary" disabled={cursor === null} onClick={newer}>
+              {trail === null ? 'Newest' : 'Newer'}
             </button>
             <span role="status">
-              Page {trail.length + 1}
+              {trail === null ? 'An older page' : `Page ${trail.length + 1}`}
               {(filter.q || filter.status) && data.next_cursor ? ` (searched ${num(data.scanned)} uploads; older ones on the next page)` : ''}
             </span>
             <button type="button" class="secondary" disabled={!data.next_cursor} onClick={older}>
