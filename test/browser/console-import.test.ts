@@ -79,12 +79,14 @@ describe('forgiving import in Chromium', () => {
     await page.getByLabel('Separator').selectOption(',');
     await page.getByRole('button', { name: 'Read the file again' }).click();
     await page.getByText('Read as UTF-8, comma-separated').waitFor();
-    // Read with commas, the name's quoted comma is the only split left: the columns are not the file's.
+    // Read with commas, the name's quoted comma is the only split left: the columns are not the file's, and the page says so.
     expect(await page.getByRole('columnheader').allInnerTexts()).not.toEqual(['Name', 'Phone', 'City']);
+    await page.getByText(/^Read with commas, the file gives (one column|\d+ columns); it looks tab-separated\. Check the preview, or choose Tab and read it again\.$/).waitFor();
     await page.getByLabel('Separator').selectOption('\t');
     await page.getByRole('button', { name: 'Read the file again' }).click();
     await page.getByText('Read as UTF-8, tab-separated').waitFor();
     expect(await page.getByRole('columnheader').allInnerTexts()).toEqual(['Name', 'Phone', 'City']);
+    expect(await page.getByText(/^Read with /).count()).toBe(0);
     await shot(page, 'import-tab');
     expect(await validatedPrice()).toContain('120 credits');
   });

@@ -47,6 +47,12 @@ export function ImportFormatCard({ draft, onChange }: { draft: Draft; onChange: 
           {f.converted && ' The console converted it to a UTF-8, comma-separated CSV; that is the file validated and processed.'}
         </p>
       )}
+      {!f.workbook && f.delimiter !== f.detected.delimiter && (
+        <p class="warning" role="status">
+          Read with {DELIMITER_NAMES[f.delimiter].toLowerCase()}s, the file gives {draft.header.length === 1 ? 'one column' : `${draft.header.length} columns`}; it looks {DELIMITER_NAMES[f.detected.delimiter].toLowerCase()}-separated. Check the
+          preview, or choose {DELIMITER_NAMES[f.detected.delimiter]} and read it again.
+        </p>
+      )}
       {f.first_row_looks_like_data && changeable && (
         <fieldset>
           <legend>The first row looks like a contact. Is it a header row?</legend>
