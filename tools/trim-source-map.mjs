@@ -15,7 +15,7 @@ import { decode, encode } from '@jridgewell/sourcemap-codec';
 
 /**
  * True for a source that is the service's own code (kept), false for a dependency's. The service's
- * code is under lambdas/; a dependency that ships its own source maps (saxes, under exceljs) names
+ * code is under lambdas/; a dependency that ships its own source maps (saxes) names
  * its sources by its own layout (`../../src/saxes.ts`), without node_modules in the path.
  */
 const isOwn = (source) => !/(^|\/)node_modules\//.test(source) && /(^|[/:])lambdas\//.test(source);

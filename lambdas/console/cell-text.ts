@@ -27,7 +27,7 @@ export function plainDate(d: Date): string {
 /**
  * The text of a cell's value (sheet-rows.ts; a formula's cell holds its last computed result, never
  * the formula): text as is, numbers plain, dates as above, booleans TRUE/FALSE, errors as Excel
- * writes them (#N/A), rich text (a shared string as exceljs caches it) joined.
+ * writes them (#N/A).
  */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -36,8 +36,7 @@ export function cellText(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (value instanceof Date) return plainDate(value);
   if (typeof value === 'object') {
-    const v = value as { richText?: { text?: unknown }[]; error?: unknown };
-    if (Array.isArray(v.richText)) return v.richText.map((r) => (typeof r?.text === 'string' ? r.text : '')).join('');
+    const v = value as { error?: unknown };
     if ('error' in v) return typeof v.error === 'string' ? v.error : '';
   }
   return '';

@@ -1,5 +1,5 @@
 import { toApiCsv, type ImportChoice, type ImportFormat } from './import-format';
-import { isWorkbook, xlsxToCsv } from './import-xlsx';
+import { isWorkbook } from './workbook-bytes';
 
 // What the console's import reads a file as (docs/console.md): an Excel workbook's first worksheet
 // (import-xlsx.ts), else delimited text in whatever delimiter and encoding (import-format.ts); the
@@ -7,6 +7,8 @@ import { isWorkbook, xlsxToCsv } from './import-xlsx';
 
 export async function readImport(sent: Buffer, choice: ImportChoice = {}): Promise<{ csv: Buffer; format: ImportFormat }> {
   if (!isWorkbook(sent)) return toApiCsv(sent, choice);
+  // Loaded on the first workbook, not at a cold start: most uploads are text (docs/performance.md).
+  const { xlsxToCsv } = await import('./import-xlsx');
   const { csv, sheet } = await xlsxToCsv(sent);
   // The sheet's CSV is UTF-8 and comma-separated; only the header question remains the person's.
   const read = toApiCsv(csv, { delimiter: ',', encoding: 'utf-8', header_row: choice.header_row });

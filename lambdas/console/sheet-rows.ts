@@ -1,29 +1,36 @@
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { InvalidInput } from '../platform/domain-errors';
+import type { DateStyle } from './number-format';
+import { BoundedText, DAMAGED, readXml, unescapeExcel } from './xlsx-xml';
 
 // A worksheet's rows as the values its cells hold, read from the sheet's XML as a stream of text
-// (import-xlsx.ts). exceljs's own worksheet reader reads a formula's cached result as a number
-// whatever its type, so a formula's TRUE came out 1, #DIV/0! empty, a date a serial number, and
-// it drops a result of 0; here a cell's type attribute decides, whether or not it holds a formula.
+// (import-xlsx.ts). A cell's type attribute decides its value, whether or not it holds a formula
+// (exceljs's reader read every formula's result as a number: TRUE came out 1, #DIV/0! empty, a
+// date its serial, a result of 0 nothing). Bounded: a cell's text as Excel's, columns to XFD.
+
+/** Excel's last column, XFD. */
+export const MAX_COLUMNS = 16_384;
 
 /** What a sheet's cells refer to: the workbook's strings and number formats. */
 export interface SheetContext {
-  /** The shared string at an index: text, or rich text ({ richText }) as exceljs caches it. */
-  sharedString(index: number): unknown;
-  /** Whether the style at this index shows its number as a date. */
-  isDate(style: number): boolean;
+  /** The shared string at an index. */
+  sharedString(index: number): string | undefined;
+  /** What the style at this index shows of a date serial (null: the number). */
+  dateStyle(style: number): DateStyle | null;
   /** A date serial as a Date (1900 or 1904 system, as the workbook says). */
   toDate(serial: number): Date;
 }
 
-/** A cell's value (what cell-text.ts reads): text, number, boolean, Date, { error }, rich text; undefined when empty. */
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** A cell's value (what cell-text.ts reads): text, number, boolean, Date, { error }; undefined when empty. */
 export function cellValue(type: string | undefined, value: string | undefined, inline: string | undefined, style: number, context: SheetContext): unknown {
   switch (type) {
     case 's':
       return value === undefined ? undefined : context.sharedString(Number(value));
     case 'inlineStr':
-      return inline ?? value;
+      return unescapeExcel(inline ?? value ?? '');
     case 'str':
-      return value ?? '';
+      return unescapeExcel(value ?? '');
     case 'b':
       return value === undefined ? undefined : Number(value) !== 0;
     case 'e':
@@ -37,7 +44,13 @@ export function cellValue(type: string | undefined, value: string | undefined, i
       if (value === undefined || value.trim() === '') return undefined;
       const n = Number(value);
       if (!Number.isFinite(n)) return value;
-      return context.isDate(style) ? context.toDate(n) : n;
+      const shown = context.dateStyle(style);
+      if (shown === null) return n;
+      if (shown === 'date') return context.toDate(n);
+      // A time of day (the serial's fraction), or a duration in whole hours ([h]:mm:ss): as Excel shows them, not a day of 1899.
+      const seconds = Math.round((shown === 'time' ? n - Math.floor(n) : Math.abs(n)) * 86_400);
+      const hours = Math.floor(seconds / 3600);
+      return `${n < 0 && shown === 'duration' ? '-' : ''}${shown === 'time' ? two(hours % 24) : hours}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
     }
   }
 }
@@ -51,87 +64,74 @@ export function columnIndex(ref: string): number | null {
   return n - 1;
 }
 
-/** An element's name without its prefix: some writers (the Open XML SDK) spell the sheet's elements x:row, x:c. */
-const localName = (name: string): string => name.slice(name.indexOf(':') + 1);
-
 /**
- * Each row of the sheet, in order, as its cells' values placed by column (a column left empty is
- * a hole). Rows the sheet leaves out (empty ones) are not yielded.
+ * Each row of the sheet that holds a value, in order, its cells' values placed by column (a column
+ * left empty is a hole). Rows the sheet leaves out, and rows whose cells are only formatted, are
+ * not yielded (a pre-formatted range is not contacts).
  */
 export async function* sheetRows(xml: AsyncIterable<string>, context: SheetContext): AsyncGenerator<unknown[]> {
-  const parser = new SaxesParser();
-  let failure: Error | null = null;
-  parser.on('error', (error) => {
-    failure ??= error;
-  });
   const done: unknown[][] = [];
   let row: unknown[] | null = null;
-  let cell: { type?: string; style: number; column: number; value?: string; inline?: string } | null = null;
+  /** Where a cell without a reference goes: after the last cell, empty or not. */
+  let nextColumn = 0;
+  let cell: { type?: string; style: number; column: number; value?: BoundedText; inline?: BoundedText } | null = null;
   /** Where text goes: the cell's <v>, or an inline string's <t> (not its phonetic runs, <rPh>). */
-  let capture: 'value' | 'inline' | null = null;
+  let capture: BoundedText | null = null;
   let inPhonetic = false;
-  parser.on('opentag', (tag: SaxesTagPlain) => {
-    const attributes = tag.attributes;
-    switch (localName(tag.name)) {
-      case 'row':
-        row = [];
-        break;
-      case 'c': {
-        if (!row) break;
-        const column = attributes.r === undefined ? row.length : columnIndex(attributes.r);
-        cell = { type: attributes.t, style: Number(attributes.s ?? 0), column: column ?? row.length };
-        break;
-      }
-      case 'v':
-        if (cell) {
-          cell.value = '';
-          capture = 'value';
+  yield* readXml(
+    xml,
+    {
+      open(name, attributes) {
+        switch (name) {
+          case 'row':
+            row = [];
+            nextColumn = 0;
+            break;
+          case 'c': {
+            if (!row) break;
+            const column = attributes.r === undefined ? nextColumn : columnIndex(attributes.r);
+            if (column === null || column >= MAX_COLUMNS) throw new InvalidInput(DAMAGED);
+            cell = { type: attributes.t, style: Number(attributes.s ?? 0), column };
+            nextColumn = column + 1;
+            break;
+          }
+          case 'v':
+            if (cell) capture = cell.value = new BoundedText();
+            break;
+          case 'rPh':
+            inPhonetic = true;
+            break;
+          case 't':
+            if (cell && !inPhonetic) capture = cell.inline ??= new BoundedText();
+            break;
         }
-        break;
-      case 'rPh':
-        inPhonetic = true;
-        break;
-      case 't':
-        if (cell && !inPhonetic) {
-          cell.inline ??= '';
-          capture = 'inline';
+      },
+      text(text) {
+        capture?.add(text);
+      },
+      close(name) {
+        switch (name) {
+          case 'v':
+          case 't':
+            capture = null;
+            break;
+          case 'rPh':
+            inPhonetic = false;
+            break;
+          case 'c':
+            if (row && cell) {
+              const value = cellValue(cell.type, cell.value?.value, cell.inline?.value, cell.style, context);
+              if (value !== undefined && value !== '') row[cell.column] = value;
+            }
+            cell = null;
+            break;
+          case 'row':
+            if (row && row.length > 0) done.push(row);
+            row = null;
+            break;
         }
-        break;
-    }
-  });
-  parser.on('text', (text) => {
-    if (!cell || capture === null) return;
-    if (capture === 'value') cell.value += text;
-    else cell.inline += text;
-  });
-  parser.on('closetag', (tag) => {
-    switch (localName(tag.name)) {
-      case 'v':
-      case 't':
-        capture = null;
-        break;
-      case 'rPh':
-        inPhonetic = false;
-        break;
-      case 'c':
-        if (row && cell) {
-          const value = cellValue(cell.type, cell.value, cell.inline, cell.style, context);
-          if (value !== undefined) row[cell.column] = value;
-        }
-        cell = null;
-        break;
-      case 'row':
-        if (row) done.push(row);
-        row = null;
-        break;
-    }
-  });
-  for await (const chunk of xml) {
-    parser.write(chunk);
-    if (failure) throw failure;
-    yield* done.splice(0);
-  }
-  parser.close();
-  if (failure) throw failure;
-  yield* done.splice(0);
+      },
+    },
+    () => done.splice(0),
+  );
 }

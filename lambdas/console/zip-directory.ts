@@ -77,6 +77,9 @@ function dataStart(bytes: Buffer, entry: ZipEntry): number | null {
   return at + 30 + nameLength + bytes.readUInt16LE(at + 28);
 }
 
+/** A stored (not deflated) entry is read in pieces of this size, as zlib hands on an inflated one. */
+const STORED_PIECE_BYTES = 64 * 1024;
+
 /** The entry's data is not where the directory says, or is stored in a way a workbook never is. */
 export class DamagedEntry extends Error {}
 /** The entry inflates to more than the directory declares: a compressed bomb that lies. */
@@ -92,14 +95,17 @@ export async function* entryText(bytes: Buffer, entry: ZipEntry): AsyncGenerator
   const start = dataStart(bytes, entry);
   if (start === null || !Number.isFinite(entry.compressedBytes) || start + entry.compressedBytes > bytes.length) throw new DamagedEntry(entry.name);
   const data = bytes.subarray(start, start + entry.compressedBytes);
+  const decoder = new StringDecoder('utf8');
   if (entry.method === 0) {
     if (data.length > entry.uncompressedBytes) throw new PastDeclaredSize(entry.name);
-    yield data.toString('utf8');
+    // In pieces as an inflated part comes: a reader hands on what each piece completed.
+    for (let at = 0; at < data.length; at += STORED_PIECE_BYTES) yield decoder.write(data.subarray(at, at + STORED_PIECE_BYTES));
+    const rest = decoder.end();
+    if (rest) yield rest;
     return;
   }
   if (entry.method !== 8) throw new DamagedEntry(entry.name);
   const inflate = createInflateRaw();
-  const decoder = new StringDecoder('utf8');
   let inflated = 0;
   try {
     // Written whole, read as consumed: zlib inflates only as far as its reader has taken.

@@ -3,7 +3,8 @@ import { crc32 } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { cellText, plainDate, plainNumber } from '../../../lambdas/console/cell-text';
 import { columnIndex, sheetRows, type SheetContext } from '../../../lambdas/console/sheet-rows';
-import { isWorkbook, xlsxToCsv, XLSX_MAX_INFLATED_BYTES } from '../../../lambdas/console/import-xlsx';
+import { xlsxToCsv, XLSX_MAX_INFLATED_BYTES } from '../../../lambdas/console/import-xlsx';
+import { isWorkbook } from '../../../lambdas/console/workbook-bytes';
 import { readImport } from '../../../lambdas/console/import-file';
 import { DamagedEntry, entryText, PastDeclaredSize, startsLikeZip, zipDirectory, type ZipEntry } from '../../../lambdas/console/zip-directory';
 import { InvalidInput, TooLarge } from '../../../lambdas/platform/domain-errors';
@@ -91,15 +92,13 @@ describe('cell text', () => {
     expect(cellText(false)).toBe('FALSE');
     expect(cellText(null)).toBe('');
     expect(cellText(undefined)).toBe('');
-    expect(cellText({ richText: [{ text: 'Jo ' }, { text: 'Smith' }] })).toBe('Jo Smith');
     expect(cellText({ error: '#N/A' })).toBe('#N/A');
-    expect(cellText({ richText: 'not a list' })).toBe('');
     expect(cellText(Symbol('x'))).toBe('');
   });
 });
 
 describe('sheet rows', () => {
-  const context: SheetContext = { sharedString: (i) => ['zero', { richText: [{ text: 'ri' }, { text: 'ch' }] }][i], isDate: (s) => s === 3, toDate: (n) => new Date(Date.UTC(1899, 11, 30) + n * 86_400_000) };
+  const context: SheetContext = { sharedString: (i) => ['zero', 'rich'][i], dateStyle: (s) => (s === 3 ? 'date' : s === 4 ? 'time' : s === 5 ? 'duration' : null), toDate: (n) => new Date(Date.UTC(1899, 11, 30) + n * 86_400_000) };
   const rowsOf = async (sheetData: string, chunk = 7) => {
     const xml = `<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetData}</sheetData></worksheet>`;
     // Cut into small chunks: every tag and value is split somewhere.
@@ -114,18 +113,21 @@ describe('sheet rows', () => {
       '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="inlineStr"><is><r><t>in</t></r><r><t xml:space="preserve">line &amp; more</t></r><rPh><t>ignored</t></rPh></is></c><c r="D1" t="str"><f>A1&amp;""</f><v>zero</v></c></row>' +
         '<row r="2"><c r="A2"><f>A1-A1</f><v>0</v></c><c r="B2" t="b"><f>1=1</f><v>1</v></c><c r="C2" t="b"><v>0</v></c><c r="D2" t="e"><f>1/0</f><v>#DIV/0!</v></c><c r="E2" s="3"><f>TODAY()</f><v>46027</v></c><c r="F2" s="3"><v>46027.5</v></c><c r="G2"><v>4155550100</v></c><c r="H2" t="d"><v>2026-01-05T00:00:00Z</v></c><c r="I2"><f>SUM(A1:A2)</f></c></row>',
     );
-    expect(rows[0]).toEqual(['zero', { richText: [{ text: 'ri' }, { text: 'ch' }] }, 'inline & more', 'zero']);
+    expect(rows[0]).toEqual(['zero', 'rich', 'inline & more', 'zero']);
     expect(rows[1]).toEqual([0, true, false, { error: '#DIV/0!' }, new Date(Date.UTC(2026, 0, 5)), new Date(Date.UTC(2026, 0, 5, 12)), 4155550100, new Date(Date.UTC(2026, 0, 5))]);
     expect(rows[1]!.map((v) => cellText(v))).toEqual(['0', 'TRUE', 'FALSE', '#DIV/0!', '2026-01-05', '2026-01-05 12:00:00', '4155550100', '2026-01-05']);
   });
 
-  it('places cells by their column, leaves holes for empty ones, and skips rows the sheet leaves out', async () => {
-    const rows = await rowsOf('<row r="1"><c r="B1"><v>2</v></c><c r="AB1"><v>28</v></c></row><row r="5"><c><v>1</v></c><c><v>2</v></c><c r="E5" s="1"/></row><row r="6"/>', 3);
-    expect(rows).toHaveLength(3);
+  it('places cells by their column, leaves holes for empty ones, and skips rows left out or only formatted', async () => {
+    const rows = await rowsOf(
+      '<row r="1"><c r="B1"><v>2</v></c><c r="AB1"><v>28</v></c></row><row r="5"><c><v>1</v></c><c/><c><v>3</v></c><c r="E5" s="1"/></row><row r="6"/><row r="7" ht="20" customFormat="1"><c r="A7" s="2"/><c r="B7" t="inlineStr"><is><t></t></is></c></row>',
+      3,
+    );
+    expect(rows).toHaveLength(2);
     expect(rows[0]!.length).toBe(28);
     expect([rows[0]![0], rows[0]![1], rows[0]![27]]).toEqual([undefined, 2, 28]);
-    expect(rows[1]).toEqual([1, 2]);
-    expect(rows[2]).toEqual([]);
+    // A cell without a reference goes after the one before it, empty or not.
+    expect(rows[1]).toEqual([1, undefined, 3]);
     expect([columnIndex('A1'), columnIndex('Z9'), columnIndex('AA1'), columnIndex('xfd1'), columnIndex('12')]).toEqual([0, 25, 26, 16383, null]);
   });
 
@@ -211,6 +213,29 @@ describe('xlsxToCsv', () => {
     await expect(xlsxToCsv(storedZip([...parts].filter(([name]) => name !== 'xl/worksheets/sheet2.xml')))).rejects.toThrow(/could not be read as an Excel workbook/);
   });
 
+  it('reads workbooks as other programs write them: no styles part, the workbook elsewhere, a hidden first tab, formatted empty rows', async () => {
+    const bytes = await workbook((wb) => {
+      wb.addWorksheet('Lists').addRow(['West']);
+      const ws = wb.addWorksheet('Contacts');
+      ws.addRow(['Phone', 'Count']);
+      ws.addRow([4155550100, 3]);
+    });
+    const parts = await partsOf(bytes);
+    // The first tab hidden (Excel opens on the second); the styles part and its relationship gone;
+    // a row of formatted empty cells after the contacts (a pre-formatted range).
+    parts.set('xl/workbook.xml', parts.get('xl/workbook.xml')!.replace(/(<sheet [^>]*name="Lists"[^>]*state=")visible"/, '$1hidden"'));
+    parts.delete('xl/styles.xml');
+    parts.set('xl/_rels/workbook.xml.rels', parts.get('xl/_rels/workbook.xml.rels')!.replace(/<Relationship [^>]*Target="styles.xml"\/>/, ''));
+    parts.set('xl/worksheets/sheet2.xml', parts.get('xl/worksheets/sheet2.xml')!.replace('</sheetData>', '<row r="9" customFormat="1"><c r="A9" s="1"/><c r="B9" s="1"/></row></sheetData>'));
+    // The workbook part under another name, found through the package's relationships.
+    const moved = new Map([...parts].map(([name, text]) => [name === 'xl/workbook.xml' ? 'xl/book.xml' : name === 'xl/_rels/workbook.xml.rels' ? 'xl/_rels/book.xml.rels' : name, text]));
+    moved.set('_rels/.rels', moved.get('_rels/.rels')!.replace('Target="xl/workbook.xml"', 'Target="xl/book.xml"'));
+    const { csv, sheet, rows } = await xlsxToCsv(storedZip([...moved]));
+    expect(sheet).toBe('Contacts');
+    expect(rows).toBe(2);
+    expect(csv.toString('utf8')).toBe('Phone,Count\r\n4155550100,3\r\n');
+  });
+
   it('keeps every character whole where the inflated text is cut into chunks', async () => {
     // Thousands of distinct non-ASCII strings: the shared strings inflate in many 16 KB chunks, and
     // a chunk ends inside a character again and again (exceljs decodes each chunk alone).
@@ -282,7 +307,7 @@ describe('xlsxToCsv', () => {
     await expect(xlsxToCsv(noSheet)).rejects.toBeInstanceOf(InvalidInput);
     const xls = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]);
     expect(isWorkbook(xls)).toBe(true);
-    await expect(xlsxToCsv(xls)).rejects.toThrow(/\.xls\) cannot be read/);
+    await expect(xlsxToCsv(xls)).rejects.toThrow(/Excel 97-2003 workbook \(\.xls\), or an Excel workbook saved with a password; neither can be read/);
     const zipNotWorkbook = Buffer.from(good);
     zipNotWorkbook.write('xl/workbooX.xml', zipNotWorkbook.lastIndexOf('xl/workbook.xml'));
     await expect(xlsxToCsv(zipNotWorkbook)).rejects.toThrow(/could not be read as an Excel workbook/);
