@@ -98,7 +98,7 @@ export function draftLayoutOf(csv: Buffer): Pick<WebDraft, 'header' | 'preview' 
   // The draft is one table item (at most 400 KB): a header that alone approaches it cannot be shown
   // for mapping. Checked before the file is stored, so a refusal keeps nothing.
   if (Buffer.byteLength(JSON.stringify([columns, preview])) > MAX_SHOWN_LAYOUT_BYTES) {
-    throw new InvalidInput(`The header row is too wide to map in the console (${columns.length} columns); keep only the columns you need, or send this file through the API`);
+    throw new InvalidInput(`The header row is too wide to map in the console (${columns.length} columns); keep only the columns you need, then upload it again`);
   }
   return { header: columns, preview, total_rows: rows.length, suggested: clean(suggestMapping(columns, rows.slice(0, 50).map((r) => r.fields))) };
 }

@@ -151,9 +151,12 @@ describe('uploads list on a laptop and a phone', () => {
 
   it("an API upload's page shows its results without the in-app upload steps it never went through", async () => {
     await page.goto(new URL('/uploads', page.url()).href);
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'file-0119.csv' }) });
+    expect(await row.locator('td[data-label="Source"]').innerText()).toBe('API');
     await page.getByRole('link', { name: 'file-0119.csv' }).click();
     await page.getByRole('heading', { name: 'file-0119.csv', level: 1 }).waitFor();
-    await page.getByText('api', { exact: false }).first().waitFor();
+    // Where it came from and its tier in words, not the API's field values (api · standard).
+    await page.getByText(/· from the API · (standard|max) validation · created /).waitFor();
     expect(await page.getByRole('list', { name: 'Upload steps' }).count()).toBe(0);
   });
 

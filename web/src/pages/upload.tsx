@@ -3,7 +3,7 @@ import { ANSWER_INTENTS, TIERS } from '../../../lambdas/classification/vocabular
 import { api, ApiError, download } from '../api';
 import { draftChanges } from '../draft-changes';
 import { TierChart } from '../chart';
-import { counted, label, num, when } from '../format';
+import { counted, label, num, sourceWords, when } from '../format';
 import { linkClick, navigate } from '../router';
 import type { Draft, Progress, SentFile, Upload } from '../types';
 import { ImportFormatCard } from './import-format';
@@ -579,7 +579,7 @@ function Results({ upload, progress, sent }: { upload: Upload; progress: Progres
       {/* The in-app steps are a web upload's; an API or pooled upload never went through them. */}
       {upload.source === 'web' && <Steps current={4} />}
       <p class="meta">
-        <span class={`status s-${upload.status}`}>{label(upload.status)}</span> · {upload.source} · {upload.validation_tier} · created {when(upload.created_at)}
+        <span class={`status s-${upload.status}`}>{label(upload.status)}</span> · from the {sourceWords(upload.source)} · {upload.validation_tier} validation · created {when(upload.created_at)}
       </p>
       {!done && upload.status !== 'failed' && <Processing progress={progress} />}
       {upload.status === 'failed' && <p role="alert" class="error">Processing failed: {upload.error_message}. {upload.credits_refunded ? `${num(upload.credits_refunded)} credits were refunded.` : ''}</p>}

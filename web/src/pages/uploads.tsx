@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
-import { label, num, when } from '../format';
+import { label, num, sourceWords, when } from '../format';
 import { linkClick } from '../router';
 import type { Draft, Upload } from '../types';
 import { TableWrap } from '../table-wrap';
@@ -134,7 +134,7 @@ export function UploadsPage() {
         <section aria-labelledby="all-h">
           <h2 id="all-h">All uploads</h2>
           {data.data.length === 0 ? (
-            <p>{filter.q || filter.status ? 'No upload matches on this page.' : 'No uploads yet. Start with a CSV of phone numbers.'}</p>
+            <p>{filter.q || filter.status ? (data.next_cursor ? 'None of the uploads read so far matches the search; Older reads further back.' : 'No upload matches the search.') : 'No uploads yet. Start with a CSV of phone numbers.'}</p>
           ) : (
             <TableWrap label="Uploads">
               <table class="stack">
@@ -160,7 +160,7 @@ export function UploadsPage() {
                       <td data-label="Status">
                         <span class={`status s-${u.status}`}>{label(u.status)}</span>
                       </td>
-                      <td data-label="Source">{u.source}</td>
+                      <td data-label="Source">{sourceWords(u.source)}</td>
                       <td data-label="Rows with a number">{num(u.valid_row_count)}</td>
                       <td data-label="Valid numbers">{num(u.valid_number_count)}</td>
                       <td data-label="Credits">{num(u.credits_charged)}</td>
