@@ -9,8 +9,8 @@ export async function readImport(sent: Buffer, choice: ImportChoice = {}): Promi
   if (!isWorkbook(sent)) return toApiCsv(sent, choice);
   // Loaded on the first workbook, not at a cold start: most uploads are text (docs/performance.md).
   const { xlsxToCsv } = await import('./import-xlsx');
-  const { csv, sheet } = await xlsxToCsv(sent);
+  const { csv, sheet, formulasWithoutResult } = await xlsxToCsv(sent);
   // The sheet's CSV is UTF-8 and comma-separated; only the header question remains the person's.
   const read = toApiCsv(csv, { delimiter: ',', encoding: 'utf-8', header_row: choice.header_row });
-  return { csv: read.csv, format: { ...read.format, converted: true, workbook: { sheet } } };
+  return { csv: read.csv, format: { ...read.format, converted: true, workbook: { sheet, formulas_without_result: formulasWithoutResult } } };
 }

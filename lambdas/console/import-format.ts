@@ -29,8 +29,12 @@ export interface ImportFormat {
   first_row_looks_like_data: boolean;
   /** The stored file differs from the bytes sent (another delimiter or encoding, or a header added). */
   converted: boolean;
-  /** Set when the file was an Excel workbook: the worksheet read (its first). Delimiter and encoding are then the converted CSV's. */
-  workbook?: { sheet: string };
+  /**
+   * Set when the file was an Excel workbook: the worksheet read (its first visible), and how many
+   * of its formula cells were saved without a result (read as empty). Delimiter and encoding are
+   * then the converted CSV's.
+   */
+  workbook?: { sheet: string; formulas_without_result?: number };
   /** Rows counted right after reading: too few to hold an upload's minimum, or more than its maximum. */
   rows_problem: { kind: 'too_few' | 'too_many'; min: number; max: number; message: string } | null;
 }

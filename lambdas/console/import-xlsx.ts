@@ -32,6 +32,8 @@ export interface XlsxCsv {
   csv: Buffer;
   sheet: string;
   rows: number;
+  /** Formula cells saved without their result (read as empty): the page says to save the file in a spreadsheet first. */
+  formulasWithoutResult: number;
 }
 
 /** The workbook's first visible worksheet as the API's CSV (UTF-8, commas, CRLF); refusals in words. */
@@ -56,6 +58,7 @@ export async function xlsxToCsv(bytes: Buffer, limits = { rows: MAX_NUMBERS + 1,
   const lines: Buffer[] = [];
   let size = 0;
   let rows = 0;
+  let formulasWithoutResult = 0;
   try {
     // The workbook is where the package's relationships say (xl/workbook.xml as Excel saves it);
     // then what the first worksheet's cells depend on: the sheets in tab order, the shared
@@ -77,6 +80,7 @@ export async function xlsxToCsv(bytes: Buffer, limits = { rows: MAX_NUMBERS + 1,
       sharedString: (index) => strings[index],
       dateStyle: (style) => dateStyles[style] ?? null,
       toDate: (serial) => serialToDate(serial, book.date1904),
+      formulaWithoutResult: () => void formulasWithoutResult++,
     };
     // Read row by row; past a limit the reading stops (the rest of the sheet is never inflated).
     for await (const values of sheetRows(part(worksheets.get(sheet.relationshipId)!.part), context)) {
@@ -89,7 +93,7 @@ export async function xlsxToCsv(bytes: Buffer, limits = { rows: MAX_NUMBERS + 1,
       lines.push(line);
     }
     if (rows === 0) throw new InvalidInput(`The workbook's first worksheet ("${sheet.name}") is empty; it needs a header row and at least 100 phone numbers.`);
-    return { csv: Buffer.concat(lines), sheet: sheet.name, rows };
+    return { csv: Buffer.concat(lines), sheet: sheet.name, rows, formulasWithoutResult };
   } catch (error) {
     if (error instanceof InvalidInput || error instanceof TooLarge) throw error;
     if (error instanceof PastDeclaredSize) throw new TooLarge(TOO_LARGE);

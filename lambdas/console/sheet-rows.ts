@@ -18,6 +18,8 @@ export interface SheetContext {
   dateStyle(style: number): DateStyle | null;
   /** A date serial as a Date (1900 or 1904 system, as the workbook says). */
   toDate(serial: number): Date;
+  /** Told of each formula saved without its result (not computed by the program that wrote the file): its cell reads empty. */
+  formulaWithoutResult?(): void;
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -74,7 +76,7 @@ export async function* sheetRows(xml: AsyncIterable<string>, context: SheetConte
   let row: unknown[] | null = null;
   /** Where a cell without a reference goes: after the last cell, empty or not. */
   let nextColumn = 0;
-  let cell: { type?: string; style: number; column: number; value?: BoundedText; inline?: BoundedText } | null = null;
+  let cell: { type?: string; style: number; column: number; formula?: boolean; value?: BoundedText; inline?: BoundedText } | null = null;
   /** Where text goes: the cell's <v>, or an inline string's <t> (not its phonetic runs, <rPh>). */
   let capture: BoundedText | null = null;
   let inPhonetic = false;
@@ -98,6 +100,9 @@ export async function* sheetRows(xml: AsyncIterable<string>, context: SheetConte
           case 'v':
             if (cell) capture = cell.value = new BoundedText();
             break;
+          case 'f':
+            if (cell) cell.formula = true;
+            break;
           case 'rPh':
             inPhonetic = true;
             break;
@@ -120,6 +125,7 @@ export async function* sheetRows(xml: AsyncIterable<string>, context: SheetConte
             break;
           case 'c':
             if (row && cell) {
+              if (cell.formula && cell.value === undefined) context.formulaWithoutResult?.();
               const value = cellValue(cell.type, cell.value?.value, cell.inline?.value, cell.style, context);
               if (value !== undefined && value !== '') row[cell.column] = value;
             }

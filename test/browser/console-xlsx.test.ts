@@ -97,6 +97,16 @@ describe('XLSX import in Chromium', () => {
     expect((await readFile((await original.path())!, 'utf8')).split(/\r?\n/)[0]).toBe('Name,Phone,Joined,Score');
   });
 
+  it('says when formula cells were saved without their result, and what to do', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Generated');
+    ws.addRow(['Phone', 'Mobile']);
+    for (let i = 0; i < 120; i++) ws.addRow([4155551000 + i, { formula: `A${i + 2}+1` }]);
+    await choose('generated.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
+    await page.getByText('120 formula cells have no saved result (the program that wrote the file did not compute them), so they are empty here. Open the file in Excel or another spreadsheet, save it, and upload it again.').waitFor();
+    await shot(page, 'import-xlsx-formulas-without-result');
+  });
+
   it('asks about a workbook without a header row, and reads it again from the workbook as answered', async () => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('No header');

@@ -66,7 +66,7 @@ export interface ImportFormat {
   first_row_looks_like_data: boolean;
   converted: boolean;
   /** Set when the file was an Excel workbook: the worksheet read. */
-  workbook?: { sheet: string };
+  workbook?: { sheet: string; formulas_without_result?: number };
   rows_problem: { kind: 'too_few' | 'too_many'; min: number; max: number; message: string } | null;
 }
 

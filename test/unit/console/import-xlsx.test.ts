@@ -182,6 +182,20 @@ describe('xlsxToCsv', () => {
     expect((await xlsxToCsv(bytes)).csv.toString('utf8')).toBe('zero,bool,error,date,text\r\n0,TRUE,#DIV/0!,2026-01-05,zero\r\n');
   });
 
+  it('counts formulas saved without their result (they read as empty), as programs other than Excel save them', async () => {
+    const bytes = await workbook((wb) => {
+      const ws = wb.addWorksheet('Computed');
+      ws.addRow(['Phone', 'Name']);
+      // exceljs, like openpyxl, writes a formula without a result unless one is given.
+      for (let i = 0; i < 3; i++) ws.addRow([{ formula: `"41555501"&TEXT(${i},"00")` }, `Person ${i}`]);
+      ws.addRow([{ formula: '4155550199*1', result: 4155550199 }, 'Saved']);
+    });
+    const read = await xlsxToCsv(bytes);
+    expect(read.formulasWithoutResult).toBe(3);
+    expect(read.csv.toString('utf8').split('\r\n').slice(1, 5)).toEqual([',Person 0', ',Person 1', ',Person 2', '4155550199,Saved']);
+    expect((await readImport(bytes)).format.workbook).toEqual({ sheet: 'Computed', formulas_without_result: 3 });
+  });
+
   it('stops reading at the row limit while streaming, and at the byte limit', async () => {
     const bytes = await workbook((wb) => {
       const ws = wb.addWorksheet('Big');
@@ -321,7 +335,7 @@ describe('readImport', () => {
       for (let i = 0; i < 3; i++) ws.addRow([4155550100 + i, `Person ${i}`]);
     });
     const asData = await readImport(bytes);
-    expect(asData.format.workbook).toEqual({ sheet: 'Calls' });
+    expect(asData.format.workbook).toEqual({ sheet: 'Calls', formulas_without_result: 0 });
     expect(asData.format.converted).toBe(true);
     // No header: the first row is a number, so it is a contact; columns named column_1…
     expect(asData.format.header_row).toBe(false);

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import type { Draft, ImportFormat } from '../types';
+import { num } from '../format';
 
 // How the console read the file (lambdas/console/import-format.ts): what was detected, a way to
 // read it another way, the header question when the first row looks like a contact, and rows too
@@ -45,6 +46,12 @@ export function ImportFormatCard({ draft, onChange }: { draft: Draft; onChange: 
         <p>
           Detected: <strong>{detected}</strong>. Read as {ENCODING_NAMES[f.encoding]}, {DELIMITER_NAMES[f.delimiter].toLowerCase()}-separated, {headerWords}.
           {f.converted && ' The console converted it to a UTF-8, comma-separated CSV; that is the file validated and processed.'}
+        </p>
+      )}
+      {(f.workbook?.formulas_without_result ?? 0) > 0 && (
+        <p class="warning" role="status">
+          {f.workbook!.formulas_without_result === 1 ? '1 formula cell has' : `${num(f.workbook!.formulas_without_result!)} formula cells have`} no saved result (the program that wrote the file did not
+          compute them), so they are empty here. Open the file in Excel or another spreadsheet, save it, and upload it again.
         </p>
       )}
       {!f.workbook && f.delimiter !== f.detected.delimiter && (
