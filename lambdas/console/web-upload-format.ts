@@ -28,7 +28,7 @@ export async function rereadWebUpload(principal: ConsolePrincipal, id: string, c
   }
   const { csv, format } = await readImport(sent, choice);
   const layout = draftLayoutOf(csv);
-  const moved = await transitionDraft(draft.id, [...open], 'pending_mapping', { ...layout, file_size_bytes: csv.length, import: format, mapping: null, validation: null, failure: null, invalid_cells: [], validated_rows: 0 }, nowIso());
+  const moved = await transitionDraft(draft.id, [...open], 'pending_mapping', { ...layout, file_size_bytes: csv.length, sent_size_bytes: format.converted ? sent.length : null, import: format, mapping: null, validation: null, failure: null, invalid_cells: [], validated_rows: 0 }, nowIso());
   if (!moved) throw new Conflict('This upload changed meanwhile (validated or confirmed in another tab); reload it');
   await putObject(bucket, originalKey(draft), csv, 'text/csv');
   return moved;

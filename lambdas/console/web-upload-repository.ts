@@ -34,7 +34,10 @@ export interface WebDraft {
   organization_id: string;
   user_id: string;
   filename: string;
+  /** The CSV's size: the file itself, or what the console converted it to. */
   file_size_bytes: number;
+  /** The file's size as sent, when the console converted it (a workbook, another delimiter or encoding). */
+  sent_size_bytes?: number | null;
   status: DraftStatus;
   header: string[];
   preview: string[][];
@@ -65,6 +68,7 @@ const draftSchema: z.ZodMiniType<WebDraft> = z.lazySchema(() => z.looseObject({
   user_id: z.string(),
   filename: z.string(),
   file_size_bytes: z.number(),
+  sent_size_bytes: z.optional(z.nullable(z.number())),
   status: z.enum(['pending_mapping', 'validating', 'validation_failed', 'awaiting_confirmation', 'confirming', 'confirmed']),
   header: z.array(z.string()),
   preview: z.array(z.array(z.string())),

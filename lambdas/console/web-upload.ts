@@ -71,6 +71,7 @@ export async function startWebUpload(principal: ConsolePrincipal, filename: stri
     user_id: principal.userId,
     filename: safeFilename(filename),
     file_size_bytes: csv.length,
+    ...(format.converted ? { sent_size_bytes: sent.length } : {}),
     status: 'pending_mapping',
     ...layout,
     mapping: null,

@@ -65,6 +65,8 @@ describe('XLSX import in Chromium', () => {
     await choose('spring-calls.xlsx', workbook);
     await page.getByRole('heading', { name: 'How the file was read' }).waitFor();
     await page.getByText('An Excel workbook: its first worksheet, Spring calls').waitFor();
+    // The size line names both sizes: the workbook's as sent and the CSV's it became.
+    await page.getByText(new RegExp(`· 150 rows · ${workbook.length.toLocaleString('en-US')} bytes as sent, [\\d,]+ as CSV$`)).waitFor();
     expect(await page.getByRole('columnheader').allInnerTexts()).toEqual(['Name', 'Phone', 'Joined', 'Score']);
     // Numbers stored as numbers: whole, never 4.15555E+09 or 4155550000.0; dates as days; a formula's result.
     await page.getByRole('cell', { name: '4155550000', exact: true }).waitFor();

@@ -34,6 +34,8 @@ export interface Draft {
   id: string;
   filename: string;
   file_size_bytes: number;
+  /** The file's size as sent, when the console converted it. */
+  sent_size_bytes?: number | null;
   status: 'pending_mapping' | 'validating' | 'validation_failed' | 'awaiting_confirmation' | 'confirming' | 'confirmed';
   header: string[];
   preview: string[][];

@@ -312,7 +312,8 @@ function DraftSteps({ draft, onChange, focusAfterValidate }: { draft: Draft; onC
       <h1>{draft.filename}</h1>
       <Steps current={step} />
       <p class="meta">
-        <span class={`status s-${status}`}>{label(status)}</span> · {num(draft.total_rows)} rows · {num(draft.file_size_bytes)} bytes
+        <span class={`status s-${status}`}>{label(status)}</span> · {num(draft.total_rows)} rows ·{' '}
+        {draft.sent_size_bytes == null ? `${num(draft.file_size_bytes)} bytes` : `${num(draft.sent_size_bytes)} bytes as sent, ${num(draft.file_size_bytes)} as CSV`}
       </p>
       <ImportFormatCard key={`${draft.import?.delimiter}${draft.import?.encoding}${draft.import?.header_row}`} draft={draft} onChange={(d) => onChange({ draft: d })} />
 
