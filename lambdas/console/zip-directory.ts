@@ -13,7 +13,7 @@ export interface ZipEntry {
   /** 0 stored, 8 deflated. */
   method: number;
   compressedBytes: number;
-  /** As the directory declares it; a ZIP64 entry (sizes past 4 GB) reads as Infinity. */
+  /** As the directory declares it (a ZIP64 entry's from its extended information). */
   uncompressedBytes: number;
 }
 
@@ -55,17 +55,38 @@ export function zipDirectory(bytes: Buffer): ZipDirectory | null {
     const nameLength = bytes.readUInt16LE(at + 28);
     const extraLength = bytes.readUInt16LE(at + 30);
     const commentLength = bytes.readUInt16LE(at + 32);
-    if (at + 46 + nameLength > end) return null;
+    if (at + 46 + nameLength + extraLength > end) return null;
+    // A ZIP64 entry (some writers mark even small ones so) keeps the sizes and offset that do not
+    // fit 32 bits in its extended information (extra field 0x0001), in this order, only those marked.
+    const wide = zip64Values(bytes, at + 46 + nameLength, extraLength);
+    const take = (value: number) => (value === 0xffffffff ? (wide.shift() ?? Number.NaN) : value);
+    const uncompressedBytes = take(uncompressed);
+    const compressedBytes = take(compressed);
+    const entryOffset = take(bytes.readUInt32LE(at + 42));
+    // Marked as ZIP64 without the values: not a zip a writer made.
+    if ([uncompressedBytes, compressedBytes, entryOffset].some(Number.isNaN)) return null;
     entries.push({
       name: bytes.toString('utf8', at + 46, at + 46 + nameLength),
-      offset: bytes.readUInt32LE(at + 42),
+      offset: entryOffset,
       method: bytes.readUInt16LE(at + 10),
-      compressedBytes: compressed === 0xffffffff ? Infinity : compressed,
-      uncompressedBytes: uncompressed === 0xffffffff ? Infinity : uncompressed,
+      compressedBytes,
+      uncompressedBytes,
     });
     at += 46 + nameLength + extraLength + commentLength;
   }
   return { entries, offset };
+}
+
+/** The 64-bit values of an entry's ZIP64 extended information (extra field 0x0001), in order; none without one. */
+function zip64Values(bytes: Buffer, from: number, length: number): number[] {
+  for (let at = from; at + 4 <= from + length; ) {
+    const id = bytes.readUInt16LE(at);
+    const size = bytes.readUInt16LE(at + 2);
+    if (at + 4 + size > from + length) return [];
+    if (id === 0x0001) return Array.from({ length: Math.floor(size / 8) }, (_, i) => Number(bytes.readBigUInt64LE(at + 4 + i * 8)));
+    at += 4 + size;
+  }
+  return [];
 }
 
 /** Where an entry's data starts (after its local header); null when no matching local header is there. */

@@ -23,8 +23,12 @@ async function partsOf(bytes: Buffer): Promise<Map<string, string>> {
   return new Map(await Promise.all(entries.map(async (e) => [e.name, await textOf(entryText(bytes, e))] as const)));
 }
 
-/** A zip of the parts in the order given, stored (not deflated), as some programs write them. */
-function storedZip(parts: (readonly [string, string])[]): Buffer {
+/**
+ * A zip of the parts in the order given, stored (not deflated), as some programs write them; with
+ * `zip64`, every directory entry's sizes are in ZIP64 extended information (or, `'markers only'`,
+ * marked so without it).
+ */
+function storedZip(parts: (readonly [string, string])[], zip64: false | true | 'markers only' = false): Buffer {
   const locals: Buffer[] = [];
   const directory: Buffer[] = [];
   let offset = 0;
@@ -43,12 +47,20 @@ function storedZip(parts: (readonly [string, string])[]): Buffer {
     entry.writeUInt16LE(20, 4);
     entry.writeUInt16LE(20, 6);
     entry.writeUInt32LE(crc32(data), 16);
-    entry.writeUInt32LE(data.length, 20);
-    entry.writeUInt32LE(data.length, 24);
+    entry.writeUInt32LE(zip64 ? 0xffffffff : data.length, 20);
+    entry.writeUInt32LE(zip64 ? 0xffffffff : data.length, 24);
     entry.writeUInt16LE(fileName.length, 28);
     entry.writeUInt32LE(offset, 42);
+    const extra = Buffer.alloc(zip64 === true ? 20 : 0);
+    if (zip64 === true) {
+      extra.writeUInt16LE(0x0001, 0);
+      extra.writeUInt16LE(16, 2);
+      extra.writeBigUInt64LE(BigInt(data.length), 4);
+      extra.writeBigUInt64LE(BigInt(data.length), 12);
+    }
+    entry.writeUInt16LE(extra.length, 30);
     locals.push(header, fileName, data);
-    directory.push(entry, fileName);
+    directory.push(entry, fileName, extra);
     offset += 30 + fileName.length + data.length;
   }
   const central = Buffer.concat(directory);
@@ -248,6 +260,12 @@ describe('xlsxToCsv', () => {
     expect(sheet).toBe('Contacts');
     expect(rows).toBe(2);
     expect(csv.toString('utf8')).toBe('Phone,Count\r\n4155550100,3\r\n');
+  });
+
+  it('reads sizes a directory keeps as ZIP64 extended information, and refuses ZIP64 markers without them as damaged', async () => {
+    const parts = [...(await partsOf(await workbook((wb) => wb.addWorksheet('Wide').addRow(['Phone', 4155550100]))))];
+    expect((await xlsxToCsv(storedZip(parts, true))).csv.toString('utf8')).toBe('Phone,4155550100\r\n');
+    await expect(xlsxToCsv(storedZip(parts, 'markers only'))).rejects.toThrow(/could not be read as an Excel workbook/);
   });
 
   it('keeps every character whole where the inflated text is cut into chunks', async () => {
