@@ -20,6 +20,11 @@ export function signedStoreGateway(store: RequestListener, secret: SigningSecret
       const verdict = verifyRequest({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers }, secret);
       return verdict.ok ? store(req, res) : refuse(req, res, verdict);
     }
+    // A form upload's connection is not kept for another request: a client that reused it just as
+    // the server's keep-alive timeout closed it would send its next file (up to 100 MB) into a
+    // closed socket and get ECONNRESET, and a POST is not retried (CI met it: a test process busy
+    // copying 100 MB read the idle socket's close too late). One connection per upload costs nothing.
+    res.setHeader('connection', 'close');
     readFormPrefix(req)
       .then(({ fields, consumed }) => {
         const bucket = decodeURIComponent((req.url ?? '/').split('?')[0]!.split('/')[1] ?? '');
