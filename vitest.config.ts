@@ -36,6 +36,10 @@ export default defineConfig({
     // that way). Tests do not set shorter bounds of their own.
     testTimeout: Math.max(300_000, scaled(60_000)),
     hookTimeout: Math.max(300_000, scaled(60_000)),
+    // expect.poll waits on a condition too, and vitest's 1 s default is a clock: a browser test's
+    // focus, polled while a validation request was still running beside a second copy of the suite,
+    // was still on the page at 1 s (console-confirm.test.ts).
+    expect: { poll: { timeout: scaled(30_000) } },
     // Each test service's clock is an AsyncLocalStorage scope (lambdas/platform/clock.ts); Node 22
     // propagates it with promise hooks unless its context frames are on (the default from Node 24).
     execArgv: ['--experimental-async-context-frame'],
