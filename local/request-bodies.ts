@@ -3,6 +3,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { BodyRateWatch, type BodyRateRule } from './body-rate';
 import { lingeringClose, send, serverAnswer } from './http-answers';
 import { TenantBudgets, type Tenant, type TenantBudgetLimits } from './tenant-budgets';
+import { BodyBuffers } from './body-buffers';
 
 export interface BodyLimits {
   maxBodyBytes: number;
@@ -23,7 +24,8 @@ export interface BodyLimits {
 /** The answer to a body over the limit (its declared length, when it had one), for the request it came with. */
 export type TooLargeAnswer = (declared: number | null, req: IncomingMessage) => APIGatewayProxyStructuredResultV2;
 
-export type BodyOutcome = { kind: 'body'; body: Buffer } | { kind: 'over-limit' } | { kind: 'too-slow' } | { kind: 'gone' };
+/** `release`: the body's buffer may be given to another request (body-buffers.ts); nothing may read `body` after. */
+export type BodyOutcome = { kind: 'body'; body: Buffer; release(): void } | { kind: 'over-limit' } | { kind: 'too-slow' } | { kind: 'gone' };
 
 const noop = () => undefined;
 
@@ -46,6 +48,8 @@ export const hasBody = (req: IncomingMessage): boolean => (declaredLength(req) ?
  */
 export class RequestBodies {
   readonly budgets: TenantBudgets;
+  /** Large bodies are read into buffers kept between requests (body-buffers.ts). */
+  readonly buffers = new BodyBuffers();
   private readonly awaitingContinue = new WeakSet<IncomingMessage>();
 
   constructor(
@@ -87,7 +91,7 @@ export class RequestBodies {
     };
     try {
       this.proceed(req, res);
-      const outcome = await readBody(req, max, this.limits.minRate);
+      const outcome = await readBody(req, max, this.limits.minRate, this.buffers);
       switch (outcome.kind) {
         case 'gone':
           return;
@@ -99,7 +103,12 @@ export class RequestBodies {
           free();
           return this.cut(req, res, tooSlowAnswer(this.limits.minRate));
         case 'body':
-          return await use(outcome.body);
+          // The handler has returned (and its answer is sent) before the buffer is given back.
+          try {
+            return await use(outcome.body);
+          } finally {
+            outcome.release();
+          }
       }
     } finally {
       free();
@@ -171,13 +180,16 @@ export const tooSlowAnswer = (rule: BodyRateRule): APIGatewayProxyStructuredResu
  * the rest not read); a body slower than `rate` is abandoned ('too-slow'); 'gone' when the client
  * went away before its end.
  */
-export function readBody(req: IncomingMessage, max: number, rate: BodyRateRule): Promise<BodyOutcome> {
+export function readBody(req: IncomingMessage, max: number, rate: BodyRateRule, buffers = new BodyBuffers()): Promise<BodyOutcome> {
   return new Promise((resolve) => {
     const declared = declaredLength(req);
-    const sized = declared !== null ? Buffer.allocUnsafe(declared) : null;
+    const lease = declared !== null ? buffers.lease(declared) : null;
+    const sized = lease?.bytes ?? null;
     const chunks: Buffer[] = [];
     let size = 0;
     const finish = (outcome: BodyOutcome) => {
+      // A body not handed on: its buffer is nobody's.
+      if (outcome.kind !== 'body') lease?.release();
       watch.stop();
       req.off('data', onData);
       req.off('end', onEnd);
@@ -201,7 +213,7 @@ export function readBody(req: IncomingMessage, max: number, rate: BodyRateRule):
     };
     const onEnd = () => {
       const body = sized ? (size === sized.length ? sized : sized.subarray(0, size)) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      finish({ kind: 'body', body });
+      finish({ kind: 'body', body, release: lease ? lease.release : () => undefined });
     };
     const onGone = () => finish({ kind: 'gone' });
     const watch = new BodyRateWatch(rate, () => finish({ kind: 'too-slow' }));

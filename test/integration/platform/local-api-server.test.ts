@@ -98,6 +98,35 @@ describe('local API server bodies', () => {
     expect(Buffer.from(await chunked.arrayBuffer()).equals(binary)).toBe(true);
   });
 
+  it('reads large bodies into a buffer kept between requests: bodies at the same time and one after another each get their own bytes, and a handler that keeps them past its answer reads zeros', async () => {
+    const held: Buffer[] = [];
+    const release: (() => void)[] = [];
+    const holding: ApiLambda = async (event) => {
+      const bytes = rawBodyOf(event);
+      held.push(bytes);
+      // The first two answer together: both bodies are read before either handler returns.
+      if (held.length <= 2) await new Promise<void>((r) => (release.push(r), release.length === 2 && release.forEach((f) => f())));
+      return { statusCode: 200, headers: { 'content-type': 'application/octet-stream' }, body: bytes.toString('base64'), isBase64Encoded: true };
+    };
+    const large = await startLocalApi({ routes: [route], functions: { ...functions, platform: holding }, port: 0, host: '127.0.0.1', maxBodyBytes: 8 * 1024 * 1024, anonymousInFlightBodyBytes: 16 * 1024 * 1024 });
+    try {
+      const body = (seed: number) => Buffer.from(Array.from({ length: 3 * 1024 * 1024 }, (_, i) => (i * 7 + seed) % 251));
+      const post = async (bytes: Buffer) => Buffer.from(await (await fetch(`${large.url}/echo`, { method: 'POST', body: bytes, headers: { 'content-type': 'application/octet-stream' } })).arrayBuffer());
+      const [a, b] = [body(1), body(2)];
+      const [echoA, echoB] = await Promise.all([post(a), post(b)]);
+      expect(echoA.equals(a)).toBe(true);
+      expect(echoB.equals(b)).toBe(true);
+      const c = body(3);
+      expect((await post(c)).equals(c)).toBe(true);
+      // The third body was read into a buffer an earlier one gave back; what those handlers kept is zeros.
+      expect(held[2]!.buffer === held[0]!.buffer || held[2]!.buffer === held[1]!.buffer).toBe(true);
+      const earlier = held[2]!.buffer === held[0]!.buffer ? held[1]! : held[0]!;
+      expect(earlier.every((x) => x === 0)).toBe(true);
+    } finally {
+      await large.close();
+    }
+  });
+
   it('the event still carries the body as API Gateway would send it (base64 for binary, text otherwise)', async () => {
     seen.length = 0;
     await fetch(`${api.url}/echo`, { method: 'POST', body: Buffer.from([0, 1, 2, 255]), headers: { 'content-type': 'application/octet-stream' } });
