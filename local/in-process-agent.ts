@@ -5,14 +5,17 @@ import { Duplex } from 'node:stream';
  * The largest piece a write is handed to the peer in. Node's HTTP parser copies each piece of a
  * body it reads into a Buffer of its own, so a 22 MB object written whole arrived as one 22 MB copy:
  * fresh memory from glibc each time (about 5,400 page faults here), freed only by a full
- * collection, and counted toward starting one. A socket hands a server pieces of this size.
+ * collection, and counted toward starting one. Smaller pieces than this cost no less CPU time and
+ * raised `npm start`'s peak through an upload by 25-30 MB (64 and 256 KiB; docs/performance.md,
+ * "Create's CPU, eleventh step").
  */
-const SLICE_BYTES = 64 * 1024;
+const SLICE_BYTES = 1024 * 1024;
 
 /**
  * One end of a connection held in memory: what it writes, its peer reads, as views of the same
- * Buffers in pieces of at most SLICE_BYTES (no copy, no socket, no kernel), with the peer's backpressure. Ending one end ends what the other
- * reads; destroying one destroys the other, as a reset connection would.
+ * Buffers in pieces of at most SLICE_BYTES (no copy, no socket, no kernel), with the peer's
+ * backpressure. Ending one end ends what the other reads; destroying one destroys the other, as a
+ * reset connection would.
  */
 class MemoryEnd extends Duplex {
   peer!: MemoryEnd;
