@@ -14,14 +14,15 @@ export function plainNumber(n: number): string {
   return `${sign}0.${'0'.repeat(-Number(power) - 1)}${first}${rest}`;
 }
 
-const two = (n: number) => String(n).padStart(2, '0');
+/** A clock's or calendar's field as two digits (sheet-rows.ts writes times with it too). */
+export const twoDigits = (n: number): string => String(n).padStart(2, '0');
 
-/** A date cell (exceljs reads Excel's serial as UTC): the day, and the time when it has one. */
+/** A date cell (its serial read as UTC, number-format.ts): the day, and the time when it has one. */
 export function plainDate(d: Date): string {
   if (Number.isNaN(d.getTime())) return '';
-  const day = `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}`;
+  const day = `${d.getUTCFullYear()}-${twoDigits(d.getUTCMonth() + 1)}-${twoDigits(d.getUTCDate())}`;
   const seconds = d.getUTCHours() * 3600 + d.getUTCMinutes() * 60 + d.getUTCSeconds();
-  return seconds === 0 ? day : `${day} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
+  return seconds === 0 ? day : `${day} ${twoDigits(d.getUTCHours())}:${twoDigits(d.getUTCMinutes())}:${twoDigits(d.getUTCSeconds())}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { InvalidInput } from '../platform/domain-errors';
 import type { DateStyle } from './number-format';
 import { BoundedText, DAMAGED, readXml, unescapeExcel } from './xlsx-xml';
+import { twoDigits } from './cell-text';
 
 // A worksheet's rows as the values its cells hold, read from the sheet's XML as a stream of text
 // (import-xlsx.ts). A cell's type attribute decides its value, whether or not it holds a formula
@@ -22,10 +23,8 @@ export interface SheetContext {
   formulaWithoutResult?(): void;
 }
 
-const two = (n: number) => String(n).padStart(2, '0');
-
 /** A cell's value (what cell-text.ts reads): text, number, boolean, Date, { error }; undefined when empty. */
-export function cellValue(type: string | undefined, value: string | undefined, inline: string | undefined, style: number, context: SheetContext): unknown {
+function cellValue(type: string | undefined, value: string | undefined, inline: string | undefined, style: number, context: SheetContext): unknown {
   switch (type) {
     case 's':
       return value === undefined ? undefined : context.sharedString(Number(value));
@@ -52,7 +51,7 @@ export function cellValue(type: string | undefined, value: string | undefined, i
       // A time of day (the serial's fraction), or a duration in whole hours ([h]:mm:ss): as Excel shows them, not a day of 1899.
       const seconds = Math.round((shown === 'time' ? n - Math.floor(n) : Math.abs(n)) * 86_400);
       const hours = Math.floor(seconds / 3600);
-      return `${n < 0 && shown === 'duration' ? '-' : ''}${shown === 'time' ? two(hours % 24) : hours}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
+      return `${n < 0 && shown === 'duration' ? '-' : ''}${shown === 'time' ? twoDigits(hours % 24) : hours}:${twoDigits(Math.floor(seconds / 60) % 60)}:${twoDigits(seconds % 60)}`;
     }
   }
 }
