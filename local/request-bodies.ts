@@ -175,12 +175,12 @@ export const tooSlowAnswer = (rule: BodyRateRule): APIGatewayProxyStructuredResu
 
 /**
  * The body in one buffer. With a Content-Length (the HTTP parser guarantees the body is exactly
- * that long) the bytes are copied once into a buffer of that size, instead of being held twice by
- * a chunk list and its concatenation. A streamed body that grows past `max` is dropped ('over-limit',
+ * that long) the bytes are copied once into a buffer of that size leased from `buffers`, instead of
+ * being held twice by a chunk list and its concatenation. A streamed body that grows past `max` is dropped ('over-limit',
  * the rest not read); a body slower than `rate` is abandoned ('too-slow'); 'gone' when the client
  * went away before its end.
  */
-export function readBody(req: IncomingMessage, max: number, rate: BodyRateRule, buffers = new BodyBuffers()): Promise<BodyOutcome> {
+export function readBody(req: IncomingMessage, max: number, rate: BodyRateRule, buffers: BodyBuffers): Promise<BodyOutcome> {
   return new Promise((resolve) => {
     const declared = declaredLength(req);
     const lease = declared !== null ? buffers.lease(declared) : null;
@@ -213,7 +213,7 @@ export function readBody(req: IncomingMessage, max: number, rate: BodyRateRule, 
     };
     const onEnd = () => {
       const body = sized ? (size === sized.length ? sized : sized.subarray(0, size)) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      finish({ kind: 'body', body, release: lease ? lease.release : () => undefined });
+      finish({ kind: 'body', body, release: lease?.release ?? noop });
     };
     const onGone = () => finish({ kind: 'gone' });
     const watch = new BodyRateWatch(rate, () => finish({ kind: 'too-slow' }));
