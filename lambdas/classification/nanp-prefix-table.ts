@@ -28,20 +28,20 @@ export interface PrefixTable {
   classes: PrefixClass[];
   /** The class index of a 10-digit national number (an integer, area code 2-9xx). */
   classOf(national: number): number;
+  /** The class index of the 10-digit national number (area code 2-9xx) whose digits, as values 0-9, are digits[at..at + 9]. */
+  classOfDigits(digits: Uint8Array, at: number): number;
 }
-
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7];
 
 /** The stored table, expanded into one byte per prefix (~156 KB) with an offset per area code. */
 export function loadPrefixTable(json: PrefixTableJson): PrefixTable {
   const base = new Int32Array(1000);
-  const divisor = new Float64Array(1000);
+  const deciding = new Uint8Array(1000);
   let total = 0;
   for (let npa = 200; npa <= 999; npa++) {
     const k = json.digits[npa - 200]!;
     if (k < 3 || k > 10) throw new Error(`nanp-prefixes.json: area code ${npa} has ${k} deciding digits`);
     base[npa] = total;
-    divisor[npa] = POW10[10 - k] ?? 1;
+    deciding[npa] = k;
     total += 10 ** (k - 3);
   }
   const table = new Uint8Array(total);
@@ -55,11 +55,26 @@ export function loadPrefixTable(json: PrefixTableJson): PrefixTable {
     if (at !== (npa === 999 ? total : base[npa + 1])) throw new Error(`nanp-prefixes.json: area code ${npa} has the wrong number of prefixes`);
   }
   const classes = json.classes.map(([valid, region, type]) => ({ valid, region, type }));
+  // Digit by digit, in small integers only: until the JIT has optimized the caller, dividing a
+  // 10-digit number allocated a heap number at each step (docs/performance.md, "The cold normalizer").
+  const classOfDigits = (digits: Uint8Array, at: number): number => {
+    const npa = digits[at]! * 100 + digits[at + 1]! * 10 + digits[at + 2]!;
+    const k = at + deciding[npa]!;
+    let prefix = 0;
+    for (let i = at + 3; i < k; i++) prefix = prefix * 10 + digits[i]!;
+    return table[base[npa]! + prefix]!;
+  };
+  const national = new Uint8Array(10);
   return {
     classes,
-    classOf: (national) => {
-      const npa = Math.floor(national / 1e7);
-      return table[base[npa]! + Math.floor((national - npa * 1e7) / divisor[npa]!)]!;
+    classOfDigits,
+    classOf: (n) => {
+      for (let i = 9; i >= 0; i--) {
+        const rest = Math.floor(n / 10);
+        national[i] = n - rest * 10;
+        n = rest;
+      }
+      return classOfDigits(national, 0);
     },
   };
 }

@@ -1,6 +1,6 @@
 import prefixes from './nanp-prefixes.json';
 import { loadPrefixTable, type PrefixTable, type PrefixTableJson } from './nanp-prefix-table';
-import { NO_NUMBER, scanNanp } from './scan-nanp';
+import { NO_NUMBER, nationalAt, scanNanpAt, scannedDigits } from './scan-nanp';
 
 // The normalizer without libphonenumber-js: the scan, the prefix table and the counters. What the
 // scan leaves (inputs it cannot prove the answer of: 25 in 1,000,000 of the bench's mixed column)
@@ -85,10 +85,25 @@ function e164Of(national: number): string {
   );
 }
 
+/** '+1' and the 10 digits at `at` of `digits`: no arithmetic on the 10-digit number (see classOfDigits). */
+function e164At(digits: Uint8Array, at: number): string {
+  return String.fromCharCode(
+    43, 49,
+    48 + digits[at]!, 48 + digits[at + 1]!, 48 + digits[at + 2]!, 48 + digits[at + 3]!, 48 + digits[at + 4]!,
+    48 + digits[at + 5]!, 48 + digits[at + 6]!, 48 + digits[at + 7]!, 48 + digits[at + 8]!, 48 + digits[at + 9]!,
+  );
+}
+
 /** `national`: 10 digits, area code 2-9xx. */
 const answerFor = (national: number): PrefixAnswer => {
   const { table, answers } = prefixAnswers ?? decodePrefixAnswers();
   return answers[table.classOf(national)]!;
+};
+
+/** The answer for the 10 digits at `at` of `digits`, area code 2-9xx. */
+const answerAt = (digits: Uint8Array, at: number): PrefixAnswer => {
+  const { table, answers } = prefixAnswers ?? decodePrefixAnswers();
+  return answers[table.classOfDigits(digits, at)]!;
 };
 
 // How many times this process has normalized a number: the bench holds "once per number per upload".
@@ -111,29 +126,37 @@ function slowly(raw: string, slow: SlowRead): number | Analysis {
   return slow(raw);
 }
 
-/** One read of `raw`: the national number the prefix table answers, the full answer, or NEEDS_LIBPHONENUMBER without a SlowRead. */
+/**
+ * One read of `raw`: where in scannedDigits the national number the prefix table answers starts
+ * (read it before the next scan), or the full answer (INVALID where the scan proved no number,
+ * libphonenumber-js's through `slow` where it left the input), or NEEDS_LIBPHONENUMBER without a
+ * SlowRead.
+ */
 function read(raw: string, slow: SlowRead | null): number | Analysis | typeof NEEDS_LIBPHONENUMBER {
   scans++;
-  const national = scanNanp(raw);
-  if (national >= 0) return national;
-  if (national === NO_NUMBER) return INVALID;
-  return slow ? slowly(raw, slow) : NEEDS_LIBPHONENUMBER;
+  const at = scanNanpAt(raw);
+  if (at >= 0) return at;
+  if (at === NO_NUMBER) return INVALID;
+  return slow ? slowAnalysis(raw, slow) : NEEDS_LIBPHONENUMBER;
 }
 
-export function analyzeWith(raw: string, slow: SlowRead): Analysis {
-  const national = read(raw, slow) as number | Analysis;
+/** libphonenumber-js's full answer for an input the scan left (the prefix table's, where it gives a national number it answers). */
+function slowAnalysis(raw: string, slow: SlowRead): Analysis {
+  const national = slowly(raw, slow);
   if (typeof national !== 'number') return national;
   const a = answerFor(national);
   return a.valid ? { valid: true, e164: e164Of(national), region: a.region, type: a.type } : INVALID;
 }
 
-function usCaOf(national: number | Analysis): NormalizedNumber | null {
-  if (typeof national !== 'number') {
-    const a = national;
-    return a.valid && (a.region === 'US' || a.region === 'CA') ? { e164: a.e164!, region: a.region, type: a.type ?? 'UNKNOWN' } : null;
-  }
-  const usCa = answerFor(national).usCa;
-  return usCa ? { e164: e164Of(national), region: usCa.region, type: usCa.type } : null;
+export function analyzeWith(raw: string, slow: SlowRead): Analysis {
+  const at = read(raw, slow) as number | Analysis;
+  if (typeof at !== 'number') return at;
+  const a = answerAt(scannedDigits, at);
+  return a.valid ? { valid: true, e164: e164At(scannedDigits, at), region: a.region, type: a.type } : INVALID;
+}
+
+function usCaOf(a: Analysis): NormalizedNumber | null {
+  return a.valid && (a.region === 'US' || a.region === 'CA') ? { e164: a.e164!, region: a.region, type: a.type ?? 'UNKNOWN' } : null;
 }
 
 /** normalizeUsCa (normalize.ts) with `slow` reading what the scan leaves; without one, NEEDS_LIBPHONENUMBER for such an input. */
@@ -142,8 +165,10 @@ export function normalizeWith(raw: string, slow: SlowRead | null): NormalizedNum
 export function normalizeWith(raw: string, slow: SlowRead | null): NormalizedNumber | null | typeof NEEDS_LIBPHONENUMBER {
   normalizations++;
   if (typeof raw !== 'string' || raw.length > 256) return null;
-  const national = read(raw, slow);
-  return national === NEEDS_LIBPHONENUMBER ? national : usCaOf(national);
+  const at = read(raw, slow);
+  if (typeof at !== 'number') return at === NEEDS_LIBPHONENUMBER ? at : usCaOf(at);
+  const usCa = answerAt(scannedDigits, at).usCa;
+  return usCa ? { e164: e164At(scannedDigits, at), region: usCa.region, type: usCa.type } : null;
 }
 
 /** What usCaNationalWith answers for an input that is not a valid US/CA number. */
@@ -161,8 +186,9 @@ export function usCaNationalWith(raw: string, slow: SlowRead | null): number | t
 export function usCaNationalWith(raw: string, slow: SlowRead | null): number | typeof NEEDS_LIBPHONENUMBER {
   normalizations++;
   if (typeof raw !== 'string' || raw.length > 256) return NOT_US_CA;
-  const national = read(raw, slow);
-  return national === NEEDS_LIBPHONENUMBER ? national : usCaNationalOf(national);
+  const at = read(raw, slow);
+  if (typeof at !== 'number') return at === NEEDS_LIBPHONENUMBER ? at : usCaNationalOf(at);
+  return answerAt(scannedDigits, at).usCa ? nationalAt(at) : NOT_US_CA;
 }
 
 /** usCaNationalWith's answer for an input it gave NEEDS_LIBPHONENUMBER (not counted again). */
@@ -187,31 +213,32 @@ export function e164OfNational(national: number): string {
 
 /** The answer for an input normalizeWith gave NEEDS_LIBPHONENUMBER (the same normalization: it is not counted again). */
 export function normalizeSlowly(raw: string, slow: SlowRead): NormalizedNumber | null {
-  return usCaOf(slowly(raw, slow));
+  return usCaOf(slowAnalysis(raw, slow));
 }
 
+// The digits of the last E.164 canonicalDigits read (see scannedDigits).
+const canonical = new Uint8Array(10);
+
 /**
- * The national number of an E.164 string as normalizeUsCa writes it ('+1', then 10 ASCII digits,
- * the first 2-9), or -1. scanNanp reads such a string to the same number (11 digits after '+', the
- * first 1 and the second 2-9), so the table's answer for it is analyze's.
+ * Whether an E.164 string is as normalizeUsCa writes it ('+1', then 10 ASCII digits, the first 2-9),
+ * its national digits then in `canonical`. scanNanp reads such a string to the same number (11
+ * digits after '+', the first 1 and the second 2-9), so the table's answer for it is analyze's.
  */
-function canonicalNational(e164: string): number {
-  if (e164.length !== 12 || e164.charCodeAt(0) !== 43 || e164.charCodeAt(1) !== 49) return -1;
-  let national = 0;
+function canonicalDigits(e164: string): boolean {
+  if (e164.length !== 12 || e164.charCodeAt(0) !== 43 || e164.charCodeAt(1) !== 49) return false;
   for (let i = 2; i < 12; i++) {
     const d = e164.charCodeAt(i) - 48;
-    if (d < 0 || d > 9 || (i === 2 && d < 2)) return -1;
-    national = national * 10 + d;
+    if (d < 0 || d > 9 || (i === 2 && d < 2)) return false;
+    canonical[i - 2] = d;
   }
-  return national;
+  return true;
 }
 
 /** numberTypeOf (normalize.ts) with `slow` reading what the scan leaves of a number not in normalizeUsCa's E.164. */
 export function numberTypeWith(e164: string, slow: SlowRead): string | undefined {
-  const national = canonicalNational(e164);
-  if (national >= 0) {
+  if (canonicalDigits(e164)) {
     typeReads++;
-    return answerFor(national).usCa?.type;
+    return answerAt(canonical, 0).usCa?.type;
   }
   const a = analyzeWith(e164, slow);
   return a.valid && (a.region === 'US' || a.region === 'CA') ? (a.type ?? 'UNKNOWN') : undefined;

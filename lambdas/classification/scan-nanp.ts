@@ -43,9 +43,6 @@ export const NO_NUMBER = -2;
 
 import { nationalMayBeValid } from './nanp-shapes';
 
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-// space - . / ( ) [ ]
-const isPunctuation = (c: number): boolean => c === 32 || c === 45 || c === 46 || c === 47 || c === 40 || c === 41 || c === 91 || c === 93;
 const lower = (c: number): number => c | 0x20;
 
 /** Whether raw holds `w` (lower case) at `i`, in any case. */
@@ -55,72 +52,103 @@ function word(raw: string, i: number, w: string): boolean {
   return true;
 }
 
+// The first 16 digits of the input scanNanpAt read last, as values 0-9. Kept in one array, written
+// over by each scan, rather than summed into a number: a 10-digit number exceeds a small integer, and
+// until the JIT has optimized this code (the first thousands of inputs a process reads) every step of
+// such a sum allocated a heap number. Read at once by the caller (normalize-core.ts), before any
+// other scan.
+export const scannedDigits = new Uint8Array(16);
+
+/**
+ * Where the 10-digit national number libphonenumber-js reads from `raw` starts in scannedDigits,
+ * when its area code starts with 2-9 and the shape is one read here; NO_NUMBER when it finds no
+ * valid number in it (rule 6); NOT_READ otherwise.
+ */
+export function scanNanpAt(raw: string): number {
+  const len = raw.length;
+  if (len > 250) return NO_NUMBER;
+  const d = scannedDigits;
+  let start = -1; // the first '+' or digit (rule 2)
+  let end = -1; // the last digit or '#' (rule 2)
+  let stop = len; // the first character after start that is neither a digit nor punctuation (rule 3)
+  let plus = false;
+  let digits = 0; // the digits from start to stop
+  // One pass, the character tests written out rather than called: until the JIT has optimized this
+  // function (the first thousands of inputs a process reads), each call and each read of a
+  // character cost more than the test itself.
+  for (let i = 0; i < len; i++) {
+    const c = raw.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      end = i;
+      if (start < 0) start = i;
+      if (i < stop) {
+        if (digits < 16) d[digits] = c - 48;
+        digits++;
+      }
+    } else if (c >= 128 || c === 59) return NOT_READ;
+    else if (c === 35) {
+      // '#'
+      end = i;
+      if (start >= 0 && stop === len) stop = i;
+    } else if (start < 0) {
+      if (c === 43) {
+        start = i;
+        plus = true;
+      }
+    } else if (stop === len && !(c === 32 || c === 45 || c === 46 || c === 47 || c === 40 || c === 41 || c === 91 || c === 93)) stop = i; // space - . / ( ) [ ]
+  }
+  if (start < 0 || end < start) return NO_NUMBER;
+  if (raw.charCodeAt(end) === 35) return NOT_READ;
+  if (stop <= end && !isExtension(raw, stop, end)) return NOT_READ;
+
+  if (digits === 10) {
+    if (!plus && d[0]! >= 2) return 0;
+  } else if (digits === 11) {
+    // '1' and a national number 2-9…, with '+' or without.
+    if (d[0] === 1 && d[1]! >= 2) return 1;
+  } else if (digits === 14 && !plus) {
+    // The IDD 011, the calling code 1, a national number 2-9….
+    if (d[0] === 0 && d[1] === 1 && d[2] === 1 && d[3] === 1 && d[4]! >= 2) return 4;
+  }
+  return mayBeValid(plus, digits) ? NOT_READ : NO_NUMBER;
+}
+
+/** The 10 digits at `at` of scannedDigits as one number. */
+export function nationalAt(at: number): number {
+  const d = scannedDigits;
+  const hi = d[at]! * 10000 + d[at + 1]! * 1000 + d[at + 2]! * 100 + d[at + 3]! * 10 + d[at + 4]!;
+  return hi * 100000 + d[at + 5]! * 10000 + d[at + 6]! * 1000 + d[at + 7]! * 100 + d[at + 8]! * 10 + d[at + 9]!;
+}
+
 /**
  * The 10-digit national number libphonenumber-js reads from `raw`, as an integer, when its area
  * code starts with 2-9 and the shape is one read here; NO_NUMBER when it finds no valid number in
  * it (rule 6); NOT_READ otherwise.
  */
 export function scanNanp(raw: string): number {
-  const len = raw.length;
-  if (len > 250) return NO_NUMBER;
-  let start = -1;
-  let end = -1;
-  for (let i = 0; i < len; i++) {
-    const c = raw.charCodeAt(i);
-    if (c >= 128 || c === 59) return NOT_READ;
-    if (isDigit(c) || c === 35) end = i;
-    else if (c === 43 && start < 0) start = i;
-    if (start < 0 && isDigit(c)) start = i;
-  }
-  if (start < 0 || end < start) return NO_NUMBER;
-  if (raw.charCodeAt(end) === 35) return NOT_READ;
-
-  let i = start;
-  const plus = raw.charCodeAt(i) === 43;
-  if (plus) i++;
-  let digits = 0;
-  let value = 0; // the first 14 digits
-  let head = 0; // the first 8 digits (rule 6 reads no further)
-  for (; i <= end; i++) {
-    const c = raw.charCodeAt(i);
-    if (isDigit(c)) {
-      if (digits < 14) value = value * 10 + (c - 48);
-      if (digits < 8) head = head * 10 + (c - 48);
-      digits++;
-    } else if (!isPunctuation(c)) break;
-  }
-  if (i <= end && !isExtension(raw, i, end)) return NOT_READ;
-
-  if (digits === 10) {
-    if (!plus && value >= 2e9) return value;
-  } else if (digits === 11) {
-    // '1' and a national number 2-9…, with '+' or without.
-    if (value >= 1.2e10 && value < 2e10) return value - 1e10;
-  } else if (digits === 14 && !plus) {
-    // The IDD 011, the calling code 1, a national number 2-9….
-    if (value >= 1.112e12 && value < 1.12e12) return value - 1.11e12;
-  }
-  return mayBeValid(plus, digits, head * POW10[8 - Math.min(8, digits)]!) ? NOT_READ : NO_NUMBER;
+  const at = scanNanpAt(raw);
+  return at < 0 ? at : nationalAt(at);
 }
 
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
+/** The scanned digit at p, 0 past the count. */
+const digitAt = (p: number, count: number): number => (p < count ? scannedDigits[p]! : 0);
+/** The three scanned digits from p as one number. */
+const threeAt = (p: number, count: number): number => digitAt(p, count) * 100 + digitAt(p + 1, count) * 10 + digitAt(p + 2, count);
+/** After the calling code 1 at p - 1: whether the rest, or the rest without the national prefix 1, can be valid. */
+const afterCallingCode = (p: number, count: number): boolean =>
+  nationalMayBeValid(count - p, threeAt(p, count)) || (digitAt(p, count) === 1 && nationalMayBeValid(count - p - 1, threeAt(p + 1, count)));
 
 /**
- * Whether a national number libphonenumber-js can make of `count` digits whose first eight are
- * `head` (followed by zeros when fewer) can be valid (rule 6). nationalMayBeValid(n, …) is false
- * for n ≤ 0, so a digit past the count never makes an answer.
+ * Whether a national number libphonenumber-js can make of the `count` digits in scannedDigits can
+ * be valid (rule 6). It reads no further than the eighth digit; a digit past the count reads 0, and
+ * nationalMayBeValid(n, …) is false for n ≤ 0, so such a digit never makes an answer.
  */
-function mayBeValid(plus: boolean, count: number, head: number): boolean {
-  // The digit at p, and the three from p as one number.
-  const at = (p: number): number => Math.floor(head / POW10[7 - p]!) % 10;
-  const three = (p: number): number => Math.floor(head / POW10[5 - p]!) % 1000;
-  // After the calling code 1 at p - 1: the rest, or the rest without the national prefix 1.
-  const afterCallingCode = (p: number): boolean => nationalMayBeValid(count - p, three(p)) || (at(p) === 1 && nationalMayBeValid(count - p - 1, three(p + 1)));
-  if (plus) return at(0) === 1 && afterCallingCode(1);
+function mayBeValid(plus: boolean, count: number): boolean {
+  if (plus) return digitAt(0, count) === 1 && afterCallingCode(1, count);
   // The IDD 011 and a digit other than 0 (with nothing after it, the digit reads 0: the national
   // path, as libphonenumber-js takes it when nothing follows the IDD).
-  if (at(0) === 0 && at(1) === 1 && at(2) === 1 && at(3) !== 0) return at(3) === 1 && afterCallingCode(4);
-  return nationalMayBeValid(count, three(0)) || (at(0) === 1 && afterCallingCode(1));
+  if (digitAt(0, count) === 0 && digitAt(1, count) === 1 && digitAt(2, count) === 1 && digitAt(3, count) !== 0) return digitAt(3, count) === 1 && afterCallingCode(4, count);
+  return nationalMayBeValid(count, threeAt(0, count)) || (digitAt(0, count) === 1 && afterCallingCode(1, count));
 }
 
 /** Whether raw[i..end] (end a digit) is an extension as rule 4 reads it. */
@@ -141,6 +169,9 @@ function isExtension(raw: string, i: number, end: number): boolean {
   while (i <= end && (raw.charCodeAt(i) === 32 || raw.charCodeAt(i) === 45)) i++;
   const digits = end - i + 1;
   if (digits < 1 || digits > 9) return false;
-  for (; i <= end; i++) if (!isDigit(raw.charCodeAt(i))) return false;
+  for (; i <= end; i++) {
+    const digit = raw.charCodeAt(i);
+    if (digit < 48 || digit > 57) return false;
+  }
   return true;
 }
