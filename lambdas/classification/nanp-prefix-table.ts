@@ -5,7 +5,9 @@
 // for each prefix first met: ~57,000 times in 1,000,000 realistic inputs, more than all the other
 // work of the normalizer. test/unit/classification/nanp-prefix-table.test.ts checks the stored
 // table against libphonenumber-js. Building it (nanp-prefix-table-build.ts) is apart, so that
-// reading it does not bring libphonenumber-js into a bundle.
+// reading it does not bring libphonenumber-js into a bundle. Beside it, the answer for the 7-digit
+// national numbers that can be valid (scan-nanp.ts rule 7: 310…, Canada's UAN), by first three
+// digits, where all 10,000 of a start answer alike.
 
 export interface PrefixClass {
   valid: boolean;
@@ -22,6 +24,11 @@ export interface PrefixTableJson {
   digits: number[];
   /** Per area code from 200 to 999: its prefixes' classes in order, as "class" or "class*count", comma-separated. */
   runs: string[];
+  /**
+   * 7-digit national numbers (scan-nanp.ts rule 7), by their first three digits: the class of every
+   * such number, where libphonenumber-js answers all 10,000 alike, written and after '+1'.
+   */
+  local: Record<string, number>;
 }
 
 export interface PrefixTable {
@@ -30,6 +37,8 @@ export interface PrefixTable {
   classOf(national: number): number;
   /** The class index of the 10-digit national number (area code 2-9xx) whose digits, as values 0-9, are digits[at..at + 9]. */
   classOfDigits(digits: Uint8Array, at: number): number;
+  /** The class index of the 7-digit national number whose digits are digits[at..at + 6], or -1 where the table has none. */
+  classOfLocal(digits: Uint8Array, at: number): number;
 }
 
 /** The stored table, expanded into one byte per prefix (~156 KB) with an offset per area code. */
@@ -64,10 +73,16 @@ export function loadPrefixTable(json: PrefixTableJson): PrefixTable {
     for (let i = at + 3; i < k; i++) prefix = prefix * 10 + digits[i]!;
     return table[base[npa]! + prefix]!;
   };
+  const local = new Int16Array(1000).fill(-1);
+  for (const [start, id] of Object.entries(json.local)) {
+    if (!/^[2-9]\d\d$/.test(start) || !json.classes[id]) throw new Error(`nanp-prefixes.json: 7-digit numbers starting ${start} have class ${id}`);
+    local[Number(start)] = id;
+  }
   const national = new Uint8Array(10);
   return {
     classes,
     classOfDigits,
+    classOfLocal: (digits, at) => local[digits[at]! * 100 + digits[at + 1]! * 10 + digits[at + 2]!]!,
     classOf: (n) => {
       for (let i = 9; i >= 0; i--) {
         const rest = Math.floor(n / 10);

@@ -1,9 +1,9 @@
 import prefixes from './nanp-prefixes.json';
 import { loadPrefixTable, type PrefixTable, type PrefixTableJson } from './nanp-prefix-table';
-import { NO_NUMBER, nationalAt, scanNanpAt, scannedDigits } from './scan-nanp';
+import { NO_NUMBER, SEVEN_DIGITS, nationalAt, scanNanpAt, scannedDigits } from './scan-nanp';
 
 // The normalizer without libphonenumber-js: the scan, the prefix table and the counters. What the
-// scan leaves (inputs it cannot prove the answer of: 25 in 1,000,000 of the bench's mixed column)
+// scan leaves (inputs it cannot prove the answer of: 2 in 1,000,000 of the bench's mixed column)
 // is read by a SlowRead, libphonenumber-js's (libphonenumber-read.ts), which normalize.ts imports
 // for callers that must answer at once and normalize-on-demand.ts loads on first need, so that a
 // function normalizing one number per request does not carry 52 KB it almost never runs.
@@ -58,7 +58,7 @@ interface PrefixAnswers {
 }
 let prefixAnswers: PrefixAnswers | undefined;
 function decodePrefixAnswers(): PrefixAnswers {
-  const table = loadPrefixTable(prefixes as PrefixTableJson);
+  const table = loadPrefixTable(prefixes as unknown as PrefixTableJson);
   const answers = table.classes.map(({ valid, region, type }): PrefixAnswer => ({
     valid,
     region,
@@ -135,9 +135,24 @@ function slowly(raw: string, slow: SlowRead): number | Analysis {
 function read(raw: string, slow: SlowRead | null): number | Analysis | typeof NEEDS_LIBPHONENUMBER {
   scans++;
   const at = scanNanpAt(raw);
-  if (at >= 0) return at;
-  if (at === NO_NUMBER) return INVALID;
+  if (at >= 0) {
+    if (at < SEVEN_DIGITS) return at;
+    const local = localAnalysis(at - SEVEN_DIGITS);
+    if (local) return local;
+  } else if (at === NO_NUMBER) return INVALID;
   return slow ? slowAnalysis(raw, slow) : NEEDS_LIBPHONENUMBER;
+}
+
+/** The answer for the 7-digit national number at `at` of scannedDigits (scan-nanp.ts rule 7), or null where the table has none. */
+function localAnalysis(at: number): Analysis | null {
+  const { table, answers } = prefixAnswers ?? decodePrefixAnswers();
+  const id = table.classOfLocal(scannedDigits, at);
+  if (id < 0) return null;
+  const a = answers[id]!;
+  if (!a.valid) return INVALID;
+  const d = scannedDigits;
+  const e164 = String.fromCharCode(43, 49, 48 + d[at]!, 48 + d[at + 1]!, 48 + d[at + 2]!, 48 + d[at + 3]!, 48 + d[at + 4]!, 48 + d[at + 5]!, 48 + d[at + 6]!);
+  return { valid: true, e164, region: a.region, type: a.type };
 }
 
 /** libphonenumber-js's full answer for an input the scan left (the prefix table's, where it gives a national number it answers). */

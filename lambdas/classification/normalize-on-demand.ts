@@ -15,7 +15,7 @@ export async function loadSlowRead(): Promise<SlowRead> {
 
 /**
  * normalizeUsCa (normalize.ts), the same answers, for a caller that can wait: libphonenumber-js and
- * its metadata load the first time an input needs them, which the scan leaves to them for 25 inputs
+ * its metadata load the first time an input needs them, which the scan leaves to them for 2 inputs
  * in 1,000,000 of the bench's mixed column. A function that normalizes one number per request (a
  * contact, a monitored number) does not carry them in its cold start; create's planner
  * (uploads/plan.ts) waits for them the same way.

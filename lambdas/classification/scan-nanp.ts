@@ -34,12 +34,22 @@
 //    those patterns) says which lengths and first three digits can, as some region's general
 //    pattern and one of its type patterns both must (10 digits of the area codes in use, or 7
 //    starting 310, with today's metadata).
+// 7. A national number of 7 digits is read too: without '+', 7 digits, the first 2-9 (nothing for
+//    libphonenumber-js to strip: no IDD, no calling code, no national prefix 1, and the US, whose
+//    plan it parses such an input with, has no other rule for parsing it), or with '+', the
+//    calling code 1 and 7 digits, the first 2-9 (the same national number after the calling code).
+//    Where rule 6 finds it can be valid (7 digits starting 310, Canada's UAN, with today's
+//    metadata), the answer is the prefix table's for 7-digit numbers (nanp-prefix-table.ts), asked
+//    of libphonenumber-js for all 10,000 numbers of each such start in both forms when the metadata
+//    is written; a start whose answers differ is left to libphonenumber-js.
 //    test/unit/classification/normalize.test.ts checks the metadata facts this rests on.
 
 /** Returned when the input is not of a shape read here. */
 export const NOT_READ = -1;
 /** Returned when libphonenumber-js finds no valid number in the input (rule 6). */
 export const NO_NUMBER = -2;
+/** Added to where a 7-digit national number starts in scannedDigits: scanNanpAt's answer for one (rule 7). */
+export const SEVEN_DIGITS = 16;
 
 import { nationalMayBeValid } from './nanp-shapes';
 
@@ -61,7 +71,8 @@ export const scannedDigits = new Uint8Array(16);
 
 /**
  * Where the 10-digit national number libphonenumber-js reads from `raw` starts in scannedDigits,
- * when its area code starts with 2-9 and the shape is one read here; NO_NUMBER when it finds no
+ * when its area code starts with 2-9 and the shape is one read here; SEVEN_DIGITS and where it
+ * starts for a 7-digit national number that can be valid (rule 7); NO_NUMBER when it finds no
  * valid number in it (rule 6); NOT_READ otherwise.
  */
 export function scanNanpAt(raw: string): number {
@@ -109,6 +120,11 @@ export function scanNanpAt(raw: string): number {
   } else if (digits === 14 && !plus) {
     // The IDD 011, the calling code 1, a national number 2-9….
     if (d[0] === 0 && d[1] === 1 && d[2] === 1 && d[3] === 1 && d[4]! >= 2) return 4;
+  } else if (digits === 7) {
+    if (!plus && d[0]! >= 2) return nationalMayBeValid(7, threeAt(0, 7)) ? SEVEN_DIGITS : NO_NUMBER;
+  } else if (digits === 8) {
+    // The calling code 1 and a national number 2-9….
+    if (plus && d[0] === 1 && d[1]! >= 2) return nationalMayBeValid(7, threeAt(1, 8)) ? SEVEN_DIGITS + 1 : NO_NUMBER;
   }
   return mayBeValid(plus, digits) ? NOT_READ : NO_NUMBER;
 }
@@ -121,13 +137,16 @@ export function nationalAt(at: number): number {
 }
 
 /**
- * The 10-digit national number libphonenumber-js reads from `raw`, as an integer, when its area
- * code starts with 2-9 and the shape is one read here; NO_NUMBER when it finds no valid number in
- * it (rule 6); NOT_READ otherwise.
+ * The national number libphonenumber-js reads from `raw`, as an integer, when it has 10 digits and
+ * its area code starts with 2-9, or 7 digits that can be valid (rule 7), and the shape is one read
+ * here; NO_NUMBER when it finds no valid number in it (rule 6); NOT_READ otherwise.
  */
 export function scanNanp(raw: string): number {
   const at = scanNanpAt(raw);
-  return at < 0 ? at : nationalAt(at);
+  if (at < SEVEN_DIGITS) return at < 0 ? at : nationalAt(at);
+  let national = 0;
+  for (let i = at - SEVEN_DIGITS; i < at - SEVEN_DIGITS + 7; i++) national = national * 10 + scannedDigits[i]!;
+  return national;
 }
 
 /** The scanned digit at p, 0 past the count. */

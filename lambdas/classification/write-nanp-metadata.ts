@@ -14,6 +14,7 @@ writeFileSync(fileURLToPath(new URL('./nanp-metadata.max.json', import.meta.url)
 const { decidingDigitsOfArea } = await import('./nanp-metadata');
 const { buildValidShapes } = await import('./nanp-pattern-shapes');
 const { buildPrefixTable } = await import('./nanp-prefix-table-build');
-const table = buildPrefixTable(subset as never, decidingDigitsOfArea);
+const shapes = buildValidShapes();
+const table = buildPrefixTable(subset as never, decidingDigitsOfArea, shapes);
 writeFileSync(fileURLToPath(new URL('./nanp-prefixes.json', import.meta.url)), JSON.stringify(table) + '\n');
-writeFileSync(fileURLToPath(new URL('./nanp-shapes.json', import.meta.url)), JSON.stringify(buildValidShapes()) + '\n');
+writeFileSync(fileURLToPath(new URL('./nanp-shapes.json', import.meta.url)), JSON.stringify(shapes) + '\n');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyze, analyzeWithLibphonenumber, normalizeUsCa } from '../../../lambdas/classification/normalize';
+import { analyze, analyzeWithLibphonenumber, libphonenumberCount, normalizeUsCa } from '../../../lambdas/classification/normalize';
 import { NANP_REGIONS, decidingDigitsFor, freeTail, literalStarts, possibleLengths, regionPatterns, topLevelAlternatives } from '../../../lambdas/classification/nanp-metadata';
 import { patternShapes } from '../../../lambdas/classification/nanp-pattern-shapes';
 import { nationalMayBeValid } from '../../../lambdas/classification/nanp-shapes';
@@ -156,10 +156,28 @@ describe('normalizeUsCa', () => {
       expect(analyzeWithLibphonenumber(raw).valid, raw).toBe(false);
     }
     // Shapes libphonenumber-js can still find valid are left to it.
-    for (const raw of ['310-1234', '1 310 1234', '+1 310 1234', '1 1 212 555 0123', '+1 1 212 555 0123', '011 1 1 212 555 0123', '212-ABC-1234']) {
+    for (const raw of ['1 310 1234', '+1 1 310 1234', '1 1 212 555 0123', '+1 1 212 555 0123', '011 1 1 212 555 0123', '212-ABC-1234']) {
       expect(scanNanp(raw), raw).toBe(NOT_READ);
     }
-    expect(analyzeWithLibphonenumber('310-1234')).toMatchObject({ valid: true, region: 'CA' });
+    expect(analyzeWithLibphonenumber('1 310 1234')).toMatchObject({ valid: true, region: 'CA' });
+  });
+
+  it('answers 7-digit national numbers without libphonenumber-js, written or after +1 (rule 7): every 310 number', () => {
+    const before = libphonenumberCount();
+    const examples: string[] = [];
+    for (let rest = 0; rest < 10_000; rest++) {
+      const line = String(rest).padStart(4, '0');
+      for (const raw of [`310${line}`, `310-${line}`, `3/10/${line}`, `+1 (310) ${line}`, `+1310${line}`, `310.${line} ext. 7`]) {
+        const ours = analyze(raw);
+        if (JSON.stringify(ours) !== JSON.stringify(analyzeWithLibphonenumber(raw)) && examples.length < 5) examples.push(raw);
+      }
+    }
+    expect(examples).toEqual([]);
+    expect(libphonenumberCount()).toBe(before);
+    expect(scanNanp('310-1234')).toBe(3101234);
+    expect(normalizeUsCa('3/10/1966')).toEqual({ e164: '+13101966', region: 'CA', type: 'UAN' });
+    // Other 7-digit numbers have no valid reading: rule 6 still answers them.
+    for (const raw of ['312-1234', '+1 312 1234', '999-9999']) expect(scanNanp(raw), raw).toBe(NO_NUMBER);
   });
 
   it('relies on the metadata facts rule 6 of scan-nanp.ts states', () => {
