@@ -1,7 +1,8 @@
 // A one-pass reader of the shapes customer lists hold, over char codes, without intermediate
 // strings. It answers only where it can show that libphonenumber-js (parse.js, 1.x) reads the input
-// as a 10-digit national number whose area code starts with 2-9; everything else is left to
-// libphonenumber-js (NOT_READ). What libphonenumber-js does with an input, and why each rule below
+// as a 10-digit national number whose area code starts with 2-9 (rules 1-5), or a 7-digit one (rule
+// 7), or finds no valid number in it (rule 6); everything else is left to libphonenumber-js
+// (NOT_READ). What libphonenumber-js does with an input, and why each rule below
 // gives the same digits:
 //
 // 1. No ';' anywhere: no ";phone-context=", ";isub=", ";ext=" or ";" auto-dialling extension.
