@@ -3,7 +3,7 @@ import { loadPrefixTable, type PrefixTable, type PrefixTableJson } from './nanp-
 import { NO_NUMBER, SEVEN_DIGITS, nationalAt, scanNanpAt, scannedDigits } from './scan-nanp';
 
 // The normalizer without libphonenumber-js: the scan, the prefix table and the counters. What the
-// scan leaves (inputs it cannot prove the answer of: 2 in 1,000,000 of the bench's mixed column)
+// scan leaves (inputs it cannot prove the answer of: none of the bench's 1,000,000 mixed inputs)
 // is read by a SlowRead, libphonenumber-js's (libphonenumber-read.ts), which normalize.ts imports
 // for callers that must answer at once and normalize-on-demand.ts loads on first need, so that a
 // function normalizing one number per request does not carry 52 KB it almost never runs.

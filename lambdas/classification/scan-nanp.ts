@@ -22,7 +22,12 @@
 //    the calling code 1 and 10 digits; without, 10 digits, or the national prefix 1 and 10 digits
 //    (which it strips whatever the rest is, as the area code starts with 2-9: see normalize.ts), or
 //    the US's IDD 011, the calling code 1 and 10 digits (it strips the IDD, as a digit other than
-//    0 follows, and reads the rest as after a '+').
+//    0 follows, and reads the rest as after a '+'). Also the calling code 1, the national prefix 1
+//    and 10 digits: after '+' or the IDD, the calling code is taken and the national prefix
+//    stripped as above; without either, it takes the leading 1 for the calling code (in
+//    extractCountryCallingCodeFromInternationalNumberWithoutPlusSign) because the national number
+//    it would read otherwise, 11 or 12 digits, is TOO_LONG for every +1 region, then strips the
+//    national prefix from the rest as after '+1'.
 // 6. Invalid inputs are answered too, where no national number libphonenumber-js can make of the
 //    digits is valid. It refuses an input over 250 characters, and one without a '+' or digit
 //    (rule 2 then keeps nothing). Otherwise (rules 1-4 holding) the national numbers it can make of
@@ -121,6 +126,12 @@ export function scanNanpAt(raw: string): number {
   } else if (digits === 14 && !plus) {
     // The IDD 011, the calling code 1, a national number 2-9….
     if (d[0] === 0 && d[1] === 1 && d[2] === 1 && d[3] === 1 && d[4]! >= 2) return 4;
+  } else if (digits === 12) {
+    // The calling code 1, the national prefix 1, a national number 2-9…, with '+' or without.
+    if (d[0] === 1 && d[1] === 1 && d[2]! >= 2) return 2;
+  } else if (digits === 15 && !plus) {
+    // The IDD 011, then the same.
+    if (d[0] === 0 && d[1] === 1 && d[2] === 1 && d[3] === 1 && d[4] === 1 && d[5]! >= 2) return 5;
   } else if (digits === 7) {
     if (!plus && d[0]! >= 2) return nationalMayBeValid(7, threeAt(0, 7)) ? SEVEN_DIGITS : NO_NUMBER;
   } else if (digits === 8) {

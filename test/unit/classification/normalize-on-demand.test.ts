@@ -15,7 +15,7 @@ import { BUNDLE_BUILD } from '../../../lib/bundle-options';
 // normalizeUsCa, and a bundle whose cold start does not carry it.
 
 // Inputs the scan leaves to libphonenumber-js (normalize.test.ts checks they are NOT_READ), valid and not.
-const LEFT_TO_LIBPHONENUMBER = ['1 310 1234', '1-310-555-0', '+1 1 310 1234', '1 1 212 555 0123', '+1 1 212 555 0123', '011 1 1 212 555 0123', '212-ABC-1234', '1-800-FLOWERS-X'];
+const LEFT_TO_LIBPHONENUMBER = ['1 310 1234', '1-310-555-0', '+1 1 310 1234', '011 1 1 310 1234', '(212) 555-0123, 5', '212\t555\t0123', '212-ABC-1234', '1-800-FLOWERS-X'];
 
 describe('normalizeUsCaOnDemand', () => {
   it('answers exactly as normalizeUsCa, on the inputs the scan leaves to libphonenumber-js and on the bench\'s mixed column', async () => {
@@ -25,7 +25,7 @@ describe('normalizeUsCaOnDemand', () => {
     for (const raw of inputs) expect(await normalizeUsCaOnDemand(raw), JSON.stringify(raw)).toEqual(normalizeUsCa(raw));
     // Some of them were valid only through libphonenumber-js, so the loaded path was taken.
     expect(await normalizeUsCaOnDemand('1 310 1234')).toMatchObject({ e164: '+13101234', region: 'CA' });
-    expect(await normalizeUsCaOnDemand('1 1 212 555 0123')).toEqual(normalizeUsCa('1 1 212 555 0123'));
+    expect(await normalizeUsCaOnDemand('(212) 555-0123, 5')).toEqual(normalizeUsCa('(212) 555-0123, 5'));
   });
 
   it('hands libphonenumber-js only what the scan leaves, once per input', async () => {

@@ -156,10 +156,25 @@ describe('normalizeUsCa', () => {
       expect(analyzeWithLibphonenumber(raw).valid, raw).toBe(false);
     }
     // Shapes libphonenumber-js can still find valid are left to it.
-    for (const raw of ['1 310 1234', '+1 1 310 1234', '1 1 212 555 0123', '+1 1 212 555 0123', '011 1 1 212 555 0123', '212-ABC-1234']) {
+    for (const raw of ['1 310 1234', '+1 1 310 1234', '011 1 1 310 1234', '(212) 555-0123, 5', '212-ABC-1234']) {
       expect(scanNanp(raw), raw).toBe(NOT_READ);
     }
     expect(analyzeWithLibphonenumber('1 310 1234')).toMatchObject({ valid: true, region: 'CA' });
+  });
+
+  it('reads the calling code 1 and the national prefix 1 before 10 digits, with +, the IDD or neither, for every area code', () => {
+    const before = libphonenumberCount();
+    const examples: string[] = [];
+    for (let npa = 200; npa <= 999; npa++) {
+      for (const line of ['2000000', '5550123', '9999999']) {
+        for (const raw of [`1 1 ${npa} ${line}`, `11${npa}${line}`, `+1 1 (${npa}) ${line}`, `+11${npa}${line} x12`, `011 1 1 ${npa}-${line}`]) {
+          expect(scanNanp(raw), raw).toBe(Number(`${npa}${line}`));
+          if (JSON.stringify(analyze(raw)) !== JSON.stringify(analyzeWithLibphonenumber(raw)) && examples.length < 5) examples.push(raw);
+        }
+      }
+    }
+    expect(examples).toEqual([]);
+    expect(libphonenumberCount()).toBe(before);
   });
 
   it('answers 7-digit national numbers without libphonenumber-js, written or after +1 (rule 7): every 310 number', () => {

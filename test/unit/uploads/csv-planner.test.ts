@@ -142,7 +142,7 @@ describe('create reads a CSV as it arrives (csv-planner.ts)', () => {
 
 describe('cells only libphonenumber-js reads, while create plans without it (rowPlanner PENDING)', () => {
   // Inputs the normalizer's scan leaves to libphonenumber-js, valid and not (normalize.test.ts).
-  const LEFT = ['212-ABC-1234', '1 310 1234', '1 1 212 555 0123', '+1 1 310 1234'];
+  const LEFT = ['212-ABC-1234', '1 310 1234', '011 1 1 310 1234', '+1 1 310 1234'];
   const rowsWith = (n: number, at: (i: number) => string | null) =>
     numbers(n).map((phone, i) => {
       const left = at(i);
